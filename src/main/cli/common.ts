@@ -1,0 +1,77 @@
+import path from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+/** Bad usage: exit code 2 with a one-line message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+/** Where CLI commands write: machine output on stdout, progress and logs on stderr. */
+export interface CliIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  /** True when stderr is a terminal (progress bars are drawn only then). */
+  isTTY: boolean
+  cwd: string
+  env: NodeJS.ProcessEnv
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal
+}
+
+/** One `skillbench` sub-command; each lives in its own file under `commands/`. */
+export interface CliCommand {
+  name: string
+  summary: string
+  usage: string
+  /** Returns the exit code (0 success, 1 failure). Throws UsageError for bad usage. */
+  run(argv: string[], io: CliIo): Promise<number>
+}
+
+/** Options every library-addressed command accepts. */
+export const LIBRARY_OPTIONS = {
+  library: { type: 'string' },
+  'root-dir': { type: 'string' },
+  user: { type: 'string' },
+  json: { type: 'boolean', default: false }
+} as const satisfies NonNullable<ParseArgsConfig['options']>
+
+/** Parses argv strictly; unknown flags become a UsageError. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  allowPositionals = true
+): ReturnType<typeof parseArgs<{ options: O; allowPositionals: boolean; strict: true; args: string[] }>> {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true })
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments')
+  }
+}
+
+/**
+ * The library folder a command works on: `--library DIR`, or `--root-dir DIR --user NAME`
+ * (meaning `DIR/NAME/general/experience`).
+ */
+export function resolveLibraryDir(
+  values: { library?: string; 'root-dir'?: string; user?: string },
+  cwd: string
+): string {
+  if (values.library) {
+    return path.resolve(cwd, values.library)
+  }
+  if (values['root-dir'] && values.user) {
+    return path.resolve(cwd, values['root-dir'], values.user, 'general', 'experience')
+  }
+  if (values['root-dir']) {
+    throw new UsageError('--root-dir needs --user NAME (or give --library DIR)')
+  }
+  throw new UsageError('say which library: --library DIR, or --root-dir DIR --user NAME')
+}
+
+/** Prints a value as JSON (one document, trailing newline). */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(JSON.stringify(value, null, 2) + '\n')
+}

@@ -1,0 +1,84 @@
+import type { Skill, SkillFormat, SkillList, SkillMeta } from '../../shared/types'
+
+/** Why a store operation failed; every code maps to a clear, one-line message. */
+export type StoreErrorCode =
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_id'
+  | 'path_escape'
+  | 'invalid_input'
+  | 'not_utf8'
+  | 'malformed'
+  | 'exists'
+
+/** The one error class of the store: `code` says what kind, `message` says it in words a user understands. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string
+  ) {
+    super(message)
+    this.name = 'StoreError'
+  }
+}
+
+/** What a caller gives to create a skill; everything else gets the defaults of a new skill. */
+export interface NewSkillInput {
+  title: string
+  body: string
+  usage_conditions?: string
+  task_directories?: string[]
+  user_preferences?: string
+  related_code?: string
+  quality_index?: number
+  fetch_count?: number
+  /** Defaults to the current unix time in seconds (bumped until unique in the library). */
+  skill_id?: string
+  created_at?: string
+  /** Defaults to 'agiagent'. */
+  format?: SkillFormat
+  /** SKILL.md only: kebab-case folder / `name`. */
+  name?: string
+  description?: string
+}
+
+/** A change to one skill. Front matter fields not named stay as they are. */
+export interface SkillPatch {
+  meta?: Partial<SkillMeta>
+  body?: string
+}
+
+export interface UpdateOptions {
+  /** Refuse with a `conflict` error when the file's current hash differs. */
+  baseHash?: string
+  /** Set updated_at = now (default true). */
+  touchUpdatedAt?: boolean
+}
+
+/**
+ * A skill library: one folder holding AGIAgent `skill_*.md` files and/or SKILL.md folders.
+ *
+ * Files on disk are the truth: every call re-reads what it needs; writes are atomic and guarded.
+ */
+export interface SkillStore {
+  /** Absolute real path of the library folder. */
+  readonly root: string
+  list(opts?: { includeLegacy?: boolean }): Promise<SkillList>
+  /** Throws StoreError('not_found' | 'invalid_id'). */
+  get(skillId: string, opts?: { includeLegacy?: boolean }): Promise<Skill>
+  create(input: NewSkillInput): Promise<Skill>
+  update(skillId: string, patch: SkillPatch, opts?: UpdateOptions): Promise<Skill>
+  /** Moves an active skill to `legacy/` (suffix on collision). Never deletes. */
+  moveToLegacy(skillId: string): Promise<{ from: string; to: string }>
+  /** Moves a legacy skill back to the active folder. */
+  restore(skillId: string): Promise<Skill>
+  /** Reads a library-relative file (guarded). */
+  readRaw(relPath: string): Promise<{ text: string; hash: string }>
+  /**
+   * Writes a library-relative file atomically (guarded). `baseHash`: the expected current hash,
+   * `null` = the file must not exist, `undefined` = no check.
+   */
+  writeRaw(relPath: string, text: string, baseHash?: string | null): Promise<{ hash: string }>
+  /** Resolves a library-relative path to an absolute one inside the library, or throws StoreError('path_escape'). */
+  resolveInside(relPath: string): Promise<string>
+}

@@ -1,0 +1,245 @@
+/**
+ * Domain types shared by every layer (store, scanner, tools, CLI, server, renderer).
+ *
+ * This file imports nothing: it is the vocabulary of the API contract.
+ */
+
+/** How a skill is stored on disk. */
+export type SkillFormat = 'agiagent' | 'skill-md'
+
+/**
+ * The bookkeeping fields of a skill, as the AGIAgent front matter holds them.
+ * For SKILL.md folders the same fields live under `metadata.skillbench` (never top level).
+ */
+export interface SkillMeta {
+  /** Unix-timestamp digits, always a string. */
+  skill_id: string
+  title: string
+  usage_conditions: string
+  /** 0–1; new skills start at 0.5. */
+  quality_index: number
+  fetch_count: number
+  /** Comma-separated `codes/task_…/file` paths, '' when none. */
+  related_code: string
+  /** Basenames of the task folders (`output_…`) the skill was made from. */
+  task_directories: string[]
+  /** ISO-8601 strings. */
+  created_at: string
+  updated_at: string
+  last_used_at: string | null
+  user_preferences: string
+  /** Protected from curation. */
+  pinned?: boolean
+}
+
+/** One skill as loaded from a library. */
+export interface Skill extends SkillMeta {
+  format: SkillFormat
+  /** Path relative to the library root, with forward slashes. */
+  path: string
+  /** The Markdown body after the front matter. */
+  body: string
+  /** sha256 (hex) of the file's bytes when it was read: the base for conflict detection. */
+  hash: string
+  /** True when the skill lives under `legacy/`. */
+  legacy: boolean
+  /** SKILL.md only: the `name` front-matter field. */
+  name?: string
+  /** SKILL.md only: the `description` front-matter field. */
+  description?: string
+  /** True when the file was edited by hand after creation (updated_at differs from created_at by a user edit). */
+  edited_by_hand?: boolean
+}
+
+/** A file that could not be loaded: reported, skipped, never rewritten. */
+export interface LoadError {
+  path: string
+  reason: string
+}
+
+/** Result of listing a library. */
+export interface SkillList {
+  skills: Skill[]
+  errors: LoadError[]
+}
+
+/** One tool call seen in a log, attributed to the agent that made it. */
+export interface ToolCall {
+  /** `manager` or the sub-agent id (`agent_001`…), or the session's agent name. */
+  agent: string
+  name: string
+  params: Record<string, string>
+  /** Set by session adapters when the call's result is known. */
+  ok?: boolean
+}
+
+/** A multi-agent message or spawn event. */
+export interface AgentMessage {
+  kind: 'sent' | 'routed' | 'read' | 'spawn_completed'
+  from?: string
+  to?: string
+  id?: string
+  count?: number
+  text: string
+}
+
+export type TaskStatus = 'completed' | 'interrupted' | 'incomplete'
+
+/** Where a task trace came from. */
+export type TraceSource = 'agiagent' | 'claude' | 'codex' | 'synapse'
+
+/** A finished (or unfinished) agent task, parsed from its logs. Every adapter produces this shape. */
+export interface TaskTrace {
+  source?: TraceSource
+  /** The user folder (`<root>/<user>/output_*`), '' for tasks directly under the root. */
+  user: string
+  /** Basename of the task folder (`output_…`) or a session-derived task name. */
+  taskDir: string
+  /** Absolute path of the task folder (or session file). */
+  path: string
+  /** Modification time, ms since epoch. */
+  mtime: number
+  status: TaskStatus
+  completed: boolean
+  requirements: string[]
+  toolCalls: ToolCall[]
+  errors: string[]
+  interruptions: number
+  agentMessages: AgentMessage[]
+  /** Workspace-relative paths the task created or edited. */
+  files: string[]
+  /** Explicit user preferences stated in the log ("记住：…", "remember: …"). */
+  preferences?: string[]
+  /** The final answer / last assistant text, when known (cut short). */
+  finalText?: string
+}
+
+/** A task folder that was found but not parsed. */
+export interface SkippedTask {
+  path: string
+  reason: string
+}
+
+/** `skillbench scan --json` output. */
+export interface ScanResult {
+  root: string
+  tasks: TaskTrace[]
+  skipped: SkippedTask[]
+}
+
+/** One skill in a `query_skill` answer. */
+export interface QueriedSkill extends SkillMeta {
+  similarity_score: number
+  content: string
+  path: string
+  format: SkillFormat
+}
+
+/** The `query_skill` answer, same shape as upstream. */
+export interface QueryResult {
+  status: 'success' | 'error'
+  message: string
+  skills_count: number
+  skills: QueriedSkill[]
+}
+
+/** Answer of the write tools (rate, edit, delete, copy files). */
+export interface ToolResult {
+  status: 'success' | 'error'
+  message: string
+  [key: string]: unknown
+}
+
+export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete'
+
+/** One file a proposal touches: exact text before and after (null = file absent). */
+export interface FileChange {
+  /** Library-relative path. */
+  path: string
+  before: string | null
+  after: string | null
+}
+
+export interface ProposalMember {
+  skill_id: string
+  title: string
+  path: string
+}
+
+/** A reviewable change to the library. Nothing changes until it is accepted. */
+export interface Proposal {
+  id: string
+  kind: ProposalKind
+  members: ProposalMember[]
+  score: number
+  reason: string
+  evidence: { shared_terms?: string[]; similarity?: number; [key: string]: unknown }
+  changes: FileChange[]
+  status?: 'pending' | 'applied' | 'rejected' | 'undone'
+  /** user / offline / the model name. */
+  author?: string
+}
+
+/** `skillbench curate --json` output. */
+export interface CurationPlan {
+  skills_loaded: number
+  proposals: Proposal[]
+  errors: LoadError[]
+}
+
+/** One applied change in the library journal (`.skillbench/journal`). */
+export interface JournalEntry {
+  id: string
+  proposal_id: string
+  kind: ProposalKind
+  at: string
+  by: string
+  changes: FileChange[]
+  undone_at?: string
+}
+
+/** Settings shared by every host. */
+export interface Settings {
+  dataRoots: string[]
+  llm: {
+    provider: 'offline' | 'openai'
+    baseUrl: string
+    model: string
+    /** Never sent to the renderer: it sees `hasApiKey` / a masked value. */
+    apiKey?: string
+    temperature: number
+    timeoutMs: number
+    concurrency: number
+  }
+  thresholds: {
+    merge: number
+    eps: number
+    minSamples: number
+    cleanupDays: number
+  }
+  reflectBudgetChars: number
+  maxEnhanceContextChars: number
+  enableLongTermMemory: boolean
+  autoEnhance: boolean
+  proposalOnlyTools: { edit: boolean; delete: boolean }
+  language: 'en' | 'zh'
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  dataRoots: [],
+  llm: {
+    provider: 'offline',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    temperature: 0.3,
+    timeoutMs: 60_000,
+    concurrency: 4
+  },
+  thresholds: { merge: 0.7, eps: 0.5, minSamples: 2, cleanupDays: 30 },
+  reflectBudgetChars: 24_000,
+  maxEnhanceContextChars: 20_000,
+  enableLongTermMemory: true,
+  autoEnhance: false,
+  proposalOnlyTools: { edit: true, delete: true },
+  language: 'en'
+}
