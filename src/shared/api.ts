@@ -1,0 +1,330 @@
+/**
+ * The one API contract between the workbench core and every front end.
+ *
+ * Both transports carry exactly this: Electron IPC (`window.api` from the preload) and web mode
+ * (HTTP POST `/api/<method>` + server-sent events). The renderer only sees `SkillbenchApi`.
+ * Every input has a runtime schema: hosts parse inputs with it before calling the core.
+ */
+import { z } from 'zod'
+import type {
+  CurationPlan,
+  FileChange,
+  JournalEntry,
+  Proposal,
+  QueryResult,
+  ScanResult,
+  Settings,
+  Skill,
+  SkillFormat,
+  LoadError,
+  TaskTrace
+} from './types'
+
+// ---------- value types only the API uses ----------
+
+/** Settings as the renderer may see them: never the API key itself. */
+export interface PublicSettings extends Omit<Settings, 'llm'> {
+  llm: Omit<Settings['llm'], 'apiKey'> & {
+    hasApiKey: boolean
+    /** e.g. `sk-…abcd`, or '' */
+    apiKeyHint: string
+    /** How the key is kept: Electron safeStorage, a 0600 settings file (web mode), or not at all. */
+    keyStorage: 'safeStorage' | 'file-0600' | 'none'
+  }
+}
+
+export interface AppInfo {
+  version: string
+  transport: 'electron' | 'web'
+  platform: string
+  settingsPath: string
+}
+
+/** A library the workbench knows: one per user of each data root, plus SKILL.md folders the user opened. */
+export interface LibraryInfo {
+  /** Absolute path; also the library's id in every call. */
+  path: string
+  label: string
+  root?: string
+  user?: string
+  /** 'opened' = a folder added by hand. */
+  origin: 'root' | 'opened'
+  exists: boolean
+}
+
+/** A skill row in the list: everything but the body (10,000 rows must stay light). */
+export type SkillSummary = Omit<Skill, 'body'> & { preview: string; bodyChars: number }
+
+export interface SkillListResult {
+  skills: SkillSummary[]
+  errors: LoadError[]
+}
+
+/** One skill with its full file text, for the editor. */
+export interface SkillDocument {
+  skill: Skill
+  /** The whole file (front matter + body) exactly as on disk. */
+  text: string
+  /** Library-relative paths of backed-up code (codes/task_…/…). */
+  relatedFiles: string[]
+}
+
+export interface DataRootInfo {
+  path: string
+  exists: boolean
+  users: string[]
+  taskCount: number
+}
+
+/** A task in the Workspaces list: the trace plus what was made from it. */
+export interface TaskSummary extends TaskTrace {
+  reflected: boolean
+  /** Skills (active or legacy) whose task_directories list this task. */
+  skills: { skill_id: string; title: string; library: string; legacy: boolean }[]
+}
+
+export interface TaskListResult extends Omit<ScanResult, 'tasks'> {
+  tasks: TaskSummary[]
+}
+
+/** A window of a raw log file, for the virtualised log view. */
+export interface LogChunk {
+  file: string
+  size: number
+  /** Byte offsets of this window. */
+  start: number
+  end: number
+  text: string
+  /** Log files of the task (manager.out, agent_001.out…). */
+  files: string[]
+}
+
+export interface RateResult {
+  skill_id: string
+  before: number
+  after: number
+}
+
+export interface OverviewResult {
+  skills: number
+  legacy: number
+  errors: number
+  tasks: number
+  reflectedTasks: number
+  pendingProposals: number
+  qualityHistogram: number[]
+  recent: { at: string; what: string; skill_id?: string }[]
+  graph: {
+    nodes: { id: string; title: string; quality: number; cluster: number }[]
+    edges: { source: string; target: string; similarity: number }[]
+  }
+}
+
+export interface LlmTestResult {
+  ok: boolean
+  model: string
+  latencyMs: number
+  message: string
+}
+
+export type JobKind = 'reflect' | 'curate'
+
+export interface JobInfo {
+  jobId: string
+  kind: JobKind
+  startedAt: string
+  state: 'running' | 'done' | 'failed' | 'cancelled'
+}
+
+/** Progress of a long job, pushed as it happens. */
+export interface JobProgress {
+  jobId: string
+  kind: JobKind
+  /** 0..1 */
+  fraction: number
+  /** e.g. 'task-start', 'task-done', 'task-failed', 'step', 'log'. */
+  stage: string
+  message: string
+  taskDir?: string
+  skillPath?: string
+  index?: number
+  total?: number
+}
+
+export interface ReflectSummary {
+  created: { taskDir: string; skill_id: string; path: string; library: string }[]
+  skipped: { taskDir: string; reason: string }[]
+  failed: { taskDir: string; error: string }[]
+  cancelled: boolean
+}
+
+export interface CurateSummary {
+  library: string
+  plan: CurationPlan
+}
+
+/** Pushed events, main → renderer. */
+export type ApiEvent =
+  | { type: 'files.changed'; library?: string; root?: string; paths: string[] }
+  | { type: 'job.progress'; progress: JobProgress }
+  | { type: 'job.done'; jobId: string; kind: JobKind; state: 'done' | 'failed' | 'cancelled'; result?: ReflectSummary | CurateSummary; error?: string }
+  | { type: 'settings.changed' }
+
+/** Errors cross both transports in this shape; `code` comes from the store (conflict, not_found…) or 'bad_request' / 'internal'. */
+export interface ApiErrorShape {
+  code: string
+  message: string
+}
+
+// ---------- input schemas ----------
+
+const library = z.string().min(1).max(4096)
+const skillId = z.string().min(1).max(200)
+const llmChoice = z.enum(['offline', 'openai']).optional()
+
+const settingsPatch = z
+  .object({
+    dataRoots: z.array(z.string().max(4096)).max(100),
+    llm: z
+      .object({
+        provider: z.enum(['offline', 'openai']),
+        baseUrl: z.string().max(2048),
+        model: z.string().max(200),
+        temperature: z.number().min(0).max(2),
+        timeoutMs: z.number().int().min(1000).max(600_000),
+        concurrency: z.number().int().min(1).max(32)
+      })
+      .partial(),
+    thresholds: z
+      .object({
+        merge: z.number().min(0).max(1),
+        eps: z.number().min(0).max(1),
+        minSamples: z.number().int().min(1).max(100),
+        cleanupDays: z.number().int().min(0).max(36500)
+      })
+      .partial(),
+    reflectBudgetChars: z.number().int().min(1000).max(2_000_000),
+    maxEnhanceContextChars: z.number().int().min(1000).max(2_000_000),
+    enableLongTermMemory: z.boolean(),
+    autoEnhance: z.boolean(),
+    proposalOnlyTools: z.object({ edit: z.boolean(), delete: z.boolean() }).partial(),
+    language: z.enum(['en', 'zh'])
+  })
+  .partial()
+
+export type SettingsPatch = z.infer<typeof settingsPatch>
+
+const fileChange = z.object({
+  path: z.string().min(1).max(4096),
+  before: z.string().nullable(),
+  after: z.string().nullable()
+})
+
+/** Runtime schemas of every method's single input object. */
+export const API_INPUT_SCHEMAS = {
+  'app.info': z.object({}),
+  'settings.get': z.object({}),
+  'settings.update': z.object({ patch: settingsPatch }),
+  'settings.setApiKey': z.object({ apiKey: z.string().max(4096).nullable() }),
+  'llm.test': z.object({}),
+  'roots.list': z.object({}),
+  'roots.add': z.object({ path: z.string().min(1).max(4096) }),
+  'roots.remove': z.object({ path: z.string().min(1).max(4096) }),
+  'tasks.list': z.object({ root: z.string().min(1).max(4096) }),
+  'tasks.readLog': z.object({
+    root: z.string().min(1).max(4096),
+    taskPath: z.string().min(1).max(4096),
+    file: z.string().max(255).optional(),
+    start: z.number().int().min(0).optional(),
+    maxBytes: z.number().int().min(1).max(4_000_000).optional()
+  }),
+  'libraries.list': z.object({}),
+  'libraries.open': z.object({ path: z.string().min(1).max(4096) }),
+  'skills.list': z.object({ library, includeLegacy: z.boolean().optional() }),
+  'skills.get': z.object({ library, skillId, includeLegacy: z.boolean().optional() }),
+  'skills.query': z.object({ library, text: z.string().min(1).max(10_000), top: z.number().int().min(1).max(100).optional() }),
+  'skills.save': z.object({ library, skillId, text: z.string().max(5_000_000), baseHash: z.string().max(128) }),
+  'skills.rate': z.object({ library, skillId, rating: z.number().min(0).max(1) }),
+  'skills.delete': z.object({ library, skillId }),
+  'skills.restore': z.object({ library, skillId }),
+  'reflect.start': z.object({
+    root: z.string().min(1).max(4096),
+    user: z.string().max(255).optional(),
+    tasks: z.array(z.string().max(4096)).max(10_000).optional(),
+    force: z.boolean().optional(),
+    llm: llmChoice
+  }),
+  'curate.start': z.object({ library, llm: llmChoice }),
+  'curate.plan': z.object({ library }),
+  'curate.accept': z.object({ library, proposalId: z.string().min(1).max(200), edited: z.array(fileChange).max(100).optional() }),
+  'curate.reject': z.object({ library, proposalId: z.string().min(1).max(200) }),
+  'curate.journal': z.object({ library }),
+  'curate.undo': z.object({ library, entryId: z.string().min(1).max(200) }),
+  'jobs.list': z.object({}),
+  'jobs.cancel': z.object({ jobId: z.string().min(1).max(200) }),
+  'overview.get': z.object({ library })
+} as const
+
+/** What each method returns. */
+export interface ApiOutputs {
+  'app.info': AppInfo
+  'settings.get': PublicSettings
+  'settings.update': PublicSettings
+  'settings.setApiKey': PublicSettings
+  'llm.test': LlmTestResult
+  'roots.list': DataRootInfo[]
+  'roots.add': DataRootInfo[]
+  'roots.remove': DataRootInfo[]
+  'tasks.list': TaskListResult
+  'tasks.readLog': LogChunk
+  'libraries.list': LibraryInfo[]
+  'libraries.open': LibraryInfo[]
+  'skills.list': SkillListResult
+  'skills.get': SkillDocument
+  'skills.query': QueryResult
+  'skills.save': SkillDocument
+  'skills.rate': RateResult
+  'skills.delete': { from: string; to: string }
+  'skills.restore': SkillDocument
+  'reflect.start': JobInfo
+  'curate.start': JobInfo
+  'curate.plan': CurationPlan & { library: string; computedAt: string | null }
+  'curate.accept': JournalEntry
+  'curate.reject': Proposal
+  'curate.journal': JournalEntry[]
+  'curate.undo': JournalEntry
+  'jobs.list': JobInfo[]
+  'jobs.cancel': JobInfo
+  'overview.get': OverviewResult
+}
+
+export type ApiMethod = keyof typeof API_INPUT_SCHEMAS
+export type ApiInput<M extends ApiMethod> = z.infer<(typeof API_INPUT_SCHEMAS)[M]>
+export type ApiOutput<M extends ApiMethod> = ApiOutputs[M]
+
+/** Every method name, for hosts that wire them mechanically and for contract tests. */
+export const API_METHODS = Object.keys(API_INPUT_SCHEMAS) as ApiMethod[]
+
+/** The core side: one async function per method. Implemented once (`src/main/workbench.ts`). */
+export type ApiHandlers = { [M in ApiMethod]: (input: ApiInput<M>) => Promise<ApiOutput<M>> }
+
+/** What the renderer holds (`window.api` in Electron, an HTTP client in web mode). */
+export interface SkillbenchApi {
+  call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>
+  /** Subscribes to pushed events; returns the unsubscribe function. */
+  onEvent(handler: (event: ApiEvent) => void): () => void
+  readonly transport: 'electron' | 'web'
+}
+
+/** An error thrown by `SkillbenchApi.call`, same on both transports. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export type { FileChange, SkillFormat }
