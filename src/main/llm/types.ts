@@ -46,4 +46,8 @@ export interface LlmConfig {
   temperature?: number
   timeoutMs?: number
   maxRetries?: number
+  /** First backoff delay before a retry (ms, default 500); tests make it small. */
+  retryBaseMs?: number
+  /** Longest single backoff delay (ms, default 8000). */
+  retryMaxMs?: number
 }

@@ -1,0 +1,187 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  OpenAI
+} from 'openai'
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
+import { LlmError } from './errors'
+import { redact } from './redact'
+import { backoffDelayMs, parseRetryAfter, sleep } from './retry'
+import type { ChatMessage, ChatReply, ChatRequest, LlmClient, LlmConfig, LlmToolCall } from './types'
+
+const DEFAULT_TIMEOUT_MS = 60_000
+const DEFAULT_MAX_RETRIES = 3
+/** Local servers (Ollama, LM Studio…) take no key, but the SDK refuses to start without one. */
+const NO_KEY = 'no-key'
+
+/** Extra hooks for tests and hosts: a random source for jitter and a listener for each attempt. */
+export interface OpenAiClientOptions {
+  random?: () => number
+  /** Called before every HTTP attempt (1-based) and before every backoff wait; messages are redacted. */
+  onAttempt?: (info: { attempt: number; delayMs?: number; reason?: string }) => void
+}
+
+/** An LlmClient for any OpenAI-compatible chat-completions endpoint, with retries, timeouts, abort and redaction. */
+export function createOpenAiClient(config: LlmConfig, options: OpenAiClientOptions = {}): LlmClient {
+  if (!config.baseUrl || !/^https?:\/\//i.test(config.baseUrl)) {
+    throw new LlmError('config', `invalid model base URL: ${redact(String(config.baseUrl ?? ''), [config.apiKey])}`, 0)
+  }
+  if (!config.model) {
+    throw new LlmError('config', 'no model name configured (set --model or the LLM settings)', 0)
+  }
+  const secrets = [config.apiKey]
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES)
+  const policy = { baseMs: config.retryBaseMs ?? 500, maxMs: config.retryMaxMs ?? 8_000 }
+  const sdk = new OpenAI({
+    apiKey: config.apiKey || NO_KEY,
+    baseURL: config.baseUrl,
+    timeout: timeoutMs,
+    // our own loop retries: it counts attempts, honours the abort signal between them and redacts every error
+    maxRetries: 0
+  })
+
+  async function once(req: ChatRequest): Promise<ChatReply> {
+    const completion = await sdk.chat.completions.create(
+      {
+        model: config.model,
+        messages: req.messages.map(toSdkMessage),
+        temperature: req.temperature ?? config.temperature,
+        ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
+        ...(req.tools?.length ? { tools: req.tools as ChatCompletionTool[] } : {})
+      },
+      { signal: req.signal, timeout: timeoutMs, maxRetries: 0 }
+    )
+    const choice = completion?.choices?.[0]
+    if (!choice || !choice.message) {
+      throw new LlmError('bad_answer', 'the model answered without a message (no choices)', 1)
+    }
+    const toolCalls: LlmToolCall[] = []
+    for (const call of choice.message.tool_calls ?? []) {
+      if (call.type === 'function') {
+        toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' })
+      }
+    }
+    return {
+      text: typeof choice.message.content === 'string' ? choice.message.content : '',
+      toolCalls,
+      model: completion.model || config.model
+    }
+  }
+
+  return {
+    model: config.model,
+    async chat(req: ChatRequest): Promise<ChatReply> {
+      let attempt = 0
+      for (;;) {
+        attempt++
+        options.onAttempt?.({ attempt })
+        try {
+          return await once(req)
+        } catch (raw) {
+          const err = classify(raw, attempt, timeoutMs, secrets)
+          if (!err.retryable || attempt > maxRetries) {
+            throw err
+          }
+          const delayMs = backoffDelayMs(attempt, policy, options.random, retryAfterOf(raw))
+          options.onAttempt?.({ attempt, delayMs, reason: err.message })
+          try {
+            await sleep(delayMs, req.signal)
+          } catch {
+            throw new LlmError('aborted', 'model request cancelled', attempt)
+          }
+        }
+      }
+    }
+  }
+}
+
+function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
+  if (m.role === 'tool') {
+    return { role: 'tool', content: m.content, tool_call_id: m.tool_call_id ?? '' }
+  }
+  return { role: m.role, content: m.content }
+}
+
+function retryAfterOf(raw: unknown): number | undefined {
+  if (raw instanceof APIError && raw.headers) {
+    return parseRetryAfter(raw.headers.get('retry-after'))
+  }
+  return undefined
+}
+
+/** Maps any thrown value to an LlmError with a redacted, one-line message. */
+function classify(raw: unknown, attempts: number, timeoutMs: number, secrets: (string | undefined)[]): LlmError {
+  if (raw instanceof LlmError) {
+    return new LlmError(raw.code, redact(raw.message, secrets), attempts, raw.status)
+  }
+  const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : ''
+  if (raw instanceof APIUserAbortError || (raw instanceof Error && raw.name === 'AbortError')) {
+    return new LlmError('aborted', 'model request cancelled', attempts)
+  }
+  if (raw instanceof APIConnectionTimeoutError) {
+    return new LlmError('timeout', `model request timed out after ${timeoutMs} ms${suffix}`, attempts)
+  }
+  if (raw instanceof APIConnectionError) {
+    const cause = raw.cause instanceof Error ? `: ${raw.cause.message}` : ''
+    return new LlmError('connection', redact(`cannot reach the model server${cause}${suffix}`, secrets), attempts)
+  }
+  if (raw instanceof APIError) {
+    const status = raw.status ?? 0
+    const detail = redact(firstLine(raw.message), secrets)
+    if (status === 429) {
+      return new LlmError('rate_limited', `model server rate-limited the request (429)${suffix}: ${detail}`, attempts, status)
+    }
+    if (status === 401 || status === 403) {
+      return new LlmError('auth', `model server refused the credentials (${status}): check the API key`, attempts, status)
+    }
+    if (status === 408 || status === 409 || status >= 500) {
+      return new LlmError('server', `model server error ${status}${suffix}: ${detail}`, attempts, status)
+    }
+    return new LlmError('bad_request', `model server rejected the request (${status}): ${detail}`, attempts, status)
+  }
+  const message = raw instanceof Error ? raw.message : String(raw)
+  return new LlmError('bad_answer', redact(`unexpected model answer: ${firstLine(message)}`, secrets), attempts)
+}
+
+function firstLine(text: string): string {
+  const line = (text.split('\n')[0] ?? '').trim()
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
+
+/** Command-line flags that configure the model (`--base-url`, `--model`). */
+export interface LlmFlags {
+  'base-url'?: string
+  model?: string
+  temperature?: string | number
+  timeout?: string | number
+}
+
+/**
+ * Resolves the model connection: flags first, then the environment (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+ * `OPENAI_MODEL`), then the settings. The key only comes from the environment or the settings, never a flag
+ * (flags end up in shell history and process lists).
+ */
+export function llmConfigFromEnv(
+  flags: LlmFlags,
+  env: NodeJS.ProcessEnv,
+  settings: Pick<Settings, 'llm'> = DEFAULT_SETTINGS
+): LlmConfig {
+  const num = (v: string | number | undefined): number | undefined => {
+    if (v === undefined || v === '') {
+      return undefined
+    }
+    const n = Number(v)
+    return Number.isFinite(n) ? n : undefined
+  }
+  return {
+    baseUrl: flags['base-url'] || env.OPENAI_BASE_URL || settings.llm.baseUrl,
+    model: flags.model || env.OPENAI_MODEL || settings.llm.model,
+    apiKey: env.OPENAI_API_KEY || settings.llm.apiKey || undefined,
+    temperature: num(flags.temperature) ?? settings.llm.temperature,
+    timeoutMs: num(flags.timeout) ?? settings.llm.timeoutMs
+  }
+}
