@@ -1,0 +1,115 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+
+const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
+
+/** Straightforward dense reference: smooth idf, raw tf, L2 norm, cosine. */
+function denseReference(docs: string[]): { vocab: string[]; rows: number[][] } {
+  const vocab = [...new Set(docs.flatMap(words))].sort()
+  const n = docs.length
+  const df = vocab.map((t) => docs.filter((d) => words(d).includes(t)).length)
+  const idf = df.map((f) => Math.log((1 + n) / (1 + f)) + 1)
+  const rows = docs.map((d) => {
+    const w = words(d)
+    const row = vocab.map((t, i) => w.filter((x) => x === t).length * (idf[i] as number))
+    const norm = Math.sqrt(row.reduce((a, x) => a + x * x, 0))
+    return norm > 0 ? row.map((x) => x / norm) : row
+  })
+  return { vocab, rows }
+}
+const dot = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * (b[i] as number), 0)
+
+describe('buildTfIdfIndex', () => {
+  it('computes smooth idf and L2-normalised rows (worked example)', () => {
+    const index = buildTfIdfIndex(['apple banana', 'apple cherry', 'durian'], { tokenizer: words })
+    expect(index.vocab).toEqual(['apple', 'banana', 'cherry', 'durian'])
+    // n = 3: apple df 2 → ln(4/3)+1; banana df 1 → ln(2)+1
+    expect(index.idf[0]).toBeCloseTo(Math.log(4 / 3) + 1, 12)
+    expect(index.idf[1]).toBeCloseTo(Math.log(2) + 1, 12)
+    const a = Math.log(4 / 3) + 1
+    const b = Math.log(2) + 1
+    const norm = Math.hypot(a, b)
+    const terms = index.termsOf(0)
+    expect(terms.map((t) => t.term)).toEqual(['banana', 'apple'])
+    expect(terms[0]!.weight).toBeCloseTo(b / norm, 12)
+    expect(terms[1]!.weight).toBeCloseTo(a / norm, 12)
+    expect(index.similarity(0, 1)).toBeCloseTo((a / norm) ** 2, 12)
+    expect(index.similarity(0, 2)).toBe(0)
+    expect(index.similarity(2, 2)).toBeCloseTo(1, 12)
+  })
+
+  it('keeps sorted term ids per row and postings consistent with rows', () => {
+    const index = buildTfIdfIndex(['b a c a', 'c d', 'a d d e', ''], { tokenizer: words })
+    for (let d = 0; d < index.docCount; d++) {
+      for (let q = index.rowPtr[d]! + 1; q < index.rowPtr[d + 1]!; q++) expect(index.colIdx[q]!).toBeGreaterThan(index.colIdx[q - 1]!)
+    }
+    let postings = 0
+    for (let t = 0; t < index.vocab.length; t++) {
+      const docs = Array.from(index.postDoc.subarray(index.postPtr[t]!, index.postPtr[t + 1]!))
+      expect(docs).toEqual([...docs].sort((x, y) => x - y))
+      expect(docs.length).toBe(index.df[t])
+      postings += docs.length
+    }
+    expect(postings).toBe(index.colIdx.length)
+    expect(index.termsOf(3)).toEqual([])
+  })
+
+  it('matches a dense reference on random corpora (vectors, similarities, query ranking)', () => {
+    const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta')
+    const doc = fc.array(word, { minLength: 0, maxLength: 12 }).map((w) => w.join(' '))
+    fc.assert(
+      fc.property(fc.array(doc, { minLength: 1, maxLength: 12 }), doc, (docs, queryText) => {
+        const index = buildTfIdfIndex(docs, { tokenizer: words })
+        const ref = denseReference(docs)
+        expect([...index.vocab]).toEqual(ref.vocab)
+        for (let i = 0; i < docs.length; i++) {
+          for (let j = 0; j < docs.length; j++) {
+            expect(index.similarity(i, j)).toBeCloseTo(Math.min(1, dot(ref.rows[i]!, ref.rows[j]!)), 10)
+          }
+        }
+        // The query vector uses the index's idf; compare scores with the reference rows.
+        const hits = index.query(queryText, 3)
+        const qv = index.vectorize(queryText)
+        const qDense = ref.vocab.map(() => 0)
+        qv.ids.forEach((t, k) => (qDense[t] = qv.weights[k]!))
+        const expected = ref.rows
+          .map((row, d) => ({ doc: d, score: Math.min(1, dot(row, qDense)) }))
+          .filter((h) => h.score > 1e-12)
+          .sort((x, y) => y.score - x.score || x.doc - y.doc)
+        expect(hits.length).toBe(Math.min(3, expected.length))
+        hits.forEach((h, k) => expect(h.score).toBeCloseTo(expected[k]!.score, 10))
+        for (let k = 1; k < hits.length; k++) expect(hits[k]!.score).toBeLessThanOrEqual(hits[k - 1]!.score)
+      }),
+      { numRuns: 150 }
+    )
+  })
+
+  it('query finds the relevant skill in mixed Chinese/English text with the default tokenizer', () => {
+    const index = buildTfIdfIndex([
+      '计算器 实现 Python calculator with add subtract multiply',
+      '讲笑话 joke generator 幽默',
+      '快速排序算法 实现经验 sorting algorithms in TypeScript'
+    ])
+    expect(index.query('排序算法', 3)[0]?.doc).toBe(2)
+    expect(index.query('calculators', 3)[0]?.doc).toBe(0)
+    expect(index.query('笑话', 1)).toEqual([{ doc: 1, score: expect.any(Number) }])
+    expect(index.query('nothing matches zzz', 3)).toEqual([])
+    expect(index.query('排序', 0)).toEqual([])
+  })
+
+  it('drops terms outside the df limits', () => {
+    const index = buildTfIdfIndex(['common rare1', 'common rare2', 'common x'], { tokenizer: words, maxDfRatio: 0.5 })
+    expect(index.vocab).not.toContain('common')
+    expect(index.vocab).toContain('rare1')
+    const min2 = buildTfIdfIndex(['a b', 'a c'], { tokenizer: words, minDf: 2 })
+    expect([...min2.vocab]).toEqual(['a'])
+  })
+
+  it('handles an empty corpus and rejects bad document ids', () => {
+    const index = buildTfIdfIndex([])
+    expect(index.docCount).toBe(0)
+    expect(index.query('anything', 3)).toEqual([])
+    expect(() => index.termsOf(0)).toThrow(RangeError)
+  })
+})
