@@ -5,5 +5,6 @@ import type { CliCommand } from './common'
  * One line per command; the command itself lives in `commands/<name>.ts` and exports `command`.
  */
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
-  version: () => import('./commands/version')
+  version: () => import('./commands/version'),
+  memory: () => import('./commands/memory')
 }

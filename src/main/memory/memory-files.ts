@@ -1,0 +1,385 @@
+/**
+ * The I/O layer over a workspace's `memory/` folder: reads the files, runs the pure logic, writes
+ * atomically. Every function re-reads the files it changes (files on disk are the truth).
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { TaskTrace } from '../../shared/types'
+import type { LlmClient } from '../llm/types'
+import { writeFileAtomic } from './atomic-write'
+import {
+  appendDaySections,
+  cleanModelSummary,
+  consolidatedDays,
+  consolidationMessages,
+  dayOfLogFile,
+  extractiveSummary
+} from './consolidate'
+import { addLesson, lessonFromFailure, type AddEntryResult, type CuratedFailure, type MemoryLang } from './lessons'
+import {
+  acceptPreference,
+  extractPreferences,
+  parsePendingFile,
+  queuePreferences,
+  rejectPreference,
+  serializePendingFile,
+  type AcceptResult,
+  type PendingPreference,
+  type QueueResult
+} from './preferences'
+import { addProceduralRecord, type ProceduralRecord } from './procedural'
+import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
+import { parseEntries } from './text'
+
+/** Biggest memory file read; a bigger one is an error rather than a slow prompt. */
+export const MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
+
+/** Where each memory file lives in a workspace. */
+export interface MemoryPaths {
+  dir: string
+  lessons: string
+  preferences: string
+  procedural: string
+  longTerm: string
+  logsDir: string
+  /** Preferences found in logs, waiting for review. */
+  pendingPreferences: string
+}
+
+/** The memory layout of a workspace (`<workspace>/memory/…`). */
+export function memoryPaths(workspace: string): MemoryPaths {
+  const dir = path.join(path.resolve(workspace), 'memory')
+  return {
+    dir,
+    lessons: path.join(dir, 'lessons.md'),
+    preferences: path.join(dir, 'preferences.md'),
+    procedural: path.join(dir, 'procedural.md'),
+    longTerm: path.join(dir, 'long-term.md'),
+    logsDir: path.join(dir, 'logs'),
+    pendingPreferences: path.join(dir, '.pending-preferences.json')
+  }
+}
+
+/** A memory file's text, or null when it does not exist. Refuses non-files and oversized files. */
+export async function readMemoryFile(file: string): Promise<string | null> {
+  let st
+  try {
+    st = await fs.stat(file)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return null
+    }
+    throw err
+  }
+  if (!st.isFile()) {
+    throw new Error(`${file} is not a regular file`)
+  }
+  if (st.size > MAX_MEMORY_FILE_BYTES) {
+    throw new Error(`${file} is ${st.size} bytes, over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`)
+  }
+  return fs.readFile(file, 'utf8')
+}
+
+// Read-modify-write of one workspace is serialised within this process.
+const locks = new Map<string, Promise<unknown>>()
+
+async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve()
+  const run = previous.then(fn, fn)
+  const tail = run.catch(() => undefined)
+  locks.set(key, tail)
+  try {
+    return await run
+  } finally {
+    if (locks.get(key) === tail) {
+      locks.delete(key)
+    }
+  }
+}
+
+/** Adds a lesson (from a curated failure or a plain rule), deduplicated. */
+export async function recordLesson(
+  workspace: string,
+  lesson: CuratedFailure | string,
+  opts: { lang?: MemoryLang; threshold?: number } = {}
+): Promise<AddEntryResult> {
+  const p = memoryPaths(workspace)
+  const text = typeof lesson === 'string' ? lesson : lessonFromFailure(lesson, opts.lang)
+  return withLock(p.dir, async () => {
+    const result = addLesson(await readMemoryFile(p.lessons), text, opts.threshold)
+    if (result.added) {
+      await writeFileAtomic(p.lessons, result.text)
+    }
+    return result
+  })
+}
+
+/** Records a tool failure in procedural.md, deduplicated per tool. */
+export async function recordProcedural(workspace: string, record: ProceduralRecord): Promise<AddEntryResult> {
+  const p = memoryPaths(workspace)
+  return withLock(p.dir, async () => {
+    const result = addProceduralRecord(await readMemoryFile(p.procedural), record)
+    if (result.added) {
+      await writeFileAtomic(p.procedural, result.text)
+    }
+    return result
+  })
+}
+
+/** A text to search for preferences and where it came from. */
+export interface PreferenceSource {
+  text: string
+  source: string
+}
+
+/** The preferences of parsed task traces: the scanner's `preferences` plus any stated in a requirement. */
+export function preferencesFromTraces(traces: TaskTrace[]): PreferenceSource[] {
+  const found: PreferenceSource[] = []
+  for (const t of traces) {
+    const texts = [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r))]
+    for (const text of texts) {
+      found.push({ text, source: t.taskDir || t.path })
+    }
+  }
+  return found
+}
+
+/** The preferences stated in raw texts (log files, chat transcripts). */
+export function preferencesFromTexts(sources: PreferenceSource[]): PreferenceSource[] {
+  return sources.flatMap((s) => extractPreferences(s.text).map((text) => ({ text, source: s.source })))
+}
+
+/** Queues found preferences for review (skipping ones accepted or pending already). */
+export async function capturePreferences(
+  workspace: string,
+  found: PreferenceSource[],
+  now: Date = new Date()
+): Promise<QueueResult> {
+  const p = memoryPaths(workspace)
+  return withLock(p.dir, async () => {
+    const pending = parsePendingFile(await readMemoryFile(p.pendingPreferences))
+    const result = queuePreferences(pending, await readMemoryFile(p.preferences), found, now)
+    if (result.queued.length > 0) {
+      await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.file))
+    }
+    return result
+  })
+}
+
+/** The preferences waiting for review. */
+export async function listPendingPreferences(workspace: string): Promise<PendingPreference[]> {
+  return parsePendingFile(await readMemoryFile(memoryPaths(workspace).pendingPreferences)).items
+}
+
+/**
+ * Accepts one pending preference into preferences.md. preferences.md is written first, so a crash
+ * in between leaves the item pending, and accepting it again is a no-op dedupe.
+ */
+export async function acceptPendingPreference(workspace: string, id: string): Promise<AcceptResult> {
+  const p = memoryPaths(workspace)
+  return withLock(p.dir, async () => {
+    const pending = parsePendingFile(await readMemoryFile(p.pendingPreferences))
+    const result = acceptPreference(pending, await readMemoryFile(p.preferences), id)
+    if (result.added) {
+      await writeFileAtomic(p.preferences, result.preferencesMd)
+    }
+    await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.pending))
+    return result
+  })
+}
+
+/** Drops one pending preference. */
+export async function rejectPendingPreference(workspace: string, id: string): Promise<PendingPreference> {
+  const p = memoryPaths(workspace)
+  return withLock(p.dir, async () => {
+    const result = rejectPreference(parsePendingFile(await readMemoryFile(p.pendingPreferences)), id)
+    await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.pending))
+    return result.rejected
+  })
+}
+
+/** Local calendar day of a date, YYYY-MM-DD (log files are named by the agent's local day). */
+export function localDay(d: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+}
+
+/** Appends text to today's daily log `logs/YYYY-MM-DD.md` (the agent side of the memory loop). */
+export async function appendDailyLog(workspace: string, text: string, now: Date = new Date()): Promise<string> {
+  const p = memoryPaths(workspace)
+  const file = path.join(p.logsDir, `${localDay(now)}.md`)
+  return withLock(p.dir, async () => {
+    const current = (await readMemoryFile(file)) ?? ''
+    const sep = current === '' || current.endsWith('\n') ? '' : '\n'
+    await writeFileAtomic(file, `${current}${sep}${text.trimEnd()}\n`)
+    return file
+  })
+}
+
+/** The days that have a daily log, sorted. */
+export async function listLogDays(workspace: string): Promise<string[]> {
+  const names = await fs.readdir(memoryPaths(workspace).logsDir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') {
+      return [] as string[]
+    }
+    throw err
+  })
+  return names.flatMap((n) => dayOfLogFile(n) ?? []).sort()
+}
+
+export interface ConsolidateOptions {
+  /** Summarise with this model; without it, an extractive summary. */
+  llm?: LlmClient
+  now?: Date
+  /** Today's log is still growing and is skipped unless this is set. */
+  includeToday?: boolean
+  /** Only days within the last N days (by date). */
+  sinceDays?: number
+  signal?: AbortSignal
+}
+
+export interface ConsolidationReport {
+  consolidated: { day: string; method: string; chars: number }[]
+  skipped: { day: string; reason: 'already_consolidated' | 'today' | 'too_old' | 'empty' }[]
+  failed: { day: string; error: string }[]
+}
+
+/**
+ * Summarises every daily log not yet in long-term.md and appends one section per day.
+ * Idempotent: a day whose heading exists is never summarised again. A day the model fails on is
+ * reported and left out (so a later run can still summarise it), never filled with a fallback.
+ */
+export async function consolidateDailyLogs(workspace: string, opts: ConsolidateOptions = {}): Promise<ConsolidationReport> {
+  const p = memoryPaths(workspace)
+  const now = opts.now ?? new Date()
+  const today = localDay(now)
+  const oldest = opts.sinceDays === undefined ? undefined : localDay(new Date(now.getTime() - opts.sinceDays * 86_400_000))
+  const report: ConsolidationReport = { consolidated: [], skipped: [], failed: [] }
+  const done = consolidatedDays((await readMemoryFile(p.longTerm)) ?? '')
+  const sections: { day: string; summary: string; method: string }[] = []
+  for (const day of await listLogDays(workspace)) {
+    if (done.has(day)) {
+      report.skipped.push({ day, reason: 'already_consolidated' })
+      continue
+    }
+    if (day >= today && !opts.includeToday) {
+      report.skipped.push({ day, reason: 'today' })
+      continue
+    }
+    if (oldest !== undefined && day < oldest) {
+      report.skipped.push({ day, reason: 'too_old' })
+      continue
+    }
+    opts.signal?.throwIfAborted()
+    const log = (await readMemoryFile(path.join(p.logsDir, `${day}.md`))) ?? ''
+    if (!log.trim()) {
+      report.skipped.push({ day, reason: 'empty' })
+      continue
+    }
+    try {
+      const { summary, method } = await summariseDay(day, log, opts)
+      sections.push({ day, summary, method })
+    } catch (err) {
+      if (opts.signal?.aborted) {
+        throw err
+      }
+      report.failed.push({ day, error: (err as Error).message.split('\n')[0] ?? 'unknown error' })
+    }
+  }
+  if (sections.length > 0) {
+    // Re-read under the lock: another run may have consolidated some days meanwhile.
+    await withLock(p.dir, async () => {
+      const current = await readMemoryFile(p.longTerm)
+      const already = consolidatedDays(current ?? '')
+      const fresh = sections.filter((s) => !already.has(s.day))
+      if (fresh.length > 0) {
+        await writeFileAtomic(p.longTerm, appendDaySections(current, fresh))
+      }
+      for (const s of fresh) {
+        report.consolidated.push({ day: s.day, method: s.method, chars: s.summary.length })
+      }
+      for (const s of sections.filter((x) => already.has(x.day))) {
+        report.skipped.push({ day: s.day, reason: 'already_consolidated' })
+      }
+    })
+  }
+  return report
+}
+
+async function summariseDay(day: string, log: string, opts: ConsolidateOptions): Promise<{ summary: string; method: string }> {
+  if (!opts.llm) {
+    const summary = extractiveSummary(log)
+    if (!summary) {
+      throw new Error('no informative line to summarise')
+    }
+    return { summary, method: `Summary of logs/${day}.md (extractive, offline)` }
+  }
+  const reply = await opts.llm.chat({ messages: consolidationMessages(day, log), temperature: 0.2, signal: opts.signal })
+  return { summary: cleanModelSummary(reply.text), method: `Summary of logs/${day}.md (LLM: ${reply.model || opts.llm.model})` }
+}
+
+/** The system-prompt sections built from the workspace's memory files. */
+export async function memoryPrompt(
+  workspace: string,
+  budgetChars?: number
+): Promise<{ sections: PromptSection[]; text: string }> {
+  const p = memoryPaths(workspace)
+  const sections = buildPromptSections(
+    {
+      lessons: await readMemoryFile(p.lessons),
+      preferences: await readMemoryFile(p.preferences),
+      procedural: await readMemoryFile(p.procedural)
+    },
+    budgetChars
+  )
+  return { sections, text: renderPromptSections(sections) }
+}
+
+/** One memory file in the status overview. */
+export interface MemoryFileStatus {
+  name: string
+  path: string
+  exists: boolean
+  bytes: number
+  entries: number
+}
+
+export interface MemoryStatus {
+  dir: string
+  files: MemoryFileStatus[]
+  pendingPreferences: PendingPreference[]
+  logDays: string[]
+  consolidatedDays: string[]
+}
+
+/** What the workspace's memory holds (for `memory show` and the app's memory view). */
+export async function memoryStatus(workspace: string): Promise<MemoryStatus> {
+  const p = memoryPaths(workspace)
+  const files: MemoryFileStatus[] = []
+  let longTerm = ''
+  for (const [name, file] of [
+    ['lessons.md', p.lessons],
+    ['preferences.md', p.preferences],
+    ['procedural.md', p.procedural],
+    ['long-term.md', p.longTerm]
+  ] as const) {
+    const text = await readMemoryFile(file)
+    if (name === 'long-term.md') {
+      longTerm = text ?? ''
+    }
+    files.push({
+      name,
+      path: file,
+      exists: text !== null,
+      bytes: text === null ? 0 : Buffer.byteLength(text),
+      entries: name === 'long-term.md' ? consolidatedDays(text ?? '').size : parseEntries(text ?? '').length
+    })
+  }
+  return {
+    dir: p.dir,
+    files,
+    pendingPreferences: await listPendingPreferences(workspace),
+    logDays: await listLogDays(workspace),
+    consolidatedDays: [...consolidatedDays(longTerm)].sort()
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Explicit user preferences ("记住：…", "remember: …", "Remember that …") found in task logs.
+ * They are queued as pending until a reviewer accepts them into `memory/preferences.md`.
+ * Pure: the caller reads and writes the files.
+ */
+import { createHash } from 'node:crypto'
+import { appendBullet, findDuplicate, normalizeEntry, oneLine, parseEntries } from './text'
+
+export const PREFERENCES_HEADER = '# Preferences / 用户偏好'
+
+/** A preference found in a log, waiting for review. */
+export interface PendingPreference {
+  /** Stable id: the first 12 hex of sha256(normalised text). */
+  id: string
+  text: string
+  /** Where it was found (a file path or a task folder name). */
+  source: string
+  found_at: string
+}
+
+/** `memory/.pending-preferences.json`. */
+export interface PendingPreferencesFile {
+  version: 1
+  items: PendingPreference[]
+}
+
+// 记住：… / 记住:… (also 请记住 …), remember: …, Remember that …; the preference runs to the end of the line.
+const PATTERNS: RegExp[] = [/记住\s*[：:]\s*(.+)$/u, /\bremember\s*:\s*(.+)$/iu, /\bremember\s+that\s+(.+)$/iu]
+
+/** Longest preference kept; anything longer is almost surely not a one-line preference. */
+const MAX_PREFERENCE_CHARS = 300
+
+/** Strips quotes and trailing sentence punctuation around a captured preference. */
+function cleanPreference(raw: string): string {
+  return oneLine(raw, MAX_PREFERENCE_CHARS)
+    .replace(/^["'“‘「『]+|["'”’」』]+$/gu, '')
+    .replace(/[。.!！;；,，\s]+$/u, '')
+    .trim()
+}
+
+/** Every explicit preference stated in a text, in order, without duplicates. */
+export function extractPreferences(text: string): string[] {
+  const found: string[] = []
+  const seen = new Set<string>()
+  for (const line of text.split(/\r?\n/)) {
+    for (const pattern of PATTERNS) {
+      const m = pattern.exec(line)
+      if (!m) {
+        continue
+      }
+      const pref = cleanPreference(m[1]!)
+      const key = normalizeEntry(pref)
+      if (key && !seen.has(key)) {
+        seen.add(key)
+        found.push(pref)
+      }
+      break
+    }
+  }
+  return found
+}
+
+/** The id a preference text gets in the pending queue. */
+export function preferenceId(text: string): string {
+  return createHash('sha256').update(normalizeEntry(text)).digest('hex').slice(0, 12)
+}
+
+/** Parses the pending file; a missing, empty or malformed file is an error the caller reports (never overwritten blindly). */
+export function parsePendingFile(text: string | null): PendingPreferencesFile {
+  if (text === null || text.trim() === '') {
+    return { version: 1, items: [] }
+  }
+  const data: unknown = JSON.parse(text)
+  if (!data || typeof data !== 'object' || !Array.isArray((data as { items?: unknown }).items)) {
+    throw new Error('the pending-preferences file is not {"version":1,"items":[…]}')
+  }
+  const items: PendingPreference[] = []
+  for (const raw of (data as { items: unknown[] }).items) {
+    const it = raw as Partial<PendingPreference> | null
+    if (it && typeof it.id === 'string' && typeof it.text === 'string') {
+      items.push({ id: it.id, text: it.text, source: String(it.source ?? ''), found_at: String(it.found_at ?? '') })
+    }
+  }
+  return { version: 1, items }
+}
+
+/** Serialises the pending file (stable, human-readable). */
+export function serializePendingFile(file: PendingPreferencesFile): string {
+  return JSON.stringify(file, null, 2) + '\n'
+}
+
+export interface QueueResult {
+  file: PendingPreferencesFile
+  queued: PendingPreference[]
+  /** Found but skipped: already accepted in preferences.md or already pending. */
+  skipped: { text: string; reason: 'already_accepted' | 'already_pending' }[]
+}
+
+/** Adds found preferences to the pending queue, skipping those already accepted or pending (near-duplicates included). */
+export function queuePreferences(
+  pending: PendingPreferencesFile,
+  preferencesMd: string | null,
+  found: { text: string; source: string }[],
+  now: Date = new Date()
+): QueueResult {
+  const accepted = parseEntries(preferencesMd ?? '')
+  const items = [...pending.items]
+  const queued: PendingPreference[] = []
+  const skipped: QueueResult['skipped'] = []
+  for (const { text, source } of found) {
+    const pref = cleanPreference(text)
+    if (!pref) {
+      continue
+    }
+    if (findDuplicate(pref, accepted) !== undefined) {
+      skipped.push({ text: pref, reason: 'already_accepted' })
+      continue
+    }
+    if (findDuplicate(pref, items.map((i) => i.text)) !== undefined) {
+      skipped.push({ text: pref, reason: 'already_pending' })
+      continue
+    }
+    const item: PendingPreference = { id: preferenceId(pref), text: pref, source, found_at: now.toISOString() }
+    items.push(item)
+    queued.push(item)
+  }
+  return { file: { version: 1, items }, queued, skipped }
+}
+
+export interface AcceptResult {
+  pending: PendingPreferencesFile
+  preferencesMd: string
+  accepted: PendingPreference
+  /** False when preferences.md already held a near-duplicate (the item still leaves the queue). */
+  added: boolean
+}
+
+/** Moves one pending preference (by id or unique id prefix) into preferences.md. */
+export function acceptPreference(
+  pending: PendingPreferencesFile,
+  preferencesMd: string | null,
+  id: string
+): AcceptResult {
+  const item = findPending(pending, id)
+  const accepted = parseEntries(preferencesMd ?? '')
+  const duplicate = findDuplicate(item.text, accepted) !== undefined
+  return {
+    pending: { version: 1, items: pending.items.filter((i) => i !== item) },
+    preferencesMd: duplicate ? (preferencesMd ?? '') : appendBullet(preferencesMd, PREFERENCES_HEADER, item.text),
+    accepted: item,
+    added: !duplicate
+  }
+}
+
+/** Drops one pending preference without recording it. */
+export function rejectPreference(
+  pending: PendingPreferencesFile,
+  id: string
+): { pending: PendingPreferencesFile; rejected: PendingPreference } {
+  const item = findPending(pending, id)
+  return { pending: { version: 1, items: pending.items.filter((i) => i !== item) }, rejected: item }
+}
+
+function findPending(pending: PendingPreferencesFile, id: string): PendingPreference {
+  const wanted = id.trim().toLowerCase()
+  if (!/^[0-9a-f]{4,64}$/.test(wanted)) {
+    throw new Error(`'${oneLine(id, 40)}' is not a pending-preference id (4+ hex characters)`)
+  }
+  const matches = pending.items.filter((i) => i.id.startsWith(wanted))
+  if (matches.length === 0) {
+    throw new Error(`no pending preference with id '${wanted}'`)
+  }
+  if (matches.length > 1) {
+    throw new Error(`id '${wanted}' is ambiguous: ${matches.map((m) => m.id).join(', ')}`)
+  }
+  return matches[0]!
+}
