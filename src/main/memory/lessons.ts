@@ -9,7 +9,7 @@ export type MemoryLang = 'en' | 'zh'
 /** A failure a reviewer chose to learn from. */
 export type CuratedFailure =
   /** The model called a tool that does not exist. */
-  | { kind: 'hallucinated_tool'; tool: string; validTools: string[] }
+  | { kind: 'hallucinated_tool'; tool: string; validTools: readonly string[] }
   /** A critic's correction of a tool call. */
   | { kind: 'critic'; suggestion: string }
   /** A rule written by the reviewer. */
@@ -73,7 +73,11 @@ export function addLesson(current: string | null, lesson: string, threshold?: nu
     throw new Error('the lesson text is empty')
   }
   const existing = parseEntries(current ?? '')
-  const duplicateOf = findDuplicate(entry, existing, threshold) ?? sameToolRule(entry, existing)
+  // A tool rule is compared by its tool set only (the text differs just by the invented name).
+  const duplicateOf =
+    toolSetOf(entry) === undefined
+      ? findDuplicate(entry, existing, threshold)
+      : (sameToolRule(entry, existing) ?? findDuplicate(entry, existing.filter((e) => toolSetOf(e) === undefined), threshold))
   if (duplicateOf !== undefined) {
     return { text: current ?? '', added: false, entry, duplicateOf }
   }
