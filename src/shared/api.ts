@@ -30,6 +30,8 @@ export interface PublicSettings extends Omit<Settings, 'llm'> {
     apiKeyHint: string
     /** How the key is kept: Electron safeStorage, a 0600 settings file (web mode), or not at all. */
     keyStorage: 'safeStorage' | 'file-0600' | 'none'
+    /** Added by the hosts helper: set when the key cannot be kept safely (e.g. Linux without a keyring: kept for this run only). */
+    keyWarning?: string
   }
 }
 

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { parseCommandArgs, UsageError, type CliCommand } from '../common'
+
+const OPTIONS = {
+  port: { type: 'string', default: '0' },
+  'root-dir': { type: 'string' },
+  open: { type: 'boolean', default: true },
+  'no-open': { type: 'boolean', default: false },
+  'no-build': { type: 'boolean', default: false }
+} as const
+
+/** Opens a URL in the user's browser; failures are ignored (the URL is printed anyway). */
+export function openInBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]]
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true })
+    child.on('error', () => undefined)
+    child.unref()
+  } catch {
+    // no browser opener here: the printed URL is enough
+  }
+}
+
+export const command: CliCommand = {
+  name: 'serve',
+  summary: 'Run the workbench in your browser (web mode on 127.0.0.1, token-protected)',
+  usage: 'skillbench serve [--port P] [--root-dir DIR] [--no-open] [--no-build]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    const port = Number(values.port)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`--port must be 0..65535 (0 = a free port), got "${values.port}"`)
+    }
+    const { startServer } = await import('../../server/http-server')
+    const { defaultRendererDir } = await import('../../server/project-paths')
+    const { buildRenderer, rendererBuilt } = await import('../../server/ensure-renderer')
+    const rendererDir = defaultRendererDir(io.env)
+    if (!rendererBuilt(rendererDir)) {
+      if (values['no-build']) {
+        io.stderr(`The page is not built (${rendererDir} is missing): run \`npm run build\` first.\n`)
+      } else {
+        io.stderr('Building the app page once (electron-vite build)…\n')
+        if (!(await buildRenderer(io.stderr))) {
+          io.stderr('The build failed: run `npm run build` to see why. Serving the API anyway.\n')
+        }
+      }
+    }
+    const server = await startServer({
+      port,
+      rootDir: values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined,
+      rendererDir
+    })
+    io.stdout(`Skillbench is running at ${server.openUrl}\n`)
+    io.stderr('Keep this URL private: its token lets a page use your workbench. Ctrl-C stops the server.\n')
+    if (values.open && !values['no-open']) {
+      openInBrowser(server.openUrl)
+    }
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) {
+        resolve()
+      }
+      io.signal.addEventListener('abort', () => resolve(), { once: true })
+    })
+    await server.close()
+    return 0
+  }
+}

@@ -1,0 +1,508 @@
+/**
+ * The composition root: implements every method of the API contract once, on top of the core modules.
+ *
+ * Hosts (Electron IPC in `app/`, the web server in `server/`, tests) create one workbench and call
+ * `dispatch()` (which validates the input with the contract's schema) or the typed `handlers` directly.
+ * Every `root` / `library` / `taskPath` argument must be one the workbench listed: the renderer sends ids,
+ * never arbitrary paths to open (only `roots.add` and `libraries.open` take a folder the user chose).
+ */
+import { promises as fsp } from 'node:fs'
+import path from 'node:path'
+import {
+  API_INPUT_SCHEMAS,
+  ApiError,
+  type ApiEvent,
+  type ApiHandlers,
+  type ApiMethod,
+  type ApiOutput,
+  type OverviewResult,
+  type PublicSettings,
+  type SkillDocument,
+  type SkillSummary,
+  type TaskSummary
+} from '../shared/api'
+import type { ScanResult, Skill } from '../shared/types'
+import { createOpenAiClient } from './llm/openai-client'
+import { maskKey } from './llm/redact'
+import type { LlmClient, LlmConfig } from './llm/types'
+import type { SkillStore } from './store/types'
+import { createCoreModules, type CoreModules } from './workbench/core-modules'
+import { badRequest, toApiErrorShape } from './workbench/errors'
+import { JobRegistry } from './workbench/jobs'
+import { LibraryRegistry, userLibraryPath } from './workbench/libraries'
+import { readLogWindow, resolveInsideRoot } from './workbench/log-window'
+import { buildOverview, readRecentActivity } from './workbench/overview'
+import type { SecretStore } from './workbench/secrets'
+import { SelfWrites } from './workbench/self-writes'
+import { SettingsStore } from './workbench/settings-store'
+import { createWatchers, type WatcherSet } from './workbench/watcher'
+
+/** The secret name of the LLM API key. */
+export const API_KEY_SECRET = 'llm.apiKey'
+
+export interface WorkbenchDeps {
+  /** Where settings.json (and, in web mode, the 0600 secrets file) live. */
+  settingsDir: string
+  transport: 'electron' | 'web'
+  secrets: SecretStore
+  /** Pushes an event to every connected renderer. */
+  emit: (event: ApiEvent) => void
+  /** Data roots to add on start (e.g. `skillbench serve --root-dir`); remembered like roots added in the UI. */
+  initialRoots?: string[]
+  /** The core modules (tests may pass their own); default: the real ones. */
+  core?: CoreModules
+  /** Watch libraries and roots for outside changes (default true). */
+  watch?: boolean
+  /** Builds the model client (tests use a local OpenAI-protocol server through the default). */
+  createLlm?: (config: LlmConfig) => LlmClient
+  version?: string
+}
+
+export interface Workbench {
+  handlers: ApiHandlers
+  /** Parses `input` with the method's schema, runs it, and returns the output or a `{code, message}` error. */
+  dispatch(method: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>
+  /** For tests and hosts: waits for a job to end. */
+  waitForJob(jobId: string): Promise<void>
+  /** Stops watchers and cancels running jobs. */
+  dispose(): Promise<void>
+}
+
+const PREVIEW_CHARS = 200
+
+/** Creates the workbench: loads settings, adds initial roots, starts watching. */
+export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
+  const settingsStore = new SettingsStore(deps.settingsDir)
+  await settingsStore.load()
+  const core = deps.core ?? (await createCoreModules())
+  const registry = new LibraryRegistry(settingsStore)
+  for (const root of deps.initialRoots ?? []) {
+    await registry.addRoot(root)
+  }
+  const selfWrites = new SelfWrites()
+  const secretsToRedact = async (): Promise<string[]> => {
+    const key = await deps.secrets.get(API_KEY_SECRET)
+    return key ? [key] : []
+  }
+  let knownSecrets: string[] = await secretsToRedact()
+  const jobs = new JobRegistry(deps.emit, (err) => toApiErrorShape(err, knownSecrets).message)
+  const stores = new Map<string, Promise<SkillStore>>()
+  const scans = new Map<string, { result: ScanResult; cache: unknown }>()
+  const createLlm = deps.createLlm ?? ((config: LlmConfig) => createOpenAiClient(config))
+
+  let watchers: WatcherSet | undefined
+  const refreshWatchers = async (): Promise<void> => {
+    if (deps.watch === false) {
+      return
+    }
+    const libraries = (await registry.listLibraries()).filter((l) => l.exists).map((l) => l.path)
+    watchers ??= createWatchers({ emit: deps.emit, selfWrites })
+    watchers.update({ libraries, roots: registry.roots() })
+  }
+  await refreshWatchers()
+
+  async function storeFor(library: string): Promise<SkillStore> {
+    const info = await registry.requireLibrary(library)
+    if (!info.exists) {
+      throw new ApiError('not_found', `the library folder does not exist yet: ${info.path}`)
+    }
+    let store = stores.get(info.path)
+    if (!store) {
+      store = core.openLibrary(info.path)
+      stores.set(info.path, store)
+      store.catch(() => stores.delete(info.path))
+    }
+    return store
+  }
+
+  async function publicSettings(): Promise<PublicSettings> {
+    const s = settingsStore.settings
+    const key = await deps.secrets.get(API_KEY_SECRET)
+    const { apiKey: _never, ...llm } = s.llm
+    return {
+      ...structuredClone(s),
+      llm: {
+        ...llm,
+        hasApiKey: Boolean(key),
+        apiKeyHint: maskKey(key),
+        keyStorage: deps.secrets.kind,
+        ...(deps.secrets.warning ? { keyWarning: deps.secrets.warning } : {})
+      }
+    }
+  }
+
+  async function llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined> {
+    const provider = choice ?? settingsStore.settings.llm.provider
+    if (provider === 'offline') {
+      return undefined
+    }
+    const s = settingsStore.settings.llm
+    const apiKey = await deps.secrets.get(API_KEY_SECRET)
+    return createLlm({ baseUrl: s.baseUrl, model: s.model, apiKey, temperature: s.temperature, timeoutMs: s.timeoutMs })
+  }
+
+  async function scan(root: string): Promise<ScanResult> {
+    const previous = scans.get(root)
+    const next = await core.scanRoot(root, previous?.cache)
+    scans.set(root, next)
+    return next.result
+  }
+
+  async function documentOf(store: SkillStore, skill: Skill): Promise<SkillDocument> {
+    const { text } = await store.readRaw(skill.path)
+    const relatedFiles = skill.related_code
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+    return { skill, text, relatedFiles }
+  }
+
+  async function noteLibraryWrites(store: SkillStore, relPaths: readonly string[]): Promise<void> {
+    await selfWrites.note(relPaths.map((p) => path.join(store.root, p)))
+  }
+
+  const handlers: ApiHandlers = {
+    'app.info': async () => ({
+      version: deps.version ?? '0.1.0',
+      transport: deps.transport,
+      platform: process.platform,
+      settingsPath: settingsStore.file
+    }),
+
+    'settings.get': async () => publicSettings(),
+
+    'settings.update': async ({ patch }) => {
+      if (patch.dataRoots) {
+        const roots: string[] = []
+        for (const root of patch.dataRoots) {
+          roots.push(await registry.addRoot(root))
+        }
+        patch = { ...patch, dataRoots: [...new Set(roots)] }
+      }
+      await settingsStore.update(patch)
+      await refreshWatchers()
+      deps.emit({ type: 'settings.changed' })
+      return publicSettings()
+    },
+
+    'settings.setApiKey': async ({ apiKey }) => {
+      const value = apiKey?.trim() || null
+      await deps.secrets.set(API_KEY_SECRET, value)
+      knownSecrets = await secretsToRedact()
+      deps.emit({ type: 'settings.changed' })
+      return publicSettings()
+    },
+
+    'llm.test': async () => {
+      const s = settingsStore.settings.llm
+      const started = Date.now()
+      try {
+        const apiKey = await deps.secrets.get(API_KEY_SECRET)
+        const client = createLlm({ baseUrl: s.baseUrl, model: s.model, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 0 })
+        const reply = await client.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })
+        return { ok: true, model: reply.model || s.model, latencyMs: Date.now() - started, message: `The model answered: ${reply.text.slice(0, 80)}` }
+      } catch (err) {
+        return { ok: false, model: s.model, latencyMs: Date.now() - started, message: toApiErrorShape(err, knownSecrets).message }
+      }
+    },
+
+    'roots.list': async () => registry.listRoots(),
+
+    'roots.add': async ({ path: p }) => {
+      await registry.addRoot(p)
+      await refreshWatchers()
+      deps.emit({ type: 'settings.changed' })
+      return registry.listRoots()
+    },
+
+    'roots.remove': async ({ path: p }) => {
+      await registry.removeRoot(p)
+      scans.delete(path.resolve(p))
+      await refreshWatchers()
+      deps.emit({ type: 'settings.changed' })
+      return registry.listRoots()
+    },
+
+    'tasks.list': async ({ root }) => {
+      const known = registry.requireRoot(root)
+      const result = await scan(known)
+      const reflectedBy = await skillsByTask(known, result)
+      const tasks: TaskSummary[] = result.tasks.map((t) => {
+        const skills = reflectedBy.get(`${t.user}\u0000${t.taskDir}`) ?? []
+        return { ...t, reflected: skills.length > 0, skills }
+      })
+      return { root: result.root, skipped: result.skipped, tasks }
+    },
+
+    'tasks.readLog': async ({ root, taskPath, file, start, maxBytes }) => {
+      const known = registry.requireRoot(root)
+      const taskDir = await resolveInsideRoot(known, taskPath)
+      const scanned = scans.get(known)?.result ?? (await scan(known))
+      const realTasks = await Promise.all(scanned.tasks.map((t) => fsp.realpath(t.path).catch(() => t.path)))
+      const skipped = await Promise.all(scanned.skipped.map((t) => fsp.realpath(t.path).catch(() => t.path)))
+      if (!realTasks.includes(taskDir) && !skipped.includes(taskDir)) {
+        throw badRequest(`not a task of this data root: ${taskPath}`)
+      }
+      return readLogWindow(known, taskDir, { file, start, maxBytes })
+    },
+
+    'libraries.list': async () => registry.listLibraries(),
+
+    'libraries.open': async ({ path: p }) => {
+      await registry.openFolder(p)
+      await refreshWatchers()
+      return registry.listLibraries()
+    },
+
+    'skills.list': async ({ library, includeLegacy }) => {
+      const info = await registry.requireLibrary(library)
+      if (!info.exists) {
+        return { skills: [], errors: [] }
+      }
+      const store = await storeFor(library)
+      const list = await store.list({ includeLegacy })
+      return { skills: list.skills.map(toSummary), errors: list.errors }
+    },
+
+    'skills.get': async ({ library, skillId, includeLegacy }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId, { includeLegacy: includeLegacy ?? true })
+      return documentOf(store, skill)
+    },
+
+    'skills.query': async ({ library, text, top }) => {
+      const store = await storeFor(library)
+      return core.query(store, text, top ?? 20)
+    },
+
+    'skills.save': async ({ library, skillId, text, baseHash }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId, { includeLegacy: true })
+      const problem = core.checkSkillText(text, skill)
+      if (problem) {
+        throw badRequest(`not saved: ${problem}`)
+      }
+      await store.writeRaw(skill.path, text, baseHash)
+      await noteLibraryWrites(store, [skill.path])
+      return documentOf(store, await store.get(skillId, { includeLegacy: true }))
+    },
+
+    'skills.rate': async ({ library, skillId, rating }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId)
+      const result = await core.rate(store, skillId, rating)
+      await noteLibraryWrites(store, [skill.path])
+      return result
+    },
+
+    'skills.delete': async ({ library, skillId }) => {
+      const store = await storeFor(library)
+      const moved = await store.moveToLegacy(skillId)
+      await noteLibraryWrites(store, [moved.from, moved.to])
+      return moved
+    },
+
+    'skills.restore': async ({ library, skillId }) => {
+      const store = await storeFor(library)
+      const before = await store.get(skillId, { includeLegacy: true })
+      const skill = await store.restore(skillId)
+      await noteLibraryWrites(store, [before.path, skill.path])
+      return documentOf(store, skill)
+    },
+
+    'reflect.start': async ({ root, user, tasks, force, llm }) => {
+      const known = registry.requireRoot(root)
+      const info = await registry.rootInfo(known)
+      if (user !== undefined && user !== '' && !info.users.includes(user)) {
+        throw badRequest(`unknown user "${user}" in ${known}`)
+      }
+      let taskPaths: string[] | undefined
+      if (tasks?.length) {
+        const scanned = scans.get(known)?.result ?? (await scan(known))
+        const byKey = new Map<string, string>()
+        for (const t of scanned.tasks) {
+          byKey.set(t.path, t.path)
+          byKey.set(t.taskDir, t.path)
+        }
+        taskPaths = tasks.map((t) => {
+          const found = byKey.get(t) ?? byKey.get(path.resolve(t))
+          if (!found) {
+            throw badRequest(`not a task of this data root: ${t}`)
+          }
+          return found
+        })
+      }
+      const client = await llmFor(llm)
+      const settings = settingsStore.settings
+      return jobs.start('reflect', async (ctx) => {
+        const summary = await core.reflect({ root: known, user: user || undefined, tasks: taskPaths, force: force ?? false, settings, llm: client }, ctx)
+        await selfWrites.note(summary.created.map((c) => path.resolve(c.library, c.path)))
+        // a user's first skill creates their library folder: watch it too
+        await refreshWatchers()
+        return summary
+      })
+    },
+
+    'curate.start': async ({ library, llm }) => {
+      const info = await registry.requireLibrary(library)
+      const store = await storeFor(library)
+      const client = await llmFor(llm)
+      const settings = settingsStore.settings
+      return jobs.start('curate', async (ctx) => {
+        const plan = await core.curatePlan(store, settings, client, ctx)
+        await selfWrites.note([path.join(store.root, '.skillbench', 'plan.json')])
+        return { library: info.path, plan }
+      })
+    },
+
+    'curate.plan': async ({ library }) => {
+      const store = await storeFor(library)
+      const { plan, computedAt } = await core.readPlan(store)
+      return { ...plan, library: (await registry.requireLibrary(library)).path, computedAt }
+    },
+
+    'curate.accept': async ({ library, proposalId, edited }) => {
+      const store = await storeFor(library)
+      const entry = await core.accept(store, proposalId, edited)
+      await noteLibraryWrites(store, entry.changes.map((c) => c.path))
+      return entry
+    },
+
+    'curate.reject': async ({ library, proposalId }) => {
+      const store = await storeFor(library)
+      return core.reject(store, proposalId)
+    },
+
+    'curate.journal': async ({ library }) => {
+      const store = await storeFor(library)
+      return core.journal(store)
+    },
+
+    'curate.undo': async ({ library, entryId }) => {
+      const store = await storeFor(library)
+      const entry = await core.undo(store, entryId)
+      await noteLibraryWrites(store, entry.changes.map((c) => c.path))
+      return entry
+    },
+
+    'jobs.list': async () => jobs.list(),
+
+    'jobs.cancel': async ({ jobId }) => {
+      const info = jobs.cancel(jobId)
+      if (!info) {
+        throw new ApiError('not_found', `no such job: ${jobId}`)
+      }
+      return info
+    },
+
+    'overview.get': async ({ library }) => {
+      const info = await registry.requireLibrary(library)
+      if (!info.exists) {
+        return emptyOverview()
+      }
+      const store = await storeFor(library)
+      const list = await store.list({ includeLegacy: true })
+      let taskCount = 0
+      let reflectedTasks = 0
+      if (info.root && info.user !== undefined) {
+        const scanned = await scan(info.root).catch(() => undefined)
+        if (scanned) {
+          const reflected = new Set(list.skills.flatMap((s) => s.task_directories))
+          const mine = scanned.tasks.filter((t) => t.user === info.user)
+          taskCount = mine.length
+          reflectedTasks = mine.filter((t) => reflected.has(t.taskDir)).length
+        }
+      }
+      const plan = await core.readPlan(store).catch(() => undefined)
+      const journal = await core.journal(store).catch(() => [])
+      const recent = await readRecentActivity(store.root, journal, list.skills)
+      return buildOverview({
+        skills: list.skills,
+        errors: list.errors.length,
+        tasks: taskCount,
+        reflectedTasks,
+        pendingProposals: plan ? plan.plan.proposals.filter((p) => !p.status || p.status === 'pending').length : 0,
+        recent,
+        graph: core.similarityGraph(
+          list.skills.filter((s) => !s.legacy),
+          settingsStore.settings.thresholds
+        )
+      })
+    }
+  }
+
+  /** Which skills (of the root's user libraries) list each task folder: key `user\0taskDir`. */
+  async function skillsByTask(root: string, result: ScanResult): Promise<Map<string, TaskSummary['skills']>> {
+    const out = new Map<string, TaskSummary['skills']>()
+    const users = [...new Set(result.tasks.map((t) => t.user))]
+    for (const user of users) {
+      const libPath = userLibraryPath(root, user || 'default')
+      const lib = await registry.libraryOfUser(root, user || 'default')
+      if (!lib?.exists) {
+        continue
+      }
+      const store = await storeFor(libPath).catch(() => undefined)
+      const list = store ? await store.list({ includeLegacy: true }).catch(() => undefined) : undefined
+      for (const skill of list?.skills ?? []) {
+        for (const dir of skill.task_directories) {
+          const key = `${user}\u0000${dir}`
+          const arr = out.get(key) ?? []
+          arr.push({ skill_id: skill.skill_id, title: skill.title, library: libPath, legacy: skill.legacy })
+          out.set(key, arr)
+        }
+      }
+    }
+    return out
+  }
+
+  async function dispatch(method: string, input: unknown): ReturnType<Workbench['dispatch']> {
+    if (!Object.hasOwn(API_INPUT_SCHEMAS, method)) {
+      return { ok: false, error: { code: 'not_found', message: `unknown method: ${method}` } }
+    }
+    const m = method as ApiMethod
+    const parsed = API_INPUT_SCHEMAS[m].safeParse(input ?? {})
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : ''
+      return { ok: false, error: { code: 'bad_request', message: `invalid input for ${m}${where}: ${issue?.message ?? 'bad input'}` } }
+    }
+    try {
+      const handler = handlers[m] as (input: unknown) => Promise<ApiOutput<typeof m>>
+      const value = await handler(parsed.data)
+      return { ok: true, value }
+    } catch (err) {
+      return { ok: false, error: toApiErrorShape(err, knownSecrets) }
+    }
+  }
+
+  return {
+    handlers,
+    dispatch,
+    async waitForJob(jobId) {
+      await jobs.wait(jobId)
+    },
+    async dispose() {
+      watchers?.dispose()
+      await jobs.dispose()
+    }
+  }
+}
+
+function toSummary(skill: Skill): SkillSummary {
+  const { body, ...rest } = skill
+  return { ...rest, preview: body.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS), bodyChars: body.length }
+}
+
+function emptyOverview(): OverviewResult {
+  return {
+    skills: 0,
+    legacy: 0,
+    errors: 0,
+    tasks: 0,
+    reflectedTasks: 0,
+    pendingProposals: 0,
+    qualityHistogram: new Array<number>(10).fill(0),
+    recent: [],
+    graph: { nodes: [], edges: [] }
+  }
+}

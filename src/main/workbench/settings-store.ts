@@ -1,0 +1,130 @@
+import { promises as fsp } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { API_INPUT_SCHEMAS, type SettingsPatch } from '../../shared/api'
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
+import { writeFileAtomic } from './fs-atomic'
+
+/** The settings file inside the settings dir. */
+export const SETTINGS_FILE = 'settings.json'
+
+/** What the settings file holds: the settings without the key, plus the SKILL.md folders the user opened. */
+export interface StoredSettings {
+  settings: Settings
+  openedLibraries: string[]
+}
+
+/**
+ * The settings dir: `$SKILLBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/skillbench`, else `~/.config/skillbench`.
+ */
+export function resolveSettingsDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SKILLBENCH_CONFIG_DIR) {
+    return path.resolve(env.SKILLBENCH_CONFIG_DIR)
+  }
+  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config')
+  return path.join(base, 'skillbench')
+}
+
+/** Applies a validated patch to settings (nested objects merged one level deep). Pure. */
+export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
+  return {
+    ...settings,
+    ...stripUndefined(patch),
+    llm: { ...settings.llm, ...stripUndefined(patch.llm ?? {}) },
+    thresholds: { ...settings.thresholds, ...stripUndefined(patch.thresholds ?? {}) },
+    proposalOnlyTools: { ...settings.proposalOnlyTools, ...stripUndefined(patch.proposalOnlyTools ?? {}) },
+    dataRoots: patch.dataRoots ?? settings.dataRoots
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/**
+ * Loads and saves `settings.json`. A damaged file is kept aside (`settings.json.damaged-<time>`) and the
+ * defaults are used, with `loadWarning` saying so; the key is never written here.
+ */
+export class SettingsStore {
+  readonly file: string
+  loadWarning: string | undefined
+  private current: StoredSettings = { settings: structuredClone(DEFAULT_SETTINGS), openedLibraries: [] }
+
+  constructor(readonly dir: string) {
+    this.file = path.join(dir, SETTINGS_FILE)
+  }
+
+  get settings(): Settings {
+    return this.current.settings
+  }
+
+  get openedLibraries(): string[] {
+    return this.current.openedLibraries
+  }
+
+  /** Reads the file (missing = defaults). */
+  async load(): Promise<void> {
+    let text: string
+    try {
+      text = await fsp.readFile(this.file, 'utf8')
+    } catch {
+      return
+    }
+    const parsed = parseStored(text)
+    if (parsed) {
+      this.current = parsed
+      return
+    }
+    const aside = `${this.file}.damaged-${Date.now()}`
+    await fsp.rename(this.file, aside).catch(() => undefined)
+    this.loadWarning = `The settings file could not be read; defaults are used. The old file was kept as ${aside}.`
+  }
+
+  /** Applies a patch and saves. */
+  async update(patch: SettingsPatch): Promise<Settings> {
+    this.current = { ...this.current, settings: applySettingsPatch(this.current.settings, patch) }
+    await this.save()
+    return this.current.settings
+  }
+
+  async setOpenedLibraries(paths: string[]): Promise<void> {
+    this.current = { ...this.current, openedLibraries: [...paths] }
+    await this.save()
+  }
+
+  private async save(): Promise<void> {
+    const { apiKey: _dropped, ...llm } = this.current.settings.llm
+    const data = { version: 1, settings: { ...this.current.settings, llm }, openedLibraries: this.current.openedLibraries }
+    await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + '\n', 0o600)
+  }
+}
+
+/** Parses a settings file; unknown fields are dropped, bad fields fall back to their defaults. */
+export function parseStored(text: string): StoredSettings | undefined {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!data || typeof data !== 'object') {
+    return undefined
+  }
+  const raw = data as { settings?: unknown; openedLibraries?: unknown }
+  const schema = API_INPUT_SCHEMAS['settings.update'].shape.patch
+  let settings = structuredClone(DEFAULT_SETTINGS)
+  if (raw.settings && typeof raw.settings === 'object') {
+    // field by field, so one bad value does not throw away the rest
+    for (const [key, value] of Object.entries(raw.settings as Record<string, unknown>)) {
+      const one = schema.safeParse({ [key]: value })
+      if (one.success) {
+        settings = applySettingsPatch(settings, one.data)
+      }
+    }
+  }
+  delete settings.llm.apiKey
+  const opened = Array.isArray(raw.openedLibraries)
+    ? raw.openedLibraries.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p))
+    : []
+  return { settings, openedLibraries: opened }
+}

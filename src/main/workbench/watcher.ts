@@ -1,0 +1,299 @@
+import fs, { promises as fsp } from 'node:fs'
+import path from 'node:path'
+import type { ApiEvent } from '../../shared/api'
+import type { SelfWrites } from './self-writes'
+
+/** Names of files that are never news: temp files of atomic writes, editor swap files, VCS folders. */
+export function isIgnoredPath(rel: string): boolean {
+  const parts = rel.split(/[\\/]/)
+  if (parts.some((p) => p === '.git' || p === 'node_modules' || p === '__pycache__')) {
+    return true
+  }
+  const name = parts[parts.length - 1] ?? ''
+  return (
+    name.endsWith('.tmp') ||
+    name.startsWith('.skillbench-tmp-') ||
+    name.endsWith('~') ||
+    name.endsWith('.swp') ||
+    name.startsWith('.#') ||
+    name.endsWith('.lock')
+  )
+}
+
+/** A debouncer that batches paths and flushes them together after `ms` of quiet. */
+export function createBatcher(ms: number, flush: (paths: string[]) => void): { add(p: string): void; dispose(): void } {
+  const pending = new Set<string>()
+  let timer: NodeJS.Timeout | undefined
+  return {
+    add(p) {
+      pending.add(p)
+      if (timer) {
+        clearTimeout(timer)
+      }
+      timer = setTimeout(() => {
+        timer = undefined
+        const paths = [...pending].sort()
+        pending.clear()
+        flush(paths)
+      }, ms)
+    },
+    dispose() {
+      if (timer) {
+        clearTimeout(timer)
+      }
+      pending.clear()
+    }
+  }
+}
+
+interface Watch {
+  close(): void
+}
+
+/** Stat signature of a file tree (rel path → size:mtime), bounded, for the polling fallback. */
+async function treeSignature(dir: string, depth: number, limit = 20_000): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  async function walk(abs: string, rel: string, level: number): Promise<void> {
+    if (out.size >= limit) {
+      return
+    }
+    let entries: fs.Dirent[]
+    try {
+      entries = await fsp.readdir(abs, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name
+      if (isIgnoredPath(childRel)) {
+        continue
+      }
+      const childAbs = path.join(abs, e.name)
+      if (e.isDirectory()) {
+        out.set(childRel + '/', 'dir')
+        if (level < depth) {
+          await walk(childAbs, childRel, level + 1)
+        }
+      } else if (e.isFile()) {
+        try {
+          const st = await fsp.stat(childAbs)
+          out.set(childRel, `${st.size}:${st.mtimeMs}`)
+        } catch {
+          // vanished meanwhile
+        }
+      }
+    }
+  }
+  await walk(dir, '', 0)
+  return out
+}
+
+/** Polls a tree every `intervalMs`, reporting paths whose signature changed. */
+function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: string) => void): Watch {
+  let previous: Map<string, string> | undefined
+  let stopped = false
+  let running = false
+  const tick = async (): Promise<void> => {
+    if (running || stopped) {
+      return
+    }
+    running = true
+    try {
+      const now = await treeSignature(dir, depth)
+      if (previous) {
+        for (const [rel, sig] of now) {
+          if (previous.get(rel) !== sig) {
+            onPath(rel.replace(/\/$/, ''))
+          }
+        }
+        for (const rel of previous.keys()) {
+          if (!now.has(rel)) {
+            onPath(rel.replace(/\/$/, ''))
+          }
+        }
+      }
+      previous = now
+    } finally {
+      running = false
+    }
+  }
+  void tick()
+  const timer = setInterval(() => void tick(), intervalMs)
+  timer.unref()
+  return {
+    close() {
+      stopped = true
+      clearInterval(timer)
+    }
+  }
+}
+
+/** Watches a tree with recursive `fs.watch`, falling back to polling where that is unsupported or fails. */
+function watchTree(dir: string, onPath: (rel: string) => void, fallbackDepth: number): Watch {
+  let current: Watch
+  try {
+    const watcher = fs.watch(dir, { recursive: true, persistent: false }, (_event, filename) => {
+      onPath(filename ? String(filename).split(path.sep).join('/') : '')
+    })
+    watcher.on('error', () => {
+      // ENOSPC / EMFILE / the folder went away: poll instead
+      watcher.close()
+      current = pollTree(dir, fallbackDepth, 2_000, onPath)
+    })
+    current = watcher
+  } catch {
+    current = pollTree(dir, fallbackDepth, 2_000, onPath)
+  }
+  return {
+    close() {
+      current.close()
+    }
+  }
+}
+
+export interface WatcherSet {
+  /** Watches exactly these libraries and roots (starts new watches, stops old ones). */
+  update(targets: { libraries: string[]; roots: string[] }): void
+  dispose(): void
+}
+
+/**
+ * File watching → `files.changed` events: libraries with recursive `fs.watch` (small trees), data roots by
+ * polling their task logs (a root's workspaces can be huge; only the task logs matter).
+ * Debounced (250 ms), temp files ignored, and the app's own writes dropped through `SelfWrites`.
+ */
+export function createWatchers(opts: { emit: (e: ApiEvent) => void; selfWrites: SelfWrites; debounceMs?: number; rootPollMs?: number }): WatcherSet {
+  const active = new Map<string, { watch: Watch; batcher: ReturnType<typeof createBatcher> }>()
+  const debounce = opts.debounceMs ?? 250
+
+  function start(key: string, dir: string, kind: 'library' | 'root'): void {
+    const batcher = createBatcher(debounce, (paths) => {
+      void (async () => {
+        const news: string[] = []
+        for (const rel of paths) {
+          if (!(await opts.selfWrites.isOwn(path.join(dir, rel)))) {
+            news.push(rel)
+          }
+        }
+        if (news.length) {
+          opts.emit(kind === 'library' ? { type: 'files.changed', library: dir, paths: news } : { type: 'files.changed', root: dir, paths: news })
+        }
+      })()
+    })
+    const onPath = (rel: string): void => {
+      if (rel && !isIgnoredPath(rel)) {
+        batcher.add(rel)
+      }
+    }
+    const watch =
+      kind === 'library'
+        ? watchTree(dir, onPath, 3)
+        : pollRootLogs(dir, opts.rootPollMs ?? 3_000, onPath)
+    active.set(key, { watch, batcher })
+  }
+
+  return {
+    update({ libraries, roots }) {
+      const wanted = new Map<string, { dir: string; kind: 'library' | 'root' }>()
+      for (const l of libraries) {
+        wanted.set(`library:${l}`, { dir: l, kind: 'library' })
+      }
+      for (const r of roots) {
+        wanted.set(`root:${r}`, { dir: r, kind: 'root' })
+      }
+      for (const [key, entry] of active) {
+        if (!wanted.has(key)) {
+          entry.watch.close()
+          entry.batcher.dispose()
+          active.delete(key)
+        }
+      }
+      for (const [key, target] of wanted) {
+        if (!active.has(key)) {
+          start(key, target.dir, target.kind)
+        }
+      }
+    },
+    dispose() {
+      for (const entry of active.values()) {
+        entry.watch.close()
+        entry.batcher.dispose()
+      }
+      active.clear()
+    }
+  }
+}
+
+/** Polls the task folders (`output_...` under the root and its users) and their `logs/` files. */
+function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) => void): Watch {
+  let previous: Map<string, string> | undefined
+  let stopped = false
+  let running = false
+  const signature = async (): Promise<Map<string, string>> => {
+    const out = new Map<string, string>()
+    const taskDirs: string[] = []
+    const top = await fsp.readdir(root, { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+    for (const e of top) {
+      if (!e.isDirectory() || e.name.startsWith('.')) {
+        continue
+      }
+      if (e.name.startsWith('output_')) {
+        taskDirs.push(e.name)
+        continue
+      }
+      const inner = await fsp.readdir(path.join(root, e.name), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+      for (const i of inner) {
+        if (i.isDirectory() && i.name.startsWith('output_')) {
+          taskDirs.push(`${e.name}/${i.name}`)
+        }
+      }
+    }
+    for (const t of taskDirs) {
+      out.set(t, 'dir')
+      const logs = await fsp.readdir(path.join(root, t, 'logs'), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+      for (const l of logs) {
+        if (!l.isFile()) {
+          continue
+        }
+        const st = await fsp.stat(path.join(root, t, 'logs', l.name)).catch(() => undefined)
+        if (st) {
+          out.set(`${t}/logs/${l.name}`, `${st.size}:${st.mtimeMs}`)
+        }
+      }
+    }
+    return out
+  }
+  const tick = async (): Promise<void> => {
+    if (running || stopped) {
+      return
+    }
+    running = true
+    try {
+      const now = await signature()
+      if (previous) {
+        for (const [rel, sig] of now) {
+          if (previous.get(rel) !== sig) {
+            onPath(rel)
+          }
+        }
+        for (const rel of previous.keys()) {
+          if (!now.has(rel)) {
+            onPath(rel)
+          }
+        }
+      }
+      previous = now
+    } finally {
+      running = false
+    }
+  }
+  void tick()
+  const timer = setInterval(() => void tick(), intervalMs)
+  timer.unref()
+  return {
+    close() {
+      stopped = true
+      clearInterval(timer)
+    }
+  }
+}
