@@ -6,5 +6,6 @@ import type { CliCommand } from './common'
  */
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
   version: () => import('./commands/version'),
+  serve: () => import('./commands/serve'),
   memory: () => import('./commands/memory')
 }
