@@ -63,3 +63,12 @@ describe('tokenize', () => {
     expect(tokenize(s)).toEqual(tokenize(s))
   })
 })
+
+describe('tokenize on long CJK runs', () => {
+  it('cuts runs without breaking astral characters and keeps every word', () => {
+    const text = '𠀀数据'.repeat(400)
+    const terms = tokenize(text)
+    expect(terms.every((t) => !/[\uD800-\uDFFF]/.test(t) || /^(?:[\uD800-\uDBFF][\uDC00-\uDFFF]|[^\uD800-\uDFFF])+$/.test(t))).toBe(true)
+    expect(terms.filter((t) => t === '数据').length).toBeGreaterThanOrEqual(399)
+  })
+})

@@ -1,7 +1,7 @@
 /**
  * Tokenizer for mixed Chinese/English skill text, shared by curation and `query_skill`.
  *
- * - Lines are tokenized one by one: Intl.Segmenter is super-linear on long strings.
+ * - Only CJK runs (cut to ≤256 chars: Intl.Segmenter is super-linear on long strings) are segmented.
  * - CJK runs go through Intl.Segmenter('zh') word segmentation, plus character bigrams for recall
  *   on compounds it splits (组/件 → 组件).
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words.
@@ -19,6 +19,7 @@ const WORD_RUN = /[\p{L}\p{M}\p{N}]+/gu
 /** Pieces of a word: ACRONYM before a Capitalised part, Capitalised/lower parts, upper runs, digits, other scripts. */
 const WORD_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{M}]+/gu
 const ASCII_WORD = /^[a-z]+$/
+const CJK_TEST = new RegExp(`[${CJK_CLASS}]`, 'u')
 
 /** Extra English words that carry no topic in skill text (on top of natural's list). */
 const EXTRA_ENGLISH = ['will', 'use', 'using', 'used', 'just', 'etc', 'e.g', 'i.e', 'via', 'per', 'not', 'no', 'yes', 'it\'s']
@@ -33,28 +34,39 @@ const BIGRAM_BREAKERS: ReadonlySet<string> = new Set([...'的地得了着是在�
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' })
 
-// Porter stemming is regex-heavy; words repeat a lot across a corpus, so cache (bounded).
-const STEM_CACHE_LIMIT = 200_000
-const stemCache = new Map<string, string>()
-function stem(word: string): string {
-  let out = stemCache.get(word)
-  if (out === undefined) {
-    out = PorterStemmer.stem(word)
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear()
-    stemCache.set(word, out)
+// Porter stemming is regex-heavy and words repeat a lot across a corpus: cache each lowercase word's
+// outcome (its stem, or '' when it is dropped) so most words cost one Map lookup. Bounded.
+const WORD_CACHE_LIMIT = 200_000
+const wordCache = new Map<string, string>()
+
+function normaliseWord(word: string): string {
+  if (word.length < 2 || STOP_WORDS.has(word)) return ''
+  return ASCII_WORD.test(word) ? PorterStemmer.stem(word) : word
+}
+
+function pushWord(word: string, out: string[]): void {
+  let term = wordCache.get(word)
+  if (term === undefined) {
+    term = normaliseWord(word)
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear()
+    wordCache.set(word, term)
   }
-  return out
+  if (term !== '') out.push(term)
 }
 
 function pushLatin(piece: string, out: string[]): void {
-  for (const run of piece.matchAll(WORD_RUN)) {
-    for (const part of run[0].matchAll(WORD_PART)) {
-      const word = part[0].toLowerCase()
-      if (word.length < 2 || STOP_WORDS.has(word)) continue
-      out.push(ASCII_WORD.test(word) ? stem(word) : word)
-    }
+  // match() with /g returns plain strings: much cheaper than matchAll's match objects.
+  const runs = piece.match(WORD_RUN)
+  if (runs === null) return
+  for (const word of runs) {
+    // Fast path: plain lowercase ASCII words (most of any text) need no CamelCase splitting.
+    if (ASCII_WORD.test(word)) pushWord(word, out)
+    else for (const part of word.match(WORD_PART) ?? []) pushWord(part.toLowerCase(), out)
   }
 }
+
+/** Longest CJK run given to the segmenter at once: Intl.Segmenter is super-linear on long strings. */
+const MAX_SEGMENT_CHARS = 256
 
 function pushCjk(run: string, out: string[]): void {
   // Positions (code-unit index) where a 2-character segmenter word starts, to avoid emitting it twice.
@@ -79,15 +91,25 @@ function pushCjk(run: string, out: string[]): void {
 /** Splits text into normalised index terms (lowercase, stemmed English, segmented Chinese + bigrams, no stop words). */
 export function tokenize(text: string): string[] {
   const out: string[] = []
-  for (const line of text.split(/\r?\n/)) {
-    if (line.length === 0) continue
-    const pieces = line.split(CJK_SPLIT)
-    // split() with one capture group alternates: even = non-CJK, odd = CJK run.
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i] as string
-      if (piece.length === 0) continue
-      if (i % 2 === 0) pushLatin(piece, out)
-      else pushCjk(piece, out)
+  if (!CJK_TEST.test(text)) {
+    pushLatin(text, out)
+    return out
+  }
+  // split() with one capture group alternates: even = non-CJK, odd = CJK run. Runs end at any
+  // punctuation, space or Latin letter, so they are short; very long ones are cut into pieces.
+  const pieces = text.split(CJK_SPLIT)
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i] as string
+    if (piece.length === 0) continue
+    if (i % 2 === 0) pushLatin(piece, out)
+    else {
+      for (let p = 0; p < piece.length; ) {
+        let end = Math.min(piece.length, p + MAX_SEGMENT_CHARS)
+        // Never cut a surrogate pair (CJK extension characters are outside the BMP).
+        if (end < piece.length && /[\uD800-\uDBFF]/.test(piece.charAt(end - 1))) end--
+        pushCjk(piece.slice(p, end), out)
+        p = end
+      }
     }
   }
   return out

@@ -1,0 +1,91 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { allPairs, allPairsAsync, sharedTopTerms, type SimilarPairs } from '../../src/main/text/all-pairs'
+import { buildTfIdfIndex, type TfIdfIndex } from '../../src/main/text/tfidf'
+
+const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
+
+function bruteForce(index: TfIdfIndex, threshold: number): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = []
+  for (let a = 0; a < index.docCount; a++) {
+    for (let b = a + 1; b < index.docCount; b++) {
+      const s = index.similarity(a, b)
+      if (s >= threshold) out.push([a, b, s])
+    }
+  }
+  return out
+}
+
+const asTriples = (p: SimilarPairs): Array<[number, number, number]> =>
+  Array.from({ length: p.count }, (_, k) => [p.a[k]!, p.b[k]!, p.score[k]!] as [number, number, number])
+
+function expectSamePairs(got: Array<[number, number, number]>, want: Array<[number, number, number]>): void {
+  // Scores near the threshold can fall either side by rounding; compare away from it exactly.
+  expect(got.map(([a, b]) => `${a}-${b}`)).toEqual(want.map(([a, b]) => `${a}-${b}`))
+  got.forEach(([, , s], k) => expect(s).toBeCloseTo(want[k]![2], 10))
+}
+
+describe('allPairs', () => {
+  it('finds exactly the pairs a brute-force join finds, for any frequent-term cut-off', () => {
+    const word = fc.constantFrom('a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8', 'i9', 'j10', 'k11')
+    const doc = fc.array(word, { minLength: 0, maxLength: 10 }).map((w) => w.join(' '))
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 25 }),
+        fc.constantFrom(0.3, 0.5, 0.7, 0.9, 1),
+        fc.integer({ min: 0, max: 30 }),
+        (docs, threshold, frequentDf) => {
+          const index = buildTfIdfIndex(docs, { tokenizer: words })
+          const want = bruteForce(index, threshold).filter(([, , s]) => Math.abs(s - threshold) > 1e-9)
+          const got = asTriples(allPairs(index, threshold, { frequentDf })).filter(([, , s]) => Math.abs(s - threshold) > 1e-9)
+          expectSamePairs(got, want)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('finds duplicates with score 1 and returns pairs in ascending (a, b) order', () => {
+    const index = buildTfIdfIndex(['x y z', 'p q', 'x y z', 'p q r', 'x y z'], { tokenizer: words })
+    const pairs = allPairs(index, 0.99)
+    expect(asTriples(pairs).map(([a, b, s]) => [a, b, Number(s.toFixed(9))])).toEqual([
+      [0, 2, 1],
+      [0, 4, 1],
+      [2, 4, 1]
+    ])
+  })
+
+  it('reports progress up to the total and rejects a bad threshold', () => {
+    const index = buildTfIdfIndex(Array.from({ length: 600 }, (_, i) => `w${i % 7} w${i % 11} common`), { tokenizer: words })
+    const seen: number[] = []
+    allPairs(index, 0.5, { onProgress: (done, total) => seen.push(done / total) })
+    expect(seen.at(-1)).toBe(1)
+    expect(seen.length).toBeGreaterThan(1)
+    expect(() => allPairs(index, 0)).toThrow(RangeError)
+    expect(() => allPairs(index, 1.5)).toThrow(RangeError)
+  })
+
+  it('async variant gives the same result, yields to the event loop and can be aborted', async () => {
+    const docs = Array.from({ length: 800 }, (_, i) => `w${i % 13} w${i % 17} v${i % 5} common`)
+    const index = buildTfIdfIndex(docs, { tokenizer: words })
+    const sync = allPairs(index, 0.5)
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 0)
+    const asyncRes = await allPairsAsync(index, 0.5, { sliceMs: 1 })
+    clearInterval(timer)
+    expect(asTriples(asyncRes)).toEqual(asTriples(sync))
+    expect(ticks).toBeGreaterThan(0)
+    const controller = new AbortController()
+    const pending = allPairsAsync(index, 0.5, { sliceMs: 1, signal: controller.signal, onProgress: () => controller.abort(new Error('stop')) })
+    await expect(pending).rejects.toThrow('stop')
+  })
+})
+
+describe('sharedTopTerms', () => {
+  it('lists the shared terms that contribute most, heaviest first', () => {
+    const index = buildTfIdfIndex(['apple apple banana common', 'apple banana common', 'common other'], { tokenizer: words })
+    expect(sharedTopTerms(index, 0, 1, 2)).toEqual(['apple', 'banana'])
+    expect(sharedTopTerms(index, 0, 2, 5)).toEqual(['common'])
+    expect(sharedTopTerms(index, 0, 1, 0)).toEqual([])
+  })
+})
