@@ -1,0 +1,171 @@
+/**
+ * Crash-safe file writes: temp file in the same folder (exclusive create), fsync, rename over the target,
+ * fsync the folder. A symlink at the target is refused (never followed). Temp files carry our pid so a
+ * later open can sweep the ones whose writer died, and readers can ignore them by name.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { StoreError } from './types'
+
+export const TEMP_PREFIX = '.skillbench-tmp-'
+export const TEMP_SUFFIX = '.tmp'
+const TEMP_NAME = /^\.skillbench-tmp-(\d+)-[0-9a-f]+\.tmp$/
+
+/** True for our temp file names (readers skip them). */
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)
+}
+
+/** Temp files of this process that are being written right now (never swept). */
+const liveTemps = new Set<string>()
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Removes leftover temp files in `dir` whose writer is gone; returns how many were removed. */
+export async function sweepTempFiles(dir: string, names?: string[]): Promise<number> {
+  let entries: string[]
+  try {
+    entries = names ?? (await fs.promises.readdir(dir))
+  } catch {
+    return 0
+  }
+  let removed = 0
+  for (const name of entries) {
+    const m = TEMP_NAME.exec(name)
+    if (!m) continue
+    const full = path.join(dir, name)
+    const pid = Number(m[1])
+    if (liveTemps.has(full) || (pid !== process.pid && pidAlive(pid))) continue
+    try {
+      const st = await fs.promises.lstat(full)
+      if (!st.isFile()) continue
+      await fs.promises.unlink(full)
+      removed++
+    } catch {
+      // Already gone or not ours to remove: ignore.
+    }
+  }
+  return removed
+}
+
+const locks = new Map<string, Promise<unknown>>()
+
+/** Runs `fn` while holding this process's lock on `key` (an absolute path); calls on one path run one at a time. */
+export async function withPathLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = locks.get(key) ?? Promise.resolve()
+  let release!: () => void
+  const mine = new Promise<void>((r) => (release = r))
+  const chained = prev.then(() => mine)
+  locks.set(key, chained)
+  try {
+    await prev.catch(() => undefined)
+    return await fn()
+  } finally {
+    release()
+    if (locks.get(key) === chained) locks.delete(key)
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  let fh: fs.promises.FileHandle | undefined
+  try {
+    fh = await fs.promises.open(dir, 'r')
+    await fh.sync()
+  } catch {
+    // Best effort: some file systems refuse fsync on a directory.
+  } finally {
+    await fh?.close().catch(() => undefined)
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** Refuse when the target already exists. */
+  mustNotExist?: boolean
+  /** Refuse when the target does not exist. */
+  mustExist?: boolean
+}
+
+/** Writes `data` to `target` atomically; refuses symlinks and non-regular targets. */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const dir = path.dirname(target)
+  let mode = 0o644
+  try {
+    const st = await fs.promises.lstat(target)
+    if (st.isSymbolicLink()) throw new StoreError('path_escape', `refusing to write through a symbolic link: ${path.basename(target)}`)
+    if (!st.isFile()) throw new StoreError('invalid_input', `not a regular file: ${path.basename(target)}`)
+    if (opts.mustNotExist) throw new StoreError('exists', `already exists: ${path.basename(target)}`)
+    mode = st.mode & 0o777
+  } catch (err) {
+    if (err instanceof StoreError) throw err
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    if (opts.mustExist) throw new StoreError('not_found', `file no longer exists: ${path.basename(target)}`)
+  }
+  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
+  liveTemps.add(tmp)
+  try {
+    const fh = await fs.promises.open(tmp, 'wx', mode)
+    try {
+      await fh.writeFile(data)
+      await fh.sync()
+    } finally {
+      await fh.close()
+    }
+    if (opts.mustNotExist) {
+      // link() fails when the name exists, so a file created meanwhile is never clobbered.
+      try {
+        await fs.promises.link(tmp, target)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', `already exists: ${path.basename(target)}`)
+        throw err
+      }
+      await fs.promises.unlink(tmp)
+    } else {
+      await renameWithRetry(tmp, target)
+    }
+    await fsyncDir(dir)
+  } catch (err) {
+    await fs.promises.unlink(tmp).catch(() => undefined)
+    throw err
+  } finally {
+    liveTemps.delete(tmp)
+  }
+}
+
+/** rename(), retried briefly on the Windows errors a virus scanner or an open editor cause. */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.promises.rename(from, to)
+      return
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (attempt >= 10 || (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES')) throw err
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)))
+    }
+  }
+}
+
+/** Moves a file or folder to a name that must not exist yet (never overwrites); creates the parent folder. */
+export async function moveNoClobber(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(path.dirname(to), { recursive: true })
+  try {
+    await fs.promises.lstat(to)
+    throw new StoreError('exists', `already exists: ${path.basename(to)}`)
+  } catch (err) {
+    if (err instanceof StoreError) throw err
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  await renameWithRetry(from, to)
+  await fsyncDir(path.dirname(to))
+  await fsyncDir(path.dirname(from))
+}

@@ -1,0 +1,525 @@
+/**
+ * The skill store on disk: one folder holding AGIAgent `skill_*.md` files (+ `legacy/`) and/or SKILL.md
+ * folders nested at any depth (dot-folders included). Files are the truth; a stat-keyed cache only spares
+ * re-reading and re-parsing files that did not change. Every write is atomic, locked per path and checked
+ * against the file's current content hash.
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
+import { isTempName, moveNoClobber, sweepTempFiles, withPathLock, writeFileAtomic } from './atomic'
+import { assertSkillId, buildSkillFileName, derivedSkillId, isAgiagentSkillName, resolveInside as resolveInsideRoot } from './paths'
+import { decodeSkillBytes, parseSkillBytes, rewriteSkillFile, serializeSkillFile } from './skill-file'
+import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME, skillFromParts } from './skill-meta'
+import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
+
+/** Folders never searched for SKILL.md skills. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
+/** Skill files larger than this are reported, not read. */
+export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
+const MAX_DEPTH = 12
+const READ_CONCURRENCY = 64
+
+export interface LibraryOptions {
+  /** Clock for created_at / updated_at (tests pass a fixed one). */
+  now?: () => Date
+}
+
+/** The store plus a few extras other modules use (all additive to SkillStore). */
+export interface SkillLibrary extends SkillStore {
+  /** The last listing when it is younger than `maxAgeMs` (default 1000) and nothing was written through this store since; else a fresh list(). */
+  snapshot(opts?: { maxAgeMs?: number; includeLegacy?: boolean }): Promise<SkillList>
+  /** Like writeRaw for binary content (copied code files). */
+  writeBytes(relPath: string, bytes: Uint8Array, baseHash?: string | null): Promise<{ hash: string }>
+  /** Leftover temp files removed when the library was opened. */
+  readonly sweptTempFiles: number
+  /** Increases on every write made through this store (cache key for derived data). */
+  readonly version: number
+}
+
+interface Candidate {
+  abs: string
+  rel: string
+  format: Skill['format']
+  legacy: boolean
+}
+
+interface CacheEntry {
+  mtimeMs: number
+  size: number
+  ino: number
+  ctimeMs: number
+  result: { ok: true; skill: Skill } | { ok: false; reason: string }
+}
+
+/** sha256 hex of bytes: the base for conflict detection. */
+export function hashBytes(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/')
+}
+
+function freezeSkill(skill: Skill): Skill {
+  Object.freeze(skill.task_directories)
+  return Object.freeze(skill)
+}
+
+async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await fn(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return out
+}
+
+/** Opens a library folder (must exist). Sweeps temp files left by crashed writers. */
+export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promise<SkillLibrary> {
+  let root: string
+  try {
+    root = await fs.promises.realpath(dir)
+  } catch {
+    throw new StoreError('not_found', `library folder not found: ${dir}`)
+  }
+  const st = await fs.promises.stat(root)
+  if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
+  const lib = new Library(root, opts.now ?? (() => new Date()))
+  await lib.init()
+  return lib
+}
+
+class Library implements SkillLibrary {
+  sweptTempFiles = 0
+  version = 0
+  private cache = new Map<string, CacheEntry>()
+  private idPaths = new Map<string, string>()
+  private last: { at: number; version: number; all: SkillList } | null = null
+
+  constructor(
+    readonly root: string,
+    private readonly now: () => Date
+  ) {}
+
+  async init(): Promise<void> {
+    const temps: string[] = []
+    await this.scan(temps)
+    for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  /** Finds skill files; collects temp files (to sweep) and symlinks (reported). */
+  private async findCandidates(temps: string[], errors: LoadError[]): Promise<Candidate[]> {
+    const out: Candidate[] = []
+    const visit = async (absDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
+      let entries: fs.Dirent[]
+      try {
+        entries = await fs.promises.readdir(absDir, { withFileTypes: true })
+      } catch (err) {
+        if (top) throw err
+        errors.push({ path: toPosix(path.relative(this.root, absDir)) || '.', reason: `cannot read folder: ${(err as Error).message}` })
+        return
+      }
+      const subdirs: string[] = []
+      for (const e of entries) {
+        const abs = path.join(absDir, e.name)
+        const rel = toPosix(path.relative(this.root, abs))
+        if (isTempName(e.name)) {
+          temps.push(abs)
+          continue
+        }
+        const agiagentHere = top && isAgiagentSkillName(e.name)
+        if (e.isSymbolicLink()) {
+          if (agiagentHere || e.name === 'SKILL.md') errors.push({ path: rel, reason: 'symbolic link: skipped (links are never followed)' })
+          continue
+        }
+        if (e.isFile()) {
+          if (agiagentHere) out.push({ abs, rel, format: 'agiagent', legacy })
+          else if (e.name === 'SKILL.md') out.push({ abs, rel, format: 'skill-md', legacy })
+        } else if (e.isDirectory()) {
+          subdirs.push(e.name)
+        }
+      }
+      if (depth >= MAX_DEPTH) return
+      await Promise.all(
+        subdirs.map((name) => {
+          const abs = path.join(absDir, name)
+          if (depth === 0 && !legacy && name === 'legacy') return visit(abs, 0, true, true)
+          if (SKIPPED_DIRS.has(name)) return undefined
+          return visit(abs, depth + 1, legacy, false)
+        })
+      )
+    }
+    await visit(this.root, 0, false, true)
+    return out
+  }
+
+  private async load(c: Candidate): Promise<CacheEntry['result']> {
+    let st: fs.Stats
+    try {
+      st = await fs.promises.lstat(c.abs)
+    } catch (err) {
+      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
+    }
+    const hit = this.cache.get(c.abs)
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) {
+      return hit.result
+    }
+    let result: CacheEntry['result']
+    if (!st.isFile()) result = { ok: false, reason: 'not a regular file' }
+    else if (st.size > MAX_SKILL_FILE_BYTES) result = { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` }
+    else {
+      try {
+        const bytes = await fs.promises.readFile(c.abs)
+        result = this.parse(bytes, c, st.mtimeMs)
+      } catch (err) {
+        result = { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
+      }
+    }
+    this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
+    return result
+  }
+
+  private parse(bytes: Uint8Array, c: Candidate, mtimeMs: number): CacheEntry['result'] {
+    const parsed = parseSkillBytes(bytes)
+    if (!parsed.ok) return parsed
+    const relDir = path.posix.dirname(c.rel)
+    const res = skillFromParts(parsed.file, {
+      path: c.rel,
+      format: c.format,
+      legacy: c.legacy,
+      hash: hashBytes(bytes),
+      mtimeMs,
+      fallbackId: c.format === 'skill-md' ? derivedSkillId(relDir === '.' ? '' : relDir) : undefined
+    })
+    return res.ok ? { ok: true, skill: freezeSkill(res.skill) } : res
+  }
+
+  /** Reads every skill (active and legacy), sorted by path. */
+  private async scan(temps: string[] = []): Promise<SkillList> {
+    const errors: LoadError[] = []
+    const candidates = await this.findCandidates(temps, errors)
+    candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+    const results = await mapPool(candidates, READ_CONCURRENCY, (c) => this.load(c))
+    const skills: Skill[] = []
+    const seen = new Set<string>()
+    this.idPaths.clear()
+    results.forEach((r, i) => {
+      const c = candidates[i]!
+      seen.add(c.abs)
+      if (!r.ok) {
+        errors.push({ path: c.rel, reason: r.reason })
+        return
+      }
+      skills.push(r.skill)
+      // Active skills win over legacy ones with the same id (legacy sorts after most active paths anyway).
+      const prev = this.idPaths.get(r.skill.skill_id)
+      if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) this.idPaths.set(r.skill.skill_id, r.skill.path)
+    })
+    for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key)
+    const all = { skills, errors }
+    this.last = { at: Date.now(), version: this.version, all }
+    return all
+  }
+
+  private filter(all: SkillList, includeLegacy: boolean | undefined): SkillList {
+    return includeLegacy ? { skills: [...all.skills], errors: [...all.errors] } : { skills: all.skills.filter((s) => !s.legacy), errors: [...all.errors] }
+  }
+
+  async list(opts: { includeLegacy?: boolean } = {}): Promise<SkillList> {
+    return this.filter(await this.scan(), opts.includeLegacy)
+  }
+
+  async snapshot(opts: { maxAgeMs?: number; includeLegacy?: boolean } = {}): Promise<SkillList> {
+    const maxAge = opts.maxAgeMs ?? 1000
+    const last = this.last
+    if (last && last.version === this.version && Date.now() - last.at < maxAge) return this.filter(last.all, opts.includeLegacy)
+    return this.list(opts)
+  }
+
+  /** Loads the skill at a known path if it still has this id. */
+  private async tryPath(rel: string, id: string): Promise<Skill | null> {
+    const format: Skill['format'] = rel.endsWith('/SKILL.md') || rel === 'SKILL.md' ? 'skill-md' : 'agiagent'
+    const r = await this.load({ abs: path.join(this.root, rel), rel, format, legacy: rel.startsWith('legacy/') })
+    return r.ok && r.skill.skill_id === id ? r.skill : null
+  }
+
+  async get(skillId: string, opts: { includeLegacy?: boolean } = {}): Promise<Skill> {
+    const id = assertSkillId(skillId)
+    const known = this.idPaths.get(id)
+    let skill = known ? await this.tryPath(known, id) : null
+    if (!skill || (skill.legacy && !opts.includeLegacy)) {
+      const all = await this.scan()
+      const matches = all.skills.filter((s) => s.skill_id === id && (opts.includeLegacy || !s.legacy))
+      skill = matches.find((s) => !s.legacy) ?? matches[0] ?? null
+    }
+    if (!skill) throw new StoreError('not_found', `no ${opts.includeLegacy ? '' : 'active '}skill with id ${id}`)
+    return skill
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  private bump(): void {
+    this.version++
+  }
+
+  private validateMeta(meta: Partial<SkillMeta>): void {
+    if (meta.skill_id !== undefined) assertSkillId(meta.skill_id)
+    if (meta.quality_index !== undefined && !(Number.isFinite(meta.quality_index) && meta.quality_index >= 0 && meta.quality_index <= 1)) {
+      throw new StoreError('invalid_input', 'quality_index must be a number between 0 and 1')
+    }
+    if (meta.fetch_count !== undefined && !(Number.isInteger(meta.fetch_count) && meta.fetch_count >= 0)) {
+      throw new StoreError('invalid_input', 'fetch_count must be a whole number ≥ 0')
+    }
+    if (meta.title !== undefined && (typeof meta.title !== 'string' || meta.title.trim() === '')) {
+      throw new StoreError('invalid_input', 'title must be a non-empty string')
+    }
+    if (meta.task_directories !== undefined && !(Array.isArray(meta.task_directories) && meta.task_directories.every((t) => typeof t === 'string'))) {
+      throw new StoreError('invalid_input', 'task_directories must be a list of strings')
+    }
+  }
+
+  /** Reads a file's current bytes for a guarded rewrite: refuses links, checks hash and UTF-8. */
+  private async readForWrite(abs: string, rel: string, baseHash: string | undefined): Promise<{ bytes: Buffer; hash: string }> {
+    let st: fs.Stats
+    try {
+      st = await fs.promises.lstat(abs)
+    } catch {
+      throw new StoreError(baseHash ? 'conflict' : 'not_found', `${rel} no longer exists on disk`)
+    }
+    if (st.isSymbolicLink()) throw new StoreError('path_escape', `refusing to write through a symbolic link: ${rel}`)
+    const bytes = await fs.promises.readFile(abs)
+    const hash = hashBytes(bytes)
+    if (baseHash !== undefined && hash !== baseHash) {
+      throw new StoreError('conflict', `${rel} changed on disk since it was read: reload it and try again`)
+    }
+    return { bytes, hash }
+  }
+
+  async update(skillId: string, patch: SkillPatch, opts: UpdateOptions = {}): Promise<Skill> {
+    const found = await this.get(skillId, { includeLegacy: true })
+    const meta: Partial<SkillMeta> = { ...(patch.meta ?? {}) }
+    this.validateMeta(meta)
+    if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', 'body must be a string')
+    if (opts.touchUpdatedAt !== false) meta.updated_at = formatTimestamp(this.now())
+    const abs = path.join(this.root, found.path)
+    await withPathLock(abs, async () => {
+      const { bytes } = await this.readForWrite(abs, found.path, opts.baseHash)
+      const parsed = parseSkillBytes(bytes)
+      if (!parsed.ok) {
+        const code = decodeSkillBytes(bytes).ok ? 'malformed' : 'not_utf8'
+        throw new StoreError(code, `${found.path}: ${parsed.reason}`)
+      }
+      const changes = changesForMeta(found.format, parsed.file.data, meta, found.skill_id)
+      let text: string
+      try {
+        text = rewriteSkillFile(parsed.file, changes, patch.body)
+      } catch (err) {
+        throw new StoreError('malformed', `${found.path}: ${(err as Error).message}`)
+      }
+      await writeFileAtomic(abs, text, { mustExist: true })
+    })
+    this.bump()
+    const skill = await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
+    if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
+    this.idPaths.set(skill.skill_id, skill.path)
+    return skill
+  }
+
+  private async uniqueId(wanted: string | undefined): Promise<string> {
+    const all = await this.scan()
+    const taken = new Set(all.skills.map((s) => s.skill_id))
+    if (wanted !== undefined) {
+      assertSkillId(wanted)
+      if (taken.has(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      return wanted
+    }
+    let n = Math.floor(this.now().getTime() / 1000)
+    while (taken.has(String(n))) n++
+    return String(n)
+  }
+
+  async create(input: NewSkillInput): Promise<Skill> {
+    if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', 'a new skill needs a title')
+    if (typeof input.body !== 'string') throw new StoreError('invalid_input', 'a new skill needs a body')
+    const id = await this.uniqueId(input.skill_id)
+    const ts = formatTimestamp(this.now())
+    const meta: SkillMeta = {
+      skill_id: id,
+      title: input.title,
+      usage_conditions: input.usage_conditions ?? '',
+      quality_index: input.quality_index ?? 0.5,
+      fetch_count: input.fetch_count ?? 0,
+      related_code: input.related_code ?? '',
+      task_directories: input.task_directories ?? [],
+      created_at: input.created_at ?? ts,
+      updated_at: ts,
+      last_used_at: null,
+      user_preferences: input.user_preferences ?? ''
+    }
+    this.validateMeta(meta)
+    let rel: string
+    if ((input.format ?? 'agiagent') === 'agiagent') {
+      const name = buildSkillFileName(input.title, id, (n) => fs.existsSync(path.join(this.root, n)))
+      rel = name
+      await writeFileAtomic(path.join(this.root, name), serializeSkillFile(newAgiagentData(meta), input.body), { mustNotExist: true })
+    } else {
+      const name = input.name ?? ''
+      if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', `SKILL.md name ${JSON.stringify(name.slice(0, 70))} must be lowercase letters, digits and hyphens (≤ 64)`)
+      const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
+      const dirAbs = await this.resolveInside(name)
+      try {
+        await fs.promises.mkdir(dirAbs)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', `a folder named ${name} already exists`)
+        throw err
+      }
+      rel = `${name}/SKILL.md`
+      await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), serializeSkillFile(data, input.body), { mustNotExist: true })
+    }
+    this.bump()
+    const skill = await this.tryPath(rel, id)
+    if (!skill) throw new StoreError('malformed', `${rel} could not be read back after writing`)
+    this.idPaths.set(id, rel)
+    return skill
+  }
+
+  /** A free name in `dir` for `base`: `base`, then `stem_<ts><ext>`, then with a counter. */
+  private freeName(dirAbs: string, base: string, ext: string): string {
+    const stem = ext ? base.slice(0, -ext.length) : base
+    if (!fs.existsSync(path.join(dirAbs, base))) return base
+    const ts = Math.floor(this.now().getTime() / 1000)
+    for (let n = 1; ; n++) {
+      const name = `${stem}_${ts}${n > 1 ? `_${n}` : ''}${ext}`
+      if (!fs.existsSync(path.join(dirAbs, name))) return name
+    }
+  }
+
+  async moveToLegacy(skillId: string): Promise<{ from: string; to: string }> {
+    let skill = await this.get(skillId)
+    if (skill.format === 'skill-md') {
+      // Store the id first, so the skill keeps it wherever the folder goes.
+      skill = await this.update(skill.skill_id, { meta: {} }, { touchUpdatedAt: false })
+    }
+    const legacyRoot = path.join(this.root, 'legacy')
+    if (skill.format === 'agiagent') {
+      const from = path.join(this.root, skill.path)
+      return withPathLock(from, async () => {
+        await fs.promises.mkdir(legacyRoot, { recursive: true })
+        const name = this.freeName(legacyRoot, path.basename(skill.path), '.md')
+        await moveNoClobber(from, path.join(legacyRoot, name))
+        this.bump()
+        this.idPaths.set(skill.skill_id, `legacy/${name}`)
+        return { from: skill.path, to: `legacy/${name}` }
+      })
+    }
+    const relDir = path.posix.dirname(skill.path)
+    if (relDir === '.') throw new StoreError('invalid_input', 'the library folder itself is this skill: it cannot be moved to legacy/')
+    const fromDir = path.join(this.root, relDir)
+    const parent = path.join(legacyRoot, path.dirname(relDir))
+    await fs.promises.mkdir(parent, { recursive: true })
+    const name = this.freeName(parent, path.basename(relDir), '')
+    const to = path.join(parent, name)
+    await moveNoClobber(fromDir, to)
+    this.bump()
+    const toRel = toPosix(path.relative(this.root, path.join(to, 'SKILL.md')))
+    this.idPaths.set(skill.skill_id, toRel)
+    return { from: skill.path, to: toRel }
+  }
+
+  async restore(skillId: string): Promise<Skill> {
+    const skill = await this.get(skillId, { includeLegacy: true })
+    if (!skill.legacy) throw new StoreError('invalid_input', `skill ${skill.skill_id} is not in legacy/`)
+    const active = (await this.list()).skills.find((s) => s.skill_id === skill.skill_id)
+    if (active) throw new StoreError('exists', `an active skill with id ${skill.skill_id} already exists (${active.path})`)
+    let toRel: string
+    if (skill.format === 'agiagent') {
+      const base = path.basename(skill.path)
+      const exists = (n: string): boolean => fs.existsSync(path.join(this.root, n))
+      const name = exists(base) ? buildSkillFileName(skill.title, skill.skill_id, exists) : base
+      await moveNoClobber(path.join(this.root, skill.path), path.join(this.root, name))
+      toRel = name
+    } else {
+      const relDir = path.posix.dirname(skill.path).replace(/^legacy\//, '')
+      const parent = path.join(this.root, path.dirname(relDir))
+      const name = this.freeName(parent, path.basename(relDir), '')
+      await moveNoClobber(path.join(this.root, path.posix.dirname(skill.path)), path.join(parent, name))
+      toRel = toPosix(path.relative(this.root, path.join(parent, name, 'SKILL.md')))
+    }
+    this.bump()
+    this.idPaths.set(skill.skill_id, toRel)
+    const restored = await this.tryPath(toRel, skill.skill_id)
+    if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
+    return restored
+  }
+
+  async resolveInside(relPath: string): Promise<string> {
+    return resolveInsideRoot(this.root, relPath)
+  }
+
+  async readRaw(relPath: string): Promise<{ text: string; hash: string }> {
+    const abs = await this.resolveInside(relPath)
+    let bytes: Buffer
+    try {
+      bytes = await fs.promises.readFile(abs)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ENOENT') throw new StoreError('not_found', `${relPath} does not exist`)
+      if (code === 'EISDIR') throw new StoreError('invalid_input', `${relPath} is a folder`)
+      throw err
+    }
+    const decoded = decodeSkillBytes(bytes)
+    if (!decoded.ok) throw new StoreError('not_utf8', `${relPath}: ${decoded.reason}`)
+    return { text: decoded.text, hash: hashBytes(bytes) }
+  }
+
+  async writeRaw(relPath: string, text: string, baseHash?: string | null): Promise<{ hash: string }> {
+    if (typeof text !== 'string') throw new StoreError('invalid_input', 'text must be a string')
+    return this.writeGuarded(relPath, Buffer.from(text, 'utf8'), baseHash, true)
+  }
+
+  async writeBytes(relPath: string, bytes: Uint8Array, baseHash?: string | null): Promise<{ hash: string }> {
+    return this.writeGuarded(relPath, bytes, baseHash, false)
+  }
+
+  private async writeGuarded(relPath: string, bytes: Uint8Array, baseHash: string | null | undefined, textFile: boolean): Promise<{ hash: string }> {
+    const abs = await this.resolveInside(relPath)
+    if (isTempName(path.basename(abs))) throw new StoreError('invalid_input', 'that name is reserved for temp files')
+    await withPathLock(abs, async () => {
+      if (baseHash === null) {
+        await fs.promises.mkdir(path.dirname(abs), { recursive: true })
+        // The folders just made must still be inside (a symlinked ancestor is caught here).
+        await this.resolveInside(relPath)
+        await writeFileAtomic(abs, bytes, { mustNotExist: true })
+        return
+      }
+      let exists = true
+      try {
+        await fs.promises.lstat(abs)
+      } catch {
+        exists = false
+      }
+      if (exists) {
+        const current = await this.readForWrite(abs, relPath, baseHash)
+        if (textFile && !decodeSkillBytes(current.bytes).ok) {
+          throw new StoreError('not_utf8', `${relPath} is not valid UTF-8: it is never rewritten`)
+        }
+      } else if (baseHash !== undefined) {
+        throw new StoreError('conflict', `${relPath} no longer exists on disk`)
+      } else {
+        await fs.promises.mkdir(path.dirname(abs), { recursive: true })
+        await this.resolveInside(relPath)
+      }
+      await writeFileAtomic(abs, bytes)
+    })
+    this.bump()
+    return { hash: hashBytes(bytes) }
+  }
+}

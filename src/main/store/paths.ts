@@ -1,0 +1,137 @@
+/**
+ * Guards for every id and path that reaches the store from a user, an IPC call or an LLM.
+ *
+ * Skill ids (both formats): `^[0-9]{1,20}$`. AGIAgent ids are unix-second timestamps; SKILL.md skills
+ * get a 16-digit id (see skill-meta.ts), so the two never collide and no id can hold a separator.
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { StoreError } from './types'
+
+export const SKILL_ID_PATTERN = /^[0-9]{1,20}$/
+
+/** True when the string is an acceptable skill id. */
+export function isValidSkillId(id: unknown): boolean {
+  return typeof id === 'string' && SKILL_ID_PATTERN.test(id)
+}
+
+/** Returns the id or throws StoreError('invalid_id'). */
+export function assertSkillId(id: unknown): string {
+  if (typeof id !== 'string' || !isValidSkillId(id)) {
+    const shown = typeof id === 'string' ? JSON.stringify(id.slice(0, 40)) : typeof id
+    throw new StoreError('invalid_id', `invalid skill id ${shown}: an id is 1–20 digits`)
+  }
+  return id
+}
+
+const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i
+const MAX_REL_PATH = 1024
+
+/**
+ * Checks a library-relative path lexically and returns it normalised (NFC, forward slashes).
+ * Refuses empty, absolute, drive/UNC, backslash, NUL/control chars, `.`/`..`/empty segments,
+ * Windows reserved names and segments ending in a dot or space.
+ */
+export function checkRelPath(rel: unknown): string {
+  if (typeof rel !== 'string' || rel.length === 0) throw escape('a path must be a non-empty string', '')
+  if (rel.length > MAX_REL_PATH) throw escape('path is too long', rel)
+  const p = rel.normalize('NFC')
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(p)) throw escape('path contains a control character', rel)
+  if (p.includes('\\')) throw escape('backslashes are not allowed in paths', rel)
+  if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) throw escape('absolute paths are not allowed', rel)
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.' || seg === '..') throw escape('"..", "." and empty path segments are not allowed', rel)
+    if (WINDOWS_RESERVED.test(seg)) throw escape(`"${seg}" is a reserved file name`, rel)
+    if (/[. ]$/.test(seg)) throw escape('path segments may not end in a dot or a space', rel)
+  }
+  return p
+}
+
+function escape(why: string, rel: string): StoreError {
+  const shown = rel ? ` (${JSON.stringify(rel.slice(0, 80))})` : ''
+  return new StoreError('path_escape', `path refused${shown}: ${why}`)
+}
+
+/** True when `child` is `root` or lies under it (compared with a trailing separator: `/lib-evil` is not in `/lib`). */
+export function isInside(root: string, child: string): boolean {
+  return child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
+}
+
+/**
+ * Resolves a library-relative path inside `root` (which must already be a real path), checking the real path
+ * of the deepest existing ancestor too, so a symlink inside the library cannot lead outside it.
+ */
+export async function resolveInside(root: string, rel: unknown): Promise<string> {
+  const clean = checkRelPath(rel)
+  const abs = path.resolve(root, clean)
+  if (!isInside(root, abs)) throw escape('it leads outside the library', clean)
+  // Real path of the longest existing prefix (a missing file is checked through its parent).
+  let probe = abs
+  for (;;) {
+    try {
+      const real = await fs.promises.realpath(probe)
+      if (!isInside(root, real)) throw escape('a symbolic link leads outside the library', clean)
+      break
+    } catch (err) {
+      if (err instanceof StoreError) throw err
+      const code = (err as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err
+      const parent = path.dirname(probe)
+      if (parent === probe || !isInside(root, parent)) throw escape('it leads outside the library', clean)
+      probe = parent
+    }
+  }
+  return abs
+}
+
+// Characters no file system accepts in a name, plus control characters.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_FILE_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g
+
+/** The part of a title that goes into a file name: Markdown heading / list markers dropped, unsafe characters removed, 20 characters. */
+export function titleStem(title: string): string {
+  let t = title.normalize('NFC').trim()
+  t = t.replace(/^#{1,6}\s+/, '') // "## 深度反思分析"
+  t = t.replace(/^(?:\d{1,3}[.)、．]|[-*+])\s*/, '') // "1. 任务完成情况", "- item"
+  t = t.replace(/^\*\*(.+?)\*\*/, '$1')
+  t = t.replace(UNSAFE_FILE_CHARS, '')
+  t = Array.from(t).slice(0, 20).join('') // code points, as upstream Python slices
+  t = t.replace(/^[\s.]+|[\s.]+$/gu, '')
+  if (t === '' || WINDOWS_RESERVED.test(t)) t = t === '' ? 'untitled' : `${t}_`
+  return t
+}
+
+/**
+ * File name of an AGIAgent skill: `skill_<first 20 chars of the title>.md`, `_<skill_id>` appended on collision
+ * (and a counter after that, should even that exist).
+ */
+export function buildSkillFileName(title: string, skillId: string, exists: (name: string) => boolean): string {
+  const stem = titleStem(title)
+  const plain = `skill_${stem}.md`
+  if (!exists(plain)) return plain
+  const withId = `skill_${stem}_${skillId}.md`
+  if (!exists(withId)) return withId
+  for (let n = 2; ; n++) {
+    const name = `skill_${stem}_${skillId}_${n}.md`
+    if (!exists(name)) return name
+  }
+}
+
+/** True for names that are AGIAgent skill files. */
+export function isAgiagentSkillName(name: string): boolean {
+  return name.startsWith('skill_') && name.endsWith('.md') && !name.startsWith('.')
+}
+
+/**
+ * The id of a SKILL.md skill that has none stored yet: 16 digits from a hash of its library-relative folder
+ * (outside `legacy/`), so it is stable across runs and never collides with a 10-digit unix-time id.
+ * The first write stores it under `metadata.skillbench.skill_id`, after which moves keep it.
+ */
+export function derivedSkillId(relDir: string): string {
+  const key = relDir.replace(/^legacy\//, '')
+  const hex = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 15)
+  const n = BigInt('0x' + hex) % 9_000_000_000_000_000n
+  return (n + 1_000_000_000_000_000n).toString()
+}

@@ -1,0 +1,283 @@
+/**
+ * Parse and serialize skill files (Markdown + YAML front matter). Pure: no fs, no clock.
+ *
+ * This module is the only importer of the YAML library for skill files. It never runs code
+ * (YAML only; `---js` style fences are refused), never throws on bad input (returns `invalid`),
+ * rejects anchors/aliases, `__proto__`-like keys and oversized front matter, and keeps
+ * string fields as strings (`skill_id: 0123` stays "0123", never 83 or 123).
+ */
+import { STRING_FIELDS } from './skill-file-fields'
+import { parseSimpleYaml } from './simple-yaml'
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node } from 'yaml'
+
+/** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap). */
+export const MAX_FRONT_MATTER_BYTES = 64 * 1024
+/** Deepest nesting accepted in front matter. */
+export const MAX_FRONT_MATTER_DEPTH = 32
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+
+export { STRING_FIELDS }
+
+/** A skill file split into its parts; enough to write it back byte-for-byte equivalent. */
+export interface SkillFileParts {
+  /** Front matter as plain data (own enumerable keys only, no forbidden keys, no aliases). */
+  data: Record<string, unknown>
+  /** Markdown after the closing delimiter line (and after the one blank line when `gap`). */
+  body: string
+  /** The YAML text between the delimiters, as found (used to patch with formatting kept). */
+  yaml: string
+  bom: boolean
+  eol: '\n' | '\r\n'
+  /** A blank line separates the closing `---` from the body (upstream writes one). */
+  gap: boolean
+}
+
+export type ParseResult = { ok: true; file: SkillFileParts } | { ok: false; reason: string }
+export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string }
+
+/** Decodes file bytes as strict UTF-8; invalid bytes are reported, never replaced. */
+export function decodeSkillBytes(bytes: Uint8Array): DecodeResult {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) }
+  } catch {
+    return { ok: false, reason: 'not valid UTF-8: the file is left untouched and will not be rewritten' }
+  }
+}
+
+interface Split {
+  yaml: string
+  body: string
+  bom: boolean
+  eol: '\n' | '\r\n'
+  gap: boolean
+}
+
+/** Splits `---` front matter from the body; the delimiters must be whole lines. */
+function splitFrontMatter(text: string): Split | { reason: string } {
+  let rest = text
+  const bom = rest.charCodeAt(0) === 0xfeff
+  if (bom) rest = rest.slice(1)
+  const firstNl = rest.indexOf('\n')
+  const firstLine = (firstNl < 0 ? rest : rest.slice(0, firstNl)).replace(/\r$/, '')
+  if (!firstLine.startsWith('---')) {
+    return { reason: 'no front matter: the file must start with a line "---"' }
+  }
+  if (firstLine.trimEnd() !== '---') {
+    const lang = firstLine.slice(3).trim()
+    return { reason: `front matter language "${lang.slice(0, 20)}" is refused: only YAML is read, code never runs` }
+  }
+  if (firstNl < 0) return { reason: 'front matter is not closed: no second "---" line' }
+  const eol: '\n' | '\r\n' = rest.charCodeAt(firstNl - 1) === 13 ? '\r\n' : '\n'
+  // The first line that is exactly `---` (trailing spaces / CR allowed) closes the front matter.
+  const close = /^---[ \t]*\r?$/gm
+  close.lastIndex = firstNl + 1
+  const m = close.exec(rest)
+  if (!m) return { reason: 'front matter is not closed: no second "---" line' }
+  const yaml = rest.slice(firstNl + 1, m.index)
+  let after = m.index + m[0].length
+  if (rest[after] === '\n') after++
+  let body = rest.slice(after)
+  let gap = false
+  if (body.startsWith('\r\n')) {
+    body = body.slice(2)
+    gap = true
+  } else if (body.startsWith('\n')) {
+    body = body.slice(1)
+    gap = true
+  }
+  return { yaml, body, bom, eol, gap }
+}
+
+/** Reasons a YAML tree is refused before it is turned into data. */
+function checkTree(doc: Document.Parsed): string | null {
+  let problem: string | null = null
+  visit(doc, {
+    Alias() {
+      problem = 'YAML aliases (*name) are not allowed in skill front matter'
+      return visit.BREAK
+    },
+    Node(_key, node) {
+      if ((node as { anchor?: string }).anchor) {
+        problem = 'YAML anchors (&name) are not allowed in skill front matter'
+        return visit.BREAK
+      }
+      if (isScalar(node) && node.tag && node.tag !== 'tag:yaml.org,2002:str' && node.tag.startsWith('!')) {
+        problem = `custom YAML tag ${node.tag} is not allowed`
+        return visit.BREAK
+      }
+      return undefined
+    },
+    Pair(_key, pair) {
+      if (!isScalar(pair.key)) {
+        problem = 'front matter keys must be plain scalars'
+        return visit.BREAK
+      }
+      if (FORBIDDEN_KEYS.has(String(pair.key.value))) {
+        problem = `forbidden key "${String(pair.key.value)}" in front matter`
+        return visit.BREAK
+      }
+      return undefined
+    }
+  })
+  return problem
+}
+
+/** Turns a YAML node into plain data, depth-capped; string fields keep their source text. */
+function toData(node: unknown, depth: number, key: string | null): unknown {
+  if (depth > MAX_FRONT_MATTER_DEPTH) throw new RangeError(`front matter nested deeper than ${MAX_FRONT_MATTER_DEPTH} levels`)
+  if (node == null) return null
+  if (isScalar(node)) {
+    const v = node.value
+    if (key !== null && STRING_FIELDS.has(key) && v !== null && typeof v !== 'string') {
+      return typeof node.source === 'string' ? node.source : String(v)
+    }
+    if (typeof v === 'bigint') return Number(v)
+    return v
+  }
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {}
+    for (const pair of node.items) {
+      const k = String((pair.key as Scalar).value)
+      if (Object.prototype.hasOwnProperty.call(out, k)) throw new RangeError(`duplicate key "${k}"`)
+      out[k] = toData(pair.value, depth + 1, k)
+    }
+    return out
+  }
+  if (isSeq(node)) return node.items.map((item) => toData(item, depth + 1, null))
+  if (isAlias(node)) throw new RangeError('YAML aliases are not allowed')
+  if (isPair(node)) throw new RangeError('unexpected YAML pair')
+  return null
+}
+
+/** Parses the YAML text of a front matter; never throws. */
+export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
+  if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) {
+    return { ok: false, reason: `front matter is larger than ${MAX_FRONT_MATTER_BYTES / 1024} KB` }
+  }
+  if (yaml.includes('\u0000')) return { ok: false, reason: 'front matter contains a NUL byte' }
+  const fast = parseSimpleYaml(yaml)
+  if (fast) return { ok: true, data: fast }
+  try {
+    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
+    const err = doc.errors[0]
+    if (err) return { ok: false, reason: `invalid YAML: ${firstLine(err.message)}` }
+    const problem = checkTree(doc)
+    if (problem) return { ok: false, reason: problem }
+    if (doc.contents == null) return { ok: true, data: {} }
+    if (!isMap(doc.contents)) return { ok: false, reason: 'front matter must be a mapping of keys to values' }
+    return { ok: true, data: toData(doc.contents, 0, null) as Record<string, unknown> }
+  } catch (err) {
+    return { ok: false, reason: `invalid YAML: ${firstLine((err as Error)?.message ?? String(err))}` }
+  }
+}
+
+/** Parses a whole skill file's text; never throws. */
+export function parseSkillText(text: string): ParseResult {
+  const split = splitFrontMatter(text)
+  if ('reason' in split) return { ok: false, reason: split.reason }
+  const fm = parseFrontMatterYaml(split.yaml)
+  if (!fm.ok) return fm
+  return { ok: true, file: { data: fm.data, body: split.body, yaml: split.yaml, bom: split.bom, eol: split.eol, gap: split.gap } }
+}
+
+/** Parses file bytes (strict UTF-8 first); never throws. */
+export function parseSkillBytes(bytes: Uint8Array): ParseResult {
+  const decoded = decodeSkillBytes(bytes)
+  if (!decoded.ok) return decoded
+  return parseSkillText(decoded.text)
+}
+
+function firstLine(s: string): string {
+  return (s.split('\n')[0] ?? s).slice(0, 300)
+}
+
+/**
+ * Strings that YAML 1.1 readers (PyYAML, which upstream AGIAgent uses) would turn into something else:
+ * booleans like `yes`/`off`, numbers with leading zeros, timestamps. We single-quote them on write.
+ */
+const YAML11_AMBIGUOUS = /^(?:[-+.]?\d|~$|null$|Null$|NULL$|[yYnN]$|(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$|\.(?:inf|Inf|INF|nan|NaN|NAN)$)/
+
+/** Sets the quoting of scalars we create so they read back as strings under YAML 1.1 and 1.2 alike. */
+function fixQuoting(node: unknown): void {
+  if (isScalar(node)) {
+    if (typeof node.value === 'string' && !node.value.includes('\n') && (node.value === '' || YAML11_AMBIGUOUS.test(node.value))) {
+      node.type = Scalar.QUOTE_SINGLE
+    }
+    return
+  }
+  if (isMap(node) || isSeq(node)) {
+    for (const item of node.items) {
+      if (isPair(item)) fixQuoting(item.value)
+      else fixQuoting(item)
+    }
+  }
+}
+
+const STRINGIFY_OPTIONS = { lineWidth: 0, indentSeq: false, singleQuote: true } as const
+
+/** One front-matter change: a key path (top level or nested maps) and the new value (`undefined` deletes). */
+export interface FrontMatterChange {
+  path: string[]
+  value: unknown
+}
+
+/**
+ * Applies changes to a front matter's YAML text, keeping the order, quoting and comments of
+ * everything not changed. New keys go at the end of their map.
+ */
+export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[]): string {
+  const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, { uniqueKeys: true, schema: 'core', merge: false })
+  if (doc.errors.length > 0 || !isMap(doc.contents)) {
+    throw new Error('front matter cannot be patched: it is not a valid YAML mapping')
+  }
+  // String fields stored unquoted as numbers (`skill_id: 0123`) become quoted strings of their source text.
+  for (const pair of doc.contents.items) {
+    if (isScalar(pair.key) && STRING_FIELDS.has(String(pair.key.value)) && isScalar(pair.value)) {
+      const v = pair.value.value
+      if (v !== null && typeof v !== 'string') {
+        const s = typeof pair.value.source === 'string' ? pair.value.source : String(v)
+        pair.value = doc.createNode(s) as Scalar
+        fixQuoting(pair.value)
+      }
+    }
+  }
+  for (const change of changes) {
+    if (change.value === undefined) {
+      doc.deleteIn(change.path)
+      continue
+    }
+    const node = doc.createNode(change.value) as Node
+    fixQuoting(node)
+    doc.setIn(change.path, node)
+  }
+  return doc.toString(STRINGIFY_OPTIONS)
+}
+
+/** Serializes plain data as front-matter YAML (keys in insertion order, 1.1-safe quoting). */
+export function stringifyFrontMatter(data: Record<string, unknown>): string {
+  const doc = new Document(data)
+  fixQuoting(doc.contents)
+  const text = doc.toString(STRINGIFY_OPTIONS)
+  return text === '{}\n' ? '' : text
+}
+
+/** Assembles a skill file from its parts (inverse of parseSkillText). */
+export function assembleSkillText(parts: { yaml: string; body: string; bom?: boolean; eol?: '\n' | '\r\n'; gap?: boolean }): string {
+  const eol = parts.eol ?? '\n'
+  let yaml = parts.yaml
+  if (yaml !== '' && !yaml.endsWith('\n')) yaml += '\n'
+  if (eol === '\r\n') yaml = yaml.replace(/\r?\n/g, '\r\n')
+  const gap = parts.gap ?? true
+  return `${parts.bom ? '\ufeff' : ''}---${eol}${yaml}---${eol}${gap ? eol : ''}${parts.body}`
+}
+
+/** Serializes data + body into a new skill file's text (upstream layout: `---\n{yaml}---\n\n{body}`). */
+export function serializeSkillFile(data: Record<string, unknown>, body: string, opts: { bom?: boolean; eol?: '\n' | '\r\n'; gap?: boolean } = {}): string {
+  return assembleSkillText({ yaml: stringifyFrontMatter(data), body, ...opts })
+}
+
+/** Rewrites a parsed file with front-matter changes and optionally a new body, keeping everything else. */
+export function rewriteSkillFile(file: SkillFileParts, changes: FrontMatterChange[], body?: string): string {
+  const yaml = patchFrontMatterYaml(file.yaml, changes)
+  return assembleSkillText({ yaml, body: body ?? file.body, bom: file.bom, eol: file.eol, gap: file.gap })
+}

@@ -1,0 +1,222 @@
+/**
+ * Maps parsed skill files to the `Skill` domain type and skill patches back to front-matter changes. Pure.
+ *
+ * AGIAgent files hold the bookkeeping at the top level, in upstream key order. SKILL.md files keep only
+ * their own keys at the top (`name` = our title, `description` = our usage conditions); our bookkeeping lives
+ * under `metadata.skillbench`, so the folders stay valid for Claude Code, Codex and the others.
+ */
+import type { Skill, SkillFormat, SkillMeta } from '../../shared/types'
+import { isValidSkillId } from './paths'
+import type { FrontMatterChange, SkillFileParts } from './skill-file'
+import { StoreError } from './types'
+
+/** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
+export const AGIAGENT_KEYS = [
+  'skill_id',
+  'title',
+  'usage_conditions',
+  'quality_index',
+  'fetch_count',
+  'related_code',
+  'task_directories',
+  'created_at',
+  'updated_at',
+  'last_used_at',
+  'user_preferences'
+] as const
+
+/** Bookkeeping keys stored under `metadata.skillbench` in SKILL.md files. */
+export const SKILLBENCH_META_KEYS = [
+  'skill_id',
+  'quality_index',
+  'fetch_count',
+  'related_code',
+  'task_directories',
+  'created_at',
+  'updated_at',
+  'last_used_at',
+  'user_preferences',
+  'pinned'
+] as const
+
+export interface SkillLocation {
+  /** Library-relative path with forward slashes. */
+  path: string
+  format: SkillFormat
+  legacy: boolean
+  hash: string
+  /** File modification time, used when a SKILL.md has no dates of its own. */
+  mtimeMs: number
+  /** Id to use when the file stores none (SKILL.md only). */
+  fallbackId?: string
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function str(v: unknown, dflt = ''): string {
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  return dflt
+}
+
+function num(v: unknown, dflt: number): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+  return Number.isFinite(n) ? n : dflt
+}
+
+function strList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((x) => typeof x === 'string' || typeof x === 'number').map(String)
+  if (typeof v === 'string' && v !== '') return [v]
+  return []
+}
+
+function nullableStr(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null
+}
+
+/** The skill's bookkeeping as stored in SKILL.md metadata (empty object when absent). */
+export function skillbenchMetadata(data: Record<string, unknown>): Record<string, unknown> {
+  const md = data.metadata
+  if (isPlainObject(md) && isPlainObject(md.skillbench)) return md.skillbench
+  return {}
+}
+
+/** Title of an AGIAgent file that has none: its file name without `skill_` and `.md`. */
+function titleFromPath(p: string): string {
+  const base = p.split('/').pop() ?? p
+  return base.replace(/^skill_/, '').replace(/\.md$/, '')
+}
+
+/** Builds a Skill from a parsed file, or says why the file is not a usable skill. */
+export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: true; skill: Skill } | { ok: false; reason: string } {
+  const d = file.data
+  const fileDate = new Date(loc.mtimeMs).toISOString()
+  if (loc.format === 'agiagent') {
+    const id = str(d.skill_id)
+    if (!isValidSkillId(id)) {
+      return { ok: false, reason: d.skill_id === undefined ? 'missing skill_id' : `invalid skill_id ${JSON.stringify(id.slice(0, 40))} (1–20 digits expected)` }
+    }
+    const skill: Skill = {
+      skill_id: id,
+      title: str(d.title) || titleFromPath(loc.path),
+      usage_conditions: str(d.usage_conditions),
+      quality_index: num(d.quality_index, 0.5),
+      fetch_count: Math.max(0, Math.trunc(num(d.fetch_count, 0))),
+      related_code: str(d.related_code),
+      task_directories: strList(d.task_directories),
+      created_at: str(d.created_at),
+      updated_at: str(d.updated_at),
+      last_used_at: nullableStr(d.last_used_at),
+      user_preferences: str(d.user_preferences),
+      format: 'agiagent',
+      path: loc.path,
+      body: file.body,
+      hash: loc.hash,
+      legacy: loc.legacy
+    }
+    if (typeof d.pinned === 'boolean') skill.pinned = d.pinned
+    return { ok: true, skill }
+  }
+  if (d.metadata !== undefined && !isPlainObject(d.metadata)) return { ok: false, reason: '"metadata" must be a mapping' }
+  const sb = skillbenchMetadata(d)
+  const storedId = str(sb.skill_id)
+  if (sb.skill_id !== undefined && !isValidSkillId(storedId)) {
+    return { ok: false, reason: `invalid metadata.skillbench.skill_id ${JSON.stringify(storedId.slice(0, 40))}` }
+  }
+  const id = storedId || loc.fallbackId
+  if (!id || !isValidSkillId(id)) return { ok: false, reason: 'no skill id' }
+  const folder = loc.path.split('/').slice(-2, -1)[0] ?? ''
+  const name = str(d.name) || folder
+  const skill: Skill = {
+    skill_id: id,
+    title: name,
+    usage_conditions: str(d.description),
+    quality_index: num(sb.quality_index, 0.5),
+    fetch_count: Math.max(0, Math.trunc(num(sb.fetch_count, 0))),
+    related_code: str(sb.related_code),
+    task_directories: strList(sb.task_directories),
+    created_at: str(sb.created_at) || fileDate,
+    updated_at: str(sb.updated_at) || fileDate,
+    last_used_at: nullableStr(sb.last_used_at),
+    user_preferences: str(sb.user_preferences),
+    format: 'skill-md',
+    path: loc.path,
+    body: file.body,
+    hash: loc.hash,
+    legacy: loc.legacy,
+    name,
+    description: str(d.description)
+  }
+  if (typeof sb.pinned === 'boolean') skill.pinned = sb.pinned
+  return { ok: true, skill }
+}
+
+/** Front-matter changes that apply `meta` to a skill of the given format. */
+export function changesForMeta(
+  format: SkillFormat,
+  data: Record<string, unknown>,
+  meta: Partial<SkillMeta>,
+  currentId: string
+): FrontMatterChange[] {
+  const changes: FrontMatterChange[] = []
+  const entries = Object.entries(meta).filter(([, v]) => v !== undefined)
+  if (format === 'agiagent') {
+    for (const [k, v] of entries) changes.push({ path: [k], value: v })
+    return changes
+  }
+  if (data.metadata !== undefined && !isPlainObject(data.metadata)) {
+    throw new StoreError('malformed', '"metadata" in this SKILL.md is not a mapping: refusing to write bookkeeping into it')
+  }
+  const md = data.metadata as Record<string, unknown> | undefined
+  if (md && md.skillbench !== undefined && !isPlainObject(md.skillbench)) {
+    throw new StoreError('malformed', '"metadata.skillbench" in this SKILL.md is not a mapping')
+  }
+  const sb = skillbenchMetadata(data)
+  // The first write stores the id so it survives renames and moves.
+  if (sb.skill_id === undefined && meta.skill_id === undefined) {
+    changes.push({ path: ['metadata', 'skillbench', 'skill_id'], value: currentId })
+  }
+  for (const [k, v] of entries) {
+    if (k === 'title') changes.push({ path: ['name'], value: v })
+    else if (k === 'usage_conditions') changes.push({ path: ['description'], value: v })
+    else changes.push({ path: ['metadata', 'skillbench', k], value: v })
+  }
+  return changes
+}
+
+/** Front-matter data of a new AGIAgent skill, keys in upstream order. */
+export function newAgiagentData(meta: SkillMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const k of AGIAGENT_KEYS) out[k] = meta[k]
+  if (meta.pinned !== undefined) out.pinned = meta.pinned
+  return out
+}
+
+/** Front-matter data of a new SKILL.md: `name`, `description`, our bookkeeping under `metadata.skillbench`. */
+export function newSkillMdData(name: string, description: string, meta: SkillMeta): Record<string, unknown> {
+  const sb: Record<string, unknown> = {}
+  for (const k of SKILLBENCH_META_KEYS) {
+    if (meta[k] !== undefined) sb[k] = meta[k]
+  }
+  return { name, description, metadata: { skillbench: sb } }
+}
+
+/** Valid SKILL.md `name` (Agent Skills spec: lowercase letters, digits, hyphens, ≤ 64). */
+export const SKILL_MD_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0')
+}
+
+/**
+ * A timestamp as upstream AGIAgent writes it: naive local ISO-8601 with microseconds
+ * (`2026-01-17T09:59:21.686000`), so Python's `datetime.fromisoformat` and naive comparisons keep working.
+ */
+export function formatTimestamp(date: Date): string {
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}000`
+  )
+}
