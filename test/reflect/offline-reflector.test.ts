@@ -31,7 +31,7 @@ describe('reflectOffline', () => {
     expect(d.usageConditions).toBe('当需要完成类似任务时使用：你好，写一个笑话，中文的')
     expect(d.body).toContain('## 方法步骤')
     expect(d.body).toContain('未调用工具，直接作答。')
-    expect(d.body).toContain('**结果:** 已完成。')
+    expect(d.body).toContain('**结果：** 已完成。')
     expect(d.userPreferences).toContain('中文的')
   })
 

@@ -9,6 +9,8 @@ import type { ReflectionDraft } from './types'
 /** Headings and phrases of the offline reflection, per language. */
 const WORDS = {
   en: {
+    colon: ':',
+    paren: (t: string) => ` (${t})`,
     task: 'Task',
     outcome: 'Outcome',
     source: 'Source',
@@ -39,6 +41,8 @@ const WORDS = {
     and: (n: number) => ` and ${n} more`
   },
   zh: {
+    colon: '：',
+    paren: (t: string) => `（${t}）`,
     task: '任务',
     outcome: '结果',
     source: '来源',
@@ -103,7 +107,7 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
   const language = detectLanguage(trace.requirements.join('\n') || trace.finalText || '')
   const w = WORDS[language]
   const first = oneLine(trace.requirements[0] ?? '')
-  const title = titleFromRequirement(first, language) || w.untitled(trace.taskDir)
+  const title = titleFromRequirement(trace.requirements[0] ?? '', language) || w.untitled(trace.taskDir)
   const usageConditions = first ? w.usage(clip(first, 100)) : w.usageNone
   const preferences = extractPreferences(trace)
   const filesToBackup = backupCandidates(trace)
@@ -111,10 +115,10 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
   const agents = [...new Set(trace.toolCalls.map((c) => c.agent).filter(Boolean))]
   const out: string[] = [`# ${title}`, '']
   if (first) {
-    out.push(`**${w.task}:** ${clip(first, 600)}`)
+    out.push(`**${w.task}${w.colon}** ${clip(first, 600)}`)
   }
-  out.push(`**${w.outcome}:** ${outcomeLine(trace, w)}`)
-  out.push(`**${w.source}:** \`${trace.taskDir}\` (${w.calls(trace.toolCalls.length, agents.length)})`)
+  out.push(`**${w.outcome}${w.colon}** ${outcomeLine(trace, w)}`)
+  out.push(`**${w.source}${w.colon}** \`${trace.taskDir}\`${w.paren(w.calls(trace.toolCalls.length, agents.length))}`)
   out.push('', `## ${w.when}`, usageConditions)
 
   out.push('', `## ${w.approach}`)
@@ -166,7 +170,8 @@ const POLITE = /^(?:please|pls|could you|can you|请你|请帮我|请|帮我|麻
 
 /** A title from the first requirement: greeting and "please" dropped, one line, ≤ 50 chars, cut at a word. */
 export function titleFromRequirement(requirement: string, language: ReflectLanguage): string {
-  let t = oneLine(requirement)
+  // the first line names the task; later lines are details (or log noise glued on by a streamed log)
+  let t = oneLine(requirement.split('\n').find((l) => l.trim()) ?? '')
   const stripped = t.replace(GREETING, '').replace(POLITE, '').trim()
   if (stripped) {
     t = stripped
@@ -285,8 +290,11 @@ function followUpRequests(trace: TaskTrace): string[] {
 export function extractPreferences(trace: TaskTrace): string[] {
   const out: string[] = []
   const add = (p: string): void => {
-    const t = clip(oneLine(p), 200)
-    if (t && !out.includes(t) && out.length < 10) out.push(t)
+    // "记住：代码注释用中文。" and "代码注释用中文。" are one preference
+    const t = clip(oneLine(p).replace(/^(?:记住|请记住|remember(?: that)?)\s*[:：,，]?\s*/i, ''), 200)
+    const key = t.replace(/[\s。.!！]+$/u, '')
+    if (!key || out.length >= 10 || out.some((o) => o.includes(key) || key.includes(o.replace(/[\s。.!！]+$/u, '')))) return
+    out.push(t)
   }
   for (const p of trace.preferences ?? []) add(p)
   for (const req of trace.requirements) {

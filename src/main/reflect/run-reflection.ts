@@ -1,0 +1,297 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
+import { LlmError } from '../llm/errors'
+import { redact } from '../llm/redact'
+import type { LlmClient } from '../llm/types'
+import type { SkillStore } from '../store/types'
+import { readLogExcerpt } from './log-excerpt'
+import { reflectWithLlm } from './llm-reflector'
+import { reflectOffline } from './offline-reflector'
+import { ReflectionLog } from './reflection-log'
+import type { ReflectionDraft, ReflectionEvent, ReflectionSummary } from './types'
+
+/** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
+export type BackupFiles = (args: {
+  store: SkillStore
+  skill: Skill
+  /** Absolute path of the task's `workspace/` folder. */
+  workspaceDir: string
+  /** Workspace-relative paths, already checked to stay inside. */
+  files: string[]
+}) => Promise<{ copied: string[]; skipped: { path: string; reason: string }[] }>
+
+/** What the runner needs from the rest of the app (all replaceable in tests). */
+export interface ReflectionDeps {
+  /** Required for mode 'openai'. */
+  llm?: LlmClient
+  scan: (opts: { rootDir: string; signal?: AbortSignal }) => Promise<ScanResult>
+  openStore: (dir: string) => Promise<SkillStore>
+  backupFiles?: BackupFiles
+  /** Values never to print (the API key). */
+  secrets?: string[]
+  now?: () => Date
+}
+
+export interface ReflectionOptions {
+  rootDir: string
+  /** Only this user's tasks ('default' = tasks directly under the root). */
+  user?: string
+  /** Only these tasks (folder names or paths). */
+  tasks?: string[]
+  mode?: 'offline' | 'openai'
+  /** Reflect again on tasks already reflected. */
+  force?: boolean
+  /** Model calls at once (default 4). */
+  concurrency?: number
+  /** Reflection input budget (setting `reflectBudgetChars`). */
+  budgetChars?: number
+  /** Already scanned traces (session sources, benches): the scan is skipped. */
+  traces?: TaskTrace[]
+  /** Offer `copy_skill_files` as a function-calling tool to the model. */
+  llmTools?: boolean
+  signal?: AbortSignal
+  onEvent?: (event: ReflectionEvent) => void
+}
+
+const DEFAULT_BUDGET = 24_000
+
+/** `<root>/<user>/general/experience`, user `default` for tasks directly under the root. */
+export function libraryDirFor(rootDir: string, user: string): string {
+  return path.join(rootDir, user || 'default', 'general', 'experience')
+}
+
+/** Task folder names already reflected: listed by a skill (active or legacy) in task_directories. */
+export function reflectedTaskDirs(skills: readonly Skill[]): Set<string> {
+  const out = new Set<string>()
+  for (const s of skills) for (const d of s.task_directories) out.add(d)
+  return out
+}
+
+interface LibraryCtx {
+  dir: string
+  store: SkillStore
+  log: ReflectionLog
+  reflected: Set<string>
+  /** Serialises writes to one library (skill ids and file names are chosen at write time). */
+  lock: Promise<unknown>
+}
+
+/**
+ * Reflects every task not yet reflected, newest first, writing one skill per task into the task user's
+ * library. One bad task never stops the run; a failed task leaves no file; cancelling stops between steps
+ * (a skill is either fully written or not at all).
+ */
+export async function runReflection(opts: ReflectionOptions, deps: ReflectionDeps): Promise<ReflectionSummary> {
+  const emit = (e: ReflectionEvent): void => {
+    try {
+      opts.onEvent?.(e)
+    } catch {
+      // a broken listener must not break the run
+    }
+  }
+  const summary: ReflectionSummary = { created: [], skipped: [], failed: [], cancelled: false }
+  const mode = opts.mode ?? 'offline'
+  if (mode === 'openai' && !deps.llm) {
+    throw new LlmError('config', 'mode openai needs a model client', 0)
+  }
+  const secrets = deps.secrets ?? []
+  const rootDir = path.resolve(opts.rootDir)
+
+  let traces: TaskTrace[]
+  if (opts.traces) {
+    traces = [...opts.traces]
+  } else {
+    const scanned = await deps.scan({ rootDir, signal: opts.signal })
+    traces = scanned.tasks
+    for (const s of scanned.skipped) {
+      summary.skipped.push({ taskDir: path.basename(s.path), reason: s.reason })
+    }
+  }
+  traces = selectTasks(traces, opts, rootDir)
+
+  const total = traces.length
+  emit({ kind: 'start', index: 0, total, taskDir: '', message: `Found ${total} tasks to process` })
+
+  const libraries = new Map<string, Promise<LibraryCtx>>()
+  const libraryFor = (trace: TaskTrace): Promise<LibraryCtx> => {
+    const dir = libraryDirFor(rootDir, trace.user)
+    let ctx = libraries.get(dir)
+    if (!ctx) {
+      ctx = openCtx(dir, deps, secrets)
+      libraries.set(dir, ctx)
+    }
+    return ctx
+  }
+
+  const processOne = async (trace: TaskTrace, index: number): Promise<void> => {
+    if (opts.signal?.aborted) {
+      return
+    }
+    const base = { index, total, taskDir: trace.taskDir }
+    let ctx: LibraryCtx
+    try {
+      ctx = await libraryFor(trace)
+    } catch (err) {
+      const message = redact(errorText(err), secrets)
+      summary.failed.push({ taskDir: trace.taskDir, error: message })
+      emit({ ...base, kind: 'task-failed', message })
+      return
+    }
+    if (!opts.force && ctx.reflected.has(trace.taskDir)) {
+      summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
+      emit({ ...base, kind: 'task-skipped', message: 'already reflected' })
+      return
+    }
+    emit({ ...base, kind: 'task-start', message: `[${index}/${total}] Processing ${trace.taskDir}...` })
+    void ctx.log.info(`Processing: ${trace.path}`)
+    try {
+      const draft = await reflect(trace, mode, opts, deps)
+      const skill = await withLock(ctx, async () => {
+        // another run (or a concurrent task of this one) may have reflected it meanwhile
+        if (!opts.force && ctx.reflected.has(trace.taskDir)) {
+          return undefined
+        }
+        if (opts.signal?.aborted) {
+          throw new CancelledError()
+        }
+        return writeSkill(ctx, trace, draft, deps)
+      })
+      if (!skill) {
+        summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
+        emit({ ...base, kind: 'task-skipped', message: 'already reflected' })
+        return
+      }
+      const skillPath = path.join(ctx.store.root, skill.path)
+      summary.created.push({ taskDir: trace.taskDir, skill_id: skill.skill_id, path: skillPath, library: ctx.store.root })
+      void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
+      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}` })
+    } catch (err) {
+      if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
+        return
+      }
+      const message = redact(errorText(err), secrets)
+      summary.failed.push({ taskDir: trace.taskDir, error: message })
+      void ctx.log.error(`Failed to reflect ${trace.path}: ${message}`)
+      emit({ ...base, kind: 'task-failed', message })
+    }
+  }
+
+  const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : 1
+  await pool(traces, limit, processOne, opts.signal)
+
+  summary.cancelled = Boolean(opts.signal?.aborted)
+  for (const ctx of libraries.values()) {
+    const c = await ctx.catch(() => undefined)
+    if (c) {
+      if (summary.cancelled) void c.log.info('Reflection cancelled by the user')
+      await c.log.flush()
+    }
+  }
+  emit({
+    kind: 'done',
+    index: 0,
+    total,
+    taskDir: '',
+    message: `created ${summary.created.length}, skipped ${summary.skipped.length}, failed ${summary.failed.length}${summary.cancelled ? ', cancelled' : ''}`
+  })
+  return summary
+}
+
+/** Filters by user and task names/paths; newest first (ties by name, so runs are repeatable). */
+function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: string): TaskTrace[] {
+  let out = traces
+  if (opts.user) {
+    const want = opts.user === 'default' ? '' : opts.user
+    out = out.filter((t) => t.user === want || (opts.user === 'default' && t.user === 'default'))
+  }
+  if (opts.tasks?.length) {
+    const names = new Set(opts.tasks.map((t) => t.replace(/[\\/]+$/, '')))
+    const paths = new Set(opts.tasks.map((t) => path.resolve(rootDir, t)))
+    out = out.filter((t) => names.has(t.taskDir) || paths.has(path.resolve(t.path)))
+  }
+  return [...out].sort((a, b) => b.mtime - a.mtime || a.taskDir.localeCompare(b.taskDir))
+}
+
+async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[]): Promise<LibraryCtx> {
+  await fs.promises.mkdir(dir, { recursive: true })
+  for (const sub of ['legacy', 'codes', 'logs']) {
+    await fs.promises.mkdir(path.join(dir, sub), { recursive: true })
+  }
+  const store = await deps.openStore(dir)
+  const { skills } = await store.list({ includeLegacy: true })
+  return { dir, store, log: new ReflectionLog(dir, secrets, deps.now), reflected: reflectedTaskDirs(skills), lock: Promise.resolve() }
+}
+
+async function reflect(trace: TaskTrace, mode: 'offline' | 'openai', opts: ReflectionOptions, deps: ReflectionDeps): Promise<ReflectionDraft> {
+  if (mode === 'offline') {
+    return reflectOffline(trace)
+  }
+  const budgetChars = opts.budgetChars ?? DEFAULT_BUDGET
+  const rawLog = trace.source && trace.source !== 'agiagent' ? undefined : await readLogExcerpt(trace.path, Math.floor(budgetChars / 2))
+  return reflectWithLlm(deps.llm!, trace, { budgetChars, rawLog, signal: opts.signal, offerTools: opts.llmTools })
+}
+
+/** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */
+async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDraft, deps: ReflectionDeps): Promise<Skill> {
+  let skill = await ctx.store.create({
+    title: draft.title,
+    body: draft.body,
+    usage_conditions: draft.usageConditions,
+    user_preferences: draft.userPreferences,
+    task_directories: [trace.taskDir]
+  })
+  ctx.reflected.add(trace.taskDir)
+  if (draft.rejectedPaths.length) {
+    void ctx.log.error(`Refused paths outside the workspace for ${trace.taskDir}: ${draft.rejectedPaths.join(', ')}`)
+  }
+  if (deps.backupFiles && draft.filesToBackup.length && (!trace.source || trace.source === 'agiagent')) {
+    try {
+      const res = await deps.backupFiles({
+        store: ctx.store,
+        skill,
+        workspaceDir: path.join(trace.path, 'workspace'),
+        files: draft.filesToBackup
+      })
+      if (res.copied.length) {
+        void ctx.log.info(`Backed up ${res.copied.length} file(s) for ${trace.taskDir}`)
+        skill = await ctx.store.get(skill.skill_id).catch(() => skill)
+      }
+      for (const s of res.skipped) {
+        void ctx.log.info(`Not backed up ${s.path}: ${s.reason}`)
+      }
+    } catch (err) {
+      void ctx.log.error(`Backing up files for ${trace.taskDir} failed: ${errorText(err)}`)
+    }
+  }
+  return skill
+}
+
+function withLock<T>(ctx: LibraryCtx, fn: () => Promise<T>): Promise<T> {
+  const run = ctx.lock.then(fn, fn)
+  ctx.lock = run.catch(() => undefined)
+  return run
+}
+
+/** Runs `fn` over items with at most `limit` at once; stops taking new items once `signal` aborts. */
+async function pool<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !signal?.aborted) {
+      const i = next++
+      await fn(items[i]!, i + 1)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+}
+
+class CancelledError extends Error {}
+
+function isAbort(err: unknown): boolean {
+  return (err instanceof LlmError && err.code === 'aborted') || (err instanceof Error && err.name === 'AbortError')
+}
+
+function errorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err)
+  return (text.split('\n')[0] ?? '').slice(0, 500)
+}

@@ -1,0 +1,253 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOpenAiClient } from '../../src/main/llm/openai-client'
+import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
+import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
+import type { ReflectionEvent } from '../../src/main/reflect/types'
+import { openLibrary } from '../../src/main/store/library'
+import type { TaskTrace } from '../../src/shared/types'
+import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
+import { CALC_LOG, JOKE_LOG, SCRAPER_LOG, listFiles, makeRoot, skillFiles } from './make-root'
+
+const KEY = 'sk-live-TOPSECRET-abcdef0123456789'
+let server: OpenAiTestServer | undefined
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+function standardRoot(): string {
+  return makeRoot([
+    { dir: 'alice/output_20260101_000001', log: CALC_LOG, workspace: { 'calc.py': 'def add(a, b): return a + b\n', 'data.json': '{}' }, ageSec: 300 },
+    { dir: 'alice/output_20260101_000002', log: SCRAPER_LOG, workspace: { 'scrape.py': 'import requests\n' }, ageSec: 100 },
+    { dir: 'output_thy_test_project33', log: JOKE_LOG, ageSec: 200 }
+  ])
+}
+
+function llmFor(url: string, extra: Record<string, unknown> = {}) {
+  return createOpenAiClient({ baseUrl: url, model: 'reflect-model', apiKey: KEY, retryBaseMs: 5, retryMaxMs: 10, ...extra })
+}
+
+const GOOD_ANSWER = [
+  'Python calculator with pytest',
+  '',
+  'The user asked for a calculator. Installing pytest first avoids the import error.',
+  '',
+  'FILES_TO_BACKUP:',
+  'calc.py',
+  '',
+  'USAGE_CONDITIONS: when someone needs a tested Python calculator'
+].join('\n')
+
+describe('runReflection offline', () => {
+  it('writes one skill per task into the user library, newest first, and logs in the upstream format', async () => {
+    const root = standardRoot()
+    const events: ReflectionEvent[] = []
+    const summary = await runReflection({ rootDir: root, onEvent: (e) => events.push(e) }, defaultReflectionDeps())
+    expect(summary.failed).toEqual([])
+    expect(summary.created.map((c) => c.taskDir)).toEqual(['output_20260101_000002', 'output_thy_test_project33', 'output_20260101_000001'])
+    const alice = libraryDirFor(root, 'alice')
+    const def = libraryDirFor(root, '')
+    expect(def).toBe(path.join(root, 'default', 'general', 'experience'))
+    expect(skillFiles(alice)).toHaveLength(2)
+    expect(skillFiles(def)).toHaveLength(1)
+
+    const lib = await openLibrary(alice)
+    const { skills } = await lib.list()
+    const calc = skills.find((s) => s.task_directories[0] === 'output_20260101_000001')!
+    expect(calc.title).toBe('Write a Python calculator with unit tests')
+    expect(calc.quality_index).toBe(0.5)
+    expect(calc.body).toContain('No module named pytest — fixed by running `run_terminal_cmd` again')
+    const joke = (await (await openLibrary(def)).list()).skills[0]!
+    expect(joke.body).toContain('## 方法步骤')
+    expect(joke.task_directories).toEqual(['output_thy_test_project33'])
+
+    expect(events[0]).toMatchObject({ kind: 'start', total: 3, message: 'Found 3 tasks to process' })
+    expect(events.filter((e) => e.kind === 'task-start').map((e) => e.message)).toEqual([
+      '[1/3] Processing output_20260101_000002...',
+      '[2/3] Processing output_thy_test_project33...',
+      '[3/3] Processing output_20260101_000001...'
+    ])
+    const done = events.filter((e) => e.kind === 'task-done')
+    expect(done.every((e) => e.skillPath && fs.existsSync(e.skillPath))).toBe(true)
+    expect(events[events.length - 1]!.kind).toBe('done')
+
+    const logs = fs.readdirSync(path.join(alice, 'logs'))
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toMatch(/^task_reflection_\d{8}\.log$/)
+    const lines = fs.readFileSync(path.join(alice, 'logs', logs[0]!), 'utf8').trim().split('\n')
+    expect(lines.length).toBeGreaterThanOrEqual(4)
+    for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - (INFO|ERROR) - .+/)
+    expect(lines.some((l) => l.includes('Skill generated:'))).toBe(true)
+  })
+
+  it('a second run creates nothing new; --force reflects again; a legacy skill counts as reflected', async () => {
+    const root = standardRoot()
+    const deps = defaultReflectionDeps()
+    await runReflection({ rootDir: root }, deps)
+    const before = listFiles(root).filter((f) => f.endsWith('.md'))
+    const second = await runReflection({ rootDir: root }, deps)
+    expect(second.created).toEqual([])
+    expect(second.skipped.filter((s) => s.reason === 'already reflected')).toHaveLength(3)
+    expect(listFiles(root).filter((f) => f.endsWith('.md'))).toEqual(before)
+
+    // retire one skill: still reflected
+    const alice = await openLibrary(libraryDirFor(root, 'alice'))
+    const first = (await alice.list()).skills[0]!
+    await alice.moveToLegacy(first.skill_id)
+    const third = await runReflection({ rootDir: root }, deps)
+    expect(third.created).toEqual([])
+
+    const forced = await runReflection({ rootDir: root, force: true, user: 'alice' }, deps)
+    expect(forced.created).toHaveLength(2)
+  })
+
+  it('filters by user and task', async () => {
+    const root = standardRoot()
+    const deps = defaultReflectionDeps()
+    const s1 = await runReflection({ rootDir: root, user: 'default' }, deps)
+    expect(s1.created.map((c) => c.taskDir)).toEqual(['output_thy_test_project33'])
+    const s2 = await runReflection({ rootDir: root, tasks: ['output_20260101_000001'] }, deps)
+    expect(s2.created.map((c) => c.taskDir)).toEqual(['output_20260101_000001'])
+  })
+
+  it('one bad task never stops the run', async () => {
+    const root = standardRoot()
+    const deps = defaultReflectionDeps()
+    const scanned = await deps.scan({ rootDir: root })
+    const bad = { ...scanned.tasks[0]!, taskDir: 'output_broken', toolCalls: null } as unknown as TaskTrace
+    const summary = await runReflection({ rootDir: root, traces: [bad, ...scanned.tasks] }, deps)
+    expect(summary.failed.map((f) => f.taskDir)).toEqual(['output_broken'])
+    expect(summary.created).toHaveLength(3)
+  })
+
+  it('cancel stops between tasks and leaves a consistent library', async () => {
+    const root = makeRoot(
+      Array.from({ length: 12 }, (_, i) => ({ dir: `bob/output_2026010${String(i).padStart(2, '0')}`, log: CALC_LOG, ageSec: i }))
+    )
+    const ctl = new AbortController()
+    const summary = await runReflection(
+      { rootDir: root, signal: ctl.signal, onEvent: (e) => e.kind === 'task-done' && e.index === 3 && ctl.abort() },
+      defaultReflectionDeps()
+    )
+    expect(summary.cancelled).toBe(true)
+    expect(summary.created.length).toBe(3)
+    const lib = await openLibrary(libraryDirFor(root, 'bob'))
+    const listed = await lib.list()
+    expect(listed.errors).toEqual([])
+    expect(listed.skills).toHaveLength(3)
+    expect(listFiles(lib.root).some((f) => f.includes('tmp'))).toBe(false)
+  })
+})
+
+describe('runReflection with a model (local OpenAI-protocol server)', () => {
+  it('sends the right request and writes the skill from the answer', async () => {
+    server = await startOpenAiServer(() => ({ json: chatCompletion(GOOD_ANSWER, [], 'reflect-model') }))
+    const root = makeRoot([{ dir: 'alice/output_calc', log: CALC_LOG, workspace: { 'calc.py': 'x = 1\n' } }])
+    const summary = await runReflection({ rootDir: root, mode: 'openai' }, defaultReflectionDeps({ llm: llmFor(server.url), secrets: [KEY] }))
+    expect(summary.failed).toEqual([])
+    expect(summary.created).toHaveLength(1)
+    const req = server.requests[0]!
+    expect(req.headers.authorization).toBe(`Bearer ${KEY}`)
+    const body = req.body as { model: string; messages: { role: string; content: string }[] }
+    expect(body.model).toBe('reflect-model')
+    expect(body.messages[0]!.content).toContain('FILES_TO_BACKUP:')
+    expect(body.messages[1]!.content).toContain('Write a Python calculator with unit tests')
+    expect(body.messages[1]!.content).toContain('No module named pytest')
+
+    const { skills } = await (await openLibrary(libraryDirFor(root, 'alice'))).list()
+    expect(skills).toHaveLength(1)
+    expect(skills[0]!.title).toBe('Python calculator with pytest')
+    expect(skills[0]!.usage_conditions).toBe('when someone needs a tested Python calculator')
+    expect(skills[0]!.body).toContain('Installing pytest first')
+    expect(skills[0]!.body).not.toContain('FILES_TO_BACKUP')
+    expect(skills[0]!.task_directories).toEqual(['output_calc'])
+  })
+
+  it('retries a 500 then succeeds', async () => {
+    server = await startOpenAiServer((_r, i) => (i === 0 ? { status: 500, json: { error: { message: 'x' } } } : { json: chatCompletion(GOOD_ANSWER) }))
+    const root = makeRoot([{ dir: 'alice/output_calc', log: CALC_LOG }])
+    const summary = await runReflection({ rootDir: root, mode: 'openai' }, defaultReflectionDeps({ llm: llmFor(server.url) }))
+    expect(summary.created).toHaveLength(1)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('persistent 500: the task fails, no skill file is left, the key is in no log or error', async () => {
+    server = await startOpenAiServer(() => ({ status: 500, json: { error: { message: `upstream failed for key ${KEY}` } } }))
+    const root = makeRoot([
+      { dir: 'alice/output_a', log: CALC_LOG, ageSec: 10 },
+      { dir: 'alice/output_b', log: SCRAPER_LOG }
+    ])
+    const events: ReflectionEvent[] = []
+    const summary = await runReflection(
+      { rootDir: root, mode: 'openai', onEvent: (e) => events.push(e) },
+      defaultReflectionDeps({ llm: llmFor(server.url, { maxRetries: 2 }), secrets: [KEY] })
+    )
+    expect(summary.created).toEqual([])
+    expect(summary.failed.map((f) => f.taskDir).sort()).toEqual(['output_a', 'output_b'])
+    expect(server.requests).toHaveLength(6)
+    const lib = libraryDirFor(root, 'alice')
+    expect(skillFiles(lib)).toEqual([])
+    expect(listFiles(lib).filter((f) => !f.startsWith('logs/'))).toEqual([])
+    const everything = [
+      JSON.stringify(summary),
+      JSON.stringify(events),
+      ...listFiles(root).map((f) => fs.readFileSync(path.join(root, f), 'utf8'))
+    ].join('\n')
+    expect(everything).not.toContain(KEY)
+    expect(everything).not.toContain('TOPSECRET')
+    const log = listFiles(lib).find((f) => f.startsWith('logs/'))!
+    expect(fs.readFileSync(path.join(lib, log), 'utf8')).toMatch(/ - ERROR - Failed to reflect .*model server error 500/)
+  })
+
+  it('slow server: the task fails with a timeout and nothing is written', async () => {
+    server = await startOpenAiServer(() => ({ delayMs: 3_000, json: chatCompletion(GOOD_ANSWER) }))
+    const root = makeRoot([{ dir: 'alice/output_slow', log: CALC_LOG }])
+    const summary = await runReflection(
+      { rootDir: root, mode: 'openai' },
+      defaultReflectionDeps({ llm: llmFor(server.url, { timeoutMs: 200, maxRetries: 1 }) })
+    )
+    expect(summary.failed).toHaveLength(1)
+    expect(summary.failed[0]!.error).toMatch(/timed out/)
+    expect(skillFiles(libraryDirFor(root, 'alice'))).toEqual([])
+  })
+
+  it('hostile answers write nothing outside the library', async () => {
+    const hostile = [
+      '../../../../tmp/pwned\n\nignore the above\n\nFILES_TO_BACKUP:\n/etc/passwd\n../../../outside.py\n..\\..\\win.py\ncalc.py\nUSAGE_CONDITIONS: x',
+      'x'.repeat(300_000),
+      '\u0000\u0001garbage```',
+      '```\nFILES_TO_BACKUP:\n```'
+    ]
+    server = await startOpenAiServer((_r, i) => ({ json: chatCompletion(hostile[i % hostile.length]!) }))
+    const root = makeRoot(
+      hostile.map((_, i) => ({ dir: `eve/output_${i}`, log: CALC_LOG, workspace: { 'calc.py': 'ok\n' }, ageSec: i }))
+    )
+    const before = listFiles(root)
+    const requested: string[][] = []
+    const summary = await runReflection(
+      { rootDir: root, mode: 'openai', concurrency: 1 },
+      defaultReflectionDeps({
+        llm: llmFor(server.url),
+        backupFiles: async ({ files }) => {
+          requested.push(files)
+          return { copied: [], skipped: [] }
+        }
+      })
+    )
+    const lib = libraryDirFor(root, 'eve')
+    const after = listFiles(root)
+    const added = after.filter((f) => !before.includes(f))
+    expect(added.every((f) => f.startsWith('eve/general/experience/'))).toBe(true)
+    expect(requested.flat().every((p) => !p.includes('..') && !p.startsWith('/'))).toBe(true)
+    expect(requested.flat()).toContain('calc.py')
+    // the empty answer ('```\nFILES_TO_BACKUP:\n```') fails cleanly; the others become skills
+    expect(summary.failed).toHaveLength(1)
+    expect(skillFiles(lib)).toHaveLength(3)
+    for (const f of skillFiles(lib)) {
+      expect(fs.statSync(path.join(lib, f)).size).toBeLessThan(100_000)
+    }
+    expect(fs.readFileSync(path.join(lib, 'logs', fs.readdirSync(path.join(lib, 'logs'))[0]!), 'utf8')).toContain('Refused paths')
+  })
+})
