@@ -71,6 +71,8 @@ export interface ToolCall {
   params: Record<string, string>
   /** Set by session adapters when the call's result is known. */
   ok?: boolean
+  /** The call was cut off (an `<invoke>` with no `</invoke>`). */
+  partial?: boolean
 }
 
 /** A multi-agent message or spawn event. */
@@ -81,6 +83,8 @@ export interface AgentMessage {
   id?: string
   count?: number
   text: string
+  /** The agent whose log holds the line (`manager`, `agent_001`…). */
+  agent?: string
 }
 
 export type TaskStatus = 'completed' | 'interrupted' | 'incomplete'
@@ -112,6 +116,10 @@ export interface TaskTrace {
   preferences?: string[]
   /** The final answer / last assistant text, when known (cut short). */
   finalText?: string
+  /** Requests the sub-agents received (from their own `agent_*.out`), kept with their agent. */
+  agentRequirements?: Record<string, string[]>
+  /** Skills the session used (Claude Code `invoked_skills`, skill files read). */
+  skillsUsed?: string[]
 }
 
 /** A task folder that was found but not parsed. */

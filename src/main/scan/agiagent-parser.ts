@@ -1,0 +1,621 @@
+/**
+ * Incremental parser for AGIAgent logs (`logs/manager.out`, `logs/agent_*.out`).
+ *
+ * Fed raw bytes in any chunking (so it streams and tolerates invalid UTF-8 / NUL bytes), it scans for a
+ * handful of byte markers with native `Buffer.indexOf` and decodes only the text around them, which is what
+ * keeps multi-GB logs fast. Over-long lines are never held whole: capture modes cap what they keep.
+ * Pure: no I/O, never throws on any input.
+ */
+import type { AgentMessage, ToolCall } from '../../shared/types'
+
+/** What one log file says, before it is merged into a task trace. */
+export interface LogParse {
+  /** `manager` or the sub-agent id (`agent_001`…). */
+  agent: string
+  requirements: string[]
+  /** Requirements (after the first) with no completion marker in the 200 characters before them, plus user stops. */
+  interruptions: number
+  /** A completion marker was seen after the last requirement (or anywhere when there is none). */
+  completed: boolean
+  /** The last task segment was stopped by the user (`🛑 … stopped by user`). */
+  stoppedByUser: boolean
+  toolCalls: ToolCall[]
+  errors: string[]
+  agentMessages: AgentMessage[]
+  preferences: string[]
+  bytes: number
+}
+
+/** Caps that keep memory bounded whatever the log holds. */
+export const PARSER_LIMITS = {
+  requirementChars: 4000,
+  requirementLines: 40,
+  paramChars: 4000,
+  invokeBytes: 256 * 1024,
+  errorChars: 1000,
+  lineBytes: 4096,
+  maxToolCalls: 20_000,
+  maxErrors: 2_000,
+  maxMessages: 10_000,
+  interruptWindowChars: 200
+} as const
+
+const enc = (s: string): Buffer => Buffer.from(s, 'utf8')
+
+const N_REQ = enc('Received user requirement')
+const N_INVOKE = enc('<invoke')
+const N_INVOKE_END = enc('</invoke>')
+const N_ERRFB = enc('ERROR FEEDBACK')
+const N_CROSS = enc('❌')
+const N_TC1 = enc('TASK_COMPLETED')
+const N_TC2 = enc('TASK COMPLETED')
+const N_WF = enc('Workflow completed!')
+const N_SENT = enc('📤')
+const N_READ = enc('📬')
+const N_CHECK = enc('✅')
+const N_STOP = enc('stopped by user')
+const N_NEWLINE_REQ = enc('\nReceived user requirement')
+
+type Kind = 'req' | 'invoke' | 'errfb' | 'cross' | 'tc' | 'wf' | 'sent' | 'read' | 'check' | 'stop'
+
+const NEEDLES: { kind: Kind; bytes: Buffer }[] = [
+  { kind: 'req', bytes: N_REQ },
+  { kind: 'invoke', bytes: N_INVOKE },
+  { kind: 'errfb', bytes: N_ERRFB },
+  { kind: 'cross', bytes: N_CROSS },
+  { kind: 'tc', bytes: N_TC1 },
+  { kind: 'tc', bytes: N_TC2 },
+  { kind: 'wf', bytes: N_WF },
+  { kind: 'sent', bytes: N_SENT },
+  { kind: 'read', bytes: N_READ },
+  { kind: 'check', bytes: N_CHECK },
+  { kind: 'stop', bytes: N_STOP }
+]
+
+/** Bytes kept back at a chunk's end so a marker split across chunks is still found. */
+const KEEP = 64
+/** Bytes of earlier stream kept for looking back (line starts, the interruption window). */
+const HISTORY = 1024
+const NL = 0x0a
+/** Returned by a capture that must wait for more bytes. */
+const STALL = -1
+
+const ERRORISH = /error|错误|fail|失败|exception|traceback/i
+/** Lines that end a multi-line requirement: the headers AGIAgent prints right after it. */
+const REQ_STOP_PREFIX = /^(?:Currently selected directory|Previous conversation context|workspace subdirectory|初始化完成|\p{Extended_Pictographic}|[\u2600-\u27BF])/u
+/** A requirement's continuation line never holds another marker (that line belongs to the scanner). */
+const CONTINUATION_MAX_BYTES = 2000
+
+type Mode =
+  | { kind: 'idle' }
+  | { kind: 'req'; text: string; lines: number; start: number; window: string }
+  | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean }
+  | { kind: 'errfb'; text: string; lines: number }
+  | { kind: 'line'; hit: Kind; prefix: string; parts: Buffer[]; at: number; end: number }
+
+/** Streaming state machine over one log file. */
+export class AgiAgentLogParser {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false })
+  private readonly out: LogParse
+  private mode: Mode = { kind: 'idle' }
+  /** Unprocessed bytes carried to the next feed (at most KEEP, or an unfinished capture). */
+  private carry: Buffer = Buffer.alloc(0)
+  /** The last HISTORY bytes already processed, for looking back. */
+  private history: Buffer = Buffer.alloc(0)
+  /** Stream offset of `carry[0]` / the start of the buffer being processed. */
+  private base = 0
+  private completedSinceReq = false
+  private sawRequirement = false
+  private segmentStopped = false
+  private anyCompletion = false
+  private finished = false
+
+  constructor(agent = 'manager') {
+    this.out = {
+      agent,
+      requirements: [],
+      interruptions: 0,
+      completed: false,
+      stoppedByUser: false,
+      toolCalls: [],
+      errors: [],
+      agentMessages: [],
+      preferences: [],
+      bytes: 0
+    }
+  }
+
+  /** Feeds the next bytes of the log (any chunk size, any boundaries). */
+  feed(chunk: Uint8Array | string): void {
+    if (this.finished) {
+      return
+    }
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    this.out.bytes += bytes.length
+    const data = this.carry.length ? Buffer.concat([this.carry, bytes]) : bytes
+    this.process(data, false)
+  }
+
+  /** Ends the stream: open captures are closed (an unterminated `<invoke>` is kept as partial). */
+  finish(): LogParse {
+    if (!this.finished) {
+      this.process(this.carry, true)
+      this.closeMode(true)
+      this.finished = true
+      this.out.completed = this.sawRequirement ? this.completedSinceReq : this.anyCompletion
+      this.out.stoppedByUser = this.segmentStopped && !this.completedSinceReq
+    }
+    return this.out
+  }
+
+  // ---------------------------------------------------------------- scanning
+
+  private process(data: Buffer, final: boolean): void {
+    // Positions >= limit are not decided now (a marker or terminator may continue in the next chunk).
+    const limit = final ? data.length : Math.max(0, data.length - KEEP)
+    const next = NEEDLES.map(() => -2)
+    let pos = 0
+    while (pos < limit) {
+      if (this.mode.kind !== 'idle') {
+        const after = this.continueMode(data, pos, limit, final)
+        if (after === STALL) {
+          // The capture needs the rest of a line: everything from pos is carried, so rebase its offsets.
+          if (this.mode.kind === 'line') {
+            this.mode.end -= this.mode.at - pos
+            this.mode.at = pos
+            this.mode.end -= pos
+            this.mode.at = 0
+          }
+          break
+        }
+        pos = after
+        continue
+      }
+      // Next marker among all needles; each needle's next hit is cached until passed.
+      let best = -1
+      let bestIdx = -1
+      for (let i = 0; i < NEEDLES.length; i++) {
+        let at = next[i]!
+        if (at !== -1 && at < pos) {
+          at = data.indexOf(NEEDLES[i]!.bytes, pos)
+          next[i] = at
+        }
+        if (at !== -1 && at < limit && (best === -1 || at < best)) {
+          best = at
+          bestIdx = i
+        }
+      }
+      if (best === -1) {
+        pos = limit
+        break
+      }
+      const needle = NEEDLES[bestIdx]!
+      pos = this.onHit(needle.kind, data, best, best + needle.bytes.length)
+    }
+    this.remember(data, pos)
+  }
+
+  /** Keeps the unprocessed tail as carry and the processed tail as history. */
+  private remember(data: Buffer, pos: number): void {
+    const done = data.subarray(0, pos)
+    if (done.length >= HISTORY) {
+      this.history = Buffer.from(done.subarray(done.length - HISTORY))
+    } else if (done.length > 0) {
+      const joined = Buffer.concat([this.history, done])
+      this.history = joined.subarray(Math.max(0, joined.length - HISTORY))
+    }
+    this.base += pos
+    this.carry = Buffer.from(data.subarray(pos))
+  }
+
+  /** Up to `n` bytes of the stream just before `at` (from history and data). */
+  private before(data: Buffer, at: number, n: number): Buffer {
+    if (at >= n) {
+      return data.subarray(at - n, at)
+    }
+    const fromHistory = this.history.subarray(Math.max(0, this.history.length - (n - at)))
+    return Buffer.concat([fromHistory, data.subarray(0, at)])
+  }
+
+  /** The text from the start of the line up to `at` (at most lineBytes back). */
+  private linePrefix(data: Buffer, at: number): string {
+    const back = this.before(data, at, PARSER_LIMITS.lineBytes)
+    const nl = back.lastIndexOf(NL)
+    return this.text(nl === -1 ? back : back.subarray(nl + 1))
+  }
+
+  private text(bytes: Uint8Array): string {
+    // A fresh decode per piece: a cut multi-byte char becomes U+FFFD instead of leaking into the next piece.
+    return this.decoder.decode(bytes).replaceAll('\u0000', '').replace(/\r$/, '')
+  }
+
+  // ---------------------------------------------------------------- markers
+
+  private onHit(kind: Kind, data: Buffer, at: number, end: number): number {
+    switch (kind) {
+      case 'req': {
+        const window = this.text(this.before(data, at, PARSER_LIMITS.interruptWindowChars * 4))
+        this.mode = { kind: 'req', text: '', lines: 0, start: end, window }
+        return end
+      }
+      case 'invoke': {
+        // `<invoke` must be a tag (`<invoke ` or `<invoke>`), not `<invoked…`.
+        const c = data[end]
+        if (c !== undefined && c !== 0x20 && c !== 0x3e && c !== 0x09 && c !== NL && c !== 0x0d) {
+          return end
+        }
+        this.mode = { kind: 'invoke', parts: [], size: 0, truncated: false }
+        return at
+      }
+      case 'errfb': {
+        const prefix = this.linePrefix(data, at)
+        if (prefix.endsWith('END OF ')) {
+          return end
+        }
+        this.mode = { kind: 'errfb', text: (prefix.trim() + ' ERROR FEEDBACK').trim(), lines: 0 }
+        return end
+      }
+      case 'tc': {
+        if (this.isCompletionMarker(data, end)) {
+          this.markCompleted()
+        }
+        return end
+      }
+      case 'wf':
+        this.markCompleted()
+        return end
+      default: {
+        // A long text before the marker is noise (a multi-MB line): the line is read from the marker on.
+        const prefix = this.linePrefix(data, at)
+        this.mode = { kind: 'line', hit: kind, prefix: prefix.length > 200 ? '' : prefix, parts: [], at, end }
+        return at
+      }
+    }
+  }
+
+  /** `TASK_COMPLETED` counts when it is the signal (`TASK_COMPLETED:` or alone at a line end), not a mention in prose. */
+  private isCompletionMarker(data: Buffer, end: number): boolean {
+    let i = end
+    while (i < data.length && (data[i] === 0x20 || data[i] === 0x09)) {
+      i++
+    }
+    if (i >= data.length) {
+      return true
+    }
+    const c = data[i]!
+    if (c === 0x3a || c === NL || c === 0x0d || c === 0x21) {
+      return true
+    }
+    // Full-width colon U+FF1A is EF BC 9A.
+    return c === 0xef && data[i + 1] === 0xbc && data[i + 2] === 0x9a
+  }
+
+  private markCompleted(): void {
+    this.completedSinceReq = true
+    this.anyCompletion = true
+  }
+
+  // ---------------------------------------------------------------- capture modes
+
+  /** Advances the current capture; returns the new position (the mode may end and become idle). */
+  private continueMode(data: Buffer, pos: number, limit: number, final: boolean): number {
+    const mode = this.mode
+    switch (mode.kind) {
+      case 'invoke':
+        return this.continueInvoke(mode, data, pos, limit)
+      case 'line': {
+        // Read the marker's line without consuming it: later markers on the same line are still scanned.
+        const nl = data.indexOf(NL, mode.at)
+        const cap = mode.at + PARSER_LIMITS.lineBytes
+        if ((nl === -1 || nl >= limit) && !final && data.length < cap + KEEP) {
+          return STALL
+        }
+        const stop = Math.min(nl === -1 ? data.length : nl, cap, data.length)
+        mode.parts.push(data.subarray(mode.at, stop))
+        this.closeMode(false)
+        return mode.end
+      }
+      case 'req':
+      case 'errfb': {
+        // Line by line: a line is decided only when it is complete (or the stream ends).
+        const nl = data.indexOf(NL, pos)
+        if (nl === -1 || nl >= limit) {
+          if (!final && data.length - pos < PARSER_LIMITS.lineBytes * 4) {
+            return STALL
+          }
+          // Over-long line or end of stream. A continuation line this long is not part of the capture;
+          // a first line is taken capped, and the rest of it is scanned for markers as usual.
+          if (mode.lines > 0) {
+            this.closeMode(false)
+            return pos
+          }
+          const take = Math.min(limit, pos + PARSER_LIMITS.lineBytes)
+          this.onCaptureLine(this.text(data.subarray(pos, take)), true)
+          this.closeMode(false)
+          return take
+        }
+        const lineBytes = data.subarray(pos, Math.min(nl, pos + PARSER_LIMITS.requirementChars * 4))
+        if (mode.lines > 0 && (nl - pos > CONTINUATION_MAX_BYTES || NEEDLES.some((n) => lineBytes.includes(n.bytes)))) {
+          this.closeMode(false)
+          return pos
+        }
+        const ended = this.onCaptureLine(this.text(lineBytes), false)
+        if (ended === 'before') {
+          this.closeMode(false)
+          return pos
+        }
+        if (ended === 'after') {
+          this.closeMode(false)
+        }
+        return nl + 1
+      }
+      default:
+        return limit
+    }
+  }
+
+  /** One complete line in a requirement / error-feedback capture: does the capture end before or after it? */
+  private onCaptureLine(rawLine: string, last: boolean): 'before' | 'after' | 'no' {
+    const mode = this.mode
+    const line = rawLine.replaceAll('\u0000', '').replace(/\r$/, '')
+    if (mode.kind === 'req') {
+      if (mode.lines === 0) {
+        mode.text = line.replace(/^[:：\s]+/, '')
+        mode.lines = 1
+        return last ? 'after' : 'no'
+      }
+      if (line.trim() === '' || REQ_STOP_PREFIX.test(line) || mode.lines >= PARSER_LIMITS.requirementLines) {
+        return 'before'
+      }
+      mode.text += '\n' + line
+      mode.lines++
+      return mode.text.length >= PARSER_LIMITS.requirementChars || last ? 'after' : 'no'
+    }
+    if (mode.kind === 'errfb') {
+      if (mode.lines === 0) {
+        mode.text = (mode.text + line).trim()
+        mode.lines = 1
+        return last ? 'after' : 'no'
+      }
+      if (line.trim() === '' || line.includes('END OF ERROR FEEDBACK')) {
+        return line.includes('END OF ERROR FEEDBACK') ? 'after' : 'before'
+      }
+      if (mode.text.length < PARSER_LIMITS.errorChars) {
+        mode.text += '\n' + line
+      }
+      mode.lines++
+      return mode.lines >= 50 || last ? 'after' : 'no'
+    }
+    return 'after'
+  }
+
+  private continueInvoke(
+    mode: Extract<Mode, { kind: 'invoke' }>,
+    data: Buffer,
+    pos: number,
+    limit: number
+  ): number {
+    const end = data.indexOf(N_INVOKE_END, pos)
+    // A new `<invoke` or a new requirement before the end tag means this call was cut off.
+    const nextInvoke = data.indexOf(N_INVOKE, mode.size === 0 ? pos + 1 : pos)
+    const nextReq = data.indexOf(N_NEWLINE_REQ, pos)
+    let cut = -1
+    for (const c of [nextInvoke, nextReq]) {
+      if (c !== -1 && c < limit && (end === -1 || c < end) && (cut === -1 || c < cut)) {
+        cut = c
+      }
+    }
+    if (cut !== -1) {
+      this.appendCapped(mode, data.subarray(pos, cut), PARSER_LIMITS.invokeBytes)
+      this.closeMode(true)
+      return cut === nextReq ? cut + 1 : cut
+    }
+    if (end !== -1 && end < limit) {
+      const stop = end + N_INVOKE_END.length
+      this.appendCapped(mode, data.subarray(pos, stop), PARSER_LIMITS.invokeBytes)
+      this.closeMode(false)
+      return stop
+    }
+    this.appendCapped(mode, data.subarray(pos, limit), PARSER_LIMITS.invokeBytes)
+    return limit
+  }
+
+  private appendCapped(mode: { parts: Buffer[]; size: number; truncated?: boolean }, bytes: Buffer, cap: number): void {
+    if (mode.size >= cap) {
+      if ('truncated' in mode) {
+        mode.truncated = true
+      }
+      mode.size += bytes.length
+      return
+    }
+    const room = cap - mode.size
+    mode.parts.push(Buffer.from(bytes.subarray(0, room)))
+    if (bytes.length > room && 'truncated' in mode) {
+      mode.truncated = true
+    }
+    mode.size += bytes.length
+  }
+
+  /** Turns the finished capture into trace entries. `partial` = the stream or block ended early. */
+  private closeMode(partial: boolean): void {
+    const mode = this.mode
+    this.mode = { kind: 'idle' }
+    switch (mode.kind) {
+      case 'req':
+        this.addRequirement(mode.text.trim(), mode.window)
+        break
+      case 'invoke': {
+        if (mode.parts.length === 0) {
+          break
+        }
+        const call = parseInvokeBlock(this.text(Buffer.concat(mode.parts)), this.out.agent)
+        if (call && this.out.toolCalls.length < PARSER_LIMITS.maxToolCalls) {
+          if (partial) {
+            call.partial = true
+          }
+          this.out.toolCalls.push(call)
+        }
+        break
+      }
+      case 'errfb':
+        this.addError(mode.text)
+        break
+      case 'line':
+        this.onLine(mode.hit, mode.prefix + this.text(Buffer.concat(mode.parts)))
+        break
+      default:
+        break
+    }
+  }
+
+  private addRequirement(text: string, windowBefore: string): void {
+    {
+      if (this.sawRequirement) {
+        const chars = [...windowBefore]
+        let window = chars.slice(-PARSER_LIMITS.interruptWindowChars).join('')
+        // A completion belongs to the previous task only if it came after the previous requirement.
+        const prevReq = window.lastIndexOf('Received user requirement')
+        if (prevReq !== -1) {
+          window = window.slice(prevReq + 1)
+        }
+        if (!this.segmentStopped && !hasCompletionMarker(window)) {
+          this.out.interruptions++
+        }
+      }
+      this.sawRequirement = true
+      this.completedSinceReq = false
+      this.segmentStopped = false
+      this.out.requirements.push(text.slice(0, PARSER_LIMITS.requirementChars))
+      for (const p of extractPreferences(text)) {
+        if (!this.out.preferences.includes(p)) {
+          this.out.preferences.push(p)
+        }
+      }
+    }
+  }
+
+  private addError(text: string): void {
+    const t = text.trim().slice(0, PARSER_LIMITS.errorChars)
+    if (t && this.out.errors.length < PARSER_LIMITS.maxErrors) {
+      this.out.errors.push(t)
+    }
+  }
+
+  private addMessage(m: AgentMessage): void {
+    if (this.out.agentMessages.length < PARSER_LIMITS.maxMessages) {
+      m.agent = this.out.agent
+      this.out.agentMessages.push(m)
+    }
+  }
+
+  /** A whole line that holds one of the single-line markers. */
+  private onLine(hit: Kind, rawLine: string): void {
+    const line = rawLine.trim()
+    switch (hit) {
+      case 'cross':
+        if (ERRORISH.test(line)) {
+          this.addError(line)
+        }
+        break
+      case 'sent': {
+        const m = /📤\s*Agent\s+(\S+)\s+sent message\s+(\S+)\s+to\s+(\S+)/u.exec(line)
+        if (m) {
+          this.addMessage({ kind: 'sent', from: m[1], id: m[2], to: m[3], text: line })
+        }
+        break
+      }
+      case 'read': {
+        const m = /📬\s*Read\s+(\d+)\s+unread message/u.exec(line)
+        if (m) {
+          this.addMessage({ kind: 'read', count: Number(m[1]), to: this.out.agent, text: line })
+        }
+        break
+      }
+      case 'check': {
+        const routed = /✅\s*Message\s+(\S+)\s+routed from\s+(\S+)\s+to\s+(\S+)/u.exec(line)
+        if (routed) {
+          this.addMessage({ kind: 'routed', id: routed[1], from: routed[2], to: routed[3], text: line })
+          break
+        }
+        const spawn = /^(?:(agent_\w+)\s+)?✅.*?\bspawn\s+(agent_\w+)\s+completed\b/u.exec(line) ??
+          /^(agent_\w+)\s+✅.*\bcompleted\b/u.exec(line)
+        if (spawn) {
+          const id = spawn[2] ?? spawn[1]
+          this.addMessage({ kind: 'spawn_completed', from: id, text: line })
+        }
+        break
+      }
+      case 'stop':
+        if (/🛑|execution stopped by user|task .* stopped by user/iu.test(line) && !this.segmentStopped) {
+          this.segmentStopped = true
+          this.out.interruptions++
+        }
+        break
+      default:
+        break
+    }
+  }
+}
+
+/** True when the text holds a completion signal (not a mere mention of the word). */
+export function hasCompletionMarker(text: string): boolean {
+  return /TASK[_ ]COMPLETED\s*(?:[:：!]|$)/m.test(text) || text.includes('Workflow completed!')
+}
+
+/** `记住：…` / `remember: …` statements in a user's requirement. */
+export function extractPreferences(text: string): string[] {
+  const found: string[] = []
+  const re = /(?:记住|請記住|请记住)\s*[:：,，]?\s*([^\n]+)|\bremember\s*[:：]\s*([^\n]+)/giu
+  let m: RegExpExecArray | null
+  while ((m = re.exec(text)) !== null) {
+    const value = (m[1] ?? m[2] ?? '').trim()
+    if (value) {
+      found.push(value.slice(0, 500))
+    }
+  }
+  return found
+}
+
+/** Parses one `<invoke name="…">…</invoke>` block (possibly unterminated) into a tool call. */
+export function parseInvokeBlock(block: string, agent: string): ToolCall | null {
+  const head = /<invoke\s+name\s*=\s*["']([^"'>]*)["']/.exec(block) ?? /<invoke\s+name\s*=\s*([^\s>]+)/.exec(block)
+  const name = head?.[1]?.trim()
+  if (!name) {
+    return null
+  }
+  const params: Record<string, string> = {}
+  const re = /<parameter\s+name\s*=\s*["']([^"'>]*)["']\s*>/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(block)) !== null) {
+    const start = m.index + m[0].length
+    const close = block.indexOf('</parameter>', start)
+    const nextOpen = block.indexOf('<parameter', start)
+    let stop = close === -1 ? block.length : close
+    if (close === -1 && nextOpen !== -1) {
+      stop = nextOpen
+    }
+    let value = block.slice(start, stop)
+    if (close === -1) {
+      value = value.replace(/<\/invoke>\s*$/, '')
+    }
+    value = stripOneNewline(value)
+    params[m[1] ?? ''] =
+      value.length > PARSER_LIMITS.paramChars
+        ? value.slice(0, PARSER_LIMITS.paramChars) + `…[truncated ${value.length - PARSER_LIMITS.paramChars} chars]`
+        : value
+    re.lastIndex = close === -1 ? stop : close
+  }
+  return { agent, name, params }
+}
+
+/** Drops the newline that usually follows `>` and precedes `</parameter>`, keeping inner formatting. */
+function stripOneNewline(v: string): string {
+  return v.replace(/^\r?\n/, '').replace(/\r?\n[ \t]*$/, '')
+}
+
+/** Parses a whole log held in memory (tests, small logs). */
+export function parseAgiAgentLog(content: Uint8Array | string, agent = 'manager'): LogParse {
+  const p = new AgiAgentLogParser(agent)
+  p.feed(content)
+  return p.finish()
+}

@@ -1,0 +1,113 @@
+/**
+ * Streaming readers for logs and JSONL sessions: large chunks, bounded memory, never a whole multi-GB file.
+ */
+import fs from 'node:fs'
+
+/** Chunk size for log reads: large enough that per-chunk overhead vanishes, small enough to keep memory flat. */
+export const READ_CHUNK_BYTES = 1024 * 1024
+
+/** Something that opens files: the real `fs` by default, a counting wrapper in tests. */
+export interface LogReader {
+  createReadStream(path: string, options: { highWaterMark: number; start?: number; end?: number }): NodeJS.ReadableStream
+}
+
+export const FS_READER: LogReader = {
+  createReadStream: (p, o) => fs.createReadStream(p, o)
+}
+
+/** Streams a file's bytes to `onChunk`; resolves with the byte count. Rejects on I/O errors or abort. */
+export async function readChunks(
+  filePath: string,
+  onChunk: (chunk: Buffer) => void,
+  opts: { reader?: LogReader; signal?: AbortSignal; start?: number } = {}
+): Promise<number> {
+  const reader = opts.reader ?? FS_READER
+  opts.signal?.throwIfAborted()
+  const stream = reader.createReadStream(filePath, { highWaterMark: READ_CHUNK_BYTES, start: opts.start })
+  let total = 0
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    opts.signal?.throwIfAborted()
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    total += buf.length
+    onChunk(buf)
+  }
+  return total
+}
+
+/** Longest JSONL line kept; longer lines (embedded images, huge outputs) are skipped and counted. */
+export const MAX_JSONL_LINE_CHARS = 32 * 1024 * 1024
+
+/**
+ * Streams a text file line by line through a non-fatal streaming TextDecoder (invalid UTF-8 → U+FFFD).
+ * Lines longer than `maxLineChars` are dropped (reported through `onOverlong`), never accumulated.
+ */
+export async function readLines(
+  filePath: string,
+  onLine: (line: string) => void,
+  opts: { reader?: LogReader; signal?: AbortSignal; maxLineChars?: number; onOverlong?: (chars: number) => void } = {}
+): Promise<void> {
+  const max = opts.maxLineChars ?? MAX_JSONL_LINE_CHARS
+  const decoder = new TextDecoder('utf-8', { fatal: false })
+  let pending = ''
+  let dropping = 0
+  const take = (text: string, last: boolean): void => {
+    let start = 0
+    for (;;) {
+      const nl = text.indexOf('\n', start)
+      if (nl === -1) {
+        break
+      }
+      if (dropping) {
+        opts.onOverlong?.(dropping + nl - start)
+        dropping = 0
+      } else {
+        onLine(pending + text.slice(start, nl))
+      }
+      pending = ''
+      start = nl + 1
+    }
+    const rest = text.slice(start)
+    if (dropping) {
+      dropping += rest.length
+    } else if (pending.length + rest.length > max) {
+      dropping = pending.length + rest.length
+      pending = ''
+    } else {
+      pending += rest
+    }
+    if (last) {
+      if (dropping) {
+        opts.onOverlong?.(dropping)
+      } else if (pending) {
+        onLine(pending)
+      }
+      pending = ''
+    }
+  }
+  await readChunks(filePath, (chunk) => take(decoder.decode(chunk, { stream: true }), false), opts)
+  take(decoder.decode(), true)
+}
+
+/**
+ * The last `maxChars` characters of a file, read from its end (for sessions analysed newest-first).
+ * Reads at most 4 bytes per wanted character, so a multi-GB file costs only its tail.
+ */
+export async function readTail(filePath: string, maxChars: number, opts: { reader?: LogReader } = {}): Promise<{ text: string; cut: boolean }> {
+  const size = (await fs.promises.stat(filePath)).size
+  const wantBytes = Math.min(size, Math.max(0, maxChars) * 4 + 4)
+  const start = size - wantBytes
+  const parts: Buffer[] = []
+  if (wantBytes > 0) {
+    await readChunks(filePath, (c) => parts.push(c), { reader: opts.reader, start })
+  }
+  let text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(parts))
+  let cut = start > 0
+  if (start > 0) {
+    text = text.replace(/^\uFFFD+/, '') // a multi-byte char cut by the byte offset
+  }
+  if (text.length > maxChars) {
+    text = text.slice(text.length - maxChars)
+    cut = true
+  }
+  return { text, cut }
+}

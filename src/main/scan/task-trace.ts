@@ -1,0 +1,129 @@
+/**
+ * Builds one AGIAgent task trace from the parsed logs of its folder (pure).
+ */
+import path from 'node:path'
+import type { TaskStatus, TaskTrace, ToolCall } from '../../shared/types'
+import type { LogParse } from './agiagent-parser'
+
+/** Tools whose path parameter names a file they create or change. */
+const WRITING_TOOL = /edit|write|create|append|replace|save|patch|insert|move|copy|rename|update_file|new_file/i
+const NOT_A_FILE_TOOL = /dir(ector(y|ies))?\b|folder|read|search|list|delete|remove/i
+const PATH_PARAMS = [
+  'target_file',
+  'file_path',
+  'filepath',
+  'file',
+  'filename',
+  'path',
+  'target_path',
+  'output_file',
+  'output_path',
+  'destination',
+  'dest',
+  'new_path',
+  'target'
+]
+
+/**
+ * Workspace-relative form of a path a tool call wrote, or null when it points outside the workspace.
+ * Absolute paths from the machine that ran the agent are matched by their `<taskDir>/workspace/` part.
+ */
+export function toWorkspaceRelative(raw: string, taskPath: string, taskDir: string): string | null {
+  let p = raw.trim().replace(/^["'`]|["'`]$/g, '').replace(/\\/g, '/')
+  if (!p || p.includes('\0') || p.includes('\n')) {
+    return null
+  }
+  const ws = taskPath.replace(/\\/g, '/').replace(/\/+$/, '') + '/workspace/'
+  if (p.startsWith('/') || /^[A-Za-z]:\//.test(p)) {
+    if (p.startsWith(ws)) {
+      p = p.slice(ws.length)
+    } else {
+      const marker = `/${taskDir}/workspace/`
+      const at = p.lastIndexOf(marker)
+      if (at === -1) {
+        return null
+      }
+      p = p.slice(at + marker.length)
+    }
+  } else {
+    p = p.replace(/^(\.\/)+/, '')
+    if (p.startsWith(`${taskDir}/workspace/`)) {
+      p = p.slice(taskDir.length + '/workspace/'.length)
+    } else if (p.startsWith('workspace/')) {
+      p = p.slice('workspace/'.length)
+    }
+  }
+  const norm = path.posix.normalize(p)
+  if (!norm || norm === '.' || norm.startsWith('../') || norm === '..' || norm.startsWith('/') || norm.endsWith('/')) {
+    return null
+  }
+  return norm
+}
+
+/** The workspace files the tool calls created or edited, in first-seen order. */
+export function filesFromToolCalls(calls: ToolCall[], taskPath: string, taskDir: string): string[] {
+  const files: string[] = []
+  for (const call of calls) {
+    if (!WRITING_TOOL.test(call.name) || NOT_A_FILE_TOOL.test(call.name)) {
+      continue
+    }
+    for (const key of PATH_PARAMS) {
+      const value = call.params[key]
+      if (value === undefined) {
+        continue
+      }
+      const rel = toWorkspaceRelative(value, taskPath, taskDir)
+      if (rel && !files.includes(rel)) {
+        files.push(rel)
+      }
+      break
+    }
+  }
+  return files
+}
+
+/** Completed → `completed`; stopped or interrupted → `interrupted`; otherwise still `incomplete`. */
+export function statusOf(completed: boolean, interruptions: number, stoppedByUser: boolean): TaskStatus {
+  if (completed) {
+    return 'completed'
+  }
+  return stoppedByUser || interruptions > 0 ? 'interrupted' : 'incomplete'
+}
+
+/** Merges manager.out and the agent logs into one trace; requirements and interruptions come from the manager. */
+export function buildTaskTrace(
+  task: { path: string; user: string; taskDir: string; mtime: number },
+  logs: LogParse[]
+): TaskTrace {
+  const manager = logs.find((l) => l.agent === 'manager')
+  const lead = manager ?? logs[0]
+  const toolCalls = logs.flatMap((l) => l.toolCalls)
+  const agentRequirements: Record<string, string[]> = {}
+  for (const l of logs) {
+    if (l !== manager && l.requirements.length > 0) {
+      agentRequirements[l.agent] = l.requirements
+    }
+  }
+  const completed = lead?.completed ?? false
+  const interruptions = manager?.interruptions ?? 0
+  const trace: TaskTrace = {
+    source: 'agiagent',
+    user: task.user,
+    taskDir: task.taskDir,
+    path: task.path,
+    mtime: task.mtime,
+    status: statusOf(completed, interruptions, lead?.stoppedByUser ?? false),
+    completed,
+    requirements: manager?.requirements ?? [],
+    toolCalls,
+    errors: logs.flatMap((l) => (l === manager ? l.errors : l.errors.map((e) => `[${l.agent}] ${e}`))),
+    interruptions,
+    agentMessages: logs.flatMap((l) => l.agentMessages),
+    files: filesFromToolCalls(toolCalls, task.path, task.taskDir),
+    preferences: manager?.preferences ?? []
+  }
+  if (Object.keys(agentRequirements).length > 0) {
+    trace.agentRequirements = agentRequirements
+  }
+  return trace
+}
