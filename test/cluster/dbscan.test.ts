@@ -6,7 +6,13 @@ import { clustersOf, dbscan, graphFromPairs, type NeighbourGraph } from '../../s
 function lineGraph(xs: number[], eps: number): NeighbourGraph {
   const a: number[] = []
   const b: number[] = []
-  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) if (Math.abs(xs[i]! - xs[j]!) <= eps) (a.push(i), b.push(j))
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      if (Math.abs(xs[i]! - xs[j]!) > eps) continue
+      a.push(i)
+      b.push(j)
+    }
+  }
   return graphFromPairs(xs.length, a, b, a.length)
 }
 
