@@ -270,6 +270,17 @@ class Library implements SkillLibrary {
     this.version++
   }
 
+  /** Keeps the cached listing valid after our own in-place rewrite of one skill (queries touch skills often). */
+  private patchSnapshot(skill: Skill, versionBefore: number): void {
+    const last = this.last
+    if (!last || last.version !== versionBefore) return
+    const i = last.all.skills.findIndex((s) => s.path === skill.path)
+    if (i < 0) return
+    const skills = last.all.skills.slice()
+    skills[i] = skill
+    this.last = { at: last.at, version: this.version, all: { skills, errors: last.all.errors } }
+  }
+
   private validateMeta(meta: Partial<SkillMeta>): void {
     if (meta.skill_id !== undefined) assertSkillId(meta.skill_id)
     if (meta.quality_index !== undefined && !(Number.isFinite(meta.quality_index) && meta.quality_index >= 0 && meta.quality_index <= 1)) {
@@ -326,10 +337,12 @@ class Library implements SkillLibrary {
       }
       await writeFileAtomic(abs, text, { mustExist: true })
     })
+    const versionBefore = this.version
     this.bump()
     const skill = await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
     if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
     this.idPaths.set(skill.skill_id, skill.path)
+    this.patchSnapshot(skill, versionBefore)
     return skill
   }
 

@@ -1,0 +1,190 @@
+/**
+ * copy_skill_files: back up code and document files from an agent task's workspace into the library's
+ * `codes/task_<…>/` folder and record them in the skill's `related_code`.
+ *
+ * Only code/document extensions; never config, images, symlinks, hard links, devices or anything whose real
+ * path leaves the workspace; size-capped; every skipped file is reported with its reason. Existing backups
+ * are never overwritten.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ToolResult } from '../../shared/types'
+import type { SkillLibrary } from '../store/library'
+import { checkRelPath, isInside } from '../store/paths'
+import { StoreError, type SkillStore } from '../store/types'
+
+/** Extensions of code and document files that may be backed up (lower case, with the dot). */
+export const COPYABLE_EXTENSIONS: ReadonlySet<string> = new Set([
+  // code
+  '.py', '.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx', '.java', '.kt', '.kts', '.scala', '.groovy',
+  '.c', '.h', '.cc', '.cpp', '.cxx', '.hh', '.hpp', '.hxx', '.cs', '.go', '.rs', '.rb', '.php', '.swift', '.m', '.mm',
+  '.dart', '.lua', '.pl', '.pm', '.r', '.jl', '.hs', '.ml', '.ex', '.exs', '.erl', '.clj', '.sh', '.bash', '.zsh',
+  '.ps1', '.sql', '.vue', '.svelte', '.html', '.htm', '.css', '.scss', '.less',
+  // documents
+  '.md', '.markdown', '.txt', '.rst', '.adoc', '.tex', '.org'
+])
+
+export interface CopyLimits {
+  maxFileBytes: number
+  maxTotalBytes: number
+  maxFiles: number
+}
+
+export const DEFAULT_COPY_LIMITS: CopyLimits = { maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 20 * 1024 * 1024, maxFiles: 100 }
+
+type CopyStore = SkillStore & Partial<Pick<SkillLibrary, 'writeBytes'>>
+
+/** `codes/` sub-folder of a skill: its first task folder with `output_` → `task_` (else `task_<skill_id>`). */
+export function codesFolderFor(skill: { skill_id: string; task_directories: string[] }): string {
+  const first = skill.task_directories.find((t) => typeof t === 'string' && t.trim() !== '')
+  if (first) {
+    const base = first.replace(/\\/g, '/').split('/').filter(Boolean).pop() ?? ''
+    const name = base.startsWith('output_') ? `task_${base.slice('output_'.length)}` : base.startsWith('task_') ? base : `task_${base}`
+    try {
+      checkRelPath(name)
+      return name
+    } catch {
+      // Fall through to the id-based name.
+    }
+  }
+  return `task_${skill.skill_id}`
+}
+
+interface Skipped {
+  path: string
+  reason: string
+}
+
+/** Reads a workspace file safely, or says why it is skipped. */
+async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLimits): Promise<{ rel: string; bytes: Buffer } | { reason: string }> {
+  if (typeof input !== 'string' || input.trim() === '') return { reason: 'not a path' }
+  let rel = input.trim().replace(/^\.\//, '')
+  if (path.isAbsolute(rel)) {
+    const abs = path.resolve(rel)
+    if (!isInside(wsReal, abs) || abs === wsReal) return { reason: 'outside the workspace' }
+    rel = path.relative(wsReal, abs).split(path.sep).join('/')
+  }
+  try {
+    rel = checkRelPath(rel)
+  } catch (err) {
+    return { reason: `outside the workspace or not allowed: ${(err as Error).message.replace(/^path refused \([^)]*\): /, '')}` }
+  }
+  const ext = path.extname(rel).toLowerCase()
+  if (!COPYABLE_EXTENSIONS.has(ext)) return { reason: `only code and document files are copied (${ext || 'no extension'} is not one)` }
+  const abs = path.join(wsReal, rel)
+  let st: fs.Stats
+  try {
+    st = await fs.promises.lstat(abs)
+  } catch {
+    return { reason: 'not found in the workspace' }
+  }
+  if (st.isSymbolicLink()) return { reason: 'symbolic link: never copied' }
+  if (!st.isFile()) return { reason: 'not a regular file' }
+  if (st.nlink > 1) return { reason: 'hard link: never copied' }
+  if (st.size > limits.maxFileBytes) return { reason: `larger than ${Math.round(limits.maxFileBytes / 1024)} KB` }
+  let real: string
+  try {
+    real = await fs.promises.realpath(abs)
+  } catch {
+    return { reason: 'not found in the workspace' }
+  }
+  if (!isInside(wsReal, real)) return { reason: 'its real path is outside the workspace (symbolic link in a folder)' }
+  // O_NOFOLLOW + fstat: a file swapped for a link after the checks is refused, not followed.
+  let fh: fs.promises.FileHandle
+  try {
+    fh = await fs.promises.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return { reason: 'cannot be opened (changed during the copy?)' }
+  }
+  try {
+    const fst = await fh.stat()
+    if (!fst.isFile() || fst.ino !== st.ino || fst.size > limits.maxFileBytes) return { reason: 'changed during the copy' }
+    return { rel, bytes: await fh.readFile() }
+  } finally {
+    await fh.close()
+  }
+}
+
+/** Copies workspace files into `codes/<task>/…` and records them in the skill's related_code. */
+export async function copySkillFiles(
+  store: CopyStore,
+  skillId: string,
+  filePaths: unknown[],
+  workspace: string,
+  limitsIn: Partial<CopyLimits> = {}
+): Promise<ToolResult> {
+  const limits = { ...DEFAULT_COPY_LIMITS, ...limitsIn }
+  let wsReal: string
+  try {
+    wsReal = await fs.promises.realpath(workspace)
+    if (!(await fs.promises.stat(wsReal)).isDirectory()) throw new Error('not a folder')
+  } catch {
+    return { status: 'error', message: `workspace folder not found: ${workspace}`, skill_id: skillId }
+  }
+  const skill = await store.get(skillId)
+  const folder = codesFolderFor(skill)
+  const copied: string[] = []
+  const unchanged: string[] = []
+  const skipped: Skipped[] = []
+  let total = 0
+  for (const [i, input] of filePaths.entries()) {
+    const shown = typeof input === 'string' ? input : String(input)
+    if (i >= limits.maxFiles) {
+      skipped.push({ path: shown, reason: `more than ${limits.maxFiles} files in one call` })
+      continue
+    }
+    const got = await readWorkspaceFile(wsReal, input, limits)
+    if ('reason' in got) {
+      skipped.push({ path: shown, reason: got.reason })
+      continue
+    }
+    if (total + got.bytes.length > limits.maxTotalBytes) {
+      skipped.push({ path: shown, reason: `total size cap of ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB reached` })
+      continue
+    }
+    const dest = `codes/${folder}/${got.rel}`
+    try {
+      if (store.writeBytes) await store.writeBytes(dest, got.bytes, null)
+      else {
+        const text = new TextDecoder('utf-8', { fatal: true }).decode(got.bytes)
+        await store.writeRaw(dest, text, null)
+      }
+      total += got.bytes.length
+      copied.push(dest)
+    } catch (err) {
+      if (err instanceof StoreError && err.code === 'exists') {
+        const same = await store
+          .resolveInside(dest)
+          .then((abs) => fs.promises.readFile(abs))
+          .then((b) => b.equals(got.bytes))
+          .catch(() => false)
+        if (same) unchanged.push(dest)
+        else skipped.push({ path: shown, reason: `a different ${dest} already exists (never overwritten)` })
+      } else if (err instanceof TypeError) {
+        skipped.push({ path: shown, reason: 'not valid UTF-8 text' })
+      } else {
+        skipped.push({ path: shown, reason: (err as Error).message.split('\n')[0] ?? 'copy failed' })
+      }
+    }
+  }
+  const recorded = [...copied, ...unchanged]
+  let related = skill.related_code
+  if (recorded.length > 0) {
+    const existing = skill.related_code.split(',').map((s) => s.trim()).filter(Boolean)
+    const merged = [...existing, ...recorded.filter((p) => !existing.includes(p))]
+    related = merged.join(', ')
+    if (related !== skill.related_code) await store.update(skillId, { meta: { related_code: related } })
+  }
+  const parts = [`Copied ${copied.length} file(s) to codes/${folder}/`]
+  if (unchanged.length) parts.push(`${unchanged.length} already backed up`)
+  if (skipped.length) parts.push(`skipped ${skipped.length}: ${skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}`)
+  return {
+    status: recorded.length > 0 || filePaths.length === 0 ? 'success' : 'error',
+    message: parts.join('; '),
+    skill_id: skillId,
+    copied,
+    unchanged,
+    skipped,
+    related_code: related
+  }
+}

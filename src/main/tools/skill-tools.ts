@@ -1,0 +1,337 @@
+/**
+ * The five agent-facing skill tools, with AGIAgent's semantics and answer shapes:
+ * query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files.
+ *
+ * Tools never throw for bad input: every failure is `{status: 'error', message}` with a one-line reason,
+ * and nothing is written when the input is refused.
+ */
+import { createHash } from 'node:crypto'
+import type { QueriedSkill, QueryResult, Skill, SkillList, ToolResult } from '../../shared/types'
+import type { SkillLibrary } from '../store/library'
+import { isValidSkillId } from '../store/paths'
+import { formatTimestamp } from '../store/skill-meta'
+import { StoreError, type SkillStore } from '../store/types'
+import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
+import { copySkillFiles, type CopyLimits } from './copy-files'
+
+export const EDIT_MODES = ['full_replace', 'append', 'lines_replace'] as const
+export type EditMode = (typeof EDIT_MODES)[number]
+
+/** A store as the tools use it: the SkillStore contract, plus the library's cached snapshot and binary writes when available. */
+export type ToolStore = SkillStore & Partial<Pick<SkillLibrary, 'snapshot' | 'writeBytes'>>
+
+export interface SkillToolsOptions {
+  now?: () => Date
+  /** Default workspace for copy_skill_files (the agent task's `workspace/` folder). */
+  workspaceRoot?: string
+  /** How stale (ms) a cached library listing may be for a query (default 1000; 0 = always re-list). */
+  snapshotMaxAgeMs?: number
+  copyLimits?: Partial<CopyLimits>
+}
+
+export interface QueryOptions {
+  /** How many skills to return (default 3, at most 50). */
+  top?: number
+  /** Write fetch_count + 1 and last_used_at to each returned skill (default true, as upstream). */
+  touch?: boolean
+}
+
+export interface SkillTools {
+  query_skill(query: string, opts?: QueryOptions): Promise<QueryResult>
+  rate_skill(skill_id: string, rating: number | string): Promise<ToolResult>
+  edit_skill(skill_id: string, edit_mode: string, code_edit: string, old_code?: string | null): Promise<ToolResult>
+  delete_skill(skill_id: string): Promise<ToolResult>
+  copy_skill_files(skill_id: string, file_paths: string[], workspace?: string): Promise<ToolResult>
+}
+
+export const SKILL_TOOL_NAMES = ['query_skill', 'rate_skill', 'edit_skill', 'delete_skill', 'copy_skill_files'] as const
+export type SkillToolName = (typeof SKILL_TOOL_NAMES)[number]
+
+const MAX_EDIT_CHARS = 1_000_000
+const MAX_QUERY_CHARS = 20_000
+
+function fail(message: string, extra: Record<string, unknown> = {}): ToolResult {
+  return { status: 'error', message, ...extra }
+}
+
+function errMessage(err: unknown): string {
+  if (err instanceof StoreError || err instanceof Error) return err.message.split('\n')[0] ?? err.message
+  return String(err)
+}
+
+function idProblem(id: unknown): string | null {
+  if (typeof id !== 'string' || !isValidSkillId(id)) return `invalid skill_id ${JSON.stringify(typeof id === 'string' ? id.slice(0, 40) : id ?? null)}: an id is 1–20 digits`
+  return null
+}
+
+/** Text a skill is found by: title + usage conditions + body (as upstream). */
+export function indexedText(skill: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
+  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
+}
+
+/** Per-skill-object key of its indexed text; Skill objects are reused by the store while the file is unchanged. */
+const textKeys = new WeakMap<Skill, string>()
+function textKey(skill: Skill): string {
+  let k = textKeys.get(skill)
+  if (k === undefined) {
+    k = `${skill.skill_id}:${createHash('sha1').update(indexedText(skill)).digest('hex')}`
+    if (Object.isFrozen(skill)) textKeys.set(skill, k)
+  }
+  return k
+}
+
+interface IndexCache {
+  keys: string[]
+  index: TfIdfIndex
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(n * f) / f
+}
+
+function toQueried(skill: Skill, score: number): QueriedSkill {
+  const out: QueriedSkill = {
+    skill_id: skill.skill_id,
+    title: skill.title,
+    usage_conditions: skill.usage_conditions,
+    quality_index: skill.quality_index,
+    fetch_count: skill.fetch_count,
+    similarity_score: round(score, 4),
+    content: skill.body,
+    related_code: skill.related_code,
+    task_directories: [...skill.task_directories],
+    user_preferences: skill.user_preferences,
+    created_at: skill.created_at,
+    updated_at: skill.updated_at,
+    last_used_at: skill.last_used_at,
+    path: skill.path,
+    format: skill.format
+  }
+  if (skill.pinned !== undefined) out.pinned = skill.pinned
+  return out
+}
+
+/** The `message` of a query answer: `Found N relevant skills:` then one block per skill. */
+export function formatQueryMessage(skills: QueriedSkill[]): string {
+  const lines = [`Found ${skills.length} relevant skills:`]
+  skills.forEach((s, i) => {
+    lines.push(
+      '',
+      `Skill ${i + 1}:`,
+      `ID: ${s.skill_id}`,
+      `Title: ${s.title}`,
+      `Similarity: ${s.similarity_score.toFixed(3)}`,
+      `Usage Conditions: ${s.usage_conditions}`,
+      `Quality Index: ${s.quality_index}`
+    )
+  })
+  return lines.join('\n')
+}
+
+/** Creates the five skill tools over a store. */
+export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {}): SkillTools {
+  const now = opts.now ?? (() => new Date())
+  let cache: IndexCache | null = null
+
+  const listActive = async (): Promise<SkillList> =>
+    store.snapshot ? store.snapshot({ maxAgeMs: opts.snapshotMaxAgeMs ?? 1000 }) : store.list()
+
+  /** The TF-IDF index of the active skills, rebuilt only when some skill's indexed text changed. */
+  const indexFor = (skills: Skill[]): TfIdfIndex => {
+    const keys = skills.map(textKey)
+    if (cache && sameKeys(cache.keys, keys)) return cache.index
+    const index = buildTfIdfIndex(skills.map(indexedText))
+    cache = { keys, index }
+    return index
+  }
+
+  /** fetch_count + 1 and last_used_at = now, on the current file (retried on a concurrent change). */
+  const touch = async (skill: Skill, at: string): Promise<Skill> => {
+    let current = skill
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return await store.update(
+          current.skill_id,
+          { meta: { fetch_count: current.fetch_count + 1, last_used_at: at } },
+          { baseHash: current.hash, touchUpdatedAt: false }
+        )
+      } catch (err) {
+        if (!(err instanceof StoreError) || err.code !== 'conflict') return current
+        current = await store.get(current.skill_id).catch(() => current)
+      }
+    }
+    return current
+  }
+
+  return {
+    async query_skill(query, qopts = {}) {
+      if (typeof query !== 'string' || query.trim() === '') {
+        return { status: 'error', message: 'query must be a non-empty string', skills_count: 0, skills: [] }
+      }
+      const top = Math.max(1, Math.min(50, Math.trunc(Number(qopts.top ?? 3)) || 3))
+      let list: SkillList
+      try {
+        list = await listActive()
+      } catch (err) {
+        return { status: 'error', message: `cannot read the skill library: ${errMessage(err)}`, skills_count: 0, skills: [] }
+      }
+      const skills = list.skills.filter((s) => !s.legacy)
+      if (skills.length === 0) {
+        return { status: 'success', message: 'Found 0 relevant skills: the skill library is empty', skills_count: 0, skills: [] }
+      }
+      const index = indexFor(skills)
+      let hits = index.query(query.slice(0, MAX_QUERY_CHARS), top)
+      // As upstream: the best match is always returned (even at score 0); the others need a score above 0.
+      if (hits.length === 0) hits = [{ doc: 0, score: 0 }]
+      let chosen = hits.map((h) => ({ skill: skills[h.doc]!, score: h.score }))
+      if (qopts.touch !== false) {
+        const at = formatTimestamp(now())
+        const touched: Skill[] = []
+        for (const c of chosen) touched.push(await touch(c.skill, at))
+        chosen = chosen.map((c, i) => ({ skill: touched[i]!, score: c.score }))
+      }
+      const out = chosen.map((c) => toQueried(c.skill, c.score))
+      return { status: 'success', message: formatQueryMessage(out), skills_count: out.length, skills: out }
+    },
+
+    async rate_skill(skill_id, rating) {
+      const bad = idProblem(skill_id)
+      if (bad) return fail(bad)
+      const r = typeof rating === 'string' && rating.trim() !== '' ? Number(rating) : rating
+      if (typeof r !== 'number' || !Number.isFinite(r) || r < 0 || r > 1) {
+        return fail(`rating must be a number between 0 and 1 (got ${JSON.stringify(rating ?? null)}); nothing was changed`)
+      }
+      try {
+        const skill = await store.get(skill_id)
+        const old = skill.quality_index
+        const next = round(Math.min(1, Math.max(0, 0.7 * old + 0.3 * r)), 3)
+        await store.update(skill_id, { meta: { quality_index: next } }, { baseHash: skill.hash })
+        return {
+          status: 'success',
+          message: `Skill ${skill_id} rated ${r}: quality index ${old} → ${next}`,
+          skill_id,
+          rating: r,
+          old_quality_index: old,
+          new_quality_index: next
+        }
+      } catch (err) {
+        return fail(errMessage(err), { skill_id })
+      }
+    },
+
+    async edit_skill(skill_id, edit_mode, code_edit, old_code) {
+      const bad = idProblem(skill_id)
+      if (bad) return fail(bad)
+      if (!(EDIT_MODES as readonly string[]).includes(edit_mode)) {
+        return fail(`edit_mode must be one of ${EDIT_MODES.join(', ')} (got ${JSON.stringify(edit_mode ?? null)})`)
+      }
+      if (typeof code_edit !== 'string') return fail('code_edit must be a string')
+      if (code_edit.length > MAX_EDIT_CHARS) return fail(`code_edit is longer than ${MAX_EDIT_CHARS} characters`)
+      try {
+        const skill = await store.get(skill_id)
+        let body: string
+        if (edit_mode === 'full_replace') {
+          body = code_edit
+        } else if (edit_mode === 'append') {
+          body = skill.body === '' || skill.body.endsWith('\n') ? skill.body + code_edit : `${skill.body}\n${code_edit}`
+        } else {
+          if (typeof old_code !== 'string' || old_code === '') return fail('lines_replace needs old_code: the exact text to replace')
+          const first = skill.body.indexOf(old_code)
+          if (first < 0) return fail('old_code was not found in the skill body; nothing was changed', { skill_id })
+          let count = 0
+          for (let at = first; at >= 0; at = skill.body.indexOf(old_code, at + 1)) count++
+          if (count > 1) return fail(`old_code occurs ${count} times in the skill body; give more surrounding text so it matches exactly once`, { skill_id })
+          body = skill.body.slice(0, first) + code_edit + skill.body.slice(first + old_code.length)
+        }
+        const updated = await store.update(skill_id, { body }, { baseHash: skill.hash })
+        return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
+      } catch (err) {
+        return fail(errMessage(err), { skill_id })
+      }
+    },
+
+    async delete_skill(skill_id) {
+      const bad = idProblem(skill_id)
+      if (bad) return fail(bad)
+      try {
+        const moved = await store.moveToLegacy(skill_id)
+        return { status: 'success', message: `Skill ${skill_id} moved to ${moved.to} (kept, no longer recalled)`, skill_id, from: moved.from, to: moved.to }
+      } catch (err) {
+        return fail(errMessage(err), { skill_id })
+      }
+    },
+
+    async copy_skill_files(skill_id, file_paths, workspace) {
+      const bad = idProblem(skill_id)
+      if (bad) return fail(bad)
+      const ws = workspace ?? opts.workspaceRoot
+      if (!ws) return fail('no workspace folder was given to copy files from')
+      if (!Array.isArray(file_paths)) return fail('file_paths must be a list of workspace-relative paths')
+      try {
+        return await copySkillFiles(store, skill_id, file_paths, ws, opts.copyLimits)
+      } catch (err) {
+        return fail(errMessage(err), { skill_id })
+      }
+    }
+  }
+}
+
+/** The answer every tool gives when long-term memory is off (as upstream). */
+export const DISABLED_MESSAGE = 'Skill tools are only available when long-term memory is enabled'
+
+/** Tools that all answer `{status: 'error', message: DISABLED_MESSAGE}`. */
+export function createDisabledSkillTools(): SkillTools {
+  const off = async (): Promise<ToolResult> => ({ status: 'error', message: DISABLED_MESSAGE })
+  return {
+    query_skill: async () => ({ status: 'error', message: DISABLED_MESSAGE, skills_count: 0, skills: [] }),
+    rate_skill: off,
+    edit_skill: off,
+    delete_skill: off,
+    copy_skill_files: off
+  }
+}
+
+function asRecord(args: unknown): Record<string, unknown> | null {
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args)
+    } catch {
+      return null
+    }
+  }
+  return typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null
+}
+
+/**
+ * Runs one tool from a function call (name + JSON arguments, object or string), as an LLM or MCP client sends it.
+ * Unknown tools and malformed arguments get an error answer.
+ */
+export async function callSkillTool(tools: SkillTools, name: string, args: unknown): Promise<QueryResult | ToolResult> {
+  const a = asRecord(args)
+  if (!a) return fail('tool arguments must be a JSON object')
+  const s = (k: string): string => (typeof a[k] === 'string' ? (a[k] as string) : '')
+  switch (name) {
+    case 'query_skill':
+      return tools.query_skill(s('query'))
+    case 'rate_skill':
+      return tools.rate_skill(s('skill_id'), a.rating as number | string)
+    case 'edit_skill':
+      return tools.edit_skill(s('skill_id'), s('edit_mode'), a.code_edit as string, typeof a.old_code === 'string' ? a.old_code : undefined)
+    case 'delete_skill':
+      return tools.delete_skill(s('skill_id'))
+    case 'copy_skill_files': {
+      const paths = a.file_paths
+      if (!Array.isArray(paths)) return fail('file_paths must be a list of workspace-relative paths')
+      return tools.copy_skill_files(s('skill_id'), paths as string[])
+    }
+    default:
+      return fail(`unknown tool ${JSON.stringify(String(name).slice(0, 60))}`)
+  }
+}
