@@ -64,6 +64,9 @@ export function makeRoot(tasks: TaskSpec[]): string {
       fs.writeFileSync(path.join(dir, 'workspace', rel), text)
     }
     const when = now - (t.ageSec ?? 0)
+    // the scanner may date a task by its folder or by its newest log: set both
+    fs.utimesSync(path.join(dir, 'logs', 'manager.out'), when, when)
+    fs.utimesSync(path.join(dir, 'logs'), when, when)
     fs.utimesSync(dir, when, when)
   }
   return root

@@ -7,5 +7,6 @@ import type { CliCommand } from './common'
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
   version: () => import('./commands/version'),
   serve: () => import('./commands/serve'),
-  memory: () => import('./commands/memory')
+  memory: () => import('./commands/memory'),
+  reflect: () => import('./commands/reflect')
 }

@@ -35,6 +35,8 @@ export interface ReflectionDeps {
 
 export interface ReflectionOptions {
   rootDir: string
+  /** Write every skill into this library instead of `<root>/<user>/general/experience` (session sources). */
+  library?: string
   /** Only this user's tasks ('default' = tasks directly under the root). */
   user?: string
   /** Only these tasks (folder names or paths). */
@@ -115,7 +117,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
 
   const libraries = new Map<string, Promise<LibraryCtx>>()
   const libraryFor = (trace: TaskTrace): Promise<LibraryCtx> => {
-    const dir = libraryDirFor(rootDir, trace.user)
+    const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, trace.user)
     let ctx = libraries.get(dir)
     if (!ctx) {
       ctx = openCtx(dir, deps, secrets)

@@ -1,0 +1,163 @@
+import path from 'node:path'
+import type { TaskTrace } from '../../../shared/types'
+import { DEFAULT_SETTINGS } from '../../../shared/types'
+import { createOpenAiClient, llmConfigFromEnv } from '../../llm/openai-client'
+import { defaultReflectionDeps } from '../../reflect/default-deps'
+import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
+import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
+import { resolveRootDir } from '../../scan/discover'
+import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
+
+const OPTIONS = {
+  'root-dir': { type: 'string' },
+  library: { type: 'string' },
+  config: { type: 'string' },
+  user: { type: 'string' },
+  task: { type: 'string', multiple: true },
+  llm: { type: 'string', default: 'offline' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  concurrency: { type: 'string' },
+  budget: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  'claude-dir': { type: 'string' },
+  'codex-dir': { type: 'string' },
+  'synapse-dir': { type: 'string' },
+  json: { type: 'boolean', default: false }
+} as const
+
+const BAR_WIDTH = 24
+
+/** Draws `[#####-----] 3/10` on one terminal line. */
+export function progressBar(done: number, total: number): string {
+  const filled = total ? Math.round((done / total) * BAR_WIDTH) : BAR_WIDTH
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${total}`
+}
+
+/** The human summary printed after a run. */
+export function formatReflectSummary(s: ReflectionSummary): string {
+  const already = s.skipped.filter((x) => x.reason === 'already reflected').length
+  const other = s.skipped.length - already
+  const lines = [
+    `Created ${s.created.length} skill(s); skipped ${already} already reflected${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
+  ]
+  for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
+  for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
+  return lines.join('\n') + '\n'
+}
+
+async function sessionTraces(values: Record<string, unknown>, io: CliIo): Promise<TaskTrace[] | undefined> {
+  const flags = (['claude-dir', 'codex-dir', 'synapse-dir'] as const).filter((f) => values[f] !== undefined)
+  if (flags.length === 0) {
+    return undefined
+  }
+  if (flags.length > 1) {
+    throw new UsageError('give one session source: --claude-dir, --codex-dir or --synapse-dir')
+  }
+  const flag = flags[0]!
+  const { scanSessions } = await import('../../scan/sessions')
+  const source = flag === 'claude-dir' ? 'claude' : flag === 'codex-dir' ? 'codex' : 'synapse'
+  const result = await scanSessions({ source, dir: String(values[flag]), cwd: io.cwd, env: io.env, signal: io.signal })
+  return result.tasks
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`${flag} must be a whole number from 1 to 64`)
+  return n
+}
+
+export const command: CliCommand = {
+  name: 'reflect',
+  summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
+  usage:
+    'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--json]\n' +
+    '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    const mode = values.llm
+    if (mode !== 'offline' && mode !== 'openai') {
+      throw new UsageError('--llm must be offline or openai')
+    }
+    const concurrency = positiveInt(values.concurrency, '--concurrency')
+    const budget = values.budget === undefined ? DEFAULT_SETTINGS.reflectBudgetChars : Number(values.budget)
+    if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
+
+    const traces = await sessionTraces(values, io)
+    if (traces && !values['root-dir'] && !values.library) {
+      throw new UsageError('session sources need a library: --root-dir DIR (its default user) or --library DIR')
+    }
+    const rootDir = values['root-dir']
+      ? path.resolve(io.cwd, values['root-dir'])
+      : traces
+        ? path.resolve(io.cwd, values.library!)
+        : resolveRootDir({ configPath: values.config, cwd: io.cwd })
+
+    const llmConfig = mode === 'openai' ? llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env) : undefined
+    const llm = llmConfig ? createOpenAiClient(llmConfig) : undefined
+
+    const progressLine = { shown: false }
+    let done = 0
+    const onEvent = (e: ReflectionEvent): void => {
+      if (progressLine.shown) {
+        io.stderr('\r\u001b[2K')
+        progressLine.shown = false
+      }
+      switch (e.kind) {
+        case 'start':
+          io.stderr(`Found ${e.total} tasks to process\n`)
+          break
+        case 'task-start':
+          io.stderr(`${e.message}\n`)
+          break
+        case 'task-done':
+          done++
+          io.stderr(`✅ Skill generated: ${e.skillPath}\n`)
+          break
+        case 'task-failed':
+          done++
+          io.stderr(`❌ ${e.taskDir}: ${e.message}\n`)
+          break
+        case 'task-skipped':
+          done++
+          io.stderr(`[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
+          break
+        default:
+          break
+      }
+      if (io.isTTY && e.kind !== 'done' && e.total > 0) {
+        io.stderr(progressBar(done, e.total))
+        progressLine.shown = true
+      }
+    }
+
+    const opts: ReflectionOptions = {
+      rootDir,
+      user: values.user,
+      tasks: values.task,
+      mode,
+      force: values.force,
+      concurrency: concurrency ?? DEFAULT_SETTINGS.llm.concurrency,
+      budgetChars: budget,
+      traces,
+      signal: io.signal,
+      onEvent
+    }
+    if (traces && values.library) {
+      opts.library = path.resolve(io.cwd, values.library)
+    }
+    const summary = await runReflection(
+      opts,
+      defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
+    )
+    if (progressLine.shown) io.stderr('\n')
+    if (values.json) {
+      printJson(io, summary)
+    } else {
+      io.stdout(formatReflectSummary(summary))
+    }
+    if (summary.cancelled) return 130
+    return summary.failed.length ? 1 : 0
+  }
+}
