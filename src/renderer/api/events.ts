@@ -1,0 +1,48 @@
+/**
+ * Turns pushed events into react-query invalidations: the files are the truth, the UI re-reads.
+ */
+import type { QueryClient } from '@tanstack/react-query'
+import type { ApiEvent } from '../../shared/api'
+import { queryKeys } from './query-keys'
+
+/** Invalidates exactly the queries an event makes stale. */
+export function invalidateForEvent(client: QueryClient, event: ApiEvent): void {
+  switch (event.type) {
+    case 'files.changed': {
+      if (event.library) void client.invalidateQueries({ queryKey: queryKeys.library(event.library) })
+      if (event.root) {
+        void client.invalidateQueries({ queryKey: queryKeys.root(event.root) })
+        void client.invalidateQueries({ queryKey: queryKeys.roots() })
+      }
+      if (!event.library && !event.root) {
+        void client.invalidateQueries({ queryKey: ['library'] })
+        void client.invalidateQueries({ queryKey: ['root'] })
+      }
+      void client.invalidateQueries({ queryKey: queryKeys.libraries() })
+      return
+    }
+    case 'job.progress':
+      // A finished task may have produced a skill: refresh task badges and lists as we go.
+      if (event.progress.stage === 'task-done') {
+        void client.invalidateQueries({ queryKey: ['root'] })
+        void client.invalidateQueries({ queryKey: ['library'] })
+      }
+      return
+    case 'job.done':
+      void client.invalidateQueries({ queryKey: queryKeys.jobs() })
+      if (event.kind === 'reflect') {
+        void client.invalidateQueries({ queryKey: ['root'] })
+        void client.invalidateQueries({ queryKey: ['library'] })
+        void client.invalidateQueries({ queryKey: queryKeys.libraries() })
+      } else {
+        const library = event.result && 'library' in event.result ? event.result.library : undefined
+        void client.invalidateQueries({ queryKey: library ? queryKeys.library(library) : ['library'] })
+      }
+      return
+    case 'settings.changed':
+      void client.invalidateQueries({ queryKey: queryKeys.settings() })
+      void client.invalidateQueries({ queryKey: queryKeys.roots() })
+      void client.invalidateQueries({ queryKey: queryKeys.libraries() })
+      return
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Keeps what the UI knows about running and finished jobs (progress, per-task state, log lines),
+ * fed by pushed `job.*` events. Lives outside React so a job keeps its history while the user
+ * moves between screens. Snapshots are immutable, for useSyncExternalStore.
+ */
+import type { ApiEvent, CurateSummary, JobInfo, JobKind, ReflectSummary } from '../../shared/api'
+
+export type TaskRunState = 'running' | 'done' | 'failed' | 'skipped'
+
+export interface JobView {
+  jobId: string
+  kind: JobKind
+  state: JobInfo['state']
+  startedAt: string
+  fraction: number
+  message: string
+  lines: string[]
+  tasks: Record<string, { state: TaskRunState; message: string; skillPath?: string }>
+  result?: ReflectSummary | CurateSummary
+  error?: string
+}
+
+const MAX_LINES = 500
+
+/** A tiny observable store of jobs keyed by id. */
+export class JobStore {
+  private jobs: Record<string, JobView> = {}
+  private listeners = new Set<() => void>()
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): Record<string, JobView> => this.jobs
+
+  /** Records a job the UI just started (or found via jobs.list). */
+  track(info: JobInfo): void {
+    if (this.jobs[info.jobId]) return
+    this.put({ jobId: info.jobId, kind: info.kind, state: info.state, startedAt: info.startedAt, fraction: info.state === 'done' ? 1 : 0, message: '', lines: [], tasks: {} })
+  }
+
+  /** Folds one pushed event into the job it belongs to. */
+  apply(event: ApiEvent): void {
+    if (event.type === 'job.progress') {
+      const p = event.progress
+      const job = this.jobs[p.jobId] ?? { jobId: p.jobId, kind: p.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }
+      const tasks = { ...job.tasks }
+      if (p.taskDir) {
+        const state: TaskRunState | undefined =
+          p.stage === 'task-start' ? 'running' : p.stage === 'task-done' ? 'done' : p.stage === 'task-failed' ? 'failed' : p.stage === 'task-skipped' ? 'skipped' : undefined
+        const prev = tasks[p.taskDir]
+        if (state) tasks[p.taskDir] = { state, message: p.message, skillPath: p.skillPath ?? prev?.skillPath }
+        else if (!prev) tasks[p.taskDir] = { state: 'running', message: p.message }
+      }
+      const line = p.message ? [...job.lines, p.taskDir ? `[${p.taskDir}] ${p.message}` : p.message].slice(-MAX_LINES) : job.lines
+      this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), message: p.message || job.message, lines: line, tasks })
+    } else if (event.type === 'job.done') {
+      const job = this.jobs[event.jobId] ?? { jobId: event.jobId, kind: event.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }
+      this.put({ ...job, state: event.state, fraction: event.state === 'done' ? 1 : job.fraction, result: event.result, error: event.error })
+    }
+  }
+
+  private put(job: JobView): void {
+    this.jobs = { ...this.jobs, [job.jobId]: job }
+    for (const listener of [...this.listeners]) listener()
+  }
+}
+
+/** The newest job of a kind, if any. */
+export function latestJob(jobs: Record<string, JobView>, kind: JobKind): JobView | undefined {
+  let best: JobView | undefined
+  for (const job of Object.values(jobs)) if (job.kind === kind && (!best || job.startedAt >= best.startedAt)) best = job
+  return best
+}

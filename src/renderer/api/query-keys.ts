@@ -1,0 +1,21 @@
+/**
+ * React-query keys, one per resource. Everything of a library sits under ['library', path] and
+ * everything of a data root under ['root', path], so one pushed event invalidates a whole subtree.
+ */
+export const queryKeys = {
+  appInfo: () => ['app-info'] as const,
+  settings: () => ['settings'] as const,
+  roots: () => ['roots'] as const,
+  libraries: () => ['libraries'] as const,
+  jobs: () => ['jobs'] as const,
+  root: (root: string) => ['root', root] as const,
+  tasks: (root: string) => ['root', root, 'tasks'] as const,
+  log: (root: string, taskPath: string, file: string) => ['root', root, 'log', taskPath, file] as const,
+  library: (library: string) => ['library', library] as const,
+  skills: (library: string) => ['library', library, 'skills'] as const,
+  skill: (library: string, skillId: string) => ['library', library, 'skill', skillId] as const,
+  query: (library: string, text: string) => ['library', library, 'query', text] as const,
+  curatePlan: (library: string) => ['library', library, 'curate-plan'] as const,
+  journal: (library: string) => ['library', library, 'journal'] as const,
+  overview: (library: string) => ['library', library, 'overview'] as const
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react'
+import type { RateResult } from '../../shared/api'
+import { useT } from '../i18n/i18n'
+import { ErrorNotice } from './ErrorNotice'
+
+/**
+ * A 0–1 rating: a native slider (arrow keys, Home/End, PageUp/PageDown) plus a submit button;
+ * Enter on the slider submits. Shows the quality before → after once rated.
+ */
+export function RatingControl(props: { quality: number; onRate: (rating: number) => Promise<RateResult> }): React.JSX.Element {
+  const t = useT()
+  const [rating, setRating] = useState(0.8)
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<RateResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  async function submit(): Promise<void> {
+    if (busy) return
+    setBusy(true)
+    setError(null)
+    try {
+      setResult(await props.onRate(rating))
+    } catch (err) {
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="rating" data-testid="rating">
+      <label className="rating-label" htmlFor="rating-slider">
+        {t('rating.label')}
+      </label>
+      <div className="rating-row">
+        <input
+          id="rating-slider"
+          data-testid="rating-slider"
+          type="range"
+          min={0}
+          max={1}
+          step={0.05}
+          value={rating}
+          aria-valuetext={rating.toFixed(2)}
+          onChange={(e) => setRating(Number(e.target.value))}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault()
+              void submit()
+            }
+          }}
+        />
+        <output className="rating-value" htmlFor="rating-slider">
+          {rating.toFixed(2)}
+        </output>
+        <button type="button" className="btn" data-testid="rating-submit" disabled={busy} onClick={() => void submit()}>
+          {t('rating.submit')}
+        </button>
+      </div>
+      <div className="rating-quality" data-testid="rating-result" aria-live="polite">
+        {result
+          ? t('rating.result', { before: result.before.toFixed(3), after: result.after.toFixed(3) })
+          : t('rating.current', { quality: props.quality.toFixed(3) })}
+      </div>
+      {error !== null && <ErrorNotice error={error} />}
+    </div>
+  )
+}

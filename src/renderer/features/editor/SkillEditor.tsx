@@ -1,0 +1,335 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ApiError } from '../../../shared/api'
+import type { SkillDocument } from '../../../shared/api'
+import { useApi } from '../../api/context'
+import { queryKeys } from '../../api/query-keys'
+import { useAppState } from '../../app-state'
+import { Badge } from '../../components/Badge'
+import { CodeEditor, DiffView } from '../../components/code-editor/CodeEditor'
+import { Dialog } from '../../components/Dialog'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { formatDate, formatQuality } from '../../components/format'
+import { RatingControl } from '../../components/RatingControl'
+import { useI18n } from '../../i18n/i18n'
+import { checkFrontMatter } from './front-matter'
+
+interface Base {
+  text: string
+  hash: string
+}
+
+/** Monaco editor for one skill file: validation, save with conflict handling, rating, links. */
+export function SkillEditor(props: { library: string; skillId: string }): React.JSX.Element {
+  const { t, lang } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const { navigate, setGuard } = useAppState()
+  const { library, skillId } = props
+  const doc = useQuery({
+    queryKey: queryKeys.skill(library, skillId),
+    queryFn: () => api.call('skills.get', { library, skillId, includeLegacy: true })
+  })
+  const [base, setBase] = useState<Base | null>(null)
+  const [draft, setDraft] = useState<string>('')
+  const [diskChanged, setDiskChanged] = useState(false)
+  const [conflict, setConflict] = useState<SkillDocument | null>(null)
+  const [saved, setSaved] = useState(false)
+  const [confirmRetire, setConfirmRetire] = useState(false)
+  const dirty = base !== null && draft !== base.text
+  const dirtyRef = useRef(dirty)
+  useEffect(() => {
+    dirtyRef.current = dirty
+  }, [dirty])
+
+  // Take the disk version when it arrives, unless the user has unsaved edits (then only warn).
+  const loaded = doc.data
+  const [seenDoc, setSeenDoc] = useState<SkillDocument | undefined>(undefined)
+  if (loaded && loaded !== seenDoc) {
+    setSeenDoc(loaded)
+    if (base === null || !dirty) {
+      setBase({ text: loaded.text, hash: loaded.skill.hash })
+      setDraft(loaded.text)
+      setDiskChanged(false)
+    } else if (loaded.skill.hash !== base.hash) setDiskChanged(true)
+  }
+
+  useEffect(() => {
+    setGuard(() => dirtyRef.current)
+    return () => setGuard(null)
+  }, [setGuard])
+
+  const accept = useCallback(
+    (result: SkillDocument) => {
+      setBase({ text: result.text, hash: result.skill.hash })
+      setDraft(result.text)
+      setDiskChanged(false)
+      setConflict(null)
+      client.setQueryData(queryKeys.skill(library, skillId), result)
+      void client.invalidateQueries({ queryKey: queryKeys.skills(library) })
+      void client.invalidateQueries({ queryKey: queryKeys.overview(library) })
+    },
+    [client, library, skillId]
+  )
+
+  const save = useMutation({
+    mutationFn: (input: { text: string; baseHash: string }) => api.call('skills.save', { library, skillId, ...input }),
+    onSuccess: (result) => {
+      accept(result)
+      setSaved(true)
+    },
+    onError: async (err) => {
+      if (err instanceof ApiError && err.code === 'conflict') {
+        try {
+          setConflict(await api.call('skills.get', { library, skillId, includeLegacy: true }))
+        } catch {
+          // the error notice below still says what happened
+        }
+      }
+    }
+  })
+
+  const check = useMemo(() => checkFrontMatter(draft, loaded?.skill.format ?? 'agiagent'), [draft, loaded?.skill.format])
+  const canSave = dirty && !save.isPending && check.data !== null
+
+  const doSave = useCallback(() => {
+    if (!base || !dirtyRef.current || save.isPending) return
+    setSaved(false)
+    save.mutate({ text: draft, baseHash: base.hash })
+  }, [base, draft, save])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+        e.preventDefault()
+        doSave()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [doSave])
+
+  const retire = useMutation({
+    mutationFn: () => api.call('skills.delete', { library, skillId }),
+    onSuccess: () => {
+      setConfirmRetire(false)
+      void client.invalidateQueries({ queryKey: queryKeys.library(library) })
+    }
+  })
+  const restore = useMutation({
+    mutationFn: () => api.call('skills.restore', { library, skillId }),
+    onSuccess: (result) => {
+      accept(result)
+      void client.invalidateQueries({ queryKey: queryKeys.library(library) })
+    }
+  })
+
+  if (doc.error && !loaded)
+    return (
+      <section className="screen">
+        <BackLink />
+        <ErrorNotice error={doc.error} onRetry={() => void doc.refetch()} />
+      </section>
+    )
+  if (!loaded || base === null)
+    return (
+      <section className="screen">
+        <p className="muted">{t('common.loading')}</p>
+      </section>
+    )
+  const skill = loaded.skill
+  const saveError = save.error && !(save.error instanceof ApiError && save.error.code === 'conflict' && conflict) ? save.error : null
+
+  return (
+    <section className="screen screen-fill editor-screen" aria-labelledby="editor-title">
+      <header className="screen-header">
+        <BackLink />
+        <h1 id="editor-title" className="ellipsis" title={skill.title}>
+          {skill.title || skill.skill_id}
+        </h1>
+        {skill.legacy && <Badge tone="warn">{t('skills.legacyBadge')}</Badge>}
+        {dirty ? (
+          <Badge tone="accent" testId="dirty-badge">
+            {t('editor.unsaved')}
+          </Badge>
+        ) : saved ? (
+          <Badge tone="ok" testId="saved-badge">
+            {t('editor.saved')}
+          </Badge>
+        ) : null}
+        <div className="spacer" />
+        <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(base.text)}>
+          {t('editor.revert')}
+        </button>
+        <button type="button" className="btn btn-primary" data-testid="editor-save" disabled={!canSave} onClick={doSave} title={t('editor.saveHint')}>
+          {save.isPending ? t('editor.saving') : t('editor.save')}
+        </button>
+      </header>
+      {diskChanged && (
+        <div className="banner banner-warn" role="status" data-testid="disk-changed">
+          {t('editor.diskChangedWhileEditing')}
+          <button type="button" className="btn btn-small" onClick={() => setConflict(loaded)}>
+            {t('editor.compare')}
+          </button>
+        </div>
+      )}
+      {saveError !== null && <ErrorNotice error={saveError} />}
+      <div className="editor-layout">
+        <div className="editor-main">
+          <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('editor.ariaLabel')} onSave={doSave} />
+        </div>
+        <aside className="editor-side" aria-label={t('editor.details')}>
+          <section className="panel">
+            <h2>{t('editor.frontMatter')}</h2>
+            {check.issues.length === 0 ? (
+              <p className="ok-text" data-testid="fm-valid">
+                ✓ {t('fm.valid')}
+              </p>
+            ) : (
+              <ul className="issues" data-testid="fm-issues">
+                {check.issues.map((issue, i) => (
+                  <li key={i}>{t(issue.key, issue.vars)}</li>
+                ))}
+              </ul>
+            )}
+            <dl className="meta">
+              <dt>ID</dt>
+              <dd>{skill.skill_id}</dd>
+              <dt>{t('skills.format')}</dt>
+              <dd>{skill.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</dd>
+              <dt>{t('skills.col.quality')}</dt>
+              <dd data-testid="editor-quality">{formatQuality(skill.quality_index)}</dd>
+              <dt>{t('skills.col.fetch')}</dt>
+              <dd>{skill.fetch_count}</dd>
+              <dt>{t('skills.col.created')}</dt>
+              <dd>{formatDate(skill.created_at, lang)}</dd>
+              <dt>{t('editor.updated')}</dt>
+              <dd>{formatDate(skill.updated_at, lang)}</dd>
+              <dt>{t('skills.col.lastUsed')}</dt>
+              <dd>{formatDate(skill.last_used_at, lang)}</dd>
+              <dt>{t('editor.file')}</dt>
+              <dd className="break">{skill.path}</dd>
+            </dl>
+          </section>
+          {!skill.legacy && (
+            <section className="panel">
+              <h2>{t('rating.title')}</h2>
+              <RatingControl
+                quality={skill.quality_index}
+                onRate={async (rating) => {
+                  const result = await api.call('skills.rate', { library, skillId, rating })
+                  void client.invalidateQueries({ queryKey: queryKeys.library(library) })
+                  return result
+                }}
+              />
+            </section>
+          )}
+          <section className="panel">
+            <h2>{t('editor.sourceTasks')}</h2>
+            {skill.task_directories.length === 0 ? (
+              <p className="muted">{t('common.none')}</p>
+            ) : (
+              <ul className="links">
+                {skill.task_directories.map((dir) => (
+                  <li key={dir}>
+                    <button type="button" className="link" onClick={() => navigate({ screen: 'workspaces', taskPath: dir })}>
+                      {dir}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <h2>{t('editor.backedUpCode')}</h2>
+            {loaded.relatedFiles.length === 0 ? (
+              <p className="muted">{t('common.none')}</p>
+            ) : (
+              <ul className="links">
+                {loaded.relatedFiles.map((f) => (
+                  <li key={f}>
+                    <code className="break">{f}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section className="panel">
+            {skill.legacy ? (
+              <button type="button" className="btn" onClick={() => restore.mutate()} disabled={restore.isPending}>
+                {t('skills.restore')}
+              </button>
+            ) : (
+              <button type="button" className="btn btn-danger" onClick={() => setConfirmRetire(true)}>
+                {t('editor.retire')}
+              </button>
+            )}
+            {(restore.error ?? retire.error) && <ErrorNotice error={restore.error ?? retire.error} />}
+          </section>
+        </aside>
+      </div>
+      {conflict && (
+        <Dialog title={t('conflict.title')} onClose={() => setConflict(null)} wide testId="conflict-dialog">
+          <p>{t('conflict.body')}</p>
+          <ConflictDiff disk={conflict.text} mine={draft} onMine={setDraft} />
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={() => setConflict(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="btn" data-testid="conflict-reload" onClick={() => accept(conflict)}>
+              {t('conflict.reload')}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              data-testid="conflict-overwrite"
+              onClick={() => {
+                const baseHash = conflict.skill.hash
+                setConflict(null)
+                save.mutate({ text: draft, baseHash })
+              }}
+            >
+              {t('conflict.overwrite')}
+            </button>
+          </div>
+        </Dialog>
+      )}
+      {confirmRetire && (
+        <Dialog title={t('editor.retire')} onClose={() => setConfirmRetire(false)}>
+          <p>{t('editor.retireBody')}</p>
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={() => setConfirmRetire(false)} data-autofocus>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="btn btn-danger" onClick={() => retire.mutate()} disabled={retire.isPending}>
+              {t('editor.retire')}
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </section>
+  )
+}
+
+function ConflictDiff(props: { disk: string; mine: string; onMine: (text: string) => void }): React.JSX.Element {
+  const { t } = useI18n()
+  // The diff keeps its own copy so typing on the right doesn't remount Monaco.
+  const [initialMine] = useState(props.mine)
+  return (
+    <>
+      <div className="diff-legend">
+        <span>{t('conflict.onDisk')}</span>
+        <span>{t('conflict.yours')}</span>
+      </div>
+      <DiffView original={props.disk} modified={initialMine} onModifiedChange={props.onMine} ariaLabel={t('conflict.title')} height="360px" />
+    </>
+  )
+}
+
+function BackLink(): React.JSX.Element {
+  const { t } = useI18n()
+  const { navigate } = useAppState()
+  return (
+    <button type="button" className="btn btn-ghost" data-testid="editor-back" onClick={() => navigate({ screen: 'skills' })}>
+      ← {t('nav.skills')}
+    </button>
+  )
+}

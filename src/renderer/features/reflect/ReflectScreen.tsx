@@ -1,0 +1,150 @@
+import { useMemo, useState } from 'react'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import type { ReflectSummary } from '../../../shared/api'
+import { useApi } from '../../api/context'
+import { useRoots } from '../../api/hooks'
+import { latestJob } from '../../api/job-store'
+import { useJobs, useJobStore } from '../../api/jobs'
+import { queryKeys } from '../../api/query-keys'
+import { useAppState } from '../../app-state'
+import { Badge } from '../../components/Badge'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { ProgressBar } from '../../components/ProgressBar'
+import { useI18n } from '../../i18n/i18n'
+
+/** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
+export function ReflectScreen(): React.JSX.Element {
+  const { t } = useI18n()
+  const api = useApi()
+  const store = useJobStore()
+  const jobs = useJobs()
+  const { root, setRoot, navigate } = useAppState()
+  const roots = useRoots()
+  const [picked, setPicked] = useState<Set<string>>(new Set())
+  const tasks = useQuery({ queryKey: queryKeys.tasks(root ?? ''), queryFn: () => api.call('tasks.list', { root: root! }), enabled: !!root })
+  const fresh = useMemo(() => (tasks.data?.tasks ?? []).filter((x) => !x.reflected).sort((a, b) => b.mtime - a.mtime), [tasks.data])
+  const job = latestJob(jobs, 'reflect')
+  const running = job?.state === 'running'
+
+  const start = useMutation({
+    mutationFn: (selected: string[] | undefined) => api.call('reflect.start', { root: root!, tasks: selected }),
+    onSuccess: (info) => {
+      store.track(info)
+      setPicked(new Set())
+    }
+  })
+  const cancel = useMutation({ mutationFn: (jobId: string) => api.call('jobs.cancel', { jobId }) })
+
+  const toggle = (path: string): void =>
+    setPicked((prev) => {
+      const next = new Set(prev)
+      if (next.has(path)) next.delete(path)
+      else next.add(path)
+      return next
+    })
+
+  const summary = job?.result && 'created' in job.result ? (job.result as ReflectSummary) : null
+
+  return (
+    <section className="screen" aria-labelledby="reflect-title">
+      <header className="screen-header">
+        <h1 id="reflect-title">{t('reflect.title')}</h1>
+        <label className="field-inline">
+          {t('ws.root')}
+          <select value={root ?? ''} onChange={(e) => setRoot(e.target.value || null)}>
+            {roots.data?.map((r) => (
+              <option key={r.path} value={r.path}>
+                {r.path}
+              </option>
+            ))}
+          </select>
+        </label>
+      </header>
+      <p className="lead">{t('reflect.lead')}</p>
+      {(tasks.error ?? roots.error) && <ErrorNotice error={tasks.error ?? roots.error} onRetry={() => void tasks.refetch()} />}
+      <div className="toolbar">
+        <button type="button" className="btn btn-primary" data-testid="reflect-all" disabled={!root || running || start.isPending || fresh.length === 0} onClick={() => start.mutate(undefined)}>
+          {t('reflect.all', { n: fresh.length })}
+        </button>
+        <button type="button" className="btn" data-testid="reflect-selected" disabled={!root || running || start.isPending || picked.size === 0} onClick={() => start.mutate([...picked])}>
+          {t('reflect.selected', { n: picked.size })}
+        </button>
+        {running && job && (
+          <button type="button" className="btn btn-danger" data-testid="reflect-cancel" disabled={cancel.isPending} onClick={() => cancel.mutate(job.jobId)}>
+            {t('common.cancel')}
+          </button>
+        )}
+      </div>
+      {(start.error ?? cancel.error) && <ErrorNotice error={start.error ?? cancel.error} />}
+      {!root && <p className="empty">{t('ws.noRootsHelp')}</p>}
+      {fresh.length > 0 && !running && (
+        <fieldset className="panel pick-list">
+          <legend>{t('reflect.newTasks')}</legend>
+          {fresh.map((task) => (
+            <label key={task.path} className="check-row">
+              <input type="checkbox" checked={picked.has(task.path)} onChange={() => toggle(task.path)} data-testid="reflect-pick" />
+              <span className="strong">{task.taskDir}</span>
+              <span className="cell-sub ellipsis">
+                {task.user} · {task.requirements[0] ?? ''}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {root && tasks.data && fresh.length === 0 && !job && <p className="empty">{t('reflect.nothingNew')}</p>}
+      {job && (
+        <section className="panel job-panel" aria-label={t('reflect.progress')} data-testid="reflect-job">
+          <div className="job-head">
+            <h2>{t('reflect.progress')}</h2>
+            <Badge tone={job.state === 'done' ? 'ok' : job.state === 'running' ? 'info' : 'bad'} testId="reflect-state">
+              {t(`job.state.${job.state}`)}
+            </Badge>
+          </div>
+          <ProgressBar value={job.fraction} label={t('reflect.progress')} testId="reflect-progress" />
+          <p className="muted">{job.message}</p>
+          {Object.keys(job.tasks).length > 0 && (
+            <ul className="task-states">
+              {Object.entries(job.tasks).map(([dir, s]) => (
+                <li key={dir}>
+                  <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span> <span className="cell-sub">{s.message}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {job.lines.length > 0 && (
+            <pre className="job-log" data-testid="reflect-log" tabIndex={0} aria-label={t('reflect.log')}>
+              {job.lines.slice(-200).join('\n')}
+            </pre>
+          )}
+          {job.error && <ErrorNotice error={new Error(job.error)} />}
+          {summary && (
+            <div className="summary" data-testid="reflect-summary">
+              <h3>{t('reflect.summary', { created: summary.created.length, skipped: summary.skipped.length, failed: summary.failed.length })}</h3>
+              {summary.cancelled && <p className="muted">{t('reflect.wasCancelled')}</p>}
+              <ul className="links">
+                {summary.created.map((c) => (
+                  <li key={c.path}>
+                    <button type="button" className="link" data-testid="reflect-created-link" onClick={() => navigate({ screen: 'editor', library: c.library, skillId: c.skill_id })}>
+                      {c.path}
+                    </button>{' '}
+                    <span className="cell-sub">← {c.taskDir}</span>
+                  </li>
+                ))}
+                {summary.skipped.map((s) => (
+                  <li key={`s:${s.taskDir}`} className="muted">
+                    {s.taskDir}: {s.reason}
+                  </li>
+                ))}
+                {summary.failed.map((f) => (
+                  <li key={`f:${f.taskDir}`} className="bad-text">
+                    {f.taskDir}: {f.error}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </section>
+      )}
+    </section>
+  )
+}

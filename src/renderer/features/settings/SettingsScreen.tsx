@@ -1,0 +1,267 @@
+import { useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { PublicSettings, SettingsPatch } from '../../../shared/api'
+import { useApi } from '../../api/context'
+import { queryKeys } from '../../api/query-keys'
+import { Badge } from '../../components/Badge'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { useI18n } from '../../i18n/i18n'
+
+type Draft = {
+  provider: 'offline' | 'openai'
+  baseUrl: string
+  model: string
+  timeoutSec: number
+  concurrency: number
+  merge: number
+  eps: number
+  minSamples: number
+  cleanupDays: number
+  enableLongTermMemory: boolean
+  autoEnhance: boolean
+}
+
+function toDraft(s: PublicSettings): Draft {
+  return {
+    provider: s.llm.provider,
+    baseUrl: s.llm.baseUrl,
+    model: s.llm.model,
+    timeoutSec: Math.round(s.llm.timeoutMs / 1000),
+    concurrency: s.llm.concurrency,
+    merge: s.thresholds.merge,
+    eps: s.thresholds.eps,
+    minSamples: s.thresholds.minSamples,
+    cleanupDays: s.thresholds.cleanupDays,
+    enableLongTermMemory: s.enableLongTermMemory,
+    autoEnhance: s.autoEnhance
+  }
+}
+
+function toPatch(d: Draft): SettingsPatch {
+  return {
+    llm: { provider: d.provider, baseUrl: d.baseUrl.trim(), model: d.model.trim(), timeoutMs: Math.round(d.timeoutSec * 1000), concurrency: d.concurrency },
+    thresholds: { merge: d.merge, eps: d.eps, minSamples: d.minSamples, cleanupDays: d.cleanupDays },
+    enableLongTermMemory: d.enableLongTermMemory,
+    autoEnhance: d.autoEnhance
+  }
+}
+
+function NumberField(props: { label: string; value: number; min: number; max: number; step: number; onChange: (v: number) => void; testId?: string; hint?: string }): React.JSX.Element {
+  return (
+    <label className="form-row">
+      <span className="form-label">{props.label}</span>
+      <input type="number" className="input num" data-testid={props.testId} min={props.min} max={props.max} step={props.step} value={props.value} onChange={(e) => props.onChange(Number(e.target.value))} />
+      {props.hint && <span className="form-hint">{props.hint}</span>}
+    </label>
+  )
+}
+
+/** Data roots, the model endpoint (key is write-only), thresholds, switches and language. */
+export function SettingsScreen(): React.JSX.Element {
+  const { t, lang, setLang } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
+  const info = useQuery({ queryKey: queryKeys.appInfo(), queryFn: () => api.call('app.info', {}) })
+  const roots = useQuery({ queryKey: queryKeys.roots(), queryFn: () => api.call('roots.list', {}) })
+  const [draft, setDraft] = useState<Draft | null>(null)
+  const [newRoot, setNewRoot] = useState('')
+  const [apiKey, setApiKey] = useState('')
+  const loaded = settings.data
+  if (loaded && draft === null) setDraft(toDraft(loaded))
+
+  const afterSettings = (s: PublicSettings): void => {
+    client.setQueryData(queryKeys.settings(), s)
+    setDraft(toDraft(s))
+  }
+  const save = useMutation({ mutationFn: (patch: SettingsPatch) => api.call('settings.update', { patch }), onSuccess: afterSettings })
+  const setKey = useMutation({
+    mutationFn: (key: string | null) => api.call('settings.setApiKey', { apiKey: key }),
+    onSuccess: (s) => {
+      client.setQueryData(queryKeys.settings(), s)
+      setApiKey('')
+    }
+  })
+  const test = useMutation({ mutationFn: () => api.call('llm.test', {}) })
+  const afterRoots = (): void => {
+    void client.invalidateQueries({ queryKey: queryKeys.roots() })
+    void client.invalidateQueries({ queryKey: queryKeys.libraries() })
+    void client.invalidateQueries({ queryKey: queryKeys.settings() })
+  }
+  const addRoot = useMutation({
+    mutationFn: (path: string) => api.call('roots.add', { path }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.roots(), list)
+      setNewRoot('')
+      afterRoots()
+    }
+  })
+  const removeRoot = useMutation({
+    mutationFn: (path: string) => api.call('roots.remove', { path }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.roots(), list)
+      afterRoots()
+    }
+  })
+
+  if (settings.error) return <section className="screen"><h1>{t('settings.title')}</h1><ErrorNotice error={settings.error} onRetry={() => void settings.refetch()} /></section>
+  if (!loaded || !draft) return <section className="screen"><p className="muted">{t('common.loading')}</p></section>
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]): void => setDraft((d) => (d ? { ...d, [key]: value } : d))
+  const dirty = JSON.stringify(toDraft(loaded)) !== JSON.stringify(draft)
+  const storage = loaded.llm.keyStorage === 'safeStorage' ? t('settings.keySafeStorage') : loaded.llm.keyStorage === 'file-0600' ? t('settings.keyFile', { path: info.data?.settingsPath ?? '' }) : t('settings.keyNone')
+
+  return (
+    <section className="screen settings" aria-labelledby="settings-title">
+      <header className="screen-header">
+        <h1 id="settings-title">{t('settings.title')}</h1>
+        <div className="spacer" />
+        <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(toDraft(loaded))}>
+          {t('editor.revert')}
+        </button>
+        <button type="button" className="btn btn-primary" data-testid="settings-save" disabled={!dirty || save.isPending} onClick={() => save.mutate(toPatch(draft))}>
+          {t('settings.save')}
+        </button>
+      </header>
+      {save.error && <ErrorNotice error={save.error} />}
+      {save.isSuccess && !dirty && <p className="ok-text" role="status">✓ {t('settings.saved')}</p>}
+
+      <section className="panel">
+        <h2>{t('settings.roots')}</h2>
+        <ul className="root-list" data-testid="settings-roots">
+          {roots.data?.map((r) => (
+            <li key={r.path}>
+              <code className="break">{r.path}</code>
+              {!r.exists && <Badge tone="bad">{t('shell.missing')}</Badge>}
+              <span className="muted">{t('settings.rootInfo', { users: r.users.length, tasks: r.taskCount })}</span>
+              <div className="spacer" />
+              <button type="button" className="btn btn-small" onClick={() => removeRoot.mutate(r.path)} disabled={removeRoot.isPending}>
+                {t('settings.remove')}
+              </button>
+            </li>
+          ))}
+          {roots.data?.length === 0 && <li className="muted">{t('ws.noRoots')}</li>}
+        </ul>
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (newRoot.trim()) addRoot.mutate(newRoot.trim())
+          }}
+        >
+          <input className="input grow" placeholder={t('settings.rootPlaceholder')} aria-label={t('settings.rootPlaceholder')} value={newRoot} onChange={(e) => setNewRoot(e.target.value)} data-testid="root-input" />
+          <button type="submit" className="btn" disabled={!newRoot.trim() || addRoot.isPending}>
+            {t('settings.add')}
+          </button>
+        </form>
+        {(addRoot.error ?? removeRoot.error) && <ErrorNotice error={addRoot.error ?? removeRoot.error} />}
+      </section>
+
+      <section className="panel">
+        <h2>{t('settings.llm')}</h2>
+        <label className="form-row">
+          <span className="form-label">{t('settings.provider')}</span>
+          <select value={draft.provider} onChange={(e) => set('provider', e.target.value === 'openai' ? 'openai' : 'offline')} data-testid="settings-provider">
+            <option value="offline">{t('settings.offline')}</option>
+            <option value="openai">{t('settings.openai')}</option>
+          </select>
+        </label>
+        <label className="form-row">
+          <span className="form-label">{t('settings.baseUrl')}</span>
+          <input className="input grow" value={draft.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} data-testid="settings-baseurl" />
+        </label>
+        <label className="form-row">
+          <span className="form-label">{t('settings.model')}</span>
+          <input className="input" value={draft.model} onChange={(e) => set('model', e.target.value)} />
+        </label>
+        <NumberField label={t('settings.timeout')} value={draft.timeoutSec} min={1} max={600} step={1} onChange={(v) => set('timeoutSec', v)} />
+        <NumberField label={t('settings.concurrency')} value={draft.concurrency} min={1} max={32} step={1} onChange={(v) => set('concurrency', v)} />
+        <div className="form-row">
+          <span className="form-label">{t('settings.apiKey')}</span>
+          <div className="key-box">
+            <div>
+              {loaded.llm.hasApiKey ? (
+                <span data-testid="key-hint">
+                  {t('settings.keySet')} <code>{loaded.llm.apiKeyHint}</code>
+                </span>
+              ) : (
+                <span className="muted">{t('settings.keyNotSet')}</span>
+              )}
+            </div>
+            <p className="form-hint" data-testid="key-storage">
+              {storage}
+            </p>
+            <form
+              className="toolbar"
+              onSubmit={(e) => {
+                e.preventDefault()
+                if (apiKey) setKey.mutate(apiKey)
+              }}
+            >
+              <input type="password" className="input grow" autoComplete="off" placeholder={t('settings.keyPlaceholder')} aria-label={t('settings.apiKey')} value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+              <button type="submit" className="btn" disabled={!apiKey || setKey.isPending}>
+                {t('settings.setKey')}
+              </button>
+              {loaded.llm.hasApiKey && (
+                <button type="button" className="btn" onClick={() => setKey.mutate(null)} disabled={setKey.isPending}>
+                  {t('settings.clearKey')}
+                </button>
+              )}
+            </form>
+            {setKey.error && <ErrorNotice error={setKey.error} />}
+          </div>
+        </div>
+        <div className="form-row">
+          <span className="form-label" />
+          <button type="button" className="btn" data-testid="llm-test" disabled={test.isPending || dirty} title={dirty ? t('settings.saveFirst') : undefined} onClick={() => test.mutate()}>
+            {test.isPending ? t('settings.testing') : t('settings.test')}
+          </button>
+          {test.data && (
+            <span className={test.data.ok ? 'ok-text' : 'bad-text'} data-testid="llm-test-result" role="status">
+              {test.data.ok ? '✓' : '✗'} {test.data.message} ({test.data.model}, {test.data.latencyMs} ms)
+            </span>
+          )}
+        </div>
+        {test.error && <ErrorNotice error={test.error} />}
+      </section>
+
+      <section className="panel">
+        <h2>{t('settings.thresholds')}</h2>
+        <NumberField label={t('settings.merge')} value={draft.merge} min={0} max={1} step={0.05} onChange={(v) => set('merge', v)} hint={t('settings.mergeHint')} testId="settings-merge" />
+        <NumberField label={t('settings.eps')} value={draft.eps} min={0} max={1} step={0.05} onChange={(v) => set('eps', v)} hint={t('settings.epsHint')} />
+        <NumberField label={t('settings.minSamples')} value={draft.minSamples} min={1} max={100} step={1} onChange={(v) => set('minSamples', v)} />
+        <NumberField label={t('settings.cleanupDays')} value={draft.cleanupDays} min={0} max={36500} step={1} onChange={(v) => set('cleanupDays', v)} hint={t('settings.cleanupHint')} />
+      </section>
+
+      <section className="panel">
+        <h2>{t('settings.behaviour')}</h2>
+        <label className="check-row">
+          <input type="checkbox" checked={draft.enableLongTermMemory} onChange={(e) => set('enableLongTermMemory', e.target.checked)} data-testid="settings-ltm" />
+          <span>
+            <code>enable_long_term_memory</code> — {t('settings.ltmHint')}
+          </span>
+        </label>
+        <label className="check-row">
+          <input type="checkbox" checked={draft.autoEnhance} onChange={(e) => set('autoEnhance', e.target.checked)} data-testid="settings-autoenhance" />
+          <span>{t('settings.autoEnhance')}</span>
+        </label>
+        {draft.autoEnhance && (
+          <p className="banner banner-warn" role="note">
+            {t('settings.autoEnhanceWarn')}
+          </p>
+        )}
+        <label className="form-row">
+          <span className="form-label">{t('shell.language')}</span>
+          <select value={lang} onChange={(e) => setLang(e.target.value === 'zh' ? 'zh' : 'en')}>
+            <option value="en">English</option>
+            <option value="zh">简体中文</option>
+          </select>
+        </label>
+      </section>
+      {info.data && (
+        <p className="muted small">
+          Skillbench {info.data.version} · {info.data.transport} · {info.data.platform} · {info.data.settingsPath}
+        </p>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,214 @@
+import { useDeferredValue, useEffect, useMemo, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { SkillSummary } from '../../../shared/api'
+import { useApi } from '../../api/context'
+import { queryKeys } from '../../api/query-keys'
+import { useAppState } from '../../app-state'
+import { Badge } from '../../components/Badge'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { formatDate, formatQuality } from '../../components/format'
+import { VirtualList } from '../../components/VirtualList'
+import { useI18n } from '../../i18n/i18n'
+import { DEFAULT_FILTER, filterSkills } from './skill-filter'
+import type { SkillFilter, SkillSortKey } from './skill-filter'
+
+type Row = SkillSummary & { similarity?: number }
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return debounced
+}
+
+/** Every skill of the selected library: filter, sort, full-text search, legacy + restore. */
+export function SkillsScreen(): React.JSX.Element {
+  const { t, lang } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const { library, navigate } = useAppState()
+  const [filter, setFilter] = useState<SkillFilter>(DEFAULT_FILTER)
+  const [search, setSearch] = useState('')
+  const searchText = useDebounced(search.trim(), 250)
+  const list = useQuery({
+    queryKey: queryKeys.skills(library ?? ''),
+    queryFn: () => api.call('skills.list', { library: library!, includeLegacy: true }),
+    enabled: !!library
+  })
+  const ranked = useQuery({
+    queryKey: queryKeys.query(library ?? '', searchText),
+    queryFn: () => api.call('skills.query', { library: library!, text: searchText, top: 100 }),
+    enabled: !!library && searchText.length >= 2
+  })
+  const restore = useMutation({
+    mutationFn: (skillId: string) => api.call('skills.restore', { library: library!, skillId }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.library(library!) })
+  })
+  const deferredFilter = useDeferredValue(filter)
+
+  const rows: Row[] = useMemo(() => {
+    const all = list.data?.skills ?? []
+    if (searchText.length >= 2 && ranked.data) {
+      const byId = new Map(all.map((s) => [s.skill_id, s]))
+      const out: Row[] = []
+      for (const hit of ranked.data.skills) {
+        const summary = byId.get(hit.skill_id)
+        if (summary) out.push({ ...summary, similarity: hit.similarity_score })
+      }
+      return out
+    }
+    return filterSkills(all, deferredFilter)
+  }, [list.data, ranked.data, searchText, deferredFilter])
+
+  const set = <K extends keyof SkillFilter>(key: K, value: SkillFilter[K]): void => setFilter((f) => ({ ...f, [key]: value }))
+  const open = (row: Row): void => {
+    if (library) navigate({ screen: 'editor', library, skillId: row.skill_id })
+  }
+
+  if (!library) return <Empty />
+  return (
+    <section className="screen screen-fill" aria-labelledby="skills-title">
+      <header className="screen-header">
+        <h1 id="skills-title">{t('skills.title')}</h1>
+        <span className="muted" data-testid="skill-count">
+          {t('skills.count', { shown: rows.length, total: list.data?.skills.length ?? 0 })}
+        </span>
+      </header>
+      <div className="toolbar" role="search">
+        <input
+          type="search"
+          className="input grow"
+          placeholder={t('skills.searchPlaceholder')}
+          aria-label={t('skills.searchPlaceholder')}
+          data-testid="skill-search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="field-inline">
+          {t('skills.sort')}
+          <select data-testid="skill-sort" value={filter.sort} onChange={(e) => set('sort', e.target.value as SkillSortKey)} disabled={searchText.length >= 2}>
+            <option value="quality">{t('skills.col.quality')}</option>
+            <option value="fetch">{t('skills.col.fetch')}</option>
+            <option value="lastUsed">{t('skills.col.lastUsed')}</option>
+            <option value="created">{t('skills.col.created')}</option>
+            <option value="title">{t('skills.col.title')}</option>
+          </select>
+        </label>
+        <button type="button" className="btn btn-icon" aria-label={filter.descending ? t('skills.descending') : t('skills.ascending')} title={filter.descending ? t('skills.descending') : t('skills.ascending')} onClick={() => set('descending', !filter.descending)}>
+          {filter.descending ? '↓' : '↑'}
+        </button>
+        <label className="field-inline">
+          {t('skills.format')}
+          <select value={filter.format} onChange={(e) => set('format', e.target.value as SkillFilter['format'])}>
+            <option value="all">{t('common.all')}</option>
+            <option value="agiagent">AGIAgent</option>
+            <option value="skill-md">SKILL.md</option>
+          </select>
+        </label>
+        <label className="field-inline">
+          {t('skills.show')}
+          <select data-testid="skill-legacy-filter" value={filter.legacy} onChange={(e) => set('legacy', e.target.value as SkillFilter['legacy'])}>
+            <option value="active">{t('skills.active')}</option>
+            <option value="legacy">{t('skills.legacy')}</option>
+            <option value="all">{t('common.all')}</option>
+          </select>
+        </label>
+        <label className="field-inline">
+          {t('skills.minQuality')}
+          <input type="number" className="input num" min={0} max={1} step={0.1} value={filter.minQuality} onChange={(e) => set('minQuality', Math.max(0, Math.min(1, Number(e.target.value) || 0)))} />
+        </label>
+      </div>
+      {list.error && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
+      {ranked.error && <ErrorNotice error={ranked.error} />}
+      {restore.error && <ErrorNotice error={restore.error} />}
+      {(list.data?.errors.length ?? 0) > 0 && (
+        <details className="load-errors">
+          <summary>{t('skills.loadErrors', { n: list.data!.errors.length })}</summary>
+          <ul>
+            {list.data!.errors.map((e) => (
+              <li key={e.path}>
+                <code>{e.path}</code> — {e.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <div className="list-head skill-grid" aria-hidden="true">
+        <span>{t('skills.col.title')}</span>
+        <span>{searchText.length >= 2 ? t('skills.col.similarity') : t('skills.col.quality')}</span>
+        <span>{t('skills.col.fetch')}</span>
+        <span>{t('skills.col.lastUsed')}</span>
+        <span>{t('skills.col.created')}</span>
+        <span />
+      </div>
+      {list.isLoading ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : rows.length === 0 ? (
+        <p className="empty" data-testid="skills-empty">
+          {searchText.length >= 2 ? (ranked.isLoading ? t('common.loading') : t('skills.noMatches')) : t('skills.none')}
+        </p>
+      ) : (
+        <VirtualList
+          items={rows}
+          rowHeight={52}
+          getKey={(s) => `${s.legacy ? 'L' : 'A'}:${s.path}`}
+          ariaLabel={t('skills.title')}
+          testId="skill-list"
+          rowTestId="skill-row"
+          onOpen={open}
+          renderRow={(s) => (
+            <div className="skill-grid skill-row">
+              <span className="cell-title">
+                <button type="button" className="link" tabIndex={-1} onClick={() => open(s)} data-testid="skill-open">
+                  {s.title || s.skill_id}
+                </button>
+                <span className="cell-sub">{s.usage_conditions || s.preview}</span>
+              </span>
+              <span>
+                {s.similarity !== undefined ? (
+                  <span data-testid="skill-similarity">{s.similarity.toFixed(3)}</span>
+                ) : (
+                  <span className="quality">
+                    <span className="quality-bar" style={{ width: `${Math.round(s.quality_index * 100)}%` }} />
+                    <span>{formatQuality(s.quality_index)}</span>
+                  </span>
+                )}
+              </span>
+              <span>{s.fetch_count}</span>
+              <span>{formatDate(s.last_used_at, lang)}</span>
+              <span>{formatDate(s.created_at, lang)}</span>
+              <span className="cell-badges">
+                <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>
+                {s.legacy && <Badge tone="warn">{t('skills.legacyBadge')}</Badge>}
+                {s.legacy && (
+                  <button type="button" className="btn btn-small" data-testid="skill-restore" disabled={restore.isPending} onClick={(e) => {
+                    e.stopPropagation()
+                    restore.mutate(s.skill_id)
+                  }}>
+                    {t('skills.restore')}
+                  </button>
+                )}
+              </span>
+            </div>
+          )}
+        />
+      )}
+    </section>
+  )
+}
+
+function Empty(): React.JSX.Element {
+  const { t } = useI18n()
+  const { navigate } = useAppState()
+  return (
+    <section className="screen">
+      <h1>{t('skills.title')}</h1>
+      <p className="empty">{t('shell.noLibraryHelp')}</p>
+      <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
+        {t('nav.settings')}
+      </button>
+    </section>
+  )
+}

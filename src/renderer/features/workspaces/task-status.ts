@@ -1,0 +1,32 @@
+/** Which badge a task row shows, and the list filter (pure). */
+import type { TaskSummary } from '../../../shared/api'
+import type { SkippedTask } from '../../../shared/types'
+
+export type TaskBadge = 'completed' | 'interrupted' | 'incomplete' | 'reflected' | 'skipped'
+
+export type TaskRow = { kind: 'task'; task: TaskSummary; badge: TaskBadge; key: string } | { kind: 'skipped'; skipped: SkippedTask; badge: 'skipped'; key: string }
+
+/** Task rows newest first, then skipped folders; filtered by badge and text. */
+export function taskRows(tasks: readonly TaskSummary[], skipped: readonly SkippedTask[], filter: { status: TaskBadge | 'all'; text: string }): TaskRow[] {
+  const text = filter.text.trim().toLowerCase()
+  const rows: TaskRow[] = [...tasks]
+    .sort((a, b) => b.mtime - a.mtime || a.taskDir.localeCompare(b.taskDir))
+    .map((task) => ({ kind: 'task' as const, task, badge: task.reflected ? ('reflected' as const) : task.status, key: task.path }))
+  for (const s of skipped) rows.push({ kind: 'skipped', skipped: s, badge: 'skipped', key: `skipped:${s.path}` })
+  return rows.filter((row) => {
+    if (filter.status !== 'all' && row.badge !== filter.status) return false
+    if (!text) return true
+    if (row.kind === 'skipped') return row.skipped.path.toLowerCase().includes(text) || row.skipped.reason.toLowerCase().includes(text)
+    const t = row.task
+    return t.taskDir.toLowerCase().includes(text) || t.user.toLowerCase().includes(text) || t.requirements.some((r) => r.toLowerCase().includes(text))
+  })
+}
+
+/** Badge colour per status. */
+export const BADGE_TONE: Record<TaskBadge, 'ok' | 'warn' | 'bad' | 'info' | 'muted'> = {
+  completed: 'ok',
+  interrupted: 'warn',
+  incomplete: 'bad',
+  reflected: 'info',
+  skipped: 'muted'
+}
