@@ -2,8 +2,8 @@
  * Tokenizer for mixed Chinese/English skill text, shared by curation and `query_skill`.
  *
  * - Only CJK runs (cut to ≤256 chars: Intl.Segmenter is super-linear on long strings) are segmented.
- * - CJK runs go through Intl.Segmenter('zh') word segmentation, plus character bigrams for recall
- *   on compounds it splits (组/件 → 组件).
+ * - CJK runs go through Intl.Segmenter('zh') word segmentation, plus a bigram wherever two single
+ *   characters stand side by side, for recall on compounds it splits (组/件 → 组件).
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words.
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
  */
@@ -69,22 +69,24 @@ function pushLatin(piece: string, out: string[]): void {
 const MAX_SEGMENT_CHARS = 256
 
 function pushCjk(run: string, out: string[]): void {
-  // Positions (code-unit index) where a 2-character segmenter word starts, to avoid emitting it twice.
-  const twoCharWordAt = new Set<number>()
+  // Bigrams only join two adjacent single-character segments: that is where the segmenter broke a
+  // compound it does not know (组/件 → 组件). Bigrams across real word boundaries (排序|算法 → 序算) are noise.
+  let prev: string | null = null
+  let prevEnd = -1
   for (const seg of segmenter.segment(run)) {
-    if (!seg.isWordLike) continue
+    if (!seg.isWordLike) {
+      prev = null
+      continue
+    }
     const word = seg.segment.toLowerCase()
-    if ([...word].length === 2) twoCharWordAt.add(seg.index)
     if (!STOP_WORDS.has(word)) out.push(word)
-  }
-  const chars = [...run]
-  let offset = 0
-  for (let i = 0; i + 1 < chars.length; i++) {
-    const a = chars[i] as string
-    const b = chars[i + 1] as string
-    const bigram = a + b
-    if (!twoCharWordAt.has(offset) && !BIGRAM_BREAKERS.has(a) && !BIGRAM_BREAKERS.has(b) && !STOP_WORDS.has(bigram)) out.push(bigram)
-    offset += a.length
+    const single = word.length === 1 || (word.length === 2 && word.codePointAt(0)! > 0xffff)
+    if (single && prev !== null && prevEnd === seg.index && !BIGRAM_BREAKERS.has(prev) && !BIGRAM_BREAKERS.has(word)) {
+      const bigram = prev + word
+      if (!STOP_WORDS.has(bigram)) out.push(bigram)
+    }
+    prev = single ? word : null
+    prevEnd = seg.index + seg.segment.length
   }
 }
 
