@@ -3,6 +3,15 @@ import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Set
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
 import type { JobContext } from './jobs'
+import { graphFromPairs, dbscan } from '../cluster/dbscan'
+import { defaultReflectionDeps } from '../reflect/default-deps'
+import { runReflection } from '../reflect/run-reflection'
+import { ScanCache, scanRoot, type LogParse } from '../scan'
+import { openLibrary } from '../store/library'
+import { parseSkillText } from '../store/skill-file'
+import { allPairs } from '../text/all-pairs'
+import { buildTfIdfIndex } from '../text/tfidf'
+import { copySkillFiles, createSkillTools } from '../tools'
 
 /** What a reflection job needs. */
 export interface ReflectRequest {
@@ -64,7 +73,112 @@ export function unavailableCore(): CoreModules {
   }
 }
 
-/** The real core modules (wired as they land). */
+/** Text a skill is compared by in the overview graph (the same as query_skill indexes). */
+function graphText(skill: Skill): string {
+  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
+}
+
+/** Largest library drawn as a graph (beyond this the overview shows counts only: a hairball helps nobody). */
+export const MAX_GRAPH_NODES = 3000
+
+/**
+ * Similarity graph of skills: edges for pairs with cosine ≥ `minEdge` (the merge threshold's neighbourhood),
+ * cluster labels from DBSCAN at eps (cosine distance ≤ eps), -1 = noise. Pure.
+ */
+export function computeSimilarityGraph(skills: Skill[], thresholds: Settings['thresholds']): OverviewResult['graph'] {
+  const shown = skills.slice(0, MAX_GRAPH_NODES)
+  if (shown.length === 0) {
+    return { nodes: [], edges: [] }
+  }
+  const index = buildTfIdfIndex(shown.map(graphText))
+  const clusterSim = 1 - thresholds.eps
+  const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
+  const pairs = allPairs(index, Math.max(0.05, edgeSim))
+  const graph = graphFromPairs(shown.length, pairs.a, pairs.b, pairs.count, (k) => (pairs.score[k] ?? 0) >= clusterSim - 1e-12)
+  const labels = dbscan(graph, thresholds.minSamples)
+  const nodes = shown.map((s, i) => ({ id: s.skill_id, title: s.title, quality: s.quality_index, cluster: labels[i] ?? -1 }))
+  const edges: OverviewResult['graph']['edges'] = []
+  for (let k = 0; k < pairs.count && edges.length < 20_000; k++) {
+    edges.push({
+      source: shown[pairs.a[k] ?? 0]!.skill_id,
+      target: shown[pairs.b[k] ?? 0]!.skill_id,
+      similarity: Math.round((pairs.score[k] ?? 0) * 1000) / 1000
+    })
+  }
+  return { nodes, edges }
+}
+
+/** The real core modules; curation stays "unavailable" until `src/main/curate` lands. */
 export async function createCoreModules(): Promise<CoreModules> {
-  return unavailableCore()
+  const base = unavailableCore()
+  const scanCaches = new Map<string, ScanCache<LogParse>>()
+  return {
+    ...base,
+    openLibrary: (dir) => openLibrary(dir),
+    checkSkillText(text, current) {
+      const parsed = parseSkillText(text)
+      if (!parsed.ok) {
+        return parsed.reason
+      }
+      if (current.format === 'agiagent') {
+        const id = parsed.file.data.skill_id
+        if (id !== undefined && String(id) !== current.skill_id) {
+          return `skill_id cannot be changed (it is ${current.skill_id})`
+        }
+      }
+      return undefined
+    },
+    async query(store, text, top) {
+      return createSkillTools(store).query_skill(text, { top, touch: false })
+    },
+    async rate(store, skillId, rating) {
+      const result = await createSkillTools(store).rate_skill(skillId, rating)
+      if (result.status !== 'success') {
+        throw new ApiError('bad_request', result.message)
+      }
+      return { skill_id: skillId, before: Number(result.old_quality_index), after: Number(result.new_quality_index) }
+    },
+    async scanRoot(rootDir, cache, signal) {
+      const own = (cache as ScanCache<LogParse> | undefined) ?? scanCaches.get(rootDir) ?? new ScanCache<LogParse>()
+      scanCaches.set(rootDir, own)
+      const result = await scanRoot({ rootDir, cache: own, signal })
+      return { result, cache: own }
+    },
+    async reflect(req, ctx) {
+      const deps = defaultReflectionDeps({
+        llm: req.llm,
+        backupFiles: async ({ store, skill, workspaceDir, files }) => {
+          const r = await copySkillFiles(store, skill.skill_id, files, workspaceDir)
+          return {
+            copied: Array.isArray(r.copied) ? (r.copied as string[]) : [],
+            skipped: Array.isArray(r.skipped) ? (r.skipped as { path: string; reason: string }[]) : []
+          }
+        }
+      })
+      return runReflection(
+        {
+          rootDir: req.root,
+          user: req.user,
+          tasks: req.tasks,
+          mode: req.llm ? 'openai' : 'offline',
+          force: req.force,
+          concurrency: req.settings.llm.concurrency,
+          budgetChars: req.settings.reflectBudgetChars,
+          signal: ctx.signal,
+          onEvent: (e) =>
+            ctx.progress({
+              fraction: e.kind === 'done' ? 1 : e.total > 0 ? Math.max(0, (e.index - (e.kind === 'task-start' ? 1 : 0)) / e.total) : 0,
+              stage: e.kind,
+              message: e.message ?? '',
+              taskDir: e.taskDir || undefined,
+              skillPath: e.skillPath,
+              index: e.index,
+              total: e.total
+            })
+        },
+        deps
+      )
+    },
+    similarityGraph: computeSimilarityGraph
+  }
 }

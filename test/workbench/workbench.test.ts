@@ -1,0 +1,268 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type {
+  ApiEvent,
+  DataRootInfo,
+  JobInfo,
+  LibraryInfo,
+  LogChunk,
+  OverviewResult,
+  PublicSettings,
+  RateResult,
+  ReflectSummary,
+  SkillDocument,
+  SkillListResult,
+  TaskListResult
+} from '../../src/shared/api'
+import type { QueryResult } from '../../src/shared/types'
+import { openTestBench, tempDir, waitForEvent, type TestBench } from './helpers'
+
+const benches: TestBench[] = []
+async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
+  const b = await openTestBench(...args)
+  benches.push(b)
+  return b
+}
+afterEach(async () => {
+  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
+})
+
+async function aliceLibrary(b: TestBench): Promise<string> {
+  const libs = await b.call<LibraryInfo[]>('libraries.list')
+  const alice = libs.find((l) => l.user === 'alice')
+  expect(alice).toBeDefined()
+  return alice!.path
+}
+
+async function expectError(p: Promise<unknown>, code: string, text?: RegExp): Promise<void> {
+  const err = (await p.then(
+    () => undefined,
+    (e: unknown) => e
+  )) as { code?: string; message?: string } | undefined
+  expect(err, 'expected the call to fail').toBeDefined()
+  expect(err!.code).toBe(code)
+  if (text) {
+    expect(err!.message).toMatch(text)
+  }
+}
+
+describe('workbench: roots, libraries, settings', () => {
+  it('lists the root with its users and one library per user', async () => {
+    const b = await bench()
+    const roots = await b.call<DataRootInfo[]>('roots.list')
+    expect(roots).toEqual([{ path: b.root, exists: true, users: ['alice', 'bob'], taskCount: 5 }])
+    const libs = await b.call<LibraryInfo[]>('libraries.list')
+    expect(libs.map((l) => [l.user, l.origin, l.exists])).toEqual([
+      ['alice', 'root', true],
+      ['bob', 'root', true]
+    ])
+    expect(libs[0]!.path).toBe(path.join(b.root, 'alice', 'general', 'experience'))
+  })
+
+  it('remembers roots, opened folders and settings across restarts', async () => {
+    const settingsDir = tempDir('settings')
+    const b1 = await bench({}, undefined, settingsDir)
+    const opened = tempDir('skills-md')
+    await b1.call('libraries.open', { path: opened })
+    await b1.call('settings.update', { patch: { thresholds: { merge: 0.8 }, language: 'zh' } })
+    await b1.wb.dispose()
+    const b2 = await bench({ initialRoots: [] }, undefined, settingsDir)
+    const s = await b2.call<PublicSettings>('settings.get')
+    expect(s.dataRoots).toEqual([b1.root])
+    expect(s.thresholds).toEqual({ merge: 0.8, eps: 0.5, minSamples: 2, cleanupDays: 30 })
+    expect(s.language).toBe('zh')
+    const libs = await b2.call<LibraryInfo[]>('libraries.list')
+    expect(libs.some((l) => l.origin === 'opened' && l.path === fs.realpathSync(opened))).toBe(true)
+  })
+
+  it('refuses unknown roots, libraries and missing folders with bad_request', async () => {
+    const b = await bench()
+    await expectError(b.call('skills.list', { library: '/etc' }), 'bad_request', /unknown library/)
+    await expectError(b.call('tasks.list', { root: '/tmp' }), 'bad_request', /unknown data root/)
+    await expectError(b.call('roots.add', { path: '/definitely/not/here' }), 'bad_request', /not found/)
+    await expectError(b.call('roots.add', { path: 'relative/dir' }), 'bad_request', /absolute/)
+  })
+
+  it('answers schema-invalid input with a message naming the field', async () => {
+    const b = await bench()
+    await expectError(b.call('skills.rate', { library: 'x', skillId: '1', rating: 3 }), 'bad_request', /rating/)
+    await expectError(b.call('no.such', {}), 'not_found', /unknown method/)
+  })
+
+  it('keeps the API key out of settings and API answers (web mode: 0600 secrets file only)', async () => {
+    const b = await bench()
+    const key = 'sk-proj-SECRETkey0123456789abcd'
+    const outputs: unknown[] = []
+    outputs.push(await b.call('settings.setApiKey', { apiKey: key }))
+    const s = await b.call<PublicSettings>('settings.get')
+    outputs.push(s)
+    expect(s.llm.hasApiKey).toBe(true)
+    expect(s.llm.apiKeyHint).toBe('sk-…abcd')
+    expect(s.llm.keyStorage).toBe('file-0600')
+    outputs.push(await b.call('settings.update', { patch: { llm: { model: 'm2' } } }))
+    outputs.push(await b.call('app.info'))
+    outputs.push(await b.call('libraries.list'))
+    outputs.push(b.events)
+    for (const out of outputs) {
+      expect(JSON.stringify(out)).not.toContain(key)
+    }
+    const hits: string[] = []
+    for (const name of fs.readdirSync(b.settingsDir)) {
+      if (fs.readFileSync(path.join(b.settingsDir, name), 'utf8').includes(key)) {
+        hits.push(name)
+      }
+    }
+    expect(hits).toEqual(['secrets.json'])
+    expect(fs.statSync(path.join(b.settingsDir, 'secrets.json')).mode & 0o777).toBe(0o600)
+    // forgetting the key removes it from disk
+    await b.call('settings.setApiKey', { apiKey: null })
+    expect(fs.readFileSync(path.join(b.settingsDir, 'secrets.json'), 'utf8')).not.toContain(key)
+    expect((await b.call<PublicSettings>('settings.get')).llm.hasApiKey).toBe(false)
+  })
+})
+
+describe('workbench: skills', () => {
+  it('lists summaries without bodies, gets the document, saves with conflict detection', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const list = await b.call<SkillListResult>('skills.list', { library })
+    expect(list.skills.length).toBe(4)
+    expect(list.skills.every((s) => !('body' in s) && s.bodyChars > 0 && s.preview.length > 0)).toBe(true)
+    const first = list.skills[0]!
+    const doc = await b.call<SkillDocument>('skills.get', { library, skillId: first.skill_id })
+    expect(doc.text).toBe(fs.readFileSync(path.join(library, first.path), 'utf8'))
+    const edited = doc.text + '\nOne more line.\n'
+    const saved = await b.call<SkillDocument>('skills.save', { library, skillId: first.skill_id, text: edited, baseHash: doc.skill.hash })
+    expect(saved.text).toBe(edited)
+    expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(edited)
+    // the old hash is stale now: refused, file unchanged
+    await expectError(b.call('skills.save', { library, skillId: first.skill_id, text: doc.text + '\nother\n', baseHash: doc.skill.hash }), 'conflict')
+    expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(edited)
+    // unparsable text is refused before writing
+    await expectError(
+      b.call('skills.save', { library, skillId: first.skill_id, text: '---\nskill_id: [unclosed\n---\nbody', baseHash: saved.skill.hash }),
+      'bad_request',
+      /not saved/
+    )
+    expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(edited)
+  })
+
+  it('rates (0.7·old + 0.3·rating), deletes to legacy and restores', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const skill = (await b.call<SkillListResult>('skills.list', { library })).skills[0]!
+    const rated = await b.call<RateResult>('skills.rate', { library, skillId: skill.skill_id, rating: 1 })
+    expect(rated.before).toBe(skill.quality_index)
+    expect(rated.after).toBeCloseTo(0.7 * skill.quality_index + 0.3, 3)
+    const moved = await b.call<{ from: string; to: string }>('skills.delete', { library, skillId: skill.skill_id })
+    expect(moved.to.startsWith('legacy/')).toBe(true)
+    expect(fs.existsSync(path.join(library, moved.to))).toBe(true)
+    const active = await b.call<SkillListResult>('skills.list', { library })
+    expect(active.skills.some((s) => s.skill_id === skill.skill_id)).toBe(false)
+    const withLegacy = await b.call<SkillListResult>('skills.list', { library, includeLegacy: true })
+    expect(withLegacy.skills.find((s) => s.skill_id === skill.skill_id)?.legacy).toBe(true)
+    const restored = await b.call<SkillDocument>('skills.restore', { library, skillId: skill.skill_id })
+    expect(restored.skill.legacy).toBe(false)
+  })
+
+  it('searches with query_skill ranking without touching fetch_count', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const before = await b.call<SkillListResult>('skills.list', { library })
+    const result = await b.call<QueryResult>('skills.query', { library, text: 'python calculator', top: 2 })
+    expect(result.status).toBe('success')
+    expect(result.skills[0]!.title.toLowerCase()).toContain('calculator')
+    const after = await b.call<SkillListResult>('skills.list', { library })
+    expect(after.skills.map((s) => s.fetch_count)).toEqual(before.skills.map((s) => s.fetch_count))
+  })
+})
+
+describe('workbench: tasks, logs, reflection jobs, overview', () => {
+  it('lists tasks newest first with reflected flags and reads log windows inside the root only', async () => {
+    const b = await bench()
+    const tasks = await b.call<TaskListResult>('tasks.list', { root: b.root })
+    expect(tasks.tasks.length).toBe(5)
+    const mtimes = tasks.tasks.map((t) => t.mtime)
+    expect([...mtimes].sort((x, y) => y - x)).toEqual(mtimes)
+    for (const t of tasks.tasks) {
+      expect(t.reflected).toBe(t.skills.length > 0)
+    }
+    const task = tasks.tasks.find((t) => t.taskDir === 'output_20261104_160000')!
+    const chunk = await b.call<LogChunk>('tasks.readLog', { root: b.root, taskPath: task.path, maxBytes: 100 })
+    expect(chunk.files[0]).toBe('manager.out')
+    expect(chunk.files).toContain('agent_001.out')
+    expect(chunk.start).toBe(0)
+    expect(chunk.end).toBeLessThanOrEqual(100)
+    const whole = fs.readFileSync(path.join(task.path, 'logs', 'manager.out'))
+    expect(Buffer.from(chunk.text)).toEqual(whole.subarray(0, chunk.end))
+    const next = await b.call<LogChunk>('tasks.readLog', { root: b.root, taskPath: task.path, start: chunk.end, maxBytes: 1_000_000 })
+    expect(Buffer.from(chunk.text + next.text)).toEqual(whole)
+    await expectError(b.call('tasks.readLog', { root: b.root, taskPath: task.path, file: '../../../etc/passwd' }), 'bad_request')
+    await expectError(b.call('tasks.readLog', { root: b.root, taskPath: '/etc' }), 'path_escape')
+    await expectError(b.call('tasks.readLog', { root: b.root, taskPath: path.join(b.root, 'alice', 'general') }), 'bad_request', /not a task/)
+  })
+
+  it('runs reflection as a job: progress to 100 %, job.done with the created skills, nothing new the second time', async () => {
+    const b = await bench()
+    const job = await b.call<JobInfo>('reflect.start', { root: b.root })
+    expect(job.state).toBe('running')
+    await b.wb.waitForJob(job.jobId)
+    const done = (await waitForEvent(b.events, (e) => e.type === 'job.done' && e.jobId === job.jobId)) as Extract<ApiEvent, { type: 'job.done' }>
+    expect(done.state).toBe('done')
+    const summary = done.result as ReflectSummary
+    const progress = b.events.filter((e): e is Extract<ApiEvent, { type: 'job.progress' }> => e.type === 'job.progress')
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.every((p) => p.progress.jobId === job.jobId && p.progress.fraction >= 0 && p.progress.fraction <= 1)).toBe(true)
+    expect(progress[progress.length - 1]!.progress.fraction).toBe(1)
+    const tasks = await b.call<TaskListResult>('tasks.list', { root: b.root })
+    for (const created of summary.created) {
+      expect(tasks.tasks.find((t) => t.taskDir === created.taskDir)?.reflected).toBe(true)
+      expect(fs.existsSync(path.resolve(created.library, created.path))).toBe(true)
+    }
+    const jobs = await b.call<JobInfo[]>('jobs.list')
+    expect(jobs.find((j) => j.jobId === job.jobId)?.state).toBe('done')
+    b.events.length = 0
+    const again = await b.call<JobInfo>('reflect.start', { root: b.root })
+    await b.wb.waitForJob(again.jobId)
+    const second = (await waitForEvent(b.events, (e) => e.type === 'job.done')) as Extract<ApiEvent, { type: 'job.done' }>
+    expect((second.result as ReflectSummary).created).toEqual([])
+  })
+
+  it('cancels a running job', async () => {
+    const b = await bench()
+    const job = await b.call<JobInfo>('reflect.start', { root: b.root, force: true })
+    const cancelled = await b.call<JobInfo>('jobs.cancel', { jobId: job.jobId })
+    expect(cancelled.jobId).toBe(job.jobId)
+    await b.wb.waitForJob(job.jobId)
+    const done = (await waitForEvent(b.events, (e) => e.type === 'job.done')) as Extract<ApiEvent, { type: 'job.done' }>
+    expect(done.state).toBe('cancelled')
+    await expectError(b.call('jobs.cancel', { jobId: 'nope' }), 'not_found')
+  })
+
+  it('refuses reflecting tasks that are not in the root', async () => {
+    const b = await bench()
+    await expectError(b.call('reflect.start', { root: b.root, tasks: ['/etc/output_x'] }), 'bad_request', /not a task/)
+    await expectError(b.call('reflect.start', { root: b.root, user: 'mallory' }), 'bad_request', /unknown user/)
+  })
+
+  it('computes the overview: counts, histogram, recent activity and the similarity graph', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const o = await b.call<OverviewResult>('overview.get', { library })
+    expect(o.skills).toBe(4)
+    expect(o.legacy).toBe(0)
+    expect(o.qualityHistogram.length).toBe(10)
+    expect(o.qualityHistogram.reduce((x, y) => x + y, 0)).toBe(4)
+    expect(o.tasks).toBe(4)
+    expect(o.graph.nodes.length).toBe(4)
+    expect(o.recent.length).toBeGreaterThan(0)
+    const dates = o.recent.map((r) => Date.parse(r.at))
+    expect([...dates].sort((x, y) => y - x)).toEqual(dates)
+    // the two calculator skills are near-duplicates: an edge between them, same cluster
+    const calc = o.graph.nodes.filter((n) => /calc/i.test(n.title))
+    expect(calc.length).toBe(2)
+    const edge = o.graph.edges.find((e) => [e.source, e.target].sort().join() === calc.map((c) => c.id).sort().join())
+    expect(edge).toBeDefined()
+  })
+})
