@@ -1,0 +1,175 @@
+/** AGIAgent `skill_*.md` files (issue 2): fixed front-matter keys, Chinese-friendly titles. */
+import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
+import { isPlainObject } from './safe-yaml'
+import { parseFrontMatter, serializeFrontMatter } from './front-matter'
+
+/** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
+export const AGIAGENT_KEYS = [
+  'skill_id', 'title', 'usage_conditions', 'quality_index', 'fetch_count', 'related_code',
+  'task_directories', 'created_at', 'updated_at', 'last_used_at', 'user_preferences'
+] as const
+
+const KNOWN_KEYS: readonly string[] = [...AGIAGENT_KEYS, 'pinned']
+
+/** An AGIAgent skill file as data: its front matter (known + unknown keys + our carrier) and body. */
+export interface AgiAgentRecord {
+  frontMatter: Record<string, unknown>
+  body: string
+}
+
+/** Reads a `skill_*.md` text. Throws FormatError on malformed front matter. */
+export function parseAgiAgent(text: string): AgiAgentRecord {
+  const { data, body } = parseFrontMatter(text, 'AGIAgent skill')
+  return { frontMatter: data, body }
+}
+
+/** Writes a `skill_*.md` text (`---\n{yaml}---\n\n{body}`, as upstream). */
+export function serializeAgiAgent(record: AgiAgentRecord): string {
+  return serializeFrontMatter(record.frontMatter, record.body)
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+function nativeFrom(record: AgiAgentRecord): PortableSkill {
+  const fm = record.frontMatter
+  const title = str(fm.title) ?? ''
+  const usage = str(fm.usage_conditions)
+  const skill: PortableSkill = {
+    title,
+    description: usage || title,
+    body: record.body,
+    skill_id: typeof fm.skill_id === 'number' ? String(fm.skill_id) : str(fm.skill_id),
+    usage_conditions: usage,
+    quality_index: num(fm.quality_index),
+    fetch_count: num(fm.fetch_count),
+    related_code: str(fm.related_code),
+    task_directories: stringList(fm.task_directories),
+    created_at: str(fm.created_at),
+    updated_at: str(fm.updated_at),
+    last_used_at: fm.last_used_at === null ? null : str(fm.last_used_at),
+    user_preferences: str(fm.user_preferences),
+    pinned: typeof fm.pinned === 'boolean' ? fm.pinned : undefined,
+    extra: {}
+  }
+  // Known keys with an unexpected type are kept verbatim as unknown keys, so nothing is lost.
+  const typed = skill as unknown as Record<string, unknown>
+  const unknown: Record<string, unknown> = unknownKeys(fm, [...KNOWN_KEYS, CARRIER_KEY]) ?? {}
+  for (const key of KNOWN_KEYS) {
+    const value = fm[key]
+    const got = key === 'title' ? (typeof fm.title === 'string' ? fm.title : undefined) : typed[key]
+    if (value !== undefined && got === undefined) {
+      unknown[key] = value
+    }
+  }
+  if (Object.keys(unknown).length > 0) {
+    skill.extra.agiagent = unknown
+  }
+  return normalizeSkill(skill)
+}
+
+function nativeTo(skill: PortableSkill): AgiAgentRecord {
+  const defaults: Record<string, unknown> = {
+    skill_id: skill.skill_id ?? '',
+    title: skill.title,
+    usage_conditions: skill.usage_conditions ?? skill.description,
+    quality_index: skill.quality_index ?? 0.5,
+    fetch_count: skill.fetch_count ?? 0,
+    related_code: skill.related_code ?? '',
+    task_directories: skill.task_directories ?? [],
+    created_at: skill.created_at ?? isoFromLearned(skill.learned_created_at) ?? '',
+    updated_at: skill.updated_at ?? skill.created_at ?? isoFromLearned(skill.learned_created_at) ?? '',
+    last_used_at: skill.last_used_at ?? null,
+    user_preferences: skill.user_preferences ?? ''
+  }
+  const typed = skill as unknown as Record<string, unknown>
+  const extra = skill.extra.agiagent ?? {}
+  const fm: Record<string, unknown> = {}
+  for (const key of AGIAGENT_KEYS) {
+    const has = key === 'title' ? skill.title !== '' : typed[key] !== undefined
+    fm[key] = !has && key in extra ? extra[key] : defaults[key]
+  }
+  if (skill.pinned !== undefined) {
+    fm.pinned = skill.pinned
+  } else if ('pinned' in extra) {
+    fm.pinned = extra.pinned
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (!KNOWN_KEYS.includes(key as never) && key !== CARRIER_KEY) {
+      fm[key] = value
+    }
+  }
+  return { frontMatter: fm, body: skill.body }
+}
+
+/** Epoch-ms → ISO string for a learned skill's createdAt, when it is a sane number. */
+export function isoFromLearned(value: number | string | undefined): string | undefined {
+  if (typeof value === 'string') {
+    return value
+  }
+  if (typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) < 8.64e15) {
+    return new Date(value).toISOString()
+  }
+  return undefined
+}
+
+/** AGIAgent record → neutral model (carrier applied). */
+export function fromAgiAgent(record: AgiAgentRecord): PortableSkill {
+  return applyCarrier(nativeFrom(record), record.frontMatter[CARRIER_KEY])
+}
+
+/** Neutral model → AGIAgent record; fields AGIAgent cannot hold go to the `skillbench` front-matter key. */
+export function toAgiAgent(skill: PortableSkill): AgiAgentRecord {
+  const record = nativeTo(skill)
+  const carrier = diffCarrier(skill, nativeFrom(record))
+  if (carrier) {
+    record.frontMatter[CARRIER_KEY] = carrier
+  }
+  return record
+}
+
+/** Problems of an AGIAgent front matter, in words (empty = valid). */
+export function validateAgiAgent(record: AgiAgentRecord): string[] {
+  const fm = record.frontMatter
+  const problems: string[] = []
+  if (typeof fm.skill_id !== 'string' || !/^\d+$/.test(fm.skill_id)) {
+    problems.push(`skill_id must be a string of digits (a unix timestamp), got ${JSON.stringify(fm.skill_id)}`)
+  }
+  if (typeof fm.title !== 'string' || fm.title.trim() === '') {
+    problems.push('title must be a non-empty string')
+  }
+  for (const key of ['usage_conditions', 'related_code', 'user_preferences', 'created_at', 'updated_at'] as const) {
+    if (fm[key] !== undefined && typeof fm[key] !== 'string') {
+      problems.push(`${key} must be a string`)
+    }
+  }
+  const q = fm.quality_index
+  if (typeof q !== 'number' || !(q >= 0 && q <= 1)) {
+    problems.push(`quality_index must be a number between 0 and 1, got ${JSON.stringify(q)}`)
+  }
+  const f = fm.fetch_count
+  if (typeof f !== 'number' || !Number.isInteger(f) || f < 0) {
+    problems.push(`fetch_count must be a whole number ≥ 0, got ${JSON.stringify(f)}`)
+  }
+  if (!stringList(fm.task_directories)) {
+    problems.push('task_directories must be a list of folder names')
+  }
+  if (fm.last_used_at !== null && fm.last_used_at !== undefined && typeof fm.last_used_at !== 'string') {
+    problems.push('last_used_at must be null or an ISO date string')
+  }
+  for (const key of ['created_at', 'updated_at'] as const) {
+    const v = fm[key]
+    if (typeof v === 'string' && v !== '' && Number.isNaN(Date.parse(v))) {
+      problems.push(`${key} is not an ISO-8601 date: ${JSON.stringify(v)}`)
+    }
+  }
+  if (fm[CARRIER_KEY] !== undefined && !isPlainObject(fm[CARRIER_KEY])) {
+    problems.push(`${CARRIER_KEY} must be a mapping`)
+  }
+  return problems
+}

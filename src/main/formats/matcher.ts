@@ -1,0 +1,73 @@
+/** `use_skill` (seed 004): which learned skills' trigger patterns match a question. */
+import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, execWithTimeout, RegexTimeoutError } from './regex-guard'
+
+/** What the matcher needs of a learned skill. */
+export interface TriggerSkill {
+  id: string
+  name: string
+  trigger_pattern: string
+  description?: string
+  confidence?: number
+  /** Where the skill came from (shown in reports). */
+  path?: string
+}
+
+export interface TriggerMatch {
+  id: string
+  name: string
+  description: string
+  confidence: number | null
+  path: string | null
+  /** The text the pattern matched. */
+  matched: string
+}
+
+export interface TriggerRejection {
+  id: string
+  name: string
+  path: string | null
+  pattern: string
+  reason: string
+}
+
+export interface TriggerResult {
+  matches: TriggerMatch[]
+  rejected: TriggerRejection[]
+}
+
+/**
+ * Tests every skill's trigger pattern (case-insensitive) against the question. Unsafe or invalid patterns
+ * and matches that run out of time are reported in `rejected`, never thrown. Matches are sorted by
+ * confidence (highest first), then by name.
+ */
+export function matchTriggers(question: string, skills: TriggerSkill[], opts: { timeoutMs?: number } = {}): TriggerResult {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS
+  const matches: TriggerMatch[] = []
+  const rejected: TriggerRejection[] = []
+  for (const skill of skills) {
+    const reject = (reason: string): void =>
+      void rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason })
+    const check = checkPattern(skill.trigger_pattern)
+    if (!check.ok) {
+      reject(check.reason)
+      continue
+    }
+    try {
+      const matched = execWithTimeout(check.regex, question, timeoutMs)
+      if (matched !== null) {
+        matches.push({
+          id: skill.id,
+          name: skill.name,
+          description: skill.description ?? '',
+          confidence: typeof skill.confidence === 'number' ? skill.confidence : null,
+          path: skill.path ?? null,
+          matched
+        })
+      }
+    } catch (err) {
+      reject(err instanceof RegexTimeoutError ? err.message : `matching failed: ${(err as Error).message}`)
+    }
+  }
+  matches.sort((a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || a.name.localeCompare(b.name))
+  return { matches, rejected }
+}

@@ -1,0 +1,168 @@
+/**
+ * Trigger patterns come from files an agent or a stranger wrote, so a pattern is checked before use and
+ * every match is time-bounded.
+ *
+ * Choice: a static check rejects the classic catastrophic shapes (a repeated group that itself repeats,
+ * `(a+)+`, `(a*)*`, `(a|a)*`, `(.*a){2,}`) and long patterns; then each match runs through `node:vm` with a
+ * timeout. V8 checks for interrupts inside its backtracking regex engine, so `vm`'s timeout stops a runaway
+ * match in the same thread (no worker start-up cost) and we report it as an error instead of hanging.
+ */
+import vm from 'node:vm'
+
+/** Longest trigger pattern accepted. */
+export const MAX_PATTERN_CHARS = 500
+/** Longest text matched against patterns (a question, not a document). */
+export const MAX_SUBJECT_CHARS = 10_000
+/** Default time budget for one match. */
+export const DEFAULT_MATCH_TIMEOUT_MS = 50
+
+export type PatternCheck = { ok: true; regex: RegExp } | { ok: false; reason: string }
+
+interface Frame {
+  /** A variable-count quantifier appears somewhere inside this group. */
+  varQuant: boolean
+  /** The top-level alternatives of this group, as raw text. */
+  alternatives: string[]
+  start: number
+  /** Where the current alternative began. */
+  altStart: number
+}
+
+/** Reads a quantifier at `i`; returns its length and whether its count varies (min ≠ max, max > 1), or null. */
+function readQuantifier(p: string, i: number): { len: number; variable: boolean } | null {
+  const c = p[i]
+  let len = 0
+  let variable = false
+  if (c === '*' || c === '+') {
+    len = 1
+    variable = true
+  } else if (c === '?') {
+    len = 1
+    variable = false
+  } else if (c === '{') {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i))
+    if (!m) return null
+    len = m[0].length
+    const min = Number(m[1])
+    const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3])
+    variable = max > 1 && max !== min
+  } else {
+    return null
+  }
+  if (p[i + len] === '?' || p[i + len] === '+') len++
+  return { len, variable }
+}
+
+/** True when two branches of a repeated alternation could match the same text (conservative). */
+function branchesOverlap(alternatives: string[]): boolean {
+  const firsts: string[] = []
+  for (const alt of alternatives) {
+    const first = alt[0]
+    if (first === undefined || '.\\[('.includes(first)) return true
+    firsts.push(first.toLowerCase())
+  }
+  return new Set(firsts).size !== firsts.length
+}
+
+/** Static check for the shapes that make a backtracking engine take exponential time. Returns a reason or null. */
+export function findCatastrophicShape(p: string): string | null {
+  const stack: Frame[] = [{ varQuant: false, alternatives: [], start: 0, altStart: 0 }]
+  let i = 0
+  while (i < p.length) {
+    const c = p[i]!
+    if (c === '\\') {
+      i += 2
+    } else if (c === '[') {
+      i++
+      if (p[i] === '^') i++
+      if (p[i] === ']') i++
+      while (i < p.length && p[i] !== ']') i += p[i] === '\\' ? 2 : 1
+      i++
+    } else if (c === '(') {
+      const start = i
+      i++
+      const prefix = /^\?(:|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(p.slice(i))
+      if (prefix) i += prefix[0].length
+      stack.push({ varQuant: false, alternatives: [], start, altStart: i })
+      continue
+    } else if (c === ')') {
+      const frame = stack.pop()
+      if (!frame || stack.length === 0) return null // unbalanced: the RegExp compiler reports it
+      frame.alternatives.push(p.slice(frame.altStart, i))
+      i++
+      const q = readQuantifier(p, i)
+      if (q?.variable) {
+        if (frame.varQuant) {
+          return `nested quantifier: the group "${p.slice(frame.start, i)}" repeats something that already repeats (catastrophic backtracking)`
+        }
+        if (frame.alternatives.length > 1 && branchesOverlap(frame.alternatives)) {
+          return `repeated alternation with overlapping branches "${p.slice(frame.start, i)}" (catastrophic backtracking)`
+        }
+      }
+      const parent = stack[stack.length - 1]!
+      parent.varQuant ||= frame.varQuant || Boolean(q?.variable)
+      if (q) i += q.len
+      continue
+    } else if (c === '|') {
+      const frame = stack[stack.length - 1]!
+      frame.alternatives.push(p.slice(frame.altStart, i))
+      i++
+      frame.altStart = i
+      continue
+    } else {
+      i++
+    }
+    const q = readQuantifier(p, i)
+    if (q) {
+      if (q.variable) stack[stack.length - 1]!.varQuant = true
+      i += q.len
+    }
+  }
+  return null
+}
+
+/** Validates a trigger pattern: length cap, compiles as a JavaScript regex (case-insensitive), no catastrophic shape. */
+export function checkPattern(pattern: string): PatternCheck {
+  if (pattern.length === 0) {
+    return { ok: false, reason: 'the pattern is empty' }
+  }
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    return { ok: false, reason: `the pattern is ${pattern.length} characters, the limit is ${MAX_PATTERN_CHARS}` }
+  }
+  let regex: RegExp
+  try {
+    regex = new RegExp(pattern, 'i')
+  } catch (err) {
+    return { ok: false, reason: `invalid regular expression: ${(err as Error).message}` }
+  }
+  const shape = findCatastrophicShape(pattern)
+  if (shape) {
+    return { ok: false, reason: shape }
+  }
+  return { ok: true, regex }
+}
+
+/** A match that ran out of time. */
+export class RegexTimeoutError extends Error {
+  constructor(readonly pattern: string, readonly timeoutMs: number) {
+    super(`matching the pattern ${JSON.stringify(pattern)} took longer than ${timeoutMs} ms (catastrophic backtracking?); pattern rejected`)
+    this.name = 'RegexTimeoutError'
+  }
+}
+
+/**
+ * Runs `regex.exec(text)` with a time limit (see the module comment). Returns the matched text or null;
+ * throws RegexTimeoutError when the limit is hit. Does NOT run the static check: use `checkPattern` first.
+ */
+export function execWithTimeout(regex: RegExp, text: string, timeoutMs = DEFAULT_MATCH_TIMEOUT_MS): string | null {
+  const sandbox = vm.createContext({ source: regex.source, flags: regex.flags.replace('g', ''), text: text.slice(0, MAX_SUBJECT_CHARS) })
+  try {
+    const result: unknown = vm.runInContext('(() => { const m = new RegExp(source, flags).exec(text); return m ? String(m[0]) : null })()', sandbox, { timeout: timeoutMs })
+    return typeof result === 'string' ? result : null
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new RegexTimeoutError(regex.source, timeoutMs)
+    }
+    throw err
+  }
+}

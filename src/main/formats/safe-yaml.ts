@@ -1,0 +1,106 @@
+import { Document, parseDocument, visit, type Scalar } from 'yaml'
+import { FormatError } from './model'
+
+/** Biggest YAML document we accept: skill files are a few KB; anything this big is hostile or a mistake. */
+export const MAX_YAML_BYTES = 1_000_000
+
+/**
+ * Parses YAML as data only: core schema (no timestamps, no custom tags that run code), no aliases
+ * (alias bombs), unique keys, no `__proto__` keys, a size cap. Errors become a FormatError with the
+ * first problem in words.
+ */
+export function parseYamlSafe(text: string, what = 'YAML'): unknown {
+  if (Buffer.byteLength(text, 'utf8') > MAX_YAML_BYTES) {
+    throw new FormatError(`${what} is larger than ${MAX_YAML_BYTES} bytes`)
+  }
+  const doc = parseDocument(text, { logLevel: 'silent', schema: 'core', uniqueKeys: true, merge: false, prettyErrors: false })
+  const first = doc.errors[0]
+  if (first) {
+    throw new FormatError(`${what} is not valid YAML: ${oneLine(first.message)}`)
+  }
+  let value: unknown
+  try {
+    value = doc.toJS({ maxAliasCount: 0 })
+  } catch (err) {
+    throw new FormatError(`${what} is not valid YAML: ${oneLine((err as Error).message)}`)
+  }
+  rejectProtoKeys(value, what)
+  return value
+}
+
+function oneLine(message: string): string {
+  return message.split('\n')[0] ?? message
+}
+
+/** Throws when any mapping (at any depth) has a `__proto__` key: it could poison objects built from it. */
+function rejectProtoKeys(value: unknown, what: string, depth = 0): void {
+  if (depth > 100) {
+    throw new FormatError(`${what} is nested too deeply`)
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) rejectProtoKeys(item, what, depth + 1)
+    return
+  }
+  if (value !== null && typeof value === 'object') {
+    if (Object.prototype.hasOwnProperty.call(value, '__proto__')) {
+      throw new FormatError(`${what} has a forbidden key "__proto__"`)
+    }
+    for (const item of Object.values(value)) rejectProtoKeys(item, what, depth + 1)
+  }
+}
+
+/**
+ * Plain scalars that a YAML 1.2 core or YAML 1.1 (PyYAML, used by AGIAgent) reader would NOT read back as a
+ * string: numbers in any base, booleans (`yes`, `On`, `n`), nulls, `.inf`/`.nan`, timestamps, the merge key.
+ * (The YAML writer already quotes whatever the syntax needs; this is only about how a value is typed.)
+ */
+const AMBIGUOUS_PLAIN = /^(?:[-+]?\.?\d|[-+]?\.(?:inf|nan)$|~$|null$|true$|false$|yes$|no$|on$|off$|y$|n$|<<$|=$)/i
+
+/** True when a plain (unquoted) scalar with this text would not read back as the same string under some reader. */
+function needsQuotes(text: string): boolean {
+  return !text.includes('\n') && AMBIGUOUS_PLAIN.test(text)
+}
+
+/**
+ * Serializes data as YAML that reads back identically with `parseYamlSafe` and with YAML 1.1 readers
+ * (PyYAML): strings that look like numbers, booleans (`yes`, `on`), nulls or timestamps are quoted.
+ * The result is read back and compared; if the writer lost anything (it mangles block scalars of
+ * whitespace-only lines), every string is double-quoted instead.
+ */
+export function stringifyYamlSafe(value: unknown): string {
+  const first = render(value, false)
+  try {
+    if (deepEqualData(parseYamlSafe(first), value)) return first
+  } catch {
+    // Fall through to the fully quoted form.
+  }
+  return render(value, true)
+}
+
+function render(value: unknown, quoteAll: boolean): string {
+  // No anchors/aliases for objects that appear twice: our readers refuse aliases.
+  const doc = new Document(value, { version: '1.1', aliasDuplicateObjects: false })
+  visit(doc, {
+    Scalar(_key, node: Scalar) {
+      if (typeof node.value === 'string' && (quoteAll || needsQuotes(node.value))) {
+        node.type = 'QUOTE_DOUBLE'
+      }
+    }
+  })
+  return doc.toString({ lineWidth: 0, minContentWidth: 0 })
+}
+
+function deepEqualData(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b)
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined)
+  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined)
+  return ak.length === bk.length && ak.every((k) => deepEqualData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}
+
+/** Narrowing helper for parsed YAML: a plain mapping (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+

@@ -1,0 +1,265 @@
+/** Agent Skills `SKILL.md` folders: conversion to/from the neutral model and the spec's validation rules. */
+import { createHash } from 'node:crypto'
+import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
+import { isPlainObject } from './safe-yaml'
+import { parseFrontMatter, serializeFrontMatter } from './front-matter'
+
+/** The only top-level front-matter keys the Agent Skills spec allows. */
+export const SKILL_MD_KEYS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'metadata'] as const
+export const MAX_NAME_CHARS = 64
+export const MAX_DESCRIPTION_CHARS = 1024
+export const MAX_COMPATIBILITY_CHARS = 500
+/** kebab-case: lowercase letters and digits in groups joined by single hyphens. */
+export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+
+/** A SKILL.md file as data, plus the resource files of its folder (relative paths). */
+export interface SkillMdRecord {
+  frontMatter: Record<string, unknown>
+  body: string
+  resources?: string[]
+}
+
+/** Reads a SKILL.md text. Throws FormatError on malformed front matter. */
+export function parseSkillMd(text: string): SkillMdRecord {
+  const { data, body } = parseFrontMatter(text, 'SKILL.md')
+  return { frontMatter: data, body }
+}
+
+/** Writes a SKILL.md text. */
+export function serializeSkillMd(record: SkillMdRecord): string {
+  return serializeFrontMatter(record.frontMatter, record.body)
+}
+
+/** Turns any title into a valid skill name (kebab-case, ≤ 64 chars); CJK-only titles fall back to `skill-<id>`. */
+export function slugifySkillName(text: string, seed?: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_NAME_CHARS)
+    .replace(/-+$/g, '')
+  if (slug !== '') {
+    return slug
+  }
+  const tail = seed && /^[a-z0-9-]+$/i.test(seed) ? seed.toLowerCase() : createHash('sha256').update(text).digest('hex').slice(0, 8)
+  return `skill-${tail}`.slice(0, MAX_NAME_CHARS).replace(/-+$/g, '')
+}
+
+/** `base`, or `base-2`, `base-3`… (still ≤ 64 chars) when `taken` already has it. Adds the result to `taken`. */
+export function uniqueSkillName(base: string, taken: Set<string>): string {
+  let name = base
+  for (let n = 2; taken.has(name); n++) {
+    const suffix = `-${n}`
+    name = base.slice(0, MAX_NAME_CHARS - suffix.length).replace(/-+$/g, '') + suffix
+  }
+  taken.add(name)
+  return name
+}
+
+const FULL_DESC_MARKER = '<!-- skillbench:full-description -->'
+const FULL_DESC_HEADING = '## Full description'
+
+/** Cuts a description to the spec's 1024 chars at a word boundary, ending with '…'. */
+export function cutDescription(text: string): string {
+  if (text.length <= MAX_DESCRIPTION_CHARS) {
+    return text
+  }
+  const hard = text.slice(0, MAX_DESCRIPTION_CHARS - 1)
+  const space = hard.lastIndexOf(' ')
+  return (space > MAX_DESCRIPTION_CHARS * 0.8 ? hard.slice(0, space) : hard).trimEnd() + '…'
+}
+
+function fullDescriptionSection(full: string): string {
+  return `\n\n${FULL_DESC_MARKER}\n${FULL_DESC_HEADING}\n\n${full}\n`
+}
+
+/** Undoes `fullDescriptionSection` when the body ends with it and it matches the cut description. */
+function splitFullDescription(body: string, cut: string): { body: string; description: string } | undefined {
+  const at = body.lastIndexOf(`\n\n${FULL_DESC_MARKER}\n`)
+  if (at < 0) {
+    return undefined
+  }
+  const head = `\n\n${FULL_DESC_MARKER}\n${FULL_DESC_HEADING}\n\n`
+  const tail = body.slice(at)
+  if (!tail.startsWith(head) || !tail.endsWith('\n')) {
+    return undefined
+  }
+  const full = tail.slice(head.length, -1)
+  if (full.length <= MAX_DESCRIPTION_CHARS || cutDescription(full) !== cut) {
+    return undefined
+  }
+  return { body: body.slice(0, at), description: full }
+}
+
+function nativeFrom(record: SkillMdRecord): PortableSkill {
+  const fm = record.frontMatter
+  const name = str(fm.name)
+  let description = str(fm.description) ?? ''
+  let body = record.body
+  const split = splitFullDescription(body, description)
+  if (split) {
+    body = split.body
+    description = split.description
+  }
+  const metadata = isPlainObject(fm.metadata) ? { ...fm.metadata } : undefined
+  if (metadata) {
+    delete metadata[CARRIER_KEY]
+  }
+  const extra: Record<string, unknown> = unknownKeys(fm, SKILL_MD_KEYS) ?? {}
+  // Known keys with a type we cannot map are kept verbatim.
+  for (const key of ['name', 'description', 'license', 'compatibility', 'allowed-tools'] as const) {
+    if (fm[key] !== undefined && typeof fm[key] !== 'string') extra[key] = fm[key]
+  }
+  if (fm.metadata !== undefined && !isPlainObject(fm.metadata)) extra.metadata = fm.metadata
+  const skill: PortableSkill = {
+    // Same convention as the store: a SKILL.md skill's title is its name.
+    title: name ?? '',
+    name,
+    description,
+    body,
+    license: str(fm.license),
+    compatibility: str(fm.compatibility),
+    allowed_tools: str(fm['allowed-tools']),
+    metadata: metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
+    resources: record.resources && record.resources.length > 0 ? [...record.resources].sort() : undefined,
+    extra: Object.keys(extra).length > 0 ? { 'skill-md': extra } : {}
+  }
+  return normalizeSkill(skill)
+}
+
+/** Options of `toSkillMd`. */
+export interface ToSkillMdOptions {
+  /** The folder name chosen by the exporter (unique in the tree); defaults to the slug of the skill's name/title. */
+  name?: string
+}
+
+function nativeTo(skill: PortableSkill, opts: ToSkillMdOptions): SkillMdRecord {
+  const name = opts.name ?? (skill.name && SKILL_NAME_PATTERN.test(skill.name) && skill.name.length <= MAX_NAME_CHARS ? skill.name : slugifySkillName(skill.name || skill.title, skill.skill_id))
+  const wanted = skill.description.trim() !== '' ? skill.description : skill.usage_conditions?.trim() || skill.title.trim() || name
+  const description = cutDescription(wanted)
+  const body = description === wanted ? skill.body : skill.body + fullDescriptionSection(wanted)
+  const fm: Record<string, unknown> = { name, description }
+  if (skill.license !== undefined) fm.license = skill.license
+  if (skill.compatibility !== undefined && skill.compatibility !== '') fm.compatibility = skill.compatibility.slice(0, MAX_COMPATIBILITY_CHARS)
+  if (skill.allowed_tools !== undefined) fm['allowed-tools'] = skill.allowed_tools
+  if (skill.metadata !== undefined) fm.metadata = { ...skill.metadata }
+  return { frontMatter: fm, body, resources: skill.resources }
+}
+
+/** SKILL.md record → neutral model (carrier `metadata.skillbench` applied). */
+export function fromSkillMd(record: SkillMdRecord): PortableSkill {
+  const metadata = record.frontMatter.metadata
+  return applyCarrier(nativeFrom(record), isPlainObject(metadata) ? metadata[CARRIER_KEY] : undefined)
+}
+
+/**
+ * Neutral model → SKILL.md record that passes the Agent Skills rules: kebab name ≤ 64, description ≤ 1024
+ * (the full text goes to the end of the body), only spec keys at top level; everything else under `metadata.skillbench`.
+ */
+export function toSkillMd(skill: PortableSkill, opts: ToSkillMdOptions = {}): SkillMdRecord {
+  const record = nativeTo(skill, opts)
+  const carrier = diffCarrier(skill, nativeFrom(record))
+  if (carrier) {
+    const metadata = isPlainObject(record.frontMatter.metadata) ? record.frontMatter.metadata : {}
+    metadata[CARRIER_KEY] = carrier
+    record.frontMatter.metadata = metadata
+  }
+  if (record.resources === undefined) {
+    delete record.resources
+  }
+  return record
+}
+
+/** One finding of a validator. */
+export interface Problem {
+  level: 'error' | 'warning'
+  message: string
+}
+
+/** Options of `validateSkillMd`. */
+export interface SkillMdValidateOptions {
+  /** The skill's folder name: the spec says `name` must equal it. */
+  dirName?: string
+}
+
+/**
+ * The Agent Skills rules: `name` 1–64 chars of lowercase letters, digits and single hyphens (no leading,
+ * trailing or double hyphen) equal to the folder name; `description` 1–1024 chars; optional `license`,
+ * `compatibility` (≤ 500), `allowed-tools` (space-delimited string), `metadata` (a mapping); no other top-level keys.
+ */
+export function validateSkillMd(record: SkillMdRecord, opts: SkillMdValidateOptions = {}): Problem[] {
+  const fm = record.frontMatter
+  const out: Problem[] = []
+  const error = (message: string): void => void out.push({ level: 'error', message })
+  const warn = (message: string): void => void out.push({ level: 'warning', message })
+  const name = fm.name
+  if (name === undefined) {
+    error('name is missing (required: lowercase letters, digits and hyphens, at most 64 characters)')
+  } else if (typeof name !== 'string') {
+    error(`name must be a string, got ${JSON.stringify(name)}`)
+  } else {
+    if (name.length === 0 || name.length > MAX_NAME_CHARS) {
+      error(`name must be 1–${MAX_NAME_CHARS} characters, it has ${name.length}`)
+    }
+    if (!SKILL_NAME_PATTERN.test(name)) {
+      error(`name "${name}" is not kebab-case: use only lowercase letters, digits and single hyphens, not at the start or end (e.g. "${slugifySkillName(name)}")`)
+    }
+    if (opts.dirName !== undefined && opts.dirName !== name) {
+      error(`name "${name}" must match its folder name "${opts.dirName}"`)
+    }
+    if (/anthropic|claude/.test(name)) {
+      warn(`name "${name}" contains a reserved word ("anthropic" or "claude") that some hosts refuse`)
+    }
+  }
+  const description = fm.description
+  if (description === undefined) {
+    error('description is missing (required: what the skill does and when to use it, at most 1024 characters)')
+  } else if (typeof description !== 'string') {
+    error(`description must be a string, got ${JSON.stringify(description)}`)
+  } else {
+    if (description.trim() === '') {
+      error('description is empty')
+    }
+    if (description.length > MAX_DESCRIPTION_CHARS) {
+      error(`description is ${description.length} characters, the limit is ${MAX_DESCRIPTION_CHARS}`)
+    }
+    if (/<\/?[a-zA-Z][^>]*>/.test(description)) {
+      warn('description contains XML/HTML tags, which some hosts refuse')
+    }
+  }
+  if (fm.license !== undefined && typeof fm.license !== 'string') {
+    error('license must be a string (a license name or the name of a bundled license file)')
+  }
+  const compat = fm.compatibility
+  if (compat !== undefined && (typeof compat !== 'string' || compat.length === 0 || compat.length > MAX_COMPATIBILITY_CHARS)) {
+    error(`compatibility must be a string of 1–${MAX_COMPATIBILITY_CHARS} characters`)
+  }
+  if (fm['allowed-tools'] !== undefined && typeof fm['allowed-tools'] !== 'string') {
+    error('allowed-tools must be a space-delimited string of tool names')
+  }
+  const metadata = fm.metadata
+  if (metadata !== undefined) {
+    if (!isPlainObject(metadata)) {
+      error('metadata must be a mapping of keys to values')
+    } else {
+      for (const [key, value] of Object.entries(metadata)) {
+        // Our own bookkeeping is a nested mapping by design (issue 2); other keys follow the spec's string values.
+        if (key !== CARRIER_KEY && typeof value !== 'string') {
+          warn(`metadata.${key} is not a string (the spec expects string values)`)
+        }
+      }
+    }
+  }
+  for (const key of Object.keys(fm)) {
+    if (!(SKILL_MD_KEYS as readonly string[]).includes(key)) {
+      error(`unexpected top-level key "${key}" (allowed: ${SKILL_MD_KEYS.join(', ')}); move it under metadata`)
+    }
+  }
+  const lines = record.body.split('\n').length
+  if (lines > 500) {
+    warn(`body has ${lines} lines; keep SKILL.md under 500 lines and move details to references/`)
+  }
+  return out
+}
