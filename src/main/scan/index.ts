@@ -104,3 +104,7 @@ function guessUser(dir: string): string {
   }
   return parent === 'data' ? '' : parent
 }
+export { scanSessions, detectSessionDirs, defaultSessionDir, sessionHome, type SessionSource, type ScanSessionsOptions } from './sessions'
+export { parseClaudeSession, scanClaudeDir, listClaudeSessions } from './claude-code'
+export { parseCodexRollout, scanCodexDir, listCodexRollouts } from './codex-cli'
+export { parseSynapseSession, scanSynapseDir, listSynapseSessions } from './synapse'

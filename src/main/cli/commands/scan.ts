@@ -1,0 +1,121 @@
+import type { ScanResult, TaskTrace } from '../../../shared/types'
+import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
+import { scanRoot } from '../../scan/index'
+import { ScanCache, cacheFileFor } from '../../scan/cache'
+import type { LogParse } from '../../scan/agiagent-parser'
+
+const OPTIONS = {
+  'root-dir': { type: 'string' },
+  config: { type: 'string' },
+  'claude-dir': { type: 'string' },
+  'codex-dir': { type: 'string' },
+  'synapse-dir': { type: 'string' },
+  'no-cache': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false }
+} as const
+
+/** The `--json` task shape: exactly these keys, in this order (`source` only for agent sessions). */
+export function publicTask(t: TaskTrace): Record<string, unknown> {
+  return {
+    ...(t.source && t.source !== 'agiagent' ? { source: t.source } : {}),
+    user: t.user,
+    taskDir: t.taskDir,
+    path: t.path,
+    mtime: t.mtime,
+    status: t.status,
+    completed: t.completed,
+    requirements: t.requirements,
+    toolCalls: t.toolCalls.map((c) => ({ agent: c.agent, name: c.name, params: c.params })),
+    errors: t.errors,
+    interruptions: t.interruptions,
+    agentMessages: t.agentMessages,
+    files: t.files
+  }
+}
+
+function oneLine(s: string, width: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  return flat.length > width ? flat.slice(0, width - 1) + '…' : flat
+}
+
+/** A readable table of the tasks, then the skipped folders. */
+export function formatScanTable(result: ScanResult): string {
+  const rows = result.tasks.map((t) => [
+    t.taskDir,
+    t.user || '-',
+    t.status,
+    String(t.requirements.length),
+    String(t.toolCalls.length),
+    String(t.errors.length),
+    String(t.interruptions),
+    oneLine(t.requirements[0] ?? '', 40)
+  ])
+  const head = ['TASK', 'USER', 'STATUS', 'REQ', 'TOOLS', 'ERR', 'INT', 'FIRST REQUIREMENT']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')
+  const lines = [`Root: ${result.root}`, `${result.tasks.length} task(s), ${result.skipped.length} skipped`, '']
+  if (rows.length) {
+    lines.push(fmt(head), ...rows.map(fmt))
+  }
+  if (result.skipped.length) {
+    lines.push('', 'Skipped:', ...result.skipped.map((s) => `  ${s.path}  (${s.reason})`))
+  }
+  return lines.join('\n') + '\n'
+}
+
+async function runScan(values: Record<string, string | boolean | undefined>, io: CliIo): Promise<ScanResult> {
+  const sessionFlags = (['claude-dir', 'codex-dir', 'synapse-dir'] as const).filter((f) => values[f] !== undefined)
+  if (sessionFlags.length > 1 || (sessionFlags.length === 1 && values['root-dir'] !== undefined)) {
+    throw new UsageError('give one source: --root-dir, --claude-dir, --codex-dir or --synapse-dir')
+  }
+  const progress = (done: number, total: number): void => {
+    if (io.isTTY && !values.json) {
+      io.stderr(`\r[${done}/${total}] parsing logs…`)
+    }
+  }
+  if (sessionFlags.length === 1) {
+    const flag = sessionFlags[0]!
+    const { scanSessions } = await import('../../scan/sessions')
+    const source = flag === 'claude-dir' ? 'claude' : flag === 'codex-dir' ? 'codex' : 'synapse'
+    return scanSessions({ source, dir: String(values[flag]), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: progress })
+  }
+  const rootDir = values['root-dir'] as string | undefined
+  let cache: ScanCache<LogParse> | undefined
+  if (!values['no-cache']) {
+    const { resolveRootDir } = await import('../../scan/discover')
+    const root = resolveRootDir({ rootDir, configPath: values.config as string | undefined, cwd: io.cwd })
+    cache = new ScanCache<LogParse>(cacheFileFor(root, io.env))
+    await cache.load()
+  }
+  const result = await scanRoot({
+    rootDir,
+    configPath: values.config as string | undefined,
+    cwd: io.cwd,
+    cache,
+    signal: io.signal,
+    onProgress: progress
+  })
+  // The cache is an optimisation: failing to write it must not fail the scan.
+  await cache?.save().catch((err: unknown) => io.stderr(`skillbench scan: cache not saved (${(err as Error).message})\n`))
+  if (io.isTTY && !values.json && result.tasks.length) {
+    io.stderr('\n')
+  }
+  return result
+}
+
+export const command: CliCommand = {
+  name: 'scan',
+  summary: 'Find agent tasks (AGIAgent roots, Claude Code, Codex, Synapse sessions) and parse their logs',
+  usage:
+    'skillbench scan [--root-dir DIR | --config FILE | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR] [--no-cache] [--json]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    const result = await runScan(values, io)
+    if (values.json) {
+      printJson(io, { root: result.root, tasks: result.tasks.map(publicTask), skipped: result.skipped })
+    } else {
+      io.stdout(formatScanTable(result))
+    }
+    return 0
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Splits an agent session into tasks (pure): a task is one user request and the work until the next request.
+ * Shared by the Claude Code, Codex CLI and Synapse adapters so they all produce the same TaskTrace.
+ */
+import path from 'node:path'
+import type { TaskTrace, ToolCall, TraceSource } from '../../shared/types'
+
+const TEXT_CAP = 4000
+const PARAM_CAP = 4000
+const FINAL_CAP = 2000
+
+/** Cuts a string for storage, saying how much was dropped. */
+export function cap(text: string, max = TEXT_CAP): string {
+  return text.length > max ? `${text.slice(0, max)}…[truncated ${text.length - max} chars]` : text
+}
+
+/** A tool's input object as flat string params (objects as JSON), each value capped. */
+export function toParams(input: unknown): Record<string, string> {
+  const params: Record<string, string> = {}
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+      params[k] = cap(typeof v === 'string' ? v : JSON.stringify(v) ?? '', PARAM_CAP)
+    }
+  } else if (typeof input === 'string') {
+    try {
+      return toParams(JSON.parse(input) as unknown)
+    } catch {
+      params.input = cap(input, PARAM_CAP)
+    }
+  }
+  return params
+}
+
+interface Segment {
+  requirement: string | null
+  toolCalls: ToolCall[]
+  callIds: Map<string, ToolCall>
+  errors: string[]
+  interruptions: number
+  completed: boolean
+  finalText?: string
+  files: string[]
+  skills: string[]
+}
+
+/** Accumulates session events into tasks. */
+export class SessionTaskBuilder {
+  private readonly segments: Segment[] = []
+  private readonly seenCalls = new Set<string>()
+
+  constructor(
+    private readonly base: { source: TraceSource; path: string; user: string; name: string; mtime: number; cwd?: string }
+  ) {}
+
+  private current(): Segment {
+    let seg = this.segments[this.segments.length - 1]
+    if (!seg) {
+      seg = this.newSegment(null)
+    }
+    return seg
+  }
+
+  private newSegment(requirement: string | null): Segment {
+    const seg: Segment = {
+      requirement,
+      toolCalls: [],
+      callIds: new Map(),
+      errors: [],
+      interruptions: 0,
+      completed: false,
+      files: [],
+      skills: []
+    }
+    this.segments.push(seg)
+    return seg
+  }
+
+  /**
+   * A new user request starts a new task. `dedupe`: the same text just seen as the open task's request
+   * (one request reported twice, as item and as event) does not start another.
+   */
+  request(text: string, dedupe = false): void {
+    const req = cap(text.trim())
+    const last = this.segments[this.segments.length - 1]
+    if (dedupe && last && last.requirement === req && last.toolCalls.length === 0 && !last.completed) {
+      return
+    }
+    this.newSegment(req)
+  }
+
+  /**
+   * A tool call; a repeated id (the same block seen twice) is counted once.
+   * `ownerCallId`: a sub-agent's calls join the task holding the call that started the sub-agent.
+   */
+  toolCall(id: string | undefined, agent: string, name: string, params: Record<string, string>, ownerCallId?: string): void {
+    if (id) {
+      if (this.seenCalls.has(id)) {
+        return
+      }
+      this.seenCalls.add(id)
+    }
+    const seg = (ownerCallId && this.segments.find((s) => s.callIds.has(ownerCallId))) || this.current()
+    const call: ToolCall = { agent, name, params }
+    seg.toolCalls.push(call)
+    if (id) {
+      seg.callIds.set(id, call)
+    }
+    if (!ownerCallId) {
+      seg.completed = false
+    }
+  }
+
+  /** The result of a call: a failure is an error of the task the call belongs to. */
+  toolResult(id: string | undefined, ok: boolean, errorText?: string): void {
+    let seg: Segment | undefined
+    let call: ToolCall | undefined
+    for (let i = this.segments.length - 1; i >= 0 && !call; i--) {
+      call = id ? this.segments[i]!.callIds.get(id) : undefined
+      if (call) {
+        seg = this.segments[i]
+      }
+    }
+    seg ??= this.current()
+    if (call) {
+      if (call.ok === false && !ok) {
+        return // the same failure reported twice (e.g. exec end event + output)
+      }
+      call.ok = ok
+    }
+    if (!ok) {
+      const label = call ? `${call.name}: ` : ''
+      seg.errors.push(cap(`${label}${(errorText ?? 'failed').trim()}`, 1000))
+    }
+  }
+
+  error(text: string): void {
+    this.current().errors.push(cap(text.trim(), 1000))
+  }
+
+  interrupt(): void {
+    const seg = this.current()
+    seg.interruptions++
+    seg.completed = false
+  }
+
+  /** Assistant text; `final` marks a final answer (the task is complete unless more work follows). */
+  assistantText(text: string, final: boolean): void {
+    const seg = this.current()
+    if (text.trim()) {
+      seg.finalText = cap(text.trim(), FINAL_CAP)
+    }
+    if (final) {
+      seg.completed = true
+    }
+  }
+
+  complete(finalText?: string): void {
+    const seg = this.current()
+    seg.completed = true
+    if (finalText?.trim()) {
+      seg.finalText = cap(finalText.trim(), FINAL_CAP)
+    }
+  }
+
+  /** Sets the working folder once the session says it (file paths are made relative to it). */
+  setCwd(cwd: string): void {
+    this.base.cwd ??= cwd
+  }
+
+  file(rawPath: string, ownerCallId?: string): void {
+    const rel = relativeToCwd(rawPath, this.base.cwd)
+    const seg = (ownerCallId && this.segments.find((s) => s.callIds.has(ownerCallId))) || this.current()
+    if (rel && !seg.files.includes(rel)) {
+      seg.files.push(rel)
+    }
+  }
+
+  skill(name: string): void {
+    const seg = this.current()
+    if (name && !seg.skills.includes(name)) {
+      seg.skills.push(name)
+    }
+  }
+
+  /** The tasks, oldest first. Work before the first request becomes a task only if it did something. */
+  tasks(): TaskTrace[] {
+    const out: TaskTrace[] = []
+    let n = 0
+    for (const seg of this.segments) {
+      if (seg.requirement === null && seg.toolCalls.length === 0) {
+        continue
+      }
+      n++
+      const completed = seg.completed
+      const trace: TaskTrace = {
+        source: this.base.source,
+        user: this.base.user,
+        taskDir: `${this.base.name}#${n}`,
+        path: this.base.path,
+        mtime: this.base.mtime,
+        status: completed ? 'completed' : seg.interruptions > 0 ? 'interrupted' : 'incomplete',
+        completed,
+        requirements: seg.requirement === null ? [] : [seg.requirement],
+        toolCalls: seg.toolCalls,
+        errors: seg.errors,
+        interruptions: seg.interruptions,
+        agentMessages: [],
+        files: seg.files,
+        preferences: []
+      }
+      if (seg.finalText) {
+        trace.finalText = seg.finalText
+      }
+      if (seg.skills.length) {
+        trace.skillsUsed = seg.skills
+      }
+      out.push(trace)
+    }
+    return out
+  }
+}
+
+/** A path a tool wrote, relative to the session's working folder; null when outside it. */
+export function relativeToCwd(raw: string, cwd: string | undefined): string | null {
+  const p = raw.trim().replace(/\\/g, '/')
+  if (!p || p.includes('\0')) {
+    return null
+  }
+  if (!path.posix.isAbsolute(p)) {
+    const norm = path.posix.normalize(p)
+    return norm.startsWith('..') || norm === '.' ? null : norm
+  }
+  if (!cwd) {
+    return null
+  }
+  const base = cwd.replace(/\\/g, '/').replace(/\/+$/, '')
+  if (!p.startsWith(base + '/')) {
+    return null
+  }
+  return path.posix.normalize(p.slice(base.length + 1))
+}
