@@ -7,6 +7,7 @@ import type { CliCommand } from './common'
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
   version: () => import('./commands/version'),
   serve: () => import('./commands/serve'),
+  scan: () => import('./commands/scan'),
   memory: () => import('./commands/memory'),
   reflect: () => import('./commands/reflect')
 }
