@@ -31,8 +31,8 @@ interface Frame {
 /** Reads a quantifier at `i`; returns its length and whether its count varies (min ≠ max, max > 1), or null. */
 function readQuantifier(p: string, i: number): { len: number; variable: boolean } | null {
   const c = p[i]
-  let len = 0
-  let variable = false
+  let len: number
+  let variable: boolean
   if (c === '*' || c === '+') {
     len = 1
     variable = true
