@@ -6,6 +6,12 @@ import type { CliCommand } from './common'
  */
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
   version: () => import('./commands/version'),
+  list: () => import('./commands/list'),
+  query: () => import('./commands/query'),
+  rate: () => import('./commands/rate'),
+  edit: () => import('./commands/edit'),
+  delete: () => import('./commands/delete'),
+  'copy-files': () => import('./commands/copy-files'),
   serve: () => import('./commands/serve'),
   scan: () => import('./commands/scan'),
   memory: () => import('./commands/memory'),

@@ -1,0 +1,22 @@
+import path from 'node:path'
+import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
+import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../../tools/cli-support'
+import { createSkillTools } from '../../tools/skill-tools'
+
+const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const
+
+export const command: CliCommand = {
+  name: 'copy-files',
+  summary: "Back up a task's code/document files into the skill's codes/task_…/ folder",
+  usage: 'skillbench copy-files ID FILE... --workspace DIR (--library DIR | --root-dir DIR --user NAME) [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS)
+    const [rawId, ...files] = positionals
+    const id = skillIdArg(rawId)
+    if (files.length === 0) throw new UsageError('give at least one FILE (relative to the workspace)')
+    if (!values.workspace) throw new UsageError('missing --workspace DIR (the task folder the files are in)')
+    const lib = await openLibraryFromFlags(values, io)
+    const result = await createSkillTools(lib).copy_skill_files(id, files, path.resolve(io.cwd, values.workspace))
+    return reportToolResult(io, result, values.json, 'copy-files')
+  }
+}

@@ -1,0 +1,23 @@
+import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
+import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../../tools/cli-support'
+import { createSkillTools, EDIT_MODES } from '../../tools/skill-tools'
+
+const OPTIONS = { ...LIBRARY_OPTIONS, mode: { type: 'string' }, text: { type: 'string' }, old: { type: 'string' } } as const
+
+export const command: CliCommand = {
+  name: 'edit',
+  summary: "Edit a skill's body: full_replace, append, or lines_replace (--old must match exactly once)",
+  usage: 'skillbench edit ID --mode full_replace|append|lines_replace --text TEXT [--old TEXT] (--library DIR | --root-dir DIR --user NAME) [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS)
+    if (positionals.length !== 1) throw new UsageError('expected exactly one argument: ID')
+    const id = skillIdArg(positionals[0])
+    const mode = values.mode
+    if (!mode || !(EDIT_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${EDIT_MODES.join(', ')}`)
+    if (values.text === undefined) throw new UsageError('missing --text TEXT')
+    if (mode === 'lines_replace' && !values.old) throw new UsageError('lines_replace needs --old TEXT (the exact text to replace)')
+    if (mode !== 'lines_replace' && values.old !== undefined) throw new UsageError('--old is only used with --mode lines_replace')
+    const lib = await openLibraryFromFlags(values, io)
+    return reportToolResult(io, await createSkillTools(lib).edit_skill(id, mode, values.text, values.old), values.json, 'edit')
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Small helpers shared by the skill CLI commands (list, query, rate, edit, delete, copy-files):
+ * open the library named by the flags, validate ids, print tool answers and CJK-aware tables.
+ */
+import type { ToolResult } from '../../shared/types'
+import { printJson, resolveLibraryDir, UsageError, type CliIo } from '../cli/common'
+import { openLibrary, type SkillLibrary } from '../store/library'
+import { isValidSkillId } from '../store/paths'
+
+/** Opens the library given by `--library` or `--root-dir/--user`. */
+export async function openLibraryFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo): Promise<SkillLibrary> {
+  return openLibrary(resolveLibraryDir(values, io.cwd))
+}
+
+/** The skill id positional, checked (bad ids are bad usage: exit 2). */
+export function skillIdArg(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('missing skill id')
+  if (!isValidSkillId(value)) throw new UsageError(`invalid skill id ${JSON.stringify(value.slice(0, 40))}: an id is 1–20 digits`)
+  return value
+}
+
+/** Prints a write tool's answer: JSON on stdout with --json, else its message; exit 0 on success, 1 on error. */
+export function reportToolResult(io: CliIo, result: ToolResult, json: boolean, command: string): number {
+  if (json) printJson(io, result)
+  if (result.status === 'success') {
+    if (!json) io.stdout(`${result.message}\n`)
+    return 0
+  }
+  io.stderr(`skillbench ${command}: ${result.message.split('\n')[0]}\n`)
+  return 1
+}
+
+/** Terminal columns a string takes (CJK and full-width characters count 2). */
+export function displayWidth(s: string): number {
+  let w = 0
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0
+    w += /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd) ? 2 : 1
+  }
+  return w
+}
+
+/** Cuts a string to `width` columns on one line (adds … when cut). */
+export function fitWidth(s: string, width: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim()
+  if (displayWidth(flat) <= width) return flat
+  let out = ''
+  let w = 0
+  for (const ch of flat) {
+    const cw = displayWidth(ch)
+    if (w + cw > width - 1) break
+    out += ch
+    w += cw
+  }
+  return out + '…'
+}
+
+/** A compact aligned table; the last column is not padded. */
+export function formatTable(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))))
+  const fmt = (r: string[]): string =>
+    r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(Math.max(0, widths[i]! - displayWidth(c))))).join('  ').trimEnd()
+  return [fmt(head), ...rows.map(fmt)].join('\n')
+}
