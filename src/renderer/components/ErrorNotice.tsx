@@ -15,6 +15,8 @@ export function describeError(t: Translate, error: unknown): { title: string; de
       return { title: t('error.badRequest'), detail }
     case 'network':
       return { title: t('error.network'), detail }
+    case 'unavailable':
+      return { title: t('error.unavailable'), detail }
     case 'unauthorized':
       return { title: t('error.unauthorized'), detail }
     default:

@@ -3,6 +3,18 @@ import type { RateResult } from '../../shared/api'
 import { useT } from '../i18n/i18n'
 import { ErrorNotice } from './ErrorNotice'
 
+const STEP = 0.05
+
+/** The rating after a key press on the slider, or null for keys it doesn't handle. */
+export function stepRating(value: number, key: string): number | null {
+  const steps: Record<string, number> = { ArrowRight: STEP, ArrowUp: STEP, ArrowLeft: -STEP, ArrowDown: -STEP, PageUp: 0.25, PageDown: -0.25 }
+  if (key === 'Home') return 0
+  if (key === 'End') return 1
+  const delta = steps[key]
+  if (delta === undefined) return null
+  return Math.round(Math.max(0, Math.min(1, value + delta)) * 100) / 100
+}
+
 /**
  * A 0–1 rating: a native slider (arrow keys, Home/End, PageUp/PageDown) plus a submit button;
  * Enter on the slider submits. Shows the quality before → after once rated.
@@ -39,12 +51,17 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
           type="range"
           min={0}
           max={1}
-          step={0.05}
+          step={STEP}
           value={rating}
           aria-valuetext={rating.toFixed(2)}
           onChange={(e) => setRating(Number(e.target.value))}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') {
+            // Handled here (not left to the browser) so every platform steps the same way.
+            const next = stepRating(rating, e.key)
+            if (next !== null) {
+              e.preventDefault()
+              setRating(next)
+            } else if (e.key === 'Enter') {
               e.preventDefault()
               void submit()
             }

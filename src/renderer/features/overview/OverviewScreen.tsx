@@ -113,7 +113,7 @@ export function Histogram(props: { bins: number[] }): React.JSX.Element {
   const h = 120
   const bw = n > 0 ? w / n : w
   return (
-    <svg className="histogram" viewBox={`0 0 ${w} ${h + 18}`} role="img" aria-label={t('overview.histogramAria', { n: props.bins.reduce((a, b) => a + b, 0) })} data-testid="quality-histogram">
+    <svg className="histogram" viewBox={`0 -14 ${w} ${h + 32}`} role="img" aria-label={t('overview.histogramAria', { n: props.bins.reduce((a, b) => a + b, 0) })} data-testid="quality-histogram">
       {props.bins.map((count, i) => {
         const bh = (count / max) * h
         return (

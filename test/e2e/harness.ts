@@ -1,0 +1,143 @@
+/**
+ * E2E plumbing: a fresh renderer build, `skillbench serve` on a temporary copy of a data root,
+ * and Debian's Chromium driven by playwright-core with a throw-away profile.
+ */
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
+
+export const CHROMIUM = '/usr/bin/chromium'
+export const HAS_CHROMIUM = fs.existsSync(CHROMIUM)
+export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const SCREENSHOTS = path.join(PROJECT, 'artifacts', 'screenshots')
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+/**
+ * Builds the renderer alone (vite, same settings as electron.vite.config.ts) into a temp folder
+ * named after the sources' state, so a run never tests a stale `out/renderer` and reruns reuse it.
+ */
+export async function buildRenderer(): Promise<string> {
+  const stamp = createHash('sha256')
+    .update(String(newestMtime(path.join(PROJECT, 'src', 'renderer'))))
+    .update(String(newestMtime(path.join(PROJECT, 'src', 'shared'))))
+    .digest('hex')
+    .slice(0, 16)
+  const outDir = path.join(os.tmpdir(), `skillbench-e2e-renderer-${stamp}`)
+  if (fs.existsSync(path.join(outDir, 'index.html'))) return outDir
+  const script = `
+    const { build } = await import('vite')
+    const react = (await import('@vitejs/plugin-react')).default
+    await build({ root: ${JSON.stringify(path.join(PROJECT, 'src', 'renderer'))}, base: './', logLevel: 'warn', plugins: [react()],
+      build: { outDir: ${JSON.stringify(outDir)}, emptyOutDir: true, minify: false } })`
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } })
+    child.on('error', reject)
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`renderer build failed (exit ${code})`))))
+  })
+  return outDir
+}
+
+export interface Served {
+  url: string
+  root: string
+  configDir: string
+  stop: () => Promise<void>
+}
+
+/** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
+export async function serve(fixtureRoot: string, rendererDir: string): Promise<Served> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
+  const root = path.join(tmp, 'root')
+  const configDir = path.join(tmp, 'config')
+  fs.cpSync(fixtureRoot, root, { recursive: true })
+  fs.mkdirSync(configDir)
+  const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
+    cwd: PROJECT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir }
+  })
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 60 s. stderr:\n${stderr}`)), 60_000)
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited (${code}) before printing a URL:\n${stderr}`))
+    })
+  })
+  return {
+    url,
+    root,
+    configDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const closed = new Promise((r) => child.once('close', r))
+        child.kill('SIGTERM')
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))])
+        if (child.exitCode === null) child.kill('SIGKILL')
+      }
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
+  }
+}
+
+export interface Browser {
+  context: BrowserContext
+  page: Page
+  close: () => Promise<void>
+}
+
+/** Headless Chromium with a fresh profile; console errors are collected for the test to check. */
+export async function launch(): Promise<Browser & { consoleErrors: string[] }> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1360, height: 860 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync']
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  const consoleErrors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text())
+  })
+  page.on('pageerror', (e) => consoleErrors.push(e.message))
+  return {
+    context,
+    page,
+    consoleErrors,
+    close: async () => {
+      await context.close()
+      fs.rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Saves a full-window screenshot under artifacts/screenshots/. */
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
+}

@@ -1,0 +1,15 @@
+/** Stand-ins for the Monaco components in jsdom: plain textareas with the same props. */
+import type { CodeEditorProps, DiffViewProps } from '../../src/renderer/components/code-editor/CodeEditor'
+
+export function CodeEditor(props: CodeEditorProps): React.JSX.Element {
+  return <textarea aria-label={props.ariaLabel} data-testid="code-editor" value={props.value} readOnly={props.readOnly} onChange={(e) => props.onChange(e.target.value)} />
+}
+
+export function DiffView(props: DiffViewProps): React.JSX.Element {
+  return (
+    <div data-testid="diff-view">
+      <textarea data-testid="diff-original" readOnly value={props.original} />
+      <textarea data-testid="diff-modified" readOnly={!props.onModifiedChange} defaultValue={props.modified} onChange={(e) => props.onModifiedChange?.(e.target.value)} />
+    </div>
+  )
+}

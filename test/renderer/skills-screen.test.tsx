@@ -1,0 +1,100 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { ApiError } from '../../src/shared/api'
+import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
+import { renderApp } from './render-app'
+
+vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
+
+function setup(n: number, extra?: (lib: FakeLibrary) => void) {
+  const lib = new FakeLibrary()
+  for (let i = 0; i < n; i++) lib.add(makeMeta(i, { quality_index: (i % 10) / 10, fetch_count: (i * 7) % 13 }))
+  extra?.(lib)
+  const api = createFakeApi(libraryHandlers(lib))
+  return { lib, api }
+}
+
+describe('Skills screen', () => {
+  it('lists the skills of the library, sorted by quality (highest first)', async () => {
+    const { api } = setup(5)
+    renderApp(api, { screen: 'skills' })
+    const rows = await screen.findAllByTestId('skill-row')
+    expect(rows).toHaveLength(5)
+    expect(rows[0]!.textContent).toContain('Skill number 4') // quality 0.4 is the highest of 0..0.4
+    expect(screen.getByTestId('skill-count').textContent).toContain('5 of 5')
+    expect(api.callsOf('skills.list')[0]).toEqual({ library: LIB, includeLegacy: true })
+  })
+
+  it('keeps 10,000 skills virtualised: only a window of rows is in the DOM', async () => {
+    const { api } = setup(10_000)
+    renderApp(api, { screen: 'skills' })
+    const rows = await screen.findAllByTestId('skill-row')
+    expect(rows.length).toBeGreaterThan(5)
+    expect(rows.length).toBeLessThan(60)
+    expect(screen.getByTestId('skill-count').textContent).toContain('10000')
+  })
+
+  it('sorts by fetch count and moves through rows with the arrow keys, Enter opens the editor', async () => {
+    const { api } = setup(6)
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    fireEvent.change(screen.getByTestId('skill-sort'), { target: { value: 'fetch' } })
+    await waitFor(() => expect(screen.getAllByTestId('skill-row')[0]!.textContent).toContain('Skill number 5')) // fetch (5*7)%13 = 9, the max
+    const list = screen.getByTestId('skill-list')
+    fireEvent.keyDown(list, { key: 'ArrowDown' })
+    const rows = screen.getAllByTestId('skill-row')
+    expect(rows[1]!.getAttribute('aria-selected')).toBe('true')
+    fireEvent.keyDown(list, { key: 'Enter' })
+    expect(await screen.findByTestId('screen-editor')).toBeTruthy()
+    // fetch counts (i*7)%13 for i = 0..5 are 0,7,1,8,2,9: the second row is skill 3
+    expect(rows[1]!.textContent).toContain('Skill number 3')
+    await waitFor(() => expect(api.callsOf('skills.get').at(-1)).toMatchObject({ library: LIB, skillId: '1700000003' }))
+  })
+
+  it('shows legacy skills on request and restores one', async () => {
+    const { api, lib } = setup(2, (l) => l.add(makeMeta(99, { title: 'Old retired skill' }), 'old', true))
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    expect(screen.queryByText('Old retired skill')).toBeNull()
+    fireEvent.change(screen.getByTestId('skill-legacy-filter'), { target: { value: 'legacy' } })
+    const row = await screen.findByText('Old retired skill')
+    fireEvent.click(within(row.closest('[data-testid="skill-row"]') as HTMLElement).getByTestId('skill-restore'))
+    await waitFor(() => expect(api.callsOf('skills.restore')).toEqual([{ library: LIB, skillId: '1700000099' }]))
+    expect(lib.require('1700000099').legacy).toBe(false)
+    await waitFor(() => expect(screen.queryByText('Old retired skill')).toBeNull()) // list re-read: no longer legacy
+  })
+
+  it('full-text search goes through skills.query and shows the similarity', async () => {
+    const { api } = setup(3)
+    api.handlers['skills.query'] = async () => ({
+      status: 'success',
+      message: '',
+      skills_count: 1,
+      skills: [{ ...makeMeta(2), similarity_score: 0.734, content: 'x', path: 'skill_1700000002.md', format: 'agiagent' }]
+    })
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    fireEvent.change(screen.getByTestId('skill-search'), { target: { value: 'case 2' } })
+    await waitFor(() => expect(screen.getAllByTestId('skill-row')).toHaveLength(1), { timeout: 2000 })
+    expect(screen.getByTestId('skill-similarity').textContent).toBe('0.734')
+    expect(api.callsOf('skills.query')[0]).toMatchObject({ library: LIB, text: 'case 2' })
+  })
+
+  it('says what went wrong when the list cannot be read, and retries', async () => {
+    const { api } = setup(1)
+    let fail = true
+    const real = api.handlers['skills.list']!
+    api.handlers['skills.list'] = async (input) => {
+      if (fail) throw new ApiError('not_found', 'library folder vanished')
+      return real(input)
+    }
+    renderApp(api, { screen: 'skills' })
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('not there any more')
+    expect(alert.textContent).toContain('library folder vanished')
+    fail = false
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(await screen.findAllByTestId('skill-row')).toHaveLength(1)
+  })
+})
