@@ -1,0 +1,260 @@
+/**
+ * Building the curation plan: merge, consolidate and cleanup proposals with their evidence and the exact
+ * before/after text of every file they touch. Pure except for the optional model calls; nothing is written.
+ */
+import { createHash } from 'node:crypto'
+import type { CurationPlan, FileChange, LoadError, Proposal, ProposalKind, ProposalMember, Skill } from '../../shared/types'
+import type { LlmClient } from '../llm/types'
+import { formatTimestamp } from '../store/skill-meta'
+import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import { stripBoilerplate } from '../text/boilerplate'
+import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
+import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
+import { consolidationClusters, mergeGroups } from './grouping'
+import { askModel } from './llm-consolidate'
+import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
+import { protectionReason } from './protect'
+import { resolveSettings, type CurationSettings } from './settings'
+
+export interface CurationProgress {
+  step: 1 | 2 | 3
+  message: string
+  done?: number
+  total?: number
+}
+
+export interface PlanInput {
+  /** Active skills (legacy ones are ignored). */
+  skills: readonly Skill[]
+  /** Raw text of each skill file by library-relative path. */
+  texts: ReadonlyMap<string, string>
+  /** Every library-relative path that exists (legacy included), to pick free legacy/ names. */
+  existingPaths: ReadonlySet<string>
+  loadErrors?: readonly LoadError[]
+  now: Date
+  settings?: Partial<CurationSettings>
+  llm?: LlmClient
+  onProgress?: (p: CurationProgress) => void
+  signal?: AbortSignal
+}
+
+/** Stable id: same kind, same members in the same file state → same id. */
+export function proposalId(kind: ProposalKind, members: readonly Skill[]): string {
+  const key = [kind, ...members.map((s) => `${s.skill_id}:${s.path}:${s.hash}`).sort()].join('\n')
+  return `${kind.slice(0, 1)}-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`
+}
+
+function memberOf(s: Skill): ProposalMember {
+  return { skill_id: s.skill_id, title: s.title, path: s.path }
+}
+
+/** Text compared for similarity: title, usage conditions and body (as upstream). */
+export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
+  return `${s.title}\n${s.usage_conditions}\n${s.body}`
+}
+
+interface Engine {
+  index: TfIdfIndex
+  pairs: SimilarPairs
+}
+
+async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
+  const raw = skills.map(similarityText)
+  const docs = settings.stripBoilerplate ? stripBoilerplate(raw) : raw
+  const index = buildTfIdfIndex(docs)
+  // One join at the lowest similarity either step needs; each step filters with its own exact test.
+  const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
+  const pairs = await allPairsAsync(index, Math.max(1e-6, floor), {
+    signal: input.signal,
+    onProgress: (done, total) => input.onProgress?.({ step: 1, message: 'comparing skills', done, total })
+  })
+  return { index, pairs }
+}
+
+function pairScores(group: readonly number[], index: TfIdfIndex): number[] {
+  const out: number[] = []
+  for (let x = 0; x < group.length; x++) for (let y = x + 1; y < group.length; y++) out.push(index.similarity(group[x]!, group[y]!))
+  return out
+}
+
+function sharedTerms(group: readonly number[], index: TfIdfIndex, n: number): string[] {
+  // Terms shared by every member, ranked by their summed pairwise contribution.
+  const counts = new Map<string, number>()
+  for (let x = 0; x < group.length; x++) {
+    for (let y = x + 1; y < group.length; y++) {
+      sharedTopTerms(index, group[x]!, group[y]!, 64).forEach((t, rank) => counts.set(t, (counts.get(t) ?? 0) + 64 - rank))
+    }
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([t]) => t)
+}
+
+interface MergeResult {
+  changes: FileChange[]
+  primary: Skill
+}
+
+/** Changes for "primary absorbs the others": primary rewritten (merged meta, body, optional title/usage), others to legacy/. */
+function mergeChanges(
+  primary: Skill,
+  retired: readonly Skill[],
+  input: PlanInput,
+  reserved: Set<string>,
+  override: { title?: string; usageConditions?: string; body?: string } = {}
+): MergeResult {
+  const texts = input.texts
+  const rawOf = (s: Skill): string => {
+    const t = texts.get(s.path)
+    if (t === undefined) throw new Error(`${s.path}: file text not loaded`)
+    return t
+  }
+  const meta = mergeMeta(primary, retired)
+  const body = override.body ?? mergeBodies([primary.body, ...retired.map((s) => s.body)])
+  const patch = {
+    ...meta,
+    ...(override.title ? { title: override.title } : {}),
+    ...(override.usageConditions !== undefined ? { usage_conditions: override.usageConditions } : {}),
+    updated_at: formatTimestamp(input.now)
+  }
+  const before = rawOf(primary)
+  const changes: FileChange[] = [{ path: primary.path, before, after: rewriteSkillText(before, primary, patch, body) }]
+  for (const s of retired) changes.push(...legacyMoveChanges(s, rawOf(s), input.existingPaths, reserved, input.now))
+  return { changes, primary }
+}
+
+/** Computes the plan (see module comment). Never writes. */
+export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
+  const settings = resolveSettings(input.settings)
+  const skills = input.skills.filter((s) => !s.legacy)
+  const errors: LoadError[] = [...(input.loadErrors ?? [])]
+  const proposals: Proposal[] = []
+  const reserved = new Set<string>()
+  const allPaths = skills.map((s) => s.path)
+  const blocked = skills.map((s) => protectionReason(s, settings.protectEdited) ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
+  const used = new Uint8Array(skills.length)
+  const eligible = (i: number): boolean => blocked[i] === null && used[i] === 0
+  const progress = input.onProgress ?? (() => undefined)
+
+  progress({ step: 1, message: 'Step 1: Merging similar skills...' })
+  const engine = skills.length >= 2 ? await similarityEngine(skills, settings, input) : null
+  if (engine) {
+    const { index, pairs } = engine
+    for (const group of mergeGroups(pairs, eligible, (a, b) => index.similarity(a, b), settings.mergeThreshold, settings.maxMergeGroup)) {
+      const members = group.map((i) => skills[i]!)
+      const primary = pickPrimary(members)
+      const scores = pairScores(group, index)
+      try {
+        const { changes } = mergeChanges(primary, members.filter((s) => s !== primary), input, reserved)
+        proposals.push({
+          id: proposalId('merge', members),
+          kind: 'merge',
+          members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
+          score: round(Math.min(...scores)),
+          reason: `${members.length} skills with similarity > ${settings.mergeThreshold} (lowest pair ${round(Math.min(...scores))}); "${primary.title}" has the highest quality and stays`,
+          evidence: { similarity: round(Math.min(...scores)), pair_similarities: scores.map(round), shared_terms: sharedTerms(group, index, settings.evidenceTerms), primary: primary.skill_id },
+          changes,
+          status: 'pending',
+          author: 'offline'
+        })
+        for (const i of group) used[i] = 1
+      } catch (err) {
+        errors.push({ path: primary.path, reason: `merge not proposed: ${(err as Error).message}` })
+      }
+    }
+  }
+  progress({ step: 1, message: `Merge proposals: ${proposals.length}` })
+
+  progress({ step: 2, message: 'Step 2: Cross-skill integration...' })
+  if (engine) {
+    const { index, pairs } = engine
+    const { clusters, oversized } = consolidationClusters(skills.length, pairs, eligible, settings.eps, settings.minSamples, settings.maxClusterSize)
+    for (const c of oversized) {
+      errors.push({ path: skills[c[0]!]!.path, reason: `a cluster of ${c.length} skills stays larger than ${settings.maxClusterSize} even at a tight eps: not proposed (review by hand)` })
+    }
+    let done = 0
+    for (const cluster of clusters) {
+      input.signal?.throwIfAborted()
+      progress({ step: 2, message: 'consolidating clusters', done: done++, total: clusters.length })
+      const members = cluster.map((i) => skills[i]!)
+      const scores = pairScores(cluster, index)
+      const mean = scores.reduce((a, b) => a + b, 0) / scores.length
+      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), shared_terms: sharedTerms(cluster, index, settings.evidenceTerms), eps: settings.eps, min_samples: settings.minSamples }
+      const primary = pickPrimary(members)
+      try {
+        let proposal: Proposal | null
+        if (input.llm) {
+          const d = await askModel(input.llm, members, primary.skill_id, settings.llmSkillChars, input.signal)
+          if (d.kind === 'error') {
+            errors.push({ path: primary.path, reason: `consolidation of ${members.map((s) => s.skill_id).join(', ')} not proposed: ${d.message}` })
+            continue
+          }
+          if (d.kind === 'keep') continue
+          const keep = members.find((s) => s.skill_id === d.primaryId)!
+          const retired = members.filter((s) => d.retire.includes(s.skill_id))
+          const { changes } = mergeChanges(keep, retired, input, reserved, { title: d.title, usageConditions: d.usageConditions, body: d.body ?? keep.body })
+          proposal = {
+            id: proposalId('consolidate', members),
+            kind: 'consolidate',
+            members: [keep, ...members.filter((s) => s !== keep)].map(memberOf),
+            score: round(mean),
+            reason: `DBSCAN cluster of ${members.length}; ${d.model ?? input.llm.model}: ${d.reason}`,
+            evidence: { ...evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id) },
+            changes,
+            status: 'pending',
+            author: d.model ?? input.llm.model
+          }
+        } else {
+          const { changes } = mergeChanges(primary, members.filter((s) => s !== primary), input, reserved)
+          proposal = {
+            id: proposalId('consolidate', members),
+            kind: 'consolidate',
+            members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
+            score: round(mean),
+            reason: `DBSCAN cluster of ${members.length} (eps ${settings.eps}, min_samples ${settings.minSamples}); offline default: distinct sections merged into "${primary.title}", edit before accepting`,
+            evidence: { ...evidence, primary: primary.skill_id },
+            changes,
+            status: 'pending',
+            author: 'offline'
+          }
+        }
+        proposals.push(proposal)
+        for (const i of cluster) used[i] = 1
+      } catch (err) {
+        if (input.signal?.aborted) throw err
+        errors.push({ path: primary.path, reason: `consolidation not proposed: ${(err as Error).message}` })
+      }
+    }
+  }
+  progress({ step: 2, message: `Consolidate proposals: ${proposals.filter((p) => p.kind === 'consolidate').length}` })
+
+  progress({ step: 3, message: 'Step 3: Cleaning unused skills...' })
+  const cutoff = input.now.getTime() - settings.cleanupDays * 86_400_000
+  skills.forEach((s, i) => {
+    if (!eligible(i) || s.fetch_count !== 0) return
+    const created = Date.parse(s.created_at)
+    if (!Number.isFinite(created) || created >= cutoff) return
+    try {
+      const changes = legacyMoveChanges(s, input.texts.get(s.path)!, input.existingPaths, reserved, input.now)
+      const ageDays = Math.floor((input.now.getTime() - created) / 86_400_000)
+      proposals.push({
+        id: proposalId('cleanup', [s]),
+        kind: 'cleanup',
+        members: [memberOf(s)],
+        score: 0,
+        reason: `never fetched, created ${ageDays} days ago (> ${settings.cleanupDays}): move to legacy/`,
+        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays },
+        changes,
+        status: 'pending',
+        author: 'offline'
+      })
+      used[i] = 1
+    } catch (err) {
+      errors.push({ path: s.path, reason: `cleanup not proposed: ${(err as Error).message}` })
+    }
+  })
+  progress({ step: 3, message: `Cleanup proposals: ${proposals.filter((p) => p.kind === 'cleanup').length}` })
+  return { skills_loaded: skills.length, proposals, errors }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4
+}
