@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: builds the app when `out/` is missing or older than the sources, then starts the desktop app
+ * where Electron can run. Where it cannot (no Electron binary: it is downloaded on first use and our machines
+ * have no network for it; or no display), it says so in one line and starts web mode instead, on a copy of
+ * the bundled sample data root, printing the URL. Works offline on a fresh clone after `npm install`.
+ *
+ * Extra arguments go to `skillbench serve` (e.g. `npm start -- --no-open --port 8080`).
+ */
+'use strict'
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '..')
+const OUT = path.join(ROOT, 'out')
+const OUTPUTS = ['main/index.js', 'preload/index.js', 'renderer/index.html'].map((p) => path.join(OUT, p))
+const SOURCES = ['src', 'electron.vite.config.ts', 'package.json'].map((p) => path.join(ROOT, p))
+/** An Electron that dies this fast did not start (missing libraries, no display…). */
+const EARLY_EXIT_MS = 8000
+
+function log(line) {
+  process.stderr.write(`${line}\n`)
+}
+
+/** Newest modification time under `p` (files only; skips node_modules). */
+function newestMtime(p) {
+  let st
+  try {
+    st = fs.statSync(p)
+  } catch {
+    return 0
+  }
+  if (!st.isDirectory()) {
+    return st.mtimeMs
+  }
+  let newest = 0
+  for (const name of fs.readdirSync(p)) {
+    if (name === 'node_modules' || name.startsWith('.')) {
+      continue
+    }
+    newest = Math.max(newest, newestMtime(path.join(p, name)))
+  }
+  return newest
+}
+
+function buildIsStale() {
+  let oldestOutput = Infinity
+  for (const file of OUTPUTS) {
+    try {
+      oldestOutput = Math.min(oldestOutput, fs.statSync(file).mtimeMs)
+    } catch {
+      return true
+    }
+  }
+  return Math.max(...SOURCES.map(newestMtime)) > oldestOutput
+}
+
+function build() {
+  log('Building Skillbench (electron-vite build)…')
+  const bin = path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+  const result = spawnSync(process.execPath, [bin, 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+  if (result.status !== 0) {
+    const why = (result.stderr || '').split('\n').find((l) => /error/i.test(l)) || `exit code ${result.status}`
+    log(`The build failed (${why.trim()}); run \`npm run build\` to see the details.`)
+    return false
+  }
+  return true
+}
+
+/** The Electron binary, or the reason there is none. Never prints the downloader's noise. */
+function findElectron() {
+  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(String(require('electron')))"], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const binary = probe.status === 0 ? probe.stdout.trim() : ''
+  if (!binary || !fs.existsSync(binary)) {
+    return { reason: 'the Electron binary is not installed and could not be downloaded' }
+  }
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'no display (DISPLAY is not set)' }
+  }
+  return { binary }
+}
+
+function settingsDir() {
+  if (process.env.SKILLBENCH_CONFIG_DIR) {
+    return path.resolve(process.env.SKILLBENCH_CONFIG_DIR)
+  }
+  const base = process.env.XDG_CONFIG_HOME ? path.resolve(process.env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config')
+  return path.join(base, 'skillbench')
+}
+
+/** A writable copy of the bundled sample data root (made once), so the repository stays clean. */
+function sampleRoot() {
+  const target = path.join(settingsDir(), 'sample-data')
+  if (!fs.existsSync(target)) {
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 })
+    fs.cpSync(path.join(ROOT, 'resources', 'sample-data'), target, { recursive: true })
+  }
+  return target
+}
+
+/** True when no data root is configured yet (first run, or all roots removed). */
+function noRootsConfigured() {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(settingsDir(), 'settings.json'), 'utf8'))
+    return !(data && data.settings && Array.isArray(data.settings.dataRoots) && data.settings.dataRoots.length > 0)
+  } catch {
+    return true
+  }
+}
+
+let webModeStarted = false
+
+function startWebMode(reason) {
+  if (webModeStarted) {
+    return
+  }
+  webModeStarted = true
+  log(`Electron could not start here (${reason}); starting web mode instead.`)
+  const args = [path.join(ROOT, 'bin', 'skillbench.mjs'), 'serve', '--no-build', ...process.argv.slice(2)]
+  if (noRootsConfigured() && !process.argv.includes('--root-dir')) {
+    args.push('--root-dir', sampleRoot())
+  }
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' })
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => child.kill(signal))
+  }
+  child.on('exit', (code) => process.exit(code ?? 0))
+}
+
+function main() {
+  if (buildIsStale()) {
+    build()
+  }
+  const electron = findElectron()
+  if (!electron.binary) {
+    startWebMode(electron.reason)
+    return
+  }
+  const started = Date.now()
+  const env = { ...process.env }
+  delete env.ELECTRON_RUN_AS_NODE
+  const child = spawn(electron.binary, [ROOT], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env })
+  let stderr = ''
+  child.stderr.on('data', (d) => {
+    stderr += d.toString()
+    process.stderr.write(d)
+  })
+  child.on('error', (err) => startWebMode(`Electron failed to launch: ${err.message}`))
+  child.on('exit', (code) => {
+    if (code !== 0 && Date.now() - started < EARLY_EXIT_MS) {
+      const why = stderr.split('\n').find((l) => l.trim()) || `exit code ${code}`
+      startWebMode(`Electron exited at once: ${why.trim().slice(0, 160)}`)
+      return
+    }
+    process.exit(code ?? 0)
+  })
+}
+
+main()
