@@ -1,0 +1,80 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ApiEvent } from '../../src/shared/api'
+import { SelfWrites } from '../../src/main/workbench/self-writes'
+import { createWatchers, isIgnoredPath, type WatcherSet } from '../../src/main/workbench/watcher'
+import { tempDir, waitForEvent } from './helpers'
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+let active: WatcherSet | undefined
+afterEach(() => {
+  active?.dispose()
+  active = undefined
+})
+
+function changedPaths(events: ApiEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'files.changed' ? e.paths : []))
+}
+
+describe('file watching', () => {
+  it('ignores temp files, editor swap files and VCS folders', () => {
+    expect(isIgnoredPath('.skillbench-tmp-abc.tmp')).toBe(true)
+    expect(isIgnoredPath('legacy/.skill_x.md.123.tmp')).toBe(true)
+    expect(isIgnoredPath('skill_x.md~')).toBe(true)
+    expect(isIgnoredPath('.skill_x.md.swp')).toBe(true)
+    expect(isIgnoredPath('.git/index')).toBe(true)
+    expect(isIgnoredPath('skill_x.md')).toBe(false)
+    expect(isIgnoredPath('legacy/skill_x.md')).toBe(false)
+  })
+
+  it('reports outside changes in a library, batched, and drops the echo of the app\'s own writes', async () => {
+    const lib = fs.realpathSync(tempDir('lib'))
+    const events: ApiEvent[] = []
+    const selfWrites = new SelfWrites()
+    active = createWatchers({ emit: (e) => events.push(e), selfWrites, debounceMs: 100 })
+    active.update({ libraries: [lib], roots: [] })
+    await sleep(200)
+
+    // our own write, noted right after it was made: no event
+    fs.writeFileSync(path.join(lib, 'skill_own.md'), 'own')
+    await selfWrites.note([path.join(lib, 'skill_own.md')])
+    fs.writeFileSync(path.join(lib, '.skillbench-tmp-1.tmp'), 'temp')
+    await sleep(600)
+    expect(changedPaths(events)).toEqual([])
+
+    // someone else edits two files: one event naming both (relative paths)
+    fs.writeFileSync(path.join(lib, 'skill_a.md'), 'a')
+    fs.mkdirSync(path.join(lib, 'legacy'))
+    fs.writeFileSync(path.join(lib, 'legacy', 'skill_b.md'), 'b')
+    const event = await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('legacy/skill_b.md'))
+    expect(event).toMatchObject({ type: 'files.changed', library: lib })
+    expect(changedPaths(events)).toContain('skill_a.md')
+    expect(changedPaths(events)).not.toContain('.skillbench-tmp-1.tmp')
+
+    // a later outside change to the file we wrote is news again
+    fs.writeFileSync(path.join(lib, 'skill_own.md'), 'changed by an editor')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_own.md'))
+  })
+
+  it('notices new tasks and growing logs in a data root (polling), and stops when unwatched', async () => {
+    const root = fs.realpathSync(tempDir('root'))
+    fs.mkdirSync(path.join(root, 'alice', 'output_1', 'logs'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'start\n')
+    const events: ApiEvent[] = []
+    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
+    active.update({ libraries: [], roots: [root] })
+    await sleep(300)
+    fs.appendFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'more\n')
+    fs.mkdirSync(path.join(root, 'alice', 'output_2', 'logs'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'manager.out'), 'new task\n')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.root === root && e.paths.includes('alice/output_2/logs/manager.out'))
+    expect(changedPaths(events)).toContain('alice/output_1/logs/manager.out')
+    active.update({ libraries: [], roots: [] })
+    events.length = 0
+    fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'x')
+    await sleep(400)
+    expect(events).toEqual([])
+  })
+})
