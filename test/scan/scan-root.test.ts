@@ -40,9 +40,9 @@ function countingReader(): LogReader & { opened: string[] } {
   const opened: string[] = []
   return {
     opened,
-    createReadStream(p, o) {
+    open(p) {
       opened.push(p)
-      return FS_READER.createReadStream(p, o)
+      return FS_READER.open(p)
     }
   }
 }

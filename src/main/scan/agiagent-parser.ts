@@ -77,6 +77,9 @@ const KEEP = 64
 /** Bytes of earlier stream kept for looking back (line starts, the interruption window). */
 const HISTORY = 1024
 const NL = 0x0a
+const READ_SCRATCH_BYTES = 1024 * 1024 + 64 * 1024
+/** Shared join buffer (see `feed`). */
+let scratch = Buffer.allocUnsafe(READ_SCRATCH_BYTES)
 /** Returned by a capture that must wait for more bytes. */
 const STALL = -1
 
@@ -132,8 +135,15 @@ export class AgiAgentLogParser {
     }
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     this.out.bytes += bytes.length
-    const data = this.carry.length ? Buffer.concat([this.carry, bytes]) : bytes
-    this.process(data, false)
+    // carry + chunk are joined in a shared scratch buffer: processing is synchronous and keeps no view of it,
+    // so one buffer serves every parser and a multi-GB log creates no per-chunk garbage.
+    const need = this.carry.length + bytes.length
+    if (scratch.length < need) {
+      scratch = Buffer.allocUnsafe(Math.max(need, scratch.length * 2))
+    }
+    this.carry.copy(scratch, 0)
+    bytes.copy(scratch, this.carry.length)
+    this.process(scratch.subarray(0, need), false)
   }
 
   /** Ends the stream: open captures are closed (an unterminated `<invoke>` is kept as partial). */

@@ -6,16 +6,28 @@ import fs from 'node:fs'
 /** Chunk size for log reads: large enough that per-chunk overhead vanishes, small enough to keep memory flat. */
 export const READ_CHUNK_BYTES = 1024 * 1024
 
+/** An open file, as much of `fs.promises.FileHandle` as the readers need. */
+export interface LogHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
+  close(): Promise<void>
+}
+
 /** Something that opens files: the real `fs` by default, a counting wrapper in tests. */
 export interface LogReader {
-  createReadStream(path: string, options: { highWaterMark: number; start?: number; end?: number }): NodeJS.ReadableStream
+  open(path: string): Promise<LogHandle>
 }
 
 export const FS_READER: LogReader = {
-  createReadStream: (p, o) => fs.createReadStream(p, o)
+  open: (p) => fs.promises.open(p, 'r')
 }
 
-/** Streams a file's bytes to `onChunk`; resolves with the byte count. Rejects on I/O errors or abort. */
+/** Reused read buffers: reading a multi-GB root allocates a handful of chunks, not one per read. */
+const pool: Buffer[] = []
+
+/**
+ * Streams a file's bytes to `onChunk` (from `start`); resolves with the byte count. Rejects on I/O errors or abort.
+ * The chunk is a view of a reused buffer: valid only during the call (copy what you keep).
+ */
 export async function readChunks(
   filePath: string,
   onChunk: (chunk: Buffer) => void,
@@ -23,13 +35,24 @@ export async function readChunks(
 ): Promise<number> {
   const reader = opts.reader ?? FS_READER
   opts.signal?.throwIfAborted()
-  const stream = reader.createReadStream(filePath, { highWaterMark: READ_CHUNK_BYTES, start: opts.start })
+  const handle = await reader.open(filePath)
+  const buf = pool.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES)
+  let position = opts.start ?? 0
   let total = 0
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    opts.signal?.throwIfAborted()
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    total += buf.length
-    onChunk(buf)
+  try {
+    for (;;) {
+      opts.signal?.throwIfAborted()
+      const { bytesRead } = await handle.read(buf, 0, buf.length, position)
+      if (bytesRead === 0) {
+        break
+      }
+      position += bytesRead
+      total += bytesRead
+      onChunk(buf.subarray(0, bytesRead))
+    }
+  } finally {
+    pool.push(buf)
+    await handle.close()
   }
   return total
 }
@@ -98,7 +121,7 @@ export async function readTail(filePath: string, maxChars: number, opts: { reade
   const start = size - wantBytes
   const parts: Buffer[] = []
   if (wantBytes > 0) {
-    await readChunks(filePath, (c) => parts.push(c), { reader: opts.reader, start })
+    await readChunks(filePath, (c) => parts.push(Buffer.from(c)), { reader: opts.reader, start })
   }
   let text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(parts))
   let cut = start > 0
