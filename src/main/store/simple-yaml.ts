@@ -29,7 +29,7 @@ type Result = { ok: true; value: unknown } | undefined
 
 /** Resolves a one-line scalar as the core schema would; undefined when unsure. */
 function scalar(raw: string, key: string | null): Result {
-  const s = raw.replace(/ +$/, '')
+  const s = raw.replace(/^ +| +$/g, '')
   if (s.startsWith("'")) {
     if (s.length < 2 || !s.endsWith("'")) return undefined
     const inner = s.slice(1, -1)

@@ -88,6 +88,10 @@ function splitFrontMatter(text: string): Split | { reason: string } {
   return { yaml, body, bom, eol, gap }
 }
 
+const CORE_TAGS: ReadonlySet<string> = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`)
+)
+
 /** Reasons a YAML tree is refused before it is turned into data. */
 function checkTree(doc: Document.Parsed): string | null {
   let problem: string | null = null
@@ -101,8 +105,9 @@ function checkTree(doc: Document.Parsed): string | null {
         problem = 'YAML anchors (&name) are not allowed in skill front matter'
         return visit.BREAK
       }
-      if (isScalar(node) && node.tag && node.tag !== 'tag:yaml.org,2002:str' && node.tag.startsWith('!')) {
-        problem = `custom YAML tag ${node.tag} is not allowed`
+      const tag = (node as { tag?: string }).tag
+      if (tag && !CORE_TAGS.has(tag)) {
+        problem = `YAML tag ${tag.replace('tag:yaml.org,2002:', '!!').slice(0, 60)} is not allowed in skill front matter`
         return visit.BREAK
       }
       return undefined
@@ -157,6 +162,11 @@ export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<str
   if (yaml.includes('\u0000')) return { ok: false, reason: 'front matter contains a NUL byte' }
   const fast = parseSimpleYaml(yaml)
   if (fast) return { ok: true, data: fast }
+  return parseWithYamlLibrary(yaml)
+}
+
+/** The full (slow) path of parseFrontMatterYaml: the `yaml` package plus our tree checks. Exported for tests. */
+export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
   try {
     const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
     const err = doc.errors[0]
@@ -195,7 +205,15 @@ function firstLine(s: string): string {
  * Strings that YAML 1.1 readers (PyYAML, which upstream AGIAgent uses) would turn into something else:
  * booleans like `yes`/`off`, numbers with leading zeros, timestamps. We single-quote them on write.
  */
-const YAML11_AMBIGUOUS = /^(?:[-+.]?\d|~$|null$|Null$|NULL$|[yYnN]$|(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$|\.(?:inf|Inf|INF|nan|NaN|NAN)$)/
+const YAML11_AMBIGUOUS = new RegExp(
+  [
+    '^[-+]?[0-9][0-9_:.eE+-]*$', // ints (octal 0123, 1_000, sexagesimal 1:30), floats, ids
+    '^[-+]?\\.[0-9_]*$',
+    '^[-+]?\\.(?:inf|Inf|INF)$|^\\.(?:nan|NaN|NAN)$',
+    '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ][0-9])', // timestamps
+    '^(?:~|null|Null|NULL|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$'
+  ].join('|')
+)
 
 /** Sets the quoting of scalars we create so they read back as strings under YAML 1.1 and 1.2 alike. */
 function fixQuoting(node: unknown): void {
@@ -250,7 +268,8 @@ export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[])
     fixQuoting(node)
     doc.setIn(change.path, node)
   }
-  return doc.toString(STRINGIFY_OPTIONS)
+  const text = doc.toString(STRINGIFY_OPTIONS)
+  return text === '{}\n' ? '' : text
 }
 
 /** Serializes plain data as front-matter YAML (keys in insertion order, 1.1-safe quoting). */
