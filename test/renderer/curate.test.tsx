@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within, act } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import type { JournalEntry, Proposal } from '../../src/shared/types'
+import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
+import { renderApp } from './render-app'
+
+vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
+
+function proposals(): Proposal[] {
+  return [
+    {
+      id: 'p-merge',
+      kind: 'merge',
+      members: [
+        { skill_id: '1', title: 'Python calculator', path: 'skill_a.md' },
+        { skill_id: '2', title: 'Calculator in Python', path: 'skill_b.md' }
+      ],
+      score: 0.82,
+      reason: 'Near-duplicates',
+      evidence: { similarity: 0.82, shared_terms: ['calculator', 'division', 'pytest'] },
+      changes: [
+        { path: 'skill_a.md', before: 'A before', after: 'A merged' },
+        { path: 'skill_b.md', before: 'B before', after: null }
+      ],
+      status: 'pending',
+      author: 'offline'
+    },
+    { id: 'p-clean', kind: 'cleanup', members: [{ skill_id: '3', title: 'Stale skill', path: 'skill_c.md' }], score: 0.2, reason: 'Unused for 90 days', evidence: {}, changes: [{ path: 'skill_c.md', before: 'C', after: null }], status: 'pending' }
+  ]
+}
+
+function setup() {
+  const lib = new FakeLibrary()
+  lib.add(makeMeta(1))
+  const api = createFakeApi(libraryHandlers(lib))
+  const plan = proposals()
+  const journal: JournalEntry[] = []
+  api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: '2026-01-02T00:00:00Z', skills_loaded: 3, proposals: plan, errors: [] })
+  api.handlers['curate.journal'] = async () => journal
+  api.handlers['curate.start'] = async () => ({ jobId: 'c1', kind: 'curate', startedAt: '2026-01-01T00:00:00Z', state: 'running' })
+  api.handlers['curate.accept'] = async ({ proposalId, edited }) => {
+    const p = plan.find((x) => x.id === proposalId)!
+    p.status = 'applied'
+    const entry: JournalEntry = { id: `j-${proposalId}`, proposal_id: proposalId, kind: p.kind, at: '2026-01-02T01:00:00Z', by: 'user', changes: edited ?? p.changes }
+    journal.push(entry)
+    return entry
+  }
+  api.handlers['curate.reject'] = async ({ proposalId }) => {
+    const p = plan.find((x) => x.id === proposalId)!
+    p.status = 'rejected'
+    return p
+  }
+  api.handlers['curate.undo'] = async ({ entryId }) => {
+    const e = journal.find((x) => x.id === entryId)!
+    e.undone_at = '2026-01-02T02:00:00Z'
+    return e
+  }
+  renderApp(api, { screen: 'curate' })
+  return { api, plan, journal }
+}
+
+describe('Curate screen', () => {
+  it('groups proposals by kind with their evidence', async () => {
+    setup()
+    const merge = await screen.findByTestId('group-merge')
+    expect(merge.textContent).toContain('Python calculator + Calculator in Python')
+    expect(merge.textContent).toContain('0.820')
+    expect([...merge.querySelectorAll('.term')].map((e) => e.textContent)).toEqual(['calculator', 'division', 'pytest'])
+    expect(screen.getByTestId('group-cleanup').textContent).toContain('Stale skill')
+  })
+
+  it('computes the plan with one click and re-reads it when the job ends', async () => {
+    const { api } = setup()
+    await screen.findByTestId('group-merge')
+    const before = api.callsOf('curate.plan').length
+    fireEvent.click(screen.getByTestId('curate-start'))
+    await waitFor(() => expect(api.callsOf('curate.start')).toEqual([{ library: LIB }]))
+    act(() => api.emit({ type: 'job.progress', progress: { jobId: 'c1', kind: 'curate', fraction: 0.5, stage: 'step', message: 'clustering' } }))
+    expect((await screen.findByTestId('curate-progress')).getAttribute('aria-valuenow')).toBe('50')
+    act(() => api.emit({ type: 'job.done', jobId: 'c1', kind: 'curate', state: 'done', result: { library: LIB, plan: { skills_loaded: 3, proposals: [], errors: [] } } }))
+    await waitFor(() => expect(api.callsOf('curate.plan').length).toBeGreaterThan(before))
+  })
+
+  it('reviews a merge in the diff view and accepts it unchanged', async () => {
+    const { api } = setup()
+    fireEvent.click(within(await screen.findByTestId('group-merge')).getByTestId('proposal-review'))
+    const dialog = await screen.findByTestId('review-dialog')
+    expect((within(dialog).getByTestId('diff-original') as HTMLTextAreaElement).value).toBe('A before')
+    expect((within(dialog).getByTestId('diff-modified') as HTMLTextAreaElement).value).toBe('A merged')
+    fireEvent.click(within(dialog).getByTestId('review-accept'))
+    await waitFor(() => expect(api.callsOf('curate.accept')).toEqual([{ library: LIB, proposalId: 'p-merge', edited: undefined }]))
+    await waitFor(() => expect(screen.queryByTestId('review-dialog')).toBeNull())
+  })
+
+  it('edit-then-accept sends the edited "after" text', async () => {
+    const { api } = setup()
+    fireEvent.click(within(await screen.findByTestId('group-merge')).getByTestId('proposal-review'))
+    const dialog = await screen.findByTestId('review-dialog')
+    fireEvent.change(within(dialog).getByTestId('diff-modified'), { target: { value: 'A merged, edited by me' } })
+    fireEvent.click(within(dialog).getByTestId('review-accept'))
+    await waitFor(() => expect(api.callsOf('curate.accept')).toHaveLength(1))
+    expect(api.callsOf('curate.accept')[0]!.edited).toEqual([
+      { path: 'skill_a.md', before: 'A before', after: 'A merged, edited by me' },
+      { path: 'skill_b.md', before: 'B before', after: null }
+    ])
+  })
+
+  it('rejects a proposal', async () => {
+    const { api } = setup()
+    fireEvent.click(within(await screen.findByTestId('group-cleanup')).getByTestId('proposal-reject'))
+    await waitFor(() => expect(api.callsOf('curate.reject')).toEqual([{ library: LIB, proposalId: 'p-clean' }]))
+    await waitFor(() => expect(within(screen.getByTestId('group-cleanup')).queryByTestId('proposal-reject')).toBeNull())
+  })
+
+  it('shows the history and undoes an applied change', async () => {
+    const { api } = setup()
+    fireEvent.click(within(await screen.findByTestId('group-merge')).getByTestId('proposal-review'))
+    fireEvent.click(within(await screen.findByTestId('review-dialog')).getByTestId('review-accept'))
+    await waitFor(() => expect(screen.queryByTestId('review-dialog')).toBeNull())
+    fireEvent.click(screen.getByTestId('curate-tab-history'))
+    const entry = await screen.findByTestId('journal-entry')
+    expect(entry.textContent).toContain('skill_a.md, skill_b.md')
+    fireEvent.click(within(entry).getByTestId('journal-undo'))
+    await waitFor(() => expect(api.callsOf('curate.undo')).toEqual([{ library: LIB, entryId: 'j-p-merge' }]))
+    expect(await screen.findByTestId('journal-undone')).toBeTruthy()
+  })
+})

@@ -1,0 +1,134 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { stepRating } from '../../src/renderer/components/RatingControl'
+import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, skillText } from './fake-api'
+import { renderApp } from './render-app'
+
+vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
+
+const ID = '1700000001'
+
+function setup() {
+  const lib = new FakeLibrary()
+  lib.add(makeMeta(1, { quality_index: 0.5, task_directories: ['output_20260101_120000'] }), 'Original body.')
+  const api = createFakeApi(libraryHandlers(lib))
+  renderApp(api, { screen: 'editor', library: LIB, skillId: ID })
+  return { lib, api }
+}
+
+async function editor(): Promise<HTMLTextAreaElement> {
+  return (await screen.findByTestId('code-editor')) as HTMLTextAreaElement
+}
+
+describe('Skill editor', () => {
+  it('loads the file, marks edits unsaved, and saves with Ctrl+S against the loaded hash', async () => {
+    const { api, lib } = setup()
+    const box = await editor()
+    expect(box.value).toContain('Original body.')
+    expect(screen.getByTestId('fm-valid')).toBeTruthy()
+    const base = api.callsOf('skills.save').length
+    fireEvent.change(box, { target: { value: box.value.replace('Original body.', 'Better body.') } })
+    expect(screen.getByTestId('dirty-badge')).toBeTruthy()
+    fireEvent.keyDown(window, { key: 's', ctrlKey: true })
+    await screen.findByTestId('saved-badge')
+    const saves = api.callsOf('skills.save')
+    expect(saves).toHaveLength(base + 1)
+    expect(saves[0]!.text).toContain('Better body.')
+    expect(lib.require(ID).text).toContain('Better body.')
+    expect(screen.queryByTestId('dirty-badge')).toBeNull()
+  })
+
+  it('validates the front matter and refuses to save broken YAML', async () => {
+    setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace('quality_index: 0.5', 'quality_index: 7').replace('title: ', 'title: [') } })
+    const issues = await screen.findByTestId('fm-issues')
+    expect(issues.textContent).toMatch(/not valid YAML/)
+    expect((screen.getByTestId('editor-save') as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.change(box, { target: { value: box.value.replace('title: [', 'title: ') } })
+    expect((await screen.findByTestId('fm-issues')).textContent).toContain('"quality_index" must be a number from 0 to 1')
+  })
+
+  it('on a conflict shows both versions; "overwrite" saves mine over the disk version', async () => {
+    const { api, lib } = setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace('Original body.', 'Mine.') } })
+    const disk = skillText(lib.require(ID).meta, 'Changed by someone else.')
+    lib.touch(ID, disk)
+    fireEvent.click(screen.getByTestId('editor-save'))
+    const dialog = await screen.findByTestId('conflict-dialog')
+    expect((within(dialog).getByTestId('diff-original') as HTMLTextAreaElement).value).toContain('Changed by someone else.')
+    expect((within(dialog).getByTestId('diff-modified') as HTMLTextAreaElement).value).toContain('Mine.')
+    fireEvent.click(within(dialog).getByTestId('conflict-overwrite'))
+    await screen.findByTestId('saved-badge')
+    expect(lib.require(ID).text).toContain('Mine.')
+    expect(api.callsOf('skills.save')).toHaveLength(2)
+  })
+
+  it('on a conflict, "reload" drops my edits and takes the disk version', async () => {
+    const { lib } = setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace('Original body.', 'Mine.') } })
+    lib.touch(ID, skillText(lib.require(ID).meta, 'Theirs.'))
+    fireEvent.click(screen.getByTestId('editor-save'))
+    fireEvent.click(within(await screen.findByTestId('conflict-dialog')).getByTestId('conflict-reload'))
+    await waitFor(() => expect((screen.getByTestId('code-editor') as HTMLTextAreaElement).value).toContain('Theirs.'))
+    expect(screen.queryByTestId('dirty-badge')).toBeNull()
+    expect(screen.queryByTestId('conflict-dialog')).toBeNull()
+  })
+
+  it('guards unsaved changes: leaving asks first; "keep editing" stays, "discard" leaves', async () => {
+    setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: `${box.value}\nmore` } })
+    fireEvent.click(screen.getByTestId('nav-overview'))
+    const dialog = await screen.findByTestId('unsaved-dialog')
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByTestId('unsaved-dialog')).toBeNull()
+    expect(screen.getByTestId('screen-editor')).toBeTruthy()
+    fireEvent.click(screen.getByTestId('nav-overview'))
+    fireEvent.click(within(await screen.findByTestId('unsaved-dialog')).getByTestId('discard-changes'))
+    expect(await screen.findByTestId('screen-overview')).toBeTruthy()
+  })
+
+  it('leaves without asking when nothing was edited', async () => {
+    setup()
+    await editor()
+    fireEvent.click(screen.getByTestId('nav-skills'))
+    expect(await screen.findByTestId('screen-skills')).toBeTruthy()
+    expect(screen.queryByTestId('unsaved-dialog')).toBeNull()
+  })
+
+  it('rates by keyboard: arrows move the slider, Enter submits, quality before → after is shown', async () => {
+    const { api } = setup()
+    await editor()
+    const slider = screen.getByTestId('rating-slider') as HTMLInputElement
+    expect(slider.value).toBe('0.8')
+    slider.focus()
+    fireEvent.keyDown(slider, { key: 'End' })
+    fireEvent.keyDown(slider, { key: 'ArrowLeft' })
+    fireEvent.keyDown(slider, { key: 'ArrowLeft' })
+    expect(slider.value).toBe('0.9')
+    fireEvent.keyDown(slider, { key: 'Enter' })
+    await waitFor(() => expect(screen.getByTestId('rating-result').textContent).toBe('Quality 0.500 → 0.620'))
+    expect(api.callsOf('skills.rate')).toEqual([{ library: LIB, skillId: ID, rating: 0.9 }])
+    await waitFor(() => expect(screen.getByTestId('editor-quality').textContent).toBe('0.62')) // re-read after rating
+  })
+
+  it('steps the rating within 0..1', () => {
+    expect(stepRating(0.98, 'ArrowRight')).toBe(1)
+    expect(stepRating(0.02, 'ArrowDown')).toBe(0)
+    expect(stepRating(0.5, 'PageUp')).toBe(0.75)
+    expect(stepRating(0.5, 'Home')).toBe(0)
+    expect(stepRating(0.5, 'a')).toBeNull()
+  })
+
+  it('links the source tasks to the Workspaces screen', async () => {
+    const { api } = setup()
+    api.handlers['tasks.list'] = async () => ({ root: '/data', skipped: [], tasks: [] })
+    await editor()
+    fireEvent.click(screen.getByRole('button', { name: 'output_20260101_120000' }))
+    expect(await screen.findByTestId('screen-workspaces')).toBeTruthy()
+  })
+})

@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import type { TaskSummary } from '../../src/shared/api'
+import { ApiError } from '../../src/shared/api'
+import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
+import { renderApp } from './render-app'
+
+vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
+
+function task(dir: string, mtime: number, over: Partial<TaskSummary> = {}): TaskSummary {
+  return {
+    user: 'alice',
+    taskDir: dir,
+    path: `${ROOT}/alice/${dir}`,
+    mtime,
+    status: 'completed',
+    completed: true,
+    requirements: [`Requirement of ${dir}`],
+    toolCalls: [{ agent: 'manager', name: 'edit_file', params: { target_file: 'calc.py' } }],
+    errors: [],
+    interruptions: 0,
+    agentMessages: [],
+    files: [],
+    reflected: false,
+    skills: [],
+    ...over
+  }
+}
+
+const LOG = Array.from({ length: 30 }, (_, i) => `log line ${i + 1}`).join('\n')
+
+function setup() {
+  const lib = new FakeLibrary()
+  lib.add(makeMeta(1))
+  const api = createFakeApi(libraryHandlers(lib))
+  api.handlers['tasks.list'] = async () => ({
+    root: ROOT,
+    skipped: [{ path: `${ROOT}/alice/output_broken`, reason: 'no logs/ folder' }],
+    tasks: [
+      task('output_20260101_100000', 1000),
+      task('output_20260103_100000', 3000, { status: 'interrupted', completed: false, errors: ['Traceback: ZeroDivisionError'] }),
+      task('output_20260102_100000', 2000, { reflected: true, skills: [{ skill_id: '1700000001', title: 'Skill number 1', library: LIB, legacy: false }] })
+    ]
+  })
+  api.handlers['tasks.readLog'] = async ({ start }) => {
+    const s = start ?? 0
+    const half = Math.ceil(LOG.length / 2)
+    const end = s === 0 ? half : LOG.length
+    return { file: 'manager.out', size: LOG.length, start: s, end, text: LOG.slice(s, end), files: ['manager.out', 'agent_001.out'] }
+  }
+  renderApp(api, { screen: 'workspaces' })
+  return { api }
+}
+
+describe('Workspaces screen', () => {
+  it('lists tasks newest first with status badges, skipped folders last', async () => {
+    setup()
+    const rows = await screen.findAllByTestId('task-row')
+    expect(rows.map((r) => r.querySelector('.strong')?.textContent)).toEqual(['output_20260103_100000', 'output_20260102_100000', 'output_20260101_100000', `${ROOT}/alice/output_broken`])
+    expect(rows.map((r) => within(r).getByTestId('task-badge').textContent)).toEqual(['interrupted', 'reflected', 'completed', 'skipped'])
+  })
+
+  it('filters by status and by text', async () => {
+    setup()
+    await screen.findAllByTestId('task-row')
+    fireEvent.change(screen.getByTestId('task-status-filter'), { target: { value: 'reflected' } })
+    await waitFor(() => expect(screen.getAllByTestId('task-row')).toHaveLength(1))
+    fireEvent.change(screen.getByTestId('task-status-filter'), { target: { value: 'all' } })
+    fireEvent.change(screen.getByTestId('task-search'), { target: { value: '20260101' } })
+    await waitFor(() => expect(screen.getAllByTestId('task-row')).toHaveLength(1))
+    expect(screen.getByTestId('task-row').textContent).toContain('output_20260101_100000')
+  })
+
+  it('shows the parsed trace beside the raw log, loading the log in byte windows', async () => {
+    const { api } = setup()
+    const rows = await screen.findAllByTestId('task-row')
+    fireEvent.click(rows[0]!)
+    const trace = await screen.findByTestId('task-trace')
+    expect(trace.textContent).toContain('Requirement of output_20260103_100000')
+    expect(trace.textContent).toContain('edit_file')
+    expect(trace.textContent).toContain('ZeroDivisionError')
+    const log = await screen.findByTestId('log-view')
+    await waitFor(() => expect(within(log).getByText('log line 30')).toBeTruthy()) // the second window was fetched near the end
+    const reads = api.callsOf('tasks.readLog')
+    expect(reads[0]).toMatchObject({ root: ROOT, taskPath: `${ROOT}/alice/output_20260103_100000`, start: 0 })
+    expect(reads.some((r) => (r.start ?? 0) > 0)).toBe(true)
+  })
+
+  it('links the skills made from a task to the editor', async () => {
+    setup()
+    const rows = await screen.findAllByTestId('task-row')
+    fireEvent.click(rows[1]!)
+    fireEvent.click(await screen.findByTestId('task-skill-link'))
+    expect(await screen.findByTestId('screen-editor')).toBeTruthy()
+  })
+
+  it('starts reflection of one task and moves to the Reflect screen', async () => {
+    const { api } = setup()
+    api.handlers['reflect.start'] = async () => ({ jobId: 'j1', kind: 'reflect', startedAt: new Date().toISOString(), state: 'running' })
+    fireEvent.click((await screen.findAllByTestId('task-row'))[2]!)
+    fireEvent.click(await screen.findByTestId('task-reflect'))
+    expect(await screen.findByTestId('screen-reflect')).toBeTruthy()
+    expect(api.callsOf('reflect.start')[0]).toEqual({ root: ROOT, tasks: [`${ROOT}/alice/output_20260101_100000`], force: false })
+  })
+
+  it('explains a scan failure instead of showing nothing', async () => {
+    const { api } = setup()
+    api.handlers['tasks.list'] = async () => {
+      throw new ApiError('bad_request', 'not a data root: /data')
+    }
+    fireEvent.click(screen.getByTestId('nav-overview'))
+    fireEvent.click(screen.getByTestId('nav-workspaces'))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('not a data root')
+  })
+})
