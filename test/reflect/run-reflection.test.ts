@@ -64,7 +64,8 @@ describe('runReflection offline', () => {
     expect(joke.task_directories).toEqual(['output_thy_test_project33'])
 
     expect(events[0]).toMatchObject({ kind: 'start', total: 3, message: 'Found 3 tasks to process' })
-    expect(events.filter((e) => e.kind === 'task-start').map((e) => e.message)).toEqual([
+    // tasks run a few at once: the numbering is the newest-first order, the events may interleave
+    expect(events.filter((e) => e.kind === 'task-start').map((e) => e.message).sort()).toEqual([
       '[1/3] Processing output_20260101_000002...',
       '[2/3] Processing output_thy_test_project33...',
       '[3/3] Processing output_20260101_000001...'
@@ -122,21 +123,24 @@ describe('runReflection offline', () => {
     expect(summary.created).toHaveLength(3)
   })
 
-  it('cancel stops between tasks and leaves a consistent library', async () => {
+  it('cancel stops taking tasks and leaves a consistent library', async () => {
     const root = makeRoot(
-      Array.from({ length: 12 }, (_, i) => ({ dir: `bob/output_2026010${String(i).padStart(2, '0')}`, log: CALC_LOG, ageSec: i }))
+      Array.from({ length: 40 }, (_, i) => ({ dir: `bob/output_2026010${String(i).padStart(2, '0')}`, log: CALC_LOG, ageSec: i }))
     )
     const ctl = new AbortController()
     const summary = await runReflection(
-      { rootDir: root, signal: ctl.signal, onEvent: (e) => e.kind === 'task-done' && e.index === 3 && ctl.abort() },
+      { rootDir: root, signal: ctl.signal, onEvent: (e) => e.kind === 'task-done' && ctl.abort() },
       defaultReflectionDeps()
     )
     expect(summary.cancelled).toBe(true)
-    expect(summary.created.length).toBe(3)
+    expect(summary.created.length).toBeGreaterThanOrEqual(1)
+    // at most the tasks already in flight (8 at once offline) finish after the cancel
+    expect(summary.created.length).toBeLessThanOrEqual(9)
+    expect(summary.failed).toEqual([])
     const lib = await openLibrary(libraryDirFor(root, 'bob'))
     const listed = await lib.list()
     expect(listed.errors).toEqual([])
-    expect(listed.skills).toHaveLength(3)
+    expect(listed.skills.map((s) => s.task_directories[0]).sort()).toEqual(summary.created.map((c) => c.taskDir).sort())
     expect(listFiles(lib.root).some((f) => f.includes('tmp'))).toBe(false)
   })
 })

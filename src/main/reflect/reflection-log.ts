@@ -16,7 +16,9 @@ export function reflectionLogName(d: Date): string {
 
 /** Appends `%(asctime)s - %(levelname)s - %(message)s` lines to `<experience>/logs/task_reflection_YYYYMMDD.log`. */
 export class ReflectionLog {
-  private queue: Promise<void> = Promise.resolve()
+  private pending: { file: string; line: string }[] = []
+  private flushing: Promise<void> | undefined
+  private madeDir = false
 
   constructor(
     private readonly experienceDir: string,
@@ -33,24 +35,43 @@ export class ReflectionLog {
   }
 
   /** Resolves when every line so far is on disk. */
-  flush(): Promise<void> {
-    return this.queue
+  async flush(): Promise<void> {
+    while (this.flushing || this.pending.length) {
+      await (this.flushing ?? this.drain())
+    }
   }
 
   private write(level: 'INFO' | 'ERROR', message: string): Promise<void> {
     const at = this.now()
     // one record per line: a multi-line message (a stack, a model answer) must not forge extra records
     const text = redact(message, this.secrets).replace(/\r?\n/g, ' ⏎ ')
-    const line = `${formatAsctime(at)} - ${level} - ${text}\n`
-    const file = path.join(this.experienceDir, 'logs', reflectionLogName(at))
-    this.queue = this.queue.then(async () => {
-      try {
-        await fs.promises.mkdir(path.dirname(file), { recursive: true })
-        await fs.promises.appendFile(file, line, 'utf8')
-      } catch {
-        // a log that cannot be written must not fail the reflection itself
+    this.pending.push({ file: path.join(this.experienceDir, 'logs', reflectionLogName(at)), line: `${formatAsctime(at)} - ${level} - ${text}\n` })
+    return this.flushing ?? this.drain()
+  }
+
+  /** Lines written while a batch is on its way go out together in the next append. */
+  private drain(): Promise<void> {
+    this.flushing = (async () => {
+      while (this.pending.length) {
+        const batch = this.pending
+        this.pending = []
+        const byFile = new Map<string, string>()
+        for (const { file, line } of batch) byFile.set(file, (byFile.get(file) ?? '') + line)
+        for (const [file, text] of byFile) {
+          try {
+            if (!this.madeDir) {
+              await fs.promises.mkdir(path.dirname(file), { recursive: true })
+              this.madeDir = true
+            }
+            await fs.promises.appendFile(file, text, 'utf8')
+          } catch {
+            // a log that cannot be written must not fail the reflection itself
+          }
+        }
       }
+    })().finally(() => {
+      this.flushing = undefined
     })
-    return this.queue
+    return this.flushing
   }
 }

@@ -4,7 +4,7 @@ import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { LlmError } from '../llm/errors'
 import { redact } from '../llm/redact'
 import type { LlmClient } from '../llm/types'
-import type { SkillStore } from '../store/types'
+import { StoreError, type SkillStore } from '../store/types'
 import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
@@ -57,6 +57,7 @@ export interface ReflectionOptions {
 }
 
 const DEFAULT_BUDGET = 24_000
+const OFFLINE_CONCURRENCY = 8
 
 /** `<root>/<user>/general/experience`, user `default` for tasks directly under the root. */
 export function libraryDirFor(rootDir: string, user: string): string {
@@ -75,8 +76,11 @@ interface LibraryCtx {
   store: SkillStore
   log: ReflectionLog
   reflected: Set<string>
-  /** Serialises writes to one library (skill ids and file names are chosen at write time). */
-  lock: Promise<unknown>
+  /** Tasks being written right now (a check-and-claim without awaiting, so no lock is needed). */
+  inFlight: Set<string>
+  /** Every skill id in the library (active and legacy) plus the ones handed out by this run. */
+  takenIds: Set<string>
+  lastId: number
 }
 
 /**
@@ -98,6 +102,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     throw new LlmError('config', 'mode openai needs a model client', 0)
   }
   const secrets = deps.secrets ?? []
+  const now = deps.now ?? (() => new Date())
   const rootDir = path.resolve(opts.rootDir)
 
   let traces: TaskTrace[]
@@ -115,6 +120,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   const total = traces.length
   emit({ kind: 'start', index: 0, total, taskDir: '', message: `Found ${total} tasks to process` })
 
+  const order = new Map<ReflectionSummary['created'][number], number>()
   const libraries = new Map<string, Promise<LibraryCtx>>()
   const libraryFor = (trace: TaskTrace): Promise<LibraryCtx> => {
     const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, trace.user)
@@ -149,16 +155,20 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     void ctx.log.info(`Processing: ${trace.path}`)
     try {
       const draft = await reflect(trace, mode, opts, deps)
-      const skill = await withLock(ctx, async () => {
-        // another run (or a concurrent task of this one) may have reflected it meanwhile
-        if (!opts.force && ctx.reflected.has(trace.taskDir)) {
-          return undefined
+      // a concurrent task of this run may have claimed the same folder meanwhile
+      const claimed = opts.force || (!ctx.reflected.has(trace.taskDir) && !ctx.inFlight.has(trace.taskDir))
+      if (opts.signal?.aborted) {
+        throw new CancelledError()
+      }
+      let skill: Skill | undefined
+      if (claimed) {
+        ctx.inFlight.add(trace.taskDir)
+        try {
+          skill = await writeSkill(ctx, trace, draft, deps, now)
+        } finally {
+          ctx.inFlight.delete(trace.taskDir)
         }
-        if (opts.signal?.aborted) {
-          throw new CancelledError()
-        }
-        return writeSkill(ctx, trace, draft, deps)
-      })
+      }
       if (!skill) {
         summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
         emit({ ...base, kind: 'task-skipped', message: 'already reflected' })
@@ -166,6 +176,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       }
       const skillPath = path.join(ctx.store.root, skill.path)
       summary.created.push({ taskDir: trace.taskDir, skill_id: skill.skill_id, path: skillPath, library: ctx.store.root })
+      order.set(summary.created[summary.created.length - 1]!, index)
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
       emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}` })
     } catch (err) {
@@ -179,9 +190,12 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     }
   }
 
-  const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : 1
+  // offline work is CPU-light and waits on fsync: a few tasks at once keep the disk busy
+  const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : OFFLINE_CONCURRENCY
   await pool(traces, limit, processOne, opts.signal)
 
+  // tasks run in parallel: report them in run order (newest first), not in finishing order
+  summary.created.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
   summary.cancelled = Boolean(opts.signal?.aborted)
   for (const ctx of libraries.values()) {
     const c = await ctx.catch(() => undefined)
@@ -222,7 +236,24 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[]): Pr
   }
   const store = await deps.openStore(dir)
   const { skills } = await store.list({ includeLegacy: true })
-  return { dir, store, log: new ReflectionLog(dir, secrets, deps.now), reflected: reflectedTaskDirs(skills), lock: Promise.resolve() }
+  return {
+    dir,
+    store,
+    log: new ReflectionLog(dir, secrets, deps.now),
+    reflected: reflectedTaskDirs(skills),
+    inFlight: new Set(),
+    takenIds: new Set(skills.map((s) => s.skill_id)),
+    lastId: 0
+  }
+}
+
+/** A unix-seconds id no skill of the library has (bumped like upstream's timestamp ids). */
+function nextSkillId(ctx: LibraryCtx, now: () => Date): string {
+  let n = Math.max(Math.floor(now().getTime() / 1000), ctx.lastId + 1)
+  while (ctx.takenIds.has(String(n))) n++
+  ctx.lastId = n
+  ctx.takenIds.add(String(n))
+  return String(n)
 }
 
 async function reflect(trace: TaskTrace, mode: 'offline' | 'openai', opts: ReflectionOptions, deps: ReflectionDeps): Promise<ReflectionDraft> {
@@ -235,14 +266,24 @@ async function reflect(trace: TaskTrace, mode: 'offline' | 'openai', opts: Refle
 }
 
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */
-async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDraft, deps: ReflectionDeps): Promise<Skill> {
-  let skill = await ctx.store.create({
-    title: draft.title,
-    body: draft.body,
-    usage_conditions: draft.usageConditions,
-    user_preferences: draft.userPreferences,
-    task_directories: [trace.taskDir]
-  })
+async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDraft, deps: ReflectionDeps, now: () => Date): Promise<Skill> {
+  let skill: Skill
+  // ids are handed out here so tasks write in parallel; a name taken by a concurrent write is retried
+  for (let attempt = 1; ; attempt++) {
+    try {
+      skill = await ctx.store.create({
+        skill_id: nextSkillId(ctx, now),
+        title: draft.title,
+        body: draft.body,
+        usage_conditions: draft.usageConditions,
+        user_preferences: draft.userPreferences,
+        task_directories: [trace.taskDir]
+      })
+      break
+    } catch (err) {
+      if (!(err instanceof StoreError && err.code === 'exists') || attempt >= 5) throw err
+    }
+  }
   ctx.reflected.add(trace.taskDir)
   if (draft.rejectedPaths.length) {
     void ctx.log.error(`Refused paths outside the workspace for ${trace.taskDir}: ${draft.rejectedPaths.join(', ')}`)
@@ -267,12 +308,6 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDr
     }
   }
   return skill
-}
-
-function withLock<T>(ctx: LibraryCtx, fn: () => Promise<T>): Promise<T> {
-  const run = ctx.lock.then(fn, fn)
-  ctx.lock = run.catch(() => undefined)
-  return run
 }
 
 /** Runs `fn` over items with at most `limit` at once; stops taking new items once `signal` aborts. */

@@ -1,0 +1,74 @@
+/**
+ * Offline reflection rate (issue 3 goal: ≥ 200 tasks/s end to end, including the scan and writing the skills).
+ * Generates a data root of AGIAgent task folders in a temp dir, runs `runReflection` offline, and prints a
+ * Markdown table. Also times the pure reflector alone and a rerun (everything already reflected).
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defaultReflectionDeps } from '../src/main/reflect/default-deps'
+import { reflectOffline } from '../src/main/reflect/offline-reflector'
+import { runReflection } from '../src/main/reflect/run-reflection'
+
+const TASKS = Number(process.env.REFLECT_BENCH_TASKS ?? 1000)
+const GOAL = 200
+
+function taskLog(i: number): string {
+  const zh = i % 3 === 0
+  const lines = [zh ? `Received user requirement: 用 Python 写第 ${i} 个数据处理脚本，并生成报告` : `Received user requirement: Write data script number ${i} and a report`]
+  for (let k = 0; k < 12; k++) {
+    lines.push('<invoke name="edit_file">', `  <parameter name="target_file">src/mod_${k % 4}.py</parameter>`, `  <parameter name="code_edit">def f${k}():\n    return ${k}\n</parameter>`, '</invoke>')
+    lines.push('<invoke name="run_terminal_cmd">', `  <parameter name="command">python -m pytest -q tests/test_${k}.py</parameter>`, '</invoke>')
+    if (k === 5) lines.push('❌ Tool run_terminal_cmd error: assertion failed in test_5')
+    lines.push(`💬 step ${k} done. ` + 'x'.repeat(200))
+  }
+  lines.push('TASK_COMPLETED: done🎉 Workflow completed!', '')
+  return lines.join('\n')
+}
+
+async function main(): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-reflect-'))
+  try {
+    for (let i = 0; i < TASKS; i++) {
+      const user = ['alice', 'bob', 'carol', 'dave'][i % 4]!
+      const dir = path.join(root, user, `output_2026${String(i).padStart(6, '0')}`)
+      fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
+      fs.writeFileSync(path.join(dir, 'logs', 'manager.out'), taskLog(i))
+    }
+    const deps = defaultReflectionDeps()
+    const t0 = performance.now()
+    const summary = await runReflection({ rootDir: root }, deps)
+    const endToEnd = (performance.now() - t0) / 1000
+    if (summary.created.length !== TASKS || summary.failed.length) {
+      throw new Error(`expected ${TASKS} skills, got ${summary.created.length} (failed ${summary.failed.length})`)
+    }
+    const t1 = performance.now()
+    const again = await runReflection({ rootDir: root }, deps)
+    const rerun = (performance.now() - t1) / 1000
+    if (again.created.length) throw new Error('rerun created skills')
+
+    const traces = (await deps.scan({ rootDir: root })).tasks
+    const t2 = performance.now()
+    let chars = 0
+    for (let r = 0; r < 5; r++) for (const t of traces) chars += reflectOffline(t).body.length
+    const pure = (performance.now() - t2) / 1000 / 5
+
+    const rate = TASKS / endToEnd
+    const row = (what: string, value: string, goal: string, ok: string): string => `| ${what} | ${value} | ${goal} | ${ok} |`
+    console.log('## Offline reflection (bench/reflect.bench.ts)\n')
+    console.log(`${TASKS} generated AGIAgent tasks (4 users, 12 edit+run pairs each, one error), ${os.cpus().length} CPUs.\n`)
+    console.log('| measure | measured | goal / reference | |')
+    console.log('|---|---|---|---|')
+    console.log(row('end to end (scan + reflect + write skills + logs)', `${rate.toFixed(0)} tasks/s (${endToEnd.toFixed(2)} s)`, `≥ ${GOAL} tasks/s`, rate >= GOAL ? '✅' : '❌'))
+    console.log(row('rerun, all already reflected', `${(rerun * 1000).toFixed(0)} ms`, 'creates nothing', again.created.length === 0 ? '✅' : '❌'))
+    console.log(row('pure offline reflector', `${(TASKS / pure).toFixed(0)} tasks/s`, '—', ''))
+    console.log(row('average skill body', `${Math.round(chars / 5 / TASKS)} chars`, '—', ''))
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+void main().catch((err: unknown) => {
+  console.error(err)
+  process.exitCode = 1
+})
