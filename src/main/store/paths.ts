@@ -78,6 +78,9 @@ export async function resolveInside(root: string, rel: unknown): Promise<string>
       if (err instanceof StoreError) throw err
       const code = (err as NodeJS.ErrnoException).code
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err
+      // A dangling symlink: creating through it would land wherever it points.
+      const isLink = await fs.promises.lstat(probe).then((st) => st.isSymbolicLink(), () => false)
+      if (isLink) throw escape('a symbolic link leads outside the library (or nowhere)', clean)
       const parent = path.dirname(probe)
       if (parent === probe || !isInside(root, parent)) throw escape('it leads outside the library', clean)
       probe = parent
