@@ -83,6 +83,18 @@ describe('runReflection offline', () => {
     expect(lines.some((l) => l.includes('Skill generated:'))).toBe(true)
   })
 
+  it('backs up the code and documents the task wrote (copy_skill_files rules), not configs', async () => {
+    const root = makeRoot([
+      { dir: 'alice/output_20260101_000001', log: CALC_LOG, workspace: { 'calc.py': 'def add(a, b): return a + b\n', 'data.json': '{}' } }
+    ])
+    const summary = await runReflection({ rootDir: root }, defaultReflectionDeps())
+    expect(summary.created).toHaveLength(1)
+    const lib = libraryDirFor(root, 'alice')
+    expect(listFiles(path.join(lib, 'codes'))).toEqual(['task_20260101_000001/calc.py'])
+    const skill = (await (await openLibrary(lib)).list()).skills[0]!
+    expect(skill.related_code).toBe('codes/task_20260101_000001/calc.py')
+  })
+
   it('a second run creates nothing new; --force reflects again; a legacy skill counts as reflected', async () => {
     const root = standardRoot()
     const deps = defaultReflectionDeps()

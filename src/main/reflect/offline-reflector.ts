@@ -113,6 +113,7 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
   const filesToBackup = backupCandidates(trace)
 
   const agents = [...new Set(trace.toolCalls.map((c) => c.agent).filter(Boolean))]
+  // (one agent: no agent count in the source line)
   const out: string[] = [`# ${title}`, '']
   if (first) {
     out.push(`**${w.task}${w.colon}** ${clip(first, 600)}`)
@@ -141,7 +142,7 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
     out.push('', `## ${w.prefs}`, ...preferences.map((p) => `- ${p}`))
   }
   if (trace.finalText?.trim()) {
-    out.push('', `## ${w.result}`, clip(trace.finalText.trim(), 800))
+    out.push('', `## ${w.result}`, quoteAnswer(trace.finalText, 800))
   }
   return {
     title,
@@ -153,6 +154,19 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
     language,
     author: 'offline'
   }
+}
+
+/** The agent's last answer inside the skill: headings demoted under ours, a fence cut by the clip closed again. */
+function quoteAnswer(text: string, max: number): string {
+  const cut = clip(text.trim(), max)
+  const lines = cut.split('\n').map((l) => l.replace(/^#{1,6}\s+/, '#### '))
+  if (lines.filter((l) => /^\s*```/.test(l)).length % 2 === 1) lines.push('```')
+  return lines.join('\n')
+}
+
+/** The agent that ran the task: the first one seen ('manager' for AGIAgent, 'main' for sessions). */
+function primaryAgent(trace: TaskTrace): string {
+  return trace.toolCalls[0]?.agent || 'manager'
 }
 
 function outcomeLine(trace: TaskTrace, w: Words): string {
@@ -196,25 +210,26 @@ function approachLines(trace: TaskTrace, language: ReflectLanguage, w: Words): s
     return [w.noTools]
   }
   const steps = condenseToolCalls(trace.toolCalls)
-  const lines = steps.slice(0, MAX_STEPS).map((s, i) => `${i + 1}. ${describeStep(s, language, w)}`)
+  // AGIAgent's lead agent is always `manager`; a session's lead is whoever acted first
+  const main = !trace.source || trace.source === 'agiagent' ? 'manager' : primaryAgent(trace)
+  const lines = steps.slice(0, MAX_STEPS).map((s, i) => `${i + 1}. ${describeStep(s, language, w, main)}`)
   if (steps.length > MAX_STEPS) {
     lines.push(w.more(steps.length - MAX_STEPS))
   }
-  const subAgents = [...new Set(trace.toolCalls.map((c) => c.agent).filter((a) => a && a !== 'manager'))]
-  if (subAgents.length || trace.agentMessages.length) {
-    const names = subAgents.length ? subAgents : ['manager']
-    lines.push('', w.multiAgent(trace.agentMessages.length, names))
+  const subAgents = [...new Set(trace.toolCalls.map((c) => c.agent).filter((a) => a && a !== main))]
+  if (subAgents.length) {
+    lines.push('', w.multiAgent(trace.agentMessages.length, subAgents))
   }
   return lines
 }
 
-function describeStep(step: Step, language: ReflectLanguage, w: Words): string {
+function describeStep(step: Step, language: ReflectLanguage, w: Words, main: string): string {
   const verb = VERBS[step.name.toLowerCase()]?.[language]
   const shown = step.targets.slice(0, 3).map((t) => `\`${clip(t.replace(/`/g, "'"), 100)}\``)
   const more = step.targets.length > 3 ? w.and(step.targets.length - 3) : ''
   const sep = language === 'zh' ? '、' : ', '
   const what = shown.length ? ` ${shown.join(sep)}${more}` : ''
-  const agent = step.agent && step.agent !== 'manager' ? `[${step.agent}] ` : ''
+  const agent = step.agent && step.agent !== main ? `[${step.agent}] ` : ''
   const times = step.count > 1 ? w.times(step.count) : ''
   const head = verb ? `${verb}${what}` : language === 'zh' ? `使用 \`${step.name}\`${what}` : `Use \`${step.name}\`${what}`
   const tool = verb ? ` — \`${step.name}\`` : ''
