@@ -15,5 +15,6 @@ export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand
   serve: () => import('./commands/serve'),
   scan: () => import('./commands/scan'),
   memory: () => import('./commands/memory'),
+  mcp: () => import('./commands/mcp'),
   reflect: () => import('./commands/reflect')
 }

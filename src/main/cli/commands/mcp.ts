@@ -1,0 +1,82 @@
+import path from 'node:path'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+
+const OPTIONS = {
+  ...LIBRARY_OPTIONS,
+  config: { type: 'string' },
+  workspace: { type: 'string' },
+  'direct-edit': { type: 'boolean', default: false },
+  'direct-delete': { type: 'boolean', default: false },
+  'print-prompt': { type: 'boolean', default: false },
+  lang: { type: 'string' }
+} as const
+
+const USAGE = `skillbench mcp (--library DIR | --root-dir DIR --user NAME) [options]
+       skillbench mcp --print-prompt [--lang en|zh]
+
+Runs a Model Context Protocol server on stdin/stdout (for Claude Code, Codex, Cursor… see docs/MCP.md).
+Tools: query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files. Resources: skill://<skill_id>.
+Prompt: skill-tools-guide. Logs go to stderr; stdout carries only the protocol.
+
+Options:
+  --library DIR          the skill library (an experience folder or a SKILL.md tree)
+  --root-dir DIR --user NAME
+                         an AGIAgent data root: the library is DIR/NAME/general/experience, and
+                         DIR/config.txt (or DIR/config/config.txt) may set enable_long_term_memory
+  --config FILE          a config.txt to read enable_long_term_memory from (with --library too);
+                         when it is False every skill tool answers "Skill tools are only available
+                         when long-term memory is enabled"
+  --workspace DIR        the agent workspace copy_skill_files copies from (default: the current folder)
+  --direct-edit          edit_skill changes the file at once (default: it makes a pending proposal
+                         that waits for review in the app, in <library>/.skillbench/pending/)
+  --direct-delete        delete_skill moves the skill to legacy/ at once (default: a pending proposal)
+  --print-prompt         print the system-prompt snippet telling an agent how to use the tools, and exit
+  --lang en|zh           language of --print-prompt (default en)`
+
+export const command: CliCommand = {
+  name: 'mcp',
+  summary: 'Serve the skill tools to any MCP client (Claude Code, Codex, Cursor…) over stdio',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    if (values['print-prompt']) {
+      const lang = values.lang ?? 'en'
+      if (lang !== 'en' && lang !== 'zh') {
+        throw new UsageError('--lang must be en or zh')
+      }
+      const { skillToolsPrompt } = await import('../../mcp/prompt-snippet')
+      io.stdout(skillToolsPrompt(lang))
+      return 0
+    }
+    if (values.lang !== undefined) {
+      throw new UsageError('--lang goes with --print-prompt')
+    }
+    const dir = resolveLibraryDir(values, io.cwd)
+    const [{ openLibrary }, { skillToolsAvailability }, { serveStdio }] = await Promise.all([
+      import('../../store/library'),
+      import('../../mcp/availability'),
+      import('../../mcp/server')
+    ])
+    const availability = await skillToolsAvailability({
+      rootDir: values.library ? undefined : path.resolve(io.cwd, values['root-dir'] ?? '.'),
+      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined
+    })
+    const store = await openLibrary(dir)
+    const proposalOnly = { edit: !values['direct-edit'], delete: !values['direct-delete'] }
+    const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
+    log(
+      `serving ${store.root} over stdio; skill tools ${availability.available ? 'available' : 'DISABLED (long-term memory is off)'} (${availability.source}); ` +
+        `edit: ${proposalOnly.edit ? 'proposals' : 'direct'}, delete: ${proposalOnly.delete ? 'proposals' : 'direct'}`
+    )
+    await serveStdio({
+      store,
+      availability,
+      proposalOnly,
+      workspaceRoot: path.resolve(io.cwd, values.workspace ?? '.'),
+      log,
+      signal: io.signal
+    })
+    log('client disconnected')
+    return 0
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Whether the skill tools are available: as upstream, only when long-term memory is enabled.
+ * The switch is `enable_long_term_memory` in the data root's `config.txt` (or the app setting);
+ * where nothing sets it (a plain `--library`), the tools are available.
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { configBool, parseConfigTxt } from '../config/config-txt'
+
+/** Upstream's exact refusal text. */
+export const LONG_TERM_MEMORY_DISABLED = 'Skill tools are only available when long-term memory is enabled'
+
+export interface Availability {
+  available: boolean
+  /** What decided it: a config file path, 'settings', or 'default'. */
+  source: string
+}
+
+/** The config.txt files that may govern a data root, in the order they are tried. */
+export function configCandidates(rootDir: string): string[] {
+  return [path.join(rootDir, 'config.txt'), path.join(rootDir, 'config', 'config.txt')]
+}
+
+/**
+ * Decides availability: an explicit setting wins, then the first config.txt found (an explicit
+ * `configFile`, else the data root's) that sets `enable_long_term_memory`, else available.
+ */
+export async function skillToolsAvailability(opts: {
+  rootDir?: string
+  configFile?: string
+  enableLongTermMemory?: boolean
+}): Promise<Availability> {
+  if (opts.enableLongTermMemory !== undefined) {
+    return { available: opts.enableLongTermMemory, source: 'settings' }
+  }
+  const files = opts.configFile ? [opts.configFile] : opts.rootDir ? configCandidates(opts.rootDir) : []
+  for (const file of files) {
+    let text: string
+    try {
+      text = await fs.readFile(file, 'utf8')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !opts.configFile) {
+        continue
+      }
+      throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err })
+    }
+    const value = configBool(parseConfigTxt(text), 'enable_long_term_memory')
+    if (value !== undefined) {
+      return { available: value, source: file }
+    }
+  }
+  return { available: true, source: 'default' }
+}

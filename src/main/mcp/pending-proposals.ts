@@ -1,0 +1,111 @@
+/**
+ * Pending proposals made by agents through MCP (edit_skill / delete_skill in proposal mode):
+ * the change is computed but not applied; it waits in `<library>/.skillbench/pending/<id>.json`
+ * (one `Proposal` per file, status 'pending') for review in the app.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { FileChange, Proposal, Skill } from '../../shared/types'
+import { writeFileAtomic } from '../memory/atomic-write'
+
+/** Library-relative folder of the pending proposals. */
+export const PENDING_DIR = '.skillbench/pending'
+
+const ID_RE = /^(edit|delete)-[0-9]{1,20}-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/
+
+/** A fresh proposal id: kind, skill id, UTC time, random suffix (sortable, filename-safe). */
+export function proposalId(kind: 'edit' | 'delete', skillId: string, now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  return `${kind}-${skillId}-${stamp}-${randomBytes(3).toString('hex')}`
+}
+
+/** True for ids made by `proposalId` (the only names read back from the pending folder). */
+export function isPendingProposalId(id: string): boolean {
+  return ID_RE.test(id)
+}
+
+/** What an agent asked for, kept as evidence for the reviewer. */
+export interface ToolRequestEvidence {
+  tool: 'edit_skill' | 'delete_skill'
+  args: Record<string, unknown>
+  /** sha256 of the skill file when the proposal was made (conflict check at apply time). */
+  base_hash: string
+  client?: string
+}
+
+/** The proposal for an edit: the skill file's full text before and after. */
+export function editProposal(skill: Skill, before: string, after: string, evidence: ToolRequestEvidence, now?: Date): Proposal {
+  return {
+    id: proposalId('edit', skill.skill_id, now),
+    kind: 'edit',
+    members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
+    score: 1,
+    reason: `An agent asked to edit "${skill.title}" (${String(evidence.args.edit_mode ?? 'edit')}) through MCP.`,
+    evidence: { ...evidence },
+    changes: [{ path: skill.path, before, after }],
+    status: 'pending',
+    author: evidence.client ? `mcp:${evidence.client}` : 'mcp'
+  }
+}
+
+/**
+ * The proposal for a delete: the file leaves its place and appears under legacy/ (never deleted).
+ * `legacyPath` is where it would go now; the applier re-checks for collisions.
+ */
+export function deleteProposal(skill: Skill, text: string, legacyPath: string, evidence: ToolRequestEvidence, now?: Date): Proposal {
+  const changes: FileChange[] = [
+    { path: skill.path, before: text, after: null },
+    { path: legacyPath, before: null, after: text }
+  ]
+  return {
+    id: proposalId('delete', skill.skill_id, now),
+    kind: 'delete',
+    members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
+    score: 1,
+    reason: `An agent asked to retire "${skill.title}" to legacy/ through MCP.`,
+    evidence: { ...evidence },
+    changes,
+    status: 'pending',
+    author: evidence.client ? `mcp:${evidence.client}` : 'mcp'
+  }
+}
+
+/** Saves a pending proposal atomically; returns its library-relative path. */
+export async function savePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
+  if (!isPendingProposalId(proposal.id)) {
+    throw new Error(`bad proposal id '${proposal.id}'`)
+  }
+  const rel = `${PENDING_DIR}/${proposal.id}.json`
+  await writeFileAtomic(path.join(libraryRoot, ...rel.split('/')), JSON.stringify(proposal, null, 2) + '\n')
+  return rel
+}
+
+/** The pending proposals of a library, oldest first; unreadable files are reported, not thrown. */
+export async function listPendingProposals(libraryRoot: string): Promise<{ proposals: Proposal[]; errors: { path: string; reason: string }[] }> {
+  const dir = path.join(libraryRoot, ...PENDING_DIR.split('/'))
+  const names = await fs.readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') {
+      return [] as string[]
+    }
+    throw err
+  })
+  const proposals: Proposal[] = []
+  const errors: { path: string; reason: string }[] = []
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json') || !isPendingProposalId(name.slice(0, -5))) {
+      continue
+    }
+    const rel = `${PENDING_DIR}/${name}`
+    try {
+      const p = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as Proposal
+      if (typeof p.id !== 'string' || !Array.isArray(p.changes)) {
+        throw new Error('not a proposal')
+      }
+      proposals.push(p)
+    } catch (err) {
+      errors.push({ path: rel, reason: (err as Error).message })
+    }
+  }
+  return { proposals, errors }
+}

@@ -1,0 +1,66 @@
+/**
+ * A SkillStore stand-in that computes writes instead of doing them. The real tools run on it
+ * unchanged (same validation, same edit semantics), and every write they would make is captured
+ * as a before/after text for a pending proposal. Reads go to the real store.
+ */
+import path from 'node:path'
+import type { Skill } from '../../shared/types'
+import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
+import { changesForMeta, formatTimestamp } from '../store/skill-meta'
+import { StoreError, type SkillStore } from '../store/types'
+
+/** A write the tools would have made. */
+export type CapturedWrite =
+  | { kind: 'edit'; skill: Skill; before: string; after: string; baseHash: string }
+  | { kind: 'delete'; skill: Skill; text: string; baseHash: string; from: string; to: string }
+
+/** A store whose update/moveToLegacy only record; `captured` lists what they would have done. */
+export function createProposalRecorder(store: SkillStore, now: () => Date = () => new Date()): { store: SkillStore; captured: CapturedWrite[] } {
+  const captured: CapturedWrite[] = []
+  const refuse = (what: string) => async (): Promise<never> => {
+    throw new StoreError('invalid_input', `${what} is not allowed in proposal mode`)
+  }
+  const recorder: SkillStore = {
+    root: store.root,
+    list: (opts) => store.list(opts),
+    get: (id, opts) => store.get(id, opts),
+    readRaw: (rel) => store.readRaw(rel),
+    resolveInside: (rel) => store.resolveInside(rel),
+    create: refuse('creating a skill'),
+    restore: refuse('restoring a skill'),
+    writeRaw: refuse('writing a file'),
+
+    async update(skillId, patch, opts = {}) {
+      const skill = await store.get(skillId, { includeLegacy: true })
+      const { text, hash } = await store.readRaw(skill.path)
+      if (opts.baseHash !== undefined && opts.baseHash !== hash) {
+        throw new StoreError('conflict', `${skill.path} changed on disk since it was read: reload it and try again`)
+      }
+      const parsed = parseSkillText(text)
+      if (!parsed.ok) {
+        throw new StoreError('malformed', `${skill.path}: ${parsed.reason}`)
+      }
+      const meta = { ...(patch.meta ?? {}) }
+      if (opts.touchUpdatedAt !== false) {
+        meta.updated_at = formatTimestamp(now())
+      }
+      const after = rewriteSkillFile(parsed.file, changesForMeta(skill.format, parsed.file.data, meta, skill.skill_id), patch.body)
+      captured.push({ kind: 'edit', skill, before: text, after, baseHash: hash })
+      return { ...skill, ...meta, body: patch.body ?? skill.body }
+    },
+
+    async moveToLegacy(skillId) {
+      const skill = await store.get(skillId)
+      const { text, hash } = await store.readRaw(skill.path)
+      // Where it would go now; the applier moves it with the store (which re-checks collisions).
+      const to =
+        skill.format === 'agiagent'
+          ? `legacy/${path.posix.basename(skill.path)}`
+          : `legacy/${skill.path}`
+      const from = skill.path
+      captured.push({ kind: 'delete', skill, text, baseHash: hash, from, to })
+      return { from, to }
+    }
+  }
+  return { store: recorder, captured }
+}
