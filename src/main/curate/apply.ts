@@ -1,0 +1,353 @@
+/**
+ * Applying proposals all-or-nothing, and undoing them.
+ *
+ * A transaction first writes its intent (every op with exact before/after text) to
+ * `.skillbench/tx/<id>.json`, then performs the ops (atomic temp+rename writes, no-clobber renames),
+ * then appends its journal record — the commit point — and removes the intent file. Whoever opens the
+ * library next (`recoverTransactions`) rolls back any intent without a journal record, so after a crash
+ * the library is exactly as before or exactly as after, never a mix. Nothing is ever deleted: removals
+ * are moves to `legacy/` (a SKILL.md skill moves with its folder).
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FileChange, Proposal, ProposalKind } from '../../shared/types'
+import { hashBytes } from '../store/library'
+import { checkRelPath, resolveInside } from '../store/paths'
+import { moveNoClobber, writeFileAtomic } from '../store/atomic'
+import { appendJournal, readJournal, stateDir, type JournalRecord, type TxOp } from './journal'
+
+/** A change that cannot be applied as asked; nothing was changed. */
+export class CurationError extends Error {
+  constructor(
+    readonly code: 'conflict' | 'invalid' | 'not_found' | 'locked',
+    message: string
+  ) {
+    super(message)
+    this.name = 'CurationError'
+  }
+}
+
+export interface TxHooks {
+  /** Called after each op is done (tests use it to slow down or crash at chosen points). */
+  afterOp?: (index: number, op: TxOp) => void | Promise<void>
+}
+
+function txDir(root: string): string {
+  return path.join(stateDir(root), 'tx')
+}
+
+function newId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
+}
+
+const SKILL_MD = /(^|\/)SKILL\.md$/
+
+function dirOf(rel: string): string {
+  return path.posix.dirname(rel)
+}
+
+/**
+ * Turns a proposal's file changes into ops. A removal (after:null) must be matched by a creation under
+ * `legacy/` — the same file, or for SKILL.md the same folder — or it is refused as a deletion.
+ */
+export function opsFromChanges(changes: readonly FileChange[]): TxOp[] {
+  const seen = new Set<string>()
+  for (const c of changes) {
+    const p = checkRelPath(c.path)
+    if (p === '.skillbench' || p.startsWith('.skillbench/')) throw new CurationError('invalid', `${p}: the .skillbench folder is not part of the library`)
+    if (seen.has(p)) throw new CurationError('invalid', `${p} appears twice in one proposal`)
+    seen.add(p)
+    if (c.before === null && c.after === null) throw new CurationError('invalid', `${p}: a change needs a before or an after`)
+  }
+  const creations = changes.filter((c) => c.before === null)
+  const paired = new Set<FileChange>()
+  const writes: TxOp[] = []
+  const moves: TxOp[] = []
+  for (const c of changes) {
+    if (c.before !== null && c.after !== null) {
+      if (c.before !== c.after) writes.push({ op: 'write', path: c.path, before: c.before, after: c.after })
+      continue
+    }
+    if (c.after !== null) continue
+    const before = c.before as string
+    let match: FileChange | undefined
+    if (SKILL_MD.test(c.path) && dirOf(c.path) !== '.') {
+      // The folder moves to legacy/<folder> or legacy/<folder>_<suffix> (name clash).
+      const dir = dirOf(c.path)
+      match = creations.find((k) => {
+        if (paired.has(k) || !SKILL_MD.test(k.path)) return false
+        const to = dirOf(k.path)
+        return to === `legacy/${dir}` || (to.startsWith(`legacy/${dir}_`) && !to.slice(`legacy/${dir}_`.length).includes('/'))
+      })
+      if (match) {
+        moves.push({ op: 'move', from: dir, to: dirOf(match.path), file: 'SKILL.md', text: before })
+        if (match.after !== before) moves.push({ op: 'write', path: match.path, before, after: match.after })
+      }
+    } else {
+      match = creations.find((k) => !paired.has(k) && k.path.startsWith('legacy/') && k.after === before)
+      if (match) moves.push({ op: 'move', from: c.path, to: match.path, file: '', text: before })
+    }
+    if (!match) throw new CurationError('invalid', `${c.path} would be deleted: a removal must be a move to legacy/`)
+    paired.add(match)
+  }
+  for (const k of creations) if (!paired.has(k)) writes.push({ op: 'write', path: k.path, before: null, after: k.after })
+  return [...writes, ...moves]
+}
+
+async function readText(abs: string): Promise<string | null> {
+  try {
+    const st = await fs.promises.lstat(abs)
+    if (!st.isFile()) return '\u0000not-a-file'
+    return (await fs.promises.readFile(abs)).toString('utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null
+    throw err
+  }
+}
+
+async function exists(abs: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(abs)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function same(current: string | null, expected: string | null): boolean {
+  if (current === null || expected === null) return current === expected
+  return current.length === expected.length && hashBytes(current) === hashBytes(expected)
+}
+
+/** Performs one op after checking the disk is in its "before" state. */
+async function doOp(root: string, op: TxOp): Promise<void> {
+  if (op.op === 'write') {
+    const abs = await resolveInside(root, op.path)
+    const current = await readText(abs)
+    if (!same(current, op.before)) {
+      throw new CurationError('conflict', op.before === null ? `${op.path} already exists` : current === null ? `${op.path} no longer exists` : `${op.path} changed on disk since the proposal was made`)
+    }
+    if (op.after === null) await fs.promises.unlink(abs)
+    else {
+      await fs.promises.mkdir(path.dirname(abs), { recursive: true })
+      await writeFileAtomic(abs, op.after, op.before === null ? { mustNotExist: true } : { mustExist: true })
+    }
+    return
+  }
+  const from = await resolveInside(root, op.from)
+  const to = await resolveInside(root, op.to)
+  if (!(await exists(from))) throw new CurationError('conflict', `${op.from} no longer exists`)
+  if (!same(await readText(op.file ? path.join(from, op.file) : from), op.text)) {
+    throw new CurationError('conflict', `${op.file ? `${op.from}/${op.file}` : op.from} changed on disk since the proposal was made`)
+  }
+  if (await exists(to)) throw new CurationError('conflict', `${op.to} already exists`)
+  await moveNoClobber(from, to)
+}
+
+/** Reverts one op if (and only if) its effect is on disk; returns a problem text when the disk matches neither state. */
+async function undoOp(root: string, op: TxOp): Promise<string | null> {
+  if (op.op === 'write') {
+    const abs = await resolveInside(root, op.path)
+    const current = await readText(abs)
+    if (same(current, op.before)) return null
+    if (!same(current, op.after)) return `${op.path} matches neither its old nor its new text`
+    if (op.before === null) await fs.promises.unlink(abs)
+    else {
+      await fs.promises.mkdir(path.dirname(abs), { recursive: true })
+      await writeFileAtomic(abs, op.before)
+    }
+    return null
+  }
+  const from = await resolveInside(root, op.from)
+  const to = await resolveInside(root, op.to)
+  const fromThere = await exists(from)
+  const toThere = await exists(to)
+  if (fromThere && !toThere) return null
+  if (!fromThere && toThere) {
+    await moveNoClobber(to, from)
+    return null
+  }
+  return `cannot tell whether ${op.from} → ${op.to} happened (both or neither exist)`
+}
+
+async function rollback(root: string, ops: readonly TxOp[]): Promise<string[]> {
+  const problems: string[] = []
+  for (let i = ops.length - 1; i >= 0; i--) {
+    const p = await undoOp(root, ops[i] as TxOp)
+    if (p) problems.push(p)
+  }
+  return problems
+}
+
+// ---- lock ---------------------------------------------------------------------------------------
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Runs fn holding `.skillbench/lock` (one curating process per library; a dead holder's lock is taken over). */
+export async function withLibraryLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  await fs.promises.mkdir(stateDir(root), { recursive: true })
+  const lock = path.join(stateDir(root), 'lock')
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fh = await fs.promises.open(lock, 'wx')
+      await fh.writeFile(String(process.pid))
+      await fh.close()
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const pid = Number((await fs.promises.readFile(lock, 'utf8').catch(() => '')).trim())
+      if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid) || pid === process.pid) {
+        await fs.promises.unlink(lock).catch(() => undefined)
+        continue
+      }
+      if (attempt >= 50) throw new CurationError('locked', `another Skillbench process (pid ${pid}) is changing this library; try again when it has finished`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    await fs.promises.unlink(lock).catch(() => undefined)
+  }
+}
+
+// ---- transactions -------------------------------------------------------------------------------
+
+interface TxFile {
+  id: string
+  record: JournalRecord
+}
+
+/** Runs ops as one transaction and journals it; on any failure everything done is rolled back and the error rethrown. */
+export async function runTransaction(root: string, record: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks = {}): Promise<JournalRecord> {
+  const id = newId()
+  const full: JournalRecord = { ...record, id, at: new Date().toISOString() }
+  await fs.promises.mkdir(txDir(root), { recursive: true })
+  const intent = path.join(txDir(root), `${id}.json`)
+  await writeFileAtomic(intent, JSON.stringify({ id, record: full } satisfies TxFile), { mustNotExist: true })
+  let done = 0
+  try {
+    for (const op of full.ops) {
+      await doOp(root, op)
+      done++
+      await hooks.afterOp?.(done - 1, op)
+    }
+  } catch (err) {
+    const problems = await rollback(root, full.ops.slice(0, done))
+    if (problems.length === 0) await fs.promises.unlink(intent).catch(() => undefined)
+    if (problems.length > 0) throw new CurationError('conflict', `${(err as Error).message}; rolling back also failed: ${problems.join('; ')}`)
+    throw err
+  }
+  await appendJournal(root, full)
+  await fs.promises.unlink(intent)
+  return full
+}
+
+export interface RecoveryReport {
+  rolledBack: string[]
+  committed: string[]
+  problems: string[]
+}
+
+/** Finishes what a crash interrupted: intents with a journal record are done; the others are rolled back. */
+export async function recoverTransactions(root: string): Promise<RecoveryReport> {
+  const report: RecoveryReport = { rolledBack: [], committed: [], problems: [] }
+  let names: string[]
+  try {
+    names = (await fs.promises.readdir(txDir(root))).filter((n) => n.endsWith('.json'))
+  } catch {
+    return report
+  }
+  if (names.length === 0) return report
+  const journaled = new Set((await readJournal(root)).records.map((r) => r.id))
+  for (const name of names.sort()) {
+    const file = path.join(txDir(root), name)
+    let tx: TxFile
+    try {
+      tx = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TxFile
+      if (!tx || typeof tx.id !== 'string' || !Array.isArray(tx.record?.ops)) throw new Error('bad shape')
+    } catch {
+      // An intent torn while being written was never acted on (ops start only after it is complete).
+      await fs.promises.rename(file, `${file}.unreadable`).catch(() => undefined)
+      report.problems.push(`${name}: unreadable transaction intent set aside`)
+      continue
+    }
+    if (journaled.has(tx.id)) {
+      await fs.promises.unlink(file)
+      report.committed.push(tx.id)
+      continue
+    }
+    const problems = await rollback(root, tx.record.ops)
+    if (problems.length === 0) {
+      await fs.promises.unlink(file)
+      report.rolledBack.push(tx.id)
+    } else {
+      await fs.promises.rename(file, `${file}.conflict`).catch(() => undefined)
+      report.problems.push(`${tx.id}: ${problems.join('; ')}`)
+    }
+  }
+  return report
+}
+
+export interface ApplyOptions extends TxHooks {
+  /** Who accepted it. */
+  by: string
+}
+
+/** Applies a proposal's changes as one transaction (call inside withLibraryLock after recoverTransactions). */
+export async function applyProposal(root: string, proposal: Proposal, opts: ApplyOptions): Promise<JournalRecord> {
+  const ops = opsFromChanges(proposal.changes)
+  if (ops.length === 0) throw new CurationError('invalid', `proposal ${proposal.id} changes nothing`)
+  return runTransaction(
+    root,
+    { action: 'apply', proposal_id: proposal.id, kind: proposal.kind, by: opts.by, author: proposal.author ?? 'offline', changes: proposal.changes, ops },
+    opts
+  )
+}
+
+function inverse(op: TxOp): TxOp {
+  return op.op === 'write' ? { op: 'write', path: op.path, before: op.after, after: op.before } : { ...op, from: op.to, to: op.from }
+}
+
+/** Why the disk is no longer in the state an applied record left (empty when undo can proceed). */
+export async function undoConflicts(root: string, record: JournalRecord): Promise<string[]> {
+  // Walk the ops backwards from the final state: each op's "after" must still be there.
+  const conflicts: string[] = []
+  const writtenLater = new Set<string>()
+  for (let i = record.ops.length - 1; i >= 0; i--) {
+    const op = record.ops[i] as TxOp
+    if (op.op === 'write') {
+      writtenLater.add(op.path)
+      const current = await readText(await resolveInside(root, op.path))
+      if (!same(current, op.after)) conflicts.push(current === null ? `${op.path} was removed or moved since` : `${op.path} was changed since`)
+      continue
+    }
+    const to = await resolveInside(root, op.to)
+    const toThere = await exists(to)
+    const fromThere = await exists(await resolveInside(root, op.from))
+    const moved = op.file ? `${op.to}/${op.file}` : op.to
+    if (!toThere) conflicts.push(`${op.to} is no longer there (restored or moved since)`)
+    else if (!writtenLater.has(moved) && !same(await readText(op.file ? path.join(to, op.file) : to), op.text)) conflicts.push(`${moved} was changed since`)
+    if (fromThere) conflicts.push(`${op.from} exists again`)
+  }
+  return conflicts
+}
+
+/** Reverts an applied record as a new transaction, or explains why it cannot. */
+export async function undoRecord(root: string, record: JournalRecord, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  const conflicts = await undoConflicts(root, record)
+  if (conflicts.length > 0) {
+    throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${conflicts.join('; ')}. Undo would overwrite those changes; revert them by hand first.`)
+  }
+  const ops = [...record.ops].reverse().map(inverse)
+  const changes = record.changes.map((c) => ({ path: c.path, before: c.after, after: c.before }))
+  return runTransaction(root, { action: 'undo', proposal_id: record.proposal_id, kind: record.kind as ProposalKind, by, author: by, changes, ops, undoes: record.id }, hooks)
+}

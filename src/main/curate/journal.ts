@@ -1,0 +1,103 @@
+/**
+ * The library's curation journal (`.skillbench/journal`, JSON lines): every applied change, from what,
+ * to what, when and by whom. Append-only; a torn last line (a crash while appending) is skipped on read
+ * and never glued to the next record.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { FileChange, ProposalKind } from '../../shared/types'
+
+/**
+ * One step of a transaction. `write` with after:null removes a file the transaction itself created.
+ * `move` renames a file or a SKILL.md folder; `file` names the skill file inside it ('' when the move is
+ * of the file itself) and `text` is the content it must have when moved (conflict check).
+ */
+export type TxOp =
+  | { op: 'write'; path: string; before: string | null; after: string | null }
+  | { op: 'move'; from: string; to: string; file: string; text: string }
+
+export interface JournalRecord {
+  /** Transaction id (unique). */
+  id: string
+  action: 'apply' | 'undo' | 'restore'
+  proposal_id: string
+  kind: ProposalKind | 'restore'
+  /** ISO-8601 time of the commit. */
+  at: string
+  /** Who accepted it (user name), or the author when no user was given. */
+  by: string
+  /** Who wrote the change: "offline" or the model name. */
+  author?: string
+  /** Exact before/after of every file (as in the proposal). */
+  changes: FileChange[]
+  /** What was done on disk, in order (undo reverses it). */
+  ops: TxOp[]
+  /** For undo records: the id of the record undone. */
+  undoes?: string
+}
+
+export const STATE_DIR = '.skillbench'
+
+export function stateDir(root: string): string {
+  return path.join(root, STATE_DIR)
+}
+
+export function journalPath(root: string): string {
+  return path.join(stateDir(root), 'journal')
+}
+
+function isRecord(v: unknown): v is JournalRecord {
+  if (typeof v !== 'object' || v === null) return false
+  const r = v as Record<string, unknown>
+  return typeof r.id === 'string' && typeof r.action === 'string' && Array.isArray(r.ops) && typeof r.at === 'string'
+}
+
+/** Every well-formed record, oldest first, and how many lines could not be read. */
+export async function readJournal(root: string): Promise<{ records: JournalRecord[]; unreadable: number }> {
+  let text: string
+  try {
+    text = await fs.promises.readFile(journalPath(root), 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], unreadable: 0 }
+    throw err
+  }
+  const records: JournalRecord[] = []
+  let unreadable = 0
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const v: unknown = JSON.parse(line)
+      if (isRecord(v)) records.push(v)
+      else unreadable++
+    } catch {
+      unreadable++
+    }
+  }
+  return { records, unreadable }
+}
+
+/** Appends one record durably (fsync); starts a fresh line if a crash left the last one unterminated. */
+export async function appendJournal(root: string, record: JournalRecord): Promise<void> {
+  await fs.promises.mkdir(stateDir(root), { recursive: true })
+  const file = journalPath(root)
+  const fh = await fs.promises.open(file, 'a+')
+  try {
+    const { size } = await fh.stat()
+    let prefix = ''
+    if (size > 0) {
+      const last = Buffer.alloc(1)
+      await fh.read(last, 0, 1, size - 1)
+      if (last[0] !== 0x0a) prefix = '\n'
+    }
+    await fh.appendFile(`${prefix}${JSON.stringify(record)}\n`)
+    await fh.sync()
+  } finally {
+    await fh.close()
+  }
+}
+
+/** The records of applies not undone since, newest first. */
+export function activeApplies(records: readonly JournalRecord[]): JournalRecord[] {
+  const undone = new Set(records.filter((r) => r.action === 'undo' && r.undoes).map((r) => r.undoes as string))
+  return records.filter((r) => r.action === 'apply' && !undone.has(r.id)).reverse()
+}

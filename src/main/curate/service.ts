@@ -1,0 +1,203 @@
+/**
+ * Curation on a library folder: compute and save the pending plan, accept / reject / undo proposals,
+ * restore legacy skills. Every entry point first finishes any transaction a crash interrupted.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { CurationPlan, Proposal } from '../../shared/types'
+import type { LlmClient } from '../llm/types'
+import { openLibrary, type SkillLibrary } from '../store/library'
+import { writeFileAtomic } from '../store/atomic'
+import { applyProposal, CurationError, recoverTransactions, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
+import { activeApplies, appendJournal, readJournal, stateDir, type JournalRecord } from './journal'
+import { buildPlan, type CurationProgress } from './proposals'
+import type { CurationSettings } from './settings'
+
+/** The pending plan as saved in `.skillbench/plan.json`. */
+export interface SavedPlan extends CurationPlan {
+  version: 1
+  created_at: string
+  library: string
+}
+
+export function planPath(root: string): string {
+  return path.join(stateDir(root), 'plan.json')
+}
+
+export interface OpenedLibrary {
+  library: SkillLibrary
+  root: string
+  recovery: RecoveryReport
+}
+
+/** Opens the library and rolls back / completes interrupted transactions. */
+export async function openForCuration(dir: string): Promise<OpenedLibrary> {
+  const library = await openLibrary(dir)
+  const recovery = await withLibraryLock(library.root, () => recoverTransactions(library.root))
+  return { library, root: library.root, recovery }
+}
+
+export interface CurateOptions {
+  settings?: Partial<CurationSettings>
+  llm?: LlmClient
+  now?: Date
+  onProgress?: (p: CurationProgress) => void
+  signal?: AbortSignal
+}
+
+/** Computes the plan for a library and saves it as the pending plan (the only write). */
+export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions = {}): Promise<SavedPlan> {
+  const { library, root } = opened
+  const all = await library.list({ includeLegacy: true })
+  const active = all.skills.filter((s) => !s.legacy)
+  opts.onProgress?.({ step: 1, message: `Loaded ${active.length} skills` })
+  const texts = new Map<string, string>()
+  const errors = [...all.errors]
+  for (const s of active) {
+    try {
+      texts.set(s.path, (await library.readRaw(s.path)).text)
+    } catch (err) {
+      errors.push({ path: s.path, reason: (err as Error).message })
+    }
+  }
+  const existing = new Set(all.skills.map((s) => s.path))
+  const legacyDir = path.join(root, 'legacy')
+  // Non-skill files in legacy/ also block names.
+  for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
+  const plan = await buildPlan({
+    skills: active,
+    texts,
+    existingPaths: existing,
+    loadErrors: errors,
+    now: opts.now ?? new Date(),
+    settings: opts.settings,
+    llm: opts.llm,
+    onProgress: opts.onProgress,
+    signal: opts.signal
+  })
+  const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
+  await savePlan(root, saved)
+  return saved
+}
+
+export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
+  await fs.promises.mkdir(stateDir(root), { recursive: true })
+  await writeFileAtomic(planPath(root), JSON.stringify(plan, null, 1) + '\n')
+}
+
+/** The pending plan, or a not_found error saying to run curate first. */
+export async function loadPlan(root: string): Promise<SavedPlan> {
+  let text: string
+  try {
+    text = await fs.promises.readFile(planPath(root), 'utf8')
+  } catch {
+    throw new CurationError('not_found', 'no pending plan in this library: run `skillbench curate` first')
+  }
+  try {
+    const plan = JSON.parse(text) as SavedPlan
+    if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new Error('unknown format')
+    return plan
+  } catch (err) {
+    throw new CurationError('invalid', `.skillbench/plan.json is unreadable (${(err as Error).message}): run \`skillbench curate\` again`)
+  }
+}
+
+/** Plan proposals with their status brought up to date from the journal. */
+export async function proposalsWithStatus(root: string): Promise<{ plan: SavedPlan; journal: JournalRecord[] }> {
+  const plan = await loadPlan(root)
+  const { records } = await readJournal(root)
+  const active = new Set(activeApplies(records).map((r) => r.proposal_id))
+  const everApplied = new Set(records.filter((r) => r.action === 'apply').map((r) => r.proposal_id))
+  for (const p of plan.proposals) {
+    if (active.has(p.id)) p.status = 'applied'
+    else if (everApplied.has(p.id) && p.status !== 'rejected') p.status = 'undone'
+    else if (p.status !== 'rejected') p.status = 'pending'
+  }
+  return { plan, journal: records }
+}
+
+function findProposal(plan: SavedPlan, id: string): Proposal {
+  const p = plan.proposals.find((x) => x.id === id)
+  if (!p) throw new CurationError('not_found', `no proposal ${JSON.stringify(id)} in the pending plan (see \`skillbench proposals\`)`)
+  return p
+}
+
+/** Applies one proposal of the pending plan (all-or-nothing) and journals it. */
+export async function acceptProposal(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const { plan } = await proposalsWithStatus(root)
+    const proposal = findProposal(plan, id)
+    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
+    if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
+    const record = await applyProposal(root, proposal, { by, ...hooks })
+    proposal.status = 'applied'
+    await savePlan(root, plan)
+    return record
+  })
+}
+
+/** Marks a pending proposal rejected (nothing on disk changes). */
+export async function rejectProposal(root: string, id: string): Promise<Proposal> {
+  return withLibraryLock(root, async () => {
+    const { plan } = await proposalsWithStatus(root)
+    const proposal = findProposal(plan, id)
+    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is applied: use undo`)
+    proposal.status = 'rejected'
+    await savePlan(root, plan)
+    return proposal
+  })
+}
+
+/** Undoes an applied proposal (by proposal id or journal record id), if its files are unchanged since. */
+export async function undoApplied(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const { records } = await readJournal(root)
+    const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
+    if (!record) {
+      const known = records.some((r) => r.id === id || r.proposal_id === id)
+      throw new CurationError('not_found', known ? `${id} is already undone` : `nothing applied with id ${JSON.stringify(id)} in the journal`)
+    }
+    const undo = await undoRecord(root, record, by, hooks)
+    const plan = await loadPlan(root).catch(() => null)
+    const p = plan?.proposals.find((x) => x.id === record.proposal_id)
+    if (plan && p) {
+      p.status = 'undone'
+      await savePlan(root, plan)
+    }
+    return undo
+  })
+}
+
+/** Brings a legacy skill back and journals the move. */
+export async function restoreSkill(opened: OpenedLibrary, skillId: string, by: string): Promise<JournalRecord> {
+  const { library, root } = opened
+  return withLibraryLock(root, async () => {
+    const before = await library.get(skillId, { includeLegacy: true })
+    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
+    const text = (await library.readRaw(before.path)).text
+    const restored = await library.restore(skillId)
+    const folder = before.format === 'skill-md'
+    const record: JournalRecord = {
+      id: `${Date.now().toString(36)}-restore-${skillId}`,
+      action: 'restore',
+      proposal_id: `restore-${skillId}`,
+      kind: 'restore',
+      at: new Date().toISOString(),
+      by,
+      changes: [
+        { path: before.path, before: text, after: null },
+        { path: restored.path, before: null, after: text }
+      ],
+      ops: [
+        folder
+          ? { op: 'move', from: path.posix.dirname(before.path), to: path.posix.dirname(restored.path), file: 'SKILL.md', text }
+          : { op: 'move', from: before.path, to: restored.path, file: '', text }
+      ]
+    }
+    await appendJournal(root, record)
+    return record
+  })
+}
+
