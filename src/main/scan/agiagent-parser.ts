@@ -94,11 +94,10 @@ type Mode =
   | { kind: 'req'; text: string; lines: number; start: number; window: string }
   | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean }
   | { kind: 'errfb'; text: string; lines: number }
-  | { kind: 'line'; hit: Kind; prefix: string; parts: Buffer[]; at: number; end: number }
+  | { kind: 'line'; hit: Kind; parts: Buffer[]; at: number; end: number }
 
 /** Streaming state machine over one log file. */
 export class AgiAgentLogParser {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: false })
   private readonly out: LogParse
   private mode: Mode = { kind: 'idle' }
   /** Unprocessed bytes carried to the next feed (at most KEEP, or an unfinished capture). */
@@ -234,9 +233,13 @@ export class AgiAgentLogParser {
     return this.text(nl === -1 ? back : back.subarray(nl + 1))
   }
 
-  private text(bytes: Uint8Array): string {
+  private text(bytes: Uint8Array, start = 0, end = bytes.length): string {
     // A fresh decode per piece: a cut multi-byte char becomes U+FFFD instead of leaking into the next piece.
-    return this.decoder.decode(bytes).replaceAll('\u0000', '').replace(/\r$/, '')
+    let t = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8', start, end)
+    if (t.includes('\u0000')) {
+      t = t.replaceAll('\u0000', '')
+    }
+    return t.endsWith('\r') ? t.slice(0, -1) : t
   }
 
   // ---------------------------------------------------------------- markers
@@ -274,12 +277,9 @@ export class AgiAgentLogParser {
       case 'wf':
         this.markCompleted()
         return end
-      default: {
-        // A long text before the marker is noise (a multi-MB line): the line is read from the marker on.
-        const prefix = this.linePrefix(data, at)
-        this.mode = { kind: 'line', hit: kind, prefix: prefix.length > 200 ? '' : prefix, parts: [], at, end }
+      default:
+        this.mode = { kind: 'line', hit: kind, parts: [], at, end }
         return at
-      }
     }
   }
 
@@ -321,8 +321,12 @@ export class AgiAgentLogParser {
           return STALL
         }
         const stop = Math.min(nl === -1 ? data.length : nl, cap, data.length)
-        mode.parts.push(data.subarray(mode.at, stop))
-        this.closeMode(false)
+        this.mode = { kind: 'idle' }
+        this.onLine(mode.hit, this.text(data, mode.at, stop), () => {
+          // The text before the marker, only when a line kind needs it; a long one is noise (a multi-MB line).
+          const prefix = this.linePrefix(data, mode.at)
+          return prefix.length > 200 ? '' : prefix
+        })
         return mode.end
       }
       case 'req':
@@ -406,12 +410,17 @@ export class AgiAgentLogParser {
     limit: number
   ): number {
     const end = data.indexOf(N_INVOKE_END, pos)
-    // A new `<invoke` or a new requirement before the end tag means this call was cut off.
-    const nextInvoke = data.indexOf(N_INVOKE, mode.size === 0 ? pos + 1 : pos)
-    const nextReq = data.indexOf(N_NEWLINE_REQ, pos)
+    // A new `<invoke` or a new requirement before the end tag means this call was cut off. Both are looked
+    // for only up to the end tag (or the decided part of the chunk), so each byte is searched once.
+    const searchEnd = end !== -1 && end < limit ? end : limit
+    const from = mode.size === 0 ? pos + 1 : pos
+    // A marker starting before searchEnd may run past it: the window reaches a needle's length further.
+    const window = data.subarray(0, Math.min(data.length, searchEnd + N_NEWLINE_REQ.length))
+    const nextInvoke = from < searchEnd ? window.indexOf(N_INVOKE, from) : -1
+    const nextReq = window.indexOf(N_NEWLINE_REQ, pos)
     let cut = -1
     for (const c of [nextInvoke, nextReq]) {
-      if (c !== -1 && c < limit && (end === -1 || c < end) && (cut === -1 || c < cut)) {
+      if (c !== -1 && c < searchEnd && (cut === -1 || c < cut)) {
         cut = c
       }
     }
@@ -422,6 +431,12 @@ export class AgiAgentLogParser {
     }
     if (end !== -1 && end < limit) {
       const stop = end + N_INVOKE_END.length
+      if (mode.size === 0 && stop - pos <= PARSER_LIMITS.invokeBytes) {
+        // The common case: the whole block is in this chunk, decoded straight from it (no copy).
+        this.mode = { kind: 'idle' }
+        this.addToolCall(this.text(data, pos, stop), false)
+        return stop
+      }
       this.appendCapped(mode, data.subarray(pos, stop), PARSER_LIMITS.invokeBytes)
       this.closeMode(false)
       return stop
@@ -458,23 +473,25 @@ export class AgiAgentLogParser {
         if (mode.parts.length === 0) {
           break
         }
-        const call = parseInvokeBlock(this.text(Buffer.concat(mode.parts)), this.out.agent)
-        if (call && this.out.toolCalls.length < PARSER_LIMITS.maxToolCalls) {
-          if (partial) {
-            call.partial = true
-          }
-          this.out.toolCalls.push(call)
-        }
+        this.addToolCall(this.text(Buffer.concat(mode.parts)), partial)
         break
       }
       case 'errfb':
         this.addError(mode.text)
         break
-      case 'line':
-        this.onLine(mode.hit, mode.prefix + this.text(Buffer.concat(mode.parts)))
-        break
+
       default:
         break
+    }
+  }
+
+  private addToolCall(block: string, partial: boolean): void {
+    const call = parseInvokeBlock(block, this.out.agent)
+    if (call && this.out.toolCalls.length < PARSER_LIMITS.maxToolCalls) {
+      if (partial) {
+        call.partial = true
+      }
+      this.out.toolCalls.push(call)
     }
   }
 
@@ -519,12 +536,13 @@ export class AgiAgentLogParser {
   }
 
   /** A whole line that holds one of the single-line markers. */
-  private onLine(hit: Kind, rawLine: string): void {
-    const line = rawLine.trim()
+  private onLine(hit: Kind, fromMarker: string, prefixOf: () => string): void {
+    const withPrefix = (): string => (prefixOf() + fromMarker).trim()
+    const line = fromMarker.trim()
     switch (hit) {
       case 'cross':
         if (ERRORISH.test(line)) {
-          this.addError(line)
+          this.addError(withPrefix())
         }
         break
       case 'sent': {
@@ -542,21 +560,25 @@ export class AgiAgentLogParser {
         break
       }
       case 'check': {
-        const routed = /✅\s*Message\s+(\S+)\s+routed from\s+(\S+)\s+to\s+(\S+)/u.exec(line)
+        const routed = line.includes('routed from') ? /✅\s*Message\s+(\S+)\s+routed from\s+(\S+)\s+to\s+(\S+)/u.exec(line) : null
         if (routed) {
           this.addMessage({ kind: 'routed', id: routed[1], from: routed[2], to: routed[3], text: line })
           break
         }
-        const spawn = /^(?:(agent_\w+)\s+)?✅.*?\bspawn\s+(agent_\w+)\s+completed\b/u.exec(line) ??
-          /^(agent_\w+)\s+✅.*\bcompleted\b/u.exec(line)
+        if (!line.includes('completed')) {
+          break
+        }
+        const full = withPrefix()
+        const spawn = /^(?:(agent_\w+)\s+)?✅.*?\bspawn\s+(agent_\w+)\s+completed\b/u.exec(full) ??
+          /^(agent_\w+)\s+✅.*\bcompleted\b/u.exec(full)
         if (spawn) {
           const id = spawn[2] ?? spawn[1]
-          this.addMessage({ kind: 'spawn_completed', from: id, text: line })
+          this.addMessage({ kind: 'spawn_completed', from: id, text: full })
         }
         break
       }
       case 'stop':
-        if (/🛑|execution stopped by user|task .* stopped by user/iu.test(line) && !this.segmentStopped) {
+        if (/🛑|execution stopped by user|task .* stopped by user/iu.test(withPrefix()) && !this.segmentStopped) {
           this.segmentStopped = true
           this.out.interruptions++
         }
@@ -620,7 +642,25 @@ export function parseInvokeBlock(block: string, agent: string): ToolCall | null 
 
 /** Drops the newline that usually follows `>` and precedes `</parameter>`, keeping inner formatting. */
 function stripOneNewline(v: string): string {
-  return v.replace(/^\r?\n/, '').replace(/\r?\n[ \t]*$/, '')
+  let start = 0
+  if (v.startsWith('\r\n')) {
+    start = 2
+  } else if (v.startsWith('\n')) {
+    start = 1
+  }
+  // Manual scan from the end (a regex anchored at $ retries at every position of a long value).
+  let end = v.length
+  while (end > start && (v[end - 1] === ' ' || v[end - 1] === '\t')) {
+    end--
+  }
+  if (end > start && v[end - 1] === '\n') {
+    end--
+    if (end > start && v[end - 1] === '\r') {
+      end--
+    }
+    return v.slice(start, end)
+  }
+  return v.slice(start)
 }
 
 /** Parses a whole log held in memory (tests, small logs). */

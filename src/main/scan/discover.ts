@@ -88,11 +88,12 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
   const inside = (real: string): boolean => real === realRoot || real.startsWith(realRoot + path.sep)
   const skipped: SkippedTask[] = []
 
-  /** Child folders of `dir` (symlinked ones only when they stay inside the root). */
+  /** Child folders of `dir` (symlinked ones only when they stay inside the root). Sync: metadata calls are µs. */
+  const linked = new Set<string>()
   const subdirs = async (dir: string): Promise<string[]> => {
     let entries: fs.Dirent[]
     try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+      entries = fs.readdirSync(dir, { withFileTypes: true })
     } catch {
       return []
     }
@@ -114,6 +115,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
         }
         const st = await fs.promises.stat(target).catch(() => null)
         if (st?.isDirectory()) {
+          linked.add(full)
           out.push(full)
         }
       }
@@ -147,22 +149,23 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
 
   const seen = new Set<string>()
   const tasks: TaskCandidate[] = []
-  await mapLimit(found, 16, async (f) => {
+  for (const f of found) {
     signal?.throwIfAborted()
-    const real = await fs.promises.realpath(f.dir).catch(() => f.dir)
-    if (seen.has(real)) {
-      return
+    // Only a folder reached through a symlink can be a duplicate of another one.
+    const key = linked.has(f.dir) || linked.has(path.dirname(f.dir)) ? await fs.promises.realpath(f.dir).catch(() => f.dir) : f.dir
+    if (seen.has(key)) {
+      continue
     }
-    seen.add(real)
+    seen.add(key)
     const result = await inspectTaskDir(f.dir, f.user, inside)
     if ('reason' in result) {
       if (!(f.requireContent && result.noContent)) {
         skipped.push({ path: f.dir, reason: result.reason })
       }
-      return
+      continue
     }
     tasks.push(result)
-  })
+  }
   tasks.sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
   skipped.sort((a, b) => a.path.localeCompare(b.path))
   return { root, tasks, skipped }
@@ -176,19 +179,16 @@ export async function inspectTaskDir(
 ): Promise<TaskCandidate | { reason: string; noContent: boolean }> {
   let dirStat: fs.Stats
   try {
-    dirStat = await fs.promises.stat(dir)
+    dirStat = fs.statSync(dir)
   } catch {
     return { reason: 'folder not readable', noContent: true }
   }
   const logsDir = path.join(dir, 'logs')
   let entries: fs.Dirent[]
   try {
-    entries = await fs.promises.readdir(logsDir, { withFileTypes: true })
+    entries = fs.readdirSync(logsDir, { withFileTypes: true })
   } catch {
-    const hasWorkspace = await fs.promises
-      .stat(path.join(dir, 'workspace'))
-      .then((s) => s.isDirectory())
-      .catch(() => false)
+    const hasWorkspace = fs.statSync(path.join(dir, 'workspace'), { throwIfNoEntry: false })?.isDirectory() ?? false
     return { reason: 'no logs/ folder', noContent: !hasWorkspace }
   }
   const logs: LogFileInfo[] = []
@@ -205,7 +205,7 @@ export async function inspectTaskDir(
         continue
       }
     }
-    const st = await fs.promises.stat(full).catch(() => null)
+    const st = fs.statSync(full, { throwIfNoEntry: false })
     if (!st?.isFile()) {
       continue
     }
