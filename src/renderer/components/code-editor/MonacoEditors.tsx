@@ -17,23 +17,57 @@ function useColorScheme(): 'vs' | 'vs-dark' {
 
 const OPTIONS = { minimap: { enabled: false }, wordWrap: 'on' as const, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, unicodeHighlight: { ambiguousCharacters: false } }
 
-/** Monaco single-file editor. */
+/**
+ * Monaco single-file editor. Uncontrolled on purpose: the model is the source of truth while typing
+ * (feeding every keystroke back through `value` races with the next keystroke and drops characters);
+ * `value` is pushed into the model only when it changes from outside (reload, revert).
+ */
 export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   const theme = useColorScheme()
   const onSave = useRef(props.onSave)
+  const onChange = useRef(props.onChange)
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null)
+  const latest = useRef(props.value)
+  /** Values we reported and whose echo (as `value`) has not come back yet, oldest first. */
+  const pending = useRef<string[]>([])
+  const applying = useRef(false)
   useEffect(() => {
     onSave.current = props.onSave
-  }, [props.onSave])
+    onChange.current = props.onChange
+  }, [props.onSave, props.onChange])
+  useEffect(() => {
+    latest.current = props.value
+    const echo = pending.current.indexOf(props.value)
+    if (echo >= 0) {
+      pending.current.splice(0, echo + 1)
+      return
+    }
+    const editor = editorRef.current
+    if (editor && editor.getValue() !== props.value) {
+      pending.current = []
+      applying.current = true
+      editor.setValue(props.value)
+      applying.current = false
+    }
+  }, [props.value])
   return (
     <div className="code-editor" data-testid="code-editor">
       <Editor
-        value={props.value}
+        defaultValue={props.value}
         language={props.language ?? 'markdown'}
         theme={theme}
-        onChange={(v) => props.onChange(v ?? '')}
         options={{ ...OPTIONS, readOnly: props.readOnly, ariaLabel: props.ariaLabel }}
         onMount={(editor) => {
+          editorRef.current = editor
+          if (editor.getValue() !== latest.current) editor.setValue(latest.current)
           editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current?.())
+          editor.onDidChangeModelContent(() => {
+            if (applying.current) return
+            const value = editor.getValue()
+            pending.current.push(value)
+            if (pending.current.length > 500) pending.current.shift() // a parent that never echoes must not grow this
+            onChange.current(value)
+          })
         }}
       />
     </div>

@@ -124,8 +124,8 @@ export function ReflectScreen(): React.JSX.Element {
               <ul className="links">
                 {summary.created.map((c) => (
                   <li key={c.path}>
-                    <button type="button" className="link" data-testid="reflect-created-link" onClick={() => navigate({ screen: 'editor', library: c.library, skillId: c.skill_id })}>
-                      {c.path}
+                    <button type="button" className="link" data-testid="reflect-created-link" title={c.path} onClick={() => navigate({ screen: 'editor', library: c.library, skillId: c.skill_id })}>
+                      {c.path.split(/[\\/]/).pop()}
                     </button>{' '}
                     <span className="cell-sub">← {c.taskDir}</span>
                   </li>
