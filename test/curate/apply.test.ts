@@ -1,0 +1,168 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { CurationError, opsFromChanges, recoverTransactions, runTransaction } from '../../src/main/curate/apply'
+import { readJournal } from '../../src/main/curate/journal'
+import { acceptProposal, curateLibrary, openForCuration, proposalsWithStatus, rejectProposal, restoreSkill, undoApplied } from '../../src/main/curate/service'
+import { openLibrary } from '../../src/main/store/library'
+import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, snapshot, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
+
+const NOW = new Date('2026-11-21T12:00:00Z')
+const skills: FixtureSkill[] = [
+  { id: '1001', title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
+  { id: '1002', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
+  { id: '1003', title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
+  { id: '1004', title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
+  { id: '1005', title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
+]
+
+async function planned(): Promise<{ dir: string; root: string; ids: string[] }> {
+  const dir = makeLibrary(skills)
+  const opened = await openForCuration(dir)
+  const plan = await curateLibrary(opened, { now: NOW })
+  return { dir, root: opened.root, ids: plan.proposals.map((p) => p.id) }
+}
+
+describe('accept / undo', () => {
+  it('applies a merge exactly as proposed, journals it, and undo restores the library byte for byte', async () => {
+    const { dir, root, ids } = await planned()
+    const before = snapshot(dir)
+    const { plan } = await proposalsWithStatus(root)
+    const merge = plan.proposals[0]!
+    const record = await acceptProposal(root, ids[0]!, 'alice')
+    const after = snapshot(dir)
+    for (const c of merge.changes) {
+      if (c.after === null) expect(after[c.path]).toBeUndefined()
+      else expect(after[c.path]).toBe(c.after)
+    }
+    expect(Object.keys(after).length).toBe(Object.keys(before).length)
+    const journal = (await readJournal(root)).records
+    expect(journal).toHaveLength(1)
+    expect(journal[0]).toMatchObject({ id: record.id, action: 'apply', proposal_id: ids[0], kind: 'merge', by: 'alice', author: 'offline' })
+    expect(journal[0]!.changes).toEqual(merge.changes)
+    expect((await proposalsWithStatus(root)).plan.proposals[0]!.status).toBe('applied')
+    // The store sees the merged skill and the legacy one.
+    const lib = await openLibrary(dir)
+    expect((await lib.get('1001')).fetch_count).toBe(3)
+    expect((await lib.get('1002', { includeLegacy: true })).legacy).toBe(true)
+
+    await expect(acceptProposal(root, ids[0]!, 'alice')).rejects.toThrow(/already applied/)
+    await undoApplied(root, ids[0]!, 'bob')
+    expect(snapshot(dir)).toEqual({ ...before })
+    expect((await proposalsWithStatus(root)).plan.proposals[0]!.status).toBe('undone')
+    const records = (await readJournal(root)).records
+    expect(records.map((r) => [r.action, r.by])).toEqual([['apply', 'alice'], ['undo', 'bob']])
+    await expect(undoApplied(root, ids[0]!, 'bob')).rejects.toThrow(/already undone/)
+  })
+
+  it('refuses to undo when a touched file changed since, and says which', async () => {
+    const { dir, root, ids } = await planned()
+    await acceptProposal(root, ids[0]!, 'alice')
+    fs.appendFileSync(path.join(dir, 'skill_1001.md'), '\nmy own note\n')
+    const edited = snapshot(dir)
+    await expect(undoApplied(root, ids[0]!, 'alice')).rejects.toThrow(/skill_1001\.md was changed since/)
+    expect(snapshot(dir)).toEqual(edited)
+  })
+
+  it('refuses to apply when a member changed after the plan, changing nothing', async () => {
+    const { dir, root, ids } = await planned()
+    fs.appendFileSync(path.join(dir, 'skill_1002.md'), '\nchanged\n')
+    const state = snapshot(dir)
+    await expect(acceptProposal(root, ids[0]!, 'alice')).rejects.toThrow(/skill_1002\.md changed on disk/)
+    expect(snapshot(dir)).toEqual(state)
+    expect((await readJournal(root)).records).toEqual([])
+    expect(fs.readdirSync(path.join(root, '.skillbench', 'tx'))).toEqual([])
+  })
+
+  it('reject marks the proposal and changes no file; unknown ids are clear errors', async () => {
+    const { dir, root, ids } = await planned()
+    const state = snapshot(dir)
+    expect((await rejectProposal(root, ids[1]!)).status).toBe('rejected')
+    expect(snapshot(dir)).toEqual(state)
+    await expect(acceptProposal(root, ids[1]!, 'a')).rejects.toThrow(/rejected/)
+    await expect(acceptProposal(root, 'm-nope', 'a')).rejects.toThrow(/no proposal "m-nope"/)
+    await expect(undoApplied(root, 'm-nope', 'a')).rejects.toThrow(/nothing applied/)
+  })
+
+  it('cleanup moves to legacy/, restore brings the skill back and is journaled', async () => {
+    const { dir, root, ids } = await planned()
+    await acceptProposal(root, ids[2]!, 'alice')
+    expect(fs.existsSync(path.join(dir, 'legacy', 'skill_1005.md'))).toBe(true)
+    const opened = await openForCuration(dir)
+    const record = await restoreSkill(opened, '1005', 'alice')
+    expect(record.action).toBe('restore')
+    expect(fs.existsSync(path.join(dir, 'skill_1005.md'))).toBe(true)
+    await expect(restoreSkill(opened, '1005', 'alice')).rejects.toThrow(/not in legacy/)
+  })
+})
+
+describe('opsFromChanges', () => {
+  it('refuses deletions, paths outside the library and the state folder', () => {
+    expect(() => opsFromChanges([{ path: 'skill_1.md', before: 'x', after: null }])).toThrow(/would be deleted/)
+    expect(() => opsFromChanges([{ path: '../escape.md', before: null, after: 'x' }])).toThrow()
+    expect(() => opsFromChanges([{ path: '/abs.md', before: null, after: 'x' }])).toThrow()
+    expect(() => opsFromChanges([{ path: '.skillbench/journal', before: null, after: 'x' }])).toThrow(CurationError)
+  })
+
+  it('turns a SKILL.md removal + legacy creation into one folder move', () => {
+    expect(
+      opsFromChanges([
+        { path: 'tools/pdf/SKILL.md', before: 'T', after: null },
+        { path: 'legacy/tools/pdf/SKILL.md', before: null, after: 'T' }
+      ])
+    ).toEqual([{ op: 'move', from: 'tools/pdf', to: 'legacy/tools/pdf', file: 'SKILL.md', text: 'T' }])
+  })
+
+  it('moves a SKILL.md skill with its whole folder and undo brings all of it back', async () => {
+    const dir = tempDir('skillmd')
+    for (const name of ['alpha', 'beta']) {
+      fs.mkdirSync(path.join(dir, name, 'scripts'), { recursive: true })
+      fs.writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Deploy with docker compose, check logs and health\n---\n\n${DEPLOY}`)
+      fs.writeFileSync(path.join(dir, name, 'scripts', 'run.sh'), 'echo hi\n')
+    }
+    const opened = await openForCuration(dir)
+    const plan = await curateLibrary(opened, { now: NOW })
+    expect(plan.proposals.map((p) => p.kind)).toEqual(['merge'])
+    const before = snapshot(dir)
+    await acceptProposal(opened.root, plan.proposals[0]!.id, 'u')
+    const moved = plan.proposals[0]!.members[1]!.path.split('/')[0]!
+    expect(fs.existsSync(path.join(dir, 'legacy', moved, 'scripts', 'run.sh'))).toBe(true)
+    expect(fs.existsSync(path.join(dir, moved))).toBe(false)
+    await undoApplied(opened.root, plan.proposals[0]!.id, 'u')
+    expect(snapshot(dir)).toEqual(before)
+  })
+})
+
+describe('recovery', () => {
+  it('rolls back a transaction interrupted after some ops and completes a committed one', async () => {
+    const { dir, root } = await planned()
+    const before = snapshot(dir)
+    const { plan } = await proposalsWithStatus(root)
+    const ops = opsFromChanges(plan.proposals[0]!.changes)
+    // Simulate a crash: the hook throws a non-Error "crash" after the first op; runTransaction rolls
+    // back itself, so instead copy the intent before the rollback by crashing inside the hook.
+    let intent = ''
+    await expect(
+      runTransaction(root, { action: 'apply', proposal_id: 'p', kind: 'merge', by: 'u', changes: [], ops }, {
+        afterOp: (i) => {
+          if (i === 1) {
+            const txDir = path.join(root, '.skillbench', 'tx')
+            const name = fs.readdirSync(txDir)[0]!
+            intent = fs.readFileSync(path.join(txDir, name), 'utf8')
+            throw new Error('simulated crash')
+          }
+        }
+      })
+    ).rejects.toThrow('simulated crash')
+    expect(snapshot(dir)).toEqual(before)
+    // Replay the half-done state a SIGKILL would leave: ops 0..1 done, intent on disk, no journal record.
+    const tx = JSON.parse(intent) as { id: string }
+    fs.writeFileSync(path.join(dir, 'skill_1001.md'), plan.proposals[0]!.changes[0]!.after!)
+    fs.mkdirSync(path.join(dir, 'legacy'), { recursive: true })
+    fs.renameSync(path.join(dir, 'skill_1002.md'), path.join(dir, 'legacy', 'skill_1002.md'))
+    fs.writeFileSync(path.join(root, '.skillbench', 'tx', `${tx.id}.json`), intent)
+    const report = await recoverTransactions(root)
+    expect(report.rolledBack).toEqual([tx.id])
+    expect(snapshot(dir)).toEqual({ ...before })
+  })
+})
