@@ -11,7 +11,7 @@ import { StoreError, type SkillStore } from '../store/types'
 
 /** A write the tools would have made. */
 export type CapturedWrite =
-  | { kind: 'edit'; skill: Skill; before: string; after: string; baseHash: string }
+  | { kind: 'edit'; skill: Skill; before: string; after: string; baseHash: string; /** Nothing but updated_at would change. */ noop: boolean }
   | { kind: 'delete'; skill: Skill; text: string; baseHash: string; from: string; to: string }
 
 /** A store whose update/moveToLegacy only record; `captured` lists what they would have done. */
@@ -41,11 +41,12 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
         throw new StoreError('malformed', `${skill.path}: ${parsed.reason}`)
       }
       const meta = { ...(patch.meta ?? {}) }
+      const noop = (patch.body === undefined || patch.body === parsed.file.body) && Object.keys(meta).length === 0
       if (opts.touchUpdatedAt !== false) {
         meta.updated_at = formatTimestamp(now())
       }
       const after = rewriteSkillFile(parsed.file, changesForMeta(skill.format, parsed.file.data, meta, skill.skill_id), patch.body)
-      captured.push({ kind: 'edit', skill, before: text, after, baseHash: hash })
+      captured.push({ kind: 'edit', skill, before: text, after, baseHash: hash, noop })
       return { ...skill, ...meta, body: patch.body ?? skill.body }
     },
 

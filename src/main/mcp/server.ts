@@ -83,7 +83,7 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
     const evidence = { tool: name, args: evidenceArgs(args), base_hash: write.baseHash, client: clientName() }
     let proposal
     if (write.kind === 'edit') {
-      if (write.before === write.after) {
+      if (write.noop || write.before === write.after) {
         return { status: 'success', message: `The edit leaves skill ${write.skill.skill_id} unchanged: no proposal was made`, skill_id: write.skill.skill_id, pending: false }
       }
       proposal = editProposal(write.skill, write.before, write.after, evidence, now())

@@ -8,11 +8,13 @@ const OPTIONS = {
   'direct-edit': { type: 'boolean', default: false },
   'direct-delete': { type: 'boolean', default: false },
   'print-prompt': { type: 'boolean', default: false },
+  'print-config': { type: 'string' },
   lang: { type: 'string' }
 } as const
 
 const USAGE = `skillbench mcp (--library DIR | --root-dir DIR --user NAME) [options]
        skillbench mcp --print-prompt [--lang en|zh]
+       skillbench mcp --print-config claude|mcp-json|codex|cursor (--library DIR | --root-dir DIR --user NAME) [options]
 
 Runs a Model Context Protocol server on stdin/stdout (for Claude Code, Codex, Cursor… see docs/MCP.md).
 Tools: query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files. Resources: skill://<skill_id>.
@@ -31,7 +33,30 @@ Options:
                          that waits for review in the app, in <library>/.skillbench/pending/)
   --direct-delete        delete_skill moves the skill to legacy/ at once (default: a pending proposal)
   --print-prompt         print the system-prompt snippet telling an agent how to use the tools, and exit
-  --lang en|zh           language of --print-prompt (default en)`
+  --lang en|zh           language of --print-prompt (default en)
+  --print-config CLIENT  print the lines that register this server (with the same options, absolute
+                         paths) in Claude Code (claude), a project .mcp.json (mcp-json), Codex
+                         (~/.codex/config.toml) or Cursor (.cursor/mcp.json), and exit`
+
+/** `node <this CLI> mcp …` with absolute paths, as a client would start this same server. */
+function serverLaunch(
+  values: { config?: string; workspace?: string; 'direct-edit'?: boolean; 'direct-delete'?: boolean; library?: string; 'root-dir'?: string; user?: string },
+  libraryDir: string,
+  cwd: string
+): { command: string; args: string[] } {
+  const bin = path.resolve(process.argv[1] ?? path.join(cwd, 'bin', 'skillbench.mjs'))
+  const args = [bin, 'mcp']
+  if (values.library) {
+    args.push('--library', libraryDir)
+  } else {
+    args.push('--root-dir', path.resolve(cwd, values['root-dir'] ?? '.'), '--user', values.user ?? '')
+  }
+  if (values.config) args.push('--config', path.resolve(cwd, values.config))
+  if (values.workspace) args.push('--workspace', path.resolve(cwd, values.workspace))
+  if (values['direct-edit']) args.push('--direct-edit')
+  if (values['direct-delete']) args.push('--direct-delete')
+  return { command: 'node', args }
+}
 
 export const command: CliCommand = {
   name: 'mcp',
@@ -52,6 +77,15 @@ export const command: CliCommand = {
       throw new UsageError('--lang goes with --print-prompt')
     }
     const dir = resolveLibraryDir(values, io.cwd)
+    if (values['print-config'] !== undefined) {
+      const { clientConfigSnippet, MCP_CLIENTS } = await import('../../mcp/client-config')
+      const kind = values['print-config'] as (typeof MCP_CLIENTS)[number]
+      if (!MCP_CLIENTS.includes(kind)) {
+        throw new UsageError(`--print-config takes one of ${MCP_CLIENTS.join(', ')}`)
+      }
+      io.stdout(clientConfigSnippet(kind, serverLaunch(values, dir, io.cwd)))
+      return 0
+    }
     const [{ openLibrary }, { skillToolsAvailability }, { serveStdio }] = await Promise.all([
       import('../../store/library'),
       import('../../mcp/availability'),
