@@ -58,12 +58,27 @@ export async function parseLogFile(
   return parsed
 }
 
+/** Built traces per cache, reused while none of the task's logs changed (a rescan then costs only stat calls). */
+const builtTraces = new WeakMap<ScanCache<LogParse>, Map<string, { sig: string; trace: TaskTrace }>>()
+
 async function traceOf(task: TaskCandidate, opts: ScanOptions, cache: ScanCache<LogParse>): Promise<TaskTrace> {
+  let built = builtTraces.get(cache)
+  if (!built) {
+    built = new Map()
+    builtTraces.set(cache, built)
+  }
+  const sig = `${task.user}|${task.mtime}|` + task.logs.map((l) => `${l.path}:${l.size}:${l.mtimeMs}`).join('|')
+  const prior = built.get(task.path)
+  if (prior && prior.sig === sig && task.logs.every((l) => cache.get(l.path, l.size, l.mtimeMs))) {
+    return prior.trace
+  }
   const parsed: LogParse[] = []
   for (const log of task.logs) {
     parsed.push(await parseLogFile(log, { cache, reader: opts.reader, signal: opts.signal }))
   }
-  return buildTaskTrace(task, parsed)
+  const trace = buildTaskTrace(task, parsed)
+  built.set(task.path, { sig, trace })
+  return trace
 }
 
 /** Scans an AGIAgent data root: every task folder, newest first, with the skipped folders and why. */

@@ -1,0 +1,118 @@
+/**
+ * Scan throughput: a generated root of 2,000 tasks / ~1 GB of AGIAgent logs in a temp dir (deleted after).
+ * Reports cold scan MB/s (goal ≥ 300 MB/s) and the rescan of the unchanged root (goal < 300 ms).
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { scanRoot, ScanCache } from '../src/main/scan/index'
+import type { LogParse } from '../src/main/scan/agiagent-parser'
+
+const TASKS = Number(process.env.SCAN_BENCH_TASKS ?? 2000)
+const TARGET_BYTES = Number(process.env.SCAN_BENCH_BYTES ?? 1024 * 1024 * 1024)
+
+/** One realistic log: requirements, streamed prose (Chinese + English), tool calls, results, errors, completion. */
+function makeLog(i: number, bytes: number): Buffer {
+  const parts: string[] = [`Received user requirement: 任务 ${i}: build a report from data_${i}.csv\n\n`]
+  parts.push(`Currently selected directory: /Users/u/data/alice/output_${i}\nworkspace subdirectory path: /Users/u/data/alice/output_${i}/workspace\n`)
+  let size = 0
+  let round = 0
+  while (size < bytes) {
+    round++
+    const chunk =
+      `初始化完成，我正在分析需求中...\n💬 第 ${round} 轮：我先读取数据文件，然后生成分析脚本。The model explains its plan in some detail here, ` +
+      `with a list of steps and observations about the data columns, types and missing values.\n` +
+      `<invoke name="edit_file">\n<parameter name="target_file">/Users/u/data/alice/output_${i}/workspace/src/step_${round}.py</parameter>\n` +
+      `<parameter name="code_edit">import pandas as pd\n\ndf = pd.read_csv('data_${i}.csv')\nprint(df.describe())\n# round ${round}\n</parameter>\n</invoke>\n` +
+      `--- Tool Execution Results ---\n## Tool 1: edit_file\n**Parameters:** target_file=src/step_${round}.py\n**Result:** ✅ File written (${round * 37} bytes)\n` +
+      // Tool results echo file contents and command output: the bulk of a real log.
+      `## Tool 2: run_terminal_cmd\n**Result:**\n` +
+      `count    1000.000000\nmean      52.310000\nstd       12.004000\nmin        3.000000\n25%       44.000000\n50%       52.000000\n75%       61.000000\nmax       99.000000\n`.repeat(12) +
+      (round % 7 === 0 ? `❌ Task round ${round} execution error: KeyError 'price'\n` : '') +
+      `📊 Progress: ${'█'.repeat(round % 20)}${'░'.repeat(20 - (round % 20))} ${round}%\n` +
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(8) +
+      '\n数据分析显示销售额在第三季度显著增长，主要来自华东地区的新客户。'.repeat(4) +
+      '\n'
+    parts.push(chunk)
+    size += Buffer.byteLength(chunk)
+  }
+  parts.push('TASK_COMPLETED: 报告已生成🎉 Workflow completed!\n')
+  return Buffer.from(parts.join(''))
+}
+
+function fmt(n: number, digits = 1): string {
+  return n.toFixed(digits)
+}
+
+async function main(): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-scan-bench-'))
+  try {
+    const perTask = Math.floor(TARGET_BYTES / TASKS)
+    // A handful of distinct logs reused across tasks keeps generation fast; the scanner cannot tell.
+    const templates = Array.from({ length: 8 }, (_, k) => makeLog(k, perTask))
+    let total = 0
+    const genStart = Date.now()
+    for (let i = 0; i < TASKS; i++) {
+      const dir = path.join(root, `user${i % 10}`, `output_2026${String(i).padStart(6, '0')}`, 'logs')
+      fs.mkdirSync(dir, { recursive: true })
+      const log = templates[i % templates.length]!
+      fs.writeFileSync(path.join(dir, 'manager.out'), log)
+      total += log.length
+    }
+    const genMs = Date.now() - genStart
+
+    const cache = new ScanCache<LogParse>()
+    const cpu0 = process.cpuUsage()
+    const t0 = process.hrtime.bigint()
+    const cold = await scanRoot({ rootDir: root, cache })
+    const coldMs = Number(process.hrtime.bigint() - t0) / 1e6
+    const cpu = process.cpuUsage(cpu0)
+    const coldCpuS = (cpu.user + cpu.system) / 1e6
+    const t1 = process.hrtime.bigint()
+    const warm = await scanRoot({ rootDir: root, cache })
+    const warmMs = Number(process.hrtime.bigint() - t1) / 1e6
+
+    // Persisted cache: a new process loading the cache file, then rescanning.
+    const cacheFile = path.join(root, '..', `${path.basename(root)}-cache.json`)
+    const persisted = new ScanCache<LogParse>(cacheFile)
+    await scanRoot({ rootDir: root, cache: persisted })
+    await persisted.save()
+    const reloaded = new ScanCache<LogParse>(cacheFile)
+    const t2 = process.hrtime.bigint()
+    await reloaded.load()
+    await scanRoot({ rootDir: root, cache: reloaded })
+    const persistedMs = Number(process.hrtime.bigint() - t2) / 1e6
+    const cacheBytes = fs.statSync(cacheFile).size
+    fs.rmSync(cacheFile, { force: true })
+
+    const mb = total / (1024 * 1024)
+    const calls = cold.tasks.reduce((n, t) => n + t.toolCalls.length, 0)
+    const ok = warm.tasks.length === TASKS && cold.tasks.every((t) => t.status === 'completed')
+    const rows = [
+      ['Generated root', `${TASKS} tasks, ${fmt(mb, 0)} MB of logs (${fmt(genMs / 1000)} s to write)`, '2,000 tasks / ~1 GB'],
+      ['Cold scan (wall clock)', `${fmt(coldMs / 1000, 2)} s = **${fmt(mb / (coldMs / 1000), 0)} MB/s**, ${calls.toLocaleString('en-US')} tool calls`, '≥ 300 MB/s'],
+      ['Cold scan (per CPU-second, robust to a busy machine)', `${fmt(coldCpuS, 2)} CPU-s = ${fmt(mb / coldCpuS, 0)} MB/CPU-s`, '—'],
+      ['Rescan, unchanged root (in-process cache)', `**${fmt(warmMs, 0)} ms** (cache hits ${cache.hits})`, '< 300 ms'],
+      ['Rescan from the persisted cache file (new process)', `${fmt(persistedMs, 0)} ms (cache file ${fmt(cacheBytes / 1048576)} MB)`, '—'],
+      ['Results consistent', ok ? 'yes' : '**NO**', 'every task parsed, completed']
+    ]
+    const out = [
+      '## Scan throughput (AGIAgent logs)',
+      '',
+      `Node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0]!.toFixed(1)} at the end; the generated files are in the page cache (freshly written), so "cold" means no parse cache.`,
+      '',
+      '| Measure | Result | Goal |',
+      '|---|---|---|',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+      ''
+    ]
+    process.stdout.write(out.join('\n') + '\n')
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
+  process.exitCode = 1
+})
