@@ -132,6 +132,17 @@ describe('discovery', () => {
     }
   })
 
+  it('reports progress per task and stops on abort', async () => {
+    buildRoot()
+    const seen: [number, number][] = []
+    await scanRoot({ rootDir: tmp, cache: new ScanCache(), onProgress: (d, t) => seen.push([d, t]) })
+    expect(seen.map(([d]) => d)).toEqual([1, 2, 3, 4, 5])
+    expect(seen.every(([, t]) => t === 5)).toBe(true)
+    const ac = new AbortController()
+    ac.abort()
+    await expect(scanRoot({ rootDir: tmp, cache: new ScanCache(), signal: ac.signal })).rejects.toThrow(/abort/i)
+  })
+
   it('a missing root is a clear ScanError', async () => {
     await expect(scanRoot({ rootDir: path.join(tmp, 'nope') })).rejects.toThrow(ScanError)
     await expect(scanRoot({ rootDir: path.join(tmp, 'nope') })).rejects.toThrow(/data root not found/)
