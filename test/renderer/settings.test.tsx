@@ -89,3 +89,18 @@ describe('Settings screen', () => {
     expect(screen.getByRole('note').textContent).toContain('costs tokens')
   })
 })
+
+describe('Settings: skill folders', () => {
+  it('opens a SKILL.md folder as a library', async () => {
+    const s = setup()
+    s.api.handlers['libraries.open'] = async ({ path }) => [
+      { path: '/data/alice/general/experience', label: 'alice', origin: 'root', exists: true },
+      { path, label: 'my-skills', origin: 'opened', exists: true }
+    ]
+    const input = await screen.findByTestId('folder-input')
+    fireEvent.change(input, { target: { value: '/home/u/my-skills' } })
+    fireEvent.submit(input.closest('form')!)
+    await waitFor(() => expect(screen.getByTestId('settings-libraries').textContent).toContain('my-skills'))
+    expect(s.api.callsOf('libraries.open')).toEqual([{ path: '/home/u/my-skills' }])
+  })
+})

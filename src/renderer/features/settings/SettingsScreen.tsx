@@ -67,6 +67,15 @@ export function SettingsScreen(): React.JSX.Element {
   const [draft, setDraft] = useState<Draft | null>(null)
   const [newRoot, setNewRoot] = useState('')
   const [apiKey, setApiKey] = useState('')
+  const [folder, setFolder] = useState('')
+  const libraries = useQuery({ queryKey: queryKeys.libraries(), queryFn: () => api.call('libraries.list', {}) })
+  const openFolder = useMutation({
+    mutationFn: (path: string) => api.call('libraries.open', { path }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.libraries(), list)
+      setFolder('')
+    }
+  })
   const loaded = settings.data
   if (loaded && draft === null) setDraft(toDraft(loaded))
 
@@ -154,6 +163,32 @@ export function SettingsScreen(): React.JSX.Element {
           </button>
         </form>
         {(addRoot.error ?? removeRoot.error) && <ErrorNotice error={addRoot.error ?? removeRoot.error} />}
+      </section>
+
+      <section className="panel">
+        <h2>{t('settings.libraries')}</h2>
+        <ul className="root-list" data-testid="settings-libraries">
+          {libraries.data?.map((l) => (
+            <li key={l.path}>
+              <span className="strong">{l.label}</span>
+              <code className="break muted">{l.path}</code>
+              {!l.exists && <Badge tone="muted">{t('settings.notCreatedYet')}</Badge>}
+            </li>
+          ))}
+        </ul>
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (folder.trim()) openFolder.mutate(folder.trim())
+          }}
+        >
+          <input className="input grow" placeholder={t('settings.folderPlaceholder')} aria-label={t('settings.folderPlaceholder')} value={folder} onChange={(e) => setFolder(e.target.value)} data-testid="folder-input" />
+          <button type="submit" className="btn" disabled={!folder.trim() || openFolder.isPending}>
+            {t('settings.openFolder')}
+          </button>
+        </form>
+        {openFolder.error && <ErrorNotice error={openFolder.error} />}
       </section>
 
       <section className="panel">

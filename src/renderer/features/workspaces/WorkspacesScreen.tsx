@@ -45,7 +45,10 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
     if (hit) setSelected(hit.path)
   }
 
-  const task = tasks.data?.tasks.find((x) => x.path === selected) ?? null
+  // Until the user picks one, show the newest task rather than an empty pane.
+  const firstTask = rows.find((r) => r.kind === 'task')
+  const shown = selected ?? (firstTask?.kind === 'task' ? firstTask.task.path : null)
+  const task = tasks.data?.tasks.find((x) => x.path === shown) ?? null
 
   return (
     <section className="screen screen-fill" aria-labelledby="ws-title">
@@ -112,7 +115,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
                 onActiveChange={(r) => r.kind === 'task' && setSelected(r.task.path)}
                 onOpen={(r) => r.kind === 'task' && setSelected(r.task.path)}
                 renderRow={(r) => (
-                  <div className={r.kind === 'task' && r.task.path === selected ? 'task-row task-row-selected' : 'task-row'}>
+                  <div className={r.kind === 'task' && r.task.path === shown ? 'task-row task-row-selected' : 'task-row'}>
                     <div className="task-row-top">
                       <span className="ellipsis strong">{r.kind === 'task' ? r.task.taskDir : r.skipped.path}</span>
                       <Badge tone={BADGE_TONE[r.badge]} testId="task-badge">
