@@ -423,7 +423,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
         reflectedTasks,
         pendingProposals: plan ? plan.plan.proposals.filter((p) => !p.status || p.status === 'pending').length : 0,
         recent,
-        graph: core.similarityGraph(
+        graph: await core.similarityGraph(
           list.skills.filter((s) => !s.legacy),
           settingsStore.settings.thresholds
         )

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary } from '../../shared/api'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
@@ -9,7 +10,7 @@ import { runReflection } from '../reflect/run-reflection'
 import { ScanCache, scanRoot, type LogParse } from '../scan'
 import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
-import { allPairs } from '../text/all-pairs'
+import { allPairsAsync } from '../text/all-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
 import { copySkillFiles, createSkillTools } from '../tools'
 
@@ -47,7 +48,7 @@ export interface CoreModules {
   journal(store: SkillStore): Promise<JournalEntry[]>
   undo(store: SkillStore, entryId: string): Promise<JournalEntry>
   /** Similarity graph + DBSCAN cluster labels of the active skills. */
-  similarityGraph(skills: Skill[], thresholds: Settings['thresholds']): OverviewResult['graph']
+  similarityGraph(skills: Skill[], thresholds: Settings['thresholds']): Promise<OverviewResult['graph']>
 }
 
 function unavailable(what: string): never {
@@ -69,7 +70,7 @@ export function unavailableCore(): CoreModules {
     reject: async () => unavailable('curation'),
     journal: async () => unavailable('the curation journal'),
     undo: async () => unavailable('undo'),
-    similarityGraph: () => ({ nodes: [], edges: [] })
+    similarityGraph: async () => ({ nodes: [], edges: [] })
   }
 }
 
@@ -78,34 +79,65 @@ function graphText(skill: Skill): string {
   return `${skill.title} ${skill.usage_conditions} ${skill.body}`
 }
 
-/** Largest library drawn as a graph (beyond this the overview shows counts only: a hairball helps nobody). */
-export const MAX_GRAPH_NODES = 3000
+/** Largest library drawn as a graph (beyond it, the most used skills are drawn: a hairball helps nobody). */
+export const MAX_GRAPH_NODES = 1500
+/** Most edges sent with the graph (the strongest). */
+export const MAX_GRAPH_EDGES = 5000
 
 /**
- * Similarity graph of skills: edges for pairs with cosine ≥ `minEdge` (the merge threshold's neighbourhood),
- * cluster labels from DBSCAN at eps (cosine distance ≤ eps), -1 = noise. Pure.
+ * Similarity graph of skills: edges for pairs with cosine ≥ min(0.3, merge, 1 − eps), cluster labels from
+ * DBSCAN at eps (cosine distance ≤ eps), -1 = noise. The all-pairs join yields to the event loop, so a big
+ * library never stalls other requests.
  */
-export function computeSimilarityGraph(skills: Skill[], thresholds: Settings['thresholds']): OverviewResult['graph'] {
-  const shown = skills.slice(0, MAX_GRAPH_NODES)
+export async function computeSimilarityGraph(skills: Skill[], thresholds: Settings['thresholds'], signal?: AbortSignal): Promise<OverviewResult['graph']> {
+  const shown =
+    skills.length <= MAX_GRAPH_NODES
+      ? skills
+      : [...skills].sort((a, b) => b.fetch_count - a.fetch_count || b.quality_index - a.quality_index).slice(0, MAX_GRAPH_NODES)
   if (shown.length === 0) {
     return { nodes: [], edges: [] }
   }
   const index = buildTfIdfIndex(shown.map(graphText))
   const clusterSim = 1 - thresholds.eps
   const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
-  const pairs = allPairs(index, Math.max(0.05, edgeSim))
+  const pairs = await allPairsAsync(index, Math.max(0.05, edgeSim), { signal, sliceMs: 20 })
   const graph = graphFromPairs(shown.length, pairs.a, pairs.b, pairs.count, (k) => (pairs.score[k] ?? 0) >= clusterSim - 1e-12)
   const labels = dbscan(graph, thresholds.minSamples)
   const nodes = shown.map((s, i) => ({ id: s.skill_id, title: s.title, quality: s.quality_index, cluster: labels[i] ?? -1 }))
-  const edges: OverviewResult['graph']['edges'] = []
-  for (let k = 0; k < pairs.count && edges.length < 20_000; k++) {
-    edges.push({
-      source: shown[pairs.a[k] ?? 0]!.skill_id,
-      target: shown[pairs.b[k] ?? 0]!.skill_id,
-      similarity: Math.round((pairs.score[k] ?? 0) * 1000) / 1000
-    })
+  // the strongest edges only: enough to see duplicates and clusters, light enough to send and draw
+  const order = Array.from({ length: pairs.count }, (_, k) => k)
+  if (pairs.count > MAX_GRAPH_EDGES) {
+    order.sort((x, y) => (pairs.score[y] ?? 0) - (pairs.score[x] ?? 0))
+    order.length = MAX_GRAPH_EDGES
   }
+  const edges = order.map((k) => ({
+    source: shown[pairs.a[k] ?? 0]!.skill_id,
+    target: shown[pairs.b[k] ?? 0]!.skill_id,
+    similarity: Math.round((pairs.score[k] ?? 0) * 1000) / 1000
+  }))
   return { nodes, edges }
+}
+
+/** Caches graphs (a few, newest kept) until a skill's content or a threshold changes. */
+export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8): CoreModules['similarityGraph'] {
+  const cache = new Map<string, Promise<OverviewResult['graph']>>()
+  return (skills, thresholds) => {
+    const key = createHash('sha256')
+      .update(JSON.stringify(thresholds))
+      .update(skills.map((s) => `${s.skill_id}:${s.path}:${s.hash}`).join('\n'))
+      .digest('hex')
+    const hit = cache.get(key)
+    if (hit) {
+      return hit
+    }
+    const graph = compute(skills, thresholds)
+    cache.set(key, graph)
+    graph.catch(() => cache.delete(key))
+    if (cache.size > size) {
+      cache.delete(cache.keys().next().value as string)
+    }
+    return graph
+  }
 }
 
 /** The real core modules; curation stays "unavailable" until `src/main/curate` lands. */
@@ -179,6 +211,6 @@ export async function createCoreModules(): Promise<CoreModules> {
         deps
       )
     },
-    similarityGraph: computeSimilarityGraph
+    similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds))
   }
 }

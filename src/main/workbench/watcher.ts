@@ -128,25 +128,111 @@ function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: 
   }
 }
 
-/** Watches a tree with recursive `fs.watch`, falling back to polling where that is unsupported or fails. */
-function watchTree(dir: string, onPath: (rel: string) => void, fallbackDepth: number): Watch {
-  let current: Watch
-  try {
-    const watcher = fs.watch(dir, { recursive: true, persistent: false }, (_event, filename) => {
-      onPath(filename ? String(filename).split(path.sep).join('/') : '')
-    })
-    watcher.on('error', () => {
-      // ENOSPC / EMFILE / the folder went away: poll instead
-      watcher.close()
-      current = pollTree(dir, fallbackDepth, 2_000, onPath)
-    })
-    current = watcher
-  } catch {
-    current = pollTree(dir, fallbackDepth, 2_000, onPath)
+/** Folders of a library that never hold skills (backed-up code, processing logs) and are not watched. */
+const UNWATCHED_DIRS = new Set(['codes', 'logs', 'node_modules', '.git', '__pycache__'])
+const MAX_WATCHED_DIRS = 2_000
+
+/** The folders of a tree to watch (depth-limited, bounded), root first. */
+async function watchableDirs(dir: string, depth: number): Promise<string[]> {
+  const out: string[] = ['']
+  const queue: { rel: string; level: number }[] = [{ rel: '', level: 0 }]
+  while (queue.length && out.length < MAX_WATCHED_DIRS) {
+    const { rel, level } = queue.shift()!
+    if (level >= depth) {
+      continue
+    }
+    const entries = await fsp.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+    for (const e of entries) {
+      if (e.isDirectory() && !UNWATCHED_DIRS.has(e.name) && !isIgnoredPath(e.name)) {
+        const childRel = rel ? `${rel}/${e.name}` : e.name
+        out.push(childRel)
+        queue.push({ rel: childRel, level: level + 1 })
+      }
+    }
   }
+  return out
+}
+
+/**
+ * Watches a tree with one non-recursive `fs.watch` per folder (Node's recursive mode on Linux walks and
+ * tracks every file, which is slow on a 10,000-skill library), adding folders as they appear; falls back
+ * to polling where watching fails (ENOSPC, EMFILE, unsupported file systems).
+ */
+function watchTree(dir: string, onPath: (rel: string) => void, depth: number): Watch {
+  const watchers = new Map<string, fs.FSWatcher>()
+  let polling: Watch | undefined
+  let closed = false
+  let initialised = false
+  const fallBackToPolling = (): void => {
+    for (const w of watchers.values()) {
+      w.close()
+    }
+    watchers.clear()
+    polling ??= pollTree(dir, depth, 2_000, onPath)
+  }
+  const sync = async (): Promise<void> => {
+    if (closed || polling) {
+      return
+    }
+    for (const rel of await watchableDirs(dir, depth)) {
+      if (watchers.has(rel) || closed || polling) {
+        continue
+      }
+      try {
+        const w = fs.watch(path.join(dir, rel), { persistent: false }, (event, filename) => {
+          const name = filename ? String(filename) : ''
+          onPath(rel && name ? `${rel}/${name}` : rel || name)
+          if (event === 'rename') {
+            // maybe a new sub-folder (a SKILL.md folder, legacy/): give it its own watcher
+            scheduleSync()
+          }
+        })
+        w.on('error', () => {
+          w.close()
+          watchers.delete(rel)
+          if (rel === '') {
+            fallBackToPolling()
+          }
+        })
+        watchers.set(rel, w)
+        if (initialised) {
+          // files written into a new folder before its watcher started are news too
+          for (const name of await fsp.readdir(path.join(dir, rel)).catch(() => [] as string[])) {
+            onPath(`${rel}/${name}`)
+          }
+        }
+      } catch {
+        if (rel === '') {
+          fallBackToPolling()
+          return
+        }
+      }
+    }
+  }
+  let syncTimer: NodeJS.Timeout | undefined
+  function scheduleSync(): void {
+    if (!syncTimer) {
+      syncTimer = setTimeout(() => {
+        syncTimer = undefined
+        void sync()
+      }, 100)
+      syncTimer.unref()
+    }
+  }
+  void sync().then(() => {
+    initialised = true
+  })
   return {
     close() {
-      current.close()
+      closed = true
+      if (syncTimer) {
+        clearTimeout(syncTimer)
+      }
+      for (const w of watchers.values()) {
+        w.close()
+      }
+      watchers.clear()
+      polling?.close()
     }
   }
 }
@@ -158,7 +244,7 @@ export interface WatcherSet {
 }
 
 /**
- * File watching → `files.changed` events: libraries with recursive `fs.watch` (small trees), data roots by
+ * File watching → `files.changed` events: libraries with `fs.watch` per folder, data roots by
  * polling their task logs (a root's workspaces can be huge; only the task logs matter).
  * Debounced (250 ms), temp files ignored, and the app's own writes dropped through `SelfWrites`.
  */
