@@ -6,6 +6,7 @@
  * format's "carrier" (`skillbench` key / `metadata.skillbench`) as a diff against what the native
  * fields alone would give back. So `fromX(toX(skill))` deep-equals `skill` for every format X.
  */
+import { createHash } from 'node:crypto'
 
 /** Every skill format Skillbench reads and writes. */
 export type FormatId = 'agiagent' | 'skill-md' | 'learned-yaml' | 'mas-config'
@@ -111,7 +112,7 @@ export const MODEL_FIELDS = [
 export type ModelField = (typeof MODEL_FIELDS)[number]
 
 /** The carrier a format stores for the fields it cannot hold natively: overrides plus fields to drop. */
-export type Carrier = Record<string, unknown> & { unset?: string[] }
+export type Carrier = Record<string, unknown> & { unset?: string[]; was?: Record<string, string> }
 
 /** Name of the carrier key in every format (`skillbench:` / `metadata.skillbench`). */
 export const CARRIER_KEY = 'skillbench'
@@ -161,10 +162,29 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** What the native fields of a format give back cannot express: the carrier that restores `want` from `got`. */
+/** Short fingerprint of a value (canonical JSON, sorted keys): what a native field held when the carrier was written. */
+export function fingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16)
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (isRecord(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'undefined'
+}
+
+/**
+ * What the native fields of a format cannot express: the carrier that restores `want` from `got`.
+ * `was` fingerprints the native value each override replaces, so an edit made to the file afterwards
+ * (a rating, a renamed title) wins over the stale override instead of being silently undone.
+ */
 export function diffCarrier(want: PortableSkill, got: PortableSkill): Carrier | undefined {
   const carrier: Carrier = {}
   const unset: string[] = []
+  const was: Record<string, string> = {}
   const w = normalizeSkill(want) as unknown as Record<string, unknown>
   const g = normalizeSkill(got) as unknown as Record<string, unknown>
   for (const field of MODEL_FIELDS) {
@@ -176,28 +196,45 @@ export function diffCarrier(want: PortableSkill, got: PortableSkill): Carrier | 
     } else {
       carrier[field] = w[field]
     }
+    if (g[field] !== undefined) {
+      was[field] = fingerprint(g[field])
+    }
   }
   if (unset.length > 0) {
     carrier.unset = unset
   }
+  if (Object.keys(was).length > 0) {
+    carrier.was = was
+  }
   return Object.keys(carrier).length > 0 ? carrier : undefined
 }
 
-/** Applies a carrier read from a file onto the skill its native fields gave; unknown carrier keys are ignored. */
+/** True when the file's native value is still the one the carrier was written against. */
+function nativeUnchanged(base: Record<string, unknown>, was: Record<string, unknown>, field: string): boolean {
+  const stamp = was[field]
+  return stamp === undefined ? base[field] === undefined : base[field] !== undefined && fingerprint(base[field]) === stamp
+}
+
+/**
+ * Applies a carrier read from a file onto the skill its native fields gave. Unknown carrier keys are ignored;
+ * an override whose native field was edited since (fingerprint differs) is dropped so the edit wins.
+ */
 export function applyCarrier(base: PortableSkill, carrier: unknown): PortableSkill {
   if (!isRecord(carrier)) {
     return normalizeSkill(base)
   }
-  const out = { ...base } as unknown as Record<string, unknown>
+  const native = normalizeSkill(base) as unknown as Record<string, unknown>
+  const was = isRecord(carrier.was) ? carrier.was : {}
+  const out = { ...native }
   for (const field of MODEL_FIELDS) {
-    if (Object.prototype.hasOwnProperty.call(carrier, field)) {
+    if (Object.prototype.hasOwnProperty.call(carrier, field) && nativeUnchanged(native, was, field)) {
       out[field] = carrier[field]
     }
   }
   const unset = carrier.unset
   if (Array.isArray(unset)) {
     for (const field of unset) {
-      if (typeof field === 'string' && (MODEL_FIELDS as readonly string[]).includes(field) && field !== 'extra') {
+      if (typeof field === 'string' && (MODEL_FIELDS as readonly string[]).includes(field) && field !== 'extra' && nativeUnchanged(native, was, field)) {
         delete out[field]
       }
     }

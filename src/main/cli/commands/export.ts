@@ -1,0 +1,30 @@
+import path from 'node:path'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { convertTree, type ConvertReport } from '../../formats/convert'
+import { FORMAT_IDS, type FormatId } from '../../formats/model'
+
+/** Prints a conversion report for people. */
+export function printConvertReport(report: ConvertReport, out: (t: string) => void): void {
+  for (const w of report.written) out(`wrote   ${w.to}  (from ${w.from})\n`)
+  for (const s of report.skipped) out(`skipped ${s.to ?? s.from}: ${s.reason}\n`)
+  for (const e of report.errors) out(`error   ${e.path}: ${e.reason}\n`)
+  if (report.index) out(`index.json ${report.index.status}${report.index.reason ? `: ${report.index.reason}` : ''} (${report.index.skills} skills)\n`)
+  out(`${report.written.length} written, ${report.skipped.length} skipped, ${report.errors.length} unreadable\n`)
+}
+
+export const command: CliCommand = {
+  name: 'export',
+  summary: 'Convert a library to another skill format (skill-md, agiagent, learned-yaml, mas-config) without losing fields',
+  usage: 'skillbench export --to skill-md|agiagent|learned-yaml|mas-config --library DIR --out DIR [--overwrite] [--json]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, out: { type: 'string' }, overwrite: { type: 'boolean', default: false } }, false)
+    const to = values.to as FormatId | undefined
+    if (!to || !FORMAT_IDS.includes(to)) throw new UsageError(`--to must be one of ${FORMAT_IDS.join(', ')}`)
+    if (!values.out) throw new UsageError('--out DIR is required (the folder to write the converted skills to)')
+    const library = resolveLibraryDir(values, io.cwd)
+    const report = await convertTree(library, path.resolve(io.cwd, values.out), to, { overwrite: values.overwrite })
+    if (values.json) printJson(io, report)
+    else printConvertReport(report, io.stdout)
+    return report.errors.length > 0 ? 1 : 0
+  }
+}

@@ -1,0 +1,31 @@
+import path from 'node:path'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { convertTree, libraryLayout } from '../../formats/convert'
+import { FORMAT_IDS, type FormatId } from '../../formats/model'
+import { printConvertReport } from './export'
+
+export const command: CliCommand = {
+  name: 'import',
+  summary: 'Import skills of any format into a library (as SKILL.md folders, or skill_*.md in an AGIAgent library); index.json kept in sync',
+  usage: 'skillbench import --from DIR [--format auto|skill-md|agiagent|learned-yaml|mas-config] --library DIR [--as skill-md|agiagent] [--overwrite] [--json]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(
+      argv,
+      { ...LIBRARY_OPTIONS, from: { type: 'string' }, format: { type: 'string', default: 'auto' }, as: { type: 'string' }, overwrite: { type: 'boolean', default: false } },
+      false
+    )
+    if (!values.from) throw new UsageError('--from DIR is required (the folder holding the skills to import)')
+    const format = values.format as string
+    if (format !== 'auto' && !FORMAT_IDS.includes(format as FormatId)) throw new UsageError(`--format must be auto or one of ${FORMAT_IDS.join(', ')}`)
+    if (values.as !== undefined && values.as !== 'skill-md' && values.as !== 'agiagent') throw new UsageError('--as must be skill-md or agiagent')
+    const library = resolveLibraryDir(values, io.cwd)
+    const as = (values.as as 'skill-md' | 'agiagent' | undefined) ?? (await libraryLayout(library))
+    const report = await convertTree(path.resolve(io.cwd, values.from), library, as, {
+      overwrite: values.overwrite,
+      from: format === 'auto' ? undefined : (format as FormatId)
+    })
+    if (values.json) printJson(io, report)
+    else printConvertReport(report, io.stdout)
+    return report.errors.length > 0 ? 1 : 0
+  }
+}

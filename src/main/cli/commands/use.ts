@@ -1,0 +1,44 @@
+import path from 'node:path'
+import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
+import { matchTriggers, type TriggerSkill } from '../../formats/matcher'
+import { loadSkillTree } from '../../formats/tree'
+
+export const command: CliCommand = {
+  name: 'use',
+  summary: "Find the learned skills (.sman/skills/*.yaml) whose trigger_pattern matches a question (unsafe regexes are rejected, matching is time-bounded)",
+  usage: 'skillbench use "QUESTION" [--dir DIR (default .sman/skills)] [--timeout-ms N] [--json]   (exit 0 = matched, 1 = no match)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, 'timeout-ms': { type: 'string' }, json: { type: 'boolean', default: false } })
+    if (positionals.length !== 1 || positionals[0]!.trim() === '') throw new UsageError('give the question as one argument, in quotes')
+    const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms'])
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 10_000)) throw new UsageError('--timeout-ms must be a whole number from 1 to 10000')
+    const dir = path.resolve(io.cwd, values.dir ?? path.join('.sman', 'skills'))
+    const { skills, errors } = await loadSkillTree(dir, 'learned-yaml')
+    const byId = new Map<string, (typeof skills)[number]>()
+    const triggers: TriggerSkill[] = []
+    for (const s of skills) {
+      if (!s.skill.trigger_pattern) {
+        errors.push({ path: s.path, reason: 'no trigger_pattern: the skill can never match' })
+        continue
+      }
+      const id = s.skill.learned_id ?? s.path
+      byId.set(id, s)
+      triggers.push({ id, name: s.skill.title, trigger_pattern: s.skill.trigger_pattern, description: s.skill.description, confidence: s.skill.confidence, path: s.path })
+    }
+    const result = matchTriggers(positionals[0]!, triggers, { timeoutMs })
+    const matches = result.matches.map((m) => ({ ...m, steps: byId.get(m.id)?.skill.steps ?? [], examples: byId.get(m.id)?.skill.examples ?? [] }))
+    for (const r of result.rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern rejected: ${r.reason}\n`)
+    for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${e.reason}\n`)
+    if (values.json) {
+      printJson(io, { question: positionals[0], dir, matches, rejected: result.rejected, errors })
+    } else if (matches.length === 0) {
+      io.stdout('no learned skill matches this question\n')
+    } else {
+      for (const m of matches) {
+        io.stdout(`${m.name}  (${m.path}${m.confidence !== null ? `, confidence ${m.confidence}` : ''}; matched "${m.matched}")\n`)
+        for (const step of [...m.steps].sort((a, b) => a.order - b.order)) io.stdout(`  ${step.order}. ${step.action} ${JSON.stringify(step.params)}\n`)
+      }
+    }
+    return matches.length > 0 ? 0 : 1
+  }
+}

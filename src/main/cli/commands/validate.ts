@@ -1,0 +1,27 @@
+import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
+import { validatePath } from '../../formats/validate'
+import path from 'node:path'
+
+export const command: CliCommand = {
+  name: 'validate',
+  summary: 'Check skill files of every format (SKILL.md, skill_*.md, *_config.yaml, learned YAML): path + problem per file',
+  usage: 'skillbench validate PATH [--json]   (exit 0 = no errors, 1 = errors found)',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } })
+    if (positionals.length !== 1) throw new UsageError('give one PATH (a skill file or a folder of skills)')
+    const report = await validatePath(path.resolve(io.cwd, positionals[0]!))
+    if (values.json) {
+      printJson(io, report)
+    } else {
+      for (const file of report.files) {
+        if (file.problems.length === 0) {
+          io.stdout(`ok     ${file.path}\n`)
+          continue
+        }
+        for (const p of file.problems) io.stdout(`${p.level === 'error' ? 'error  ' : 'warning'} ${file.path}: ${p.message}\n`)
+      }
+      io.stdout(`${report.files.length} file(s), ${report.errors} error(s), ${report.warnings} warning(s)\n`)
+    }
+    return report.errors > 0 ? 1 : 0
+  }
+}

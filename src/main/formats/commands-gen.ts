@@ -1,0 +1,174 @@
+/**
+ * Scripts as commands (seed 001 §4.5.8): every `scripts/*` file of a SKILL.md skill becomes an executable
+ * `skill:<skill>:<tool>` in a bin folder — a small POSIX sh wrapper that runs the script with its interpreter
+ * and answers `-h/--help` with the script's own documentation.
+ *
+ * Regenerated when scripts change: each wrapper embeds the script's sha256, and a manifest
+ * (`.skillbench-commands.json`) lists the wrappers we made. Wrappers whose script is gone are moved aside to
+ * `.skillbench-stale/` (never deleted); files we did not make are never touched.
+ *
+ * Windows caveat: ':' is not allowed in NTFS file names and sh wrappers do not run there; generation refuses
+ * on win32 with a clear message (Linux and macOS are fine).
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { moveNoClobber, writeFileAtomic } from '../store/atomic'
+import { decodeSkillBytes } from '../store/skill-file'
+import { FormatError } from './model'
+import { extractScriptDoc, interpreterFor } from './script-doc'
+import { loadSkillTree } from './tree'
+
+export const MANIFEST_FILE = '.skillbench-commands.json'
+export const STALE_DIR = '.skillbench-stale'
+const MARKER = '# skillbench-generated command'
+const MAX_SCRIPT_BYTES = 1024 * 1024
+
+export interface GeneratedCommand {
+  command: string
+  skill: string
+  tool: string
+  /** Absolute path of the script. */
+  script: string
+}
+
+export interface CommandsReport {
+  bin: string
+  written: GeneratedCommand[]
+  unchanged: GeneratedCommand[]
+  /** Stale wrappers moved to `.skillbench-stale/`. */
+  movedAside: { command: string; to: string }[]
+  skipped: { path: string; reason: string }[]
+}
+
+interface Manifest {
+  version: 1
+  commands: Record<string, { script: string; sha256: string }>
+}
+
+/** Single-quotes a string for sh. */
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+/** Tool name of a script: its file name without the extension, limited to safe characters. */
+export function toolName(fileName: string): string {
+  return fileName.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[.]+/, '') || 'tool'
+}
+
+/** The wrapper script text (pure; deterministic for the same inputs). */
+export function renderWrapper(cmd: { command: string; script: string; interpreter: string[]; doc: string; sha256: string }): string {
+  let delimiter = 'SKILLBENCH_DOC'
+  while (cmd.doc.split('\n').includes(delimiter)) delimiter += '_'
+  const run = [...cmd.interpreter.map(shQuote), shQuote(cmd.script)].join(' ')
+  const help = cmd.doc.trim() !== ''
+    ? `  -h|--help)\n    cat <<'${delimiter}'\n${cmd.doc}\n${delimiter}\n    exit 0 ;;\n`
+    : '' // No documentation of its own: the script answers --help itself.
+  return [
+    '#!/bin/sh',
+    `${MARKER}: ${cmd.command}`,
+    `# script: ${cmd.script.replace(/\n/g, ' ')}`,
+    `# script-sha256: ${cmd.sha256}`,
+    'case "$1" in',
+    help + '  *) ;;',
+    'esac',
+    `exec ${run} "$@"`,
+    ''
+  ].join('\n')
+}
+
+async function readManifest(bin: string): Promise<Manifest> {
+  try {
+    const data = JSON.parse(await fs.promises.readFile(path.join(bin, MANIFEST_FILE), 'utf8')) as Manifest
+    if (data && data.version === 1 && typeof data.commands === 'object' && data.commands !== null) return data
+  } catch {
+    // Missing or unreadable: start a new one.
+  }
+  return { version: 1, commands: {} }
+}
+
+async function isOurs(abs: string): Promise<boolean> {
+  try {
+    const st = await fs.promises.lstat(abs)
+    if (!st.isFile() || st.size > 64 * 1024) return false
+    return (await fs.promises.readFile(abs, 'utf8')).split('\n')[1]?.startsWith(MARKER) ?? false
+  } catch {
+    return false
+  }
+}
+
+/** Generates / refreshes the `skill:<skill>:<tool>` commands of every SKILL.md skill under `libraryDir` into `binDir`. */
+export async function generateCommands(libraryDir: string, binDir: string, platform: NodeJS.Platform = process.platform): Promise<CommandsReport> {
+  if (platform === 'win32') {
+    throw new FormatError("skill commands use ':' in file names and sh wrappers, which Windows does not support; run this on Linux or macOS (or WSL)")
+  }
+  await fs.promises.mkdir(binDir, { recursive: true })
+  const bin = await fs.promises.realpath(binDir)
+  const report: CommandsReport = { bin, written: [], unchanged: [], movedAside: [], skipped: [] }
+  const manifest = await readManifest(bin)
+  const next: Manifest = { version: 1, commands: {} }
+  const { skills, errors } = await loadSkillTree(await fs.promises.realpath(libraryDir), 'skill-md')
+  for (const e of errors) report.skipped.push({ path: e.path, reason: e.reason })
+  for (const loaded of skills) {
+    const skillDir = path.dirname(loaded.abs)
+    const skillName = path.basename(skillDir)
+    const scripts = (loaded.skill.resources ?? []).filter((r) => /^scripts\/[^/]+$/.test(r)).sort()
+    for (const rel of scripts) {
+      const abs = path.join(skillDir, rel)
+      const fileName = path.basename(rel)
+      const where = `${path.posix.dirname(loaded.path)}/${rel}`
+      const st = await fs.promises.lstat(abs)
+      if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) {
+        report.skipped.push({ path: where, reason: 'not a regular file of at most 1 MB' })
+        continue
+      }
+      const bytes = await fs.promises.readFile(abs)
+      const decoded = decodeSkillBytes(bytes)
+      const text = decoded.ok ? decoded.text : ''
+      const interpreter = decoded.ok ? interpreterFor(fileName, text) : null
+      if (!interpreter) {
+        report.skipped.push({ path: where, reason: 'not a script we know how to run (py, sh, bash, zsh, js, mjs, cjs, ts, rb, pl, or a shebang)' })
+        continue
+      }
+      const command = `skill:${skillName}:${toolName(fileName)}`
+      if (next.commands[command]) {
+        report.skipped.push({ path: where, reason: `another script already makes ${command}` })
+        continue
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex')
+      const wrapper = renderWrapper({ command, script: abs, interpreter, doc: extractScriptDoc(fileName, text), sha256 })
+      const target = path.join(bin, command)
+      const gen: GeneratedCommand = { command, skill: skillName, tool: toolName(fileName), script: abs }
+      let current: string | null
+      try {
+        const cst = await fs.promises.lstat(target)
+        current = cst.isFile() ? await fs.promises.readFile(target, 'utf8') : ''
+      } catch {
+        current = null
+      }
+      if (current !== null && !(await isOurs(target))) {
+        report.skipped.push({ path: where, reason: `${command} already exists in ${bin} and was not made by skillbench: left alone` })
+        continue
+      }
+      next.commands[command] = { script: abs, sha256 }
+      if (current === wrapper) {
+        report.unchanged.push(gen)
+        continue
+      }
+      await writeFileAtomic(target, wrapper)
+      await fs.promises.chmod(target, 0o755)
+      report.written.push(gen)
+    }
+  }
+  // Wrappers we made before whose script is gone: move aside, never delete.
+  for (const command of Object.keys(manifest.commands)) {
+    if (next.commands[command] || !/^skill:[^/\\]+:[^/\\]+$/.test(command)) continue
+    const abs = path.join(bin, command)
+    if (!(await isOurs(abs))) continue
+    const to = path.join(bin, STALE_DIR, `${command}.${Date.now()}`)
+    await moveNoClobber(abs, to)
+    report.movedAside.push({ command, to: path.relative(bin, to) })
+  }
+  await writeFileAtomic(path.join(bin, MANIFEST_FILE), JSON.stringify(next, null, 2) + '\n')
+  return report
+}

@@ -1,0 +1,188 @@
+/**
+ * Export / import: converts every skill of one folder into another format and writes the files atomically
+ * into another folder. Never overwrites an existing file unless asked (it is skipped with a reason);
+ * SKILL.md trees get their index.json regenerated afterwards.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { writeFileAtomic } from '../store/atomic'
+import { buildSkillFileName, derivedSkillId, isInside, isValidSkillId } from '../store/paths'
+import { StoreError } from '../store/types'
+import { serializeAgiAgent, toAgiAgent } from './agiagent'
+import { serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
+import { masConfigFileName, serializeMasConfig, toMasConfig } from './mas-config'
+import type { FormatId, PortableSkill } from './model'
+import { serializeSkillMd, slugifySkillName, toSkillMd, uniqueSkillName, SKILL_NAME_PATTERN } from './skill-md'
+import { syncSkillIndex } from './skill-index'
+import { loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
+
+export interface ConvertOptions {
+  /** Replace files that already exist (default: skip them with a reason). */
+  overwrite?: boolean
+}
+
+export interface WrittenFile {
+  from: string
+  to: string
+  format: FormatId
+}
+
+export interface SkippedFile {
+  from: string
+  to: string | null
+  reason: string
+}
+
+export interface ConvertReport {
+  source: string
+  target: string
+  to: FormatId
+  written: WrittenFile[]
+  skipped: SkippedFile[]
+  errors: FormatLoadError[]
+  /** index.json of the target tree (SKILL.md targets). */
+  index?: { status: 'written' | 'unchanged' | 'skipped'; reason?: string; skills: number }
+}
+
+/** One file to write: target path relative to the output folder, its text, and resource files to copy. */
+interface PlannedFile {
+  rel: string
+  text: string
+  copies: { fromAbs: string; rel: string }[]
+}
+
+function learnedFileName(skill: PortableSkill): string {
+  const base = skill.learned_id ?? skill.name ?? skill.title
+  const slug = base.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^[._]+|[._]+$/g, '').slice(0, 64)
+  return slug || slugifySkillName(skill.title, skill.skill_id)
+}
+
+function masName(skill: PortableSkill): string {
+  const name = skill.name ?? ''
+  return /^[\w-]{1,64}$/.test(name) ? name : slugifySkillName(skill.name || skill.title, skill.skill_id).replace(/-/g, '_')
+}
+
+/** Plans the file(s) for each skill, with names unique in the batch (kebab suffix / `_<id>` like upstream). */
+function plan(skills: LoadedSkill[], to: FormatId): { skill: LoadedSkill; file: PlannedFile }[] {
+  const taken = new Set<string>()
+  const out: { skill: LoadedSkill; file: PlannedFile }[] = []
+  for (const loaded of skills) {
+    let model = loaded.skill
+    let file: PlannedFile
+    switch (to) {
+      case 'skill-md': {
+        const base = model.name && SKILL_NAME_PATTERN.test(model.name) && model.name.length <= 64 ? model.name : slugifySkillName(model.name || model.title, model.skill_id)
+        const name = uniqueSkillName(base, taken)
+        const record = toSkillMd(model, { name })
+        const copies = loaded.format === 'skill-md' ? (model.resources ?? []).map((rel) => ({ fromAbs: path.join(path.dirname(loaded.abs), rel), rel: `${name}/${rel}` })) : []
+        file = { rel: `${name}/SKILL.md`, text: serializeSkillMd(record), copies }
+        break
+      }
+      case 'agiagent': {
+        // AGIAgent needs a digit id: a skill without one gets the stable id the store would give it.
+        if (!model.skill_id || !isValidSkillId(model.skill_id)) model = { ...model, skill_id: derivedSkillId(loaded.path) }
+        const name = buildSkillFileName(model.title || model.name || 'untitled', model.skill_id!, (n) => taken.has(n))
+        taken.add(name)
+        file = { rel: name, text: serializeAgiAgent(toAgiAgent(model)), copies: [] }
+        break
+      }
+      case 'learned-yaml': {
+        const name = uniqueFile(learnedFileName(model), '.yaml', taken)
+        file = { rel: name, text: serializeLearnedYaml(toLearnedYaml(model)), copies: [] }
+        break
+      }
+      case 'mas-config': {
+        const base = masName(model)
+        let name = base
+        for (let n = 2; taken.has(masConfigFileName(name)); n++) name = `${base}_${n}`
+        taken.add(masConfigFileName(name))
+        file = { rel: masConfigFileName(name), text: serializeMasConfig(toMasConfig(model)), copies: [] }
+        break
+      }
+    }
+    out.push({ skill: loaded, file })
+  }
+  return out
+}
+
+function uniqueFile(stem: string, ext: string, taken: Set<string>): string {
+  let name = stem + ext
+  for (let n = 2; taken.has(name); n++) name = `${stem}_${n}${ext}`
+  taken.add(name)
+  return name
+}
+
+async function exists(abs: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(abs)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Writes one file inside `outRoot` (real path); refuses anything that would land outside it. */
+async function writeInside(outRoot: string, rel: string, data: string | Uint8Array, overwrite: boolean): Promise<void> {
+  const abs = path.resolve(outRoot, rel)
+  if (!isInside(outRoot, abs)) throw new StoreError('path_escape', `refusing to write outside ${outRoot}: ${rel}`)
+  await fs.promises.mkdir(path.dirname(abs), { recursive: true })
+  const realDir = await fs.promises.realpath(path.dirname(abs))
+  if (!isInside(outRoot, realDir)) throw new StoreError('path_escape', `a symbolic link leads outside ${outRoot}: ${rel}`)
+  await writeFileAtomic(abs, data, { mustNotExist: !overwrite })
+}
+
+/**
+ * Converts every skill found under `sourceDir` (all formats, or only `from`) to `to` and writes them under
+ * `targetDir`. Existing files are skipped with a reason unless `overwrite`. SKILL.md targets get index.json.
+ */
+export async function convertTree(sourceDir: string, targetDir: string, to: FormatId, opts: ConvertOptions & { from?: FormatId } = {}): Promise<ConvertReport> {
+  const source = await fs.promises.realpath(sourceDir)
+  await fs.promises.mkdir(targetDir, { recursive: true })
+  const target = await fs.promises.realpath(targetDir)
+  const { skills, errors } = await loadSkillTree(source, opts.from)
+  const report: ConvertReport = { source, target, to, written: [], skipped: [], errors }
+  for (const { skill, file } of plan(skills, to)) {
+    const abs = path.join(target, file.rel)
+    if (abs === skill.abs) {
+      report.skipped.push({ from: skill.path, to: file.rel, reason: 'source and target are the same file' })
+      continue
+    }
+    if (!opts.overwrite && (await exists(abs))) {
+      report.skipped.push({ from: skill.path, to: file.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
+      continue
+    }
+    try {
+      await writeInside(target, file.rel, file.text, Boolean(opts.overwrite))
+      for (const copy of file.copies) {
+        const st = await fs.promises.lstat(copy.fromAbs)
+        if (!st.isFile()) continue
+        if (!opts.overwrite && (await exists(path.join(target, copy.rel)))) {
+          report.skipped.push({ from: path.posix.join(path.posix.dirname(skill.path), copy.rel.split('/').slice(1).join('/')), to: copy.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
+          continue
+        }
+        await writeInside(target, copy.rel, await fs.promises.readFile(copy.fromAbs), Boolean(opts.overwrite))
+      }
+      report.written.push({ from: skill.path, to: file.rel, format: to })
+    } catch (err) {
+      report.skipped.push({ from: skill.path, to: file.rel, reason: (err as Error).message })
+    }
+  }
+  if (to === 'skill-md') {
+    const synced = await syncSkillIndex(target)
+    report.index = { status: synced.status, reason: synced.reason, skills: synced.index.skills.length }
+  }
+  return report
+}
+
+/** Which layout a library folder uses for new skills: AGIAgent when it only holds `skill_*.md` files, SKILL.md otherwise. */
+export async function libraryLayout(libraryDir: string): Promise<'agiagent' | 'skill-md'> {
+  let names: string[]
+  try {
+    names = await fs.promises.readdir(libraryDir)
+  } catch {
+    return 'skill-md'
+  }
+  const agi = names.some((n) => n.startsWith('skill_') && n.endsWith('.md'))
+  const hasSkillMd = (await loadSkillTree(libraryDir, 'skill-md')).skills.length > 0
+  return agi && !hasSkillMd ? 'agiagent' : 'skill-md'
+}

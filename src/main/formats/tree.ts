@@ -1,0 +1,209 @@
+/**
+ * Finds and loads skills of every format under a folder. Read-only: nothing here writes.
+ * Symbolic links are never followed; malformed files are reported (path + reason) and skipped.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { isTempName } from '../store/atomic'
+import { SKIPPED_DIRS } from '../store/library'
+import { decodeSkillBytes } from '../store/skill-file'
+import { fromAgiAgent, parseAgiAgent, validateAgiAgent, type AgiAgentRecord } from './agiagent'
+import { fromLearnedYaml, parseLearnedYaml, validateLearnedYaml, type LearnedRecord } from './learned-yaml'
+import { fromMasConfig, MAS_CONFIG_FILE, parseMasConfig, validateMasConfig, type MasConfigRecord } from './mas-config'
+import { FormatError, type FormatId, type PortableSkill } from './model'
+import { isPlainObject, parseYamlSafe } from './safe-yaml'
+import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
+
+/** Largest skill file read (bigger ones are reported, not read). */
+export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
+const MAX_DEPTH = 12
+const MAX_RESOURCES = 2000
+
+/** A skill file found under a root. */
+export interface FoundSkillFile {
+  format: FormatId
+  /** Path relative to the root, forward slashes. */
+  path: string
+  abs: string
+}
+
+/** A file that could not be read as a skill. */
+export interface FormatLoadError {
+  path: string
+  reason: string
+}
+
+export type AnyRecord =
+  | { format: 'agiagent'; record: AgiAgentRecord }
+  | { format: 'skill-md'; record: SkillMdRecord }
+  | { format: 'learned-yaml'; record: LearnedRecord }
+  | { format: 'mas-config'; record: MasConfigRecord }
+
+/** One loaded skill: where it is, its record as read, the neutral model and the validator's findings. */
+export type LoadedSkill = AnyRecord & {
+  path: string
+  abs: string
+  skill: PortableSkill
+  problems: Problem[]
+}
+
+function posix(p: string): string {
+  return p.split(path.sep).join('/')
+}
+
+/** Which format a file name says, before reading it (`learned-yaml` = any other YAML, checked by content). */
+export function formatFromName(name: string): FormatId | null {
+  if (name === 'SKILL.md') return 'skill-md'
+  if (name.startsWith('skill_') && name.endsWith('.md')) return 'agiagent'
+  if (MAS_CONFIG_FILE.test(name)) return 'mas-config'
+  if (/\.ya?ml$/.test(name)) return 'learned-yaml'
+  return null
+}
+
+/**
+ * Lists skill files under `root` (SKILL.md, skill_*.md, *_config.yaml, other *.yaml). Skips symlinks, our temp
+ * files and `legacy/`, `codes/`, `logs/`, `.git`, `node_modules`; does not look for more skills inside a SKILL.md folder.
+ */
+export async function findSkillFiles(root: string, only?: FormatId): Promise<FoundSkillFile[]> {
+  const out: FoundSkillFile[] = []
+  async function walk(dir: string, depth: number): Promise<void> {
+    if (depth > MAX_DEPTH) return
+    let entries: fs.Dirent[]
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const hasSkillMd = depth > 0 && entries.some((e) => e.isFile() && e.name === 'SKILL.md')
+    for (const entry of entries) {
+      const abs = path.join(dir, entry.name)
+      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
+      if (entry.isDirectory()) {
+        if (!hasSkillMd && !SKIPPED_DIRS.has(entry.name)) await walk(abs, depth + 1)
+        continue
+      }
+      if (!entry.isFile()) continue
+      const format = formatFromName(entry.name)
+      if (!format || (only && format !== only && !(only === 'mas-config' && format === 'learned-yaml'))) continue
+      if (hasSkillMd && format !== 'skill-md') continue
+      if (depth === 0 && format === 'skill-md') continue // a SKILL.md at the root is not a skill folder of the tree
+      out.push({ format, path: posix(path.relative(root, abs)), abs })
+    }
+  }
+  await walk(root, 0)
+  return out
+}
+
+/** Files of a SKILL.md folder other than SKILL.md itself (relative, sorted; symlinks and temp files skipped). */
+export async function listResources(skillDir: string): Promise<string[]> {
+  const out: string[] = []
+  async function walk(dir: string, depth: number): Promise<void> {
+    if (depth > MAX_DEPTH || out.length >= MAX_RESOURCES) return
+    let entries: fs.Dirent[]
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
+      const abs = path.join(dir, entry.name)
+      if (entry.isDirectory()) await walk(abs, depth + 1)
+      else if (entry.isFile() && !(depth === 0 && entry.name === 'SKILL.md')) out.push(posix(path.relative(skillDir, abs)))
+    }
+  }
+  await walk(skillDir, 0)
+  return out.sort()
+}
+
+async function readText(abs: string): Promise<string> {
+  const st = await fs.promises.lstat(abs)
+  if (st.size > MAX_FORMAT_FILE_BYTES) throw new FormatError(`file is larger than ${MAX_FORMAT_FILE_BYTES} bytes`)
+  const decoded = decodeSkillBytes(await fs.promises.readFile(abs))
+  if (!decoded.ok) throw new FormatError(decoded.reason)
+  return decoded.text
+}
+
+function problemsOf(messages: string[]): Problem[] {
+  return messages.map((message) => ({ level: 'error' as const, message }))
+}
+
+/** Parses a text as the given format (YAML files are sniffed: `use_guide` = MAS config, otherwise learned). */
+export function parseAny(format: FormatId, text: string): AnyRecord {
+  switch (format) {
+    case 'agiagent':
+      return { format, record: parseAgiAgent(text) }
+    case 'skill-md':
+      return { format, record: parseSkillMd(text) }
+    case 'mas-config':
+      return { format, record: parseMasConfig(text) }
+    case 'learned-yaml': {
+      const data = parseYamlSafe(text, 'YAML skill')
+      if (isPlainObject(data) && ('use_guide' in data || 'use_prompt' in data)) return { format: 'mas-config', record: { data } }
+      return { format, record: parseLearnedYaml(text) }
+    }
+  }
+}
+
+/** Neutral model of any record. */
+export function modelOf(any: AnyRecord): PortableSkill {
+  switch (any.format) {
+    case 'agiagent':
+      return fromAgiAgent(any.record)
+    case 'skill-md':
+      return fromSkillMd(any.record)
+    case 'learned-yaml':
+      return fromLearnedYaml(any.record)
+    case 'mas-config':
+      return fromMasConfig(any.record)
+  }
+}
+
+/** The validator's findings for any record; `fileName`/`dirName` give the name checks their context. */
+export function validateAny(any: AnyRecord, where: { dirName?: string; fileName?: string } = {}): Problem[] {
+  switch (any.format) {
+    case 'agiagent':
+      return problemsOf(validateAgiAgent(any.record))
+    case 'skill-md':
+      return validateSkillMd(any.record, { dirName: where.dirName })
+    case 'learned-yaml':
+      return problemsOf(validateLearnedYaml(any.record))
+    case 'mas-config': {
+      const m = where.fileName ? MAS_CONFIG_FILE.exec(where.fileName) : null
+      return problemsOf(validateMasConfig(any.record, m?.[1]))
+    }
+  }
+}
+
+/** Reads, parses, converts and validates one found file. Throws FormatError when it cannot be read as a skill. */
+export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill> {
+  const text = await readText(found.abs)
+  const any = parseAny(found.format, text)
+  if (any.format === 'learned-yaml' && !('trigger_pattern' in any.record.data) && !('steps' in any.record.data)) {
+    throw new FormatError('not a skill: a learned skill needs trigger_pattern or steps, a MAS config needs use_guide')
+  }
+  if (any.format === 'skill-md') {
+    any.record.resources = await listResources(path.dirname(found.abs))
+  }
+  const problems = validateAny(any, { dirName: path.basename(path.dirname(found.abs)), fileName: path.basename(found.abs) })
+  return { ...any, path: found.path, abs: found.abs, skill: modelOf(any), problems }
+}
+
+/** Loads every skill under `root`; YAML files that are not skills are silently left out, other failures are reported. */
+export async function loadSkillTree(root: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[] }> {
+  const skills: LoadedSkill[] = []
+  const errors: FormatLoadError[] = []
+  for (const found of await findSkillFiles(root, only)) {
+    try {
+      const loaded = await loadSkillFile(found)
+      if (only && loaded.format !== only) continue
+      skills.push(loaded)
+    } catch (err) {
+      const reason = (err as Error).message
+      if (found.format === 'learned-yaml' && reason.startsWith('not a skill')) continue
+      errors.push({ path: found.path, reason })
+    }
+  }
+  return { skills, errors }
+}

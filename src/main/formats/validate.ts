@@ -1,0 +1,62 @@
+/** `skillbench validate PATH`: checks any file or folder of skills, every format, and reports path + problem per file. */
+import fs from 'node:fs'
+import path from 'node:path'
+import { FormatError, type FormatId } from './model'
+import type { Problem } from './skill-md'
+import { buildSkillIndex, readSkillIndex, serializeSkillIndex, INDEX_FILE } from './skill-index'
+import { formatFromName, loadSkillFile, loadSkillTree } from './tree'
+
+export interface FileReport {
+  path: string
+  format: FormatId | null
+  ok: boolean
+  problems: Problem[]
+}
+
+export interface ValidationReport {
+  root: string
+  files: FileReport[]
+  errors: number
+  warnings: number
+}
+
+function summarize(root: string, files: FileReport[]): ValidationReport {
+  let errors = 0
+  let warnings = 0
+  for (const f of files) {
+    for (const p of f.problems) {
+      if (p.level === 'error') errors++
+      else warnings++
+    }
+  }
+  return { root, files, errors, warnings }
+}
+
+/** Validates one skill file or every skill under a folder (and, for SKILL.md trees, that index.json is in sync). */
+export async function validatePath(target: string): Promise<ValidationReport> {
+  const st = await fs.promises.lstat(target).catch(() => null)
+  if (!st) throw new FormatError(`no such file or folder: ${target}`)
+  if (st.isSymbolicLink()) throw new FormatError(`refusing to follow a symbolic link: ${target}`)
+  if (st.isFile()) {
+    const format = formatFromName(path.basename(target))
+    if (!format) throw new FormatError(`not a skill file name: ${path.basename(target)} (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)`)
+    try {
+      const loaded = await loadSkillFile({ format, path: path.basename(target), abs: path.resolve(target) })
+      return summarize(path.dirname(path.resolve(target)), [{ path: loaded.path, format: loaded.format, ok: !loaded.problems.some((p) => p.level === 'error'), problems: loaded.problems }])
+    } catch (err) {
+      return summarize(path.dirname(path.resolve(target)), [{ path: path.basename(target), format, ok: false, problems: [{ level: 'error', message: (err as Error).message }] }])
+    }
+  }
+  const root = await fs.promises.realpath(target)
+  const { skills, errors } = await loadSkillTree(root)
+  const files: FileReport[] = skills.map((s) => ({ path: s.path, format: s.format, ok: !s.problems.some((p) => p.level === 'error'), problems: s.problems }))
+  for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason }] })
+  const current = await readSkillIndex(root)
+  if (current) {
+    const fresh = await buildSkillIndex(root)
+    const inSync = serializeSkillIndex(current as never) === serializeSkillIndex(fresh)
+    files.push({ path: INDEX_FILE, format: null, ok: true, problems: inSync ? [] : [{ level: 'warning', message: 'index.json is out of date with the SKILL.md folders (an import or export regenerates it)' }] })
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return summarize(root, files)
+}
