@@ -166,3 +166,25 @@ describe('recovery', () => {
     expect(snapshot(dir)).toEqual({ ...before })
   })
 })
+
+describe('recovery of a committed transaction', () => {
+  it('keeps the new state when the crash came after the journal record (intent left behind)', async () => {
+    const { dir, root, ids } = await planned()
+    let intent = ''
+    let intentName = ''
+    await acceptProposal(root, ids[0]!, 'alice', {
+      onStart: () => {
+        const txDir = path.join(root, '.skillbench', 'tx')
+        intentName = fs.readdirSync(txDir)[0]!
+        intent = fs.readFileSync(path.join(txDir, intentName), 'utf8')
+      }
+    })
+    const after = snapshot(dir)
+    fs.writeFileSync(path.join(root, '.skillbench', 'tx', intentName), intent)
+    const report = await recoverTransactions(root)
+    expect(report.committed).toHaveLength(1)
+    expect(report.rolledBack).toEqual([])
+    expect(snapshot(dir)).toEqual(after)
+    expect(fs.readdirSync(path.join(root, '.skillbench', 'tx'))).toEqual([])
+  })
+})

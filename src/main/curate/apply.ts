@@ -29,6 +29,8 @@ export class CurationError extends Error {
 }
 
 export interface TxHooks {
+  /** Called once the intent is on disk, before the first op. */
+  onStart?: () => void | Promise<void>
   /** Called after each op is done (tests use it to slow down or crash at chosen points). */
   afterOp?: (index: number, op: TxOp) => void | Promise<void>
 }
@@ -235,6 +237,7 @@ export async function runTransaction(root: string, record: Omit<JournalRecord, '
   await writeFileAtomic(intent, JSON.stringify({ id, record: full } satisfies TxFile), { mustNotExist: true })
   let done = 0
   try {
+    await hooks.onStart?.()
     for (const op of full.ops) {
       await doOp(root, op)
       done++
