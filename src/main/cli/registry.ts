@@ -6,6 +6,11 @@ import type { CliCommand } from './common'
  */
 export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
   version: () => import('./commands/version'),
+  export: () => import('./commands/export'),
+  import: () => import('./commands/import'),
+  use: () => import('./commands/use'),
+  validate: () => import('./commands/validate'),
+  'gen-commands': () => import('./commands/gen-commands'),
   list: () => import('./commands/list'),
   query: () => import('./commands/query'),
   rate: () => import('./commands/rate'),
