@@ -5,6 +5,18 @@ import { LlmError } from '../llm/errors'
 import { redact } from '../llm/redact'
 import type { LlmClient } from '../llm/types'
 import { StoreError, type SkillStore } from '../store/types'
+import {
+  decideOffline,
+  decideWithLlm,
+  decisionQuery,
+  DEFAULT_DECIDE_THRESHOLDS,
+  enhanceProposal,
+  formatDecisionReport,
+  type DecideThresholds,
+  type Decision
+} from './decide'
+import { findClosestSkills, pendingEnhanceTasks, savePendingProposal } from './decide-io'
+import { detectLanguage } from './language'
 import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
@@ -52,6 +64,12 @@ export interface ReflectionOptions {
   traces?: TaskTrace[]
   /** Offer `copy_skill_files` as a function-calling tool to the model. */
   llmTools?: boolean
+  /**
+   * Create, enhance or nothing (issue 6): look up the closest skills first; a close skill gets a pending
+   * `enhance` proposal in `.skillbench/plan.json` instead of a new skill; covered or trivial tasks change nothing.
+   */
+  decide?: boolean
+  decideThresholds?: DecideThresholds
   signal?: AbortSignal
   onEvent?: (event: ReflectionEvent) => void
 }
@@ -76,6 +94,10 @@ interface LibraryCtx {
   store: SkillStore
   log: ReflectionLog
   reflected: Set<string>
+  /** Tasks with an enhancement waiting for review (decide mode): they count as reflected. */
+  pendingEnhance: Set<string>
+  /** Serialises plan.json updates of this run (the curation lock is per process, not per call). */
+  planChain: Promise<unknown>
   /** Tasks being written right now (a check-and-claim without awaiting, so no lock is needed). */
   inFlight: Set<string>
   /** Every skill id in the library (active and legacy) plus the ones handed out by this run. */
@@ -126,7 +148,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, trace.user)
     let ctx = libraries.get(dir)
     if (!ctx) {
-      ctx = openCtx(dir, deps, secrets)
+      ctx = openCtx(dir, deps, secrets, Boolean(opts.decide))
       libraries.set(dir, ctx)
     }
     return ctx
@@ -146,15 +168,30 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       emit({ ...base, kind: 'task-failed', message })
       return
     }
-    if (!opts.force && ctx.reflected.has(trace.taskDir)) {
-      summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
-      emit({ ...base, kind: 'task-skipped', message: 'already reflected' })
+    if (!opts.force && (ctx.reflected.has(trace.taskDir) || ctx.pendingEnhance.has(trace.taskDir))) {
+      const reason = ctx.reflected.has(trace.taskDir) ? 'already reflected' : 'enhancement pending review'
+      summary.skipped.push({ taskDir: trace.taskDir, reason })
+      emit({ ...base, kind: 'task-skipped', message: reason })
       return
     }
     emit({ ...base, kind: 'task-start', message: `[${index}/${total}] Processing ${trace.taskDir}...` })
     void ctx.log.info(`Processing: ${trace.path}`)
     try {
-      const draft = await reflect(trace, mode, opts, deps)
+      let draft: ReflectionDraft
+      if (opts.decide) {
+        const decision = await decide(trace, ctx, mode, opts, deps)
+        const report = decision.report
+        ;(summary.decisions ??= []).push(report)
+        void ctx.log.info(`Decision for ${trace.taskDir}: ${report.operation}${report.skill_id ? ` (skill ${report.skill_id})` : ''}${report.reason ? ` - ${report.reason}` : ''}`)
+        if (report.operation !== 'create' || !decision.draft) {
+          const message = await applyDecision(ctx, trace, decision, summary, now)
+          emit({ ...base, kind: report.operation === 'enhance' ? 'task-done' : 'task-skipped', message, decision: report })
+          return
+        }
+        draft = decision.draft
+      } else {
+        draft = await reflect(trace, mode, opts, deps)
+      }
       // a concurrent task of this run may have claimed the same folder meanwhile
       const claimed = opts.force || (!ctx.reflected.has(trace.taskDir) && !ctx.inFlight.has(trace.taskDir))
       if (opts.signal?.aborted) {
@@ -175,10 +212,11 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         return
       }
       const skillPath = path.join(ctx.store.root, skill.path)
+      const decided = summary.decisions?.find((d) => d.taskDir === trace.taskDir && d.operation === 'create')
       summary.created.push({ taskDir: trace.taskDir, skill_id: skill.skill_id, path: skillPath, library: ctx.store.root })
       order.set(summary.created[summary.created.length - 1]!, index)
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
-      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}` })
+      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}`, decision: decided })
     } catch (err) {
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return
@@ -190,8 +228,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     }
   }
 
-  // offline work is CPU-light and waits on fsync: a few tasks at once keep the disk busy
-  const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : OFFLINE_CONCURRENCY
+  // offline work is CPU-light and waits on fsync: a few tasks at once keep the disk busy; offline decisions
+  // run one at a time so a skill created for one task is seen by the next
+  const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : opts.decide ? 1 : OFFLINE_CONCURRENCY
   await pool(traces, limit, processOne, opts.signal)
 
   // tasks run in parallel: report them in run order (newest first), not in finishing order
@@ -229,7 +268,7 @@ function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: stri
   return [...out].sort((a, b) => b.mtime - a.mtime || a.taskDir.localeCompare(b.taskDir))
 }
 
-async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[]): Promise<LibraryCtx> {
+async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
   await fs.promises.mkdir(dir, { recursive: true })
   for (const sub of ['legacy', 'codes', 'logs']) {
     await fs.promises.mkdir(path.join(dir, sub), { recursive: true })
@@ -241,6 +280,8 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[]): Pr
     store,
     log: new ReflectionLog(dir, secrets, deps.now),
     reflected: reflectedTaskDirs(skills),
+    pendingEnhance: decide ? await pendingEnhanceTasks(store.root) : new Set(),
+    planChain: Promise.resolve(),
     inFlight: new Set(),
     takenIds: new Set(skills.map((s) => s.skill_id)),
     lastId: 0
@@ -263,6 +304,39 @@ async function reflect(trace: TaskTrace, mode: 'offline' | 'openai', opts: Refle
   const budgetChars = opts.budgetChars ?? DEFAULT_BUDGET
   const rawLog = trace.source && trace.source !== 'agiagent' ? undefined : await readLogExcerpt(trace.path, Math.floor(budgetChars / 2))
   return reflectWithLlm(deps.llm!, trace, { budgetChars, rawLog, signal: opts.signal, offerTools: opts.llmTools })
+}
+
+async function decide(trace: TaskTrace, ctx: LibraryCtx, mode: 'offline' | 'openai', opts: ReflectionOptions, deps: ReflectionDeps): Promise<Decision> {
+  if (mode === 'offline') {
+    const draft = reflectOffline(trace)
+    const candidates = await findClosestSkills(ctx.store, decisionQuery(trace, draft))
+    return decideOffline(trace, candidates, opts.decideThresholds ?? DEFAULT_DECIDE_THRESHOLDS, draft)
+  }
+  const budgetChars = opts.budgetChars ?? DEFAULT_BUDGET
+  const candidates = await findClosestSkills(ctx.store, decisionQuery(trace))
+  const rawLog = trace.source && trace.source !== 'agiagent' ? undefined : await readLogExcerpt(trace.path, Math.floor(budgetChars / 3))
+  return decideWithLlm(deps.llm!, trace, candidates, { budgetChars, rawLog, signal: opts.signal })
+}
+
+/** enhance → a pending proposal in the plan; none → nothing. Returns the report text for the progress line. */
+async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decision, summary: ReflectionSummary, now: () => Date): Promise<string> {
+  const report = decision.report
+  const language = detectLanguage(trace.requirements.join('\n'))
+  if (report.operation === 'enhance' && decision.enhancement) {
+    const skill = await ctx.store.get(decision.enhancement.skill.skill_id)
+    const { text } = await ctx.store.readRaw(skill.path)
+    const proposal = enhanceProposal({ skill, raw: text, enhancement: decision.enhancement, taskDir: trace.taskDir, author: report.author, now: now() })
+    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
+    ctx.planChain = saved.catch(() => undefined)
+    await saved
+    ctx.pendingEnhance.add(trace.taskDir)
+    ;(summary.proposals ??= []).push(proposal.id)
+    summary.skipped.push({ taskDir: trace.taskDir, reason: `enhancement of "${skill.title}" proposed for review (${proposal.id})` })
+    void ctx.log.info(`Enhancement proposed for ${skill.path}: ${proposal.id}`)
+  } else {
+    summary.skipped.push({ taskDir: trace.taskDir, reason: `nothing to change: ${report.reason ?? ''}` })
+  }
+  return formatDecisionReport(report, language)
 }
 
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */

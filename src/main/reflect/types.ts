@@ -1,4 +1,5 @@
 import type { ReflectSummary } from '../../shared/api'
+import type { DecisionReport } from './decide'
 import type { ReflectLanguage } from './language'
 
 /** A reflection ready to become a skill (both reflectors produce this). */
@@ -28,7 +29,9 @@ export interface ReflectionEvent {
   /** Absolute path of the skill written ('task-done'). */
   skillPath?: string
   message?: string
+  /** With create / enhance / none decisions on: what was decided for this task. */
+  decision?: DecisionReport
 }
 
-/** What a run did: the API's ReflectSummary. */
-export type ReflectionSummary = ReflectSummary
+/** What a run did: the API's ReflectSummary, plus the decisions when create / enhance / none is on. */
+export type ReflectionSummary = ReflectSummary & { decisions?: DecisionReport[]; proposals?: string[] }
