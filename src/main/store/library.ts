@@ -244,6 +244,20 @@ class Library implements SkillLibrary {
     return this.list(opts)
   }
 
+  /** Records what we just wrote in the cache (keyed by the new stat), so reading it back costs no re-read. */
+  private async primeCache(rel: string, bytes: Uint8Array): Promise<void> {
+    const abs = path.join(this.root, rel)
+    try {
+      const st = await fs.promises.lstat(abs)
+      if (!st.isFile() || st.size !== bytes.length) return
+      const format: Skill['format'] = path.posix.basename(rel) === 'SKILL.md' ? 'skill-md' : 'agiagent'
+      const result = this.parse(bytes, { abs, rel, format, legacy: rel.startsWith('legacy/') }, st.mtimeMs)
+      this.cache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
+    } catch {
+      // The next read will load it from disk.
+    }
+  }
+
   /** Loads the skill at a known path if it still has this id. */
   private async tryPath(rel: string, id: string): Promise<Skill | null> {
     const format: Skill['format'] = rel.endsWith('/SKILL.md') || rel === 'SKILL.md' ? 'skill-md' : 'agiagent'
@@ -335,7 +349,9 @@ class Library implements SkillLibrary {
       } catch (err) {
         throw new StoreError('malformed', `${found.path}: ${(err as Error).message}`)
       }
-      await writeFileAtomic(abs, text, { mustExist: true })
+      const out = Buffer.from(text, 'utf8')
+      await writeFileAtomic(abs, out, { mustExist: true })
+      await this.primeCache(found.path, out)
     })
     const versionBefore = this.version
     this.bump()
