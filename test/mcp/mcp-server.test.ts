@@ -157,3 +157,57 @@ describe('availability', () => {
     expect(await skillToolsAvailability({ configFile: file })).toEqual({ available: false, source: file })
   })
 })
+
+describe('reviewing MCP proposals (accept / reject through curation transactions)', () => {
+  it('accepting an edit writes exactly the proposed text, journals it, and curation can undo it', async () => {
+    const { acceptPendingProposal, readPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { undoApplied } = await import('../../src/main/curate/service')
+    const { lib, call } = await setup()
+    const file = skillFile(lib.dir, lib.ids.git)
+    const original = fs.readFileSync(file, 'utf8')
+    const r = await call('edit_skill', { skill_id: lib.ids.git, edit_mode: 'append', code_edit: 'Prefer rebase for local branches.\n' })
+    const id = (r.structuredContent as { proposal_id: string }).proposal_id
+    const record = await acceptPendingProposal(lib.dir, id, 'reviewer')
+    expect(record).toMatchObject({ action: 'apply', proposal_id: id, kind: 'edit', by: 'reviewer', author: 'mcp:inproc' })
+    const proposal = await readPendingProposal(lib.dir, id)
+    expect(proposal.status).toBe('applied')
+    expect(fs.readFileSync(file, 'utf8')).toBe(proposal.changes[0]!.after)
+    await expect(acceptPendingProposal(lib.dir, id, 'reviewer')).rejects.toThrow(/applied/)
+    await undoApplied(lib.dir, id, 'reviewer')
+    expect(fs.readFileSync(file, 'utf8')).toBe(original)
+  })
+  it('a proposal whose skill changed since is refused and nothing is written', async () => {
+    const { acceptPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { lib, call } = await setup()
+    const r = await call('edit_skill', { skill_id: lib.ids.calc, edit_mode: 'full_replace', code_edit: 'new body\n' })
+    const id = (r.structuredContent as { proposal_id: string }).proposal_id
+    await call('rate_skill', { skill_id: lib.ids.calc, rating: 0 }) // the file changes meanwhile
+    const skillBefore = fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')
+    await expect(acceptPendingProposal(lib.dir, id, 'reviewer')).rejects.toThrow()
+    expect(fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')).toBe(skillBefore)
+  })
+  it('accepting a delete moves the skill to legacy/ (with a suffix on a name clash); reject leaves it', async () => {
+    const { acceptPendingProposal, rejectPendingProposal, readPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { lib, call } = await setup()
+    const name = path.basename(skillFile(lib.dir, lib.ids.joke))
+    fs.mkdirSync(path.join(lib.dir, 'legacy'))
+    fs.copyFileSync(path.join(lib.dir, name), path.join(lib.dir, 'legacy', name)) // an older retired copy
+    const d = await call('delete_skill', { skill_id: lib.ids.joke })
+    const id = (d.structuredContent as { proposal_id: string }).proposal_id
+    const p = await readPendingProposal(lib.dir, id)
+    const target = p.changes.find((c) => c.before === null)!.path
+    expect(target).toMatch(/^legacy\/skill_中文笑话创作_\d+\.md$/)
+    await acceptPendingProposal(lib.dir, id, 'reviewer')
+    expect(fs.existsSync(path.join(lib.dir, name))).toBe(false)
+    expect(fs.existsSync(path.join(lib.dir, target))).toBe(true)
+    expect(fs.existsSync(path.join(lib.dir, 'legacy', name))).toBe(true)
+
+    const e = await call('delete_skill', { skill_id: lib.ids.calc })
+    const eid = (e.structuredContent as { proposal_id: string }).proposal_id
+    const before = fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')
+    expect((await rejectPendingProposal(lib.dir, eid)).status).toBe('rejected')
+    expect(fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')).toBe(before)
+    await expect(acceptPendingProposal(lib.dir, eid, 'reviewer')).rejects.toThrow(/rejected/)
+    await expect(acceptPendingProposal(lib.dir, '../../x', 'reviewer')).rejects.toThrow(/not a pending-proposal id/)
+  })
+})

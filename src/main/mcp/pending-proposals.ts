@@ -1,12 +1,15 @@
 /**
  * Pending proposals made by agents through MCP (edit_skill / delete_skill in proposal mode):
  * the change is computed but not applied; it waits in `<library>/.skillbench/pending/<id>.json`
- * (one `Proposal` per file, status 'pending') for review in the app.
+ * (one `Proposal` per file, status 'pending') for review in the app. Accepting applies it through
+ * curation's transactions and journal, so it can be undone like any curation proposal.
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
+import { applyProposal, CurationError, recoverTransactions, withLibraryLock, type TxHooks } from '../curate/apply'
+import type { JournalRecord } from '../curate/journal'
 import { writeFileAtomic } from '../memory/atomic-write'
 
 /** Library-relative folder of the pending proposals. */
@@ -32,6 +35,8 @@ export interface ToolRequestEvidence {
   /** sha256 of the skill file when the proposal was made (conflict check at apply time). */
   base_hash: string
   client?: string
+  /** delete only: where the skill file (or SKILL.md folder) moves. */
+  move?: { from: string; to: string }
 }
 
 /** The proposal for an edit: the skill file's full text before and after. */
@@ -50,14 +55,10 @@ export function editProposal(skill: Skill, before: string, after: string, eviden
 }
 
 /**
- * The proposal for a delete: the file leaves its place and appears under legacy/ (never deleted).
- * `legacyPath` is where it would go now; the applier re-checks for collisions.
+ * The proposal for a delete: the skill leaves its place and appears under legacy/ (never deleted),
+ * with the changes made by curation's `legacyMoveChanges` (same collision naming as curate).
  */
-export function deleteProposal(skill: Skill, text: string, legacyPath: string, evidence: ToolRequestEvidence, now?: Date): Proposal {
-  const changes: FileChange[] = [
-    { path: skill.path, before: text, after: null },
-    { path: legacyPath, before: null, after: text }
-  ]
+export function deleteProposal(skill: Skill, changes: FileChange[], evidence: ToolRequestEvidence, now?: Date): Proposal {
   return {
     id: proposalId('delete', skill.skill_id, now),
     kind: 'delete',
@@ -108,4 +109,57 @@ export async function listPendingProposals(libraryRoot: string): Promise<{ propo
     }
   }
   return { proposals, errors }
+}
+
+function pendingFile(libraryRoot: string, id: string): string {
+  if (!isPendingProposalId(id)) {
+    throw new CurationError('not_found', `'${id.slice(0, 80)}' is not a pending-proposal id`)
+  }
+  return path.join(libraryRoot, ...PENDING_DIR.split('/'), `${id}.json`)
+}
+
+/** One pending proposal by id. */
+export async function readPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
+  const file = pendingFile(libraryRoot, id)
+  let text: string
+  try {
+    text = await fs.readFile(file, 'utf8')
+  } catch {
+    throw new CurationError('not_found', `no pending proposal ${id}`)
+  }
+  const p = JSON.parse(text) as Proposal
+  if (p.id !== id || !Array.isArray(p.changes)) {
+    throw new CurationError('invalid', `${PENDING_DIR}/${id}.json is not a proposal`)
+  }
+  return p
+}
+
+/**
+ * Applies a pending MCP proposal through curation's transaction (all-or-nothing, journaled, undoable
+ * with `undoApplied(root, proposalId)`); refuses when the skill changed since it was proposed.
+ */
+export async function acceptPendingProposal(libraryRoot: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(libraryRoot, async () => {
+    await recoverTransactions(libraryRoot)
+    const proposal = await readPendingProposal(libraryRoot, id)
+    if (proposal.status !== 'pending') {
+      throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
+    }
+    const record = await applyProposal(libraryRoot, proposal, { by, ...hooks })
+    await savePendingProposal(libraryRoot, { ...proposal, status: 'applied' })
+    return record
+  })
+}
+
+/** Marks a pending MCP proposal rejected (the library does not change; the file is kept as a record). */
+export async function rejectPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
+  return withLibraryLock(libraryRoot, async () => {
+    const proposal = await readPendingProposal(libraryRoot, id)
+    if (proposal.status !== 'pending') {
+      throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
+    }
+    const rejected: Proposal = { ...proposal, status: 'rejected' }
+    await savePendingProposal(libraryRoot, rejected)
+    return rejected
+  })
 }

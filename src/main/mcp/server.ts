@@ -12,6 +12,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { McpError, ErrorCode, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { QueryResult, ToolResult } from '../../shared/types'
+import { legacyMoveChanges } from '../curate/changes'
 import { isValidSkillId } from '../store/paths'
 import {
   callSkillTool,
@@ -23,7 +24,7 @@ import {
 } from '../tools/index'
 import type { Availability } from './availability'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
-import { deleteProposal, editProposal, savePendingProposal } from './pending-proposals'
+import { deleteProposal, editProposal, savePendingProposal, type ToolRequestEvidence } from './pending-proposals'
 import { skillToolsPrompt } from './prompt-snippet'
 import { createProposalRecorder } from './proposal-recorder'
 
@@ -80,7 +81,7 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
     if (result.status === 'error' || !write) {
       return result
     }
-    const evidence = { tool: name, args: evidenceArgs(args), base_hash: write.baseHash, client: clientName() }
+    const evidence: ToolRequestEvidence = { tool: name, args: evidenceArgs(args), base_hash: write.baseHash, client: clientName() }
     let proposal
     if (write.kind === 'edit') {
       if (write.noop || write.before === write.after) {
@@ -88,7 +89,11 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
       }
       proposal = editProposal(write.skill, write.before, write.after, evidence, now())
     } else {
-      proposal = deleteProposal(write.skill, write.text, write.to, { ...evidence, move: { from: write.from, to: write.to } } as typeof evidence, now())
+      const all = await opts.store.list({ includeLegacy: true })
+      const existing = new Set(all.skills.map((s) => s.path))
+      const changes = legacyMoveChanges(write.skill, write.text, existing, new Set(), now())
+      const to = changes.find((c) => c.before === null)?.path ?? write.to
+      proposal = deleteProposal(write.skill, changes, { ...evidence, move: { from: write.from, to } }, now())
     }
     const rel = await savePendingProposal(opts.store.root, proposal)
     const what = write.kind === 'edit' ? `Edit of skill ${write.skill.skill_id} (${String(args.edit_mode)})` : `Retiring skill ${write.skill.skill_id} to legacy/`
