@@ -68,9 +68,12 @@ async function main(): Promise<void> {
     const coldMs = Number(process.hrtime.bigint() - t0) / 1e6
     const cpu = process.cpuUsage(cpu0)
     const coldCpuS = (cpu.user + cpu.system) / 1e6
+    const cpu1 = process.cpuUsage()
     const t1 = process.hrtime.bigint()
     const warm = await scanRoot({ rootDir: root, cache })
     const warmMs = Number(process.hrtime.bigint() - t1) / 1e6
+    const warmCpu = process.cpuUsage(cpu1)
+    const warmCpuMs = (warmCpu.user + warmCpu.system) / 1e3
 
     // Persisted cache: a new process loading the cache file, then rescanning.
     const cacheFile = path.join(root, '..', `${path.basename(root)}-cache.json`)
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
       ['Generated root', `${TASKS} tasks, ${fmt(mb, 0)} MB of logs (${fmt(genMs / 1000)} s to write)`, '2,000 tasks / ~1 GB'],
       ['Cold scan (wall clock)', `${fmt(coldMs / 1000, 2)} s = **${fmt(mb / (coldMs / 1000), 0)} MB/s**, ${calls.toLocaleString('en-US')} tool calls`, '≥ 300 MB/s'],
       ['Cold scan (per CPU-second, robust to a busy machine)', `${fmt(coldCpuS, 2)} CPU-s = ${fmt(mb / coldCpuS, 0)} MB/CPU-s`, '—'],
-      ['Rescan, unchanged root (in-process cache)', `**${fmt(warmMs, 0)} ms** (cache hits ${cache.hits})`, '< 300 ms'],
+      ['Rescan, unchanged root (in-process cache)', `**${fmt(warmMs, 0)} ms** wall, ${fmt(warmCpuMs, 0)} ms CPU (cache hits ${cache.hits}, no log opened)`, '< 300 ms'],
       ['Rescan from the persisted cache file (new process)', `${fmt(persistedMs, 0)} ms (cache file ${fmt(cacheBytes / 1048576)} MB)`, '—'],
       ['Results consistent', ok ? 'yes' : '**NO**', 'every task parsed, completed']
     ]

@@ -28,7 +28,7 @@ export interface TaskCandidate {
   path: string
   user: string
   taskDir: string
-  /** Newest of the folder's and its logs' modification times (ms). */
+  /** Newest modification time of its log files (ms): the task's last activity. */
   mtime: number
   logs: LogFileInfo[]
 }
@@ -177,22 +177,20 @@ export async function inspectTaskDir(
   user: string,
   inside: (real: string) => boolean = () => true
 ): Promise<TaskCandidate | { reason: string; noContent: boolean }> {
-  let dirStat: fs.Stats
-  try {
-    dirStat = fs.statSync(dir)
-  } catch {
-    return { reason: 'folder not readable', noContent: true }
-  }
   const logsDir = path.join(dir, 'logs')
   let entries: fs.Dirent[]
   try {
     entries = fs.readdirSync(logsDir, { withFileTypes: true })
   } catch {
+    if (!fs.existsSync(dir)) {
+      return { reason: 'folder not readable', noContent: true }
+    }
     const hasWorkspace = fs.statSync(path.join(dir, 'workspace'), { throwIfNoEntry: false })?.isDirectory() ?? false
     return { reason: 'no logs/ folder', noContent: !hasWorkspace }
   }
   const logs: LogFileInfo[] = []
-  let mtime = dirStat.mtimeMs
+  // The newest log write is the task's last activity (no extra stat of the folder: rescans stay cheap).
+  let mtime = 0
   for (const e of entries) {
     const m = LOG_FILE.exec(e.name)
     if (!m || !(e.isFile() || e.isSymbolicLink())) {
