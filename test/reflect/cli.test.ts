@@ -66,6 +66,17 @@ describe('skillbench reflect', () => {
     for (const f of fs.readdirSync(`${lib}/logs`)) expect(fs.readFileSync(`${lib}/logs/${f}`, 'utf8')).not.toContain(key)
   }, 30_000)
 
+  it('--decide: none for a greeting, create for a real task, in the summary', async () => {
+    const root = makeRoot([
+      { dir: 'dan/output_hi', log: 'Received user requirement: hello\nTASK_COMPLETED: hi🎉 Workflow completed!\n', ageSec: 5 },
+      { dir: 'dan/output_calc', log: CALC_LOG }
+    ])
+    const a = io()
+    expect(await main(['reflect', '--root-dir', root, '--decide'], a.io)).toBe(0)
+    expect(a.out.stdout).toMatch(/Created 1 skill\(s\); 0 enhancement\(s\) proposed for review, 1 task\(s\) needing nothing/)
+    expect(a.out.stderr).toContain('- Decision: nothing to change')
+  })
+
   it('answers bad usage with exit code 2', async () => {
     const a = io()
     expect(await main(['reflect', '--root-dir', '/nonexistent', '--llm', 'claude'], a.io)).toBe(2)

@@ -20,6 +20,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   budget: { type: 'string' },
   force: { type: 'boolean', default: false },
+  decide: { type: 'boolean', default: false },
   'claude-dir': { type: 'string' },
   'codex-dir': { type: 'string' },
   'synapse-dir': { type: 'string' },
@@ -36,10 +37,13 @@ export function progressBar(done: number, total: number): string {
 
 /** The human summary printed after a run. */
 export function formatReflectSummary(s: ReflectionSummary): string {
-  const already = s.skipped.filter((x) => x.reason === 'already reflected').length
-  const other = s.skipped.length - already
+  const already = s.skipped.filter((x) => x.reason === 'already reflected' || x.reason === 'enhancement pending review').length
+  const enhanced = s.proposals?.length ?? 0
+  const unchanged = s.decisions?.filter((d) => d.operation === 'none').length ?? 0
+  const other = s.skipped.length - already - enhanced - unchanged
+  const decided = s.decisions ? `; ${enhanced} enhancement(s) proposed for review, ${unchanged} task(s) needing nothing` : ''
   const lines = [
-    `Created ${s.created.length} skill(s); skipped ${already} already reflected${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
+    `Created ${s.created.length} skill(s)${decided}; skipped ${already} already reflected${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
   ]
   for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
   for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
@@ -72,7 +76,8 @@ export const command: CliCommand = {
   name: 'reflect',
   summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
   usage:
-    'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--json]\n' +
+    'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
+    '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
     '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
@@ -113,7 +118,7 @@ export const command: CliCommand = {
           break
         case 'task-done':
           done++
-          io.stderr(`✅ Skill generated: ${e.skillPath}\n`)
+          io.stderr(e.skillPath ? `✅ Skill generated: ${e.skillPath}\n` : `${e.message ?? ''}\n`)
           break
         case 'task-failed':
           done++
@@ -121,7 +126,7 @@ export const command: CliCommand = {
           break
         case 'task-skipped':
           done++
-          io.stderr(`[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
+          io.stderr(e.decision ? `${e.message ?? ''}\n` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
           break
         default:
           break
@@ -138,6 +143,7 @@ export const command: CliCommand = {
       tasks: values.task,
       mode,
       force: values.force,
+      decide: values.decide,
       concurrency: concurrency ?? DEFAULT_SETTINGS.llm.concurrency,
       budgetChars: budget,
       traces,
