@@ -305,7 +305,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     'skills.restore': async ({ library, skillId }) => {
       const store = await storeFor(library)
       const before = await store.get(skillId, { includeLegacy: true })
-      const skill = await store.restore(skillId)
+      const skill = await core.restore(store, skillId)
       await noteLibraryWrites(store, [before.path, skill.path])
       return documentOf(store, skill)
     },

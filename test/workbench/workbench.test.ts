@@ -266,3 +266,69 @@ describe('workbench: tasks, logs, reflection jobs, overview', () => {
     expect(edge).toBeDefined()
   })
 })
+
+describe('workbench: curation', () => {
+  it('computes a plan as a job, accepts an edited merge, journals it and undoes it', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const empty = await b.call<{ proposals: unknown[]; computedAt: string | null }>('curate.plan', { library })
+    expect(empty).toMatchObject({ proposals: [], computedAt: null })
+    const before = new Map(fs.readdirSync(library).filter((n) => n.endsWith('.md')).map((n) => [n, fs.readFileSync(path.join(library, n), 'utf8')]))
+
+    const job = await b.call<JobInfo>('curate.start', { library })
+    await b.wb.waitForJob(job.jobId)
+    const done = (await waitForEvent(b.events, (e) => e.type === 'job.done' && e.jobId === job.jobId)) as Extract<ApiEvent, { type: 'job.done' }>
+    expect(done.state).toBe('done')
+    const plan = await b.call<{ proposals: { id: string; kind: string; status?: string; changes: { path: string; before: string | null; after: string | null }[] }[]; computedAt: string | null; library: string }>(
+      'curate.plan',
+      { library }
+    )
+    expect(plan.computedAt).not.toBeNull()
+    expect(plan.library).toBe(library)
+    const merge = plan.proposals.find((p) => p.kind === 'merge')
+    expect(merge, 'the two calculator skills make a merge proposal').toBeDefined()
+    expect(merge!.status).toBe('pending')
+
+    // edit-then-accept: the user's version of the merged file is what lands on disk
+    const primary = merge!.changes.find((c) => c.after !== null && c.before !== null)!
+    const editedText = primary.after!.replace(/\n*$/, '\n\nEdited in the diff view.\n')
+    const entry = await b.call<{ id: string; proposal_id: string; changes: unknown[] }>('curate.accept', {
+      library,
+      proposalId: merge!.id,
+      edited: [{ path: primary.path, before: primary.before, after: editedText }]
+    })
+    expect(entry.proposal_id).toBe(merge!.id)
+    expect(fs.readFileSync(path.join(library, primary.path), 'utf8')).toBe(editedText)
+    const legacy = fs.readdirSync(path.join(library, 'legacy'))
+    expect(legacy.length).toBeGreaterThan(0)
+
+    const journal = await b.call<{ id: string; undone_at?: string }[]>('curate.journal', { library })
+    expect(journal[0]!.id).toBe(entry.id)
+    expect(journal[0]!.undone_at).toBeUndefined()
+    await expectError(b.call('curate.accept', { library, proposalId: merge!.id }), 'invalid', /already applied/)
+
+    const undone = await b.call<{ id: string; undone_at?: string }>('curate.undo', { library, entryId: entry.id })
+    expect(undone.id).toBe(entry.id)
+    expect(undone.undone_at).toBeTruthy()
+    const after = new Map(fs.readdirSync(library).filter((n) => n.endsWith('.md')).map((n) => [n, fs.readFileSync(path.join(library, n), 'utf8')]))
+    expect(after).toEqual(before)
+    expect((await b.call<{ undone_at?: string }[]>('curate.journal', { library }))[0]!.undone_at).toBeTruthy()
+  })
+
+  it('rejects edits that touch files outside the proposal, and rejects proposals', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const job = await b.call<JobInfo>('curate.start', { library })
+    await b.wb.waitForJob(job.jobId)
+    const plan = await b.call<{ proposals: { id: string; status?: string }[] }>('curate.plan', { library })
+    const id = plan.proposals[0]!.id
+    await expectError(
+      b.call('curate.accept', { library, proposalId: id, edited: [{ path: '../../outside.md', before: null, after: 'x' }] }),
+      'bad_request',
+      /does not change/
+    )
+    const rejected = await b.call<{ status?: string }>('curate.reject', { library, proposalId: id })
+    expect(rejected.status).toBe('rejected')
+    expect((await b.call<{ proposals: { id: string; status?: string }[] }>('curate.plan', { library })).proposals[0]!.status).toBe('rejected')
+  })
+})

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary } from '../../shared/api'
-import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill } from '../../shared/types'
+import type { CurationPlan, FileChange, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
 import type { JobContext } from './jobs'
@@ -13,6 +13,21 @@ import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
 import { copySkillFiles, createSkillTools } from '../tools'
+import { CurationError, recoverTransactions, withLibraryLock } from '../curate/apply'
+import { readJournal, type JournalRecord } from '../curate/journal'
+import {
+  acceptProposal,
+  curateLibrary,
+  loadPlan,
+  proposalsWithStatus,
+  rejectProposal,
+  restoreSkill,
+  savePlan,
+  undoApplied,
+  type OpenedLibrary
+} from '../curate/service'
+import type { CurationSettings } from '../curate/settings'
+import type { SkillLibrary } from '../store/library'
 
 /** What a reflection job needs. */
 export interface ReflectRequest {
@@ -47,6 +62,8 @@ export interface CoreModules {
   reject(store: SkillStore, proposalId: string): Promise<Proposal>
   journal(store: SkillStore): Promise<JournalEntry[]>
   undo(store: SkillStore, entryId: string): Promise<JournalEntry>
+  /** Brings a legacy skill back (journaled when curation is available). */
+  restore(store: SkillStore, skillId: string): Promise<Skill>
   /** Similarity graph + DBSCAN cluster labels of the active skills. */
   similarityGraph(skills: Skill[], thresholds: Settings['thresholds']): Promise<OverviewResult['graph']>
 }
@@ -70,6 +87,7 @@ export function unavailableCore(): CoreModules {
     reject: async () => unavailable('curation'),
     journal: async () => unavailable('the curation journal'),
     undo: async () => unavailable('undo'),
+    restore: (store, skillId) => store.restore(skillId),
     similarityGraph: async () => ({ nodes: [], edges: [] })
   }
 }
@@ -140,7 +158,84 @@ export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8): 
   }
 }
 
-/** The real core modules; curation stays "unavailable" until `src/main/curate` lands. */
+/** Curation settings from the app settings (the thresholds screen). */
+function curationSettingsOf(settings: Settings): Partial<CurationSettings> {
+  return {
+    mergeThreshold: settings.thresholds.merge,
+    eps: settings.thresholds.eps,
+    minSamples: settings.thresholds.minSamples,
+    cleanupDays: settings.thresholds.cleanupDays
+  }
+}
+
+/** The store as the curation service wants it, after finishing any transaction a crash interrupted. */
+async function openedForCuration(store: SkillStore): Promise<OpenedLibrary> {
+  const recovery = await withLibraryLock(store.root, () => recoverTransactions(store.root))
+  return { library: store as SkillLibrary, root: store.root, recovery }
+}
+
+/** A journal record as the API shows it. */
+function entryOf(record: JournalRecord): JournalEntry {
+  return {
+    id: record.id,
+    proposal_id: record.proposal_id,
+    kind: record.kind as JournalEntry['kind'],
+    at: record.at,
+    by: record.by,
+    changes: record.changes
+  }
+}
+
+/** Applied changes (apply / restore records), newest first, each with the time it was undone if it was. Pure. */
+export function journalEntries(records: readonly JournalRecord[]): JournalEntry[] {
+  const undoneAt = new Map<string, string>()
+  for (const r of records) {
+    if (r.action === 'undo' && r.undoes) {
+      undoneAt.set(r.undoes, r.at)
+    }
+  }
+  return records
+    .filter((r) => r.action !== 'undo')
+    .map((r) => {
+      const at = undoneAt.get(r.id)
+      return at ? { ...entryOf(r), undone_at: at } : entryOf(r)
+    })
+    .reverse()
+}
+
+/**
+ * Edit-then-accept: replaces the `after` text of files of a pending proposal with the user's version.
+ * Only files the proposal already touches, with the same `before`, and skill files must still parse.
+ */
+async function applyEdits(store: SkillStore, proposalId: string, edited: FileChange[]): Promise<void> {
+  await withLibraryLock(store.root, async () => {
+    const plan = await loadPlan(store.root)
+    const proposal = plan.proposals.find((p) => p.id === proposalId)
+    if (!proposal) {
+      throw new ApiError('not_found', `no proposal ${proposalId} in the pending plan`)
+    }
+    for (const change of edited) {
+      const target = proposal.changes.find((c) => c.path === change.path)
+      if (!target) {
+        throw new ApiError('bad_request', `the proposal does not change ${change.path}`)
+      }
+      if (target.before !== change.before) {
+        throw new ApiError('bad_request', `the "before" text of ${change.path} differs from the proposal's`)
+      }
+      if (change.after !== null && change.path.endsWith('.md')) {
+        const parsed = parseSkillText(change.after)
+        if (!parsed.ok) {
+          throw new ApiError('bad_request', `the edited ${change.path} is not a valid skill file: ${parsed.reason}`)
+        }
+      }
+      target.after = change.after
+    }
+    proposal.author = proposal.author ? `${proposal.author} + user edit` : 'user edit'
+    await savePlan(store.root, plan)
+  })
+}
+
+/** The real core modules. */
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
   const scanCaches = new Map<string, ScanCache<LogParse>>()
@@ -211,6 +306,61 @@ export async function createCoreModules(): Promise<CoreModules> {
         deps
       )
     },
-    similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds))
+    similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds)),
+
+    async curatePlan(store, settings, llm, ctx) {
+      const opened = await openedForCuration(store)
+      const plan = await curateLibrary(opened, {
+        settings: curationSettingsOf(settings),
+        llm,
+        signal: ctx.signal,
+        onProgress: (p) =>
+          ctx.progress({
+            fraction: Math.min(1, ((p.step - 1) + (p.total ? (p.done ?? 0) / p.total : 0)) / 3),
+            stage: `step-${p.step}`,
+            message: p.message,
+            index: p.done,
+            total: p.total
+          })
+      })
+      ctx.progress({ fraction: 1, stage: 'done', message: `${plan.proposals.length} proposals` })
+      return { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }
+    },
+    async readPlan(store) {
+      try {
+        const { plan } = await proposalsWithStatus(store.root)
+        return { plan: { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }, computedAt: plan.created_at }
+      } catch (err) {
+        if (err instanceof CurationError && err.code === 'not_found') {
+          return { plan: { skills_loaded: 0, proposals: [], errors: [] }, computedAt: null }
+        }
+        throw err
+      }
+    },
+    async accept(store, proposalId, edited) {
+      if (edited?.length) {
+        await applyEdits(store, proposalId, edited)
+      }
+      const record = await acceptProposal(store.root, proposalId, 'user')
+      return entryOf(record)
+    },
+    async reject(store, proposalId) {
+      return rejectProposal(store.root, proposalId)
+    },
+    async journal(store) {
+      const { records } = await readJournal(store.root)
+      return journalEntries(records)
+    },
+    async undo(store, entryId) {
+      const undo = await undoApplied(store.root, entryId, 'user')
+      const { records } = await readJournal(store.root)
+      const original = records.find((r) => r.id === undo.undoes)
+      return original ? { ...entryOf(original), undone_at: undo.at } : entryOf(undo)
+    },
+    async restore(store, skillId) {
+      const opened = await openedForCuration(store)
+      await restoreSkill(opened, skillId, 'user')
+      return store.get(skillId)
+    }
   }
 }

@@ -6,6 +6,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   bad_request: 400,
   invalid_id: 400,
   invalid_input: 400,
+  invalid: 400,
+  locked: 409,
   path_escape: 403,
   forbidden: 403,
   unauthorized: 401,
