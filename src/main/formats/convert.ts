@@ -73,7 +73,7 @@ function plan(skills: LoadedSkill[], to: FormatId): { skill: LoadedSkill; file: 
       case 'skill-md': {
         const base = model.name && SKILL_NAME_PATTERN.test(model.name) && model.name.length <= 64 ? model.name : slugifySkillName(model.name || model.title, model.skill_id)
         const name = uniqueSkillName(base, taken)
-        const record = toSkillMd(model, { name })
+        const record = toSkillMd(model, { name, withResources: loaded.format === 'skill-md' })
         const copies = loaded.format === 'skill-md' ? (model.resources ?? []).map((rel) => ({ fromAbs: path.join(path.dirname(loaded.abs), rel), rel: `${name}/${rel}` })) : []
         file = { rel: `${name}/SKILL.md`, text: serializeSkillMd(record), copies }
         break

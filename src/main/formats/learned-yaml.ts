@@ -117,8 +117,8 @@ function nativeTo(skill: PortableSkill): LearnedRecord {
     else if (key in extra) d[key] = extra[key]
   }
   put('id', skill.learned_id ?? skill.skill_id ?? skill.name)
-  put('name', skill.title)
-  put('description', skill.description)
+  put('name', skill.title === '' ? undefined : skill.title)
+  put('description', skill.description === '' ? undefined : skill.description)
   put('trigger_pattern', skill.trigger_pattern)
   put('confidence', skill.confidence ?? skill.quality_index)
   put('tags', skill.tags)

@@ -133,6 +133,11 @@ function nativeFrom(record: SkillMdRecord): PortableSkill {
 export interface ToSkillMdOptions {
   /** The folder name chosen by the exporter (unique in the tree); defaults to the slug of the skill's name/title. */
   name?: string
+  /**
+   * Whether the resource files will be in the folder (default true). When false (the files are not copied),
+   * the resource list rides in the carrier so it is not lost.
+   */
+  withResources?: boolean
 }
 
 function nativeTo(skill: PortableSkill, opts: ToSkillMdOptions): SkillMdRecord {
@@ -160,6 +165,7 @@ export function fromSkillMd(record: SkillMdRecord): PortableSkill {
  */
 export function toSkillMd(skill: PortableSkill, opts: ToSkillMdOptions = {}): SkillMdRecord {
   const record = nativeTo(skill, opts)
+  if (opts.withResources === false) delete record.resources
   const carrier = diffCarrier(skill, nativeFrom(record))
   if (carrier) {
     const metadata = isPlainObject(record.frontMatter.metadata) ? record.frontMatter.metadata : {}
