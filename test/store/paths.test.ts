@@ -129,7 +129,7 @@ describe('resolveInside', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(seg, { minLength: 1, maxLength: 5 }), fc.boolean(), async (segs, abs) => {
         const rel = (abs ? '/' : '') + segs.join('/')
-        let resolved: string | null = null
+        let resolved: string
         try {
           resolved = await resolveInside(root, rel)
         } catch (err) {
