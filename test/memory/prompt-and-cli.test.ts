@@ -83,3 +83,26 @@ describe('skillbench memory CLI', () => {
     expect(fs.readdirSync(ws)).toEqual([])
   })
 })
+
+describe('memory documents for the editor', () => {
+  it('reads and saves named files with a conflict check, and refuses other paths', async () => {
+    const { readMemoryDocument, writeMemoryDocument, MemoryConflictError } = await import('../../src/main/memory/memory-files')
+    const ws = tmp()
+    const empty = await readMemoryDocument(ws, 'lessons.md')
+    expect(empty).toEqual({ name: 'lessons.md', text: null, hash: null })
+    const { hash } = await writeMemoryDocument(ws, 'lessons.md', '- rule one\n', null)
+    const doc = await readMemoryDocument(ws, 'lessons.md')
+    expect(doc.text).toBe('- rule one\n')
+    expect(doc.hash).toBe(hash)
+    // someone else (an agent) appended meanwhile: the stale save is refused, their text kept
+    fs.appendFileSync(path.join(ws, 'memory', 'lessons.md'), '- rule two\n')
+    await expect(writeMemoryDocument(ws, 'lessons.md', '- mine\n', hash)).rejects.toBeInstanceOf(MemoryConflictError)
+    expect(fs.readFileSync(path.join(ws, 'memory', 'lessons.md'), 'utf8')).toBe('- rule one\n- rule two\n')
+    await expect(writeMemoryDocument(ws, 'lessons.md', 'x', null)).rejects.toBeInstanceOf(MemoryConflictError)
+    await writeMemoryDocument(ws, 'logs/2026-01-10.md', 'day log\n', null)
+    expect(fs.readFileSync(path.join(ws, 'memory', 'logs', '2026-01-10.md'), 'utf8')).toBe('day log\n')
+    for (const bad of ['../x.md', '/etc/passwd', 'logs/../../x.md', 'logs/2026-02-30.md', '.pending-preferences.json', 'notes.md']) {
+      await expect(writeMemoryDocument(ws, bad, 'x', null), bad).rejects.toThrow(/not a memory file/)
+    }
+  })
+})

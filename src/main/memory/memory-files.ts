@@ -2,6 +2,7 @@
  * The I/O layer over a workspace's `memory/` folder: reads the files, runs the pure logic, writes
  * atomically. Every function re-reads the files it changes (files on disk are the truth).
  */
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
@@ -95,6 +96,59 @@ async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
       locks.delete(key)
     }
   }
+}
+
+/** The memory files the app may show and edit, by name (daily logs: `logs/YYYY-MM-DD.md`). */
+export const MEMORY_FILE_NAMES = ['lessons.md', 'preferences.md', 'procedural.md', 'long-term.md'] as const
+
+/** The absolute path of a named memory file; any other name (a path, `..`, another file) is refused. */
+export function memoryFilePath(workspace: string, name: string): string {
+  const p = memoryPaths(workspace)
+  if ((MEMORY_FILE_NAMES as readonly string[]).includes(name)) {
+    return path.join(p.dir, name)
+  }
+  const m = /^logs\/(\d{4}-\d{2}-\d{2}\.md)$/.exec(name)
+  if (m && dayOfLogFile(m[1]!)) {
+    return path.join(p.logsDir, m[1]!)
+  }
+  throw new Error(`'${name.slice(0, 80)}' is not a memory file (${MEMORY_FILE_NAMES.join(', ')} or logs/YYYY-MM-DD.md)`)
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** A memory file for the editor: its text and hash (both null when it does not exist yet). */
+export async function readMemoryDocument(workspace: string, name: string): Promise<{ name: string; text: string | null; hash: string | null }> {
+  const text = await readMemoryFile(memoryFilePath(workspace, name))
+  return { name, text, hash: text === null ? null : sha256(text) }
+}
+
+/** Thrown when a memory file changed on disk since the editor read it. */
+export class MemoryConflictError extends Error {
+  constructor(name: string) {
+    super(`${name} changed on disk since it was opened: reload it and apply your edit again`)
+    this.name = 'MemoryConflictError'
+  }
+}
+
+/**
+ * Saves an edited memory file atomically. `baseHash` is the hash the editor read (null = the file
+ * must not exist yet); a different current hash is a conflict and nothing is written.
+ */
+export async function writeMemoryDocument(workspace: string, name: string, text: string, baseHash: string | null): Promise<{ hash: string }> {
+  const file = memoryFilePath(workspace, name)
+  if (Buffer.byteLength(text) > MAX_MEMORY_FILE_BYTES) {
+    throw new Error(`${name} would be over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`)
+  }
+  return withLock(memoryPaths(workspace).dir, async () => {
+    const current = await readMemoryFile(file)
+    if ((current === null ? null : sha256(current)) !== baseHash) {
+      throw new MemoryConflictError(name)
+    }
+    await writeFileAtomic(file, text)
+    return { hash: sha256(text) }
+  })
 }
 
 /** Adds a lesson (from a curated failure or a plain rule), deduplicated. */
