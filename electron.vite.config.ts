@@ -28,6 +28,8 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,
+      // the page loads faster minified (1.3 MB → a few hundred KB for the first screen); Monaco stays a lazy chunk
+      minify: true,
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
   }
