@@ -21,5 +21,11 @@ export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand
   scan: () => import('./commands/scan'),
   memory: () => import('./commands/memory'),
   mcp: () => import('./commands/mcp'),
-  reflect: () => import('./commands/reflect')
+  reflect: () => import('./commands/reflect'),
+  curate: () => import('./commands/curate'),
+  proposals: () => import('./commands/proposals'),
+  accept: () => import('./commands/accept'),
+  reject: () => import('./commands/reject'),
+  undo: () => import('./commands/undo'),
+  restore: () => import('./commands/restore')
 }

@@ -161,7 +161,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       }
     }
   }
-  progress({ step: 1, message: `Merge proposals: ${proposals.length}` })
+  progress({ step: 1, message: `✅ Proposed ${proposals.length} merge(s)` })
 
   progress({ step: 2, message: 'Step 2: Cross-skill integration...' })
   if (engine) {
@@ -224,7 +224,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       }
     }
   }
-  progress({ step: 2, message: `Consolidate proposals: ${proposals.filter((p) => p.kind === 'consolidate').length}` })
+  progress({ step: 2, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'consolidate').length} consolidation(s)` })
 
   progress({ step: 3, message: 'Step 3: Cleaning unused skills...' })
   const cutoff = input.now.getTime() - settings.cleanupDays * 86_400_000
@@ -251,7 +251,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       errors.push({ path: s.path, reason: `cleanup not proposed: ${(err as Error).message}` })
     }
   })
-  progress({ step: 3, message: `Cleanup proposals: ${proposals.filter((p) => p.kind === 'cleanup').length}` })
+  progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'cleanup').length} cleanup(s)` })
   return { skills_loaded: skills.length, proposals, errors }
 }
 

@@ -1,0 +1,18 @@
+import { acceptProposal, openForCuration } from '../../curate/service'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { actorName } from './curate'
+
+export const command: CliCommand = {
+  name: 'accept',
+  summary: 'Apply one proposal of the pending plan (all-or-nothing, journaled, undoable)',
+  usage: 'skillbench accept ID --library DIR | --root-dir DIR --user U [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
+    if (positionals.length !== 1) throw new UsageError('give one proposal id (see `skillbench proposals`)')
+    const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
+    const record = await acceptProposal(opened.root, positionals[0]!, actorName(values.user))
+    if (values.json) printJson(io, { status: 'success', journal_id: record.id, proposal_id: record.proposal_id, changes: record.changes.map((c) => c.path) })
+    else io.stdout(`Applied ${record.proposal_id} (${record.kind}); journal entry ${record.id}. Undo with \`skillbench undo ${record.proposal_id}\`.\n`)
+    return 0
+  }
+}

@@ -1,0 +1,107 @@
+import os from 'node:os'
+import type { Proposal } from '../../../shared/types'
+import { createOpenAiClient, llmConfigFromEnv } from '../../llm/openai-client'
+import { acceptProposal, curateLibrary, openForCuration } from '../../curate/service'
+import type { CurationSettings } from '../../curate/settings'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+
+const OPTIONS = {
+  ...LIBRARY_OPTIONS,
+  apply: { type: 'boolean', default: false },
+  llm: { type: 'string', default: 'offline' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'merge-threshold': { type: 'string' },
+  eps: { type: 'string' },
+  'cleanup-days': { type: 'string' },
+  'include-edited': { type: 'boolean', default: false }
+} as const
+
+/** The name journal records carry: --user, else the OS user. */
+export function actorName(user: string | undefined): string {
+  if (user) return user
+  try {
+    return os.userInfo().username || 'user'
+  } catch {
+    return 'user'
+  }
+}
+
+function numberFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isFinite(n)) throw new UsageError(`${flag} must be a number`)
+  return n
+}
+
+/** One proposal as a few readable lines. */
+export function formatProposal(p: Proposal): string {
+  const members = p.members.map((m) => `    - ${m.skill_id}  ${m.title.slice(0, 70)}  (${m.path})`)
+  const terms = p.evidence.shared_terms?.length ? `\n    shared terms: ${p.evidence.shared_terms.join(', ')}` : ''
+  const files = p.changes.map((c) => `    ${c.before === null ? '+' : c.after === null ? '-' : '~'} ${c.path}`)
+  return [`[${p.id}] ${p.kind}${p.status && p.status !== 'pending' ? ` (${p.status})` : ''}  score ${p.score}`, `    ${p.reason}${terms}`, ...members, '    files:', ...files].join('\n')
+}
+
+export const command: CliCommand = {
+  name: 'curate',
+  summary: 'Propose merges, consolidations and cleanups for a library (nothing changes until accepted or --apply)',
+  usage:
+    'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
+    '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited]',
+  async run(argv, io: CliIo) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    if (values.llm !== 'offline' && values.llm !== 'openai') throw new UsageError('--llm must be offline or openai')
+    const settings: Partial<CurationSettings> = {}
+    const merge = numberFlag(values['merge-threshold'], '--merge-threshold')
+    const eps = numberFlag(values.eps, '--eps')
+    const days = numberFlag(values['cleanup-days'], '--cleanup-days')
+    if (merge !== undefined) settings.mergeThreshold = merge
+    if (eps !== undefined) settings.eps = eps
+    if (days !== undefined) settings.cleanupDays = days
+    if (values['include-edited']) settings.protectEdited = false
+    const dir = resolveLibraryDir(values, io.cwd)
+    const llm = values.llm === 'openai' ? createOpenAiClient(llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)) : undefined
+
+    const opened = await openForCuration(dir)
+    for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
+    for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
+    let lastStep = 0
+    const plan = await curateLibrary(opened, {
+      llm,
+      settings,
+      signal: io.signal,
+      onProgress: (p) => {
+        if (p.done === undefined) {
+          io.stderr(`${p.message}\n`)
+          lastStep = p.step
+        } else if (io.isTTY && p.total) {
+          io.stderr(`\r\u001b[2K  step ${lastStep}: ${p.message} ${p.done}/${p.total}${p.done === p.total ? '\n' : ''}`)
+        }
+      }
+    })
+
+    const applyErrors: string[] = []
+    if (values.apply) {
+      const by = actorName(values.user)
+      for (const p of plan.proposals) {
+        try {
+          await acceptProposal(opened.root, p.id, by)
+          p.status = 'applied'
+          io.stderr(`Applied ${p.id} (${p.kind})\n`)
+        } catch (err) {
+          applyErrors.push(`${p.id}: ${(err as Error).message}`)
+          io.stderr(`❌ ${p.id}: ${(err as Error).message}\n`)
+        }
+      }
+    }
+    if (values.json) {
+      printJson(io, { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors })
+    } else {
+      if (plan.proposals.length === 0) io.stdout(`No proposals for ${plan.skills_loaded} skills.\n`)
+      for (const p of plan.proposals) io.stdout(`\n${formatProposal(p)}\n`)
+      for (const e of plan.errors) io.stdout(`\n⚠️  ${e.path}: ${e.reason}\n`)
+      if (!values.apply && plan.proposals.length > 0) io.stdout('\nNothing changed. Accept with `skillbench accept ID` (or run with --apply).\n')
+    }
+    return applyErrors.length > 0 ? 1 : 0
+  }
+}

@@ -1,0 +1,17 @@
+import { openForCuration, rejectProposal } from '../../curate/service'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+
+export const command: CliCommand = {
+  name: 'reject',
+  summary: 'Mark a proposal of the pending plan as rejected (no file changes)',
+  usage: 'skillbench reject ID --library DIR | --root-dir DIR --user U [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
+    if (positionals.length !== 1) throw new UsageError('give one proposal id (see `skillbench proposals`)')
+    const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
+    const p = await rejectProposal(opened.root, positionals[0]!)
+    if (values.json) printJson(io, { status: 'success', proposal_id: p.id, proposal_status: p.status })
+    else io.stdout(`Rejected ${p.id}.\n`)
+    return 0
+  }
+}

@@ -1,0 +1,19 @@
+import { openForCuration, restoreSkill } from '../../curate/service'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { actorName } from './curate'
+
+export const command: CliCommand = {
+  name: 'restore',
+  summary: 'Bring a skill back from legacy/',
+  usage: 'skillbench restore SKILL_ID --library DIR | --root-dir DIR --user U [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
+    if (positionals.length !== 1) throw new UsageError('give one skill id')
+    const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
+    const record = await restoreSkill(opened, positionals[0]!, actorName(values.user))
+    const to = record.changes.find((c) => c.before === null)?.path
+    if (values.json) printJson(io, { status: 'success', skill_id: positionals[0], path: to, journal_id: record.id })
+    else io.stdout(`Restored ${positionals[0]} to ${to}.\n`)
+    return 0
+  }
+}

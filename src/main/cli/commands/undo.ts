@@ -1,0 +1,18 @@
+import { openForCuration, undoApplied } from '../../curate/service'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { actorName } from './curate'
+
+export const command: CliCommand = {
+  name: 'undo',
+  summary: 'Revert an applied proposal (by proposal or journal id) if its files are unchanged since',
+  usage: 'skillbench undo ID --library DIR | --root-dir DIR --user U [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
+    if (positionals.length !== 1) throw new UsageError('give one proposal or journal id')
+    const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
+    const record = await undoApplied(opened.root, positionals[0]!, actorName(values.user))
+    if (values.json) printJson(io, { status: 'success', journal_id: record.id, undoes: record.undoes, proposal_id: record.proposal_id })
+    else io.stdout(`Undone ${record.proposal_id}; journal entry ${record.id}.\n`)
+    return 0
+  }
+}
