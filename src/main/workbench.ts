@@ -22,7 +22,6 @@ import {
   type TaskSummary
 } from '../shared/api'
 import type { ScanResult, Skill } from '../shared/types'
-import { createOpenAiClient } from './llm/openai-client'
 import { maskKey } from './llm/redact'
 import type { LlmClient, LlmConfig } from './llm/types'
 import type { SkillStore } from './store/types'
@@ -53,8 +52,8 @@ export interface WorkbenchDeps {
   core?: CoreModules
   /** Watch libraries and roots for outside changes (default true). */
   watch?: boolean
-  /** Builds the model client (tests use a local OpenAI-protocol server through the default). */
-  createLlm?: (config: LlmConfig) => LlmClient
+  /** Builds the model client (default: the OpenAI-compatible adapter, loaded on first use). */
+  createLlm?: (config: LlmConfig) => LlmClient | Promise<LlmClient>
   version?: string
 }
 
@@ -88,7 +87,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   const jobs = new JobRegistry(deps.emit, (err) => toApiErrorShape(err, knownSecrets).message)
   const stores = new Map<string, Promise<SkillStore>>()
   const scans = new Map<string, { result: ScanResult; cache: unknown }>()
-  const createLlm = deps.createLlm ?? ((config: LlmConfig) => createOpenAiClient(config))
+  // the openai SDK takes most of a second to load: only when a model is actually used
+  const createLlm = deps.createLlm ?? (async (config: LlmConfig) => (await import('./llm/openai-client')).createOpenAiClient(config))
 
   let watchers: WatcherSet | undefined
   const refreshWatchers = async (): Promise<void> => {
@@ -198,7 +198,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       const started = Date.now()
       try {
         const apiKey = await deps.secrets.get(API_KEY_SECRET)
-        const client = createLlm({ baseUrl: s.baseUrl, model: s.model, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 0 })
+        const client = await createLlm({ baseUrl: s.baseUrl, model: s.model, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 0 })
         const reply = await client.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })
         return { ok: true, model: reply.model || s.model, latencyMs: Date.now() - started, message: `The model answered: ${reply.text.slice(0, 80)}` }
       } catch (err) {
