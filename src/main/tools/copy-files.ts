@@ -80,8 +80,6 @@ async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLim
   }
   if (st.isSymbolicLink()) return { reason: 'symbolic link: never copied' }
   if (!st.isFile()) return { reason: 'not a regular file' }
-  if (st.nlink > 1) return { reason: 'hard link: never copied' }
-  if (st.size > limits.maxFileBytes) return { reason: `larger than ${Math.round(limits.maxFileBytes / 1024)} KB` }
   let real: string
   try {
     real = await fs.promises.realpath(abs)
@@ -89,6 +87,8 @@ async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLim
     return { reason: 'not found in the workspace' }
   }
   if (!isInside(wsReal, real)) return { reason: 'its real path is outside the workspace (symbolic link in a folder)' }
+  if (st.nlink > 1) return { reason: 'hard link: never copied' }
+  if (st.size > limits.maxFileBytes) return { reason: `larger than ${Math.round(limits.maxFileBytes / 1024)} KB` }
   // O_NOFOLLOW + fstat: a file swapped for a link after the checks is refused, not followed.
   let fh: fs.promises.FileHandle
   try {

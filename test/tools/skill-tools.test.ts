@@ -1,0 +1,289 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openLibrary, type SkillLibrary } from '../../src/main/store/library'
+import { SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
+import {
+  callSkillTool,
+  createDisabledSkillTools,
+  createSkillTools,
+  DISABLED_MESSAGE,
+  SKILL_TOOL_NAMES,
+  type SkillTools
+} from '../../src/main/tools/skill-tools'
+import { copyTree, FIXTURE_LIBRARY, hashTree, tempDir } from '../store/helpers'
+
+const FIXED = new Date(2026, 2, 4, 5, 6, 7, 8)
+const STAMP = '2026-03-04T05:06:07.008000'
+
+let dir: string
+let lib: SkillLibrary
+let tools: SkillTools
+
+beforeEach(async () => {
+  dir = copyTree(FIXTURE_LIBRARY)
+  lib = await openLibrary(dir, { now: () => FIXED })
+  tools = createSkillTools(lib, { now: () => FIXED })
+})
+
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function fileOf(rel: string): string {
+  return fs.readFileSync(path.join(dir, rel), 'utf8')
+}
+
+describe('query_skill', () => {
+  it('returns the top 3 by TF-IDF over title + usage conditions + body, Chinese and English', async () => {
+    const zh = await tools.query_skill('帮我写一个Python计算器，要有除零保护', { touch: false })
+    expect(zh.status).toBe('success')
+    expect(zh.skills[0]!.skill_id).toBe('1768616001')
+    const en = await tools.query_skill('sort rows of a CSV spreadsheet by price', { touch: false })
+    expect(en.skills[0]!.skill_id).toBe('1768616004')
+    expect(en.skills_count).toBe(en.skills.length)
+    expect(en.skills.length).toBeLessThanOrEqual(3)
+    const s = en.skills[0]!
+    expect(Object.keys(s).sort()).toEqual(
+      [
+        'skill_id', 'title', 'usage_conditions', 'quality_index', 'fetch_count', 'similarity_score', 'content', 'related_code',
+        'task_directories', 'user_preferences', 'created_at', 'updated_at', 'last_used_at', 'path', 'format'
+      ].sort()
+    )
+    expect(s.content).toContain('df.sort_values')
+    expect(s.similarity_score).toBeGreaterThan(0)
+    expect(en.message.split('\n').slice(0, 8)).toEqual([
+      `Found ${en.skills_count} relevant skills:`,
+      '',
+      'Skill 1:',
+      'ID: 1768616004',
+      'Title: Sort a CSV file by a column with pandas',
+      `Similarity: ${s.similarity_score.toFixed(3)}`,
+      'Usage Conditions: Use when the user asks to sort, filter or reorder rows of a CSV spreadsheet file: quick pandas recipe.',
+      'Quality Index: 0.7'
+    ])
+    const pdf = await tools.query_skill('extract tables from a PDF', { touch: false, top: 1 })
+    expect(pdf.skills.map((x) => x.title)).toEqual(['pdf-reader'])
+  })
+
+  it('touch writes fetch_count + 1 and last_used_at to each returned skill, and nothing else', async () => {
+    const before = fileOf('skill_Sort a CSV file by a column.md')
+    const r = await tools.query_skill('sort rows of a CSV spreadsheet by price', { top: 1 })
+    expect(r.skills[0]).toMatchObject({ skill_id: '1768616004', fetch_count: 6, last_used_at: STAMP })
+    expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(
+      before.replace('fetch_count: 5', 'fetch_count: 6').replace('last_used_at: null', `last_used_at: '${STAMP}'`)
+    )
+    // SKILL.md: bookkeeping under metadata.skillbench.
+    await tools.query_skill('git commit message summary line', { top: 1 })
+    expect(fileOf('tools/writing/git-commit-helper/SKILL.md')).toContain(`    fetch_count: 8\n    last_used_at: '${STAMP}'\n`)
+    // No touch: no change at all.
+    const snapshot = hashTree(dir)
+    await tools.query_skill('sort rows of a CSV spreadsheet', { touch: false })
+    expect(hashTree(dir)).toEqual(snapshot)
+  })
+
+  it('never returns legacy skills', async () => {
+    const r = await tools.query_skill('旧的计算器技能 已合并', { touch: false, top: 10 })
+    expect(r.skills.some((s) => s.skill_id === '1768610000')).toBe(false)
+  })
+
+  it('always returns the best match even at score 0 (as upstream); the others need a score above 0', async () => {
+    const r = await tools.query_skill('zzqxv', { touch: false })
+    expect(r.skills_count).toBe(1)
+    expect(r.skills[0]!.similarity_score).toBe(0)
+  })
+
+  it('sees a skill changed on disk once the listing is refreshed, and reuses the index otherwise', async () => {
+    const fresh = createSkillTools(lib, { snapshotMaxAgeMs: 0 })
+    expect((await fresh.query_skill('量子纠缠实验', { touch: false })).skills[0]!.similarity_score).toBe(0)
+    const file = path.join(dir, 'skill_任务完成情况.md')
+    fs.writeFileSync(file, fileOf('skill_任务完成情况.md').replace('网页爬虫任务被用户中断', '量子纠缠实验记录'))
+    const r = await fresh.query_skill('量子纠缠实验', { touch: false })
+    expect(r.skills[0]!.skill_id).toBe('1768616003')
+  })
+
+  it('refuses an empty query; an empty library answers with 0 skills', async () => {
+    expect((await tools.query_skill('  ')).status).toBe('error')
+    const empty = tempDir('sb-empty-')
+    const r = await createSkillTools(await openLibrary(empty)).query_skill('anything')
+    expect(r).toMatchObject({ status: 'success', skills_count: 0, skills: [] })
+    expect(r.message.startsWith('Found 0 relevant skills:')).toBe(true)
+  })
+})
+
+describe('rate_skill', () => {
+  it('quality = round(0.7 × old + 0.3 × rating, 3)', async () => {
+    const r = await tools.rate_skill('1768616002', 1)
+    expect(r).toMatchObject({ status: 'success', old_quality_index: 0.62, new_quality_index: 0.734 })
+    expect(fileOf('skill_深度反思分析：笑话生成任务.md')).toContain('quality_index: 0.734\n')
+    const r2 = await tools.rate_skill('1768616002', '0')
+    expect(r2.new_quality_index).toBe(0.514)
+  })
+
+  it.each([[1.5], [-0.1], [Number.NaN], ['abc'], [null]])('rating %j: clear error, nothing written', async (rating) => {
+    const before = hashTree(dir)
+    const r = await tools.rate_skill('1768616002', rating as number)
+    expect(r.status).toBe('error')
+    expect(r.message).toMatch(/between 0 and 1/)
+    expect(hashTree(dir)).toEqual(before)
+  })
+
+  it('bad or unknown ids are errors', async () => {
+    expect((await tools.rate_skill('../1', 1)).message).toMatch(/invalid skill_id/)
+    expect((await tools.rate_skill('1234', 1)).message).toMatch(/no active skill/)
+  })
+})
+
+describe('edit_skill', () => {
+  it('full_replace, append and lines_replace change the body only (and updated_at)', async () => {
+    const before = fileOf('skill_任务完成情况.md')
+    const head = before.slice(0, before.indexOf('\n---\n') + 5)
+    expect((await tools.edit_skill('1768616003', 'full_replace', 'new body\n')).status).toBe('success')
+    const expectedHead = head.replace("updated_at: '2026-01-18T08:00:00.000000'", `updated_at: '${STAMP}'`)
+    expect(fileOf('skill_任务完成情况.md')).toBe(`${expectedHead}\nnew body\n`)
+    await tools.edit_skill('1768616003', 'append', '- appended line')
+    expect(fileOf('skill_任务完成情况.md')).toBe(`${expectedHead}\nnew body\n- appended line`)
+    await tools.edit_skill('1768616003', 'lines_replace', 'changed', 'new')
+    expect(fileOf('skill_任务完成情况.md')).toBe(`${expectedHead}\nchanged body\n- appended line`)
+  })
+
+  it('lines_replace needs old_code exactly once; nothing is written otherwise', async () => {
+    await tools.edit_skill('1768616001', 'append', 'dup dup')
+    const before = hashTree(dir)
+    expect((await tools.edit_skill('1768616001', 'lines_replace', 'x', 'not in the body')).message).toMatch(/not found/)
+    expect((await tools.edit_skill('1768616001', 'lines_replace', 'x', 'dup')).message).toMatch(/occurs 2 times/)
+    expect((await tools.edit_skill('1768616001', 'lines_replace', 'x')).message).toMatch(/needs old_code/)
+    expect((await tools.edit_skill('1768616001', 'rewrite', 'x')).message).toMatch(/edit_mode must be one of/)
+    expect(hashTree(dir)).toEqual(before)
+  })
+
+  it('special replacement patterns in code_edit are inserted literally', async () => {
+    await tools.edit_skill('1768616001', 'lines_replace', "cost $& and $1 and $$", 'ValueError')
+    expect(fileOf('skill_Python计算器开发.md')).toContain("cost $& and $1 and $$(\"除数不能为零\")")
+  })
+})
+
+describe('delete_skill', () => {
+  it('moves the file to legacy/ and the skill is no longer returned', async () => {
+    const r = await tools.delete_skill('1768616004')
+    expect(r).toMatchObject({ status: 'success', from: 'skill_Sort a CSV file by a column.md', to: 'legacy/skill_Sort a CSV file by a column.md' })
+    expect(fs.existsSync(path.join(dir, 'legacy/skill_Sort a CSV file by a column.md'))).toBe(true)
+    const q = await tools.query_skill('sort rows of a CSV spreadsheet by price', { touch: false, top: 10 })
+    expect(q.skills.some((s) => s.skill_id === '1768616004')).toBe(false)
+    expect((await tools.delete_skill('1768616004')).status).toBe('error')
+  })
+})
+
+describe('copy_skill_files', () => {
+  let ws: string
+  let outside: string
+
+  beforeEach(() => {
+    const base = tempDir('sb-ws-')
+    ws = path.join(base, 'output_calculator_project', 'workspace')
+    outside = path.join(base, 'secret')
+    fs.mkdirSync(path.join(ws, 'src', 'sub'), { recursive: true })
+    fs.mkdirSync(outside)
+    fs.writeFileSync(path.join(outside, 'id_rsa.py'), 'SECRET KEY')
+    fs.writeFileSync(path.join(ws, 'calculator.py'), 'def add(a, b):\n    return a + b\n')
+    fs.writeFileSync(path.join(ws, 'src', 'sub', 'README.md'), '# 说明\n')
+    fs.writeFileSync(path.join(ws, 'config.json'), '{}')
+    fs.writeFileSync(path.join(ws, 'settings.yaml'), 'a: 1')
+    fs.writeFileSync(path.join(ws, 'plot.png'), Buffer.from([0x89, 0x50]))
+    fs.writeFileSync(path.join(ws, 'big.txt'), 'x'.repeat(3000))
+    fs.symlinkSync(path.join(outside, 'id_rsa.py'), path.join(ws, 'link_abs.py'))
+    fs.symlinkSync('../../secret/id_rsa.py', path.join(ws, 'link_rel.py'))
+    fs.symlinkSync(outside, path.join(ws, 'linkdir'))
+    fs.linkSync(path.join(outside, 'id_rsa.py'), path.join(ws, 'hard.py'))
+  })
+
+  it('copies code and docs into codes/task_<…>/ and records them in related_code; skips everything unsafe with a reason', async () => {
+    const r = await tools.copy_skill_files(
+      '1768616001',
+      [
+        'calculator.py', './src/sub/README.md', 'config.json', 'settings.yaml', 'plot.png', 'link_abs.py', 'link_rel.py', 'linkdir/id_rsa.py',
+        'hard.py', '../secret/id_rsa.py', path.join(outside, 'id_rsa.py'), 'missing.py', 'src'
+      ],
+      ws
+    )
+    expect(r.status).toBe('success')
+    expect(r.copied).toEqual(['codes/task_calculator_project/calculator.py', 'codes/task_calculator_project/src/sub/README.md'])
+    const reasons = Object.fromEntries((r.skipped as Array<{ path: string; reason: string }>).map((s) => [s.path, s.reason]))
+    expect(reasons['config.json']).toMatch(/only code and document/)
+    expect(reasons['settings.yaml']).toMatch(/only code and document/)
+    expect(reasons['plot.png']).toMatch(/only code and document/)
+    expect(reasons['link_abs.py']).toMatch(/symbolic link/)
+    expect(reasons['link_rel.py']).toMatch(/symbolic link/)
+    expect(reasons['linkdir/id_rsa.py']).toMatch(/outside the workspace/)
+    expect(reasons['hard.py']).toMatch(/hard link/)
+    expect(reasons['../secret/id_rsa.py']).toMatch(/outside the workspace/)
+    expect(reasons[path.join(outside, 'id_rsa.py')]).toMatch(/outside the workspace/)
+    expect(reasons['missing.py']).toMatch(/not found/)
+    expect(reasons['src']).toMatch(/only code and document|not a regular file/)
+    expect(Object.keys(reasons)).toHaveLength(11)
+    expect(r.message).toMatch(/^Copied 2 file\(s\) to codes\/task_calculator_project\/; skipped 11: /)
+    expect(fileOf('codes/task_calculator_project/calculator.py')).toBe('def add(a, b):\n    return a + b\n')
+    expect((await lib.get('1768616001')).related_code).toBe(
+      'codes/task_calculator_project/calculator.py, codes/task_calculator_project/src/sub/README.md'
+    )
+    // No secret bytes and no links anywhere in the library.
+    for (const [p, h] of hashTree(dir)) {
+      expect(h.startsWith('link:')).toBe(false)
+      expect(fs.readFileSync(p, 'utf8')).not.toContain('SECRET KEY')
+    }
+  })
+
+  it('enforces size caps, never overwrites a different backup, and is idempotent for the same file', async () => {
+    const capped = createSkillTools(lib, { copyLimits: { maxFileBytes: 2000 } })
+    const r = await capped.copy_skill_files('1768616003', ['big.txt', 'calculator.py'], ws)
+    expect((r.skipped as Array<{ reason: string }>)[0]!.reason).toMatch(/larger than/)
+    expect(r.copied).toEqual(['codes/task_crawler/calculator.py'])
+    const again = await capped.copy_skill_files('1768616003', ['calculator.py'], ws)
+    expect(again).toMatchObject({ status: 'success', copied: [], unchanged: ['codes/task_crawler/calculator.py'] })
+    fs.writeFileSync(path.join(ws, 'calculator.py'), 'changed\n')
+    const changed = await capped.copy_skill_files('1768616003', ['calculator.py'], ws)
+    expect(changed.status).toBe('error')
+    expect((changed.skipped as Array<{ reason: string }>)[0]!.reason).toMatch(/already exists/)
+    expect(fileOf('codes/task_crawler/calculator.py')).toBe('def add(a, b):\n    return a + b\n')
+    // related_code keeps the existing entry and adds the new one once.
+    expect((await lib.get('1768616003')).related_code).toBe('codes/task_crawler/crawler.py, codes/task_crawler/calculator.py')
+  })
+
+  it('a skill without task folders backs up into codes/task_<skill_id>/; a missing workspace is an error', async () => {
+    const r = await tools.copy_skill_files('1768616004', ['calculator.py'], ws)
+    expect(r.copied).toEqual(['codes/task_1768616004/calculator.py'])
+    expect((await tools.copy_skill_files('1768616004', ['a.py'], path.join(ws, 'nope'))).message).toMatch(/workspace folder not found/)
+    expect((await tools.copy_skill_files('1768616004', ['a.py'])).message).toMatch(/no workspace/)
+  })
+})
+
+describe('schemas, dispatch and the disabled variant', () => {
+  it('resources/skill-tools.json equals SKILL_TOOL_SCHEMAS and names the five tools', () => {
+    const file = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../resources/skill-tools.json'), 'utf8'))
+    expect(file).toEqual(JSON.parse(JSON.stringify(SKILL_TOOL_SCHEMAS)))
+    expect(SKILL_TOOL_SCHEMAS.map((s) => s.function.name)).toEqual([...SKILL_TOOL_NAMES])
+    for (const s of SKILL_TOOL_SCHEMAS) {
+      expect(s.type).toBe('function')
+      expect(s.function.parameters.additionalProperties).toBe(false)
+      for (const r of s.function.parameters.required) expect(Object.keys(s.function.parameters.properties)).toContain(r)
+    }
+  })
+
+  it('callSkillTool runs a function call from JSON arguments and refuses unknown tools', async () => {
+    const q = await callSkillTool(tools, 'query_skill', JSON.stringify({ query: 'CSV sort' }))
+    expect(q.status).toBe('success')
+    expect((await callSkillTool(tools, 'rm_rf', {})).message).toMatch(/unknown tool/)
+    expect((await callSkillTool(tools, 'rate_skill', '{not json')).message).toMatch(/JSON object/)
+    expect((await callSkillTool(tools, 'copy_skill_files', { skill_id: '1768616001', file_paths: 'x' })).status).toBe('error')
+  })
+
+  it('disabled tools answer with the upstream message and write nothing', async () => {
+    const off = createDisabledSkillTools()
+    const before = hashTree(dir)
+    for (const name of SKILL_TOOL_NAMES) {
+      const r = await callSkillTool(off, name, { query: 'x', skill_id: '1768616001', rating: 1, edit_mode: 'append', code_edit: 'x', file_paths: [] })
+      expect(r).toMatchObject({ status: 'error', message: DISABLED_MESSAGE })
+    }
+    expect(hashTree(dir)).toEqual(before)
+  })
+})
