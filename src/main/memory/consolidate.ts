@@ -59,9 +59,9 @@ const SIGNAL_RE =
 // Lines that carry no information on their own.
 const NOISE_RE = /^(?:[-=*_#>`\s]+|\s*\d{1,2}:\d{2}(?::\d{2})?\s*|```.*)$/
 
-/** Tokens for informativeness: English words and CJK characters. */
-function tokens(line: string): string[] {
-  return normalizeEntry(line).match(/[a-z0-9_]{2,}|\p{Script=Han}/gu) ?? []
+/** Tokens for informativeness, from normalised text: English words and CJK characters. */
+function tokens(normalized: string): string[] {
+  return normalized.match(/[a-z0-9_]{2,}|\p{Script=Han}/gu) ?? []
 }
 
 /**
@@ -81,7 +81,7 @@ export function extractiveSummary(log: string, maxLines = 5, maxLineChars = 200)
       return
     }
     seen.add(key)
-    const toks = new Set(tokens(stripped))
+    const toks = new Set(tokens(key))
     if (toks.size < 3) {
       return
     }
