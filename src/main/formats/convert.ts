@@ -12,9 +12,9 @@ import { serializeAgiAgent, toAgiAgent } from './agiagent'
 import { serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
 import { masConfigFileName, serializeMasConfig, toMasConfig } from './mas-config'
 import type { FormatId, PortableSkill } from './model'
-import { serializeSkillMd, slugifySkillName, toSkillMd, uniqueSkillName, SKILL_NAME_PATTERN } from './skill-md'
+import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
 import { syncSkillIndex } from './skill-index'
-import { loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
+import { findSkillFiles, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
 
 export interface ConvertOptions {
   /** Replace files that already exist (default: skip them with a reason). */
@@ -63,7 +63,7 @@ function masName(skill: PortableSkill): string {
 }
 
 /** Plans the file(s) for each skill, with names unique in the batch (kebab suffix / `_<id>` like upstream). */
-function plan(skills: LoadedSkill[], to: FormatId): { skill: LoadedSkill; file: PlannedFile }[] {
+function plan(skills: LoadedSkill[], to: FormatId, existing: Map<string, string>): { skill: LoadedSkill; file: PlannedFile }[] {
   const taken = new Set<string>()
   const out: { skill: LoadedSkill; file: PlannedFile }[] = []
   for (const loaded of skills) {
@@ -71,11 +71,12 @@ function plan(skills: LoadedSkill[], to: FormatId): { skill: LoadedSkill; file: 
     let file: PlannedFile
     switch (to) {
       case 'skill-md': {
-        const base = model.name && SKILL_NAME_PATTERN.test(model.name) && model.name.length <= 64 ? model.name : slugifySkillName(model.name || model.title, model.skill_id)
-        const name = uniqueSkillName(base, taken)
+        const name = uniqueSkillName(skillMdNameFor(model), taken)
+        // A skill of that name already in the target tree (maybe in a category folder) is the same skill: same place.
+        const dir = existing.get(name) ?? name
         const record = toSkillMd(model, { name, withResources: loaded.format === 'skill-md' })
-        const copies = loaded.format === 'skill-md' ? (model.resources ?? []).map((rel) => ({ fromAbs: path.join(path.dirname(loaded.abs), rel), rel: `${name}/${rel}` })) : []
-        file = { rel: `${name}/SKILL.md`, text: serializeSkillMd(record), copies }
+        const copies = loaded.format === 'skill-md' ? (model.resources ?? []).map((rel) => ({ fromAbs: path.join(path.dirname(loaded.abs), rel), rel: `${dir}/${rel}` })) : []
+        file = { rel: `${dir}/SKILL.md`, text: serializeSkillMd(record), copies }
         break
       }
       case 'agiagent': {
@@ -141,7 +142,14 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
   const target = await fs.promises.realpath(targetDir)
   const { skills, errors } = await loadSkillTree(source, opts.from)
   const report: ConvertReport = { source, target, to, written: [], skipped: [], errors }
-  for (const { skill, file } of plan(skills, to)) {
+  const existing = new Map<string, string>()
+  if (to === 'skill-md') {
+    for (const found of await findSkillFiles(target, 'skill-md')) {
+      const dir = path.posix.dirname(found.path)
+      existing.set(path.posix.basename(dir), dir)
+    }
+  }
+  for (const { skill, file } of plan(skills, to, existing)) {
     const abs = path.join(target, file.rel)
     if (abs === skill.abs) {
       report.skipped.push({ from: skill.path, to: file.rel, reason: 'source and target are the same file' })

@@ -47,6 +47,20 @@ export function slugifySkillName(text: string, seed?: string): string {
   return `skill-${tail}`.slice(0, MAX_NAME_CHARS).replace(/-+$/g, '')
 }
 
+/**
+ * The SKILL.md name a skill gets: its own name when already valid, else the first of name / title / learned id
+ * that slugifies to something (CJK-only titles do not), else `skill-<id or hash>`.
+ */
+export function skillMdNameFor(skill: Pick<PortableSkill, 'name' | 'title' | 'learned_id' | 'skill_id'>): string {
+  if (skill.name && SKILL_NAME_PATTERN.test(skill.name) && skill.name.length <= MAX_NAME_CHARS) return skill.name
+  for (const candidate of [skill.name, skill.title, skill.learned_id]) {
+    if (!candidate) continue
+    const slug = slugifySkillName(candidate)
+    if (!slug.startsWith('skill-') || slugifySkillName(candidate, 'x') === slug) return slug
+  }
+  return slugifySkillName(skill.title || skill.name || '', skill.skill_id)
+}
+
 /** `base`, or `base-2`, `base-3`… (still ≤ 64 chars) when `taken` already has it. Adds the result to `taken`. */
 export function uniqueSkillName(base: string, taken: Set<string>): string {
   let name = base
@@ -141,7 +155,7 @@ export interface ToSkillMdOptions {
 }
 
 function nativeTo(skill: PortableSkill, opts: ToSkillMdOptions): SkillMdRecord {
-  const name = opts.name ?? (skill.name && SKILL_NAME_PATTERN.test(skill.name) && skill.name.length <= MAX_NAME_CHARS ? skill.name : slugifySkillName(skill.name || skill.title, skill.skill_id))
+  const name = opts.name ?? skillMdNameFor(skill)
   const wanted = skill.description.trim() !== '' ? skill.description : skill.usage_conditions?.trim() || skill.title.trim() || name
   const description = cutDescription(wanted)
   const body = description === wanted ? skill.body : skill.body + fullDescriptionSection(wanted)
