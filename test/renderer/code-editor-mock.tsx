@@ -2,7 +2,22 @@
 import type { CodeEditorProps, DiffViewProps } from '../../src/renderer/components/code-editor/CodeEditor'
 
 export function CodeEditor(props: CodeEditorProps): React.JSX.Element {
-  return <textarea aria-label={props.ariaLabel} data-testid="code-editor" value={props.value} readOnly={props.readOnly} onChange={(e) => props.onChange(e.target.value)} />
+  return (
+    <textarea
+      aria-label={props.ariaLabel}
+      data-testid="code-editor"
+      value={props.value}
+      readOnly={props.readOnly}
+      onChange={(e) => props.onChange(e.target.value)}
+      onKeyDown={(e) => {
+        // like Monaco's Ctrl/Cmd+S command: handled here, with the editor's own text
+        if ((e.ctrlKey || e.metaKey) && e.key === 's' && props.onSave) {
+          e.preventDefault()
+          props.onSave(e.currentTarget.value)
+        }
+      }}
+    />
+  )
 }
 
 export function DiffView(props: DiffViewProps): React.JSX.Element {

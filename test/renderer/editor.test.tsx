@@ -39,6 +39,16 @@ describe('Skill editor', () => {
     expect(screen.queryByTestId('dirty-badge')).toBeNull()
   })
 
+  it('Ctrl+S inside the editor saves the editor text exactly once', async () => {
+    const { api } = setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: `${box.value}\nTyped fast.` } })
+    fireEvent.keyDown(box, { key: 's', ctrlKey: true })
+    await screen.findByTestId('saved-badge')
+    expect(api.callsOf('skills.save')).toHaveLength(1)
+    expect(api.callsOf('skills.save')[0]!.text).toMatch(/Typed fast\.$/)
+  })
+
   it('validates the front matter and refuses to save broken YAML', async () => {
     setup()
     const box = await editor()

@@ -10,13 +10,14 @@ export interface CodeEditorProps {
   onChange: (value: string) => void
   language?: string
   ariaLabel: string
-  /** Called on Ctrl/Cmd+S while the editor has focus. */
-  onSave?: () => void
+  /** Called on Ctrl/Cmd+S while the editor has focus, with the editor's text at that moment. */
+  onSave?: (value: string) => void
   readOnly?: boolean
 }
 
 export interface DiffViewProps {
   original: string
+  /** The right side's initial text (remount with a new `key` to replace it). */
   modified: string
   /** When given, the right side is editable and reports every change. */
   onModifiedChange?: (value: string) => void

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { DiffEditor, Editor } from '@monaco-editor/react'
 import { monaco } from './monaco-setup'
 import type { CodeEditorProps, DiffViewProps } from './CodeEditor'
@@ -60,7 +60,7 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
         onMount={(editor) => {
           editorRef.current = editor
           if (editor.getValue() !== latest.current) editor.setValue(latest.current)
-          editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current?.())
+          editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current?.(editor.getValue()))
           editor.onDidChangeModelContent(() => {
             if (applying.current) return
             const value = editor.getValue()
@@ -74,22 +74,45 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   )
 }
 
-/** Monaco DiffEditor, before → after; the right side is editable when onModifiedChange is given. */
+/**
+ * Monaco DiffEditor, before → after; the right side is editable when onModifiedChange is given.
+ * Teardown is ours: @monaco-editor/react 4.7 disposes the two models before the widget, which Monaco
+ * 0.52+ reports as "TextModel got disposed before DiffEditorWidget model got reset". So the wrapper
+ * keeps the models, and a layout-effect cleanup (runs before the wrapper's own) detaches and frees them.
+ */
 export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
   const theme = useColorScheme()
   const onChange = useRef(props.onModifiedChange)
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
+  // The right side is the user's once mounted: feeding edits back as a prop would race with typing.
+  const [initialModified] = useState(props.modified)
   useEffect(() => {
     onChange.current = props.onModifiedChange
   }, [props.onModifiedChange])
+  useLayoutEffect(
+    () => () => {
+      const editor = editorRef.current
+      editorRef.current = null
+      if (!editor) return
+      const model = editor.getModel()
+      editor.setModel(null)
+      model?.original.dispose()
+      model?.modified.dispose()
+    },
+    []
+  )
   return (
     <div className="diff-view" data-testid="diff-view" style={{ height: props.height ?? '420px' }}>
       <DiffEditor
         original={props.original}
-        modified={props.modified}
+        modified={initialModified}
         language={props.language ?? 'markdown'}
         theme={theme}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
         options={{ ...OPTIONS, readOnly: !props.onModifiedChange, originalEditable: false, renderSideBySide: true, ariaLabel: props.ariaLabel }}
         onMount={(editor) => {
+          editorRef.current = editor
           const modified = editor.getModifiedEditor()
           modified.onDidChangeModelContent(() => onChange.current?.(modified.getValue()))
         }}

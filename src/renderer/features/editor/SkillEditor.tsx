@@ -74,8 +74,14 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
 
   const save = useMutation({
     mutationFn: (input: { text: string; baseHash: string }) => api.call('skills.save', { library, skillId, ...input }),
-    onSuccess: (result) => {
-      accept(result)
+    onSuccess: (result, sent) => {
+      setBase({ text: result.text, hash: result.skill.hash })
+      // Keep typing that happened while the save was on its way; otherwise show the file as saved.
+      setDraft((current) => (current === sent.text ? result.text : current))
+      setDiskChanged(false)
+      client.setQueryData(queryKeys.skill(library, skillId), result)
+      void client.invalidateQueries({ queryKey: queryKeys.skills(library) })
+      void client.invalidateQueries({ queryKey: queryKeys.overview(library) })
       setSaved(true)
     },
     onError: async (err) => {
@@ -92,14 +98,21 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
   const check = useMemo(() => checkFrontMatter(draft, loaded?.skill.format ?? 'agiagent'), [draft, loaded?.skill.format])
   const canSave = dirty && !save.isPending && check.data !== null
 
-  const doSave = useCallback(() => {
-    if (!base || !dirtyRef.current || save.isPending) return
-    setSaved(false)
-    save.mutate({ text: draft, baseHash: base.hash })
-  }, [base, draft, save])
+  // `text` comes from the editor itself on Ctrl+S: React state may lag a few keystrokes behind.
+  const doSave = useCallback(
+    (text?: string) => {
+      const current = text ?? draft
+      if (!base || current === base.text || save.isPending) return
+      if (text !== undefined && text !== draft) setDraft(text)
+      setSaved(false)
+      save.mutate({ text: current, baseHash: base.hash })
+    },
+    [base, draft, save]
+  )
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
+      if (e.defaultPrevented || (e.target instanceof Element && e.target.closest('.monaco-editor'))) return // Monaco's own command saved
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
         e.preventDefault()
         doSave()
@@ -161,7 +174,7 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
         <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(base.text)}>
           {t('editor.revert')}
         </button>
-        <button type="button" className="btn btn-primary" data-testid="editor-save" disabled={!canSave} onClick={doSave} title={t('editor.saveHint')}>
+        <button type="button" className="btn btn-primary" data-testid="editor-save" disabled={!canSave} onClick={() => doSave()} title={t('editor.saveHint')}>
           {save.isPending ? t('editor.saving') : t('editor.save')}
         </button>
       </header>

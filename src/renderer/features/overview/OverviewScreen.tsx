@@ -180,9 +180,9 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
             >
               <title>{n.title}</title>
             </circle>
-            {hover === n.id && (
+            {(hover === n.id || layout.nodes.length <= 24) && (
               <text x={n.x} y={n.y - 14} textAnchor="middle" className="node-label">
-                {n.title.length > 40 ? `${n.title.slice(0, 40)}…` : n.title}
+                {hover !== n.id && n.title.length > 28 ? `${n.title.slice(0, 28)}…` : n.title}
               </text>
             )}
           </g>

@@ -39,7 +39,7 @@ export function layoutClusters(nodes: readonly GraphNode[], size: number): { nod
     const angle = (2 * Math.PI * i) / Math.max(1, ordered.length) - Math.PI / 2
     const cx = centre + ringRadius * Math.cos(angle)
     const cy = centre + ringRadius * Math.sin(angle)
-    const r = members.length === 1 ? 0 : Math.min(size * 0.14, 10 + members.length * 4)
+    const r = members.length === 1 ? 0 : Math.min(ordered.length === 1 ? size * 0.22 : size * 0.14, 28 + members.length * 6)
     members.forEach((node, j) => {
       const a = (2 * Math.PI * j) / members.length
       placed.push({ ...node, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) })
