@@ -106,3 +106,23 @@ describe('memory documents for the editor', () => {
     }
   })
 })
+
+describe('capture-preferences --root-dir', () => {
+  it('scans an AGIAgent data root and queues each stated preference once', async () => {
+    const root = tmp()
+    const ws = tmp()
+    for (const [task, log] of [
+      ['output_20260101_000000', 'Received user requirement: 记住：所有报告都用中文写\n初始化完成\nTASK_COMPLETED: ok\n'],
+      ['output_20260102_000000', 'Received user requirement: 记住：所有报告都用中文写。\nTASK_COMPLETED: ok\nReceived user requirement: remember: keep answers short\nTASK_COMPLETED: ok\n']
+    ] as const) {
+      fs.mkdirSync(path.join(root, 'alice', task, 'logs'), { recursive: true })
+      fs.mkdirSync(path.join(root, 'alice', task, 'workspace'), { recursive: true })
+      fs.writeFileSync(path.join(root, 'alice', task, 'logs', 'manager.out'), log)
+    }
+    const r = await run(['memory', 'capture-preferences', '--workspace', ws, '--root-dir', root, '--json'], ws)
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.out) as { queued: { text: string }[]; skipped: unknown[] }
+    expect(out.queued.map((q) => q.text).sort()).toEqual(['keep answers short', '所有报告都用中文写'])
+    expect(out.skipped).toEqual([])
+  })
+})

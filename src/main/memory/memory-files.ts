@@ -30,7 +30,7 @@ import {
 } from './preferences'
 import { addProceduralRecord, type ProceduralRecord } from './procedural'
 import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
-import { parseEntries } from './text'
+import { normalizeEntry, parseEntries } from './text'
 
 /** Biggest memory file read; a bigger one is an error rather than a slow prompt. */
 export const MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
@@ -188,19 +188,25 @@ export interface PreferenceSource {
 
 /** The preferences of parsed task traces: the scanner's `preferences` plus any stated in a requirement. */
 export function preferencesFromTraces(traces: TaskTrace[]): PreferenceSource[] {
-  const found: PreferenceSource[] = []
-  for (const t of traces) {
-    const texts = [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r))]
-    for (const text of texts) {
-      found.push({ text, source: t.taskDir || t.path })
-    }
-  }
-  return found
+  return firstOfEach(
+    traces.flatMap((t) =>
+      [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r))].map((text) => ({ text, source: t.taskDir || t.path }))
+    )
+  )
 }
 
 /** The preferences stated in raw texts (log files, chat transcripts). */
 export function preferencesFromTexts(sources: PreferenceSource[]): PreferenceSource[] {
-  return sources.flatMap((s) => extractPreferences(s.text).map((text) => ({ text, source: s.source })))
+  return firstOfEach(sources.flatMap((s) => extractPreferences(s.text).map((text) => ({ text, source: s.source }))))
+}
+
+/** Keeps the first occurrence of each preference (the same one is often repeated across a log's context lists). */
+function firstOfEach(found: PreferenceSource[]): PreferenceSource[] {
+  const seen = new Set<string>()
+  return found.filter((f) => {
+    const key = normalizeEntry(f.text)
+    return key !== '' && !seen.has(key) && (seen.add(key), true)
+  })
 }
 
 /** Queues found preferences for review (skipping ones accepted or pending already). */

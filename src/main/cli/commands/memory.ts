@@ -27,6 +27,8 @@ const OPTIONS = {
   tools: { type: 'string' },
   critic: { type: 'string' },
   lang: { type: 'string' },
+  // capture-preferences
+  'root-dir': { type: 'string' },
   // add-procedural
   tool: { type: 'string' },
   reason: { type: 'string' },
@@ -52,9 +54,10 @@ Subcommands:
   add-lesson --critic "SUGGESTION" [--lang en|zh]
   add-procedural --tool NAME --reason "WHY IT FAILED"
                                         record a tool failure in procedural.md (deduplicated per tool)
-  capture-preferences [FILE...] [--text "..."]
+  capture-preferences [FILE...] [--text "..."] [--root-dir DATA_ROOT]
                                         find "记住：…" / "remember: …" / "Remember that …" in logs or texts and queue
-                                        them for review; a .json FILE may be \`skillbench scan --json\` output or TaskTraces
+                                        them for review; a .json FILE may be \`skillbench scan --json\` output or TaskTraces;
+                                        --root-dir scans an AGIAgent data root's task logs
   accept-preference ID                  move a pending preference (id or unique prefix) into preferences.md
   reject-preference ID                  drop a pending preference
   consolidate [--llm offline|openai] [--base-url URL] [--model NAME] [--include-today] [--since-days N]
@@ -113,7 +116,7 @@ export const command: CliCommand = {
         return 0
       }
       case 'capture-preferences': {
-        const found = await preferenceSources(rest, values.text, io)
+        const found = await preferenceSources(rest, values.text, values['root-dir'], io)
         const r = await capturePreferences(ws, found)
         const lines = [
           `queued ${r.queued.length} preference(s) for review${r.skipped.length ? `, skipped ${r.skipped.length}` : ''}`,
@@ -200,11 +203,16 @@ function lessonInput(values: { text?: string; 'hallucinated-tool'?: string; tool
 }
 
 /** Texts to search: each FILE (scan JSON, TaskTrace JSON or plain text) and --text. */
-async function preferenceSources(files: string[], text: string | undefined, io: CliIo): Promise<PreferenceSource[]> {
-  if (files.length === 0 && text === undefined) {
-    throw new UsageError('capture-preferences needs a FILE (log, scan --json output) or --text "…"')
+async function preferenceSources(files: string[], text: string | undefined, rootDir: string | undefined, io: CliIo): Promise<PreferenceSource[]> {
+  if (files.length === 0 && text === undefined && rootDir === undefined) {
+    throw new UsageError('capture-preferences needs a FILE (log, scan --json output), --text "…" or --root-dir DATA_ROOT')
   }
   const found: PreferenceSource[] = []
+  if (rootDir !== undefined) {
+    const { scanRoot } = await import('../../scan/index')
+    const scan = await scanRoot({ rootDir: path.resolve(io.cwd, rootDir), cwd: io.cwd, signal: io.signal })
+    found.push(...preferencesFromTraces(scan.tasks))
+  }
   if (text !== undefined) {
     found.push(...preferencesFromTexts([{ text, source: '--text' }]))
   }
