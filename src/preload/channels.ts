@@ -51,3 +51,22 @@ export function isBridgedError(value: unknown): value is BridgedError {
   const v = value as BridgedError | undefined
   return Boolean(v && typeof v === 'object' && v.name === 'ApiError' && typeof v.code === 'string' && typeof v.message === 'string')
 }
+
+/**
+ * For the renderer (Electron only): wraps `window.api` so failures are real errors again, e.g.
+ * `withApiErrors(window.api, (code, message) => new ApiError(code, message))` in `pickApi`.
+ * Needed because a class instance cannot cross the context bridge (the page gets a plain object).
+ */
+export function withApiErrors<A extends { call(method: never, input: never): Promise<unknown> }>(api: A, toError: (code: string, message: string) => Error): A {
+  const call = api.call.bind(api) as (method: unknown, input: unknown) => Promise<unknown>
+  return {
+    ...api,
+    call: async (method: unknown, input: unknown) => {
+      try {
+        return await call(method, input)
+      } catch (err) {
+        throw isBridgedError(err) ? toError(err.code, err.message) : err
+      }
+    }
+  }
+}

@@ -51,3 +51,35 @@ describe('preload', () => {
     expect(listeners.get('api:event')).toEqual([])
   })
 })
+
+describe('withApiErrors (renderer side of the bridge)', () => {
+  it('turns bridged failures back into real errors with their code, and keeps the rest of the API', async () => {
+    const { withApiErrors } = await import('../../src/preload/channels')
+    class TestApiError extends Error {
+      constructor(
+        readonly code: string,
+        message: string
+      ) {
+        super(message)
+      }
+    }
+    const onEvent = (): (() => void) => () => undefined
+    const raw = {
+      transport: 'electron' as const,
+      onEvent,
+      call: async (method: never, _input: never): Promise<unknown> => {
+        if (method === 'ok') return 42
+        if (method === 'plain') throw new Error('plain failure')
+        throw { name: 'ApiError', code: 'conflict', message: 'changed on disk' }
+      }
+    }
+    const api = withApiErrors(raw, (code, message) => new TestApiError(code, message))
+    expect(api.transport).toBe('electron')
+    expect(api.onEvent).toBe(onEvent)
+    expect(await api.call('ok' as never, {} as never)).toBe(42)
+    const err = await api.call('bad' as never, {} as never).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TestApiError)
+    expect(err).toMatchObject({ code: 'conflict', message: 'changed on disk' })
+    await expect(api.call('plain' as never, {} as never)).rejects.toThrow('plain failure')
+  })
+})
