@@ -1,11 +1,13 @@
 /** Display helpers shared by the screens (pure). */
 
-/** A short local date-time, or '—' for missing/invalid values. */
-export function formatDate(value: string | number | null | undefined, lang: 'en' | 'zh'): string {
+const pad = (n: number): string => String(n).padStart(2, '0')
+
+/** A compact local date-time `2026-02-15 09:30` (same in every language, fits dense lists), or '—'. */
+export function formatDate(value: string | number | null | undefined, _lang?: 'en' | 'zh'): string {
   if (value === null || value === undefined || value === '') return '—'
   const date = new Date(value)
   if (Number.isNaN(date.getTime())) return String(value)
-  return date.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`
 }
 
 /** 0..1 → "0.50". */

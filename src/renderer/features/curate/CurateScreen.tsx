@@ -190,7 +190,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
       <div className="tabs" role="tablist" aria-label={t('curate.files')}>
         {proposal.changes.map((c, i) => (
           <button key={c.path} type="button" role="tab" aria-selected={i === index} className="tab" onClick={() => setIndex(i)} title={c.path}>
-            <span className="ellipsis">{c.path.split('/').pop()}</span> <span className="muted">({describe(c)})</span>
+            <span className="ellipsis">{c.path}</span> <span className="muted">({describe(c)})</span>
             {c.path in edits ? ' ✎' : ''}
           </button>
         ))}

@@ -171,7 +171,9 @@ export function SkillsScreen(): React.JSX.Element {
                   <span data-testid="skill-similarity">{s.similarity.toFixed(3)}</span>
                 ) : (
                   <span className="quality">
-                    <span className="quality-bar" style={{ width: `${Math.round(s.quality_index * 100)}%` }} />
+                    <span className="quality-track">
+                      <span className="quality-bar" style={{ width: `${Math.round(s.quality_index * 100)}%` }} />
+                    </span>
                     <span>{formatQuality(s.quality_index)}</span>
                   </span>
                 )}
