@@ -209,6 +209,28 @@ export function diffCarrier(want: PortableSkill, got: PortableSkill): Carrier | 
   return Object.keys(carrier).length > 0 ? carrier : undefined
 }
 
+const isStr = (v: unknown): boolean => typeof v === 'string'
+const isNum = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v)
+const isStrList = (v: unknown): boolean => Array.isArray(v) && v.every(isStr)
+const isStep = (v: unknown): boolean =>
+  isRecord(v) && isNum(v.order) && isStr(v.action) && isRecord(v.params) && isStr(v.expectedResult) && (v.extra === undefined || isRecord(v.extra))
+
+/** The type each model field must have; a carrier value of another type (a hand-edited or hostile file) is ignored. */
+const FIELD_TYPES: Record<ModelField, (v: unknown) => boolean> = {
+  title: isStr, name: isStr, description: isStr, body: isStr,
+  skill_id: isStr, usage_conditions: isStr, quality_index: isNum, fetch_count: isNum, related_code: isStr,
+  task_directories: isStrList, created_at: isStr, updated_at: isStr, last_used_at: (v) => v === null || isStr(v),
+  user_preferences: isStr, pinned: (v) => typeof v === 'boolean',
+  license: isStr, compatibility: isStr, allowed_tools: isStr, metadata: isRecord, resources: isStrList,
+  learned_id: isStr, trigger_pattern: isStr, steps: (v) => Array.isArray(v) && v.every(isStep), examples: isStrList,
+  confidence: isNum, tags: isStrList, learned_created_at: (v) => isNum(v) || isStr(v), source_files: isStrList,
+  return_format: isStr, prompt_skill_name: isStr,
+  extra: (v) => isRecord(v) && Object.values(v).every(isRecord)
+}
+
+/** Fields every skill has: a carrier can change them, never remove them. */
+const REQUIRED: ReadonlySet<string> = new Set(['title', 'description', 'body', 'extra'])
+
 /** True when the file's native value is still the one the carrier was written against. */
 function nativeUnchanged(base: Record<string, unknown>, was: Record<string, unknown>, field: string): boolean {
   const stamp = was[field]
@@ -227,14 +249,14 @@ export function applyCarrier(base: PortableSkill, carrier: unknown): PortableSki
   const was = isRecord(carrier.was) ? carrier.was : {}
   const out = { ...native }
   for (const field of MODEL_FIELDS) {
-    if (Object.prototype.hasOwnProperty.call(carrier, field) && nativeUnchanged(native, was, field)) {
+    if (Object.prototype.hasOwnProperty.call(carrier, field) && FIELD_TYPES[field](carrier[field]) && nativeUnchanged(native, was, field)) {
       out[field] = carrier[field]
     }
   }
   const unset = carrier.unset
   if (Array.isArray(unset)) {
     for (const field of unset) {
-      if (typeof field === 'string' && (MODEL_FIELDS as readonly string[]).includes(field) && field !== 'extra' && nativeUnchanged(native, was, field)) {
+      if (typeof field === 'string' && (MODEL_FIELDS as readonly string[]).includes(field) && !REQUIRED.has(field) && nativeUnchanged(native, was, field)) {
         delete out[field]
       }
     }
@@ -242,9 +264,6 @@ export function applyCarrier(base: PortableSkill, carrier: unknown): PortableSki
   if (!isRecord(out.extra)) {
     out.extra = {}
   }
-  if (typeof out.title !== 'string') out.title = String(out.title ?? '')
-  if (typeof out.description !== 'string') out.description = String(out.description ?? '')
-  if (typeof out.body !== 'string') out.body = String(out.body ?? '')
   return normalizeSkill(out as unknown as PortableSkill)
 }
 
