@@ -22,7 +22,7 @@ export interface SimilarPairs {
 export interface AllPairsOptions {
   /** Called every few hundred rows with (rows done, total rows). */
   onProgress?: (done: number, total: number) => void
-  /** Terms in more documents than this count as "frequent" (default: chosen from the corpus size). */
+  /** Terms in more documents than this count as "frequent" (default: chooseFrequentDf). */
   frequentDf?: number
 }
 
@@ -35,14 +35,65 @@ export interface AllPairsAsyncOptions extends AllPairsOptions {
 // Slack for floating-point rounding in bound checks (never in the final threshold test).
 const BOUND_EPS = 1e-9
 
-/** Default frequent-term cut-off: terms in more than ~2% of documents (at least 16). */
-export function defaultFrequentDf(docCount: number): number {
-  return Math.max(16, Math.ceil(docCount * 0.02))
+/** Pairs with ‖xᵢᶠ‖·‖xⱼᶠ‖ ≥ limit, counted with two pointers over the norms sorted descending. */
+function pairsAbove(sortedDesc: Float64Array, limit: number): number {
+  let count = 0
+  let j = sortedDesc.length - 1
+  for (let i = 0; i < sortedDesc.length; i++) {
+    const bi = sortedDesc[i] as number
+    while (j > i && bi * (sortedDesc[j] as number) < limit) j--
+    if (j <= i) break
+    count += j - i
+  }
+  return count
+}
+
+/**
+ * Picks the frequent-term cut-off from a cost estimate over candidate cut-offs (df halving from N/2):
+ * accumulating the rare postings costs Σ df²/2 over rare terms; each pair whose frequent norms could
+ * still reach half the threshold (‖xᵢᶠ‖‖xⱼᶠ‖ ≥ θ/2) may need an exact check costing about one frequent
+ * row. Too low a cut-off makes frequent norms large and checks explode; too high keeps the Σ df² cost.
+ */
+export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
+  const n = index.docCount
+  const v = index.vocab.length
+  const order = Array.from({ length: v }, (_, t) => t).sort((x, y) => (index.df[y] as number) - (index.df[x] as number))
+  let rareCost = 0
+  for (let t = 0; t < v; t++) rareCost += ((index.df[t] as number) ** 2) / 2
+  const norm2 = new Float64Array(n)
+  let freqEntries = 0
+  let bestCut = Number.MAX_SAFE_INTEGER
+  let bestCost = rareCost
+  let k = 0
+  for (let cut = Math.floor(n / 2); cut >= 4; cut = Math.floor(cut / 2)) {
+    // Move every term with df > cut into the frequent set.
+    while (k < v && (index.df[order[k] as number] as number) > cut) {
+      const t = order[k] as number
+      const df = index.df[t] as number
+      rareCost -= (df * df) / 2
+      freqEntries += df
+      for (let q = index.postPtr[t] as number; q < (index.postPtr[t + 1] as number); q++) {
+        const w = index.postVal[q] as number
+        norm2[index.postDoc[q] as number] += w * w
+      }
+      k++
+    }
+    const norms = Float64Array.from(norm2, Math.sqrt).sort().reverse()
+    const checks = pairsAbove(norms, threshold / 2)
+    const cost = rareCost + checks * (freqEntries / Math.max(1, n))
+    if (cost < bestCost) {
+      bestCost = cost
+      bestCut = cut
+    }
+  }
+  return bestCut
 }
 
 /** Reusable join state; rows are processed in order, so callers can run it in slices. */
 export class AllPairsJoin {
   readonly total: number
+  /** Terms in more documents than this were treated as frequent. */
+  readonly frequentDf: number
   private readonly threshold: number
   private readonly rarePtr: Uint32Array
   private readonly rareIds: Uint32Array
@@ -68,8 +119,10 @@ export class AllPairsJoin {
   private readonly rowJ: number[] = []
   private readonly rowS: number[] = []
 
-  constructor(index: TfIdfIndex, threshold: number, frequentDf = defaultFrequentDf(index.docCount)) {
+  constructor(index: TfIdfIndex, threshold: number, frequentDf?: number) {
     if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`)
+    frequentDf ??= chooseFrequentDf(index, threshold)
+    this.frequentDf = frequentDf
     const n = index.docCount
     const v = index.vocab.length
     this.total = n
