@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Proposal } from '../../src/shared/types'
-import { skillToolsAvailability } from '../../src/main/mcp/availability'
+import { combinedAvailability, readAppSettings, skillToolsAvailability } from '../../src/main/mcp/availability'
 import { listPendingProposals } from '../../src/main/mcp/pending-proposals'
 import { createSkillMcpServer, type SkillMcpServerOptions } from '../../src/main/mcp/server'
 import { skillToolsPrompt } from '../../src/main/mcp/prompt-snippet'
@@ -151,6 +151,26 @@ describe('availability', () => {
     expect(await skillToolsAvailability({ rootDir: root })).toEqual({ available: false, source: path.join(root, 'config.txt') })
     expect(await skillToolsAvailability({ rootDir: root, enableLongTermMemory: true })).toEqual({ available: true, source: 'settings' })
     await expect(skillToolsAvailability({ configFile: path.join(root, 'missing.txt') })).rejects.toThrow(/cannot read/)
+  })
+  it('the workbench settings can switch the tools off, and are only read (a damaged file stays as it is)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-settings-'))
+    tmpDirs.push(dir)
+    const env = { SKILLBENCH_CONFIG_DIR: dir }
+    expect(await readAppSettings(env)).toBeUndefined()
+    const file = path.join(dir, 'settings.json')
+    fs.writeFileSync(file, '{ not json')
+    expect(await readAppSettings(env)).toBeUndefined()
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ not json')
+    fs.writeFileSync(file, JSON.stringify({ version: 1, settings: { enableLongTermMemory: false, proposalOnlyTools: { edit: false, delete: true } }, openedLibraries: [] }))
+    const app = await readAppSettings(env)
+    expect(app?.settings.enableLongTermMemory).toBe(false)
+    expect(app?.settings.proposalOnlyTools).toEqual({ edit: false, delete: true })
+    expect(await combinedAvailability({ settings: app })).toEqual({ available: false, source: file })
+    expect(await combinedAvailability({ settings: { file, settings: { enableLongTermMemory: true } } })).toEqual({ available: true, source: 'default' })
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-avail-'))
+    tmpDirs.push(root)
+    fs.writeFileSync(path.join(root, 'config.txt'), 'enable_long_term_memory=False\n')
+    expect(await combinedAvailability({ rootDir: root, settings: { file, settings: { enableLongTermMemory: true } } })).toEqual({ available: false, source: path.join(root, 'config.txt') })
   })
   it.skipIf(!HAS_REAL_DATA)('upstream\'s real config.txt (enable_long_term_memory=False) disables the tools', async () => {
     const file = realPath('agiagent', 'agi-hub_AGIAgent', 'config_and_prompts', 'config.txt')

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
 import { hashTree, makeLibrary, skillFile } from './fixtures'
@@ -15,8 +15,13 @@ const PROJECT = path.resolve(__dirname, '..', '..')
 const BIN = path.join(PROJECT, 'bin', 'skillbench.mjs')
 const tmpDirs: string[] = []
 
+// The server reads the workbench settings; point it at an empty settings dir so the user's own do not leak in.
+const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-mcp-settings-'))
+tmpDirs.push(SETTINGS_DIR)
+const ENV = { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: SETTINGS_DIR }
+
 async function connect(args: string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: PROJECT, stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: PROJECT, stderr: 'pipe', env: ENV })
   let err = ''
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString()))
   const client = new Client({ name: 'skillbench-test', version: '1.0.0' })
@@ -173,7 +178,7 @@ describe('stdout carries only the protocol', () => {
   it('every stdout line of a session is a JSON-RPC message', async () => {
     const lib = await makeLibrary()
     tmpDirs.push(lib.dir)
-    const child = spawn(process.execPath, [BIN, 'mcp', '--library', lib.dir], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, 'mcp', '--library', lib.dir], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...ENV } })
     let out = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     const send = (msg: unknown): void => void child.stdin.write(JSON.stringify(msg) + '\n')

@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import type { Settings } from '../../shared/types'
 import { configBool, parseConfigTxt } from '../config/config-txt'
+import { parseStored, resolveSettingsDir, SETTINGS_FILE } from '../workbench/settings-store'
 
 /** Upstream's exact refusal text. */
 export const LONG_TERM_MEMORY_DISABLED = 'Skill tools are only available when long-term memory is enabled'
@@ -19,6 +21,38 @@ export interface Availability {
 /** The config.txt files that may govern a data root, in the order they are tried. */
 export function configCandidates(rootDir: string): string[] {
   return [path.join(rootDir, 'config.txt'), path.join(rootDir, 'config', 'config.txt')]
+}
+
+/**
+ * The workbench's saved settings (read-only: a damaged or missing file gives undefined, and is left as it is),
+ * with the file they came from.
+ */
+export async function readAppSettings(env: NodeJS.ProcessEnv): Promise<{ settings: Settings; file: string } | undefined> {
+  const file = path.join(resolveSettingsDir(env), SETTINGS_FILE)
+  let text: string
+  try {
+    text = await fs.readFile(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  const stored = parseStored(text)
+  return stored ? { settings: stored.settings, file } : undefined
+}
+
+/**
+ * Combines the data root's config.txt with the app's settings: either one switching long-term memory
+ * off turns the tools off (the settings default to on, so only an explicit off there counts).
+ */
+export async function combinedAvailability(opts: {
+  rootDir?: string
+  configFile?: string
+  settings?: { settings: Pick<Settings, 'enableLongTermMemory'>; file: string }
+}): Promise<Availability> {
+  const fromConfig = await skillToolsAvailability({ rootDir: opts.rootDir, configFile: opts.configFile })
+  if (!fromConfig.available || !opts.settings || opts.settings.settings.enableLongTermMemory) {
+    return fromConfig
+  }
+  return { available: false, source: opts.settings.file }
 }
 
 /**

@@ -7,6 +7,7 @@ const OPTIONS = {
   workspace: { type: 'string' },
   'direct-edit': { type: 'boolean', default: false },
   'direct-delete': { type: 'boolean', default: false },
+  'ignore-settings': { type: 'boolean', default: false },
   'print-prompt': { type: 'boolean', default: false },
   'print-config': { type: 'string' },
   lang: { type: 'string' }
@@ -32,6 +33,9 @@ Options:
   --direct-edit          edit_skill changes the file at once (default: it makes a pending proposal
                          that waits for review in the app, in <library>/.skillbench/pending/)
   --direct-delete        delete_skill moves the skill to legacy/ at once (default: a pending proposal)
+  --ignore-settings      do not read the workbench settings ($SKILLBENCH_CONFIG_DIR or ~/.config/skillbench/
+                         settings.json); by default its enableLongTermMemory=false turns the tools off and its
+                         proposalOnlyTools {edit,delete}=false makes that tool act directly
   --print-prompt         print the system-prompt snippet telling an agent how to use the tools, and exit
   --lang en|zh           language of --print-prompt (default en)
   --print-config CLIENT  print the lines that register this server (with the same options, absolute
@@ -40,7 +44,16 @@ Options:
 
 /** `node <this CLI> mcp …` with absolute paths, as a client would start this same server. */
 function serverLaunch(
-  values: { config?: string; workspace?: string; 'direct-edit'?: boolean; 'direct-delete'?: boolean; library?: string; 'root-dir'?: string; user?: string },
+  values: {
+    config?: string
+    workspace?: string
+    'direct-edit'?: boolean
+    'direct-delete'?: boolean
+    'ignore-settings'?: boolean
+    library?: string
+    'root-dir'?: string
+    user?: string
+  },
   libraryDir: string,
   cwd: string
 ): { command: string; args: string[] } {
@@ -55,6 +68,7 @@ function serverLaunch(
   if (values.workspace) args.push('--workspace', path.resolve(cwd, values.workspace))
   if (values['direct-edit']) args.push('--direct-edit')
   if (values['direct-delete']) args.push('--direct-delete')
+  if (values['ignore-settings']) args.push('--ignore-settings')
   return { command: 'node', args }
 }
 
@@ -86,17 +100,20 @@ export const command: CliCommand = {
       io.stdout(clientConfigSnippet(kind, serverLaunch(values, dir, io.cwd)))
       return 0
     }
-    const [{ openLibrary }, { skillToolsAvailability }, { serveStdio }] = await Promise.all([
+    const [{ openLibrary }, { combinedAvailability, readAppSettings }, { serveStdio }] = await Promise.all([
       import('../../store/library'),
       import('../../mcp/availability'),
       import('../../mcp/server')
     ])
-    const availability = await skillToolsAvailability({
+    const app = values['ignore-settings'] ? undefined : await readAppSettings(io.env)
+    const availability = await combinedAvailability({
       rootDir: values.library ? undefined : path.resolve(io.cwd, values['root-dir'] ?? '.'),
-      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined
+      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
+      settings: app
     })
     const store = await openLibrary(dir)
-    const proposalOnly = { edit: !values['direct-edit'], delete: !values['direct-delete'] }
+    const fromSettings = app?.settings.proposalOnlyTools ?? { edit: true, delete: true }
+    const proposalOnly = { edit: fromSettings.edit && !values['direct-edit'], delete: fromSettings.delete && !values['direct-delete'] }
     const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
     log(
       `serving ${store.root} over stdio; skill tools ${availability.available ? 'available' : 'DISABLED (long-term memory is off)'} (${availability.source}); ` +
