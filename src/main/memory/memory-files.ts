@@ -331,12 +331,12 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
       continue
     }
     opts.signal?.throwIfAborted()
-    const log = (await readMemoryFile(path.join(p.logsDir, `${day}.md`))) ?? ''
-    if (!log.trim()) {
-      report.skipped.push({ day, reason: 'empty' })
-      continue
-    }
     try {
+      const log = (await readMemoryFile(path.join(p.logsDir, `${day}.md`))) ?? ''
+      if (!log.trim()) {
+        report.skipped.push({ day, reason: 'empty' })
+        continue
+      }
       const { summary, method } = await summariseDay(day, log, opts)
       sections.push({ day, summary, method })
     } catch (err) {
