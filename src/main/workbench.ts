@@ -52,6 +52,8 @@ export interface WorkbenchDeps {
   core?: CoreModules
   /** Watch libraries and roots for outside changes (default true). */
   watch?: boolean
+  /** Read the first libraries in the background at start, so the first screens find them warm (default true). */
+  prewarm?: boolean
   /** Builds the model client (default: the OpenAI-compatible adapter, loaded on first use). */
   createLlm?: (config: LlmConfig) => LlmClient | Promise<LlmClient>
   version?: string
@@ -68,6 +70,8 @@ export interface Workbench {
 }
 
 const PREVIEW_CHARS = 200
+/** Libraries read in the background at start. */
+const PREWARM_LIBRARIES = 4
 
 /** Creates the workbench: loads settings, adds initial roots, starts watching. */
 export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
@@ -475,6 +479,29 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }
   }
 
+  // Warm the store caches (and the overview graph of the first library) while the window / browser starts:
+  // the first list then costs a re-stat instead of reading and parsing every file.
+  let disposed = false
+  const prewarm = (async (): Promise<void> => {
+    if (deps.prewarm === false) {
+      return
+    }
+    const libs = (await registry.listLibraries()).filter((l) => l.exists).slice(0, PREWARM_LIBRARIES)
+    for (const [i, lib] of libs.entries()) {
+      if (disposed) {
+        return
+      }
+      const store = await storeFor(lib.path)
+      const list = await store.list({ includeLegacy: true })
+      if (i === 0 && !disposed) {
+        await core.similarityGraph(
+          list.skills.filter((s) => !s.legacy),
+          settingsStore.settings.thresholds
+        )
+      }
+    }
+  })().catch(() => undefined)
+
   return {
     handlers,
     dispatch,
@@ -482,6 +509,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       await jobs.wait(jobId)
     },
     async dispose() {
+      disposed = true
+      await prewarm
       watchers?.dispose()
       await jobs.dispose()
     }
