@@ -71,7 +71,7 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     createdFile = ((await link.textContent()) ?? '').trim()
     expect(fs.existsSync(path.join(library, createdFile))).toBe(true)
     await shot(page, '03-reflect-en')
-  })
+  }, 120_000)
 
   it('opens the new skill in Monaco, edits it and saves with Ctrl+S', async () => {
     await page.getByTestId('reflect-created-link').click()
@@ -133,7 +133,7 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     await entry.getByTestId('journal-undo').click()
     await entry.getByTestId('journal-undone').waitFor()
     await expect.poll(() => fs.readdirSync(library).filter((f) => f.endsWith('.md')).sort()).toEqual(before)
-  })
+  }, 120_000)
 
   it('shows the settings with the key storage explained', async () => {
     await go('settings')
@@ -152,6 +152,19 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     }
     expect(await page.getByTestId('screen-settings').textContent()).toContain('设置')
     await page.getByTestId('language-switch').selectOption('en')
+  })
+
+  it('follows the system dark theme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await go('skills')
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    expect(background).toBe('rgb(21, 24, 30)')
+    await shot(page, '16-skills-dark')
+    await page.getByTestId('skill-row').first().dblclick()
+    await page.locator('.monaco-editor').first().waitFor()
+    await page.waitForTimeout(300)
+    await shot(page, '17-editor-dark')
+    await page.emulateMedia({ colorScheme: 'light' })
   })
 
   it('logged no errors in the page', () => {

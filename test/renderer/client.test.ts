@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { invalidateForEvent } from '../../src/renderer/api/events'
 import { JobStore, latestJob } from '../../src/renderer/api/job-store'
 import { queryKeys } from '../../src/renderer/api/query-keys'
+import { pickApi, takeToken } from '../../src/renderer/api/pick-api'
 import { createWebClient } from '../../src/renderer/api/web-client'
 import { ApiError } from '../../src/shared/api'
-import type { ApiEvent } from '../../src/shared/api'
+import type { ApiEvent, SkillbenchApi } from '../../src/shared/api'
 
 describe('web client (HTTP + SSE wire format)', () => {
   let server: http.Server
@@ -83,6 +84,43 @@ describe('web client (HTTP + SSE wire format)', () => {
     expect(opened[0]!.closed).toBe(false)
     offB()
     expect(opened[0]!.closed).toBe(true)
+  })
+})
+
+describe('transport choice', () => {
+  it("uses Electron's window.api when present and rebuilds ApiError from the bridged plain object", async () => {
+    const events: ApiEvent[] = []
+    const bridged: SkillbenchApi = {
+      transport: 'electron',
+      call: async () => {
+        throw { name: 'ApiError', code: 'conflict', message: 'changed on disk' }
+      },
+      onEvent: (h) => {
+        h({ type: 'settings.changed' })
+        return () => undefined
+      }
+    }
+    const api = pickApi({ api: bridged } as unknown as Window)
+    expect(api.transport).toBe('electron')
+    const err = await api.call('roots.list', {}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err).toMatchObject({ code: 'conflict', message: 'changed on disk' })
+    api.onEvent((e) => events.push(e))
+    expect(events).toEqual([{ type: 'settings.changed' }])
+  })
+
+  it('web mode takes the token from the URL once, keeps it for reloads and removes it from the address bar', () => {
+    const stored = new Map<string, string>()
+    let replaced = ''
+    const win = {
+      location: { href: 'http://127.0.0.1:5000/?token=abc&x=1#skills' },
+      sessionStorage: { setItem: (k: string, v: string) => stored.set(k, v), getItem: (k: string) => stored.get(k) ?? null },
+      history: { state: null, replaceState: (_s: unknown, _t: string, url: string) => (replaced = url) }
+    } as unknown as Window
+    expect(takeToken(win)).toBe('abc')
+    expect(replaced).toBe('/?x=1#skills')
+    const reloaded = { ...win, location: { href: 'http://127.0.0.1:5000/?x=1' } } as unknown as Window
+    expect(takeToken(reloaded)).toBe('abc')
   })
 })
 

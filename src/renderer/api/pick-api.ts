@@ -1,4 +1,6 @@
+import { ApiError } from '../../shared/api'
 import type { SkillbenchApi } from '../../shared/api'
+import { withApiErrors } from '../../preload/channels'
 import { createWebClient } from './web-client'
 
 declare global {
@@ -34,8 +36,11 @@ export function takeToken(win: Window): string {
   }
 }
 
-/** The preload's `window.api` when running in Electron, else the web client. */
+/**
+ * The preload's `window.api` when running in Electron (its failures, plain objects after the context
+ * bridge, become `ApiError`s again), else the web client.
+ */
 export function pickApi(win: Window = window): SkillbenchApi {
-  if (win.api) return win.api
+  if (win.api) return withApiErrors(win.api, (code, message) => new ApiError(code, message))
   return createWebClient({ baseUrl: '', token: takeToken(win) })
 }
