@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { stepRating } from '../../src/renderer/components/RatingControl'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, skillText } from './fake-api'
@@ -86,6 +86,22 @@ describe('Skill editor', () => {
     await waitFor(() => expect((screen.getByTestId('code-editor') as HTMLTextAreaElement).value).toContain('Theirs.'))
     expect(screen.queryByTestId('dirty-badge')).toBeNull()
     expect(screen.queryByTestId('conflict-dialog')).toBeNull()
+  })
+
+  it('follows outside changes silently when clean, and warns (without clobbering) when there are edits', async () => {
+    const { api, lib } = setup()
+    const box = await editor()
+    lib.touch(ID, skillText(lib.require(ID).meta, 'Agent rewrote it.'))
+    act(() => api.emit({ type: 'files.changed', library: LIB, paths: [`skill_${ID}.md`] }))
+    await waitFor(() => expect((screen.getByTestId('code-editor') as HTMLTextAreaElement).value).toContain('Agent rewrote it.'))
+    fireEvent.change(box, { target: { value: box.value.replace('Agent rewrote it.', 'My edit.') } })
+    lib.touch(ID, skillText(lib.require(ID).meta, 'Agent again.'))
+    act(() => api.emit({ type: 'files.changed', library: LIB, paths: [`skill_${ID}.md`] }))
+    const banner = await screen.findByTestId('disk-changed')
+    expect((screen.getByTestId('code-editor') as HTMLTextAreaElement).value).toContain('My edit.')
+    fireEvent.click(within(banner).getByRole('button', { name: 'Compare' }))
+    const dialog = await screen.findByTestId('conflict-dialog')
+    expect((within(dialog).getByTestId('diff-original') as HTMLTextAreaElement).value).toContain('Agent again.')
   })
 
   it('guards unsaved changes: leaving asks first; "keep editing" stays, "discard" leaves', async () => {
