@@ -74,7 +74,8 @@ export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
       freqEntries += df
       for (let q = index.postPtr[t] as number; q < (index.postPtr[t + 1] as number); q++) {
         const w = index.postVal[q] as number
-        { const d = index.postDoc[q] as number; norm2[d] = (norm2[d] as number) + w * w }
+        const d = index.postDoc[q] as number
+        norm2[d] = (norm2[d] as number) + w * w
       }
       k++
     }
