@@ -231,3 +231,21 @@ describe('reviewing MCP proposals (accept / reject through curation transactions
     await expect(acceptPendingProposal(lib.dir, '../../x', 'reviewer')).rejects.toThrow(/not a pending-proposal id/)
   })
 })
+
+describe('review queue limit', () => {
+  it('a runaway agent cannot queue more than MAX_PENDING_PROPOSALS', async () => {
+    const { MAX_PENDING_PROPOSALS, proposalId } = await import('../../src/main/mcp/pending-proposals')
+    const { lib, call } = await setup()
+    const dir = path.join(lib.dir, '.skillbench', 'pending')
+    fs.mkdirSync(dir, { recursive: true })
+    for (let i = 0; i < MAX_PENDING_PROPOSALS; i++) {
+      const id = proposalId('edit', lib.ids.calc)
+      fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ id, kind: 'edit', status: 'pending', changes: [], members: [], score: 1, reason: '', evidence: {} }))
+    }
+    const before = hashTree(lib.dir)
+    const r = await call('edit_skill', { skill_id: lib.ids.calc, edit_mode: 'append', code_edit: 'more\n' })
+    expect(r.isError).toBe(true)
+    expect((r.structuredContent as { message: string }).message).toMatch(/wait for review/)
+    expect(hashTree(lib.dir)).toEqual(before)
+  })
+})

@@ -72,10 +72,22 @@ export function deleteProposal(skill: Skill, changes: FileChange[], evidence: To
   }
 }
 
-/** Saves a pending proposal atomically; returns its library-relative path. */
+/** Most proposals an agent may leave waiting in one library: a runaway agent cannot flood the review queue. */
+export const MAX_PENDING_PROPOSALS = 500
+
+/** How many proposals in the pending folder still wait for review (status 'pending'). */
+export async function countPendingProposals(libraryRoot: string): Promise<number> {
+  const { proposals } = await listPendingProposals(libraryRoot)
+  return proposals.filter((p) => p.status === 'pending').length
+}
+
+/** Saves a proposal atomically (a new one only while fewer than MAX_PENDING_PROPOSALS wait); returns its library-relative path. */
 export async function savePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
   if (!isPendingProposalId(proposal.id)) {
     throw new Error(`bad proposal id '${proposal.id}'`)
+  }
+  if (proposal.status === 'pending' && (await countPendingProposals(libraryRoot)) >= MAX_PENDING_PROPOSALS) {
+    throw new Error(`${MAX_PENDING_PROPOSALS} proposals already wait for review in this library: review them in Skillbench before proposing more`)
   }
   const rel = `${PENDING_DIR}/${proposal.id}.json`
   await writeFileAtomic(path.join(libraryRoot, ...rel.split('/')), JSON.stringify(proposal, null, 2) + '\n')

@@ -95,7 +95,12 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
       const to = changes.find((c) => c.before === null)?.path ?? write.to
       proposal = deleteProposal(write.skill, changes, { ...evidence, move: { from: write.from, to } }, now())
     }
-    const rel = await savePendingProposal(opts.store.root, proposal)
+    let rel: string
+    try {
+      rel = await savePendingProposal(opts.store.root, proposal)
+    } catch (err) {
+      return { status: 'error', message: (err as Error).message, skill_id: write.skill.skill_id }
+    }
     const what = write.kind === 'edit' ? `Edit of skill ${write.skill.skill_id} (${String(args.edit_mode)})` : `Retiring skill ${write.skill.skill_id} to legacy/`
     return {
       status: 'success',
