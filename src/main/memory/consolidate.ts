@@ -55,7 +55,9 @@ export function appendDaySections(longTerm: string | null, sections: { day: stri
 
 // Lines an extractive summary should prefer: outcomes, failures, decisions, preferences.
 const SIGNAL_RE =
-  /(error|fail|failed|exception|fixed|decid|prefer|remember|lesson|completed|done|success|记住|偏好|完成|失败|错误|修复|决定|成功|教训|注意)/i
+  /(requirement|asked|error|fail|failed|exception|fixed|decid|prefer|remember|lesson|completed|done|success|需求|要求|记住|偏好|完成|失败|错误|修复|决定|成功|教训|注意)/i
+// What the user asked: the first fact a day's summary should keep.
+const REQUEST_RE = /(received user requirement|^(?:\d{1,2}:\d{2}\s+)?user\s*[:：]|用户[:：])/i
 // Lines that carry no information on their own.
 const NOISE_RE = /^(?:[-=*_#>`\s]+|\s*\d{1,2}:\d{2}(?::\d{2})?\s*|```.*)$/
 
@@ -86,7 +88,7 @@ export function extractiveSummary(log: string, maxLines = 5, maxLineChars = 200)
       return
     }
     // Distinct-token count saturates so one huge pasted line does not win everything.
-    const score = Math.min(toks.size, 40) + (SIGNAL_RE.test(stripped) ? 15 : 0)
+    const score = Math.min(toks.size, 40) + (SIGNAL_RE.test(stripped) ? 15 : 0) + (REQUEST_RE.test(stripped) ? 30 : 0)
     candidates.push({ index, text: stripped, score, toks })
   })
   const picked: typeof candidates = []
