@@ -19,7 +19,8 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git'
 /** Skill files larger than this are reported, not read. */
 export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
 const MAX_DEPTH = 12
-const READ_CONCURRENCY = 64
+/** Files loaded between two yields to the event loop. */
+const LOAD_BATCH = 256
 
 export interface LibraryOptions {
   /** Clock for created_at / updated_at (tests pass a fixed one). */
@@ -67,19 +68,6 @@ function freezeSkill(skill: Skill): Skill {
   return Object.freeze(skill)
 }
 
-async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i]!)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return out
-}
-
 /** Opens a library folder (must exist). Sweeps temp files left by crashed writers. */
 export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promise<SkillLibrary> {
   let root: string
@@ -118,53 +106,65 @@ class Library implements SkillLibrary {
   /** Finds skill files; collects temp files (to sweep) and symlinks (reported). */
   private async findCandidates(temps: string[], errors: LoadError[]): Promise<Candidate[]> {
     const out: Candidate[] = []
-    const visit = async (absDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
+    // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
+    const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
       let entries: fs.Dirent[]
       try {
         entries = await fs.promises.readdir(absDir, { withFileTypes: true })
       } catch (err) {
         if (top) throw err
-        errors.push({ path: toPosix(path.relative(this.root, absDir)) || '.', reason: `cannot read folder: ${(err as Error).message}` })
+        errors.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
         return
       }
       const subdirs: string[] = []
       for (const e of entries) {
-        const abs = path.join(absDir, e.name)
-        const rel = toPosix(path.relative(this.root, abs))
-        if (isTempName(e.name)) {
-          temps.push(abs)
+        const name = e.name
+        if (isTempName(name)) {
+          temps.push(absDir + path.sep + name)
           continue
         }
-        const agiagentHere = top && isAgiagentSkillName(e.name)
+        const agiagentHere = top && isAgiagentSkillName(name)
         if (e.isSymbolicLink()) {
-          if (agiagentHere || e.name === 'SKILL.md') errors.push({ path: rel, reason: 'symbolic link: skipped (links are never followed)' })
+          if (agiagentHere || name === 'SKILL.md') errors.push({ path: relDir ? `${relDir}/${name}` : name, reason: 'symbolic link: skipped (links are never followed)' })
           continue
         }
         if (e.isFile()) {
-          if (agiagentHere) out.push({ abs, rel, format: 'agiagent', legacy })
-          else if (e.name === 'SKILL.md') out.push({ abs, rel, format: 'skill-md', legacy })
+          if (agiagentHere || name === 'SKILL.md') {
+            out.push({
+              abs: absDir + path.sep + name,
+              rel: relDir ? `${relDir}/${name}` : name,
+              format: agiagentHere ? 'agiagent' : 'skill-md',
+              legacy
+            })
+          }
         } else if (e.isDirectory()) {
-          subdirs.push(e.name)
+          subdirs.push(name)
         }
       }
       if (depth >= MAX_DEPTH) return
       await Promise.all(
         subdirs.map((name) => {
-          const abs = path.join(absDir, name)
-          if (depth === 0 && !legacy && name === 'legacy') return visit(abs, 0, true, true)
+          const abs = absDir + path.sep + name
+          const rel = relDir ? `${relDir}/${name}` : name
+          if (depth === 0 && !legacy && name === 'legacy') return visit(abs, rel, 0, true, true)
           if (SKIPPED_DIRS.has(name)) return undefined
-          return visit(abs, depth + 1, legacy, false)
+          return visit(abs, rel, depth + 1, legacy, false)
         })
       )
     }
-    await visit(this.root, 0, false, true)
+    await visit(this.root, '', 0, false, true)
     return out
   }
 
-  private async load(c: Candidate): Promise<CacheEntry['result']> {
+  /**
+   * Loads one candidate, re-reading only when its stat changed. Synchronous on purpose: a promise-based
+   * lstat/readFile costs several thread-pool hops per file, which made 10k files take seconds of CPU;
+   * callers run it in small batches and yield to the event loop between them.
+   */
+  private load(c: Candidate): CacheEntry['result'] {
     let st: fs.Stats
     try {
-      st = await fs.promises.lstat(c.abs)
+      st = fs.lstatSync(c.abs)
     } catch (err) {
       return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
     }
@@ -177,14 +177,29 @@ class Library implements SkillLibrary {
     else if (st.size > MAX_SKILL_FILE_BYTES) result = { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` }
     else {
       try {
-        const bytes = await fs.promises.readFile(c.abs)
-        result = this.parse(bytes, c, st.mtimeMs)
+        // O_NOFOLLOW: a file swapped for a symlink after the lstat is refused, not followed.
+        const fd = fs.openSync(c.abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+        try {
+          result = this.parse(fs.readFileSync(fd), c, st.mtimeMs)
+        } finally {
+          fs.closeSync(fd)
+        }
       } catch (err) {
         result = { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
       }
     }
     this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
     return result
+  }
+
+  /** Loads many candidates in batches, yielding to the event loop between batches so the process stays responsive. */
+  private async loadAll(candidates: Candidate[]): Promise<CacheEntry['result'][]> {
+    const out: CacheEntry['result'][] = []
+    for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      for (const c of candidates.slice(i, i + LOAD_BATCH)) out.push(this.load(c))
+    }
+    return out
   }
 
   private parse(bytes: Uint8Array, c: Candidate, mtimeMs: number): CacheEntry['result'] {
@@ -207,7 +222,7 @@ class Library implements SkillLibrary {
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    const results = await mapPool(candidates, READ_CONCURRENCY, (c) => this.load(c))
+    const results = await this.loadAll(candidates)
     const skills: Skill[] = []
     const seen = new Set<string>()
     this.idPaths.clear()
@@ -261,7 +276,7 @@ class Library implements SkillLibrary {
   /** Loads the skill at a known path if it still has this id. */
   private async tryPath(rel: string, id: string): Promise<Skill | null> {
     const format: Skill['format'] = rel.endsWith('/SKILL.md') || rel === 'SKILL.md' ? 'skill-md' : 'agiagent'
-    const r = await this.load({ abs: path.join(this.root, rel), rel, format, legacy: rel.startsWith('legacy/') })
+    const r = this.load({ abs: path.join(this.root, rel), rel, format, legacy: rel.startsWith('legacy/') })
     return r.ok && r.skill.skill_id === id ? r.skill : null
   }
 

@@ -82,7 +82,14 @@ function textKey(skill: Skill): string {
 
 interface IndexCache {
   keys: string[]
+  skills: Skill[]
   index: TfIdfIndex
+}
+
+function sameObjects(a: Skill[], b: Skill[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
@@ -145,10 +152,15 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
 
   /** The TF-IDF index of the active skills, rebuilt only when some skill's indexed text changed. */
   const indexFor = (skills: Skill[]): TfIdfIndex => {
+    // Same skill objects as last time (the store reuses them while files are unchanged): nothing to compare.
+    if (cache && sameObjects(cache.skills, skills)) return cache.index
     const keys = skills.map(textKey)
-    if (cache && sameKeys(cache.keys, keys)) return cache.index
+    if (cache && sameKeys(cache.keys, keys)) {
+      cache = { ...cache, skills }
+      return cache.index
+    }
     const index = buildTfIdfIndex(skills.map(indexedText))
-    cache = { keys, index }
+    cache = { keys, skills, index }
     return index
   }
 
