@@ -135,7 +135,8 @@ function startWebMode(reason) {
 }
 
 function main() {
-  if (buildIsStale()) {
+  // SKILLBENCH_SKIP_BUILD=1: tests of this script, and people who build by hand
+  if (!process.env.SKILLBENCH_SKIP_BUILD && buildIsStale()) {
     build()
   }
   const electron = findElectron()
