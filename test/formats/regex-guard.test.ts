@@ -54,11 +54,13 @@ describe('time-bounded matching', () => {
         { id: 's2', name: 'evil', trigger_pattern: '^(a+)+$', confidence: 0.99 },
         { id: 's3', name: 'broken', trigger_pattern: 'login((' },
         { id: 's4', name: 'slow', trigger_pattern: slow },
-        { id: 's5', name: 'other', trigger_pattern: 'flyway' }
+        { id: 's5', name: 'other', trigger_pattern: 'flyway' },
+        { id: 's6', name: 'after a timeout', trigger_pattern: 'please' }
       ],
       { timeoutMs: 20 }
     )
-    expect(result.matches.map((m) => [m.id, m.matched])).toEqual([['s1', 'login']])
+    // The sandbox still works after a match was cut off (s6 runs after s4 timed out).
+    expect(result.matches.map((m) => [m.id, m.matched])).toEqual([['s1', 'login'], ['s6', 'Please']])
     expect(Object.fromEntries(result.rejected.map((r) => [r.id, r.reason.split(':')[0]]))).toEqual({
       s2: 'nested quantifier',
       s3: 'invalid regular expression',

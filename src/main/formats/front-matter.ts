@@ -4,7 +4,7 @@
  */
 import { assembleSkillText, parseSkillText, serializeSkillFile } from '../store/skill-file'
 import { deepEqual, FormatError } from './model'
-import { stringifyYamlSafe } from './safe-yaml'
+import { hasMultilineString, stringifyYamlSafe } from './safe-yaml'
 
 /** A Markdown file split into its YAML front matter (as data) and its body. */
 export interface FrontMatterDoc {
@@ -26,6 +26,7 @@ export function serializeFrontMatter(data: Record<string, unknown>, body: string
   // A fresh copy: the YAML writer turns an object seen twice into an anchor/alias, which every reader refuses.
   const copy = plainCopy(data) as Record<string, unknown>
   const text = serializeSkillFile(copy, body)
+  if (!hasMultilineString(data)) return text
   const back = parseSkillText(text)
   if (back.ok && deepEqual(back.file.data, data) && back.file.body === body) {
     return text

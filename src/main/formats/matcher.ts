@@ -1,5 +1,5 @@
 /** `use_skill` (seed 004): which learned skills' trigger patterns match a question. */
-import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, execWithTimeout, RegexTimeoutError } from './regex-guard'
+import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, RegexSandbox, RegexTimeoutError } from './regex-guard'
 
 /** What the matcher needs of a learned skill. */
 export interface TriggerSkill {
@@ -44,6 +44,7 @@ export function matchTriggers(question: string, skills: TriggerSkill[], opts: { 
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS
   const matches: TriggerMatch[] = []
   const rejected: TriggerRejection[] = []
+  const sandbox = new RegexSandbox()
   for (const skill of skills) {
     const reject = (reason: string): void =>
       void rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason })
@@ -53,7 +54,7 @@ export function matchTriggers(question: string, skills: TriggerSkill[], opts: { 
       continue
     }
     try {
-      const matched = execWithTimeout(check.regex, question, timeoutMs)
+      const matched = sandbox.exec(check.regex, question, timeoutMs)
       if (matched !== null) {
         matches.push({
           id: skill.id,

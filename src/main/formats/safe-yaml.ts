@@ -69,12 +69,20 @@ function needsQuotes(text: string): boolean {
  */
 export function stringifyYamlSafe(value: unknown): string {
   const first = render(value, false)
+  if (!hasMultilineString(value)) return first
   try {
     if (deepEqualData(parseYamlSafe(first), value)) return first
   } catch {
     // Fall through to the fully quoted form.
   }
   return render(value, true)
+}
+
+/** True when some string in the data spans lines: only block scalars need the read-back check. */
+export function hasMultilineString(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\n')
+  if (depth > 100 || value === null || typeof value !== 'object') return false
+  return Object.values(value).some((v) => hasMultilineString(v, depth + 1))
 }
 
 function render(value: unknown, quoteAll: boolean): string {
