@@ -42,35 +42,59 @@ export const PARSER_LIMITS = {
 
 const enc = (s: string): Buffer => Buffer.from(s, 'utf8')
 
-const N_REQ = enc('Received user requirement')
 const N_INVOKE = enc('<invoke')
 const N_INVOKE_END = enc('</invoke>')
-const N_ERRFB = enc('ERROR FEEDBACK')
-const N_CROSS = enc('❌')
-const N_TC1 = enc('TASK_COMPLETED')
-const N_TC2 = enc('TASK COMPLETED')
-const N_WF = enc('Workflow completed!')
-const N_SENT = enc('📤')
-const N_READ = enc('📬')
-const N_CHECK = enc('✅')
-const N_STOP = enc('stopped by user')
 const N_NEWLINE_REQ = enc('\nReceived user requirement')
 
 type Kind = 'req' | 'invoke' | 'errfb' | 'cross' | 'tc' | 'wf' | 'sent' | 'read' | 'check' | 'stop'
 
-const NEEDLES: { kind: Kind; bytes: Buffer }[] = [
-  { kind: 'req', bytes: N_REQ },
-  { kind: 'invoke', bytes: N_INVOKE },
-  { kind: 'errfb', bytes: N_ERRFB },
-  { kind: 'cross', bytes: N_CROSS },
-  { kind: 'tc', bytes: N_TC1 },
-  { kind: 'tc', bytes: N_TC2 },
-  { kind: 'wf', bytes: N_WF },
-  { kind: 'sent', bytes: N_SENT },
-  { kind: 'read', bytes: N_READ },
-  { kind: 'check', bytes: N_CHECK },
-  { kind: 'stop', bytes: N_STOP }
+/**
+ * A marker is found through an anchor: a part of it whose first byte is rare in logs. Node's search runs
+ * `memchr` on the needle's first byte, so a common first byte (`E`, `s`, the U+2xxx lead byte E2…) means a
+ * restart per false candidate; anchoring on `DBACK`, `PLETED`, `by user` keeps every pass near memchr speed.
+ * The bytes before the anchor (`prefixes`) and after it (`nextBytes`) are checked at each candidate.
+ */
+interface Needle {
+  kind: Kind
+  anchor: Buffer
+  /** Accepted bytes right before the anchor (all of the same length); empty = the anchor starts the marker. */
+  prefixes: Buffer[]
+  /** When set, the byte right after the anchor must be one of these (and picks the kind). */
+  nextBytes?: Map<number, Kind>
+  /** Whole marker length (prefix + anchor + next byte). */
+  length: number
+}
+
+const needle = (kind: Kind, anchor: string | Buffer, prefixes: string[] = [], nextBytes?: Map<number, Kind>): Needle => {
+  const a = typeof anchor === 'string' ? enc(anchor) : anchor
+  const pre = prefixes.map(enc)
+  return { kind, anchor: a, prefixes: pre, nextBytes, length: (pre[0]?.length ?? 0) + a.length + (nextBytes ? 1 : 0) }
+}
+
+const NEEDLES: Needle[] = [
+  needle('req', 'Received user requirement'),
+  needle('invoke', N_INVOKE),
+  needle('errfb', 'DBACK', ['ERROR FEE']),
+  needle('cross', '❌'),
+  needle('tc', 'PLETED', ['TASK_COM', 'TASK COM']),
+  needle('wf', 'Workflow completed!'),
+  needle('sent', '📤'),
+  needle('read', '📬'),
+  needle('check', '✅'),
+  needle('stop', 'by user', ['stopped '])
 ]
+
+/** The full marker texts: a requirement's continuation line holding one of them belongs to the scanner. */
+const MARKERS: Buffer[] = [
+  'Received user requirement', '<invoke', 'ERROR FEEDBACK', '❌', 'TASK_COMPLETED', 'TASK COMPLETED',
+  'Workflow completed!', '📤', '📬', '✅', 'stopped by user'
+].map(enc)
+
+/** Markers are looked for in windows this size, so the several passes over a window run from the CPU cache. */
+const WINDOW = 64 * 1024
+const MAX_MARKER = Math.max(...NEEDLES.map((n) => n.length))
+const NO_HIT = -1
+const UNKNOWN = -2
 
 /** Bytes kept back at a chunk's end so a marker split across chunks is still found. */
 const KEEP = 64
@@ -80,12 +104,18 @@ const NL = 0x0a
 const READ_SCRATCH_BYTES = 1024 * 1024 + 64 * 1024
 /** Shared join buffer (see `feed`). */
 let scratch = Buffer.allocUnsafe(READ_SCRATCH_BYTES)
+const EMPTY = Buffer.alloc(0)
 /** Returned by a capture that must wait for more bytes. */
 const STALL = -1
 
 const ERRORISH = /error|错误|fail|失败|exception|traceback/i
-/** Lines that end a multi-line requirement: the headers AGIAgent prints right after it. */
-const REQ_STOP_PREFIX = /^(?:Currently selected directory|Previous conversation context|workspace subdirectory|初始化完成|\p{Extended_Pictographic}|[\u2600-\u27BF])/u
+/**
+ * Lines that end a multi-line requirement: what AGIAgent prints right after it (GUI context headers, the
+ * initialisation notice in Chinese or English, agent-id notes), any line opening with an emoji or symbol
+ * (`💬`, `🏷️`, `🧠`…), a tag (`<invoke`) or a rule. A user's own continuation line is plain text.
+ */
+const REQ_STOP_PREFIX =
+  /^\s*(?:Currently selected directory|Previous conversation context|workspace subdirectory|Initiali[sz](?:ation|ing|ed)\b|Analy[sz]ing (?:the )?requirement|Using agent ID|Agent ID\b|初始化|正在分析|我正在分析|<\/?[A-Za-z!?]|\p{Extended_Pictographic}|[\u2600-\u27BF]|[-=*#]{3,}\s*$)/iu
 /** A requirement's continuation line never holds another marker (that line belongs to the scanner). */
 const CONTINUATION_MAX_BYTES = 2000
 
@@ -101,7 +131,9 @@ export class AgiAgentLogParser {
   private readonly out: LogParse
   private mode: Mode = { kind: 'idle' }
   /** Unprocessed bytes carried to the next feed (at most KEEP, or an unfinished capture). */
-  private carry: Buffer = Buffer.alloc(0)
+  private carry: Buffer = EMPTY
+  /** Per needle: its next marker start in the current window (NO_HIT / UNKNOWN). */
+  private readonly next = new Array<number>(NEEDLES.length).fill(UNKNOWN)
   /** The last HISTORY bytes already processed, for looking back. */
   private history: Buffer = Buffer.alloc(0)
   /** Stream offset of `carry[0]` / the start of the buffer being processed. */
@@ -134,21 +166,42 @@ export class AgiAgentLogParser {
     }
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     this.out.bytes += bytes.length
-    // carry + chunk are joined in a shared scratch buffer: processing is synchronous and keeps no view of it,
-    // so one buffer serves every parser and a multi-GB log creates no per-chunk garbage.
-    const need = this.carry.length + bytes.length
+    if (this.carry.length === 0) {
+      this.run(bytes)
+      return
+    }
+    // The carry (a few bytes, or an unfinished capture) is joined with the chunk's head only, in a shared
+    // scratch buffer (processing is synchronous and keeps no view of it); once the scan is past the carry,
+    // the rest of the chunk is processed in place: a multi-GB log is never copied.
+    const head = Math.min(bytes.length, Math.max(WINDOW, this.carry.length * 2))
+    const need = this.carry.length + head
     if (scratch.length < need) {
       scratch = Buffer.allocUnsafe(Math.max(need, scratch.length * 2))
     }
+    const carried = this.carry.length
     this.carry.copy(scratch, 0)
-    bytes.copy(scratch, this.carry.length)
-    this.process(scratch.subarray(0, need), false)
+    bytes.copy(scratch, carried, 0, head)
+    const joined = scratch.subarray(0, need)
+    if (head === bytes.length) {
+      this.run(joined)
+      return
+    }
+    const pos = this.process(joined, false)
+    if (pos >= carried) {
+      this.advance(joined, pos)
+      this.carry = EMPTY
+      this.run(bytes.subarray(pos - carried))
+      return
+    }
+    // A capture still waits for more than the head (a long line): join the whole chunk (rare).
+    const all = Buffer.concat([this.carry, bytes])
+    this.run(all)
   }
 
   /** Ends the stream: open captures are closed (an unterminated `<invoke>` is kept as partial). */
   finish(): LogParse {
     if (!this.finished) {
-      this.process(this.carry, true)
+      this.remember(this.carry, this.process(this.carry, true))
       this.closeMode(true)
       this.finished = true
       this.out.completed = this.sawRequirement ? this.completedSinceReq : this.anyCompletion
@@ -159,53 +212,63 @@ export class AgiAgentLogParser {
 
   // ---------------------------------------------------------------- scanning
 
-  private process(data: Buffer, final: boolean): void {
-    // Positions >= limit are not decided now (a marker or terminator may continue in the next chunk).
-    const limit = final ? data.length : Math.max(0, data.length - KEEP)
-    const next = NEEDLES.map(() => -2)
-    let pos = 0
-    while (pos < limit) {
-      if (this.mode.kind !== 'idle') {
-        const after = this.continueMode(data, pos, limit, final)
-        if (after === STALL) {
-          // The capture needs the rest of a line: everything from pos is carried, so rebase its offsets.
-          if (this.mode.kind === 'line') {
-            this.mode.end -= this.mode.at - pos
-            this.mode.at = pos
-            this.mode.end -= pos
-            this.mode.at = 0
-          }
-          break
-        }
-        pos = after
-        continue
-      }
-      // Next marker among all needles; each needle's next hit is cached until passed.
-      let best = -1
-      let bestIdx = -1
-      for (let i = 0; i < NEEDLES.length; i++) {
-        let at = next[i]!
-        if (at !== -1 && at < pos) {
-          at = data.indexOf(NEEDLES[i]!.bytes, pos)
-          next[i] = at
-        }
-        if (at !== -1 && at < limit && (best === -1 || at < best)) {
-          best = at
-          bestIdx = i
-        }
-      }
-      if (best === -1) {
-        pos = limit
-        break
-      }
-      const needle = NEEDLES[bestIdx]!
-      pos = this.onHit(needle.kind, data, best, best + needle.bytes.length)
-    }
-    this.remember(data, pos)
+  /** Processes `data` and keeps what is left for the next feed. */
+  private run(data: Buffer): void {
+    this.remember(data, this.process(data, false))
   }
 
-  /** Keeps the unprocessed tail as carry and the processed tail as history. */
-  private remember(data: Buffer, pos: number): void {
+  /** Scans `data` for markers; returns how far it got (the rest waits for more bytes). */
+  private process(data: Buffer, final: boolean): number {
+    // Positions >= limit are not decided now (a marker or terminator may continue in the next chunk).
+    const limit = final ? data.length : Math.max(0, data.length - KEEP)
+    const next = this.next
+    let pos = 0
+    while (pos < limit) {
+      // One window at a time: each needle's next hit in it is cached until passed.
+      const winEnd = Math.min(limit, pos + WINDOW)
+      const view = data.subarray(0, Math.min(data.length, winEnd + MAX_MARKER))
+      next.fill(UNKNOWN)
+      while (pos < winEnd) {
+        if (this.mode.kind !== 'idle') {
+          const after = this.continueMode(data, pos, limit, final)
+          if (after === STALL) {
+            // The capture needs the rest of a line: everything from pos is carried, so rebase its offsets.
+            if (this.mode.kind === 'line') {
+              this.mode.end -= this.mode.at
+              this.mode.at = 0
+            }
+            return pos
+          }
+          pos = after
+          continue
+        }
+        let best = NO_HIT
+        let bestIdx = -1
+        for (let i = 0; i < NEEDLES.length; i++) {
+          let at = next[i]!
+          if (at === UNKNOWN || (at !== NO_HIT && at < pos)) {
+            at = findMarker(view, NEEDLES[i]!, pos)
+            next[i] = at
+          }
+          if (at !== NO_HIT && (best === NO_HIT || at < best)) {
+            best = at
+            bestIdx = i
+          }
+        }
+        if (best === NO_HIT || best >= winEnd) {
+          pos = winEnd
+          break
+        }
+        const n = NEEDLES[bestIdx]!
+        const kind = n.nextBytes ? n.nextBytes.get(view[best + n.length - 1]!)! : n.kind
+        pos = this.onHit(kind, data, best, best + n.length, limit)
+      }
+    }
+    return pos
+  }
+
+  /** Records `data[0, pos)` as processed (history for looking back) without keeping a carry. */
+  private advance(data: Buffer, pos: number): void {
     const done = data.subarray(0, pos)
     if (done.length >= HISTORY) {
       this.history = Buffer.from(done.subarray(done.length - HISTORY))
@@ -214,7 +277,12 @@ export class AgiAgentLogParser {
       this.history = joined.subarray(Math.max(0, joined.length - HISTORY))
     }
     this.base += pos
-    this.carry = Buffer.from(data.subarray(pos))
+  }
+
+  /** Keeps the unprocessed tail as carry and the processed tail as history. */
+  private remember(data: Buffer, pos: number): void {
+    this.advance(data, pos)
+    this.carry = pos < data.length ? Buffer.from(data.subarray(pos)) : EMPTY
   }
 
   /** Up to `n` bytes of the stream just before `at` (from history and data). */
@@ -244,7 +312,7 @@ export class AgiAgentLogParser {
 
   // ---------------------------------------------------------------- markers
 
-  private onHit(kind: Kind, data: Buffer, at: number, end: number): number {
+  private onHit(kind: Kind, data: Buffer, at: number, end: number, limit: number): number {
     switch (kind) {
       case 'req': {
         const window = this.text(this.before(data, at, PARSER_LIMITS.interruptWindowChars * 4))
@@ -277,10 +345,29 @@ export class AgiAgentLogParser {
       case 'wf':
         this.markCompleted()
         return end
+      case 'check':
+        // Most `✅` lines are tool results; only routed messages and completions count. When the line's end
+        // is already here, a cheap byte-level look decides without decoding it.
+        if (this.isIdleCheckLine(data, at, limit)) {
+          return end
+        }
+        this.mode = { kind: 'line', hit: kind, parts: [], at, end }
+        return at
       default:
         this.mode = { kind: 'line', hit: kind, parts: [], at, end }
         return at
     }
+  }
+
+  /** A `✅` line (as far as the line capture would read it) that holds neither `routed from` nor `completed`. */
+  private isIdleCheckLine(data: Buffer, at: number, limit: number): boolean {
+    const cap = at + PARSER_LIMITS.lineBytes
+    const nl = data.indexOf(NL, at)
+    if (nl === -1 || nl >= limit) {
+      return false
+    }
+    const line = data.toString('latin1', at, Math.min(nl, cap, data.length))
+    return !line.includes('completed') && !line.includes('routed from') && !line.includes('\0')
   }
 
   /** `TASK_COMPLETED` counts when it is the signal (`TASK_COMPLETED:` or alone at a line end), not a mention in prose. */
@@ -322,11 +409,7 @@ export class AgiAgentLogParser {
         }
         const stop = Math.min(nl === -1 ? data.length : nl, cap, data.length)
         this.mode = { kind: 'idle' }
-        this.onLine(mode.hit, this.text(data, mode.at, stop), () => {
-          // The text before the marker, only when a line kind needs it; a long one is noise (a multi-MB line).
-          const prefix = this.linePrefix(data, mode.at)
-          return prefix.length > 200 ? '' : prefix
-        })
+        this.onLine(mode.hit, this.text(data, mode.at, stop), data, mode.at)
         return mode.end
       }
       case 'req':
@@ -349,7 +432,7 @@ export class AgiAgentLogParser {
           return take
         }
         const lineBytes = data.subarray(pos, Math.min(nl, pos + PARSER_LIMITS.requirementChars * 4))
-        if (mode.lines > 0 && (nl - pos > CONTINUATION_MAX_BYTES || NEEDLES.some((n) => lineBytes.includes(n.bytes)))) {
+        if (mode.lines > 0 && (nl - pos > CONTINUATION_MAX_BYTES || MARKERS.some((m) => lineBytes.includes(m)))) {
           this.closeMode(false)
           return pos
         }
@@ -410,6 +493,18 @@ export class AgiAgentLogParser {
     limit: number
   ): number {
     const end = data.indexOf(N_INVOKE_END, pos)
+    if (mode.size === 0 && end !== -1 && end < limit && end + N_INVOKE_END.length - pos <= PARSER_LIMITS.invokeBytes) {
+      // The common case: the whole block is in this chunk, decoded straight from it (no copy). Cut-off markers
+      // inside it are looked for in the decoded text (ASCII survives decoding; a false alarm only takes the
+      // exact byte path below).
+      const stop = end + N_INVOKE_END.length
+      const block = this.text(data, pos, stop)
+      if (block.indexOf('<invoke', 1) === -1 && !block.includes('\nReceived user requirement')) {
+        this.mode = { kind: 'idle' }
+        this.addToolCall(block, false)
+        return stop
+      }
+    }
     // A new `<invoke` or a new requirement before the end tag means this call was cut off. Both are looked
     // for only up to the end tag (or the decided part of the chunk), so each byte is searched once.
     const searchEnd = end !== -1 && end < limit ? end : limit
@@ -535,14 +630,19 @@ export class AgiAgentLogParser {
     }
   }
 
+  /** The marker's whole line: the text before it (dropped when long: noise from a multi-MB line) and after it. */
+  private withPrefix(fromMarker: string, data: Buffer, at: number): string {
+    const prefix = this.linePrefix(data, at)
+    return ((prefix.length > 200 ? '' : prefix) + fromMarker).trim()
+  }
+
   /** A whole line that holds one of the single-line markers. */
-  private onLine(hit: Kind, fromMarker: string, prefixOf: () => string): void {
-    const withPrefix = (): string => (prefixOf() + fromMarker).trim()
+  private onLine(hit: Kind, fromMarker: string, data: Buffer, at: number): void {
     const line = fromMarker.trim()
     switch (hit) {
       case 'cross':
         if (ERRORISH.test(line)) {
-          this.addError(withPrefix())
+          this.addError(this.withPrefix(fromMarker, data, at))
         }
         break
       case 'sent': {
@@ -568,7 +668,7 @@ export class AgiAgentLogParser {
         if (!line.includes('completed')) {
           break
         }
-        const full = withPrefix()
+        const full = this.withPrefix(fromMarker, data, at)
         const spawn = /^(?:(agent_\w+)\s+)?✅.*?\bspawn\s+(agent_\w+)\s+completed\b/u.exec(full) ??
           /^(agent_\w+)\s+✅.*\bcompleted\b/u.exec(full)
         if (spawn) {
@@ -578,13 +678,47 @@ export class AgiAgentLogParser {
         break
       }
       case 'stop':
-        if (/🛑|execution stopped by user|task .* stopped by user/iu.test(withPrefix()) && !this.segmentStopped) {
+        if (!this.segmentStopped && /🛑|execution stopped by user|task .* stopped by user/iu.test(this.withPrefix(fromMarker, data, at))) {
           this.segmentStopped = true
           this.out.interruptions++
         }
         break
       default:
         break
+    }
+  }
+}
+
+/**
+ * The start of the next marker found through `n` at or after `from`, or NO_HIT. The anchor must lie wholly in
+ * `view`; a marker whose prefix falls before `from` was already handled (or belongs to consumed text).
+ */
+function findMarker(view: Buffer, n: Needle, from: number): number {
+  const pre = n.prefixes[0]?.length ?? 0
+  let i = from + pre
+  for (;;) {
+    const a = view.indexOf(n.anchor, i)
+    if (a === -1) {
+      return NO_HIT
+    }
+    i = a + 1
+    if (n.nextBytes) {
+      const after = view[a + n.anchor.length]
+      if (after === undefined) {
+        return NO_HIT
+      }
+      if (!n.nextBytes.has(after)) {
+        continue
+      }
+    }
+    if (pre === 0) {
+      return a
+    }
+    const start = a - pre
+    for (const p of n.prefixes) {
+      if (view.compare(p, 0, pre, start, a) === 0) {
+        return start
+      }
     }
   }
 }
