@@ -154,3 +154,26 @@ describe('consolidateDailyLogs with a model (local OpenAI-protocol server)', () 
     expect(cleanModelSummary('- ' + 'word '.repeat(2000)).length).toBeLessThanOrEqual(2_002)
   })
 })
+
+describe('skillbench memory consolidate --llm openai', () => {
+  it('wires --base-url / --model and the key from the environment to the model', async () => {
+    const { main } = await import('../../src/main/cli/index')
+    const server = await startOpenAiServer(() => ({ json: chatCompletion('- renamed the project folder', [], 'served-model') }))
+    servers.push(server)
+    const ws = tmpWorkspace({ '2020-01-11.md': DAY2 })
+    let out = ''
+    const code = await main(['memory', 'consolidate', '--workspace', ws, '--llm', 'openai', '--base-url', server.url, '--model', 'chosen-model', '--json'], {
+      stdout: (t) => void (out += t),
+      stderr: () => undefined,
+      isTTY: false,
+      cwd: ws,
+      env: { OPENAI_API_KEY: 'sk-from-env' },
+      signal: new AbortController().signal
+    })
+    expect(code).toBe(0)
+    expect(JSON.parse(out).consolidated).toEqual([{ day: '2020-01-11', method: 'Summary of logs/2020-01-11.md (LLM: served-model)', chars: 28 }])
+    expect((server.requests[0]!.body as { model: string }).model).toBe('chosen-model')
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-from-env')
+    expect(longTerm(ws)).toContain('- renamed the project folder')
+  })
+})
