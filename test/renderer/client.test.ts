@@ -61,6 +61,7 @@ describe('web client (HTTP + SSE wire format)', () => {
     const opened: FakeEventSource[] = []
     class FakeEventSource {
       onmessage: ((m: MessageEvent<string>) => void) | null = null
+      onopen: (() => void) | null = null
       closed = false
       constructor(readonly url: string) {
         opened.push(this)
@@ -80,6 +81,9 @@ describe('web client (HTTP + SSE wire format)', () => {
     opened[0]!.onmessage!({ data: 'not json' } as MessageEvent<string>)
     expect(a).toEqual([{ type: 'settings.changed' }])
     expect(b).toEqual([{ type: 'settings.changed' }])
+    opened[0]!.onopen!() // first connection: nothing missed
+    opened[0]!.onopen!() // a reconnect: events may have been missed, so everything is stale
+    expect(a).toEqual([{ type: 'settings.changed' }, { type: 'files.changed', paths: [] }])
     offA()
     expect(opened[0]!.closed).toBe(false)
     offB()

@@ -27,6 +27,16 @@ export function createWebClient(options: WebClientOptions): SkillbenchApi {
   function openEvents(): void {
     if (source || !ES) return
     source = new ES(`${options.baseUrl}/api/events?token=${encodeURIComponent(options.token)}`)
+    let openedBefore = false
+    const dispatch = (event: ApiEvent): void => {
+      for (const handler of [...handlers]) handler(event)
+    }
+    source.onopen = () => {
+      // EventSource reconnects by itself; whatever changed while it was away was never pushed,
+      // so after a reconnect everything is treated as changed (the UI re-reads).
+      if (openedBefore) dispatch({ type: 'files.changed', paths: [] })
+      openedBefore = true
+    }
     source.onmessage = (message: MessageEvent<string>) => {
       let event: ApiEvent
       try {
@@ -34,7 +44,7 @@ export function createWebClient(options: WebClientOptions): SkillbenchApi {
       } catch {
         return // a malformed frame must not break the stream
       }
-      for (const handler of [...handlers]) handler(event)
+      dispatch(event)
     }
   }
 
