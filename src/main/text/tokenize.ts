@@ -54,7 +54,26 @@ function pushWord(word: string, out: string[]): void {
   if (term !== '') out.push(term)
 }
 
+/** ASCII-only twins of WORD_RUN / WORD_PART: same result on ASCII text, several times faster. */
+const ASCII_RUN = /[A-Za-z0-9]+/g
+const ASCII_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g
+const NON_ASCII = /[^\x00-\x7f]/
+const NEEDS_SPLIT = /[A-Z0-9]/
+
+function pushAscii(piece: string, out: string[]): void {
+  const runs = piece.match(ASCII_RUN)
+  if (runs === null) return
+  for (const word of runs) {
+    if (!NEEDS_SPLIT.test(word)) pushWord(word, out)
+    else for (const part of word.match(ASCII_PART) ?? []) pushWord(part.toLowerCase(), out)
+  }
+}
+
 function pushLatin(piece: string, out: string[]): void {
+  if (!NON_ASCII.test(piece)) {
+    pushAscii(piece, out)
+    return
+  }
   // match() with /g returns plain strings: much cheaper than matchAll's match objects.
   const runs = piece.match(WORD_RUN)
   if (runs === null) return
