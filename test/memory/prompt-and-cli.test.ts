@@ -126,3 +126,18 @@ describe('capture-preferences --root-dir', () => {
     expect(out.skipped).toEqual([])
   })
 })
+
+describe('appendDailyLog', () => {
+  it("appends to the local day's log, which consolidation then picks up on a later day", async () => {
+    const { appendDailyLog, consolidateDailyLogs, listLogDays } = await import('../../src/main/memory/memory-files')
+    const ws = tmp()
+    const day = new Date(2026, 2, 3, 23, 30)
+    const file = await appendDailyLog(ws, 'user asked for a CSV export of the sales table', day)
+    await appendDailyLog(ws, 'agent wrote export.py and the export passed its tests\n', day)
+    expect(path.basename(file)).toBe('2026-03-03.md')
+    expect(fs.readFileSync(file, 'utf8')).toBe('user asked for a CSV export of the sales table\nagent wrote export.py and the export passed its tests\n')
+    expect(await listLogDays(ws)).toEqual(['2026-03-03'])
+    expect((await consolidateDailyLogs(ws, { now: day })).skipped).toEqual([{ day: '2026-03-03', reason: 'today' }])
+    expect((await consolidateDailyLogs(ws, { now: new Date(2026, 2, 4, 9) })).consolidated.map((c) => c.day)).toEqual(['2026-03-03'])
+  })
+})
