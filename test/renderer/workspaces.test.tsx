@@ -87,6 +87,14 @@ describe('Workspaces screen', () => {
     expect(reads.some((r) => (r.start ?? 0) > 0)).toBe(true)
   })
 
+  it('shows the newest task first and follows the arrow keys in the task list', async () => {
+    setup()
+    expect((await screen.findByTestId('task-detail')).textContent).toContain('output_20260103_100000')
+    fireEvent.keyDown(screen.getByTestId('task-list'), { key: 'ArrowDown' })
+    await waitFor(() => expect(screen.getByTestId('task-detail').textContent).toContain('output_20260102_100000'))
+    expect(screen.getByTestId('task-trace').textContent).toContain('Skill number 1')
+  })
+
   it('links the skills made from a task to the editor', async () => {
     setup()
     const rows = await screen.findAllByTestId('task-row')
