@@ -38,9 +38,10 @@ export async function buildRenderer(): Promise<string> {
     .slice(0, 16)
   const outDir = path.join(os.tmpdir(), `skillbench-e2e-renderer-${stamp}`)
   if (fs.existsSync(path.join(outDir, 'index.html'))) return outDir
-  // builds of older sources are of no use any more
+  // builds of older sources are of no use any more (left alone for an hour: another run may be serving one)
   for (const name of fs.readdirSync(os.tmpdir())) {
-    if (name.startsWith('skillbench-e2e-renderer-')) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+    const dir = path.join(os.tmpdir(), name)
+    if (name.startsWith('skillbench-e2e-renderer-') && Date.now() - fs.statSync(dir).mtimeMs > 3_600_000) fs.rmSync(dir, { recursive: true, force: true })
   }
   const script = `
     const { build } = await import('vite')
