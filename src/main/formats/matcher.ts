@@ -1,5 +1,5 @@
 /** `use_skill` (seed 004): which learned skills' trigger patterns match a question. */
-import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, RegexSandbox, RegexTimeoutError } from './regex-guard'
+import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, execManyWithTimeout, RegexTimeoutError } from './regex-guard'
 
 /** What the matcher needs of a learned skill. */
 export interface TriggerSkill {
@@ -44,31 +44,28 @@ export function matchTriggers(question: string, skills: TriggerSkill[], opts: { 
   const timeoutMs = opts.timeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS
   const matches: TriggerMatch[] = []
   const rejected: TriggerRejection[] = []
-  const sandbox = new RegexSandbox()
+  const runnable: { skill: TriggerSkill; regex: RegExp }[] = []
   for (const skill of skills) {
-    const reject = (reason: string): void =>
-      void rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason })
     const check = checkPattern(skill.trigger_pattern)
-    if (!check.ok) {
-      reject(check.reason)
-      continue
-    }
-    try {
-      const matched = sandbox.exec(check.regex, question, timeoutMs)
-      if (matched !== null) {
-        matches.push({
-          id: skill.id,
-          name: skill.name,
-          description: skill.description ?? '',
-          confidence: typeof skill.confidence === 'number' ? skill.confidence : null,
-          path: skill.path ?? null,
-          matched
-        })
-      }
-    } catch (err) {
-      reject(err instanceof RegexTimeoutError ? err.message : `matching failed: ${(err as Error).message}`)
-    }
+    if (check.ok) runnable.push({ skill, regex: check.regex })
+    else rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: check.reason })
   }
+  const results = execManyWithTimeout(runnable.map((r) => r.regex), question, timeoutMs)
+  runnable.forEach(({ skill }, i) => {
+    const matched = results[i]
+    if (matched instanceof RegexTimeoutError) {
+      rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: matched.message })
+    } else if (typeof matched === 'string') {
+      matches.push({
+        id: skill.id,
+        name: skill.name,
+        description: skill.description ?? '',
+        confidence: typeof skill.confidence === 'number' ? skill.confidence : null,
+        path: skill.path ?? null,
+        matched
+      })
+    }
+  })
   matches.sort((a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || a.name.localeCompare(b.name))
   return { matches, rejected }
 }

@@ -151,6 +151,7 @@ export class RegexTimeoutError extends Error {
 }
 
 const RUN = new vm.Script('(() => { const m = new RegExp(source, flags).exec(text); return m ? String(m[0]) : null })()')
+const RUN_MANY = new vm.Script('sources.map((s, i) => { const m = new RegExp(s, flagList[i]).exec(text); return m ? String(m[0]) : null })')
 
 /** A reusable vm context for time-bounded matches (creating one per match costs ~0.5 ms). */
 export class RegexSandbox {
@@ -172,6 +173,31 @@ export class RegexSandbox {
       throw err
     }
   }
+}
+
+/**
+ * Matches many regexes against one text. All run in one sandbox call bounded by `timeoutMs` (a vm timeout
+ * starts a watchdog thread per call, so one call for all is much cheaper); only when that call runs out of
+ * time are they retried one by one, so the slow pattern(s) are named. Returns per regex the matched text,
+ * null, or the RegexTimeoutError.
+ */
+export function execManyWithTimeout(regexes: RegExp[], text: string, timeoutMs = DEFAULT_MATCH_TIMEOUT_MS, sandbox = new RegexSandbox()): (string | null | RegexTimeoutError)[] {
+  if (regexes.length === 0) return []
+  const context = vm.createContext({ sources: regexes.map((r) => r.source), flagList: regexes.map((r) => r.flags.replace('g', '')), text: text.slice(0, MAX_SUBJECT_CHARS) })
+  try {
+    const result: unknown = RUN_MANY.runInContext(context, { timeout: timeoutMs })
+    if (Array.isArray(result)) return result.map((v) => (typeof v === 'string' ? v : null))
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err
+  }
+  return regexes.map((regex) => {
+    try {
+      return sandbox.exec(regex, text, timeoutMs)
+    } catch (err) {
+      if (err instanceof RegexTimeoutError) return err
+      throw err
+    }
+  })
 }
 
 /** One time-bounded match in a fresh sandbox (see RegexSandbox.exec). */
