@@ -42,7 +42,7 @@ function createWindow(): void {
 }
 
 async function start(): Promise<void> {
-  hardenSession(session.defaultSession)
+  hardenSession(session.defaultSession, { devServer: Boolean(devServerUrl) })
   protocol.handle(APP_SCHEME, (request) => {
     const url = new URL(request.url)
     if (url.host !== APP_HOST) {

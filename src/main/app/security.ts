@@ -8,9 +8,14 @@ import { isAppUrl } from './app-url'
  * Session-wide rules: the CSP header on every response of our renderer, and no permission ever granted
  * (camera, notifications, clipboard-read… the workbench needs none).
  */
-export function hardenSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+export function hardenSession(
+  session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+  opts: { devServer?: boolean } = {}
+): void {
+  // `electron-vite dev` only: Vite's dev server injects an inline React-refresh preamble and talks over a websocket
+  const csp = opts.devServer ? RENDERER_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws:") : RENDERER_CSP
   session.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } })
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
   })
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)
