@@ -198,3 +198,16 @@ describe('Agent Skills SKILL.md', () => {
     expect(back.license).toBe('Apache-2.0')
   })
 })
+
+describe('listMasConfigs', () => {
+  it('lists and validates every config of a folder and builds the text from the valid ones', async () => {
+    const { listMasConfigs } = await import('../../src/main/formats/index')
+    const r = await listMasConfigs(path.join(FIXTURES, 'mas'))
+    expect(r.configs.map((c) => [c.path, c.problems.length])).toEqual([
+      ['broken_config.yaml', 2],
+      ['planning_config.yaml', 0],
+      ['reflection_config.yaml', 0]
+    ])
+    expect(r.availableSkillsText.split('\n').slice(1, 3)).toEqual(['- planning: 将任务拆解为有序的步骤计划', "- reflection: Review the last step's result and record lessons in persistent memory"])
+  })
+})
