@@ -160,6 +160,20 @@ describe('navigation, windows, permissions', () => {
     headersHook!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => (headers = r.responseHeaders))
     expect(headers['Content-Security-Policy']?.[0]).toMatch(/script-src 'self';/)
     expect(headers['Content-Type']).toEqual(['text/html'])
+    expect(headers['Content-Security-Policy']?.[0]).not.toContain('unsafe-inline\'; style')
+    expect(headers['Content-Security-Policy']?.[0]).not.toMatch(/script-src[^;]*unsafe-inline/)
+    let devHook: typeof headersHook
+    hardenSession(
+      {
+        webRequest: { onHeadersReceived: (fn: typeof headersHook) => (devHook = fn) },
+        setPermissionRequestHandler: () => undefined,
+        setPermissionCheckHandler: () => undefined
+      } as never,
+      { devServer: true }
+    )
+    let devHeaders: Record<string, string[]> = {}
+    devHook!({ responseHeaders: {} }, (r) => (devHeaders = r.responseHeaders))
+    expect(devHeaders['Content-Security-Policy']?.[0]).toMatch(/script-src 'self' 'unsafe-inline'/)
     let granted = true
     requestHook!(null, 'media', (g) => (granted = g))
     expect(granted).toBe(false)
