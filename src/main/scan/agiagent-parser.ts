@@ -126,10 +126,12 @@ type Mode =
   | { kind: 'errfb'; text: string; lines: number }
   | { kind: 'line'; hit: Kind; parts: Buffer[]; at: number; end: number }
 
+const IDLE: Mode = { kind: 'idle' }
+
 /** Streaming state machine over one log file. */
 export class AgiAgentLogParser {
   private readonly out: LogParse
-  private mode: Mode = { kind: 'idle' }
+  private mode: Mode = IDLE
   /** Unprocessed bytes carried to the next feed (at most KEEP, or an unfinished capture). */
   private carry: Buffer = EMPTY
   /** Per needle: its next marker start in the current window (NO_HIT / UNKNOWN). */
@@ -362,11 +364,16 @@ export class AgiAgentLogParser {
   /** A `✅` line (as far as the line capture would read it) that holds neither `routed from` nor `completed`. */
   private isIdleCheckLine(data: Buffer, at: number, limit: number): boolean {
     const cap = at + PARSER_LIMITS.lineBytes
-    const nl = data.indexOf(NL, at)
-    if (nl === -1 || nl >= limit) {
-      return false
+    const max = Math.min(limit, cap)
+    // A plain loop: these lines are short, and a native search costs more to call than to run.
+    let stop = at
+    while (stop < max && data[stop] !== NL) {
+      stop++
     }
-    const line = data.toString('latin1', at, Math.min(nl, cap, data.length))
+    if (stop === max && max !== cap) {
+      return false // the line goes on past what is decided now: the line capture waits for it
+    }
+    const line = data.toString('latin1', at, stop)
     return !line.includes('completed') && !line.includes('routed from') && !line.includes('\0')
   }
 
@@ -408,7 +415,7 @@ export class AgiAgentLogParser {
           return STALL
         }
         const stop = Math.min(nl === -1 ? data.length : nl, cap, data.length)
-        this.mode = { kind: 'idle' }
+        this.mode = IDLE
         this.onLine(mode.hit, this.text(data, mode.at, stop), data, mode.at)
         return mode.end
       }
@@ -500,7 +507,7 @@ export class AgiAgentLogParser {
       const stop = end + N_INVOKE_END.length
       const block = this.text(data, pos, stop)
       if (block.indexOf('<invoke', 1) === -1 && !block.includes('\nReceived user requirement')) {
-        this.mode = { kind: 'idle' }
+        this.mode = IDLE
         this.addToolCall(block, false)
         return stop
       }
@@ -528,7 +535,7 @@ export class AgiAgentLogParser {
       const stop = end + N_INVOKE_END.length
       if (mode.size === 0 && stop - pos <= PARSER_LIMITS.invokeBytes) {
         // The common case: the whole block is in this chunk, decoded straight from it (no copy).
-        this.mode = { kind: 'idle' }
+        this.mode = IDLE
         this.addToolCall(this.text(data, pos, stop), false)
         return stop
       }
@@ -559,7 +566,7 @@ export class AgiAgentLogParser {
   /** Turns the finished capture into trace entries. `partial` = the stream or block ended early. */
   private closeMode(partial: boolean): void {
     const mode = this.mode
-    this.mode = { kind: 'idle' }
+    this.mode = IDLE
     switch (mode.kind) {
       case 'req':
         this.addRequirement(mode.text.trim(), mode.window)

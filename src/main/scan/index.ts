@@ -44,7 +44,7 @@ export async function parseLogFile(
   const parser = new AgiAgentLogParser(log.agent)
   try {
     // Read no further than the size we stat'ed, so a log being appended is keyed consistently.
-    await readChunks(log.path, (c) => parser.feed(c), { reader: opts.reader, signal: opts.signal })
+    await readChunks(log.path, (c) => parser.feed(c), { reader: opts.reader, signal: opts.signal, length: log.size })
   } catch (err) {
     if (opts.signal?.aborted) {
       throw err

@@ -29,11 +29,32 @@ const PATH_PARAMS = [
  * Absolute paths from the machine that ran the agent are matched by their `<taskDir>/workspace/` part.
  */
 export function toWorkspaceRelative(raw: string, taskPath: string, taskDir: string): string | null {
-  let p = raw.trim().replace(/^["'`]|["'`]$/g, '').replace(/\\/g, '/')
+  return workspaceRelative(raw, workspacePrefix(taskPath), taskDir)
+}
+
+/** `<taskPath>/workspace/` with forward slashes (computed once per task). */
+function workspacePrefix(taskPath: string): string {
+  return taskPath.replace(/\\/g, '/').replace(/\/+$/, '') + '/workspace/'
+}
+
+const QUOTE = /^["'`]|["'`]$/g
+/** Segments `.`/`..` or empty ones: only then does normalising change the path. */
+const NEEDS_NORMALIZE = /\/\/|(?:^|\/)\.\.?(?:\/|$)/
+
+function workspaceRelative(raw: string, ws: string, taskDir: string): string | null {
+  let p = raw.trim()
+  const first = p.charCodeAt(0)
+  const last = p.charCodeAt(p.length - 1)
+  // 0x22 " 0x27 ' 0x60 `
+  if (first === 0x22 || first === 0x27 || first === 0x60 || last === 0x22 || last === 0x27 || last === 0x60) {
+    p = p.replace(QUOTE, '')
+  }
+  if (p.includes('\\')) {
+    p = p.replace(/\\/g, '/')
+  }
   if (!p || p.includes('\0') || p.includes('\n')) {
     return null
   }
-  const ws = taskPath.replace(/\\/g, '/').replace(/\/+$/, '') + '/workspace/'
   if (p.startsWith('/') || /^[A-Za-z]:\//.test(p)) {
     if (p.startsWith(ws)) {
       p = p.slice(ws.length)
@@ -46,14 +67,16 @@ export function toWorkspaceRelative(raw: string, taskPath: string, taskDir: stri
       p = p.slice(at + marker.length)
     }
   } else {
-    p = p.replace(/^(\.\/)+/, '')
+    if (p.startsWith('./')) {
+      p = p.replace(/^(\.\/)+/, '')
+    }
     if (p.startsWith(`${taskDir}/workspace/`)) {
       p = p.slice(taskDir.length + '/workspace/'.length)
     } else if (p.startsWith('workspace/')) {
       p = p.slice('workspace/'.length)
     }
   }
-  const norm = path.posix.normalize(p)
+  const norm = NEEDS_NORMALIZE.test(p) ? path.posix.normalize(p) : p
   if (!norm || norm === '.' || norm.startsWith('../') || norm === '..' || norm.startsWith('/') || norm.endsWith('/')) {
     return null
   }
@@ -62,9 +85,17 @@ export function toWorkspaceRelative(raw: string, taskPath: string, taskDir: stri
 
 /** The workspace files the tool calls created or edited, in first-seen order. */
 export function filesFromToolCalls(calls: ToolCall[], taskPath: string, taskDir: string): string[] {
-  const files: string[] = []
+  const ws = workspacePrefix(taskPath)
+  const files = new Set<string>()
+  // Tool names repeat: each is classified once.
+  const writes = new Map<string, boolean>()
   for (const call of calls) {
-    if (!WRITING_TOOL.test(call.name) || NOT_A_FILE_TOOL.test(call.name)) {
+    let writing = writes.get(call.name)
+    if (writing === undefined) {
+      writing = WRITING_TOOL.test(call.name) && !NOT_A_FILE_TOOL.test(call.name)
+      writes.set(call.name, writing)
+    }
+    if (!writing) {
       continue
     }
     for (const key of PATH_PARAMS) {
@@ -72,14 +103,14 @@ export function filesFromToolCalls(calls: ToolCall[], taskPath: string, taskDir:
       if (value === undefined) {
         continue
       }
-      const rel = toWorkspaceRelative(value, taskPath, taskDir)
-      if (rel && !files.includes(rel)) {
-        files.push(rel)
+      const rel = workspaceRelative(value, ws, taskDir)
+      if (rel) {
+        files.add(rel)
       }
       break
     }
   }
-  return files
+  return [...files]
 }
 
 /** Completed → `completed`; stopped or interrupted → `interrupted`; otherwise still `incomplete`. */
