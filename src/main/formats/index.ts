@@ -44,6 +44,7 @@ export { convertTree, libraryLayout, type ConvertReport, type ConvertOptions } f
 export { validatePath, type ValidationReport, type FileReport } from './validate'
 export { generateCommands, renderWrapper, toolName, MANIFEST_FILE, STALE_DIR, type CommandsReport, type GeneratedCommand } from './commands-gen'
 export { extractScriptDoc, interpreterFor } from './script-doc'
+export { editSkillText, editSkillFile, serializeInFormat, hashText, type SkillEdit } from './edit'
 
 /** Every `*_config.yaml` under `dir` with its validation problems, plus the "available skills" text built from the valid ones. */
 export async function listMasConfigs(
