@@ -234,3 +234,66 @@ describe('hostile input', () => {
     }
   })
 })
+
+describe('where a requirement ends', () => {
+  /** Parses whole and in 1- and 7-byte pieces; all must agree. */
+  function requirementsOf(log: string): string[] {
+    const whole = parseAgiAgentLog(log)
+    for (const size of [1, 7]) {
+      expect(parseInPieces(Buffer.from(log), size).requirements).toEqual(whole.requirements)
+    }
+    return whole.requirements
+  }
+
+  it('stops before the English initialisation line (bundled sample log)', () => {
+    const log = [
+      'Received user requirement: Research three open-source vector databases and write a comparison table; split the research between two agents.',
+      'Initialization complete, analysing the requirement...',
+      '<invoke name="spawn_agent">',
+      '  <parameter name="agent_id">agent_001</parameter>',
+      '</invoke>',
+      'TASK_COMPLETED: done🎉 Workflow completed!',
+      ''
+    ].join('\n')
+    expect(requirementsOf(log)).toEqual([
+      'Research three open-source vector databases and write a comparison table; split the research between two agents.'
+    ])
+    expect(parseAgiAgentLog(log).toolCalls.map((c) => c.name)).toEqual(['spawn_agent'])
+  })
+
+  it('stops before the Chinese initialisation line and before agent-id notes', () => {
+    expect(requirementsOf('Received user requirement: 给我写一个关于程序员的中文笑话\n初始化完成，我正在分析需求中...\n💬 程序员去买菜。\nTASK_COMPLETED: 完成\n')).toEqual([
+      '给我写一个关于程序员的中文笑话'
+    ])
+    expect(requirementsOf('Received user requirement: 你好\n🏷️ Using agent ID for task execution: manager\n初始化完成，我正在分析需求中...\n')).toEqual(['你好'])
+    expect(requirementsOf('Received user requirement: hello\nUsing agent ID for task execution: manager\n')).toEqual(['hello'])
+    expect(requirementsOf('Received user requirement: hi\nInitializing the agent...\n')).toEqual(['hi'])
+  })
+
+  it('stops at the GUI context headers and a previous-conversation list', () => {
+    const log = [
+      'Received user requirement: 你好',
+      'Previous conversation context:',
+      '1. (最老) 你好',
+      'Received user requirement: 再见',
+      'Currently selected directory: /data/u/output_1',
+      'workspace subdirectory path: /data/u/output_1/workspace',
+      ''
+    ].join('\n')
+    expect(requirementsOf(log)).toEqual(['你好', '再见'])
+  })
+
+  it('keeps a genuinely multi-line requirement whole, up to the next header', () => {
+    const request = [
+      'Build a command-line tool that:',
+      '1. reads sales.csv',
+      '2. prints the monthly totals',
+      'Keep it under 100 lines, and remember: use only the standard library.'
+    ]
+    const direct = `Received user requirement: ${request.join('\n')}\nInitialization complete, analysing the requirement...\n<invoke name="edit_file"><parameter name="target_file">tool.py</parameter></invoke>\n`
+    expect(requirementsOf(direct)).toEqual([request.join('\n')])
+    const gui = `Received user requirement: ${request.join('\n')}\n\nCurrently selected directory: /x\n初始化完成，我正在分析需求中...\n`
+    expect(requirementsOf(gui)).toEqual([request.join('\n')])
+    expect(parseAgiAgentLog(direct).preferences).toEqual(['use only the standard library.'])
+  })
+})

@@ -299,3 +299,19 @@ describe.skipIf(!HAS_REAL_DATA)('real data root', () => {
     expect(r.tasks[0]!.requirements).toHaveLength(9)
   })
 })
+
+describe('bundled sample data root', () => {
+  it('the English initialisation line is not glued onto the requirement', async () => {
+    const root = path.resolve(__dirname, '..', '..', 'resources', 'sample-data')
+    const task = await scanTask(path.join(root, 'alice', 'output_20261104_160000'), { cache: new ScanCache() })
+    expect(task.requirements).toEqual([
+      'Research three open-source vector databases and write a comparison table; split the research between two agents.'
+    ])
+    const r = await scanRoot({ rootDir: root, cache: new ScanCache() })
+    for (const t of r.tasks) {
+      for (const req of t.requirements) {
+        expect(req).not.toMatch(/Initialization complete|初始化完成|Currently selected directory/)
+      }
+    }
+  })
+})
