@@ -84,4 +84,19 @@ describe.skipIf(!HAS_REAL_DATA)('real SKILL.md skills (anthropics, obra, openai)
     expect(rec.frontMatter.metadata).toMatchObject({ skillbench: { name: 'Lemon Squeezy Automation', extra: { 'skill-md': { requires: expect.anything() } } } })
     expect(await listResources(path.join(out, 'lemon-squeezy-automation'))).toEqual(await listResources(lib))
   })
+
+  it('the 4 real AGIAgent skills go AGIAgent → SKILL.md → AGIAgent with the same front matter and body', async () => {
+    const lib = copyToTemp(realPath('agiagent', 'agi-hub_AGIAgent', 'data_root_example', 'default', 'general', 'experience'), 'real-agi')
+    const { skills, errors } = await loadSkillTree(lib, 'agiagent')
+    expect(errors).toEqual([])
+    expect(skills).toHaveLength(4)
+    for (const loaded of skills) {
+      if (loaded.format !== 'agiagent') throw new Error('unexpected format')
+      const md = toSkillMd(loaded.skill)
+      expect(validateSkillMd(md, { dirName: md.frontMatter.name as string }).filter((p) => p.level === 'error')).toEqual([])
+      const back = toAgiAgent(fromSkillMd(parseSkillMd(serializeSkillMd(md))))
+      expect(back.frontMatter).toEqual(loaded.record.frontMatter)
+      expect(back.body).toBe(loaded.record.body)
+    }
+  })
 })
