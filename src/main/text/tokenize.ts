@@ -57,7 +57,7 @@ function pushWord(word: string, out: string[]): void {
 /** ASCII-only twins of WORD_RUN / WORD_PART: same result on ASCII text, several times faster. */
 const ASCII_RUN = /[A-Za-z0-9]+/g
 const ASCII_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g
-const NON_ASCII = /[^\x00-\x7f]/
+const NON_ASCII = /[^ -~\t\n\r\f\v]/
 const NEEDS_SPLIT = /[A-Z0-9]/
 
 function pushAscii(piece: string, out: string[]): void {
