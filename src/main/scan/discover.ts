@@ -70,31 +70,35 @@ export function resolveRootDir(opts: { rootDir?: string; configPath?: string; cw
 
 const LOG_FILE = /^(manager|agent_[A-Za-z0-9_-]+)\.out$/
 
+/** Metadata calls in flight at once: enough to keep the thread pool busy, few enough to stay gentle. */
+const DISCOVERY_PARALLEL = 32
+
+// Callback-style fs wrapped once: cheaper per call than `fs.promises` (no FileHandle / promise-request objects),
+// and asynchronous, so a scan never blocks the app's main process on thousands of metadata calls.
+const readdirTyped = (dir: string): Promise<fs.Dirent[] | null> =>
+  new Promise((resolve) => fs.readdir(dir, { withFileTypes: true }, (err, entries) => resolve(err ? null : entries)))
+const statOf = (p: string): Promise<fs.Stats | null> => new Promise((resolve) => fs.stat(p, (err, st) => resolve(err ? null : st)))
+const realpathOf = (p: string): Promise<string | null> =>
+  new Promise((resolve) => fs.realpath(p, (err, real) => resolve(err ? null : real)))
+
 /** Lists every task folder under the root, newest first, with the folders that cannot be parsed in `skipped`. */
 export async function discoverTasks(rootDir: string, signal?: AbortSignal): Promise<Discovery> {
   const root = path.resolve(rootDir)
-  let realRoot: string
-  try {
-    realRoot = await fs.promises.realpath(root)
-    if (!(await fs.promises.stat(realRoot)).isDirectory()) {
-      throw new ScanError(`data root is not a folder: ${root}`)
-    }
-  } catch (err) {
-    if (err instanceof ScanError) {
-      throw err
-    }
+  const realRoot = await realpathOf(root)
+  if (realRoot === null) {
     throw new ScanError(`data root not found: ${root}`)
+  }
+  if (!(await statOf(realRoot))?.isDirectory()) {
+    throw new ScanError(`data root is not a folder: ${root}`)
   }
   const inside = (real: string): boolean => real === realRoot || real.startsWith(realRoot + path.sep)
   const skipped: SkippedTask[] = []
 
-  /** Child folders of `dir` (symlinked ones only when they stay inside the root). Sync: metadata calls are µs. */
+  /** Child folders of `dir` (symlinked ones only when they stay inside the root). */
   const linked = new Set<string>()
   const subdirs = async (dir: string): Promise<string[]> => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true })
-    } catch {
+    const entries = await readdirTyped(dir)
+    if (!entries) {
       return []
     }
     const out: string[] = []
@@ -103,7 +107,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
       if (e.isDirectory()) {
         out.push(full)
       } else if (e.isSymbolicLink()) {
-        const target = await fs.promises.realpath(full).catch(() => null)
+        const target = await realpathOf(full)
         if (!target) {
           continue
         }
@@ -113,8 +117,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
           }
           continue
         }
-        const st = await fs.promises.stat(target).catch(() => null)
-        if (st?.isDirectory()) {
+        if ((await statOf(target))?.isDirectory()) {
           linked.add(full)
           out.push(full)
         }
@@ -124,94 +127,113 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
   }
 
   const found: { dir: string; user: string; requireContent: boolean }[] = []
-  for (const dir of await subdirs(root)) {
-    const name = path.basename(dir)
-    if (name.startsWith('output_')) {
-      found.push({ dir, user: '', requireContent: true })
-    } else if (name === 'benchmark_results') {
-      for (const bench of await subdirs(dir)) {
-        for (const kind of ['baseline_outputs', 'skill_outputs']) {
-          for (const t of await subdirs(path.join(bench, kind))) {
-            if (path.basename(t).startsWith('output_')) {
-              found.push({ dir: t, user: '', requireContent: false })
-            }
-          }
-        }
-      }
-    } else if (!name.startsWith('.')) {
-      for (const t of await subdirs(dir)) {
-        if (path.basename(t).startsWith('output_')) {
-          found.push({ dir: t, user: name, requireContent: false })
-        }
+  const add = (dirs: string[], user: string, requireContent: boolean): void => {
+    for (const t of dirs) {
+      if (path.basename(t).startsWith('output_')) {
+        found.push({ dir: t, user, requireContent })
       }
     }
   }
-
-  const seen = new Set<string>()
-  const tasks: TaskCandidate[] = []
-  for (const f of found) {
-    signal?.throwIfAborted()
-    // Only a folder reached through a symlink can be a duplicate of another one.
-    const key = linked.has(f.dir) || linked.has(path.dirname(f.dir)) ? await fs.promises.realpath(f.dir).catch(() => f.dir) : f.dir
-    if (seen.has(key)) {
-      continue
+  // Listings of user and benchmark folders are independent: read them in parallel, keep the order stable.
+  const groups: Promise<() => void>[] = []
+  for (const dir of await subdirs(root)) {
+    const name = path.basename(dir)
+    if (name.startsWith('output_')) {
+      groups.push(Promise.resolve(() => add([dir], '', true)))
+    } else if (name === 'benchmark_results') {
+      groups.push(
+        (async () => {
+          const lists: string[][] = []
+          for (const bench of await subdirs(dir)) {
+            for (const kind of ['baseline_outputs', 'skill_outputs']) {
+              lists.push(await subdirs(path.join(bench, kind)))
+            }
+          }
+          return () => lists.forEach((l) => add(l, '', false))
+        })()
+      )
+    } else if (!name.startsWith('.')) {
+      groups.push(subdirs(dir).then((l) => () => add(l, name, false)))
     }
-    seen.add(key)
-    const result = await inspectTaskDir(f.dir, f.user, inside)
+  }
+  for (const apply of await Promise.all(groups)) {
+    apply()
+  }
+  signal?.throwIfAborted()
+
+  // Only a folder reached through a symlink can be a duplicate of another one.
+  const seen = new Set<string>()
+  const unique: typeof found = []
+  for (const f of found) {
+    const key = linked.has(f.dir) || linked.has(path.dirname(f.dir)) ? ((await realpathOf(f.dir)) ?? f.dir) : f.dir
+    if (!seen.has(key)) {
+      seen.add(key)
+      unique.push(f)
+    }
+  }
+  const results = new Array<TaskCandidate | { reason: string; noContent: boolean }>(unique.length)
+  await mapLimit(unique, DISCOVERY_PARALLEL, async (f, i) => {
+    signal?.throwIfAborted()
+    results[i] = await inspectTaskDir(f.dir, f.user, inside)
+  })
+  const tasks: TaskCandidate[] = []
+  unique.forEach((f, i) => {
+    const result = results[i]!
     if ('reason' in result) {
       if (!(f.requireContent && result.noContent)) {
         skipped.push({ path: f.dir, reason: result.reason })
       }
-      continue
+      return
     }
     tasks.push(result)
-  }
+  })
   tasks.sort((a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path))
   skipped.sort((a, b) => a.path.localeCompare(b.path))
   return { root, tasks, skipped }
 }
 
-/** Looks inside one task folder: its log files, or why it cannot be parsed. */
+/** Looks inside one task folder: its log files (one stat each), or why it cannot be parsed. */
 export async function inspectTaskDir(
   dir: string,
   user: string,
   inside: (real: string) => boolean = () => true
 ): Promise<TaskCandidate | { reason: string; noContent: boolean }> {
   const logsDir = path.join(dir, 'logs')
-  let entries: fs.Dirent[]
-  try {
-    entries = fs.readdirSync(logsDir, { withFileTypes: true })
-  } catch {
-    if (!fs.existsSync(dir)) {
+  const entries = await readdirTyped(logsDir)
+  if (!entries) {
+    if (!(await statOf(dir))) {
       return { reason: 'folder not readable', noContent: true }
     }
-    const hasWorkspace = fs.statSync(path.join(dir, 'workspace'), { throwIfNoEntry: false })?.isDirectory() ?? false
+    const hasWorkspace = (await statOf(path.join(dir, 'workspace')))?.isDirectory() ?? false
     return { reason: 'no logs/ folder', noContent: !hasWorkspace }
   }
-  const logs: LogFileInfo[] = []
-  // The newest log write is the task's last activity (no extra stat of the folder: rescans stay cheap).
-  let mtime = 0
+  const wanted: { full: string; agent: string; link: boolean }[] = []
   for (const e of entries) {
     const m = LOG_FILE.exec(e.name)
-    if (!m || !(e.isFile() || e.isSymbolicLink())) {
-      continue
+    if (m && (e.isFile() || e.isSymbolicLink())) {
+      wanted.push({ full: path.join(logsDir, e.name), agent: m[1]!, link: e.isSymbolicLink() })
     }
-    const full = path.join(logsDir, e.name)
-    if (e.isSymbolicLink()) {
-      const target = await fs.promises.realpath(full).catch(() => null)
-      if (!target || !inside(target)) {
-        continue
-      }
-    }
-    const st = fs.statSync(full, { throwIfNoEntry: false })
-    if (!st?.isFile()) {
-      continue
-    }
-    logs.push({ path: full, agent: m[1]!, size: st.size, mtimeMs: st.mtimeMs })
-    mtime = Math.max(mtime, st.mtimeMs)
   }
+  const infos = await Promise.all(
+    wanted.map(async (w): Promise<LogFileInfo | null> => {
+      if (w.link) {
+        const target = await realpathOf(w.full)
+        if (!target || !inside(target)) {
+          return null
+        }
+      }
+      const st = await statOf(w.full)
+      return st?.isFile() ? { path: w.full, agent: w.agent, size: st.size, mtimeMs: st.mtimeMs } : null
+    })
+  )
+  const logs = infos.filter((l): l is LogFileInfo => l !== null)
   if (logs.length === 0) {
     return { reason: 'logs/ has no manager.out or agent_*.out', noContent: false }
+  }
+  // The newest log write is the task's last activity (no extra stat of the folder: rescans stay cheap).
+  let mtime = 0
+  for (const l of logs) {
+    mtime = Math.max(mtime, l.mtimeMs)
   }
   // manager first, then the agents in id order.
   logs.sort((a, b) => (a.agent === 'manager' ? -1 : b.agent === 'manager' ? 1 : a.agent.localeCompare(b.agent)))
