@@ -227,6 +227,49 @@ describe('incremental cache', () => {
   })
 })
 
+describe('persisted cache format', () => {
+  it('round-trips every trace field (partial calls, agent logs, messages, errors) and ignores foreign files', async () => {
+    buildRoot()
+    write(
+      'dave/output_partial/logs/manager.out',
+      'Received user requirement: cut off\n<invoke name="edit_file">\n<parameter name="target_file">a.py</parameter>\n<parameter name="code_edit">x = "é…"\n',
+      1_700_000_400
+    )
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-cache-'))
+    try {
+      const file = cacheFileFor(tmp, { SKILLBENCH_CACHE_DIR: cacheDir })
+      const c1 = new ScanCache<LogParse>(file)
+      const r1 = await scanRoot({ rootDir: tmp, cache: c1 })
+      expect(r1.tasks.find((t) => t.user === 'dave')!.toolCalls[0]).toMatchObject({ partial: true, params: { code_edit: 'x = "é…"' } })
+      await c1.save()
+      const c2 = new ScanCache<LogParse>(file)
+      await c2.load()
+      expect(c2.size).toBe(c1.size)
+      const reader = countingReader()
+      const r2 = await scanRoot({ rootDir: tmp, cache: c2, reader })
+      expect(reader.opened).toEqual([])
+      expect(r2).toEqual(r1)
+      expect(JSON.stringify(r2)).toBe(JSON.stringify(r1)) // same key order too
+      // An older JSON cache (or any other file) at that path is ignored, not misread.
+      fs.writeFileSync(file, JSON.stringify({ format: 1, entries: [] }))
+      const c3 = new ScanCache<LogParse>(file)
+      await c3.load()
+      expect(c3.size).toBe(0)
+      // A truncated file is ignored too.
+      await c2.save()
+      c2.set('/x', 1, 1, r1.tasks[0] as unknown as LogParse)
+      await c2.save()
+      const bytes = fs.readFileSync(file)
+      fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)))
+      const c4 = new ScanCache<LogParse>(file)
+      await c4.load()
+      expect(c4.size).toBe(0)
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true })
+    }
+  })
+})
+
 function listAll(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: false }).map(String).sort()
 }

@@ -1,14 +1,21 @@
 /**
  * Incremental scan cache: one parsed result per log file, keyed by path + size + mtime.
  *
- * Lives in memory; optionally persisted as one JSON file under the user's cache folder (never in the data root).
+ * Lives in memory; optionally persisted as one compact binary file under the user's cache folder (never in
+ * the data root). Parsed AGIAgent logs are stored column-wise (tool calls as one flat list, parameter names
+ * once per log) in V8's serialisation format: loading thousands of tasks is a buffer read and one native
+ * deserialisation instead of a large JSON parse.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
+import type { AgentMessage, ToolCall } from '../../shared/types'
 
-const FORMAT = 1
+const FORMAT = 2
+/** File signature: a cache written by another format (or a stray file) is ignored, never misread. */
+const MAGIC = Buffer.from('SKILLBENCH-SCAN\n')
 
 interface Entry<T> {
   size: number
@@ -30,7 +37,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The persisted cache file for one scanned folder (a hash of its path, so roots never collide). */
 export function cacheFileFor(rootDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = crypto.createHash('sha256').update(path.resolve(rootDir)).digest('hex').slice(0, 16)
-  return path.join(defaultCacheDir(env), `scan-${hash}.json`)
+  return path.join(defaultCacheDir(env), `scan-${hash}.v${FORMAT}.bin`)
 }
 
 /** Parsed results per file; a file whose size or mtime changed is a miss. */
@@ -72,18 +79,26 @@ export class ScanCache<T = unknown> {
     }
   }
 
-  /** Loads the persisted file; a missing, corrupt or old-format file means an empty cache (never an error). */
+  /** Loads the persisted file; a missing, corrupt or other-format file means an empty cache (never an error). */
   async load(): Promise<void> {
     if (!this.file) {
       return
     }
     try {
-      const raw = JSON.parse(await fs.promises.readFile(this.file, 'utf8')) as {
-        format?: number
-        entries?: [string, Entry<T>][]
-      }
-      if (raw.format === FORMAT && Array.isArray(raw.entries)) {
-        this.entries = new Map(raw.entries.filter((e) => Array.isArray(e) && typeof e[0] === 'string' && e[1]))
+      const buf = await fs.promises.readFile(this.file)
+      if (buf.length > MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) {
+        const raw = v8.deserialize(buf.subarray(MAGIC.length)) as { format?: unknown; v8?: unknown; entries?: unknown }
+        // V8's format is read back only by the V8 that wrote it (the CLI and the app may differ).
+        if (raw.format === FORMAT && raw.v8 === process.versions.v8 && Array.isArray(raw.entries)) {
+          const entries = new Map<string, Entry<T>>()
+          for (const e of raw.entries as unknown[]) {
+            const entry = decodeEntry<T>(e)
+            if (entry) {
+              entries.set(entry[0], entry[1])
+            }
+          }
+          this.entries = entries
+        }
       }
     } catch {
       // absent or unreadable: start empty
@@ -98,8 +113,112 @@ export class ScanCache<T = unknown> {
     }
     await fs.promises.mkdir(path.dirname(this.file), { recursive: true })
     const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`
-    await fs.promises.writeFile(tmp, JSON.stringify({ format: FORMAT, entries: [...this.entries] }))
+    const entries = [...this.entries].map(([key, e]) => [key, e.size, e.mtimeMs, encodeValue(e.value)])
+    await fs.promises.writeFile(tmp, Buffer.concat([MAGIC, v8.serialize({ format: FORMAT, v8: process.versions.v8, entries })]))
     await fs.promises.rename(tmp, this.file)
     this.dirty = false
   }
+}
+
+/** The parsed-log shape stored compactly (see `encodeLog`). */
+interface LogLike {
+  agent: string
+  requirements: string[]
+  interruptions: number
+  completed: boolean
+  stoppedByUser: boolean
+  toolCalls: ToolCall[]
+  errors: string[]
+  agentMessages: AgentMessage[]
+  preferences: string[]
+  bytes: number
+}
+
+const LOG_TAG = 'log1'
+/** Added to a call's parameter count when the call is partial (cut off). */
+const PARTIAL = 1 << 20
+
+function isLogLike(v: unknown): v is LogLike {
+  const l = v as LogLike
+  return (
+    typeof v === 'object' && v !== null && typeof l.agent === 'string' && Array.isArray(l.toolCalls) && Array.isArray(l.requirements) &&
+    Array.isArray(l.errors) && Array.isArray(l.agentMessages) && Array.isArray(l.preferences) && Object.keys(v).length === 10 &&
+    // Only what the log parser produces: every call of the log's own agent, with nothing but name/params/partial.
+    l.toolCalls.every((c) => c.agent === l.agent && c.ok === undefined && Object.keys(c).length === (c.partial ? 4 : 3))
+  )
+}
+
+/** A parsed log as flat lists (tool calls without their repeated agent, parameter names once); anything else as is. */
+function encodeValue(value: unknown): unknown {
+  if (!isLogLike(value)) {
+    return ['raw', value]
+  }
+  const keys: string[] = []
+  const keyIndex = new Map<string, number>()
+  const calls: (string | number)[] = []
+  for (const c of value.toolCalls) {
+    const params = Object.entries(c.params)
+    calls.push(c.name, params.length + (c.partial ? PARTIAL : 0))
+    for (const [k, v] of params) {
+      let i = keyIndex.get(k)
+      if (i === undefined) {
+        i = keys.length
+        keys.push(k)
+        keyIndex.set(k, i)
+      }
+      calls.push(i, v)
+    }
+  }
+  const v = value
+  return [LOG_TAG, v.agent, v.requirements, v.interruptions, v.completed, v.stoppedByUser, keys, calls, v.errors, v.agentMessages, v.preferences, v.bytes]
+}
+
+function decodeEntry<T>(e: unknown): [string, Entry<T>] | null {
+  if (!Array.isArray(e) || e.length !== 4 || typeof e[0] !== 'string' || typeof e[1] !== 'number' || typeof e[2] !== 'number') {
+    return null
+  }
+  const value = decodeValue(e[3])
+  return value === undefined ? null : [e[0], { size: e[1], mtimeMs: e[2], value: value as T }]
+}
+
+function decodeValue(v: unknown): unknown {
+  if (!Array.isArray(v)) {
+    return undefined
+  }
+  if (v[0] === 'raw' && v.length === 2) {
+    return v[1]
+  }
+  if (v[0] !== LOG_TAG || v.length !== 12) {
+    return undefined
+  }
+  const [, agent, requirements, interruptions, completed, stoppedByUser, keys, calls, errors, agentMessages, preferences, bytes] = v as [
+    string, string, string[], number, boolean, boolean, string[], (string | number)[], string[], AgentMessage[], string[], number
+  ]
+  const toolCalls: ToolCall[] = []
+  for (let i = 0; i < calls.length; ) {
+    const name = calls[i++]
+    let n = calls[i++]
+    if (typeof name !== 'string' || typeof n !== 'number') {
+      return undefined
+    }
+    const partial = n >= PARTIAL
+    if (partial) {
+      n -= PARTIAL
+    }
+    const params: Record<string, string> = {}
+    for (let j = 0; j < n; j++) {
+      const k = keys[calls[i++] as number]
+      const value = calls[i++] as string
+      if (k === undefined || typeof value !== 'string') {
+        return undefined // damaged entry: parse the log again
+      }
+      params[k] = value
+    }
+    const call: ToolCall = { agent, name, params }
+    if (partial) {
+      call.partial = true
+    }
+    toolCalls.push(call)
+  }
+  return { agent, requirements, interruptions, completed, stoppedByUser, toolCalls, errors, agentMessages, preferences, bytes }
 }
