@@ -16,9 +16,11 @@ const FLOAT = /^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)$/
 /** Plain scalars the fast path leaves to the full parser (other number forms, indicators, comments). */
 const UNSURE_PLAIN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|[-+]?0[ox]|[-?:,[\]{}#&*!|>'"%@`])|[eE][-+]?[0-9]|: | #|:$|\t/
 
-// Control characters, BOM/non-characters and lone surrogates: left to the full parser's rules.
+// Control characters, BOM and non-characters: left to the full parser's rules.
 // eslint-disable-next-line no-control-regex
-const ODD_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const ODD_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\ufffe\uffff]/
+const SURROGATE = /[\ud800-\udfff]/
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 interface Line {
   indent: number
@@ -125,7 +127,7 @@ function mapping(lines: Line[], start: number, indent: number, depth: number): {
 
 /** Parses simple front-matter YAML quickly; `undefined` means "use the full parser". */
 export function parseSimpleYaml(yaml: string): Record<string, unknown> | undefined {
-  if (ODD_CHARS.test(yaml)) return undefined
+  if (ODD_CHARS.test(yaml) || (SURROGATE.test(yaml) && LONE_SURROGATE.test(yaml))) return undefined
   const lines: Line[] = []
   for (const rawLine of yaml.split('\n')) {
     const l = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine

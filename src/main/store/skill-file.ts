@@ -6,6 +6,7 @@
  * rejects anchors/aliases, `__proto__`-like keys and oversized front matter, and keeps
  * string fields as strings (`skill_id: 0123` stays "0123", never 83 or 123).
  */
+import { isUtf8 } from 'node:buffer'
 import { STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node } from 'yaml'
@@ -37,11 +38,9 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; reason: str
 
 /** Decodes file bytes as strict UTF-8; invalid bytes are reported, never replaced. */
 export function decodeSkillBytes(bytes: Uint8Array): DecodeResult {
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) }
-  } catch {
-    return { ok: false, reason: 'not valid UTF-8: the file is left untouched and will not be rewritten' }
-  }
+  // buffer.isUtf8 is a strict native check (several times faster than a fatal TextDecoder on 10k files).
+  if (!isUtf8(bytes)) return { ok: false, reason: 'not valid UTF-8: the file is left untouched and will not be rewritten' }
+  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') }
 }
 
 interface Split {
