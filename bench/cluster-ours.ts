@@ -14,6 +14,7 @@ const MIN_SAMPLES = 2
 function main(): void {
   const [corpusPath, labelsPath] = process.argv.slice(2)
   const docs = fs.readFileSync(corpusPath!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string)
+  const c0 = process.cpuUsage()
   const t0 = performance.now()
   const index = buildTfIdfIndex(docs)
   const t1 = performance.now()
@@ -22,6 +23,7 @@ function main(): void {
   const graph = graphFromPairs(docs.length, pairs.a, pairs.b, pairs.count, (k) => 1 - (pairs.score[k] as number) <= EPS)
   const labels = dbscan(graph, MIN_SAMPLES)
   const t3 = performance.now()
+  const cpu = process.cpuUsage(c0)
   fs.writeFileSync(labelsPath!, Array.from(labels).join('\n') + '\n')
   const clusters = new Set(Array.from(labels).filter((l) => l >= 0)).size
   process.stdout.write(
@@ -30,6 +32,7 @@ function main(): void {
       pairs_s: (t2 - t1) / 1000,
       dbscan_s: (t3 - t2) / 1000,
       total_s: (t3 - t0) / 1000,
+      cpu_s: (cpu.user + cpu.system) / 1e6,
       vocab: index.vocab.length,
       pairs: pairs.count,
       clusters,

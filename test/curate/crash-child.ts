@@ -1,18 +1,21 @@
 /**
- * Child process for the crash test: accepts one proposal, sleeping between ops so the parent's SIGKILL
- * can land anywhere (before, during, or after the transaction). Usage: crash-child.ts ROOT PROPOSAL_ID SLEEP_MS
+ * Child process for the crash tests: accepts one proposal (or restores one legacy skill), sleeping between
+ * ops so the parent's SIGKILL can land anywhere (before, during, or after the transaction).
+ * Usage: crash-child.ts ROOT PROPOSAL_ID|SKILL_ID SLEEP_MS [accept|restore]
  */
-import { acceptProposal } from '../../src/main/curate/service'
+import { acceptProposal, openForCuration, restoreSkill } from '../../src/main/curate/service'
 
 async function main(): Promise<void> {
-  const [root, id, sleepMs] = process.argv.slice(2)
-  await acceptProposal(root!, id!, 'crash-test', {
+  const [root, id, sleepMs, mode = 'accept'] = process.argv.slice(2)
+  const hooks = {
     onStart: () => void process.stdout.write('ready\n'),
-    afterOp: async (i) => {
+    afterOp: async (i: number) => {
       process.stdout.write(`op ${i}\n`)
       await new Promise((r) => setTimeout(r, Number(sleepMs)))
     }
-  })
+  }
+  if (mode === 'restore') await restoreSkill(await openForCuration(root!), id!, 'crash-test', hooks)
+  else await acceptProposal(root!, id!, 'crash-test', hooks)
   process.stdout.write('done\n')
 }
 

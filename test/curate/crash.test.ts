@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSync } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { acceptProposal, curateLibrary, openForCuration, undoApplied } from '../../src/main/curate/service'
+import { readJournal } from '../../src/main/curate/journal'
+import { acceptProposal, curateLibrary, openForCuration, restoreSkill, undoApplied } from '../../src/main/curate/service'
 import { makeLibrary, snapshot, SORTING, tempDir } from './fixtures'
 
 const RUNS = 10
@@ -21,9 +22,9 @@ function variants(): string[] {
 }
 
 /** Runs the child and SIGKILLs it `killAfterMs` after it reports `marker` ('ready' or 'op N'). */
-function runChild(root: string, id: string, marker: string, killAfterMs: number): Promise<'killed' | 'finished'> {
+function runChild(root: string, id: string, marker: string, killAfterMs: number, mode = 'accept'): Promise<'killed' | 'finished'> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childScript, root, id, '3'], {
+    const child = spawn(process.execPath, [childScript, root, id, '3', mode], {
       cwd: path.resolve(__dirname, '..', '..'),
       stdio: ['ignore', 'pipe', 'pipe']
     })
@@ -90,5 +91,46 @@ describe('crash during apply', () => {
     expect(outcomes.after).toBeGreaterThan(0)
     expect(outcomes.before).toBeGreaterThan(0)
     console.log(`[crash test] ${RUNS} runs: ${outcomes.killed} killed, ${outcomes.before} before, ${outcomes.after} after`)
+  })
+})
+
+describe('crash during restore', () => {
+  it('leaves the skill either in legacy/ without a record or restored with its journal record', async () => {
+    const template = makeLibrary([{ id: '3001', title: 'Old haiku', body: 'Write a haiku about autumn leaves.\n', created: '2026-01-01T00:00:00' }])
+    const opened = await openForCuration(template)
+    const plan = await curateLibrary(opened, { now: new Date('2026-11-21T12:00:00Z') })
+    const cleanup = plan.proposals.find((p) => p.kind === 'cleanup')!
+    await acceptProposal(opened.root, cleanup.id, 'setup')
+    const before = snapshot(template)
+    const reference = tempDir('crash-restore-ref')
+    fs.cpSync(template, reference, { recursive: true })
+    await restoreSkill(await openForCuration(reference), '3001', 'ref')
+    const after = snapshot(reference)
+    expect(Object.keys(after)).toEqual(['skill_3001.md'])
+
+    const outcomes = { before: 0, after: 0 }
+    const runs = 6
+    for (let run = 0; run < runs; run++) {
+      const dir = tempDir('crash-restore')
+      fs.cpSync(template, dir, { recursive: true })
+      const root = fs.realpathSync(dir)
+      // Kill at the start, right after the move (before/while journaling), or not at all.
+      const k = run % 3
+      await runChild(root, '3001', k === 0 ? 'ready' : 'op 0', k === 0 ? Math.floor(Math.random() * 3) : k === 1 ? Math.floor(Math.random() * 3) : 60_000, 'restore')
+      const recovered = await openForCuration(root)
+      expect(recovered.recovery.problems).toEqual([])
+      const restores = (await readJournal(root)).records.filter((r) => r.action === 'restore')
+      if (JSON.stringify(snapshot(root)) === JSON.stringify(before)) {
+        expect(restores).toEqual([])
+        outcomes.before++
+      } else {
+        expect(snapshot(root)).toEqual(after)
+        expect(restores).toHaveLength(1)
+        expect(restores[0]).toMatchObject({ proposal_id: 'restore-3001', by: 'crash-test' })
+        outcomes.after++
+      }
+    }
+    expect(outcomes.before + outcomes.after).toBe(runs)
+    expect(outcomes.after).toBeGreaterThan(0)
   })
 })

@@ -4,12 +4,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { writeFileAtomic } from '../store/atomic'
-import { applyProposal, CurationError, recoverTransactions, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
-import { activeApplies, appendJournal, readJournal, stateDir, type JournalRecord } from './journal'
+import { buildSkillFileName } from '../store/paths'
+import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
+import { activeApplies, readJournal, stateDir, type JournalRecord } from './journal'
 import { buildPlan, type CurationProgress } from './proposals'
 import type { CurationSettings } from './settings'
 
@@ -45,7 +46,11 @@ export interface CurateOptions {
   signal?: AbortSignal
 }
 
-/** Computes the plan for a library and saves it as the pending plan (the only write). */
+/**
+ * Computes the curation plan for a library and saves it as the pending plan (the only write). The saved
+ * plan also keeps the other producers' proposals (kinds other than merge/consolidate/cleanup) that still wait
+ * for review; the returned plan holds only the freshly computed curation proposals.
+ */
 export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions = {}): Promise<SavedPlan> {
   const { library, root } = opened
   const all = await library.list({ includeLegacy: true })
@@ -76,8 +81,30 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     signal: opts.signal
   })
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
-  await savePlan(root, saved)
+  // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
+  // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
+  await withLibraryLock(root, async () => {
+    const kept = await pendingOtherProposals(root)
+    const ids = new Set(saved.proposals.map((p) => p.id))
+    await savePlan(root, { ...saved, proposals: [...saved.proposals, ...kept.filter((p) => !ids.has(p.id))] })
+  })
   return saved
+}
+
+/** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
+export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
+
+/** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
+async function pendingOtherProposals(root: string): Promise<Proposal[]> {
+  let current: SavedPlan
+  try {
+    current = (await proposalsWithStatus(root)).plan
+  } catch (err) {
+    // No plan yet: nothing to keep. An unreadable one cannot be kept either; it is replaced, as before.
+    if (err instanceof CurationError) return []
+    throw err
+  }
+  return current.proposals.filter((p) => !CURATION_KINDS.includes(p.kind) && p.status === 'pending')
 }
 
 export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
@@ -170,34 +197,50 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
   })
 }
 
-/** Brings a legacy skill back and journals the move. */
-export async function restoreSkill(opened: OpenedLibrary, skillId: string, by: string): Promise<JournalRecord> {
-  const { library, root } = opened
-  return withLibraryLock(root, async () => {
-    const before = await library.get(skillId, { includeLegacy: true })
-    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
-    const text = (await library.readRaw(before.path)).text
-    const restored = await library.restore(skillId)
-    const folder = before.format === 'skill-md'
-    const record: JournalRecord = {
-      id: `${Date.now().toString(36)}-restore-${skillId}`,
-      action: 'restore',
-      proposal_id: `restore-${skillId}`,
-      kind: 'restore',
-      at: new Date().toISOString(),
-      by,
-      changes: [
-        { path: before.path, before: text, after: null },
-        { path: restored.path, before: null, after: text }
-      ],
-      ops: [
-        folder
-          ? { op: 'move', from: path.posix.dirname(before.path), to: path.posix.dirname(restored.path), file: 'SKILL.md', text }
-          : { op: 'move', from: before.path, to: restored.path, file: '', text }
-      ]
-    }
-    await appendJournal(root, record)
-    return record
-  })
+/** Where a legacy skill goes back to: its old name, or a free one when that is taken again (same names as the store picks). */
+function restoreTarget(root: string, skill: { path: string; title: string; skill_id: string; format: string }, now: Date): { from: string; to: string; file: string } {
+  const taken = (rel: string): boolean => fs.existsSync(path.join(root, ...rel.split('/')))
+  if (skill.format !== 'skill-md') {
+    const base = path.posix.basename(skill.path)
+    return { from: skill.path, to: taken(base) ? buildSkillFileName(skill.title, skill.skill_id, taken) : base, file: '' }
+  }
+  const fromDir = path.posix.dirname(skill.path)
+  const relDir = fromDir.replace(/^legacy\//, '')
+  let to = relDir
+  const ts = Math.floor(now.getTime() / 1000)
+  for (let n = 1; taken(to); n++) to = `${relDir}_${ts}${n > 1 ? `_${n}` : ''}`
+  return { from: fromDir, to, file: 'SKILL.md' }
 }
 
+/**
+ * Brings a legacy skill back as one journaled transaction (the same machinery as accept): a crash leaves
+ * the skill either still in legacy/ with no record, or restored with its journal record.
+ */
+export async function restoreSkill(opened: OpenedLibrary, skillId: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  const { library, root } = opened
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const before = await library.get(skillId, { includeLegacy: true })
+    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
+    const active = (await library.list()).skills.find((s) => s.skill_id === before.skill_id)
+    if (active) throw new CurationError('invalid', `an active skill with id ${before.skill_id} already exists (${active.path})`)
+    const text = (await library.readRaw(before.path)).text
+    const move = restoreTarget(root, before, new Date())
+    const restoredPath = move.file ? `${move.to}/${move.file}` : move.to
+    return runTransaction(
+      root,
+      {
+        action: 'restore',
+        proposal_id: `restore-${skillId}`,
+        kind: 'restore',
+        by,
+        changes: [
+          { path: before.path, before: text, after: null },
+          { path: restoredPath, before: null, after: text }
+        ],
+        ops: [{ op: 'move', from: move.from, to: move.to, file: move.file, text }]
+      },
+      hooks
+    )
+  })
+}
