@@ -40,6 +40,10 @@ function makeLog(i: number, bytes: number): Buffer {
   return Buffer.from(parts.join(''))
 }
 
+function cpuMs(u: NodeJS.CpuUsage): number {
+  return (u.user + u.system) / 1e3
+}
+
 function fmt(n: number, digits = 1): string {
   return n.toFixed(digits)
 }
@@ -75,16 +79,20 @@ async function main(): Promise<void> {
     const warmCpu = process.cpuUsage(cpu1)
     const warmCpuMs = (warmCpu.user + warmCpu.system) / 1e3
 
-    // Persisted cache: a new process loading the cache file, then rescanning.
-    const cacheFile = path.join(root, '..', `${path.basename(root)}-cache.json`)
+    // Persisted cache: what a new process does (load the cache file, then rescan).
+    const cacheFile = path.join(root, '..', `${path.basename(root)}-cache.bin`)
     const persisted = new ScanCache<LogParse>(cacheFile)
     await scanRoot({ rootDir: root, cache: persisted })
     await persisted.save()
     const reloaded = new ScanCache<LogParse>(cacheFile)
+    const cpu2 = process.cpuUsage()
     const t2 = process.hrtime.bigint()
     await reloaded.load()
+    const loadMs = Number(process.hrtime.bigint() - t2) / 1e6
+    const loadCpuMs = cpuMs(process.cpuUsage(cpu2))
     await scanRoot({ rootDir: root, cache: reloaded })
     const persistedMs = Number(process.hrtime.bigint() - t2) / 1e6
+    const persistedCpuMs = cpuMs(process.cpuUsage(cpu2))
     const cacheBytes = fs.statSync(cacheFile).size
     fs.rmSync(cacheFile, { force: true })
 
@@ -96,7 +104,11 @@ async function main(): Promise<void> {
       ['Cold scan (wall clock)', `${fmt(coldMs / 1000, 2)} s = **${fmt(mb / (coldMs / 1000), 0)} MB/s**, ${calls.toLocaleString('en-US')} tool calls`, '≥ 300 MB/s'],
       ['Cold scan (per CPU-second, robust to a busy machine)', `${fmt(coldCpuS, 2)} CPU-s = ${fmt(mb / coldCpuS, 0)} MB/CPU-s`, '—'],
       ['Rescan, unchanged root (in-process cache)', `**${fmt(warmMs, 0)} ms** wall, ${fmt(warmCpuMs, 0)} ms CPU (cache hits ${cache.hits}, no log opened)`, '< 300 ms'],
-      ['Rescan from the persisted cache file (new process)', `${fmt(persistedMs, 0)} ms (cache file ${fmt(cacheBytes / 1048576)} MB)`, '—'],
+      [
+        'Rescan from the persisted cache file (as a new process: load + rescan)',
+        `${fmt(persistedMs, 0)} ms wall, ${fmt(persistedCpuMs, 0)} ms CPU (load alone ${fmt(loadMs, 0)} ms wall, ${fmt(loadCpuMs, 0)} ms CPU; cache file ${fmt(cacheBytes / 1048576)} MB)`,
+        '—'
+      ],
       ['Results consistent', ok ? 'yes' : '**NO**', 'every task parsed, completed']
     ]
     const out = [
