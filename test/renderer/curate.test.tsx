@@ -125,4 +125,59 @@ describe('Curate screen', () => {
     await waitFor(() => expect(api.callsOf('curate.undo')).toEqual([{ library: LIB, entryId: 'j-p-merge' }]))
     expect(await screen.findByTestId('journal-undone')).toBeTruthy()
   })
+
+  it('lists reflection enhance and agent edit / delete proposals with who proposed them, and accepts / rejects them by id', async () => {
+    const { api, plan } = setup()
+    plan.push(
+      {
+        id: 'enhance-abc123def456',
+        kind: 'enhance',
+        members: [{ skill_id: '1', title: 'Python calculator', path: 'skill_a.md' }],
+        score: 0.41,
+        reason: 'Added pitfall',
+        evidence: { similarity: 0.41, task: 'output_20260105_101010', changes: ['Added pitfall: check for zero'] },
+        changes: [{ path: 'skill_a.md', before: 'A before', after: 'A enhanced' }],
+        status: 'pending',
+        author: 'offline'
+      },
+      {
+        id: 'edit-1-20260101T000000Z-abcdef',
+        kind: 'edit',
+        members: [{ skill_id: '1', title: 'Python calculator', path: 'skill_a.md' }],
+        score: 1,
+        reason: 'An agent asked to edit',
+        evidence: { tool: 'edit_skill', args: {}, base_hash: 'x' },
+        changes: [{ path: 'skill_a.md', before: 'A before', after: 'A by agent' }],
+        status: 'pending',
+        author: 'mcp:claude-code'
+      },
+      {
+        id: 'delete-3-20260101T000000Z-abcdef',
+        kind: 'delete',
+        members: [{ skill_id: '3', title: 'Stale skill', path: 'skill_c.md' }],
+        score: 1,
+        reason: 'An agent asked to retire',
+        evidence: { tool: 'delete_skill', args: {}, base_hash: 'y' },
+        changes: [{ path: 'skill_c.md', before: 'C', after: null }],
+        status: 'pending',
+        author: 'mcp:codex'
+      }
+    )
+    const enhance = await screen.findByTestId('group-enhance')
+    expect(within(enhance).getByTestId('proposal-task').textContent).toBe('From task output_20260105_101010')
+    expect(enhance.textContent).toContain('Added pitfall: check for zero')
+    const edit = screen.getByTestId('group-edit')
+    expect(within(edit).getByTestId('proposal-author').textContent).toBe('by mcp:claude-code')
+    expect(within(edit).getByTestId('proposal-tool').textContent).toBe('Agent call: edit_skill')
+    expect(within(screen.getByTestId('group-delete')).getByTestId('proposal-author').textContent).toBe('by mcp:codex')
+    fireEvent.click(within(edit).getByTestId('proposal-review'))
+    const dialog = await screen.findByTestId('review-dialog')
+    expect((within(dialog).getByTestId('diff-modified') as HTMLTextAreaElement).value).toBe('A by agent')
+    fireEvent.change(within(dialog).getByTestId('diff-modified'), { target: { value: 'A by agent, fixed' } })
+    fireEvent.click(within(dialog).getByTestId('review-accept'))
+    await waitFor(() => expect(api.callsOf('curate.accept')).toHaveLength(1))
+    expect(api.callsOf('curate.accept')[0]).toEqual({ library: LIB, proposalId: 'edit-1-20260101T000000Z-abcdef', edited: [{ path: 'skill_a.md', before: 'A before', after: 'A by agent, fixed' }] })
+    fireEvent.click(within(screen.getByTestId('group-delete')).getByTestId('proposal-reject'))
+    await waitFor(() => expect(api.callsOf('curate.reject')).toEqual([{ library: LIB, proposalId: 'delete-3-20260101T000000Z-abcdef' }]))
+  })
 })

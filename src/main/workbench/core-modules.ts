@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary } from '../../shared/api'
-import type { CurationPlan, FileChange, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill } from '../../shared/types'
+import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
 import type { JobContext } from './jobs'
@@ -13,21 +13,20 @@ import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
 import { copySkillFiles, createSkillTools } from '../tools'
-import { CurationError, recoverTransactions, withLibraryLock } from '../curate/apply'
+import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
 import {
   acceptProposal,
   curateLibrary,
-  loadPlan,
   proposalsWithStatus,
   rejectProposal,
   restoreSkill,
-  savePlan,
   undoApplied,
   type OpenedLibrary
 } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
+import { acceptQueued, proposalsToKeep, readReviewQueue, rejectQueued, restoreKept, saveEdits } from './review-queue'
 
 /** What a reflection job needs. */
 export interface ReflectRequest {
@@ -38,6 +37,12 @@ export interface ReflectRequest {
   force: boolean
   settings: Settings
   llm?: LlmClient
+  /** Write every skill into this library (session sources) instead of `<root>/<user>/general/experience`. */
+  library?: string
+  /** Already scanned traces (session sources, auto-enhance): the root is not scanned again. */
+  traces?: TaskTrace[]
+  /** Create / enhance / none decisions: an enhancement becomes a pending proposal in plan.json. */
+  decide?: boolean
 }
 
 /**
@@ -203,38 +208,6 @@ export function journalEntries(records: readonly JournalRecord[]): JournalEntry[
     .reverse()
 }
 
-/**
- * Edit-then-accept: replaces the `after` text of files of a pending proposal with the user's version.
- * Only files the proposal already touches, with the same `before`, and skill files must still parse.
- */
-async function applyEdits(store: SkillStore, proposalId: string, edited: FileChange[]): Promise<void> {
-  await withLibraryLock(store.root, async () => {
-    const plan = await loadPlan(store.root)
-    const proposal = plan.proposals.find((p) => p.id === proposalId)
-    if (!proposal) {
-      throw new ApiError('not_found', `no proposal ${proposalId} in the pending plan`)
-    }
-    for (const change of edited) {
-      const target = proposal.changes.find((c) => c.path === change.path)
-      if (!target) {
-        throw new ApiError('bad_request', `the proposal does not change ${change.path}`)
-      }
-      if (target.before !== change.before) {
-        throw new ApiError('bad_request', `the "before" text of ${change.path} differs from the proposal's`)
-      }
-      if (change.after !== null && change.path.endsWith('.md')) {
-        const parsed = parseSkillText(change.after)
-        if (!parsed.ok) {
-          throw new ApiError('bad_request', `the edited ${change.path} is not a valid skill file: ${parsed.reason}`)
-        }
-      }
-      target.after = change.after
-    }
-    proposal.author = proposal.author ? `${proposal.author} + user edit` : 'user edit'
-    await savePlan(store.root, plan)
-  })
-}
-
 /** The real core modules. */
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
@@ -287,6 +260,9 @@ export async function createCoreModules(): Promise<CoreModules> {
           rootDir: req.root,
           user: req.user,
           tasks: req.tasks,
+          library: req.library,
+          traces: req.traces,
+          decide: req.decide,
           mode: req.llm ? 'openai' : 'offline',
           force: req.force,
           concurrency: req.settings.llm.concurrency,
@@ -310,6 +286,9 @@ export async function createCoreModules(): Promise<CoreModules> {
 
     async curatePlan(store, settings, llm, ctx) {
       const opened = await openedForCuration(store)
+      // curation rewrites plan.json; the curation module keeps other producers' proposals too, this is a belt and braces
+      // for plans saved by an older curate (idempotent: only proposals missing from the new plan are put back)
+      const kept = proposalsToKeep((await proposalsWithStatus(store.root).catch(() => undefined))?.plan)
       const plan = await curateLibrary(opened, {
         settings: curationSettingsOf(settings),
         llm,
@@ -323,29 +302,22 @@ export async function createCoreModules(): Promise<CoreModules> {
             total: p.total
           })
       })
+      await restoreKept(store.root, kept)
       ctx.progress({ fraction: 1, stage: 'done', message: `${plan.proposals.length} proposals` })
-      return { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }
+      return (await readReviewQueue(store.root)).plan
     },
     async readPlan(store) {
-      try {
-        const { plan } = await proposalsWithStatus(store.root)
-        return { plan: { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }, computedAt: plan.created_at }
-      } catch (err) {
-        if (err instanceof CurationError && err.code === 'not_found') {
-          return { plan: { skills_loaded: 0, proposals: [], errors: [] }, computedAt: null }
-        }
-        throw err
-      }
+      return readReviewQueue(store.root)
     },
     async accept(store, proposalId, edited) {
       if (edited?.length) {
-        await applyEdits(store, proposalId, edited)
+        await saveEdits(store.root, proposalId, edited)
       }
-      const record = await acceptProposal(store.root, proposalId, 'user')
+      const record = await acceptQueued(store.root, proposalId, 'user', acceptProposal)
       return entryOf(record)
     },
     async reject(store, proposalId) {
-      return rejectProposal(store.root, proposalId)
+      return rejectQueued(store.root, proposalId, rejectProposal)
     },
     async journal(store) {
       const { records } = await readJournal(store.root)

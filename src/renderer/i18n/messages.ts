@@ -232,8 +232,11 @@ const en = {
   'settings.cleanupHint': 'Unused low-quality skills older than this are proposed for legacy (default 30).',
   'settings.behaviour': 'Behaviour',
   'settings.ltmHint': 'let agents query and rate skills (long-term memory tools).',
-  'settings.autoEnhance': 'Enhance merged skills with the model automatically',
-  'settings.autoEnhanceWarn': 'Auto-enhance sends skill texts to the model for every merge: it costs tokens (and money) on each curation run.'
+  'settings.autoEnhance': 'Auto-enhance: reflect new finished tasks after each scan',
+  'settings.autoEnhanceWarn': 'Auto-enhance decides create / enhance / nothing for every new finished task, with the model when one is set: it costs tokens (and money) on each scan that finds new tasks. Enhancements wait for your review in Curate.',
+  'curate.fromTask': 'From task {task}',
+  'curate.agentTool': 'Agent call: {tool}',
+  'curate.queueLead': 'Proposals from curation, from reflection (enhance) and from agents (edit / delete through MCP) wait here for your review.'
 }
 
 export type MessageKey = keyof typeof en
@@ -468,8 +471,11 @@ const zh: Record<MessageKey, string> = {
   'settings.cleanupHint': '超过此天数未使用的低质量技能会被提议归档（默认 30）。',
   'settings.behaviour': '行为',
   'settings.ltmHint': '允许智能体查询和评价技能（长期记忆工具）。',
-  'settings.autoEnhance': '合并后自动用模型增强技能',
-  'settings.autoEnhanceWarn': '自动增强会在每次合并时把技能文本发送给模型：每次整理都会消耗 token（和费用）。'
+  'settings.autoEnhance': '自动增强：每次扫描发现新完成的任务后自动反思',
+  'settings.autoEnhanceWarn': '自动增强会为每个新完成的任务决定新建 / 强化 / 不处理，若配置了模型则调用模型：每次扫描到新任务都会消耗 token（和费用）。强化提议会在“整理”中等待你审阅。',
+  'curate.fromTask': '来自任务 {task}',
+  'curate.agentTool': '智能体调用：{tool}',
+  'curate.queueLead': '来自整理、反思（强化）以及智能体（通过 MCP 的编辑 / 删除）的提议都在这里等待你审阅。'
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

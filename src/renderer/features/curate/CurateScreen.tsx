@@ -60,6 +60,7 @@ export function CurateScreen(): React.JSX.Element {
         </button>
       </header>
       <p className="lead">{t('curate.lead')}</p>
+      <p className="muted">{t('curate.queueLead')}</p>
       {start.error && <ErrorNotice error={start.error} />}
       {job && job.state !== 'done' && (
         <div className="panel">
@@ -119,8 +120,21 @@ export function CurateScreen(): React.JSX.Element {
                         ))}
                       </span>
                     )}
-                    {p.author && <span className="muted">{t('curate.by', { who: p.author })}</span>}
+                    {typeof p.evidence.task === 'string' && <span data-testid="proposal-task">{t('curate.fromTask', { task: p.evidence.task })}</span>}
+                    {typeof p.evidence.tool === 'string' && <span data-testid="proposal-tool">{t('curate.agentTool', { tool: p.evidence.tool })}</span>}
+                    {p.author && (
+                      <span className="muted" data-testid="proposal-author">
+                        {t('curate.by', { who: p.author })}
+                      </span>
+                    )}
                   </div>
+                  {Array.isArray(p.evidence.changes) && p.evidence.changes.length > 0 && (
+                    <ul className="cell-sub proposal-changes">
+                      {p.evidence.changes.slice(0, 8).map((c, i) => (
+                        <li key={i}>{String(c)}</li>
+                      ))}
+                    </ul>
+                  )}
                   {(p.status ?? 'pending') === 'pending' && (
                     <div className="proposal-actions">
                       <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={() => setReviewing(p)}>
