@@ -5,7 +5,7 @@
  * Rows are CSR (sorted term ids per document); the inverted index (postings, CSC) lets a query or the
  * all-pairs join touch only the documents that share a term.
  */
-import { tokenize } from './tokenize'
+import { TermDictionary, TermIdBuffer, tokenize } from './tokenize'
 
 export interface TfIdfOptions {
   /** Tokenizer to use (default: the shared mixed Chinese/English tokenizer). */
@@ -64,119 +64,129 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const tok = options.tokenizer ?? tokenize
   const n = docs.length
 
-  // Pass 1: tokenize, count terms per doc with provisional ids (first-seen order).
-  const provisional = new Map<string, number>()
-  const provDf: number[] = []
-  const docTerms: Uint32Array[] = []
-  const docCounts: Uint32Array[] = []
-  const local = new Map<number, number>()
+  // Pass 1: every document's distinct provisional term ids (first-seen order) and their counts, in
+  // flat growable arrays. The default tokenizer yields ids directly (no string per token).
+  const dict = new TermDictionary()
+  const tokens = new TermIdBuffer()
+  const docPtr = new Uint32Array(n + 1)
+  let entTerm = new Uint32Array(Math.max(1024, n * 16))
+  let entCount = new Uint32Array(entTerm.length)
+  let nEnt = 0
+  let countOf = new Uint32Array(1024)
   for (let d = 0; d < n; d++) {
-    local.clear()
-    for (const term of tok(docs[d] as string)) {
-      let id = provisional.get(term)
-      if (id === undefined) {
-        id = provisional.size
-        provisional.set(term, id)
-        provDf.push(0)
-      }
-      local.set(id, (local.get(id) ?? 0) + 1)
+    tokens.length = 0
+    if (tok === tokenize) dict.addText(docs[d] as string, tokens)
+    else for (const term of tok(docs[d] as string)) tokens.push(dict.idOf(term))
+    if (dict.terms.length > countOf.length) {
+      const next = new Uint32Array(Math.max(dict.terms.length, countOf.length * 2))
+      next.set(countOf)
+      countOf = next
     }
-    const ids = new Uint32Array(local.size)
-    const counts = new Uint32Array(local.size)
-    let k = 0
-    for (const [id, c] of local) {
-      ids[k] = id
-      counts[k] = c
-      k++
-      provDf[id] = (provDf[id] as number) + 1
+    if (nEnt + tokens.length > entTerm.length) {
+      const size = Math.max(entTerm.length * 2, nEnt + tokens.length)
+      const nt = new Uint32Array(size)
+      nt.set(entTerm.subarray(0, nEnt))
+      entTerm = nt
+      const nc = new Uint32Array(size)
+      nc.set(entCount.subarray(0, nEnt))
+      entCount = nc
     }
-    docTerms.push(ids)
-    docCounts.push(counts)
+    const first = nEnt
+    const ids = tokens.ids
+    for (let k = 0; k < tokens.length; k++) {
+      const id = ids[k] as number
+      if (countOf[id] === 0) entTerm[nEnt++] = id
+      countOf[id] = (countOf[id] as number) + 1
+    }
+    for (let e = first; e < nEnt; e++) {
+      const id = entTerm[e] as number
+      entCount[e] = countOf[id] as number
+      countOf[id] = 0
+    }
+    docPtr[d + 1] = nEnt
+  }
+  const provCount = dict.terms.length
+  const provDf = new Uint32Array(provCount)
+  for (let e = 0; e < nEnt; e++) {
+    const id = entTerm[e] as number
+    provDf[id] = (provDf[id] as number) + 1
   }
 
   // Keep terms within the df limits; final ids follow lexical order.
   const maxDf = (options.maxDfRatio ?? 1) * n
   const minDf = options.minDf ?? 1
   const kept: string[] = []
-  for (const [term, id] of provisional) {
+  for (let id = 0; id < provCount; id++) {
     const f = provDf[id] as number
-    if (f >= minDf && f <= maxDf) kept.push(term)
+    if (f >= minDf && f <= maxDf) kept.push(dict.terms[id] as string)
   }
   kept.sort()
   const termIds = new Map<string, number>()
   kept.forEach((t, i) => termIds.set(t, i))
-  const remap = new Int32Array(provisional.size).fill(-1)
-  for (const [term, id] of provisional) {
-    const finalId = termIds.get(term)
-    if (finalId !== undefined) remap[id] = finalId
-  }
   const v = kept.length
+  const remap = new Int32Array(provCount).fill(-1)
   const df = new Uint32Array(v)
-  for (const [term, id] of provisional) {
-    const finalId = termIds.get(term)
-    if (finalId !== undefined) df[finalId] = provDf[id] as number
+  for (let id = 0; id < provCount; id++) {
+    const finalId = termIds.get(dict.terms[id] as string)
+    if (finalId === undefined) continue
+    remap[id] = finalId
+    df[finalId] = provDf[id] as number
   }
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // Pass 2: CSR with sorted term ids and normalised weights.
-  const rowPtr = new Uint32Array(n + 1)
-  let nnz = 0
-  for (let d = 0; d < n; d++) {
-    const ids = docTerms[d] as Uint32Array
-    for (let k = 0; k < ids.length; k++) if ((remap[ids[k] as number] as number) >= 0) nnz++
-    rowPtr[d + 1] = nnz
-  }
-  const colIdx = new Uint32Array(nnz)
-  const values = new Float64Array(nnz)
-  const order: number[] = []
-  for (let d = 0; d < n; d++) {
-    const ids = docTerms[d] as Uint32Array
-    const counts = docCounts[d] as Uint32Array
-    order.length = 0
-    for (let k = 0; k < ids.length; k++) if ((remap[ids[k] as number] as number) >= 0) order.push(k)
-    order.sort((a, b) => (remap[ids[a] as number] as number) - (remap[ids[b] as number] as number))
-    let p = rowPtr[d] as number
-    let norm = 0
-    const start = p
-    for (const k of order) {
-      const t = remap[ids[k] as number] as number
-      const w = (counts[k] as number) * (idf[t] as number)
-      colIdx[p] = t
-      values[p] = w
-      norm += w * w
-      p++
-    }
-    norm = Math.sqrt(norm)
-    if (norm > 0) for (let q = start; q < p; q++) values[q] = (values[q] as number) / norm
-    docTerms[d] = EMPTY
-    docCounts[d] = EMPTY
-  }
-
-  // Postings: counting sort of CSR entries by term; doc ids come out ascending.
+  // Row norms, then postings (CSC) by counting sort on the final term id: doc ids come out ascending.
+  const norms = new Float64Array(n)
   const postPtr = new Uint32Array(v + 1)
-  for (let q = 0; q < nnz; q++) {
-    const t = (colIdx[q] as number) + 1
-    postPtr[t] = (postPtr[t] as number) + 1
+  for (let d = 0; d < n; d++) {
+    let norm = 0
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
+      const w = (entCount[e] as number) * (idf[t] as number)
+      norm += w * w
+      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
+    }
+    norms[d] = Math.sqrt(norm)
   }
   for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
-  const fill = postPtr.slice(0, v)
+  const nnz = postPtr[v] as number
   const postDoc = new Uint32Array(nnz)
   const postVal = new Float64Array(nnz)
+  const rowPtr = new Uint32Array(n + 1)
+  const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
-    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
-      const t = colIdx[q] as number
+    const norm = norms[d] as number
+    let count = 0
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
+      const w = (entCount[e] as number) * (idf[t] as number)
       const slot = fill[t] as number
       postDoc[slot] = d
-      postVal[slot] = values[q] as number
+      postVal[slot] = norm > 0 ? w / norm : w
       fill[t] = slot + 1
+      count++
+    }
+    rowPtr[d + 1] = (rowPtr[d] as number) + count
+  }
+  // CSR rows by transposing the postings: walking terms in order leaves each row's term ids sorted.
+  const colIdx = new Uint32Array(nnz)
+  const values = new Float64Array(nnz)
+  const next = rowPtr.slice(0, n)
+  for (let t = 0; t < v; t++) {
+    for (let q = postPtr[t] as number; q < (postPtr[t + 1] as number); q++) {
+      const d = postDoc[q] as number
+      const slot = next[d] as number
+      colIdx[slot] = t
+      values[slot] = postVal[q] as number
+      next[d] = slot + 1
     }
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
 }
 
-const EMPTY = new Uint32Array(0)
 
 class Index implements TfIdfIndex {
   constructor(
