@@ -197,6 +197,26 @@ describe('incremental cache', () => {
     expect(r3.tasks.find((t) => t.user === 'bob')!.status).toBe('completed')
   })
 
+  it('a rescan finds a log file added to a known logs/ folder, and forgets a removed one', async () => {
+    buildRoot()
+    const cache = new ScanCache<LogParse>()
+    const r1 = await scanRoot({ rootDir: tmp, cache })
+    expect(r1.tasks.find((t) => t.user === 'alice')!.toolCalls).toHaveLength(2)
+    const logs = path.join(tmp, 'alice', 'output_20260101_100000', 'logs')
+    fs.writeFileSync(path.join(logs, 'agent_002.out'), '<invoke name="write_file"><parameter name="file_path">lib/more.py</parameter></invoke>\n')
+    const reader = countingReader()
+    const r2 = await scanRoot({ rootDir: tmp, cache, reader })
+    expect(reader.opened).toEqual([path.join(logs, 'agent_002.out')])
+    expect(r2.tasks.find((t) => t.user === 'alice')!.toolCalls.map((c) => [c.agent, c.name])).toEqual([
+      ['manager', 'edit_file'],
+      ['agent_001', 'write_file'],
+      ['agent_002', 'write_file']
+    ])
+    fs.rmSync(path.join(logs, 'agent_001.out'))
+    const r3 = await scanRoot({ rootDir: tmp, cache })
+    expect(r3.tasks.find((t) => t.user === 'alice')!.toolCalls.map((c) => c.agent)).toEqual(['manager', 'agent_002'])
+  })
+
   it('persists under the cache dir (never in the data root) and survives a restart; a corrupt file is ignored', async () => {
     buildRoot()
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-cache-'))

@@ -81,8 +81,18 @@ const statOf = (p: string): Promise<fs.Stats | null> => new Promise((resolve) =>
 const realpathOf = (p: string): Promise<string | null> =>
   new Promise((resolve) => fs.realpath(p, (err, real) => resolve(err ? null : real)))
 
-/** Lists every task folder under the root, newest first, with the folders that cannot be parsed in `skipped`. */
-export async function discoverTasks(rootDir: string, signal?: AbortSignal): Promise<Discovery> {
+/** The log files a `logs/` folder held when its mtime was `mtimeMs` (a folder's mtime changes when files come or go). */
+export interface LogsListing {
+  mtimeMs: number
+  files: { name: string; agent: string; link: boolean }[]
+}
+
+/**
+ * Lists every task folder under the root, newest first, with the folders that cannot be parsed in `skipped`.
+ * `listings`: remembered `logs/` listings (pass the same map on every scan): an unchanged folder then costs a
+ * stat instead of a listing.
+ */
+export async function discoverTasks(rootDir: string, signal?: AbortSignal, listings?: Map<string, LogsListing>): Promise<Discovery> {
   const root = path.resolve(rootDir)
   const realRoot = await realpathOf(root)
   if (realRoot === null) {
@@ -174,7 +184,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
   const results = new Array<TaskCandidate | { reason: string; noContent: boolean }>(unique.length)
   await mapLimit(unique, DISCOVERY_PARALLEL, async (f, i) => {
     signal?.throwIfAborted()
-    results[i] = await inspectTaskDir(f.dir, f.user, inside)
+    results[i] = await inspectTaskDir(f.dir, f.user, inside, listings)
   })
   const tasks: TaskCandidate[] = []
   unique.forEach((f, i) => {
@@ -196,23 +206,17 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal): Prom
 export async function inspectTaskDir(
   dir: string,
   user: string,
-  inside: (real: string) => boolean = () => true
+  inside: (real: string) => boolean = () => true,
+  listings?: Map<string, LogsListing>
 ): Promise<TaskCandidate | { reason: string; noContent: boolean }> {
   const logsDir = path.join(dir, 'logs')
-  const entries = await readdirTyped(logsDir)
-  if (!entries) {
+  const wanted = await listLogs(logsDir, listings)
+  if (!wanted) {
     if (!(await statOf(dir))) {
       return { reason: 'folder not readable', noContent: true }
     }
     const hasWorkspace = (await statOf(path.join(dir, 'workspace')))?.isDirectory() ?? false
     return { reason: 'no logs/ folder', noContent: !hasWorkspace }
-  }
-  const wanted: { full: string; agent: string; link: boolean }[] = []
-  for (const e of entries) {
-    const m = LOG_FILE.exec(e.name)
-    if (m && (e.isFile() || e.isSymbolicLink())) {
-      wanted.push({ full: path.join(logsDir, e.name), agent: m[1]!, link: e.isSymbolicLink() })
-    }
   }
   const infos = await Promise.all(
     wanted.map(async (w): Promise<LogFileInfo | null> => {
@@ -238,6 +242,35 @@ export async function inspectTaskDir(
   // manager first, then the agents in id order.
   logs.sort((a, b) => (a.agent === 'manager' ? -1 : b.agent === 'manager' ? 1 : a.agent.localeCompare(b.agent)))
   return { path: dir, user, taskDir: path.basename(dir), mtime: Math.round(mtime), logs }
+}
+
+/** The log files in `logs/` (null when it cannot be listed), from `listings` while the folder's mtime is unchanged. */
+async function listLogs(logsDir: string, listings?: Map<string, LogsListing>): Promise<{ full: string; agent: string; link: boolean }[] | null> {
+  const known = listings?.get(logsDir)
+  if (known) {
+    const st = await statOf(logsDir)
+    if (st?.isDirectory() && st.mtimeMs === known.mtimeMs) {
+      return known.files.map((f) => ({ full: path.join(logsDir, f.name), agent: f.agent, link: f.link }))
+    }
+  }
+  // The stat comes first: a file added while listing changes the mtime, so the next scan lists again.
+  const st = listings ? await statOf(logsDir) : null
+  const entries = await readdirTyped(logsDir)
+  if (!entries) {
+    listings?.delete(logsDir)
+    return null
+  }
+  const files: LogsListing['files'] = []
+  for (const e of entries) {
+    const m = LOG_FILE.exec(e.name)
+    if (m && (e.isFile() || e.isSymbolicLink())) {
+      files.push({ name: e.name, agent: m[1]!, link: e.isSymbolicLink() })
+    }
+  }
+  if (listings && st) {
+    listings.set(logsDir, { mtimeMs: st.mtimeMs, files })
+  }
+  return files.map((f) => ({ full: path.join(logsDir, f.name), agent: f.agent, link: f.link }))
 }
 
 /** Runs `fn` over items with at most `limit` in flight. */

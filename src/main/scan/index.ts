@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { ScanResult, TaskTrace } from '../../shared/types'
 import { AgiAgentLogParser, type LogParse } from './agiagent-parser'
 import { ScanCache } from './cache'
-import { discoverTasks, inspectTaskDir, mapLimit, resolveRootDir, ScanError, type LogFileInfo, type TaskCandidate } from './discover'
+import { discoverTasks, inspectTaskDir, mapLimit, resolveRootDir, ScanError, type LogFileInfo, type LogsListing, type TaskCandidate } from './discover'
 import { readChunks, type LogReader } from './read-log'
 import { buildTaskTrace } from './task-trace'
 
@@ -81,11 +81,19 @@ async function traceOf(task: TaskCandidate, opts: ScanOptions, cache: ScanCache<
   return trace
 }
 
+/** `logs/` listings per cache: a rescan stats an unchanged folder instead of listing it. */
+const logsListings = new WeakMap<ScanCache<LogParse>, Map<string, LogsListing>>()
+
 /** Scans an AGIAgent data root: every task folder, newest first, with the skipped folders and why. */
 export async function scanRoot(opts: ScanOptions = {}): Promise<ScanResult> {
   const root = resolveRootDir(opts)
   const cache = opts.cache ?? processCache
-  const found = await discoverTasks(root, opts.signal)
+  let listings = logsListings.get(cache)
+  if (!listings) {
+    listings = new Map()
+    logsListings.set(cache, listings)
+  }
+  const found = await discoverTasks(root, opts.signal, listings)
   const traces: TaskTrace[] = new Array<TaskTrace>(found.tasks.length)
   let done = 0
   await mapLimit(found.tasks, opts.concurrency ?? 4, async (task, i) => {
