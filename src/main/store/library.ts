@@ -4,13 +4,13 @@
  * re-reading and re-parsing files that did not change. Every write is atomic, locked per path and checked
  * against the file's current content hash.
  */
-import { createHash } from 'node:crypto'
+import { hash as hashOneShot } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, moveNoClobber, sweepTempFiles, withPathLock, writeFileAtomic } from './atomic'
 import { assertSkillId, buildSkillFileName, derivedSkillId, isAgiagentSkillName, resolveInside as resolveInsideRoot } from './paths'
-import { decodeSkillBytes, parseSkillBytes, rewriteSkillFile, serializeSkillFile } from './skill-file'
+import { decodeSkillBytes, parseSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME, skillFromParts } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
 
@@ -54,9 +54,40 @@ interface CacheEntry {
   result: { ok: true; skill: Skill } | { ok: false; reason: string }
 }
 
-/** sha256 hex of bytes: the base for conflict detection. */
+/** sha256 hex of bytes (a string counts as its UTF-8 bytes): the base for conflict detection. */
 export function hashBytes(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex')
+  return hashOneShot('sha256', bytes, 'hex')
+}
+
+/** hashBytes of a text's UTF-8 encoding, without making the bytes first. */
+function hashText(text: string): string {
+  return hashOneShot('sha256', text, 'hex')
+}
+
+/** An enumerable `hash` property computed once, on first read (JSON and spreads see it like a plain value). */
+function lazyHash(text: string): PropertyDescriptor {
+  let memo: string | undefined
+  return {
+    enumerable: true,
+    get() {
+      return (memo ??= hashText(text))
+    }
+  }
+}
+
+/** A reused read buffer: one allocation for all files of a listing instead of one per file. */
+let readBuffer = Buffer.allocUnsafe(256 * 1024)
+
+/** Reads `size` bytes of an open file (fewer when it shrank meanwhile; a later stat catches the change). */
+function readWhole(fd: number, size: number): Uint8Array {
+  if (readBuffer.length < size) readBuffer = Buffer.allocUnsafe(Math.max(size, readBuffer.length * 2))
+  let got = 0
+  while (got < size) {
+    const n = fs.readSync(fd, readBuffer, got, size - got, got)
+    if (n === 0) break
+    got += n
+  }
+  return readBuffer.subarray(0, got)
 }
 
 function toPosix(p: string): string {
@@ -162,31 +193,44 @@ class Library implements SkillLibrary {
    * callers run it in small batches and yield to the event loop between them.
    */
   private load(c: Candidate): CacheEntry['result'] {
-    let st: fs.Stats
-    try {
-      st = fs.lstatSync(c.abs)
-    } catch (err) {
-      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
-    }
     const hit = this.cache.get(c.abs)
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) {
-      return hit.result
-    }
-    let result: CacheEntry['result']
-    if (!st.isFile()) result = { ok: false, reason: 'not a regular file' }
-    else if (st.size > MAX_SKILL_FILE_BYTES) result = { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` }
-    else {
+    if (hit) {
+      // Known file: one lstat tells whether it changed.
+      let st: fs.Stats | undefined
       try {
-        // O_NOFOLLOW: a file swapped for a symlink after the lstat is refused, not followed.
-        const fd = fs.openSync(c.abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
-        try {
-          result = this.parse(fs.readFileSync(fd), c, st.mtimeMs)
-        } finally {
-          fs.closeSync(fd)
-        }
+        st = fs.lstatSync(c.abs)
       } catch (err) {
-        result = { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
+        this.cache.delete(c.abs)
+        return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
       }
+      if (hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) return hit.result
+    }
+    // New or changed: open first and stat the open file (one syscall fewer than lstat + open + fstat).
+    // O_NOFOLLOW refuses a file swapped for a symlink; O_NONBLOCK keeps a FIFO named like a skill from hanging us.
+    let fd: number
+    try {
+      fd = fs.openSync(c.abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0))
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      this.cache.delete(c.abs)
+      if (code === 'ELOOP') return { ok: false, reason: 'symbolic link: skipped (links are never followed)' }
+      return { ok: false, reason: `cannot read: ${code ?? (err as Error).message}` }
+    }
+    let st: fs.Stats
+    let result: CacheEntry['result']
+    try {
+      st = fs.fstatSync(fd)
+      if (!st.isFile()) result = { ok: false, reason: 'not a regular file' }
+      else if (st.size > MAX_SKILL_FILE_BYTES) result = { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` }
+      else {
+        const bytes = readWhole(fd, st.size)
+        result = this.parse(bytes, c, st.mtimeMs)
+      }
+    } catch (err) {
+      this.cache.delete(c.abs)
+      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
+    } finally {
+      fs.closeSync(fd)
     }
     this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
     return result
@@ -197,24 +241,32 @@ class Library implements SkillLibrary {
     const out: CacheEntry['result'][] = []
     for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
-      for (const c of candidates.slice(i, i + LOAD_BATCH)) out.push(this.load(c))
+      const end = Math.min(candidates.length, i + LOAD_BATCH)
+      for (let k = i; k < end; k++) out.push(this.load(candidates[k]!))
     }
     return out
   }
 
+  /**
+   * Parses file bytes (which may live in the shared read buffer: nothing here keeps them). The content hash is
+   * computed on first use from the decoded text: strict UTF-8 round-trips exactly, so it equals the bytes' hash,
+   * and a listing of 10k skills does not pay for 10k hashes nobody reads.
+   */
   private parse(bytes: Uint8Array, c: Candidate, mtimeMs: number): CacheEntry['result'] {
-    const parsed = parseSkillBytes(bytes)
+    const decoded = decodeSkillBytes(bytes)
+    if (!decoded.ok) return decoded
+    const text = decoded.text
+    const parsed = parseSkillText(text)
     if (!parsed.ok) return parsed
-    const relDir = path.posix.dirname(c.rel)
-    const res = skillFromParts(parsed.file, {
-      path: c.rel,
-      format: c.format,
-      legacy: c.legacy,
-      hash: hashBytes(bytes),
-      mtimeMs,
-      fallbackId: c.format === 'skill-md' ? derivedSkillId(relDir === '.' ? '' : relDir) : undefined
-    })
-    return res.ok ? { ok: true, skill: freezeSkill(res.skill) } : res
+    let fallbackId: string | undefined
+    if (c.format === 'skill-md') {
+      const relDir = path.posix.dirname(c.rel)
+      fallbackId = derivedSkillId(relDir === '.' ? '' : relDir)
+    }
+    const res = skillFromParts(parsed.file, { path: c.rel, format: c.format, legacy: c.legacy, hash: '', mtimeMs, fallbackId })
+    if (!res.ok) return res
+    Object.defineProperty(res.skill, 'hash', lazyHash(text))
+    return { ok: true, skill: freezeSkill(res.skill) }
   }
 
   /** Reads every skill (active and legacy), sorted by path. */

@@ -7,9 +7,9 @@
  * string fields as strings (`skill_id: 0123` stays "0123", never 83 or 123).
  */
 import { isUtf8 } from 'node:buffer'
-import { STRING_FIELDS } from './skill-file-fields'
+import { isStringFieldPath, STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node } from 'yaml'
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node, type YAMLMap } from 'yaml'
 
 /** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap). */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024
@@ -126,13 +126,16 @@ function checkTree(doc: Document.Parsed): string | null {
   return problem
 }
 
-/** Turns a YAML node into plain data, depth-capped; string fields keep their source text. */
-function toData(node: unknown, depth: number, key: string | null): unknown {
+/**
+ * Turns a YAML node into plain data, depth-capped. `parents` is the key path of the map holding the node
+ * (null inside sequences); string fields by contract (top level, `metadata.skillbench`) keep their source text.
+ */
+function toData(node: unknown, depth: number, parents: string[] | null, key: string | null): unknown {
   if (depth > MAX_FRONT_MATTER_DEPTH) throw new RangeError(`front matter nested deeper than ${MAX_FRONT_MATTER_DEPTH} levels`)
   if (node == null) return null
   if (isScalar(node)) {
     const v = node.value
-    if (key !== null && STRING_FIELDS.has(key) && v !== null && typeof v !== 'string') {
+    if (parents !== null && key !== null && v !== null && typeof v !== 'string' && isStringFieldPath(parents, key)) {
       return typeof node.source === 'string' ? node.source : String(v)
     }
     if (typeof v === 'bigint') return Number(v)
@@ -140,14 +143,15 @@ function toData(node: unknown, depth: number, key: string | null): unknown {
   }
   if (isMap(node)) {
     const out: Record<string, unknown> = {}
+    const path = parents !== null && key !== null ? [...parents, key] : null
     for (const pair of node.items) {
       const k = String((pair.key as Scalar).value)
       if (Object.prototype.hasOwnProperty.call(out, k)) throw new RangeError(`duplicate key "${k}"`)
-      out[k] = toData(pair.value, depth + 1, k)
+      out[k] = toData(pair.value, depth + 1, path, k)
     }
     return out
   }
-  if (isSeq(node)) return node.items.map((item) => toData(item, depth + 1, null))
+  if (isSeq(node)) return node.items.map((item) => toData(item, depth + 1, null, null))
   if (isAlias(node)) throw new RangeError('YAML aliases are not allowed')
   if (isPair(node)) throw new RangeError('unexpected YAML pair')
   return null
@@ -174,7 +178,13 @@ export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<str
     if (problem) return { ok: false, reason: problem }
     if (doc.contents == null) return { ok: true, data: {} }
     if (!isMap(doc.contents)) return { ok: false, reason: 'front matter must be a mapping of keys to values' }
-    return { ok: true, data: toData(doc.contents, 0, null) as Record<string, unknown> }
+    const out: Record<string, unknown> = {}
+    for (const pair of doc.contents.items) {
+      const k = String((pair.key as Scalar).value)
+      if (Object.prototype.hasOwnProperty.call(out, k)) throw new RangeError(`duplicate key "${k}"`)
+      out[k] = toData(pair.value, 1, [], k)
+    }
+    return { ok: true, data: out }
   } catch (err) {
     return { ok: false, reason: `invalid YAML: ${firstLine((err as Error)?.message ?? String(err))}` }
   }
@@ -214,11 +224,21 @@ const YAML11_AMBIGUOUS = new RegExp(
   ].join('|')
 )
 
+/**
+ * Multi-line strings a block scalar (`|`) cannot carry: a line of only spaces/tabs (a `yaml` quirk turns `" \n"`
+ * into `"\n"` and refuses `"  \n\t\n"`). Double quotes spell any string exactly.
+ */
+const BLOCK_UNSAFE = /(?:^|\n)[ \t]+(?:\n|$)/
+
 /** Sets the quoting of scalars we create so they read back as strings under YAML 1.1 and 1.2 alike. */
 function fixQuoting(node: unknown): void {
   if (isScalar(node)) {
-    if (typeof node.value === 'string' && !node.value.includes('\n') && (node.value === '' || YAML11_AMBIGUOUS.test(node.value))) {
-      node.type = Scalar.QUOTE_SINGLE
+    const v = node.value
+    if (typeof v !== 'string') return
+    if (!v.includes('\n')) {
+      if (v === '' || YAML11_AMBIGUOUS.test(v)) node.type = Scalar.QUOTE_SINGLE
+    } else if (BLOCK_UNSAFE.test(v)) {
+      node.type = Scalar.QUOTE_DOUBLE
     }
     return
   }
@@ -247,17 +267,12 @@ export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[])
   if (doc.errors.length > 0 || !isMap(doc.contents)) {
     throw new Error('front matter cannot be patched: it is not a valid YAML mapping')
   }
-  // String fields stored unquoted as numbers (`skill_id: 0123`) become quoted strings of their source text.
-  for (const pair of doc.contents.items) {
-    if (isScalar(pair.key) && STRING_FIELDS.has(String(pair.key.value)) && isScalar(pair.value)) {
-      const v = pair.value.value
-      if (v !== null && typeof v !== 'string') {
-        const s = typeof pair.value.source === 'string' ? pair.value.source : String(v)
-        pair.value = doc.createNode(s) as Scalar
-        fixQuoting(pair.value)
-      }
-    }
-  }
+  // String fields stored unquoted as numbers (`skill_id: 0123`) become quoted strings of their source text
+  // (top-level fields and our `metadata.skillbench` bookkeeping only; other keys keep their types).
+  quoteStringFields(doc, doc.contents, [])
+  const metadata = doc.contents.get('metadata', true)
+  const bookkeeping = isMap(metadata) ? metadata.get('skillbench', true) : undefined
+  if (isMap(bookkeeping)) quoteStringFields(doc, bookkeeping, ['metadata', 'skillbench'])
   for (const change of changes) {
     if (change.value === undefined) {
       doc.deleteIn(change.path)
@@ -269,6 +284,20 @@ export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[])
   }
   const text = doc.toString(STRINGIFY_OPTIONS)
   return text === '{}\n' ? '' : text
+}
+
+/** Rewrites non-string scalars of contract string fields in one map as quoted strings of their source text. */
+function quoteStringFields(doc: Document, map: YAMLMap, parents: string[]): void {
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && isStringFieldPath(parents, String(pair.key.value)) && isScalar(pair.value)) {
+      const v = pair.value.value
+      if (v !== null && typeof v !== 'string') {
+        const s = typeof pair.value.source === 'string' ? pair.value.source : String(v)
+        pair.value = doc.createNode(s) as Scalar
+        fixQuoting(pair.value)
+      }
+    }
+  }
 }
 
 /** Serializes plain data as front-matter YAML (keys in insertion order, 1.1-safe quoting). */

@@ -92,7 +92,6 @@ function titleFromPath(p: string): string {
 /** Builds a Skill from a parsed file, or says why the file is not a usable skill. */
 export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: true; skill: Skill } | { ok: false; reason: string } {
   const d = file.data
-  const fileDate = new Date(loc.mtimeMs).toISOString()
   if (loc.format === 'agiagent') {
     const id = str(d.skill_id)
     if (!isValidSkillId(id)) {
@@ -129,6 +128,7 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
   if (!id || !isValidSkillId(id)) return { ok: false, reason: 'no skill id' }
   const folder = loc.path.split('/').slice(-2, -1)[0] ?? ''
   const name = str(d.name) || folder
+  const fileDate = (): string => new Date(loc.mtimeMs).toISOString()
   const skill: Skill = {
     skill_id: id,
     title: name,
@@ -137,8 +137,8 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
     fetch_count: Math.max(0, Math.trunc(num(sb.fetch_count, 0))),
     related_code: str(sb.related_code),
     task_directories: strList(sb.task_directories),
-    created_at: str(sb.created_at) || fileDate,
-    updated_at: str(sb.updated_at) || fileDate,
+    created_at: str(sb.created_at) || fileDate(),
+    updated_at: str(sb.updated_at) || fileDate(),
     last_used_at: nullableStr(sb.last_used_at),
     user_preferences: str(sb.user_preferences),
     format: 'skill-md',
