@@ -15,6 +15,7 @@ import {
   type ApiHandlers,
   type ApiMethod,
   type ApiOutput,
+  type JobInfo,
   type OverviewResult,
   type PublicSettings,
   type SkillDocument,
@@ -35,6 +36,10 @@ import type { SecretStore } from './workbench/secrets'
 import { SelfWrites } from './workbench/self-writes'
 import { SettingsStore } from './workbench/settings-store'
 import { createWatchers, type WatcherSet } from './workbench/watcher'
+import { AutoEnhancer } from './workbench/auto-enhance'
+import { readCodeFile } from './workbench/code-files'
+import { memoryHandlers } from './workbench/memory-service'
+import { sessionHandlers } from './workbench/session-sources'
 
 /** The secret name of the LLM API key. */
 export const API_KEY_SECRET = 'llm.apiKey'
@@ -57,6 +62,8 @@ export interface WorkbenchDeps {
   /** Builds the model client (default: the OpenAI-compatible adapter, loaded on first use). */
   createLlm?: (config: LlmConfig) => LlmClient | Promise<LlmClient>
   version?: string
+  /** Where agents' default session folders are looked for (`SKILLBENCH_HOME`, `HOME`); default process.env. */
+  env?: NodeJS.ProcessEnv
 }
 
 export interface Workbench {
@@ -65,6 +72,8 @@ export interface Workbench {
   dispatch(method: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>
   /** For tests and hosts: waits for a job to end. */
   waitForJob(jobId: string): Promise<void>
+  /** For tests: waits until no auto-enhance run is going; returns the jobs auto-enhance started so far. */
+  autoEnhanceIdle(): Promise<JobInfo[]>
   /** Stops watchers and cancels running jobs. */
   dispose(): Promise<void>
 }
@@ -94,13 +103,42 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   // the openai SDK takes most of a second to load: only when a model is actually used
   const createLlm = deps.createLlm ?? (async (config: LlmConfig) => (await import('./llm/openai-client')).createOpenAiClient(config))
 
+  const autoEnhancer = new AutoEnhancer({
+    settingsDir: deps.settingsDir,
+    settings: () => settingsStore.settings,
+    core,
+    jobs,
+    llm: () => llmFor(undefined),
+    scanRoot: (root) => scan(root),
+    afterReflect: async (summary) => {
+      await selfWrites.note(summary.created.map((c) => path.resolve(c.library, c.path)))
+      await refreshWatchers()
+    }
+  })
+  await autoEnhancer.load()
+  // a data root changed on disk (a task appeared or finished): rescan it for auto-enhance, debounced
+  const rootRescans = new Map<string, NodeJS.Timeout>()
+  const onWatcherEvent = (event: ApiEvent): void => {
+    deps.emit(event)
+    if (event.type !== 'files.changed' || !event.root || !settingsStore.settings.autoEnhance) return
+    const root = event.root
+    clearTimeout(rootRescans.get(root))
+    rootRescans.set(
+      root,
+      setTimeout(() => {
+        rootRescans.delete(root)
+        if (registry.roots().includes(root)) void scan(root).catch(() => undefined)
+      }, 1_500)
+    )
+  }
+
   let watchers: WatcherSet | undefined
   const refreshWatchers = async (): Promise<void> => {
     if (deps.watch === false) {
       return
     }
     const libraries = (await registry.listLibraries()).filter((l) => l.exists).map((l) => l.path)
-    watchers ??= createWatchers({ emit: deps.emit, selfWrites })
+    watchers ??= createWatchers({ emit: onWatcherEvent, selfWrites })
     watchers.update({ libraries, roots: registry.roots() })
   }
   await refreshWatchers()
@@ -149,6 +187,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     const previous = scans.get(root)
     const next = await core.scanRoot(root, previous?.cache)
     scans.set(root, next)
+    autoEnhancer.onScan(root, next.result)
     return next.result
   }
 
@@ -166,6 +205,33 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   }
 
   const handlers: ApiHandlers = {
+    ...memoryHandlers({
+      settings: settingsStore,
+      requireLibrary: (library) => registry.requireLibrary(library),
+      tracesOf: async (root, user) => (await scan(registry.requireRoot(root))).tasks.filter((t) => t.user === user),
+      llmFor,
+      noteWrites: (paths) => selfWrites.note(paths)
+    }),
+    ...sessionHandlers({
+      settings: settingsStore,
+      env: deps.env ?? process.env,
+      core,
+      jobs,
+      requireLibrary: (library) => registry.requireLibrary(library),
+      listLibraries: () => registry.listLibraries(),
+      storeFor,
+      llmFor,
+      afterReflect: async (created) => {
+        await selfWrites.note(created.map((c) => path.resolve(c.library, c.path)))
+        await refreshWatchers()
+      }
+    }),
+
+    'skills.readCode': async ({ library, path: rel }) => {
+      const info = await registry.requireLibrary(library)
+      return readCodeFile(info.path, rel)
+    },
+
     'app.info': async () => ({
       version: deps.version ?? '0.1.0',
       transport: deps.transport,
@@ -184,6 +250,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
         patch = { ...patch, dataRoots: [...new Set(roots)] }
       }
       await settingsStore.update(patch)
+      await autoEnhancer.settingsChanged()
       await refreshWatchers()
       deps.emit({ type: 'settings.changed' })
       return publicSettings()
@@ -508,8 +575,14 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     async waitForJob(jobId) {
       await jobs.wait(jobId)
     },
+    async autoEnhanceIdle() {
+      await autoEnhancer.idle()
+      return [...autoEnhancer.startedJobs]
+    },
     async dispose() {
       disposed = true
+      for (const timer of rootRescans.values()) clearTimeout(timer)
+      await autoEnhancer.dispose()
       await prewarm
       watchers?.dispose()
       await jobs.dispose()

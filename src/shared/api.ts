@@ -131,6 +131,93 @@ export interface LlmTestResult {
 
 export type JobKind = 'reflect' | 'curate'
 
+// ---------- memory (issue 7) ----------
+
+/** Where a library's memory lives: `<workspace>/memory/`. Default for a data-root user: `<root>/<user>`. */
+export interface MemoryWorkspaceInfo {
+  library: string
+  /** The folder holding `memory/`; null when none is set (a folder opened by hand has no default). */
+  workspace: string | null
+  /** `<workspace>/memory`, or null. */
+  dir: string | null
+  isDefault: boolean
+  /** Whether the memory folder exists yet (it is created on the first write). */
+  exists: boolean
+}
+
+export interface MemoryFileInfo {
+  /** `lessons.md`, `preferences.md`, `procedural.md`, `long-term.md` or `logs/YYYY-MM-DD.md`. */
+  name: string
+  exists: boolean
+  bytes: number
+  /** Bullet entries (long-term.md: consolidated days). */
+  entries: number
+}
+
+export interface PendingPreferenceInfo {
+  id: string
+  text: string
+  source: string
+  found_at: string
+}
+
+export interface MemoryStatusResult extends MemoryWorkspaceInfo {
+  /** The `enable_long_term_memory` setting (agents' skill tools answer only when on). */
+  enabled: boolean
+  files: MemoryFileInfo[]
+  pendingPreferences: PendingPreferenceInfo[]
+  logDays: string[]
+  consolidatedDays: string[]
+}
+
+/** A memory file for the editor (text and hash null when it does not exist yet). */
+export interface MemoryDocument {
+  name: string
+  text: string | null
+  hash: string | null
+}
+
+export interface MemoryConsolidateResult {
+  consolidated: { day: string; method: string; chars: number }[]
+  skipped: { day: string; reason: string }[]
+  failed: { day: string; error: string }[]
+}
+
+export interface MemoryPromptResult {
+  sections: { key: 'lessons' | 'preferences' | 'procedural'; heading: string; entries: string[]; omitted: number }[]
+  /** The sections as an agent's system prompt would include them. */
+  text: string
+}
+
+/** A backed-up code file of a skill, read-only. */
+export interface CodeFile {
+  /** Library-relative, under `codes/`. */
+  path: string
+  size: number
+  /** The text (the first `CODE_FILE_MAX_BYTES` bytes when truncated); '' for a binary file. */
+  text: string
+  truncated: boolean
+  binary: boolean
+}
+
+/** Largest part of a code file sent to the viewer. */
+export const CODE_FILE_MAX_BYTES = 1_000_000
+
+// ---------- session sources (issue 6) ----------
+
+export type SessionSourceKind = 'claude' | 'codex' | 'synapse'
+
+/** A folder of another agent's sessions, shown on the Workspaces screen beside AGIAgent roots. */
+export interface SessionSourceInfo {
+  source: SessionSourceKind
+  dir: string
+  /** Found at the agent's default location (`~/.claude/projects`, `~/.codex/sessions`, `~/.synapse/sessions`). */
+  detected: boolean
+  /** Added by hand (remembered in settings). */
+  added: boolean
+  exists: boolean
+}
+
 export interface JobInfo {
   jobId: string
   kind: JobKind
@@ -183,6 +270,10 @@ export interface ApiErrorShape {
 const library = z.string().min(1).max(4096)
 const skillId = z.string().min(1).max(200)
 const llmChoice = z.enum(['offline', 'openai']).optional()
+
+const memoryName = z.string().min(1).max(40)
+const sessionSource = z.enum(['claude', 'codex', 'synapse'])
+const folder = z.string().min(1).max(4096)
 
 const settingsPatch = z
   .object({
@@ -264,7 +355,39 @@ export const API_INPUT_SCHEMAS = {
   'curate.undo': z.object({ library, entryId: z.string().min(1).max(200) }),
   'jobs.list': z.object({}),
   'jobs.cancel': z.object({ jobId: z.string().min(1).max(200) }),
-  'overview.get': z.object({ library })
+  'overview.get': z.object({ library }),
+  'skills.readCode': z.object({ library, path: z.string().min(1).max(4096) }),
+  'memory.status': z.object({ library }),
+  'memory.setWorkspace': z.object({ library, path: folder.nullable() }),
+  'memory.read': z.object({ library, name: memoryName }),
+  'memory.write': z.object({ library, name: memoryName, text: z.string().max(5_000_000), baseHash: z.string().max(128).nullable() }),
+  'memory.pendingPreferences': z.object({ library }),
+  'memory.capturePreferences': z.object({ library }),
+  'memory.acceptPreference': z.object({ library, id: z.string().min(1).max(64) }),
+  'memory.rejectPreference': z.object({ library, id: z.string().min(1).max(64) }),
+  'memory.consolidate': z.object({ library, llm: llmChoice, includeToday: z.boolean().optional() }),
+  'memory.prompt': z.object({ library }),
+  'sessions.list': z.object({}),
+  'sessions.add': z.object({ source: sessionSource, path: folder }),
+  'sessions.remove': z.object({ source: sessionSource, path: folder }),
+  'sessions.tasks': z.object({ source: sessionSource, dir: folder }),
+  'sessions.readLog': z.object({
+    source: sessionSource,
+    dir: folder,
+    taskPath: folder,
+    start: z.number().int().min(0).optional(),
+    maxBytes: z.number().int().min(1).max(4_000_000).optional()
+  }),
+  'sessions.reflect': z.object({
+    source: sessionSource,
+    dir: folder,
+    /** The library the skills (and enhance proposals) go to. */
+    library,
+    /** Task names (`taskDir`) of the source; default: every task not yet reflected. */
+    tasks: z.array(z.string().max(4096)).max(10_000).optional(),
+    force: z.boolean().optional(),
+    llm: llmChoice
+  })
 } as const
 
 /** What each method returns. */
@@ -298,6 +421,23 @@ export interface ApiOutputs {
   'jobs.list': JobInfo[]
   'jobs.cancel': JobInfo
   'overview.get': OverviewResult
+  'skills.readCode': CodeFile
+  'memory.status': MemoryStatusResult
+  'memory.setWorkspace': MemoryStatusResult
+  'memory.read': MemoryDocument
+  'memory.write': MemoryDocument
+  'memory.pendingPreferences': PendingPreferenceInfo[]
+  'memory.capturePreferences': { found: number; queued: number; pending: PendingPreferenceInfo[] }
+  'memory.acceptPreference': { added: boolean; pending: PendingPreferenceInfo[] }
+  'memory.rejectPreference': { pending: PendingPreferenceInfo[] }
+  'memory.consolidate': MemoryConsolidateResult
+  'memory.prompt': MemoryPromptResult
+  'sessions.list': SessionSourceInfo[]
+  'sessions.add': SessionSourceInfo[]
+  'sessions.remove': SessionSourceInfo[]
+  'sessions.tasks': TaskListResult
+  'sessions.readLog': LogChunk
+  'sessions.reflect': JobInfo
 }
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS

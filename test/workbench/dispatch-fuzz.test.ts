@@ -7,7 +7,7 @@ import { API_METHODS, type LibraryInfo, type SkillListResult } from '../../src/s
 import { openTestBench, type TestBench } from './helpers'
 
 /** Methods that take a folder the user chose on purpose (or start long jobs): fuzzed without path fields. */
-const USER_FOLDER_METHODS = new Set(['roots.add', 'roots.remove', 'libraries.open', 'reflect.start', 'curate.start', 'llm.test', 'settings.setApiKey'])
+const USER_FOLDER_METHODS = new Set(['roots.add', 'roots.remove', 'libraries.open', 'reflect.start', 'curate.start', 'llm.test', 'settings.setApiKey', 'memory.setWorkspace', 'sessions.add', 'sessions.remove', 'sessions.reflect'])
 
 function treeHash(dir: string): string {
   const h = createHash('sha256')
@@ -69,7 +69,7 @@ describe('dispatch under hostile input', () => {
     )
     const idLike = fc.oneof(fc.constantFrom(...skillIds, '0', '../1', '1/../../2', '99999999999999999999999'), fc.string({ maxLength: 25 }))
     const value = fc.oneof(pathLike, idLike, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(pathLike, { maxLength: 3 }), fc.object({ maxDepth: 2 }))
-    const fields = ['library', 'root', 'taskPath', 'file', 'skillId', 'text', 'baseHash', 'rating', 'top', 'includeLegacy', 'proposalId', 'entryId', 'jobId', 'start', 'maxBytes', 'edited', 'patch', 'path', 'tasks', 'user', 'force', 'llm', 'apiKey']
+    const fields = ['library', 'root', 'taskPath', 'file', 'skillId', 'text', 'baseHash', 'rating', 'top', 'includeLegacy', 'proposalId', 'entryId', 'jobId', 'start', 'maxBytes', 'edited', 'patch', 'path', 'tasks', 'user', 'force', 'llm', 'apiKey', 'name', 'id', 'source', 'dir', 'includeToday']
     const input = fc.oneof(
       fc.anything({ maxDepth: 2 }),
       fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 })

@@ -79,6 +79,11 @@ export async function readLogWindow(
     throw badRequest(`unknown log file "${file}" (this task has: ${files.join(', ') || 'none'})`)
   }
   const abs = await resolveInsideRoot(root, path.join(taskDir, 'logs', file))
+  return readFileWindow(abs, file, files, opts)
+}
+
+/** A byte window of one file (already checked by the caller), aligned to whole UTF-8 characters. */
+export async function readFileWindow(abs: string, file: string, files: string[], opts: { start?: number; maxBytes?: number }): Promise<LogChunk> {
   const handle = await fsp.open(abs, 'r')
   try {
     const size = (await handle.stat()).size

@@ -8,10 +8,20 @@ import { writeFileAtomic } from './fs-atomic'
 /** The settings file inside the settings dir. */
 export const SETTINGS_FILE = 'settings.json'
 
-/** What the settings file holds: the settings without the key, plus the SKILL.md folders the user opened. */
+/** A session folder of another agent the user added on the Workspaces screen. */
+export interface StoredSessionSource {
+  source: 'claude' | 'codex' | 'synapse'
+  dir: string
+}
+
+/** What the settings file holds: the settings without the key, plus the workbench's own lists. */
 export interface StoredSettings {
   settings: Settings
   openedLibraries: string[]
+  /** Memory workspace chosen per library (library path → folder holding `memory/`); unset = the default. */
+  memoryWorkspaces: Record<string, string>
+  /** Session folders added by hand (auto-detected ones are found again on each start). */
+  sessionSources: StoredSessionSource[]
 }
 
 /**
@@ -48,7 +58,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 export class SettingsStore {
   readonly file: string
   loadWarning: string | undefined
-  private current: StoredSettings = { settings: structuredClone(DEFAULT_SETTINGS), openedLibraries: [] }
+  private current: StoredSettings = { settings: structuredClone(DEFAULT_SETTINGS), openedLibraries: [], memoryWorkspaces: {}, sessionSources: [] }
 
   constructor(readonly dir: string) {
     this.file = path.join(dir, SETTINGS_FILE)
@@ -92,9 +102,37 @@ export class SettingsStore {
     await this.save()
   }
 
+  get memoryWorkspaces(): Readonly<Record<string, string>> {
+    return this.current.memoryWorkspaces
+  }
+
+  /** Sets (or with null, forgets) the memory workspace of a library. */
+  async setMemoryWorkspace(library: string, workspace: string | null): Promise<void> {
+    const next = { ...this.current.memoryWorkspaces }
+    if (workspace === null) delete next[library]
+    else next[library] = workspace
+    this.current = { ...this.current, memoryWorkspaces: next }
+    await this.save()
+  }
+
+  get sessionSources(): readonly StoredSessionSource[] {
+    return this.current.sessionSources
+  }
+
+  async setSessionSources(sources: StoredSessionSource[]): Promise<void> {
+    this.current = { ...this.current, sessionSources: sources.map((s) => ({ ...s })) }
+    await this.save()
+  }
+
   private async save(): Promise<void> {
     const { apiKey: _dropped, ...llm } = this.current.settings.llm
-    const data = { version: 1, settings: { ...this.current.settings, llm }, openedLibraries: this.current.openedLibraries }
+    const data = {
+      version: 1,
+      settings: { ...this.current.settings, llm },
+      openedLibraries: this.current.openedLibraries,
+      memoryWorkspaces: this.current.memoryWorkspaces,
+      sessionSources: this.current.sessionSources
+    }
     await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + '\n', 0o600)
   }
 }
@@ -110,7 +148,7 @@ export function parseStored(text: string): StoredSettings | undefined {
   if (!data || typeof data !== 'object') {
     return undefined
   }
-  const raw = data as { settings?: unknown; openedLibraries?: unknown }
+  const raw = data as { settings?: unknown; openedLibraries?: unknown; memoryWorkspaces?: unknown; sessionSources?: unknown }
   const schema = API_INPUT_SCHEMAS['settings.update'].shape.patch
   let settings = structuredClone(DEFAULT_SETTINGS)
   if (raw.settings && typeof raw.settings === 'object') {
@@ -126,5 +164,17 @@ export function parseStored(text: string): StoredSettings | undefined {
   const opened = Array.isArray(raw.openedLibraries)
     ? raw.openedLibraries.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p))
     : []
-  return { settings, openedLibraries: opened }
+  const memoryWorkspaces: Record<string, string> = {}
+  if (raw.memoryWorkspaces && typeof raw.memoryWorkspaces === 'object' && !Array.isArray(raw.memoryWorkspaces)) {
+    for (const [lib, ws] of Object.entries(raw.memoryWorkspaces as Record<string, unknown>)) {
+      if (path.isAbsolute(lib) && typeof ws === 'string' && path.isAbsolute(ws)) memoryWorkspaces[lib] = ws
+    }
+  }
+  const sessionSources = Array.isArray(raw.sessionSources)
+    ? raw.sessionSources.filter(
+        (s): s is StoredSessionSource =>
+          !!s && typeof s === 'object' && ['claude', 'codex', 'synapse'].includes((s as StoredSessionSource).source) && typeof (s as StoredSessionSource).dir === 'string' && path.isAbsolute((s as StoredSessionSource).dir)
+      ).map((s) => ({ source: s.source, dir: s.dir }))
+    : []
+  return { settings, openedLibraries: opened, memoryWorkspaces, sessionSources }
 }

@@ -1,0 +1,56 @@
+/**
+ * Reading a skill's backed-up code (`<library>/codes/task_…/…`) for the read-only viewer: only files under
+ * the library's `codes/` folder (symlinks resolved and checked), regular files, the first
+ * CODE_FILE_MAX_BYTES bytes. Never writes.
+ */
+import { promises as fsp } from 'node:fs'
+import path from 'node:path'
+import { ApiError, CODE_FILE_MAX_BYTES, type CodeFile } from '../../shared/api'
+import { badRequest } from './errors'
+
+/** The library-relative path if it names something under `codes/` without escaping, else undefined. Pure. */
+export function normaliseCodePath(rel: string): string | undefined {
+  if (!rel || rel.includes('\0') || rel.includes('\\') || path.posix.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return undefined
+  const parts = rel.split('/').filter((p) => p !== '' && p !== '.')
+  if (parts.length < 2 || parts[0] !== 'codes' || parts.some((p) => p === '..')) return undefined
+  return parts.join('/')
+}
+
+/** Reads a backed-up code file of the library at `libraryRoot`. */
+export async function readCodeFile(libraryRoot: string, rel: string, maxBytes = CODE_FILE_MAX_BYTES): Promise<CodeFile> {
+  const clean = normaliseCodePath(rel)
+  if (!clean) {
+    throw badRequest(`not a backed-up code file of this library (must be under codes/): ${rel.slice(0, 200)}`)
+  }
+  const codesDir = await fsp.realpath(path.join(libraryRoot, 'codes')).catch(() => null)
+  if (!codesDir) {
+    throw new ApiError('not_found', 'this library has no backed-up code (codes/ folder)')
+  }
+  const real = await fsp.realpath(path.join(libraryRoot, ...clean.split('/'))).catch(() => null)
+  if (!real) {
+    throw new ApiError('not_found', `${clean} is not there (moved or deleted?)`)
+  }
+  if (!real.startsWith(codesDir + path.sep)) {
+    throw new ApiError('forbidden', `${clean} points outside the library's codes/ folder`)
+  }
+  const fh = await fsp.open(real, 'r')
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) {
+      throw badRequest(`${clean} is not a file`)
+    }
+    const length = Math.min(st.size, maxBytes)
+    const buf = Buffer.alloc(length)
+    let read = 0
+    while (read < length) {
+      const { bytesRead } = await fh.read(buf, read, length - read, read)
+      if (bytesRead === 0) break
+      read += bytesRead
+    }
+    const data = buf.subarray(0, read)
+    const binary = data.subarray(0, 8000).includes(0)
+    return { path: clean, size: st.size, text: binary ? '' : data.toString('utf8'), truncated: st.size > read, binary }
+  } finally {
+    await fh.close()
+  }
+}

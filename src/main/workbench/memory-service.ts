@@ -1,0 +1,184 @@
+/**
+ * The app's side of long-term memory (issue 7): every library has a memory workspace, a folder holding
+ * `memory/` (lessons.md, preferences.md, procedural.md, long-term.md, logs/YYYY-MM-DD.md).
+ * Default for a data-root user `<root>/<user>/general/experience`: `<root>/<user>` (so `<root>/<user>/memory`,
+ * next to the user's tasks, where the agent runs). A folder opened by hand has no default. The user can
+ * pick another folder per library; the choice is kept in the settings file.
+ */
+import { promises as fsp } from 'node:fs'
+import path from 'node:path'
+import { ApiError, type ApiHandlers, type LibraryInfo, type MemoryStatusResult, type MemoryWorkspaceInfo } from '../../shared/api'
+import type { TaskTrace } from '../../shared/types'
+import type { LlmClient } from '../llm/types'
+import {
+  acceptPendingPreference,
+  capturePreferences,
+  consolidateDailyLogs,
+  listPendingPreferences,
+  MemoryConflictError,
+  memoryFilePath,
+  memoryPrompt,
+  memoryStatus,
+  readMemoryDocument,
+  rejectPendingPreference,
+  preferencesFromTraces,
+  writeMemoryDocument
+} from '../memory/memory-files'
+import { badRequest } from './errors'
+import type { SettingsStore } from './settings-store'
+
+export type MemoryMethods =
+  | 'memory.status'
+  | 'memory.setWorkspace'
+  | 'memory.read'
+  | 'memory.write'
+  | 'memory.pendingPreferences'
+  | 'memory.capturePreferences'
+  | 'memory.acceptPreference'
+  | 'memory.rejectPreference'
+  | 'memory.consolidate'
+  | 'memory.prompt'
+
+export interface MemoryServiceDeps {
+  settings: SettingsStore
+  requireLibrary(library: string): Promise<LibraryInfo>
+  /** The scanned tasks of a data-root user (for preferences stated in task logs). */
+  tracesOf(root: string, user: string): Promise<TaskTrace[]>
+  llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined>
+  /** Notes files the app writes, so the watcher does not echo them. */
+  noteWrites(paths: string[]): Promise<void>
+}
+
+/** The default memory workspace of a library: `<root>/<user>` for a data-root user, none for an opened folder. Pure. */
+export function defaultMemoryWorkspace(info: Pick<LibraryInfo, 'root' | 'user' | 'origin'>): string | null {
+  return info.origin === 'root' && info.root && info.user ? path.join(info.root, info.user) : null
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
+}
+
+/** Wraps the memory module's plain errors in API codes (a bad file name is the caller's fault). */
+async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof MemoryConflictError) throw new ApiError('conflict', err.message)
+    if (err instanceof ApiError) throw err
+    const message = err instanceof Error ? err.message : String(err)
+    if (/no pending preference with id/i.test(message)) throw new ApiError('not_found', message)
+    if (/is not a memory file|is not a pending-preference id|is ambiguous|not a regular file|byte limit/i.test(message)) throw badRequest(message)
+    throw err
+  }
+}
+
+/** The memory methods of the contract. */
+export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, MemoryMethods> {
+  async function workspaceOf(library: string): Promise<MemoryWorkspaceInfo & { info: LibraryInfo }> {
+    const info = await deps.requireLibrary(library)
+    const chosen = deps.settings.memoryWorkspaces[info.path]
+    const workspace = chosen ?? defaultMemoryWorkspace(info)
+    const dir = workspace ? path.join(workspace, 'memory') : null
+    return { info, library: info.path, workspace, dir, isDefault: !chosen, exists: dir ? await isDir(dir) : false }
+  }
+
+  async function requireWorkspace(library: string): Promise<string> {
+    const ws = await workspaceOf(library)
+    if (!ws.workspace) {
+      throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+    }
+    return ws.workspace
+  }
+
+  async function status(library: string): Promise<MemoryStatusResult> {
+    const { info: _info, ...ws } = await workspaceOf(library)
+    const enabled = deps.settings.settings.enableLongTermMemory
+    if (!ws.workspace) {
+      return { ...ws, enabled, files: [], pendingPreferences: [], logDays: [], consolidatedDays: [] }
+    }
+    const st = await mapErrors(() => memoryStatus(ws.workspace!))
+    return {
+      ...ws,
+      enabled,
+      files: [
+        ...st.files.map((f) => ({ name: f.name, exists: f.exists, bytes: f.bytes, entries: f.entries })),
+        ...st.logDays.map((day) => ({ name: `logs/${day}.md`, exists: true, bytes: 0, entries: 0 }))
+      ],
+      pendingPreferences: st.pendingPreferences,
+      logDays: st.logDays,
+      consolidatedDays: st.consolidatedDays
+    }
+  }
+
+  return {
+    'memory.status': async ({ library }) => status(library),
+
+    'memory.setWorkspace': async ({ library, path: p }) => {
+      const info = await deps.requireLibrary(library)
+      if (p === null) {
+        await deps.settings.setMemoryWorkspace(info.path, null)
+        return status(info.path)
+      }
+      if (!path.isAbsolute(p)) throw badRequest(`give an absolute folder path (got "${p}")`)
+      const real = await fsp.realpath(p).catch(() => null)
+      if (!real || !(await isDir(real))) throw badRequest(`folder not found: ${p}`)
+      // pointing at the memory folder itself means its parent
+      const workspace = path.basename(real) === 'memory' ? path.dirname(real) : real
+      await deps.settings.setMemoryWorkspace(info.path, workspace)
+      return status(info.path)
+    },
+
+    'memory.read': async ({ library, name }) => {
+      const ws = await requireWorkspace(library)
+      return mapErrors(() => readMemoryDocument(ws, name))
+    },
+
+    'memory.write': async ({ library, name, text, baseHash }) => {
+      const ws = await requireWorkspace(library)
+      const file = await mapErrors(async () => memoryFilePath(ws, name))
+      await deps.noteWrites([file])
+      const { hash } = await mapErrors(() => writeMemoryDocument(ws, name, text, baseHash))
+      return { name, text, hash }
+    },
+
+    'memory.pendingPreferences': async ({ library }) => {
+      const ws = await requireWorkspace(library)
+      return mapErrors(() => listPendingPreferences(ws))
+    },
+
+    'memory.capturePreferences': async ({ library }) => {
+      const ws = await workspaceOf(library)
+      if (!ws.workspace) throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+      if (ws.info.origin !== 'root' || !ws.info.root || !ws.info.user) {
+        throw badRequest('preferences are found in the tasks of a data-root user; this library is a folder opened by hand')
+      }
+      const found = preferencesFromTraces(await deps.tracesOf(ws.info.root, ws.info.user))
+      const result = await mapErrors(() => capturePreferences(ws.workspace!, found))
+      return { found: found.length, queued: result.queued.length, pending: result.file.items }
+    },
+
+    'memory.acceptPreference': async ({ library, id }) => {
+      const ws = await requireWorkspace(library)
+      const result = await mapErrors(() => acceptPendingPreference(ws, id))
+      return { added: result.added, pending: result.pending.items }
+    },
+
+    'memory.rejectPreference': async ({ library, id }) => {
+      const ws = await requireWorkspace(library)
+      await mapErrors(() => rejectPendingPreference(ws, id))
+      return { pending: await listPendingPreferences(ws) }
+    },
+
+    'memory.consolidate': async ({ library, llm, includeToday }) => {
+      const ws = await requireWorkspace(library)
+      const client = await deps.llmFor(llm)
+      return mapErrors(() => consolidateDailyLogs(ws, { llm: client, includeToday }))
+    },
+
+    'memory.prompt': async ({ library }) => {
+      const ws = await requireWorkspace(library)
+      const { sections, text } = await mapErrors(() => memoryPrompt(ws))
+      return { sections: sections.map((s) => ({ key: s.key, heading: s.heading, entries: [...s.entries], omitted: s.omitted })), text }
+    }
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Other agents' sessions on the Workspaces screen (issue 6): Claude Code, Codex CLI and Synapse folders,
+ * auto-detected at their default locations (under `SKILLBENCH_HOME` or the home folder) plus folders the
+ * user added (kept in the settings file). Same task list and trace view as AGIAgent roots; reflecting them
+ * writes into a library the user picks, with create / enhance / none decisions.
+ */
+import { promises as fsp } from 'node:fs'
+import path from 'node:path'
+import { ApiError, type ApiHandlers, type JobInfo, type LibraryInfo, type SessionSourceInfo, type SessionSourceKind, type TaskListResult, type TaskSummary } from '../../shared/api'
+import type { ScanResult, Settings, Skill } from '../../shared/types'
+import type { LlmClient } from '../llm/types'
+import { detectSessionDirs, scanSessions } from '../scan/sessions'
+import type { SkillStore } from '../store/types'
+import type { CoreModules } from './core-modules'
+import { badRequest } from './errors'
+import type { JobRegistry } from './jobs'
+import { readFileWindow } from './log-window'
+import type { SettingsStore, StoredSessionSource } from './settings-store'
+
+export type SessionMethods = 'sessions.list' | 'sessions.add' | 'sessions.remove' | 'sessions.tasks' | 'sessions.readLog' | 'sessions.reflect'
+
+export interface SessionServiceDeps {
+  settings: SettingsStore
+  /** Where default session folders are looked for (`SKILLBENCH_HOME`, `HOME`). */
+  env: NodeJS.ProcessEnv
+  core: CoreModules
+  jobs: JobRegistry
+  requireLibrary(library: string): Promise<LibraryInfo>
+  listLibraries(): Promise<LibraryInfo[]>
+  storeFor(library: string): Promise<SkillStore>
+  llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined>
+  /** After a run: note the files written and watch a library the run created. */
+  afterReflect(created: { library: string; path: string }[]): Promise<void>
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
+}
+
+/** Detected folders first, then added ones not detected; one row per (source, folder). Pure. */
+export function mergeSources(detected: readonly StoredSessionSource[], added: readonly StoredSessionSource[]): Omit<SessionSourceInfo, 'exists'>[] {
+  const out: Omit<SessionSourceInfo, 'exists'>[] = []
+  const key = (s: StoredSessionSource): string => `${s.source}\u0000${s.dir}`
+  const addedKeys = new Set(added.map(key))
+  const seen = new Set<string>()
+  for (const s of detected) {
+    seen.add(key(s))
+    out.push({ source: s.source, dir: s.dir, detected: true, added: addedKeys.has(key(s)) })
+  }
+  for (const s of added) {
+    if (!seen.has(key(s))) out.push({ source: s.source, dir: s.dir, detected: false, added: true })
+  }
+  return out
+}
+
+/** The session-source methods of the contract. */
+export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, SessionMethods> {
+  const scans = new Map<string, Promise<ScanResult>>()
+
+  async function list(): Promise<SessionSourceInfo[]> {
+    const rows = mergeSources(detectSessionDirs(deps.env), deps.settings.sessionSources)
+    return Promise.all(rows.map(async (r) => ({ ...r, exists: await isDir(r.dir) })))
+  }
+
+  /** The source if the workbench listed it, else bad_request (the renderer names sources, never arbitrary folders). */
+  async function requireSource(source: SessionSourceKind, dir: string): Promise<SessionSourceInfo> {
+    const found = (await list()).find((s) => s.source === source && s.dir === path.resolve(dir))
+    if (!found) throw badRequest(`unknown session folder: ${dir} (add it on the Workspaces screen first)`)
+    if (!found.exists) throw new ApiError('not_found', `the session folder does not exist: ${found.dir}`)
+    return found
+  }
+
+  /** Scans a source; concurrent callers share one scan, the next call scans again (sessions grow). */
+  function scan(source: SessionSourceKind, dir: string, settings: Settings, fresh: boolean): Promise<ScanResult> {
+    const key = `${source}\u0000${dir}`
+    const running = scans.get(key)
+    if (running && !fresh) return running
+    const next = scanSessions({ source, dir, maxEnhanceContextChars: settings.maxEnhanceContextChars })
+    scans.set(key, next)
+    next.catch(() => scans.delete(key))
+    return next
+  }
+
+  /** Skills of every existing library that list a task name, to mark session tasks reflected. */
+  async function skillsByTaskName(): Promise<Map<string, TaskSummary['skills']>> {
+    const out = new Map<string, TaskSummary['skills']>()
+    for (const lib of (await deps.listLibraries()).filter((l) => l.exists)) {
+      const store = await deps.storeFor(lib.path).catch(() => undefined)
+      const skills: Skill[] = store ? ((await store.list({ includeLegacy: true }).catch(() => undefined))?.skills ?? []) : []
+      for (const s of skills) {
+        for (const dir of s.task_directories) {
+          const arr = out.get(dir) ?? []
+          arr.push({ skill_id: s.skill_id, title: s.title, library: lib.path, legacy: s.legacy })
+          out.set(dir, arr)
+        }
+      }
+    }
+    return out
+  }
+
+  return {
+    'sessions.list': async () => list(),
+
+    'sessions.add': async ({ source, path: p }) => {
+      if (!path.isAbsolute(p)) throw badRequest(`give an absolute folder path (got "${p}")`)
+      const real = await fsp.realpath(p).catch(() => null)
+      if (!real || !(await isDir(real))) throw badRequest(`folder not found: ${p}`)
+      const current = deps.settings.sessionSources
+      if (!current.some((s) => s.source === source && s.dir === real)) {
+        await deps.settings.setSessionSources([...current, { source, dir: real }])
+      }
+      return list()
+    },
+
+    'sessions.remove': async ({ source, path: p }) => {
+      const dir = path.resolve(p)
+      const current = deps.settings.sessionSources
+      if (!current.some((s) => s.source === source && s.dir === dir)) {
+        throw badRequest(`not an added session folder: ${p} (auto-detected folders are always shown)`)
+      }
+      await deps.settings.setSessionSources(current.filter((s) => !(s.source === source && s.dir === dir)))
+      return list()
+    },
+
+    'sessions.tasks': async ({ source, dir }) => {
+      const found = await requireSource(source, dir)
+      const result = await scan(source, found.dir, deps.settings.settings, true)
+      const byName = await skillsByTaskName()
+      const tasks: TaskSummary[] = result.tasks.map((t) => {
+        const skills = byName.get(t.taskDir) ?? []
+        return { ...t, reflected: skills.length > 0, skills }
+      })
+      return { root: result.root, skipped: result.skipped, tasks } satisfies TaskListResult
+    },
+
+    'sessions.readLog': async ({ source, dir, taskPath, start, maxBytes }) => {
+      const found = await requireSource(source, dir)
+      const result = await scan(source, found.dir, deps.settings.settings, false)
+      const task = result.tasks.find((t) => t.path === taskPath || t.taskDir === taskPath)
+      if (!task) throw badRequest(`not a task of this session folder: ${taskPath}`)
+      // the task's path is its session file; it must still be inside the folder
+      const real = await fsp.realpath(task.path).catch(() => null)
+      const realDir = await fsp.realpath(found.dir)
+      if (!real || !real.startsWith(realDir + path.sep)) throw new ApiError('not_found', `the session file is not there any more: ${task.path}`)
+      const st = await fsp.stat(real)
+      if (!st.isFile()) throw badRequest(`not a session file: ${task.path}`)
+      const name = path.basename(real)
+      return readFileWindow(real, name, [name], { start, maxBytes })
+    },
+
+    'sessions.reflect': async ({ source, dir, library, tasks, force, llm }): Promise<JobInfo> => {
+      const found = await requireSource(source, dir)
+      const info = await deps.requireLibrary(library)
+      const settings = deps.settings.settings
+      const scanned = await scan(source, found.dir, settings, true)
+      let traces = scanned.tasks
+      if (tasks?.length) {
+        const wanted = new Set(tasks)
+        const unknown = tasks.filter((t) => !traces.some((x) => x.taskDir === t || x.path === t))
+        if (unknown.length) throw badRequest(`not a task of this session folder: ${unknown[0]}`)
+        traces = traces.filter((t) => wanted.has(t.taskDir) || wanted.has(t.path))
+      }
+      const client = await deps.llmFor(llm)
+      return deps.jobs.start('reflect', async (ctx) => {
+        const summary = await deps.core.reflect(
+          { root: info.path, library: info.path, traces, decide: true, force: force ?? false, settings, llm: client },
+          ctx
+        )
+        await deps.afterReflect(summary.created)
+        return summary
+      })
+    }
+  }
+}
