@@ -75,7 +75,7 @@ export async function withPathLock<T>(key: string, fn: () => Promise<T>): Promis
   }
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+async function fsyncDirNow(dir: string): Promise<void> {
   if (process.platform === 'win32') return
   let fh: fs.promises.FileHandle | undefined
   try {
@@ -86,6 +86,36 @@ async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await fh?.close().catch(() => undefined)
   }
+}
+
+/** Folders with a directory fsync in flight, and the callers waiting for the next one. */
+const dirSyncs = new Map<string, { waiting: Array<() => void> }>()
+
+/**
+ * Makes the entries renamed/linked into `dir` so far durable. Group commit: callers that arrive while a sync of
+ * the folder is in flight share the next one (their entry may postdate the running sync), so many writes into
+ * one folder at once cost a few directory fsyncs instead of one each, and each caller still returns only after
+ * a sync that began after its own rename.
+ */
+export function fsyncDir(dir: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const running = dirSyncs.get(dir)
+    if (running) {
+      running.waiting.push(resolve)
+      return
+    }
+    const state = { waiting: [resolve] }
+    dirSyncs.set(dir, state)
+    void (async () => {
+      while (state.waiting.length > 0) {
+        const batch = state.waiting
+        state.waiting = []
+        await fsyncDirNow(dir)
+        for (const done of batch) done()
+      }
+      dirSyncs.delete(dir)
+    })()
+  })
 }
 
 export interface AtomicWriteOptions {

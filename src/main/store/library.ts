@@ -19,6 +19,8 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git'
 /** Skill files larger than this are reported, not read. */
 export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
 const MAX_DEPTH = 12
+/** The id index is trusted for this long before a create refreshes it (see ensureIndex). */
+const INDEX_MAX_AGE_MS = 1000
 /** Files loaded between two yields to the event loop. */
 const LOAD_BATCH = 256
 
@@ -37,6 +39,8 @@ export interface SkillLibrary extends SkillStore {
   readonly sweptTempFiles: number
   /** Increases on every write made through this store (cache key for derived data). */
   readonly version: number
+  /** Why the library's index.json could not be kept in sync by the last write (undefined when fine or absent). */
+  readonly indexJsonProblem: string | undefined
 }
 
 interface Candidate {
@@ -119,6 +123,17 @@ class Library implements SkillLibrary {
   version = 0
   private cache = new Map<string, CacheEntry>()
   private idPaths = new Map<string, string>()
+  /** Ids written through this store since the last scan began (a scan keeps them if it missed the file). */
+  private recentWrites = new Map<string, { path: string; version: number }>()
+  /** Ids being created right now (claimed before the file exists). */
+  private claimedIds = new Set<string>()
+  private indexedAt = 0
+  private scanMs = 0
+  private indexing: Promise<unknown> | undefined
+  /** index.json syncs run one after another. */
+  private indexJsonChain: Promise<void> = Promise.resolve()
+  /** Why the last index.json sync did not update it (undefined when it did or there is none). */
+  indexJsonProblem: string | undefined
   private last: { at: number; version: number; all: SkillList } | null = null
 
   constructor(
@@ -271,13 +286,15 @@ class Library implements SkillLibrary {
 
   /** Reads every skill (active and legacy), sorted by path. */
   private async scan(temps: string[] = []): Promise<SkillList> {
+    const started = Date.now()
+    const startVersion = this.version
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
     const results = await this.loadAll(candidates)
     const skills: Skill[] = []
     const seen = new Set<string>()
-    this.idPaths.clear()
+    const idPaths = new Map<string, string>()
     results.forEach((r, i) => {
       const c = candidates[i]!
       seen.add(c.abs)
@@ -287,13 +304,45 @@ class Library implements SkillLibrary {
       }
       skills.push(r.skill)
       // Active skills win over legacy ones with the same id (legacy sorts after most active paths anyway).
-      const prev = this.idPaths.get(r.skill.skill_id)
-      if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) this.idPaths.set(r.skill.skill_id, r.skill.path)
+      const prev = idPaths.get(r.skill.skill_id)
+      if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) idPaths.set(r.skill.skill_id, r.skill.path)
     })
+    // Our own writes that finished while this scan ran may be missing from what it read: keep them in the index.
+    for (const [id, w] of this.recentWrites) {
+      if (w.version > startVersion) idPaths.set(id, w.path)
+      else this.recentWrites.delete(id)
+    }
+    this.idPaths = idPaths
     for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key)
     const all = { skills, errors }
-    this.last = { at: Date.now(), version: this.version, all }
+    // Stamped with the version it started from: a write during the scan makes the snapshot stale, as it should.
+    this.last = { at: Date.now(), version: startVersion, all }
+    this.indexedAt = Date.now()
+    this.scanMs = this.indexedAt - started
     return all
+  }
+
+  /** One scan at a time for index refreshes (concurrent creates share it). */
+  private refreshIndex(): Promise<unknown> {
+    this.indexing ??= this.scan().finally(() => {
+      this.indexing = undefined
+    })
+    return this.indexing
+  }
+
+  /**
+   * The id → path index is built by every listing and kept up to date by our own writes. It is refreshed when
+   * older than a second (or 20× what a scan costs, so refreshing stays under ~5% of the time): other processes'
+   * new ids show up that late at most; file names never depend on it (creates use exclusive links).
+   */
+  private async ensureIndex(): Promise<void> {
+    if (this.indexedAt === 0 || Date.now() - this.indexedAt > Math.max(INDEX_MAX_AGE_MS, 20 * this.scanMs)) await this.refreshIndex()
+  }
+
+  /** Records a write of ours in the id index (after bump(), so a scan running now keeps it). */
+  private noteWrite(id: string, rel: string): void {
+    this.idPaths.set(id, rel)
+    this.recentWrites.set(id, { path: rel, version: this.version })
   }
 
   private filter(all: SkillList, includeLegacy: boolean | undefined): SkillList {
@@ -312,16 +361,17 @@ class Library implements SkillLibrary {
   }
 
   /** Records what we just wrote in the cache (keyed by the new stat), so reading it back costs no re-read. */
-  private async primeCache(rel: string, bytes: Uint8Array): Promise<void> {
+  private primeCache(rel: string, bytes: Uint8Array): CacheEntry['result'] | undefined {
     const abs = path.join(this.root, rel)
     try {
-      const st = await fs.promises.lstat(abs)
-      if (!st.isFile() || st.size !== bytes.length) return
+      const st = fs.lstatSync(abs)
+      if (!st.isFile() || st.size !== bytes.length) return undefined
       const format: Skill['format'] = path.posix.basename(rel) === 'SKILL.md' ? 'skill-md' : 'agiagent'
       const result = this.parse(bytes, { abs, rel, format, legacy: rel.startsWith('legacy/') }, st.mtimeMs)
       this.cache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
+      return result
     } catch {
-      // The next read will load it from disk.
+      return undefined // the next read will load it from disk
     }
   }
 
@@ -351,14 +401,21 @@ class Library implements SkillLibrary {
     this.version++
   }
 
-  /** Keeps the cached listing valid after our own in-place rewrite of one skill (queries touch skills often). */
-  private patchSnapshot(skill: Skill, versionBefore: number): void {
+  /**
+   * Keeps the cached listing valid after our own write of one skill (queries touch skills often; reflection
+   * creates many): replaces the skill at its path, or inserts a created one in path order.
+   */
+  private patchSnapshot(skill: Skill, versionBefore: number, created = false): void {
     const last = this.last
     if (!last || last.version !== versionBefore) return
-    const i = last.all.skills.findIndex((s) => s.path === skill.path)
-    if (i < 0) return
-    const skills = last.all.skills.slice()
-    skills[i] = skill
+    const all = last.all.skills
+    let i = all.findIndex((s) => s.path === skill.path)
+    const skills = all.slice()
+    if (i >= 0) skills[i] = skill
+    else if (created) {
+      i = all.findIndex((s) => s.path > skill.path)
+      skills.splice(i < 0 ? skills.length : i, 0, skill)
+    } else return
     this.last = { at: last.at, version: this.version, all: { skills, errors: last.all.errors } }
   }
 
@@ -418,34 +475,56 @@ class Library implements SkillLibrary {
       }
       const out = Buffer.from(text, 'utf8')
       await writeFileAtomic(abs, out, { mustExist: true })
-      await this.primeCache(found.path, out)
+      this.primeCache(found.path, out)
     })
     const versionBefore = this.version
     this.bump()
     const skill = await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
     if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
-    this.idPaths.set(skill.skill_id, skill.path)
+    this.noteWrite(skill.skill_id, skill.path)
     this.patchSnapshot(skill, versionBefore)
+    if (skill.format === 'skill-md' && (meta.title !== undefined || meta.usage_conditions !== undefined)) await this.syncIndexJson()
     return skill
   }
 
-  private async uniqueId(wanted: string | undefined): Promise<string> {
-    const all = await this.scan()
-    const taken = new Set(all.skills.map((s) => s.skill_id))
+  /** True when a skill with this id is known (checked at its recorded path when the index says so). */
+  private async idTaken(id: string): Promise<boolean> {
+    if (this.claimedIds.has(id)) return true
+    const known = this.idPaths.get(id)
+    if (known === undefined) return false
+    if (await this.tryPath(known, id)) return true
+    // Moved or changed behind our back: only a fresh scan can tell.
+    await this.refreshIndex()
+    return this.idPaths.has(id)
+  }
+
+  /** Claims an id for a create (the caller releases it): the wanted one, or a free unix-seconds id. O(1) in library size. */
+  private async claimId(wanted: string | undefined): Promise<string> {
+    if (wanted !== undefined) assertSkillId(wanted)
+    await this.ensureIndex()
     if (wanted !== undefined) {
-      assertSkillId(wanted)
-      if (taken.has(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      if (await this.idTaken(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      this.claimedIds.add(wanted)
       return wanted
     }
     let n = Math.floor(this.now().getTime() / 1000)
-    while (taken.has(String(n))) n++
+    while (this.claimedIds.has(String(n)) || this.idPaths.has(String(n))) n++
+    this.claimedIds.add(String(n))
     return String(n)
   }
 
   async create(input: NewSkillInput): Promise<Skill> {
     if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', 'a new skill needs a title')
     if (typeof input.body !== 'string') throw new StoreError('invalid_input', 'a new skill needs a body')
-    const id = await this.uniqueId(input.skill_id)
+    const id = await this.claimId(input.skill_id)
+    try {
+      return await this.createWithId(input, id)
+    } finally {
+      this.claimedIds.delete(id)
+    }
+  }
+
+  private async createWithId(input: NewSkillInput, id: string): Promise<Skill> {
     const ts = formatTimestamp(this.now())
     const meta: SkillMeta = {
       skill_id: id,
@@ -462,10 +541,20 @@ class Library implements SkillLibrary {
     }
     this.validateMeta(meta)
     let rel: string
+    let bytes: Buffer
     if ((input.format ?? 'agiagent') === 'agiagent') {
-      const name = buildSkillFileName(input.title, id, (n) => fs.existsSync(path.join(this.root, n)))
-      rel = name
-      await writeFileAtomic(path.join(this.root, name), serializeSkillFile(newAgiagentData(meta), input.body), { mustNotExist: true })
+      bytes = Buffer.from(serializeSkillFile(newAgiagentData(meta), input.body), 'utf8')
+      // The name is verified by the exclusive link itself; a name taken meanwhile (another writer) picks the next one.
+      for (let attempt = 1; ; attempt++) {
+        const name = buildSkillFileName(input.title, id, (n) => fs.existsSync(path.join(this.root, n)))
+        try {
+          await writeFileAtomic(path.join(this.root, name), bytes, { mustNotExist: true })
+          rel = name
+          break
+        } catch (err) {
+          if (!(err instanceof StoreError && err.code === 'exists') || attempt >= 8) throw err
+        }
+      }
     } else {
       const name = input.name ?? ''
       if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', `SKILL.md name ${JSON.stringify(name.slice(0, 70))} must be lowercase letters, digits and hyphens (≤ 64)`)
@@ -478,12 +567,18 @@ class Library implements SkillLibrary {
         throw err
       }
       rel = `${name}/SKILL.md`
-      await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), serializeSkillFile(data, input.body), { mustNotExist: true })
+      bytes = Buffer.from(serializeSkillFile(data, input.body), 'utf8')
+      await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), bytes, { mustNotExist: true })
     }
+    const versionBefore = this.version
     this.bump()
-    const skill = await this.tryPath(rel, id)
+    // Built from the bytes just written (no read back); cached under the file's stat like any loaded file.
+    const result = this.primeCache(rel, bytes)
+    const skill = result?.ok && result.skill.skill_id === id ? result.skill : await this.tryPath(rel, id)
     if (!skill) throw new StoreError('malformed', `${rel} could not be read back after writing`)
-    this.idPaths.set(id, rel)
+    this.noteWrite(id, rel)
+    this.patchSnapshot(skill, versionBefore, true)
+    if (skill.format === 'skill-md') await this.syncIndexJson()
     return skill
   }
 
@@ -512,7 +607,7 @@ class Library implements SkillLibrary {
         const name = this.freeName(legacyRoot, path.basename(skill.path), '.md')
         await moveNoClobber(from, path.join(legacyRoot, name))
         this.bump()
-        this.idPaths.set(skill.skill_id, `legacy/${name}`)
+        this.noteWrite(skill.skill_id, `legacy/${name}`)
         return { from: skill.path, to: `legacy/${name}` }
       })
     }
@@ -526,7 +621,8 @@ class Library implements SkillLibrary {
     await moveNoClobber(fromDir, to)
     this.bump()
     const toRel = toPosix(path.relative(this.root, path.join(to, 'SKILL.md')))
-    this.idPaths.set(skill.skill_id, toRel)
+    this.noteWrite(skill.skill_id, toRel)
+    await this.syncIndexJson()
     return { from: skill.path, to: toRel }
   }
 
@@ -550,10 +646,31 @@ class Library implements SkillLibrary {
       toRel = toPosix(path.relative(this.root, path.join(parent, name, 'SKILL.md')))
     }
     this.bump()
-    this.idPaths.set(skill.skill_id, toRel)
+    this.noteWrite(skill.skill_id, toRel)
     const restored = await this.tryPath(toRel, skill.skill_id)
     if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
+    if (restored.format === 'skill-md') await this.syncIndexJson()
     return restored
+  }
+
+  /**
+   * Regenerates the library's `index.json` catalogue of SKILL.md folders after we add, move or rename one, but
+   * only when the library already has one (we never create it unasked). The index is derived data: a failure
+   * here leaves the skill written and is repaired by the next sync, so it is recorded, not thrown.
+   */
+  private async syncIndexJson(): Promise<void> {
+    if (!fs.existsSync(path.join(this.root, 'index.json'))) return
+    const prev = this.indexJsonChain
+    const run = prev.then(async () => {
+      // Loaded on demand: the formats module imports the store, and most libraries have no index.json.
+      const { syncSkillIndex } = await import('../formats/skill-index')
+      const r = await syncSkillIndex(this.root)
+      this.indexJsonProblem = r.status === 'skipped' ? (r.reason ?? 'index.json left as it is') : undefined
+    })
+    this.indexJsonChain = run.catch((err: unknown) => {
+      this.indexJsonProblem = `index.json could not be updated: ${(err as Error).message}`
+    })
+    await this.indexJsonChain
   }
 
   async resolveInside(relPath: string): Promise<string> {
