@@ -503,7 +503,10 @@ class Library implements SkillLibrary {
     if (wanted !== undefined) assertSkillId(wanted)
     await this.ensureIndex()
     if (wanted !== undefined) {
-      if (await this.idTaken(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      // Checked again without awaiting before the claim: a concurrent create may have claimed or written it meanwhile.
+      if ((await this.idTaken(wanted)) || this.claimedIds.has(wanted) || this.idPaths.has(wanted)) {
+        throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      }
       this.claimedIds.add(wanted)
       return wanted
     }
