@@ -12,6 +12,7 @@ export type Route =
   | { screen: 'editor'; library: string; skillId: string }
   | { screen: 'reflect' }
   | { screen: 'curate' }
+  | { screen: 'memory' }
   | { screen: 'settings' }
 
 export type ScreenName = Route['screen']

@@ -68,12 +68,15 @@ export async function serve(fixtureRoot: string, rendererDir: string): Promise<S
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
   const root = path.join(tmp, 'root')
   const configDir = path.join(tmp, 'config')
+  // agents' session folders are auto-detected under the home folder: an empty one keeps runs repeatable
+  const home = path.join(tmp, 'home')
   fs.cpSync(fixtureRoot, root, { recursive: true })
   fs.mkdirSync(configDir)
+  fs.mkdirSync(home)
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir }
+    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home }
   })
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))

@@ -141,6 +141,24 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     await shot(page, '09-settings-en')
   })
 
+  it('edits the agent\'s memory in Monaco and shows the system-prompt sections', async () => {
+    await go('memory')
+    const memoryDir = path.join(served.root, 'dev', 'memory')
+    expect(await page.getByTestId('memory-dir').textContent()).toBe(memoryDir)
+    const editor = page.getByTestId('memory-editor').locator('.monaco-editor')
+    await editor.waitFor()
+    await editor.locator('.view-lines').click()
+    await page.keyboard.type('- Only use the registered tools. 只使用已注册的工具。')
+    await page.getByTestId('memory-dirty').waitFor()
+    await page.keyboard.press('Control+S')
+    await page.getByTestId('memory-saved').waitFor()
+    expect(fs.readFileSync(path.join(memoryDir, 'lessons.md'), 'utf8')).toContain('- Only use the registered tools. 只使用已注册的工具。')
+    await expect.poll(() => page.getByTestId('memory-prompt').textContent()).toContain('## 行为约束 / Lessons')
+    await page.getByTestId('memory-consolidate').click()
+    await page.getByTestId('memory-consolidate-result').waitFor()
+    await shot(page, '20-memory-en')
+  })
+
   it('switches to 简体中文 and every screen follows', async () => {
     await page.getByTestId('language-switch').selectOption('zh')
     await expect.poll(() => page.getByTestId('nav-skills').textContent()).toContain('技能')
@@ -151,6 +169,11 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
       await shot(page, `${String(10 + i)}-${name}-zh`)
     }
     expect(await page.getByTestId('screen-settings').textContent()).toContain('设置')
+    await go('memory')
+    await page.getByTestId('memory-prompt').waitFor()
+    expect(await page.getByTestId('screen-memory').textContent()).toContain('系统提示词片段')
+    await page.waitForTimeout(250)
+    await shot(page, '21-memory-zh')
     await page.getByTestId('language-switch').selectOption('en')
   })
 

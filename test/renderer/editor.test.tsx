@@ -3,16 +3,18 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { stepRating } from '../../src/renderer/components/RatingControl'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, skillText } from './fake-api'
+import type { FakeApi } from './fake-api'
 import { renderApp } from './render-app'
 
 vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
 
 const ID = '1700000001'
 
-function setup() {
+function setup(before?: (api: FakeApi) => void) {
   const lib = new FakeLibrary()
   lib.add(makeMeta(1, { quality_index: 0.5, task_directories: ['output_20260101_120000'] }), 'Original body.')
   const api = createFakeApi(libraryHandlers(lib))
+  before?.(api)
   renderApp(api, { screen: 'editor', library: LIB, skillId: ID })
   return { lib, api }
 }
@@ -156,5 +158,29 @@ describe('Skill editor', () => {
     await editor()
     fireEvent.click(screen.getByRole('button', { name: 'output_20260101_120000' }))
     expect(await screen.findByTestId('screen-workspaces')).toBeTruthy()
+  })
+
+  it('opens a backed-up code file read-only from the related files', async () => {
+    const { api } = setup((api) => {
+      const get = api.handlers['skills.get']!
+      api.handlers['skills.get'] = async (input) => ({ ...(await get(input)), relatedFiles: ['codes/task_1/calc.py', 'codes/task_1/logo.png'] })
+      api.handlers['skills.readCode'] = async ({ path }) =>
+        path.endsWith('.png')
+          ? { path, size: 2048, text: '', truncated: false, binary: true }
+          : { path, size: 31, text: 'def add(a, b):\n    return a + b\n', truncated: false, binary: false }
+    })
+    await editor()
+    const links = await screen.findAllByTestId('related-file')
+    fireEvent.click(links[0]!)
+    const dialog = await screen.findByTestId('code-dialog')
+    const code = (await within(dialog).findByTestId('code-editor')) as HTMLTextAreaElement
+    expect(code.value).toBe('def add(a, b):\n    return a + b\n')
+    expect(code.readOnly).toBe(true)
+    expect(within(dialog).getByTestId('code-info').textContent).toContain('read-only')
+    expect(api.callsOf('skills.readCode')).toEqual([{ library: LIB, path: 'codes/task_1/calc.py' }])
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByTestId('code-dialog')).toBeNull())
+    fireEvent.click(screen.getAllByTestId('related-file')[1]!)
+    await waitFor(() => expect(screen.getByTestId('code-dialog').textContent).toContain('binary file'))
   })
 })

@@ -108,6 +108,7 @@ export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
     'libraries.list': async () => [{ path: LIB, label: 'alice', root: ROOT, user: 'alice', origin: 'root', exists: true }],
     'roots.list': async () => [{ path: ROOT, exists: true, users: ['alice'], taskCount: 0 }],
     'jobs.list': async () => [],
+    'sessions.list': async () => [],
     'skills.list': async ({ includeLegacy }) => ({
       skills: [...lib.skills.values()].filter((s) => includeLegacy || !s.legacy).map((s) => lib.summary(s)),
       errors: []

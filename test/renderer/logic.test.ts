@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { languageOf } from '../../src/renderer/features/editor/CodeFileDialog'
 import { checkFrontMatter, splitFrontMatter } from '../../src/renderer/features/editor/front-matter'
 import { layoutClusters } from '../../src/renderer/features/overview/cluster-layout'
 import { DEFAULT_FILTER, filterSkills } from '../../src/renderer/features/skills/skill-filter'
@@ -115,5 +116,11 @@ describe('messages', () => {
   })
   it('fills placeholders and leaves unknown ones visible', () => {
     expect(formatMessage('{a} of {b} {c}', { a: 1, b: 'two' })).toBe('1 of two {c}')
+  })
+})
+
+describe('code viewer language', () => {
+  it('picks Monaco languages by extension, plaintext otherwise', () => {
+    expect(['codes/t/calc.py', 'a/b.SH', 'x.tsx', 'conf.yml', 'README', 'data.bin'].map(languageOf)).toEqual(['python', 'shell', 'typescript', 'yaml', 'plaintext', 'plaintext'])
   })
 })

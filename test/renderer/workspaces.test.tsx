@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { TaskSummary } from '../../src/shared/api'
 import { ApiError } from '../../src/shared/api'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
+import type { FakeApi } from './fake-api'
 import { renderApp } from './render-app'
 
 vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
@@ -30,7 +31,7 @@ function task(dir: string, mtime: number, over: Partial<TaskSummary> = {}): Task
 
 const LOG = Array.from({ length: 30 }, (_, i) => `log line ${i + 1}`).join('\n')
 
-function setup() {
+function setup(before?: (api: FakeApi) => void) {
   const lib = new FakeLibrary()
   lib.add(makeMeta(1))
   const api = createFakeApi(libraryHandlers(lib))
@@ -49,6 +50,7 @@ function setup() {
     const end = s === 0 ? half : LOG.length
     return { file: 'manager.out', size: LOG.length, start: s, end, text: LOG.slice(s, end), files: ['manager.out', 'agent_001.out'] }
   }
+  before?.(api)
   renderApp(api, { screen: 'workspaces' })
   return { api }
 }
@@ -121,5 +123,64 @@ describe('Workspaces screen', () => {
     fireEvent.click(screen.getByTestId('nav-workspaces'))
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('not a data root')
+  })
+
+  it('shows other agents\' session folders beside the data roots, with the same trace and log view, and reflects into the selected library', async () => {
+    const sources = [{ source: 'codex' as const, dir: '/home/u/.codex/sessions', detected: true, added: false, exists: true }]
+    const { api } = setup((api) => {
+      api.handlers['sessions.list'] = async () => [...sources]
+      api.handlers['sessions.tasks'] = async ({ dir }) => ({
+        root: dir,
+        skipped: [],
+        tasks: [task('abc#1', 5000, { source: 'codex', user: '', path: `${dir}/2026/01/02/rollout-abc.jsonl`, requirements: ['run the tests'] })]
+      })
+      api.handlers['sessions.readLog'] = async () => ({ file: 'rollout-abc.jsonl', size: 20, start: 0, end: 20, text: '{"type":"session_meta"}', files: ['rollout-abc.jsonl'] })
+      api.handlers['sessions.reflect'] = async () => ({ jobId: 'j2', kind: 'reflect', startedAt: new Date().toISOString(), state: 'running' })
+    })
+    await screen.findAllByTestId('task-row')
+    const picker = screen.getByTestId('source-picker') as HTMLSelectElement
+    await waitFor(() => expect([...picker.options].map((o) => o.textContent)).toEqual(['AGIAgent data roots', 'Codex CLI · /home/u/.codex/sessions (found automatically)']))
+    fireEvent.change(picker, { target: { value: picker.options[1]!.value } })
+    await waitFor(() => expect(screen.getByTestId('task-row').textContent).toContain('abc#1'))
+    expect(screen.queryByTestId('root-picker')).toBeNull()
+    expect(screen.getByTestId('task-trace').textContent).toContain('run the tests')
+    await waitFor(() => expect(within(screen.getByTestId('log-view')).getByText('{"type":"session_meta"}')).toBeTruthy())
+    expect(api.callsOf('sessions.readLog')[0]).toMatchObject({ source: 'codex', dir: '/home/u/.codex/sessions', taskPath: '/home/u/.codex/sessions/2026/01/02/rollout-abc.jsonl' })
+    expect(screen.getByTestId('session-reflect-target').textContent).toContain(LIB)
+    // auto-detected folders cannot be removed
+    expect(screen.queryByTestId('session-remove')).toBeNull()
+    fireEvent.click(screen.getByTestId('task-reflect'))
+    expect(await screen.findByTestId('screen-reflect')).toBeTruthy()
+    expect(api.callsOf('sessions.reflect')[0]).toEqual({ source: 'codex', dir: '/home/u/.codex/sessions', library: LIB, tasks: ['abc#1'], force: false })
+  })
+
+  it('adds a session folder by hand, shows it, and removes it again', async () => {
+    const sources: { source: 'claude' | 'codex' | 'synapse'; dir: string; detected: boolean; added: boolean; exists: boolean }[] = []
+    const { api } = setup((api) => {
+      api.handlers['sessions.list'] = async () => [...sources]
+      api.handlers['sessions.add'] = async ({ source, path }) => {
+        if (!path.startsWith('/')) throw new ApiError('bad_request', `give an absolute folder path (got "${path}")`)
+        sources.push({ source, dir: path, detected: false, added: true, exists: true })
+        return [...sources]
+      }
+      api.handlers['sessions.remove'] = async ({ path }) => {
+        sources.splice(sources.findIndex((s) => s.dir === path), 1)
+        return [...sources]
+      }
+      api.handlers['sessions.tasks'] = async ({ dir }) => ({ root: dir, skipped: [], tasks: [] })
+    })
+    await screen.findAllByTestId('task-row')
+    fireEvent.change(screen.getByTestId('session-add-kind'), { target: { value: 'synapse' } })
+    fireEvent.change(screen.getByTestId('session-add-path'), { target: { value: 'sessions' } })
+    fireEvent.click(screen.getByTestId('session-add'))
+    expect((await screen.findByRole('alert')).textContent).toContain('absolute folder path')
+    fireEvent.change(screen.getByTestId('session-add-path'), { target: { value: '/srv/synapse' } })
+    fireEvent.click(screen.getByTestId('session-add'))
+    await waitFor(() => expect(api.callsOf('sessions.tasks')).toEqual([{ source: 'synapse', dir: '/srv/synapse' }]))
+    expect(await screen.findByText('No tasks match.')).toBeTruthy()
+    fireEvent.click(screen.getByTestId('session-remove'))
+    await waitFor(() => expect(api.callsOf('sessions.remove')).toEqual([{ source: 'synapse', path: '/srv/synapse' }]))
+    await waitFor(() => expect((screen.getByTestId('source-picker') as HTMLSelectElement).value).toBe(''))
+    expect(screen.getByTestId('root-picker')).toBeTruthy()
   })
 })

@@ -13,6 +13,8 @@ export function invalidateForEvent(client: QueryClient, event: ApiEvent): void {
       if (event.root) {
         void client.invalidateQueries({ queryKey: queryKeys.root(event.root) })
         void client.invalidateQueries({ queryKey: queryKeys.roots() })
+        // a user's memory folder (<root>/<user>/memory by default) lives in the data root
+        void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'library' && q.queryKey[2] === 'memory' })
       }
       if (!event.library && !event.root) {
         void client.invalidateQueries({ queryKey: ['library'] })
@@ -32,6 +34,7 @@ export function invalidateForEvent(client: QueryClient, event: ApiEvent): void {
       void client.invalidateQueries({ queryKey: queryKeys.jobs() })
       if (event.kind === 'reflect') {
         void client.invalidateQueries({ queryKey: ['root'] })
+        void client.invalidateQueries({ queryKey: ['session'] })
         void client.invalidateQueries({ queryKey: ['library'] })
         void client.invalidateQueries({ queryKey: queryKeys.libraries() })
       } else {
@@ -41,6 +44,7 @@ export function invalidateForEvent(client: QueryClient, event: ApiEvent): void {
       return
     case 'settings.changed':
       void client.invalidateQueries({ queryKey: queryKeys.settings() })
+      void client.invalidateQueries({ queryKey: queryKeys.sessions() })
       void client.invalidateQueries({ queryKey: queryKeys.roots() })
       void client.invalidateQueries({ queryKey: queryKeys.libraries() })
       return

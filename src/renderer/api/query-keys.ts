@@ -17,5 +17,13 @@ export const queryKeys = {
   query: (library: string, text: string) => ['library', library, 'query', text] as const,
   curatePlan: (library: string) => ['library', library, 'curate-plan'] as const,
   journal: (library: string) => ['library', library, 'journal'] as const,
-  overview: (library: string) => ['library', library, 'overview'] as const
+  overview: (library: string) => ['library', library, 'overview'] as const,
+  codeFile: (library: string, path: string) => ['library', library, 'code', path] as const,
+  memory: (library: string) => ['library', library, 'memory'] as const,
+  memoryStatus: (library: string) => ['library', library, 'memory', 'status'] as const,
+  memoryFile: (library: string, name: string) => ['library', library, 'memory', 'file', name] as const,
+  memoryPrompt: (library: string) => ['library', library, 'memory', 'prompt'] as const,
+  sessions: () => ['sessions'] as const,
+  sessionTasks: (source: string, dir: string) => ['session', source, dir, 'tasks'] as const,
+  sessionLog: (source: string, dir: string, taskPath: string) => ['session', source, dir, 'log', taskPath] as const
 }

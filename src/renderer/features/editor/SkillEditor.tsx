@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate, formatQuality } from '../../components/format'
 import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
+import { CodeFileDialog } from './CodeFileDialog'
 import { checkFrontMatter } from './front-matter'
 
 interface Base {
@@ -36,6 +37,7 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
   const [conflict, setConflict] = useState<SkillDocument | null>(null)
   const [saved, setSaved] = useState(false)
   const [confirmRetire, setConfirmRetire] = useState(false)
+  const [viewing, setViewing] = useState<string | null>(null)
   const dirty = base !== null && draft !== base.text
   const dirtyRef = useRef(dirty)
   useEffect(() => {
@@ -259,7 +261,9 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
               <ul className="links">
                 {loaded.relatedFiles.map((f) => (
                   <li key={f}>
-                    <code className="break">{f}</code>
+                    <button type="button" className="link" data-testid="related-file" onClick={() => setViewing(f)}>
+                      <code className="break">{f}</code>
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -305,6 +309,7 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
           </div>
         </Dialog>
       )}
+      {viewing && <CodeFileDialog library={props.library} path={viewing} onClose={() => setViewing(null)} />}
       {confirmRetire && (
         <Dialog title={t('editor.retire')} onClose={() => setConfirmRetire(false)}>
           <p>{t('editor.retireBody')}</p>

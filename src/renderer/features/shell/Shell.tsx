@@ -13,6 +13,7 @@ import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { CurateScreen } from '../curate/CurateScreen'
+import { MemoryScreen } from '../memory/MemoryScreen'
 import { SkillEditor } from '../editor/SkillEditor'
 import { OverviewScreen } from '../overview/OverviewScreen'
 import { ReflectScreen } from '../reflect/ReflectScreen'
@@ -26,6 +27,7 @@ const NAV: { screen: Exclude<ScreenName, 'editor'>; label: MessageKey; icon: str
   { screen: 'skills', label: 'nav.skills', icon: '✦' },
   { screen: 'reflect', label: 'nav.reflect', icon: '↻' },
   { screen: 'curate', label: 'nav.curate', icon: '⇄' },
+  { screen: 'memory', label: 'nav.memory', icon: '✎' },
   { screen: 'settings', label: 'nav.settings', icon: '⚙' }
 ]
 
@@ -91,6 +93,8 @@ function Screen(): React.JSX.Element {
       return <ReflectScreen />
     case 'curate':
       return <CurateScreen />
+    case 'memory':
+      return <MemoryScreen />
     case 'settings':
       return <SettingsScreen />
   }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
+import type { SessionSourceKind } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
 import { ErrorNotice } from '../../components/ErrorNotice'
@@ -9,14 +10,21 @@ import { useI18n } from '../../i18n/i18n'
 
 const WINDOW_BYTES = 128 * 1024
 
-/** The raw log, loaded in byte windows as the user scrolls, shown as a virtualised list of lines. */
-export function LogView(props: { root: string; taskPath: string }): React.JSX.Element {
+/** Where a task comes from: an AGIAgent data root, or a folder of another agent's sessions. */
+export type TaskOrigin = { kind: 'root'; root: string } | { kind: 'session'; source: SessionSourceKind; dir: string }
+
+/** The raw log (or session file), loaded in byte windows as the user scrolls, shown as a virtualised list of lines. */
+export function LogView(props: { origin: TaskOrigin; taskPath: string }): React.JSX.Element {
   const { t } = useI18n()
   const api = useApi()
   const [file, setFile] = useState('')
+  const { origin } = props
   const log = useInfiniteQuery({
-    queryKey: queryKeys.log(props.root, props.taskPath, file),
-    queryFn: ({ pageParam }) => api.call('tasks.readLog', { root: props.root, taskPath: props.taskPath, file: file || undefined, start: pageParam, maxBytes: WINDOW_BYTES }),
+    queryKey: origin.kind === 'root' ? queryKeys.log(origin.root, props.taskPath, file) : queryKeys.sessionLog(origin.source, origin.dir, props.taskPath),
+    queryFn: ({ pageParam }) =>
+      origin.kind === 'root'
+        ? api.call('tasks.readLog', { root: origin.root, taskPath: props.taskPath, file: file || undefined, start: pageParam, maxBytes: WINDOW_BYTES })
+        : api.call('sessions.readLog', { source: origin.source, dir: origin.dir, taskPath: props.taskPath, start: pageParam, maxBytes: WINDOW_BYTES }),
     initialPageParam: 0,
     getNextPageParam: (last) => (last.end < last.size ? last.end : undefined)
   })

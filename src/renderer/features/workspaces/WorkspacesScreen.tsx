@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
-import { useMutation, useQuery } from '@tanstack/react-query'
-import type { TaskSummary } from '../../../shared/api'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { SessionSourceInfo, SessionSourceKind, TaskSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { useRoots } from '../../api/hooks'
 import { useJobStore } from '../../api/jobs'
@@ -11,11 +11,61 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
-import { LogView } from './LogView'
+import { LogView, type TaskOrigin } from './LogView'
 import { BADGE_TONE, taskRows } from './task-status'
 import type { TaskBadge, TaskRow } from './task-status'
 
 const STATUSES: (TaskBadge | 'all')[] = ['all', 'completed', 'interrupted', 'incomplete', 'reflected', 'skipped']
+const SESSION_KINDS: SessionSourceKind[] = ['claude', 'codex', 'synapse']
+const SEP = '\u0000'
+
+function sourceKey(s: Pick<SessionSourceInfo, 'source' | 'dir'>): string {
+  return `${s.source}${SEP}${s.dir}`
+}
+
+/** Other agents' session folders (auto-detected + added): pick one, add one, remove an added one. */
+function useSessionSources(): { list: SessionSourceInfo[]; error: unknown } {
+  const api = useApi()
+  const query = useQuery({ queryKey: queryKeys.sessions(), queryFn: () => api.call('sessions.list', {}) })
+  return { list: query.data ?? [], error: query.error }
+}
+
+function AddSessionFolder(props: { onAdded: (s: SessionSourceInfo) => void }): React.JSX.Element {
+  const { t } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const [kind, setKind] = useState<SessionSourceKind>('claude')
+  const [dir, setDir] = useState('')
+  const add = useMutation({
+    mutationFn: () => api.call('sessions.add', { source: kind, path: dir.trim() }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.sessions(), list)
+      const hit = [...list].reverse().find((s) => s.source === kind && s.added)
+      setDir('')
+      if (hit) props.onAdded(hit)
+    }
+  })
+  return (
+    <details className="add-source">
+      <summary>{t('ws.addSessions')}</summary>
+      <p className="muted">{t('ws.addSessionsHelp')}</p>
+      <div className="toolbar">
+        <select aria-label={t('ws.sessionKind')} data-testid="session-add-kind" value={kind} onChange={(e) => setKind(e.target.value as SessionSourceKind)}>
+          {SESSION_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`source.${k}`)}
+            </option>
+          ))}
+        </select>
+        <input className="input grow" aria-label={t('ws.sessionFolder')} placeholder="/home/me/.claude/projects" data-testid="session-add-path" value={dir} onChange={(e) => setDir(e.target.value)} />
+        <button type="button" className="btn" data-testid="session-add" disabled={!dir.trim() || add.isPending} onClick={() => add.mutate()}>
+          {t('ws.add')}
+        </button>
+      </div>
+      {add.error && <ErrorNotice error={add.error} />}
+    </details>
+  )
+}
 
 /** Data roots → users → tasks, with the parsed trace beside the raw log. */
 export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Element {
@@ -27,7 +77,28 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   const [status, setStatus] = useState<TaskBadge | 'all'>('all')
   const [text, setText] = useState('')
   const [selected, setSelected] = useState<string | null>(null)
-  const tasks = useQuery({ queryKey: queryKeys.tasks(root ?? ''), queryFn: () => api.call('tasks.list', { root: root! }), enabled: !!root })
+  const client = useQueryClient()
+  const sessions = useSessionSources()
+  const [picked, setPicked] = useState('')
+  const session = sessions.list.find((x) => sourceKey(x) === picked) ?? null
+  const origin: TaskOrigin | null = session ? { kind: 'session', source: session.source, dir: session.dir } : root ? { kind: 'root', root } : null
+  const tasks = useQuery({
+    queryKey: session ? queryKeys.sessionTasks(session.source, session.dir) : queryKeys.tasks(root ?? ''),
+    queryFn: () => (session ? api.call('sessions.tasks', { source: session.source, dir: session.dir }) : api.call('tasks.list', { root: root! })),
+    enabled: !!session || !!root
+  })
+  const removeSource = useMutation({
+    mutationFn: (s: SessionSourceInfo) => api.call('sessions.remove', { source: s.source, path: s.dir }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.sessions(), list)
+      setPicked('')
+    }
+  })
+  const pick = (key: string): void => {
+    setPicked(key)
+    setSelected(null)
+    setUser('')
+  }
 
   const rows = useMemo(() => {
     const all = tasks.data?.tasks ?? []
@@ -55,6 +126,27 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
       <header className="screen-header">
         <h1 id="ws-title">{t('ws.title')}</h1>
         <label className="field-inline">
+          {t('ws.source')}
+          <select data-testid="source-picker" value={session ? picked : ''} onChange={(e) => pick(e.target.value)}>
+            <option value="">{t('source.agiagent')}</option>
+            {sessions.list.map((x) => (
+              <option key={sourceKey(x)} value={sourceKey(x)} title={x.dir}>
+                {t(`source.${x.source}`)} · {x.dir}
+                {x.detected ? ` (${t('ws.detected')})` : ''}
+                {x.exists ? '' : ` (${t('shell.missing')})`}
+              </option>
+            ))}
+          </select>
+        </label>
+        {session ? (
+          session.added && (
+            <button type="button" className="btn btn-small" data-testid="session-remove" disabled={removeSource.isPending} onClick={() => removeSource.mutate(session)}>
+              {t('ws.removeSessions')}
+            </button>
+          )
+        ) : (
+          <>
+        <label className="field-inline">
           {t('ws.root')}
           <select data-testid="root-picker" value={root ?? ''} onChange={(e) => setRoot(e.target.value || null)}>
             {(roots.data ?? []).length === 0 && <option value="">{t('ws.noRoots')}</option>}
@@ -76,9 +168,13 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
             ))}
           </select>
         </label>
+          </>
+        )}
       </header>
+      <AddSessionFolder onAdded={(x) => pick(sourceKey(x))} />
+      {removeSource.error && <ErrorNotice error={removeSource.error} />}
       {roots.error && <ErrorNotice error={roots.error} onRetry={() => void roots.refetch()} />}
-      {!root && roots.data && (
+      {!origin && roots.data && (
         <div className="empty">
           <p>{t('ws.noRootsHelp')}</p>
           <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
@@ -86,7 +182,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
           </button>
         </div>
       )}
-      {root && (
+      {origin && (
         <div className="split">
           <div className="split-list">
             <div className="toolbar">
@@ -130,21 +226,24 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
               />
             )}
           </div>
-          <div className="split-detail">{task ? <TaskDetail root={root} task={task} /> : <p className="empty">{t('ws.pickTask')}</p>}</div>
+          <div className="split-detail">{task ? <TaskDetail origin={origin} task={task} /> : <p className="empty">{t('ws.pickTask')}</p>}</div>
         </div>
       )}
     </section>
   )
 }
 
-function TaskDetail(props: { root: string; task: TaskSummary }): React.JSX.Element {
+function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX.Element {
   const { t } = useI18n()
   const api = useApi()
   const jobs = useJobStore()
-  const { navigate } = useAppState()
-  const { task } = props
+  const { navigate, library } = useAppState()
+  const { task, origin } = props
   const reflect = useMutation({
-    mutationFn: () => api.call('reflect.start', { root: props.root, tasks: [task.path], force: task.reflected }),
+    mutationFn: () =>
+      origin.kind === 'root'
+        ? api.call('reflect.start', { root: origin.root, tasks: [task.path], force: task.reflected })
+        : api.call('sessions.reflect', { source: origin.source, dir: origin.dir, library: library ?? '', tasks: [task.taskDir], force: task.reflected }),
     onSuccess: (job) => {
       jobs.track(job)
       navigate({ screen: 'reflect' })
@@ -156,10 +255,22 @@ function TaskDetail(props: { root: string; task: TaskSummary }): React.JSX.Eleme
         <h2 className="ellipsis">{task.taskDir}</h2>
         <Badge tone={BADGE_TONE[task.reflected ? 'reflected' : task.status]}>{t(`status.${task.reflected ? 'reflected' : task.status}`)}</Badge>
         <div className="spacer" />
-        <button type="button" className="btn btn-primary" data-testid="task-reflect" onClick={() => reflect.mutate()} disabled={reflect.isPending}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="task-reflect"
+          onClick={() => reflect.mutate()}
+          disabled={reflect.isPending || (origin.kind === 'session' && !library)}
+          title={origin.kind === 'session' ? t('ws.reflectInto', { library: library ?? '—' }) : undefined}
+        >
           {task.reflected ? t('ws.reflectAgain') : t('ws.reflectTask')}
         </button>
       </header>
+      {origin.kind === 'session' && (
+        <p className="muted" data-testid="session-reflect-target">
+          {library ? t('ws.reflectInto', { library }) : t('shell.noLibraryHelp')}
+        </p>
+      )}
       {reflect.error && <ErrorNotice error={reflect.error} />}
       <div className="trace-and-log">
         <div className="trace" data-testid="task-trace">
@@ -228,7 +339,7 @@ function TaskDetail(props: { root: string; task: TaskSummary }): React.JSX.Eleme
             </>
           )}
         </div>
-        <LogView key={task.path} root={props.root} taskPath={task.path} />
+        <LogView key={task.path} origin={origin} taskPath={task.path} />
       </div>
     </div>
   )
