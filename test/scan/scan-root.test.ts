@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { scanRoot, scanTask, ScanCache, ScanError, resolveRootDir, cacheFileFor, defaultCacheDir } from '../../src/main/scan/index'
 import type { LogParse } from '../../src/main/scan/agiagent-parser'
-import { FS_READER, type LogReader } from '../../src/main/scan/read-log'
+import { FS_READER, readChunksSliced, type LogReader } from '../../src/main/scan/read-log'
 import { toWorkspaceRelative } from '../../src/main/scan/task-trace'
 import { main } from '../../src/main/cli/index'
 import type { CliIo } from '../../src/main/cli/common'
@@ -244,6 +244,24 @@ describe('incremental cache', () => {
     } finally {
       fs.rmSync(cacheDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('sliced synchronous reads', () => {
+  it('read exactly the stat size (a log being appended is read as far as it was keyed), from any start', async () => {
+    const file = write('x/big.out', Buffer.alloc(3 * 1024 * 1024 + 5, 'a'))
+    fs.appendFileSync(file, 'tail')
+    const seen: number[] = []
+    const total = await readChunksSliced(file, (c) => seen.push(c.length), { length: 3 * 1024 * 1024 + 5 })
+    expect(total).toBe(3 * 1024 * 1024 + 5)
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(total)
+    const parts: Buffer[] = []
+    await readChunksSliced(file, (c) => parts.push(Buffer.from(c)), { start: 3 * 1024 * 1024 + 5 })
+    expect(Buffer.concat(parts).toString()).toBe('tail')
+    const ac = new AbortController()
+    ac.abort()
+    await expect(readChunksSliced(file, () => undefined, { signal: ac.signal })).rejects.toThrow(/abort/i)
+    await expect(readChunksSliced(path.join(tmp, 'missing.out'), () => undefined)).rejects.toThrow(/ENOENT/)
   })
 })
 

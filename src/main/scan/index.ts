@@ -7,7 +7,7 @@ import type { ScanResult, TaskTrace } from '../../shared/types'
 import { AgiAgentLogParser, type LogParse } from './agiagent-parser'
 import { ScanCache } from './cache'
 import { discoverTasks, inspectTaskDir, mapLimit, resolveRootDir, ScanError, type LogFileInfo, type LogsListing, type TaskCandidate } from './discover'
-import { readChunks, type LogReader } from './read-log'
+import { readChunks, readChunksSliced, type LogReader } from './read-log'
 import { buildTaskTrace } from './task-trace'
 
 export { ScanCache, cacheFileFor, defaultCacheDir } from './cache'
@@ -44,7 +44,12 @@ export async function parseLogFile(
   const parser = new AgiAgentLogParser(log.agent)
   try {
     // Read no further than the size we stat'ed, so a log being appended is keyed consistently.
-    await readChunks(log.path, (c) => parser.feed(c), { reader: opts.reader, signal: opts.signal, length: log.size })
+    const onChunk = (c: Buffer): void => parser.feed(c)
+    if (opts.reader) {
+      await readChunks(log.path, onChunk, { reader: opts.reader, signal: opts.signal, length: log.size })
+    } else {
+      await readChunksSliced(log.path, onChunk, { signal: opts.signal, length: log.size })
+    }
   } catch (err) {
     if (opts.signal?.aborted) {
       throw err

@@ -80,6 +80,62 @@ export async function readChunks(
   return total
 }
 
+/** Longest synchronous stretch of `readChunksSliced` before it yields to the event loop. */
+const SLICE_MS = 8
+
+/**
+ * `readChunks` for local logs with synchronous reads, yielding to the event loop whenever a slice of SLICE_MS
+ * is used up (so the app stays responsive), which spares the thread-pool round trip of every open, read and
+ * close: on a cold scan of thousands of files that is a large share of the time. Same contract otherwise.
+ */
+export async function readChunksSliced(
+  filePath: string,
+  onChunk: (chunk: Buffer) => void,
+  opts: { signal?: AbortSignal; start?: number; length?: number } = {}
+): Promise<number> {
+  opts.signal?.throwIfAborted()
+  await slice.pause()
+  const fd = fs.openSync(filePath, OPEN_NONBLOCKING)
+  const buf = pool.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES)
+  let position = opts.start ?? 0
+  let total = 0
+  const max = opts.length ?? Infinity
+  try {
+    while (total < max) {
+      const bytesRead = fs.readSync(fd, buf, 0, Math.min(buf.length, max - total), position)
+      if (bytesRead === 0) {
+        break
+      }
+      position += bytesRead
+      total += bytesRead
+      onChunk(buf.subarray(0, bytesRead))
+      if (total < max) {
+        await slice.pause()
+        opts.signal?.throwIfAborted()
+      }
+    }
+  } finally {
+    pool.push(buf)
+    fs.closeSync(fd)
+  }
+  return total
+}
+
+/** Read-only; non-blocking where the platform has it, so a FIFO swapped in after discovery's stat cannot hang the open. */
+const OPEN_NONBLOCKING =
+  fs.constants.O_NONBLOCK === undefined ? 'r' : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK
+
+/** Shared by every sliced read: yields once the current slice of synchronous work is used up. */
+const slice = {
+  start: performance.now(),
+  async pause(): Promise<void> {
+    if (performance.now() - this.start >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      this.start = performance.now()
+    }
+  }
+}
+
 /** Longest JSONL line kept; longer lines (embedded images, huge outputs) are skipped and counted. */
 export const MAX_JSONL_LINE_CHARS = 32 * 1024 * 1024
 
