@@ -89,3 +89,45 @@ describe('sharedTopTerms', () => {
     expect(sharedTopTerms(index, 0, 1, 0)).toEqual([])
   })
 })
+
+describe('allPairsAsync on worker threads', () => {
+  // Every 50th document repeats its predecessor, so every threshold has pairs.
+  const corpus = (n: number): string[] =>
+    Array.from({ length: n }, (_, i) => (i % 50 === 1 ? i - 1 : i)).map((i) => `w${i % 13} w${i % 17} v${i % 5} u${(i * 7) % 23} common${i % 2} t${Math.floor(i / 40)}`)
+
+  it('gives exactly the single-thread result, in the same order, with progress to the total', async () => {
+    const index = buildTfIdfIndex(corpus(700), { tokenizer: words })
+    for (const threshold of [0.3, 0.5, 0.8]) {
+      const sync = allPairs(index, threshold)
+      const seen: number[] = []
+      const par = await allPairsAsync(index, threshold, { workers: 2, onProgress: (done, total) => seen.push(done / total) })
+      expect(par.count).toBeGreaterThan(0)
+      expect(asTriples(par)).toEqual(asTriples(sync))
+      expect(seen.at(-1)).toBe(1)
+    }
+    // The automatically chosen frequent-term cut-off is exact too.
+    const away = (p: Array<[number, number, number]>): Array<[number, number, number]> => p.filter(([, , x]) => Math.abs(x - 0.5) > 1e-9)
+    expectSamePairs(away(asTriples(allPairs(index, 0.5))), away(bruteForce(index, 0.5)))
+  })
+
+  it('uses the index’s shared postings or copies plain ones, with the same result', async () => {
+    const index = buildTfIdfIndex(corpus(300), { tokenizer: words })
+    expect(index.postDoc.buffer).toBeInstanceOf(SharedArrayBuffer)
+    const plain: TfIdfIndex = Object.assign(Object.create(Object.getPrototypeOf(index) as object) as TfIdfIndex, index, {
+      postDoc: Uint32Array.from(index.postDoc),
+      postVal: Float64Array.from(index.postVal)
+    })
+    expect(asTriples(await allPairsAsync(plain, 0.5, { workers: 2 }))).toEqual(asTriples(allPairs(index, 0.5)))
+  })
+
+  it('rejects with the abort reason and stops its workers', async () => {
+    const index = buildTfIdfIndex(corpus(3000), { tokenizer: words })
+    const controller = new AbortController()
+    const pending = allPairsAsync(index, 0.05, { workers: 2, signal: controller.signal })
+    controller.abort(new Error('cancelled'))
+    await expect(pending).rejects.toThrow('cancelled')
+    const already = new AbortController()
+    already.abort(new Error('before start'))
+    await expect(allPairsAsync(index, 0.5, { workers: 2, signal: already.signal })).rejects.toThrow('before start')
+  })
+})

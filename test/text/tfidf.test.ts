@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+import { tokenize } from '../../src/main/text/tokenize'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
 
@@ -111,5 +112,28 @@ describe('buildTfIdfIndex', () => {
     expect(index.docCount).toBe(0)
     expect(index.query('anything', 3)).toEqual([])
     expect(() => index.termsOf(0)).toThrow(RangeError)
+  })
+})
+
+describe('the default tokenizer’s fast path', () => {
+  it('builds exactly the index that tokenize() strings would give', () => {
+    const docs = [
+      'Sorting arrays in TypeScript: use Array.prototype.sort with a comparator.',
+      'Deploy with docker compose; check the HEALTH endpoint, then the logs.\nRetry on HTTP503.',
+      '使用快速排序处理大数据集 quicksort 排序算法',
+      'gpt4o and l2s models, utf8 text, café naïve',
+      '',
+      'Sorting arrays quickly. Sorting, again!'
+    ]
+    const fast = buildTfIdfIndex(docs)
+    const slow = buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) })
+    expect(fast.vocab).toEqual(slow.vocab)
+    expect(Array.from(fast.df)).toEqual(Array.from(slow.df))
+    expect(Array.from(fast.rowPtr)).toEqual(Array.from(slow.rowPtr))
+    expect(Array.from(fast.colIdx)).toEqual(Array.from(slow.colIdx))
+    expect(Array.from(fast.values)).toEqual(Array.from(slow.values))
+    expect(Array.from(fast.postDoc)).toEqual(Array.from(slow.postDoc))
+    expect(fast.vocab).toContain('gpt4o')
+    expect(fast.query('sorting an array', 1)[0]!.doc).toBe(5)
   })
 })

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { tokenize } from '../../src/main/text/tokenize'
+import { TermDictionary, TermIdBuffer, tokenize } from '../../src/main/text/tokenize'
 
 describe('tokenize', () => {
   it('segments Chinese words and keeps English words next to them', () => {
@@ -69,5 +70,66 @@ describe('tokenize on long CJK runs', () => {
     const terms = tokenize(text)
     expect(terms.every((t) => !/[\uD800-\uDFFF]/.test(t) || /^(?:[\uD800-\uDBFF][\uDC00-\uDFFF]|[^\uD800-\uDFFF])+$/.test(t))).toBe(true)
     expect(terms.filter((t) => t === '数据').length).toBeGreaterThanOrEqual(399)
+  })
+})
+
+describe('mixed letter-digit identifiers', () => {
+  it('keeps identifiers whose split would lose one-character pieces', () => {
+    expect(tokenize('l2s')).toEqual(['l2s'])
+    expect(tokenize('v0')).toEqual(['v0'])
+    expect(tokenize('gpt4o')).toEqual(['gpt', 'gpt4o'])
+    expect(tokenize('utf8')).toEqual(['utf', 'utf8'])
+    expect(tokenize('k8s and x86_64')).toEqual(['k8s', '86', 'x86', '64'])
+    expect(tokenize('use the L2S model, not V0')).toEqual(['l2s', 'model', 'v0'])
+  })
+
+  it('joins digit→letter only where no Capitalised word starts, and leaves clean splits alone', () => {
+    expect(tokenize('HTTP2Server')).toEqual(['http', 'http2', 'server'])
+    expect(tokenize('GPT4oMini')).toEqual(['gpt', 'gpt4o', 'mini'])
+    expect(tokenize('Win10Pro')).toEqual(['win', '10', 'pro'])
+    expect(tokenize('abc123')).toEqual(['abc', '123'])
+  })
+
+  it('treats them the same next to Chinese text and in non-ASCII lines', () => {
+    expect(tokenize('部署l2s模型')).toEqual(expect.arrayContaining(['l2s', '部署', '模型']))
+    expect(tokenize('café gpt4o')).toEqual(['café', 'gpt', 'gpt4o'])
+  })
+
+  it('makes two skills about the same identifier share a term', () => {
+    const a = new Set(tokenize('Fine-tune the l2s ranker'))
+    const b = new Set(tokenize('Evaluate l2s on the benchmark'))
+    expect([...a].filter((t) => b.has(t))).toEqual(['l2s'])
+  })
+})
+
+describe('TermDictionary (the index builder’s tokenizer)', () => {
+  const termsOf = (dict: TermDictionary, text: string): string[] => {
+    const out = new TermIdBuffer()
+    dict.addText(text, out)
+    return Array.from(out.ids.subarray(0, out.length), (id) => dict.terms[id]!)
+  }
+
+  it('gives exactly tokenize’s terms, in order, on any text', () => {
+    const piece = fc.constantFrom(
+      'running', 'Running', 'RUN', 'the', 'a', 'x', 'l2s', 'gpt4o', 'Base64Encoder', 'HTTPServer', 'snake_case', '42', '7',
+      'café', 'naïve', '排序', '算法', '组件', '的', 'Ελληνικά', '𠀀', ' ', ' ', '\n', '\r\n', '\t', '-', '.', ',', '—', '→', '#', '`', "it's"
+    )
+    const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''))
+    const dict = new TermDictionary()
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(termsOf(dict, t)).toEqual(tokenize(t))
+      }),
+      { numRuns: 400 }
+    )
+  })
+
+  it('matches on long texts and keeps ids stable across documents', () => {
+    const dict = new TermDictionary()
+    const text = Array.from({ length: 300 }, (_, i) => `Line ${i}: Sorting arrays quickly with TypeScript, gpt4o and l2s; 排序算法 ${i % 7}`).join('\n')
+    expect(termsOf(dict, text)).toEqual(tokenize(text))
+    const first = termsOf(dict, 'sorting arrays')
+    expect(termsOf(dict, 'Sorting Arrays')).toEqual(first)
+    expect(dict.terms.filter((t) => t === 'sort')).toHaveLength(1)
   })
 })

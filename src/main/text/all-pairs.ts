@@ -49,56 +49,117 @@ export const PARALLEL_MIN_DOCS = 2000
 // Slack for floating-point rounding in bound checks (never in the final threshold test).
 const BOUND_EPS = 1e-9
 
-/** Pairs with ‖xᵢᶠ‖·‖xⱼᶠ‖ ≥ limit, counted with two pointers over the norms sorted descending. */
-function pairsAbove(sortedDesc: Float64Array, limit: number): number {
-  let count = 0
-  let j = sortedDesc.length - 1
-  for (let i = 0; i < sortedDesc.length; i++) {
-    const bi = sortedDesc[i] as number
-    while (j > i && bi * (sortedDesc[j] as number) < limit) j--
-    if (j <= i) break
-    count += j - i
+/** Rows sampled to estimate the verification work of each cut-off. */
+const SAMPLE_ROWS = 64
+
+/** Index of the first posting of term t at or after document d (postings are sorted by doc). */
+function postingAtOrAfter(index: TfIdfIndex, t: number, d: number): number {
+  let lo = index.postPtr[t] as number
+  let hi = index.postPtr[t + 1] as number
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((index.postDoc[mid] as number) < d) lo = mid + 1
+    else hi = mid
   }
-  return count
+  return lo
 }
 
 /**
- * Picks the frequent-term cut-off from a cost estimate over candidate cut-offs (df halving from N/2):
- * accumulating the rare postings costs Σ df²/2 over rare terms; each pair whose frequent norms could
- * still reach half the threshold (‖xᵢᶠ‖‖xⱼᶠ‖ ≥ θ/2) may need an exact check costing about one frequent
- * row. Too low a cut-off makes frequent norms large and checks explode; too high keeps the Σ df² cost.
+ * Picks the frequent-term cut-off (df) that minimises the join's estimated work. Candidates halve from
+ * N/8 down to 4. Accumulating rare postings costs exactly Σ df(df−1)/2 over rare terms; verifying a pair
+ * (rare part + ‖xᵢᶠ‖‖xⱼᶠ‖ ≥ θ) costs one frequent row. That verification count falls off a cliff once
+ * the frequent norms alone reach θ, so it is measured, not guessed: on evenly spread sample rows, the rare
+ * parts of every candidate cut are accumulated at once (one band of terms per cut) and the pairs passing
+ * each cut's bound are counted, weighted by their frequent-row length.
  */
 export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
   const n = index.docCount
   const v = index.vocab.length
-  const order = Uint32Array.from({ length: v }, (_, t) => t).sort((x, y) => (index.df[y] as number) - (index.df[x] as number))
-  let rareCost = 0
-  for (let t = 0; t < v; t++) rareCost += ((index.df[t] as number) ** 2) / 2
-  const norm2 = new Float64Array(n)
-  let freqEntries = 0
-  let bestCut = Number.MAX_SAFE_INTEGER
-  let bestCost = rareCost
-  let k = 0
-  for (let cut = Math.floor(n / 2); cut >= 4; cut = Math.floor(cut / 2)) {
-    // Move every term with df > cut into the frequent set.
-    while (k < v && (index.df[order[k] as number] as number) > cut) {
-      const t = order[k] as number
-      const df = index.df[t] as number
-      rareCost -= (df * df) / 2
-      freqEntries += df
-      for (let q = index.postPtr[t] as number; q < (index.postPtr[t + 1] as number); q++) {
-        const w = index.postVal[q] as number
-        const d = index.postDoc[q] as number
-        norm2[d] = (norm2[d] as number) + w * w
-      }
-      k++
+  const { rowPtr, colIdx, values, postPtr, postDoc, postVal } = index
+  const cuts: number[] = []
+  for (let c = Math.floor(n / 8); c >= 4; c = Math.floor(c / 2)) cuts.push(c)
+  let fullCost = 0
+  for (let t = 0; t < v; t++) fullCost += ((index.df[t] as number) * ((index.df[t] as number) - 1)) / 2
+  const k = cuts.length
+  if (k === 0) return Number.MAX_SAFE_INTEGER
+  // band[t]: the first cut index at which t is rare (df ≤ cuts[b]) and stays so below; -1 = never rare.
+  const band = new Int8Array(v).fill(-1)
+  const accCost = new Float64Array(k)
+  for (let t = 0; t < v; t++) {
+    const df = index.df[t] as number
+    let b = -1
+    while (b + 1 < k && df <= (cuts[b + 1] as number)) b++
+    band[t] = b
+    // t is rare for every cut index ≤ b… (cuts descend: rare at cuts[0..b] when df ≤ cuts[b])
+    for (let c = 0; c <= b; c++) accCost[c] = (accCost[c] as number) + (df * (df - 1)) / 2
+  }
+  // Frequent norms and row lengths per cut (terms with df > cuts[c] are frequent at cut c).
+  const freqNorm = Array.from({ length: k }, () => new Float64Array(n))
+  const freqLen = Array.from({ length: k }, () => new Uint32Array(n))
+  const bandW2 = new Float64Array(k + 1)
+  const bandLen = new Uint32Array(k + 1)
+  for (let d = 0; d < n; d++) {
+    bandW2.fill(0)
+    bandLen.fill(0)
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
+      const slot = (band[colIdx[q] as number] as number) + 1
+      bandW2[slot] = (bandW2[slot] as number) + (values[q] as number) * (values[q] as number)
+      bandLen[slot] = (bandLen[slot] as number) + 1
     }
-    const norms = Float64Array.from(norm2, Math.sqrt).sort().reverse()
-    const checks = pairsAbove(norms, threshold / 2)
-    const cost = rareCost + checks * (freqEntries / Math.max(1, n))
+    // A band-b term is frequent at every cut index above b (higher index = lower cut).
+    let w2 = 0
+    let len = 0
+    for (let c = 0; c < k; c++) {
+      w2 += bandW2[c] as number
+      len += bandLen[c] as number
+      ;(freqNorm[c] as Float64Array)[d] = w2
+      ;(freqLen[c] as Uint32Array)[d] = len
+    }
+  }
+  for (const a of freqNorm) for (let d = 0; d < n; d++) a[d] = Math.sqrt(a[d] as number)
+
+  // Verification work on the sample rows: acc[b] holds row i's dot products through band-b terms only.
+  const acc = Array.from({ length: k }, () => new Float64Array(n))
+  const running = new Float64Array(n)
+  const verify = new Float64Array(k)
+  const samples = Math.min(n, SAMPLE_ROWS)
+  for (let s = 0; s < samples; s++) {
+    const i = Math.min(n - 1, Math.floor(((s + 0.5) * n) / samples))
+    for (let q = rowPtr[i] as number; q < (rowPtr[i + 1] as number); q++) {
+      const t = colIdx[q] as number
+      const b = band[t] as number
+      if (b < 0) continue
+      const w = values[q] as number
+      const into = acc[b] as Float64Array
+      for (let p = postingAtOrAfter(index, t, i + 1); p < (postPtr[t + 1] as number); p++) {
+        const j = postDoc[p] as number
+        into[j] = (into[j] as number) + w * (postVal[p] as number)
+      }
+    }
+    running.fill(0)
+    for (let c = k - 1; c >= 0; c--) {
+      // Rare at cut c = bands c..k-1 (df ≤ cuts[c]).
+      const add = acc[c] as Float64Array
+      const norms = freqNorm[c] as Float64Array
+      const lens = freqLen[c] as Uint32Array
+      const bi = norms[i] as number
+      let work = 0
+      for (let j = i + 1; j < n; j++) {
+        const r = (running[j] as number) + (add[j] as number)
+        running[j] = r
+        if (r + bi * (norms[j] as number) >= threshold - BOUND_EPS) work += lens[j] as number
+      }
+      verify[c] = (verify[c] as number) + work
+      add.fill(0)
+    }
+  }
+  let bestCut = Number.MAX_SAFE_INTEGER
+  let bestCost = fullCost
+  for (let c = 0; c < k; c++) {
+    const cost = (accCost[c] as number) + ((verify[c] as number) * n) / samples
     if (cost < bestCost) {
       bestCost = cost
-      bestCut = cut
+      bestCut = cuts[c] as number
     }
   }
   return bestCut
@@ -114,7 +175,7 @@ export interface JoinData {
   rareIds: Uint32Array
   rareVals: Float64Array
   rarePos: Uint32Array
-  /** Postings of rare terms only, doc ids ascending. */
+  /** Postings (at least those of rare terms), doc ids ascending. */
   postPtr: Uint32Array
   postDoc: Uint32Array
   postVal: Float64Array
@@ -229,22 +290,22 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
     freqNorm[d] = Math.sqrt(norm2)
   }
 
-  // Postings of rare terms only (counting sort by term: doc ids come out ascending).
-  const postPtr = sharedArray(Uint32Array, 4, v + 1)
-  for (let q = 0; q < r; q++) {
-    const t = (rareIds[q] as number) + 1
-    postPtr[t] = (postPtr[t] as number) + 1
+  // Postings: the index's own when they are in shared memory (a rare term's list is complete there, and
+  // frequent terms' lists are never read), else a shared copy. Each rare entry notes its own slot.
+  const shared = index.postDoc.buffer instanceof SharedArrayBuffer && index.postVal.buffer instanceof SharedArrayBuffer
+  const postPtr = shared ? index.postPtr : sharedArray(Uint32Array, 4, v + 1)
+  const postDoc = shared ? index.postDoc : sharedArray(Uint32Array, 4, nnz)
+  const postVal = shared ? index.postVal : sharedArray(Float64Array, 8, nnz)
+  if (!shared) {
+    postPtr.set(index.postPtr)
+    postDoc.set(index.postDoc)
+    postVal.set(index.postVal)
   }
-  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
-  const postDoc = sharedArray(Uint32Array, 4, r)
-  const postVal = sharedArray(Float64Array, 8, r)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
     for (let q = rarePtr[d] as number; q < (rarePtr[d + 1] as number); q++) {
       const t = rareIds[q] as number
       const slot = fill[t] as number
-      postDoc[slot] = d
-      postVal[slot] = rareVals[q] as number
       rarePos[q] = slot
       fill[t] = slot + 1
     }

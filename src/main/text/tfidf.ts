@@ -151,8 +151,9 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   }
   for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
   const nnz = postPtr[v] as number
-  const postDoc = new Uint32Array(nnz)
-  const postVal = new Float64Array(nnz)
+  // Postings live in shared memory: the all-pairs join's worker threads read them without a copy.
+  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
   const rowPtr = new Uint32Array(n + 1)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
