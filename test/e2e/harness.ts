@@ -63,6 +63,20 @@ export interface Served {
   stop: () => Promise<void>
 }
 
+/** One Codex CLI rollout (a finished task), found by auto-detection under the test's home folder. */
+function writeCodexSession(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true })
+  const records = [
+    { type: 'session_meta', payload: { id: 'e2e', cwd: '/repo' } },
+    { type: 'event_msg', payload: { type: 'user_message', message: 'Set up nightly rsync backups of the photo archive with seven rotated copies' } },
+    { type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"rsync -a photos nas:/backup"}', call_id: 'c1' } },
+    { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'Process exited with code 0' } },
+    { type: 'response_item', payload: { type: 'message', role: 'assistant', phase: 'final_answer', content: [{ type: 'output_text', text: 'Backups now run nightly.' }] } },
+    { type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'Backups now run nightly.' } }
+  ]
+  fs.writeFileSync(path.join(dir, 'rollout-2026-03-02T10-00-00-e2e.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+}
+
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
 export async function serve(fixtureRoot: string, rendererDir: string): Promise<Served> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
@@ -72,7 +86,7 @@ export async function serve(fixtureRoot: string, rendererDir: string): Promise<S
   const home = path.join(tmp, 'home')
   fs.cpSync(fixtureRoot, root, { recursive: true })
   fs.mkdirSync(configDir)
-  fs.mkdirSync(home)
+  writeCodexSession(path.join(home, '.codex', 'sessions', '2026', '03', '02'))
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -141,6 +141,19 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     await shot(page, '09-settings-en')
   })
 
+  it('shows a Codex session folder beside the data root, with the same trace and raw-log view', async () => {
+    await go('workspaces')
+    const picker = page.getByTestId('source-picker')
+    await expect.poll(async () => (await picker.locator('option').allTextContents()).join('|')).toContain('Codex CLI')
+    const value = await picker.locator('option').nth(1).getAttribute('value')
+    await picker.selectOption(value!)
+    await page.getByTestId('task-row').first().click()
+    await expect.poll(() => page.getByTestId('task-trace').textContent()).toContain('nightly rsync backups')
+    await page.getByTestId('log-view').getByText('session_meta', { exact: false }).first().waitFor()
+    await shot(page, '22-workspaces-sessions-en')
+    await picker.selectOption('')
+  })
+
   it('edits the agent\'s memory in Monaco and shows the system-prompt sections', async () => {
     await go('memory')
     const memoryDir = path.join(served.root, 'dev', 'memory')
@@ -157,6 +170,8 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     await page.getByTestId('memory-consolidate').click()
     await page.getByTestId('memory-consolidate-result').waitFor()
     await shot(page, '20-memory-en')
+    await page.getByTestId('memory-prompt').scrollIntoViewIfNeeded()
+    await shot(page, '20-memory-prompt-en')
   })
 
   it('switches to 简体中文 and every screen follows', async () => {
@@ -174,6 +189,8 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     expect(await page.getByTestId('screen-memory').textContent()).toContain('系统提示词片段')
     await page.waitForTimeout(250)
     await shot(page, '21-memory-zh')
+    await page.getByTestId('memory-prompt').scrollIntoViewIfNeeded()
+    await shot(page, '21-memory-prompt-zh')
     await page.getByTestId('language-switch').selectOption('en')
   })
 

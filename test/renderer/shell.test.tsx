@@ -124,4 +124,14 @@ describe('Shell and Overview', () => {
     renderApp(api)
     expect((await screen.findByRole('alert')).textContent).toContain('Cannot reach Skillbench')
   })
+
+  it('shows a job the server started on its own (auto-enhance) in the job area, and clears it when it ends', async () => {
+    const { api } = setup()
+    const jobs = await screen.findByTestId('jobs-status')
+    expect(jobs.textContent).toContain('No jobs running')
+    act(() => api.emit({ type: 'job.progress', progress: { jobId: 'reflect-auto', kind: 'reflect', fraction: 0.5, stage: 'task-start', message: 'Auto-enhance: 2 new finished task(s) in data', taskDir: 'output_1', index: 1, total: 2 } }))
+    await waitFor(() => expect(within(screen.getByTestId('jobs-status')).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50'))
+    act(() => api.emit({ type: 'job.done', jobId: 'reflect-auto', kind: 'reflect', state: 'done', result: { created: [], skipped: [], failed: [], cancelled: false } }))
+    await waitFor(() => expect(screen.getByTestId('jobs-status').textContent).toContain('No jobs running'))
+  })
 })

@@ -152,6 +152,11 @@ describe('Workspaces screen', () => {
     fireEvent.click(screen.getByTestId('task-reflect'))
     expect(await screen.findByTestId('screen-reflect')).toBeTruthy()
     expect(api.callsOf('sessions.reflect')[0]).toEqual({ source: 'codex', dir: '/home/u/.codex/sessions', library: LIB, tasks: ['abc#1'], force: false })
+    // and every new task of the folder at once
+    fireEvent.click(screen.getByTestId('nav-workspaces'))
+    fireEvent.change(await screen.findByTestId('source-picker'), { target: { value: picker.options[1]!.value } })
+    fireEvent.click(await screen.findByTestId('session-reflect-all'))
+    await waitFor(() => expect(api.callsOf('sessions.reflect')[1]).toEqual({ source: 'codex', dir: '/home/u/.codex/sessions', library: LIB }))
   })
 
   it('adds a session folder by hand, shows it, and removes it again', async () => {

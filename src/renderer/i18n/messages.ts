@@ -289,7 +289,8 @@ const en = {
   'memory.promptTitle': 'System-prompt sections',
   'memory.promptHelp': 'What an agent injects into its system prompt from these files (newest entries first to stay within the budget).',
   'memory.promptEmpty': 'Nothing to inject yet: lessons.md, preferences.md and procedural.md are empty.',
-  'memory.omitted': 'left out'
+  'memory.omitted': 'left out',
+  'ws.reflectAllSessions': 'Reflect all new tasks'
 }
 
 export type MessageKey = keyof typeof en
@@ -581,7 +582,8 @@ const zh: Record<MessageKey, string> = {
   'memory.promptTitle': '系统提示词片段',
   'memory.promptHelp': '智能体会从这些文件注入系统提示词的内容（超出预算时保留最新条目）。',
   'memory.promptEmpty': '暂无可注入内容：lessons.md、preferences.md 和 procedural.md 都是空的。',
-  'memory.omitted': '条省略'
+  'memory.omitted': '条省略',
+  'ws.reflectAllSessions': '反思所有新任务'
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

@@ -71,7 +71,7 @@ function AddSessionFolder(props: { onAdded: (s: SessionSourceInfo) => void }): R
 export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
-  const { root, setRoot, navigate } = useAppState()
+  const { root, setRoot, navigate, library } = useAppState()
   const roots = useRoots()
   const [user, setUser] = useState('')
   const [status, setStatus] = useState<TaskBadge | 'all'>('all')
@@ -92,6 +92,14 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
     onSuccess: (list) => {
       client.setQueryData(queryKeys.sessions(), list)
       setPicked('')
+    }
+  })
+  const jobs = useJobStore()
+  const reflectAll = useMutation({
+    mutationFn: (x: SessionSourceInfo) => api.call('sessions.reflect', { source: x.source, dir: x.dir, library: library ?? '' }),
+    onSuccess: (job) => {
+      jobs.track(job)
+      navigate({ screen: 'reflect' })
     }
   })
   const pick = (key: string): void => {
@@ -139,11 +147,23 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
           </select>
         </label>
         {session ? (
-          session.added && (
-            <button type="button" className="btn btn-small" data-testid="session-remove" disabled={removeSource.isPending} onClick={() => removeSource.mutate(session)}>
-              {t('ws.removeSessions')}
+          <>
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              data-testid="session-reflect-all"
+              disabled={!library || reflectAll.isPending}
+              title={t('ws.reflectInto', { library: library ?? '—' })}
+              onClick={() => reflectAll.mutate(session)}
+            >
+              {t('ws.reflectAllSessions')}
             </button>
-          )
+            {session.added && (
+              <button type="button" className="btn btn-small" data-testid="session-remove" disabled={removeSource.isPending} onClick={() => removeSource.mutate(session)}>
+                {t('ws.removeSessions')}
+              </button>
+            )}
+          </>
         ) : (
           <>
         <label className="field-inline">
@@ -173,6 +193,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
       </header>
       <AddSessionFolder onAdded={(x) => pick(sourceKey(x))} />
       {removeSource.error && <ErrorNotice error={removeSource.error} />}
+      {reflectAll.error && <ErrorNotice error={reflectAll.error} />}
       {roots.error && <ErrorNotice error={roots.error} onRetry={() => void roots.refetch()} />}
       {!origin && roots.data && (
         <div className="empty">
