@@ -125,21 +125,27 @@ export interface AtomicWriteOptions {
   mustExist?: boolean
 }
 
-/** Writes `data` to `target` atomically; refuses symlinks and non-regular targets. */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  const dir = path.dirname(target)
-  let mode = 0o644
+/** The permission bits of an existing regular target (0o644 when absent); refuses symlinks and other kinds. */
+async function targetMode(target: string, mustExist: boolean): Promise<number> {
   try {
     const st = await fs.promises.lstat(target)
     if (st.isSymbolicLink()) throw new StoreError('path_escape', `refusing to write through a symbolic link: ${path.basename(target)}`)
     if (!st.isFile()) throw new StoreError('invalid_input', `not a regular file: ${path.basename(target)}`)
-    if (opts.mustNotExist) throw new StoreError('exists', `already exists: ${path.basename(target)}`)
-    mode = st.mode & 0o777
+    return st.mode & 0o777
   } catch (err) {
     if (err instanceof StoreError) throw err
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    if (opts.mustExist) throw new StoreError('not_found', `file no longer exists: ${path.basename(target)}`)
+    if (mustExist) throw new StoreError('not_found', `file no longer exists: ${path.basename(target)}`)
+    return 0o644
   }
+}
+
+/** Writes `data` to `target` atomically; refuses symlinks and non-regular targets. */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const dir = path.dirname(target)
+  let mode = 0o644
+  // A create needs no look first: the exclusive link() below refuses any existing name (links included).
+  if (!opts.mustNotExist) mode = await targetMode(target, opts.mustExist === true)
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
   liveTemps.add(tmp)
   try {

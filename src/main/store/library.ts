@@ -403,20 +403,24 @@ class Library implements SkillLibrary {
 
   /**
    * Keeps the cached listing valid after our own write of one skill (queries touch skills often; reflection
-   * creates many): replaces the skill at its path, or inserts a created one in path order.
+   * creates many): replaces the skill at its path, or inserts a created one in path order. The listing is
+   * sorted by path and never handed out itself (callers get copies), so this is a binary search and one splice.
    */
   private patchSnapshot(skill: Skill, versionBefore: number, created = false): void {
     const last = this.last
     if (!last || last.version !== versionBefore) return
-    const all = last.all.skills
-    let i = all.findIndex((s) => s.path === skill.path)
-    const skills = all.slice()
-    if (i >= 0) skills[i] = skill
-    else if (created) {
-      i = all.findIndex((s) => s.path > skill.path)
-      skills.splice(i < 0 ? skills.length : i, 0, skill)
-    } else return
-    this.last = { at: last.at, version: this.version, all: { skills, errors: last.all.errors } }
+    const skills = last.all.skills
+    let lo = 0
+    let hi = skills.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (skills[mid]!.path < skill.path) lo = mid + 1
+      else hi = mid
+    }
+    if (skills[lo]?.path === skill.path) skills[lo] = skill
+    else if (created) skills.splice(lo, 0, skill)
+    else return
+    last.version = this.version
   }
 
   private validateMeta(meta: Partial<SkillMeta>): void {
