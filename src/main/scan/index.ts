@@ -25,7 +25,7 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number, path: string) => void
   /** Test hook: how log files are opened. */
   reader?: LogReader
-  /** Log files parsed at once (I/O overlaps parsing). */
+  /** Log files in progress at once (local logs are read in short synchronous slices; a custom reader is async). */
   concurrency?: number
 }
 
