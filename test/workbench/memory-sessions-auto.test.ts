@@ -286,4 +286,21 @@ describe('auto-enhance', () => {
     await b2.call('tasks.list', { root: b.root })
     expect(await b2.wb.autoEnhanceIdle()).toEqual([])
   })
+
+  it('a new task noticed by the data-root watcher (no click anywhere) is auto-reflected', async () => {
+    const b = await bench({ watch: true })
+    ageTree(b.root)
+    await b.call('settings.update', { patch: { autoEnhance: true } })
+    writeNewTask(b.root, 'output_20261201_110000')
+    // the watcher batches the change, the workbench rescans the root after a quiet period, then the run starts
+    let jobs: JobInfo[] = []
+    for (let i = 0; i < 300 && jobs.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      jobs = await b.wb.autoEnhanceIdle()
+    }
+    expect(jobs).toHaveLength(1)
+    const lib = await libraryOf(b, 'alice')
+    const skills = await b.call<SkillListResult>('skills.list', { library: lib })
+    expect(skills.skills.some((s) => s.task_directories.includes('output_20261201_110000'))).toBe(true)
+  }, 30_000)
 })
