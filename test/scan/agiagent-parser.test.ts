@@ -297,3 +297,21 @@ describe('where a requirement ends', () => {
     expect(parseAgiAgentLog(direct).preferences).toEqual(['use only the standard library.'])
   })
 })
+
+describe('multi-agent lines at any chunk boundary', () => {
+  it('routed / spawn-completed lines give the same messages whatever the chunking', () => {
+    let seed = 11
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff
+    const alphabet = ['✅ Message m1 routed from agent_001 to manager', 'agent_002 ✅ AGIAgent spawn agent_002 completed', '**Result:** ✅ File written', '\n', 'x', '\0', ' completed', '📤 Agent agent_001 sent message m2 to manager']
+    let total = 0
+    for (let n = 0; n < 150; n++) {
+      const parts: string[] = []
+      for (let k = 0; k < 30; k++) parts.push(alphabet[Math.floor(rnd() * alphabet.length)]!)
+      const bytes = Buffer.from(parts.join(''))
+      const whole = parseAgiAgentLog(bytes)
+      total += whole.agentMessages.length
+      expect(parseInPieces(bytes, 1 + Math.floor(rnd() * 40))).toEqual(whole)
+    }
+    expect(total).toBeGreaterThan(100) // the lines were really recognised
+  })
+})

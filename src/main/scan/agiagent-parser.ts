@@ -365,16 +365,19 @@ export class AgiAgentLogParser {
   private isIdleCheckLine(data: Buffer, at: number, limit: number): boolean {
     const cap = at + PARSER_LIMITS.lineBytes
     const max = Math.min(limit, cap)
-    // A plain loop: these lines are short, and a native search costs more to call than to run.
-    let stop = at
-    while (stop < max && data[stop] !== NL) {
-      stop++
+    // A plain byte loop: these lines are short, and a native search or a decode costs more to call than to run.
+    // Anything that may matter (the words, a NUL that decoding would drop) goes to the line capture.
+    for (let i = at; i < max; i++) {
+      const c = data[i]
+      if (c === NL) {
+        return true
+      }
+      if (c === 0 || (c === 0x63 && bytesAt(data, i, W_COMPLETED, max)) || (c === 0x72 && bytesAt(data, i, W_ROUTED, max))) {
+        return false
+      }
     }
-    if (stop === max && max !== cap) {
-      return false // the line goes on past what is decided now: the line capture waits for it
-    }
-    const line = data.toString('latin1', at, stop)
-    return !line.includes('completed') && !line.includes('routed from') && !line.includes('\0')
+    // Cut at the line cap: decided; cut by the undecided tail: the line capture waits for the rest.
+    return max === cap
   }
 
   /** `TASK_COMPLETED` counts when it is the signal (`TASK_COMPLETED:` or alone at a line end), not a mention in prose. */
@@ -728,6 +731,22 @@ function findMarker(view: Buffer, n: Needle, from: number): number {
       }
     }
   }
+}
+
+const W_COMPLETED = enc('completed')
+const W_ROUTED = enc('routed from')
+
+/** `word` occurs in `data` at `i`, wholly before `end`. */
+function bytesAt(data: Buffer, i: number, word: Buffer, end: number): boolean {
+  if (i + word.length > end) {
+    return false
+  }
+  for (let k = 1; k < word.length; k++) {
+    if (data[i + k] !== word[k]) {
+      return false
+    }
+  }
+  return true
 }
 
 /** True when the text holds a completion signal (not a mere mention of the word). */
