@@ -372,7 +372,16 @@ export function allPairs(index: TfIdfIndex, threshold: number, options: AllPairs
 export async function allPairsAsync(index: TfIdfIndex, threshold: number, options: AllPairsAsyncOptions = {}): Promise<SimilarPairs> {
   options.signal?.throwIfAborted()
   const workers = options.workers ?? (index.docCount >= PARALLEL_MIN_DOCS ? defaultWorkers() : 0)
-  if (workers > 0 && index.docCount > 1) return allPairsParallel(index, threshold, workers, options)
+  if (workers > 0 && index.docCount > 1) {
+    try {
+      return await allPairsParallel(index, threshold, workers, options)
+    } catch (err) {
+      // Aborted: say so. A worker that could not run (no threads in this host, a transformed kernel source)
+      // must not cost the result: the same join runs on this thread instead.
+      options.signal?.throwIfAborted()
+      if (!(err instanceof WorkerFailure)) throw err
+    }
+  }
   const join = new AllPairsJoin(index, threshold, options.frequentDf)
   const sliceMs = options.sliceMs ?? 30
   let rows = 16
@@ -428,6 +437,9 @@ const res = { chunkStart: Uint32Array.from(chunkStart), chunkEnd: Uint32Array.fr
 parentPort.postMessage(res, [res.chunkStart.buffer, res.chunkEnd.buffer, res.a.buffer, res.b.buffer, res.s.buffer])
 `
 
+/** A worker thread failed to start or run the kernel (not an abort). */
+class WorkerFailure extends Error {}
+
 /** The join split over `workers` threads sharing the index arrays; pairs come back in the same order as allPairs. */
 async function allPairsParallel(index: TfIdfIndex, threshold: number, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
   const data = prepareJoin(index, threshold, options.frequentDf)
@@ -438,13 +450,19 @@ async function allPairsParallel(index: TfIdfIndex, threshold: number, workers: n
   const threads: Worker[] = []
   const results: Array<Promise<WorkerResult>> = []
   for (let w = 0; w < Math.min(workers, Math.ceil(n / CHUNK_ROWS)); w++) {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { data, counters, chunk: CHUNK_ROWS } })
+    let worker: Worker
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { data, counters, chunk: CHUNK_ROWS } })
+    } catch (err) {
+      for (const t of threads) void t.terminate()
+      throw new WorkerFailure(`cannot start a similarity worker: ${(err as Error).message}`)
+    }
     threads.push(worker)
     results.push(
       new Promise<WorkerResult>((resolve, reject) => {
         worker.once('message', (m: WorkerResult) => resolve(m))
-        worker.once('error', reject)
-        worker.once('exit', (code) => reject(new Error(`similarity worker stopped (exit code ${code})`)))
+        worker.once('error', (err) => reject(new WorkerFailure(`similarity worker failed: ${err.message}`)))
+        worker.once('exit', (code) => reject(new WorkerFailure(`similarity worker stopped (exit code ${code})`)))
       })
     )
   }
