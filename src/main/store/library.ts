@@ -68,15 +68,33 @@ function hashText(text: string): string {
   return hashOneShot('sha256', text, 'hex')
 }
 
-/** An enumerable `hash` property computed once, on first read (JSON and spreads see it like a plain value). */
-function lazyHash(text: string): PropertyDescriptor {
-  let memo: string | undefined
-  return {
-    enumerable: true,
-    get() {
-      return (memo ??= hashText(text))
-    }
+/** Where a lazily hashed skill keeps its text (non-enumerable: JSON, spreads and structured clones never see it). */
+const HASH_SOURCE = Symbol('skillbench.hashSource')
+
+interface HashSource {
+  text: string
+  hash?: string
+}
+
+/** The one getter all skills share (a per-skill closure would push every skill object into slow dictionary mode). */
+function lazyHashGetter(this: { [HASH_SOURCE]: HashSource }): string {
+  const src = this[HASH_SOURCE]
+  return (src.hash ??= hashText(src.text))
+}
+
+/**
+ * A copy of `skill` whose `hash` is computed on first read from `text`, in the same key order, as an enumerable
+ * accessor (JSON, spreads and structured clones see a plain string). Properties are added in order, never
+ * redefined, so all skills of one layout share one fast object shape.
+ */
+function withLazyHash(skill: Skill, text: string): Skill {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(skill)) {
+    if (key === 'hash') Object.defineProperty(out, 'hash', { enumerable: true, get: lazyHashGetter })
+    else out[key] = skill[key as keyof Skill]
   }
+  Object.defineProperty(out, HASH_SOURCE, { value: { text } satisfies HashSource })
+  return out as unknown as Skill
 }
 
 /** A reused read buffer: one allocation for all files of a listing instead of one per file. */
@@ -280,8 +298,7 @@ class Library implements SkillLibrary {
     }
     const res = skillFromParts(parsed.file, { path: c.rel, format: c.format, legacy: c.legacy, hash: '', mtimeMs, fallbackId })
     if (!res.ok) return res
-    Object.defineProperty(res.skill, 'hash', lazyHash(text))
-    return { ok: true, skill: freezeSkill(res.skill) }
+    return { ok: true, skill: freezeSkill(withLazyHash(res.skill, text)) }
   }
 
   /** Reads every skill (active and legacy), sorted by path. */
