@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseFrontMatterYaml, parseSkillText, parseWithYamlLibrary, patchFrontMatterYaml, rewriteSkillFile, serializeSkillFile, stringifyFrontMatter } from '../../src/main/store/skill-file'
+import { decodeSkillBytes, parseFrontMatterYaml, parseSkillText, parseWithYamlLibrary, patchFrontMatterYaml, rewriteSkillFile, serializeSkillFile, stringifyFrontMatter } from '../../src/main/store/skill-file'
 import { parseSimpleYaml } from '../../src/main/store/simple-yaml'
 
 /** Parses with both readers; the fast one may decline (undefined) but must agree when it answers. */
@@ -18,7 +18,8 @@ function parseBoth(yaml: string): Record<string, unknown> {
 }
 
 describe('whitespace-only lines in multi-line strings', () => {
-  const cases = [' \n', '  \n\t\n', '\t\n', ' \n ', 'a\n \nb', '\n \n', 'x\n  ', ' \n\n', '\u3000\n \n']
+  // the last one: the `yaml` package's multi-line double-quoted form turned "\n \n" lines into backslashes
+  const cases = [' \n', '  \n\t\n', '\t\n', ' \n ', 'a\n \nb', '\n \n', 'x\n  ', ' \n\n', '\u3000\n \n', ' \t \n   \n\n,\n \n \n \n  ,""  "  ']
   it.each(cases)('%j survives serialize → parse and a patch', (v) => {
     const yaml = stringifyFrontMatter({ title: v, other: { note: v }, list: [v] })
     expect(parseBoth(yaml)).toEqual({ title: v, other: { note: v }, list: [v] })
@@ -77,6 +78,23 @@ describe('string fields by contract only where the contract says', () => {
         expect(viaPatch.ok && viaPatch.data).toEqual(d)
       }),
       { numRuns: 1000 }
+    )
+  })
+})
+
+describe('decoding', () => {
+  it('valid UTF-8 decodes exactly as the standard decoder, whichever path it takes (ASCII, CJK, astral, BOM; 2,000 runs)', () => {
+    const td = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), (s, pad, bom) => {
+        // long enough inputs take the transcoder path, short ones toString
+        const text = (bom ? '\ufeff' : '') + 'x'.repeat(pad) + s
+        const bytes = Buffer.from(text, 'utf8')
+        const r = decodeSkillBytes(bytes)
+        expect(r.ok && r.text).toBe(td.decode(bytes))
+        expect(r.ok && r.text).toBe(text)
+      }),
+      { numRuns: 2000 }
     )
   })
 })
