@@ -3,7 +3,8 @@
  * rows L2-normalised, so a dot product is the cosine similarity.
  *
  * Rows are CSR (sorted term ids per document); the inverted index (postings, CSC) lets a query or the
- * all-pairs join touch only the documents that share a term.
+ * all-pairs join touch only the documents that share a term. Built in one pass over flat typed arrays;
+ * the postings are in shared memory so the join's worker threads read them without a copy.
  */
 import { TermDictionary, TermIdBuffer, tokenize } from './tokenize'
 

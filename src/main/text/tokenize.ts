@@ -7,6 +7,7 @@
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words;
  *   mixed letter-digit identifiers that splitting would destroy (l2s, v0, gpt4o, utf8) are kept whole as well.
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
+ * `TermDictionary` gives the same terms as ids without a string per token (the index builder's fast path).
  */
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
