@@ -82,19 +82,16 @@ function lazyHashGetter(this: { [HASH_SOURCE]: HashSource }): string {
   return (src.hash ??= hashText(src.text))
 }
 
+const LAZY_HASH: PropertyDescriptor = { enumerable: true, get: lazyHashGetter }
+
 /**
- * A copy of `skill` whose `hash` is computed on first read from `text`, in the same key order, as an enumerable
- * accessor (JSON, spreads and structured clones see a plain string). Properties are added in order, never
- * redefined, so all skills of one layout share one fast object shape.
+ * Adds `hash` to a skill being built as an enumerable accessor computed on first read from `text` (JSON, spreads
+ * and structured clones see a plain string), plus its hidden source. Added in key order, never redefined, so all
+ * skills of one layout share one fast object shape.
  */
-function withLazyHash(skill: Skill, text: string): Skill {
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(skill)) {
-    if (key === 'hash') Object.defineProperty(out, 'hash', { enumerable: true, get: lazyHashGetter })
-    else out[key] = skill[key as keyof Skill]
-  }
-  Object.defineProperty(out, HASH_SOURCE, { value: { text } satisfies HashSource })
-  return out as unknown as Skill
+function defineLazyHash(skill: Skill, text: string): void {
+  Object.defineProperty(skill, 'hash', LAZY_HASH)
+  Object.defineProperty(skill, HASH_SOURCE, { value: { text } satisfies HashSource })
 }
 
 /** A reused read buffer: one allocation for all files of a listing instead of one per file. */
@@ -296,9 +293,10 @@ class Library implements SkillLibrary {
       const relDir = path.posix.dirname(c.rel)
       fallbackId = derivedSkillId(relDir === '.' ? '' : relDir)
     }
-    const res = skillFromParts(parsed.file, { path: c.rel, format: c.format, legacy: c.legacy, hash: '', mtimeMs, fallbackId })
+    const defineHash = (skill: Skill): void => defineLazyHash(skill, text)
+    const res = skillFromParts(parsed.file, { path: c.rel, format: c.format, legacy: c.legacy, hash: '', mtimeMs, fallbackId, defineHash })
     if (!res.ok) return res
-    return { ok: true, skill: freezeSkill(withLazyHash(res.skill, text)) }
+    return { ok: true, skill: freezeSkill(res.skill) }
   }
 
   /** Reads every skill (active and legacy), sorted by path. */

@@ -49,6 +49,14 @@ export interface SkillLocation {
   mtimeMs: number
   /** Id to use when the file stores none (SKILL.md only). */
   fallbackId?: string
+  /** Defines `hash` on the new skill instead of `loc.hash` (the store computes it lazily). Called in `hash`'s place in key order. */
+  defineHash?: (skill: Skill) => void
+}
+
+/** Adds `hash` (after `body`, before `legacy`: the key order every skill object shares). */
+function setHash(skill: Skill, loc: SkillLocation): void {
+  if (loc.defineHash) loc.defineHash(skill)
+  else skill.hash = loc.hash
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -97,7 +105,7 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
     if (!isValidSkillId(id)) {
       return { ok: false, reason: d.skill_id === undefined ? 'missing skill_id' : `invalid skill_id ${JSON.stringify(id.slice(0, 40))} (1–20 digits expected)` }
     }
-    const skill: Skill = {
+    const skill = {
       skill_id: id,
       title: str(d.title) || titleFromPath(loc.path),
       usage_conditions: str(d.usage_conditions),
@@ -111,10 +119,10 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
       user_preferences: str(d.user_preferences),
       format: 'agiagent',
       path: loc.path,
-      body: file.body,
-      hash: loc.hash,
-      legacy: loc.legacy
-    }
+      body: file.body
+    } as Skill
+    setHash(skill, loc)
+    skill.legacy = loc.legacy
     if (typeof d.pinned === 'boolean') skill.pinned = d.pinned
     return { ok: true, skill }
   }
@@ -129,7 +137,7 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
   const folder = loc.path.split('/').slice(-2, -1)[0] ?? ''
   const name = str(d.name) || folder
   const fileDate = (): string => new Date(loc.mtimeMs).toISOString()
-  const skill: Skill = {
+  const skill = {
     skill_id: id,
     title: name,
     usage_conditions: str(d.description),
@@ -143,12 +151,12 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
     user_preferences: str(sb.user_preferences),
     format: 'skill-md',
     path: loc.path,
-    body: file.body,
-    hash: loc.hash,
-    legacy: loc.legacy,
-    name,
-    description: str(d.description)
-  }
+    body: file.body
+  } as Skill
+  setHash(skill, loc)
+  skill.legacy = loc.legacy
+  skill.name = name
+  skill.description = str(d.description)
   if (typeof sb.pinned === 'boolean') skill.pinned = sb.pinned
   return { ok: true, skill }
 }
