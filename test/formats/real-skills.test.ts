@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { fromAgiAgent, parseAgiAgent, serializeAgiAgent, toAgiAgent } from '../../src/main/formats/agiagent'
 import { fromSkillMd, parseSkillMd, serializeSkillMd, toSkillMd, validateSkillMd } from '../../src/main/formats/skill-md'
 import { listResources, loadSkillTree } from '../../src/main/formats/tree'
@@ -10,10 +10,14 @@ import { copyToTemp, runCli, tempDir } from './helpers'
 const CORPORA = ['anthropics_skills', 'obra_superpowers', 'openai_skills']
 
 describe.skipIf(!HAS_REAL_DATA)('real SKILL.md skills (anthropics, obra, openai)', () => {
-  // Copies, so nothing we do can touch the real data.
-  const root = tempDir('real')
-  for (const c of CORPORA) fs.cpSync(realPath('skills', c), path.join(root, 'src', c), { recursive: true })
-  const src = path.join(root, 'src')
+  // Copies, so nothing we do can touch the real data. Made in beforeAll: a skipped describe still runs its body.
+  let root = ''
+  let src = ''
+  beforeAll(() => {
+    root = tempDir('real')
+    for (const c of CORPORA) fs.cpSync(realPath('skills', c), path.join(root, 'src', c), { recursive: true })
+    src = path.join(root, 'src')
+  })
 
   it('all 36 convert SKILL.md → agiagent → SKILL.md without losing name, description, body or any other key', async () => {
     const { skills, errors } = await loadSkillTree(src, 'skill-md')
