@@ -57,7 +57,8 @@ describe('time-bounded matching', () => {
         { id: 's5', name: 'other', trigger_pattern: 'flyway' },
         { id: 's6', name: 'after a timeout', trigger_pattern: 'please' }
       ],
-      { timeoutMs: 20 }
+      // A generous bound: the slow pattern never finishes, the others take microseconds even on a loaded machine.
+      { timeoutMs: 250 }
     )
     // The sandbox still works after a match was cut off (s6 runs after s4 timed out).
     expect(result.matches.map((m) => [m.id, m.matched])).toEqual([['s1', 'login'], ['s6', 'Please']])
