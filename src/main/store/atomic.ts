@@ -123,6 +123,8 @@ export interface AtomicWriteOptions {
   mustNotExist?: boolean
   /** Refuse when the target does not exist. */
   mustExist?: boolean
+  /** Permission bits of the written file, set on the temp file from its creation (e.g. 0o600 for secrets). */
+  mode?: number
 }
 
 /** The permission bits of an existing regular target (0o644 when absent); refuses symlinks and other kinds. */
@@ -146,6 +148,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   let mode = 0o644
   // A create needs no look first: the exclusive link() below refuses any existing name (links included).
   if (!opts.mustNotExist) mode = await targetMode(target, opts.mustExist === true)
+  if (opts.mode !== undefined) mode = opts.mode
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
   liveTemps.add(tmp)
   try {
