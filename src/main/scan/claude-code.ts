@@ -8,21 +8,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
-import { readLines, type LogReader } from './read-log'
+import type { LogReader } from './read-log'
+import { asObj, readJsonRecords, str, type Json } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
-
-type Json = Record<string, unknown>
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const INTERRUPT = '[Request interrupted by user'
 
-function asObj(v: unknown): Json | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : ''
-}
 
 /** Text of a tool_result's content (string or blocks). */
 function resultText(content: unknown): string {
@@ -64,31 +56,6 @@ function isNotARequest(text: string): boolean {
     t.startsWith('Caveat: The messages below') ||
     t.startsWith('This session is being continued from a previous conversation')
   )
-}
-
-/** Reads records of one JSONL file; malformed lines are counted, never fatal. */
-async function readRecords(file: string, onRecord: (r: Json) => void, reader?: LogReader): Promise<number> {
-  let bad = 0
-  await readLines(
-    file,
-    (line) => {
-      if (!line.trim()) {
-        return
-      }
-      try {
-        const r = asObj(JSON.parse(line))
-        if (r) {
-          onRecord(r)
-        } else {
-          bad++
-        }
-      } catch {
-        bad++
-      }
-    },
-    { reader, onOverlong: () => bad++ }
-  )
-  return bad
 }
 
 /** Feeds one transcript's records into the builder. `agent` set = a sub-agent file (no user requests). */
@@ -206,12 +173,12 @@ export async function parseClaudeSession(
   const name = path.basename(file, '.jsonl')
   const b = new SessionTaskBuilder({ source: 'claude', path: file, user: opts.user ?? '', name, mtime: Math.round(st.mtimeMs) })
   const links = new Map<string, string>()
-  await readRecords(file, makeRecordHandler(b, 'main', undefined, links), opts.reader)
+  await readJsonRecords(file, makeRecordHandler(b, 'main', undefined, links), opts.reader)
   const subs = opts.subagentFiles ?? (await findSubagentFiles(path.dirname(file), name))
   for (const [agentId, owner] of links) {
     const sub = subs.get(agentId)
     if (sub) {
-      await readRecords(sub, makeRecordHandler(b, `agent-${agentId}`, owner, new Map()), opts.reader)
+      await readJsonRecords(sub, makeRecordHandler(b, `agent-${agentId}`, owner, new Map()), opts.reader)
     }
   }
   return b.tasks()

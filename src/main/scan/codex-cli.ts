@@ -7,18 +7,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
-import { readLines, type LogReader } from './read-log'
+import type { LogReader } from './read-log'
+import { asObj, readJsonRecords, str, type Json } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
-type Json = Record<string, unknown>
-
-function asObj(v: unknown): Json | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : ''
-}
 
 /** Files an apply_patch input adds, updates or moves to. */
 export function filesFromPatch(patch: string): string[] {
@@ -143,23 +135,7 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         break
     }
   }
-  await readLines(
-    file,
-    (line) => {
-      if (!line.trim()) {
-        return
-      }
-      try {
-        const r = asObj(JSON.parse(line))
-        if (r) {
-          onRecord(r)
-        }
-      } catch {
-        // a torn or corrupt line: skip it, keep the rest
-      }
-    },
-    { reader: opts.reader }
-  )
+  await readJsonRecords(file, onRecord, opts.reader)
   return b.tasks()
 }
 

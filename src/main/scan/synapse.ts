@@ -10,19 +10,11 @@ import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import { DEFAULT_SETTINGS } from '../../shared/types'
 import { readTail, type LogReader } from './read-log'
+import { asObj, str, type Json } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
-
-type Json = Record<string, unknown>
 
 const INTERRUPT = /^\[Request interrupted by user/
 
-function asObj(v: unknown): Json | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : ''
-}
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') {
