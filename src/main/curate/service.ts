@@ -104,7 +104,12 @@ async function pendingOtherProposals(root: string): Promise<Proposal[]> {
     if (err instanceof CurationError) return []
     throw err
   }
-  return current.proposals.filter((p) => !CURATION_KINDS.includes(p.kind) && p.status === 'pending')
+  return proposalsToKeep(current)
+}
+
+/** The proposals a recomputed curation plan must keep: other producers' kinds still waiting for review. Pure. */
+export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined): Proposal[] {
+  return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && (p.status ?? 'pending') === 'pending')
 }
 
 export async function savePlan(root: string, plan: SavedPlan): Promise<void> {

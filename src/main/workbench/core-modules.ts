@@ -18,7 +18,6 @@ import { readJournal, type JournalRecord } from '../curate/journal'
 import {
   acceptProposal,
   curateLibrary,
-  proposalsWithStatus,
   rejectProposal,
   restoreSkill,
   undoApplied,
@@ -26,7 +25,7 @@ import {
 } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
-import { acceptQueued, proposalsToKeep, readReviewQueue, rejectQueued, restoreKept, saveEdits } from './review-queue'
+import { acceptQueued, readReviewQueue, rejectQueued, saveEdits } from './review-queue'
 
 /** What a reflection job needs. */
 export interface ReflectRequest {
@@ -286,9 +285,7 @@ export async function createCoreModules(): Promise<CoreModules> {
 
     async curatePlan(store, settings, llm, ctx) {
       const opened = await openedForCuration(store)
-      // curation rewrites plan.json; the curation module keeps other producers' proposals too, this is a belt and braces
-      // for plans saved by an older curate (idempotent: only proposals missing from the new plan are put back)
-      const kept = proposalsToKeep((await proposalsWithStatus(store.root).catch(() => undefined))?.plan)
+      // curateLibrary keeps other producers' pending proposals (enhance, agents' edits) in plan.json itself
       const plan = await curateLibrary(opened, {
         settings: curationSettingsOf(settings),
         llm,
@@ -302,7 +299,6 @@ export async function createCoreModules(): Promise<CoreModules> {
             total: p.total
           })
       })
-      await restoreKept(store.root, kept)
       ctx.progress({ fraction: 1, stage: 'done', message: `${plan.proposals.length} proposals` })
       return (await readReviewQueue(store.root)).plan
     },

@@ -7,17 +7,16 @@
  * Both apply through curation's transactions and journal, so undo works the same for all.
  */
 import { ApiError } from '../../shared/api'
-import type { CurationPlan, FileChange, Proposal, ProposalKind } from '../../shared/types'
+import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
 import { CurationError, withLibraryLock } from '../curate/apply'
 import { activeApplies, readJournal, type JournalRecord } from '../curate/journal'
-import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from '../curate/service'
+import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../curate/service'
 import { PENDING_DIR, acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal } from '../mcp/pending-proposals'
 import { parseSkillText } from '../store/skill-file'
 import path from 'node:path'
 import { writeFileAtomic } from './fs-atomic'
 
 /** Kinds only curation computes: recomputing the plan replaces these, and keeps every other kind. */
-export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
 
 /** Where a proposal waits. */
 export type ProposalHome = 'plan' | 'pending'
@@ -127,28 +126,8 @@ export async function rejectQueued(root: string, id: string, rejectFromPlan: (ro
   return (await proposalHome(root, id)) === 'plan' ? rejectFromPlan(root, id) : rejectPendingProposal(root, id)
 }
 
-/** The proposals of a plan that a recomputed curation plan must keep: non-curation kinds still pending. Pure. */
-export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined): Proposal[] {
-  return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && (p.status ?? 'pending') === 'pending')
-}
-
-/**
- * After curation saved a fresh plan (it replaces plan.json), puts back the kept proposals that are not
- * in it (under the library lock). Returns the plan as saved.
- */
-export async function restoreKept(root: string, kept: readonly Proposal[]): Promise<SavedPlan | undefined> {
-  if (kept.length === 0) return undefined
-  return withLibraryLock(root, async () => {
-    const plan = await loadPlan(root)
-    const ids = new Set(plan.proposals.map((p) => p.id))
-    const missing = kept.filter((p) => !ids.has(p.id))
-    if (missing.length) {
-      plan.proposals.push(...missing)
-      await savePlan(root, plan)
-    }
-    return plan
-  })
-}
+/** Re-exported for the queue's callers; the curation module itself keeps these across a recompute. */
+export { proposalsToKeep } from '../curate/service'
 
 /** How many proposals wait for review in the whole queue. */
 export async function countWaiting(root: string): Promise<number> {
