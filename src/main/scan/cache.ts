@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
 import type { AgentMessage, ToolCall } from '../../shared/types'
+import type { LogParse } from './agiagent-parser'
 
 const FORMAT = 2
 /** File signature: a cache written by another format (or a stray file) is ignored, never misread. */
@@ -121,18 +122,7 @@ export class ScanCache<T = unknown> {
 }
 
 /** The parsed-log shape stored compactly (see `encodeLog`). */
-interface LogLike {
-  agent: string
-  requirements: string[]
-  interruptions: number
-  completed: boolean
-  stoppedByUser: boolean
-  toolCalls: ToolCall[]
-  errors: string[]
-  agentMessages: AgentMessage[]
-  preferences: string[]
-  bytes: number
-}
+type LogLike = LogParse
 
 const LOG_TAG = 'log1'
 /** Added to a call's parameter count when the call is partial (cut off). */
