@@ -88,8 +88,11 @@ async function treeSignature(dir: string, depth: number, limit = 20_000): Promis
   return out
 }
 
-/** Polls a tree every `intervalMs`, reporting paths whose signature changed. */
-function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: string) => void): Watch {
+/**
+ * Calls `signature()` every `intervalMs` (never two at once) and reports every path whose signature
+ * appeared, changed or vanished since the previous call.
+ */
+function pollSignatures(signature: () => Promise<Map<string, string>>, intervalMs: number, onPath: (rel: string) => void): Watch {
   let previous: Map<string, string> | undefined
   let stopped = false
   let running = false
@@ -99,16 +102,16 @@ function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: 
     }
     running = true
     try {
-      const now = await treeSignature(dir, depth)
+      const now = await signature()
       if (previous) {
         for (const [rel, sig] of now) {
           if (previous.get(rel) !== sig) {
-            onPath(rel.replace(/\/$/, ''))
+            onPath(rel)
           }
         }
         for (const rel of previous.keys()) {
           if (!now.has(rel)) {
-            onPath(rel.replace(/\/$/, ''))
+            onPath(rel)
           }
         }
       }
@@ -126,6 +129,11 @@ function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: 
       clearInterval(timer)
     }
   }
+}
+
+/** Polls a tree every `intervalMs`, reporting paths whose signature changed. */
+function pollTree(dir: string, depth: number, intervalMs: number, onPath: (rel: string) => void): Watch {
+  return pollSignatures(() => treeSignature(dir, depth), intervalMs, (rel) => onPath(rel.replace(/\/$/, '')))
 }
 
 /** Folders of a library that never hold skills (backed-up code, processing logs) and are not watched. */
@@ -312,9 +320,6 @@ export function createWatchers(opts: { emit: (e: ApiEvent) => void; selfWrites: 
 
 /** Polls the task folders (`output_...` under the root and its users) and their `logs/` files. */
 function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) => void): Watch {
-  let previous: Map<string, string> | undefined
-  let stopped = false
-  let running = false
   const signature = async (): Promise<Map<string, string>> => {
     const out = new Map<string, string>()
     const taskDirs: string[] = []
@@ -349,37 +354,5 @@ function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) =>
     }
     return out
   }
-  const tick = async (): Promise<void> => {
-    if (running || stopped) {
-      return
-    }
-    running = true
-    try {
-      const now = await signature()
-      if (previous) {
-        for (const [rel, sig] of now) {
-          if (previous.get(rel) !== sig) {
-            onPath(rel)
-          }
-        }
-        for (const rel of previous.keys()) {
-          if (!now.has(rel)) {
-            onPath(rel)
-          }
-        }
-      }
-      previous = now
-    } finally {
-      running = false
-    }
-  }
-  void tick()
-  const timer = setInterval(() => void tick(), intervalMs)
-  timer.unref()
-  return {
-    close() {
-      stopped = true
-      clearInterval(timer)
-    }
-  }
+  return pollSignatures(signature, intervalMs, onPath)
 }
