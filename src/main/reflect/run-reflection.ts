@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { ensureDirInside } from '../store/contained'
 import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { LlmError } from '../llm/errors'
 import { redact } from '../llm/redact'
@@ -270,10 +271,9 @@ function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: stri
 
 async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
   await fs.promises.mkdir(dir, { recursive: true })
-  for (const sub of ['legacy', 'codes', 'logs']) {
-    await fs.promises.mkdir(path.join(dir, sub), { recursive: true })
-  }
   const store = await deps.openStore(dir)
+  // The upstream layout's folders, each a real folder inside the library (a link there is refused).
+  for (const sub of ['legacy', 'codes', 'logs']) await ensureDirInside(store.root, sub)
   const { skills } = await store.list({ includeLegacy: true })
   return {
     dir,
