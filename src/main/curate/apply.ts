@@ -17,7 +17,7 @@ import { checkRelPath } from '../store/paths'
 import { writeFileAtomic } from '../store/atomic'
 import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
-import { appendJournal, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+import { appendJournal, JOURNAL_REL, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
 
 export { withLibraryLock }
 
@@ -196,6 +196,8 @@ export async function runTransaction(root: string, record: Omit<JournalRecord, '
 async function runTransactionLocked(root: string, record: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks): Promise<JournalRecord> {
   const id = newId()
   const full: JournalRecord = { ...record, id, at: new Date().toISOString() }
+  // The commit point must be writable inside the library before anything changes (a linked journal is refused here).
+  await containedFilePath(root, JOURNAL_REL)
   const intent = `${TX_DIR}/${id}.json`
   await writeContained(root, intent, JSON.stringify({ id, record: full } satisfies TxFile), { mustNotExist: true })
   let done = 0

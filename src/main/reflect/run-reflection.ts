@@ -242,6 +242,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     if (c) {
       if (summary.cancelled) void c.log.info('Reflection cancelled by the user')
       await c.log.flush()
+      if (c.log.problem) (summary.warnings ??= []).push(c.log.problem)
     }
   }
   emit({

@@ -31,8 +31,8 @@ const MAX_DEPTH = 12
 const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */
 const LOAD_BATCH = 256
-/** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses). */
-const FOLD_AFTER_BYTES = 64 * 1024
+/** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses; tests set it lower). */
+const FOLD_AFTER_BYTES = Number(process.env.SKILLBENCH_FOLD_AFTER_BYTES) || 64 * 1024
 /** A fully folded ledger larger than this moves to the archive (usage history is kept, never deleted). */
 const ARCHIVE_AFTER_BYTES = 1024 * 1024
 
@@ -228,6 +228,9 @@ class Library implements SkillLibrary {
     return withLibraryLock(
       this.root,
       async () => {
+        // The ledger every write is announced in must be ours to append to before anything is written
+        // (a link there is refused now, not after a skill file was already changed).
+        await containedFilePath(this.root, LEDGER_REL)
         // A fold that crashed must finish before anything else is recorded or rewritten.
         if (await this.foldInterrupted()) await this.finishFold()
         return fn()

@@ -56,6 +56,11 @@ function fail(message: string, extra: Record<string, unknown> = {}): ToolResult 
   return { status: 'error', message, ...extra }
 }
 
+/** The store's error code of a failure (path_escape, conflict, busy…), for callers that map it (the web API). */
+function errCode(err: unknown): Record<string, unknown> {
+  return err instanceof StoreError ? { code: err.code } : {}
+}
+
 function errMessage(err: unknown): string {
   if (err instanceof StoreError || err instanceof Error) return err.message.split('\n')[0] ?? err.message
   return String(err)
@@ -213,7 +218,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
             { at: formatTimestamp(now()), ...(opts.via ? { via: opts.via } : {}) }
           )
         } catch (err) {
-          return { status: 'error', message: `the use of the found skills could not be recorded: ${errMessage(err)}`, skills_count: 0, skills: [] }
+          return { status: 'error', message: `the use of the found skills could not be recorded: ${errMessage(err)}`, skills_count: 0, skills: [], ...errCode(err) }
         }
         const byId = new Map(used.map((u) => [u.skill_id, u]))
         chosen = chosen.map((c) => ({ skill: byId.get(c.skill.skill_id) ?? c.skill, score: c.score }))
@@ -247,7 +252,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
           new_quality_index: next
         }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -265,7 +270,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true })
         return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -276,7 +281,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         const moved = await store.moveToLegacy(skill_id)
         return { status: 'success', message: `Skill ${skill_id} moved to ${moved.to} (kept, no longer recalled)`, skill_id, from: moved.from, to: moved.to }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -289,7 +294,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       try {
         return await copySkillFiles(store, skill_id, file_paths, ws, opts.copyLimits)
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     }
   }
