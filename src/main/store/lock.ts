@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { TEMP_PREFIX, TEMP_SUFFIX } from './atomic'
+import { holdTempFile, TEMP_PREFIX, TEMP_SUFFIX } from './atomic'
 import { ensureDirInside } from './contained'
 import { StoreError } from './types'
 
@@ -154,6 +154,7 @@ interface Held {
   file: string
   /** Our owner record; `file` is a hard link to it while we hold the lock. */
   staged: string
+  unhold: () => void
 }
 
 function sleep(ms: number): Promise<void> {
@@ -239,14 +240,16 @@ async function acquireFileLock(root: string, lockDir: string, lockName: string, 
   // The owner record is complete before any lock name points at it (link, not open+write). The staged file
   // stays until release: it is how we recognise our own names.
   const staged = path.join(dir, `${TEMP_PREFIX}${process.pid}-${nonce}${TEMP_SUFFIX}`)
+  const unhold = holdTempFile(staged) // a sweep at open (this process) must never remove it while we hold the lock
   fs.writeFileSync(staged, JSON.stringify(owner), { flag: 'wx', mode: 0o644 })
   try {
     await takeName(dir, lockName, staged, Date.now() + opts.timeoutMs, 0)
   } catch (err) {
     unlinkQuietly(staged)
+    unhold()
     throw err
   }
-  return { file, staged }
+  return { file, staged, unhold }
 }
 
 function unlinkQuietly(file: string): void {
@@ -261,6 +264,7 @@ function releaseFileLock(held: Held): void {
   // Only our own record is removed (nobody breaks a live owner's lock; this is a safety check).
   releaseName(held.file, held.staged)
   unlinkQuietly(held.staged)
+  held.unhold()
 }
 
 // ---- in-process queue and re-entry ---------------------------------------------------------------------
