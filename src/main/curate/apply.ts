@@ -17,6 +17,7 @@ import { checkRelPath } from '../store/paths'
 import { writeFileAtomic } from '../store/atomic'
 import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
+import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
 
 export { withLibraryLock }
@@ -193,8 +194,68 @@ export async function runTransaction(root: string, record: Omit<JournalRecord, '
   return withLibraryLock(root, () => runTransactionLocked(root, record, hooks), { purpose: `applying ${record.kind} ${record.proposal_id}`.slice(0, 80) })
 }
 
-async function runTransactionLocked(root: string, record: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks): Promise<JournalRecord> {
+const SKILL_FILE = /(^|\/)(skill_[^/]*\.md|SKILL\.md)$/
+
+/**
+ * Carries usage counters that a fold wrote into a skill since the change was prepared over to the change (only
+ * when nothing but fetch_count / last_used_at differs): the change applies, and no counted use is lost. Returns
+ * the ops and changes as they will really be applied (and journaled).
+ */
+export async function rebaseOnUsage(root: string, ops: readonly TxOp[], changes: readonly FileChange[]): Promise<{ ops: TxOp[]; changes: FileChange[] }> {
+  const out: TxOp[] = []
+  // Skill files moved by this transaction whose text was rebased: the path they move to → old text, new text, drift.
+  const moved = new Map<string, { original: string; current: string; drift: UsageDrift }>()
+  const rewritten = new Map<string, { before: string | null; after: string | null }>()
+  for (const op of ops) {
+    if (op.op === 'write' && op.before !== null && SKILL_FILE.test(op.path)) {
+      const format = formatOfPath(op.path)
+      const prior = moved.get(op.path)
+      let current: string | null = null
+      let drift: UsageDrift | null = null
+      if (prior && op.before === prior.original) {
+        current = prior.current
+        drift = prior.drift
+      } else {
+        current = await readText(await containedFilePath(root, op.path, { createDirs: false }))
+        drift = current !== null && current !== op.before ? usageDrift(op.before, current, format) : null
+      }
+      if (current !== null && drift) {
+        const after = op.after === null ? null : applyUsageDrift(op.after, drift, format)
+        if (op.after === null || after !== null) {
+          out.push({ ...op, before: current, after })
+          rewritten.set(op.path, { before: current, after })
+          continue
+        }
+      }
+    } else if (op.op === 'move') {
+      const fileRel = op.file ? `${op.from}/${op.file}` : op.from
+      if (SKILL_FILE.test(fileRel)) {
+        const current = await readText(await containedFilePath(root, fileRel, { createDirs: false }))
+        const drift = current !== null && current !== op.text ? usageDrift(op.text, current, formatOfPath(fileRel)) : null
+        if (current !== null && drift) {
+          const dest = op.file ? `${op.to}/${op.file}` : op.to
+          moved.set(dest, { original: op.text, current, drift })
+          rewritten.set(fileRel, { before: current, after: null })
+          if (!rewritten.has(dest)) rewritten.set(dest, { before: null, after: current })
+          out.push({ ...op, text: current })
+          continue
+        }
+      }
+    }
+    out.push(op)
+  }
+  const newChanges = changes.map((c) => {
+    const r = rewritten.get(c.path)
+    if (!r) return c
+    return { ...c, before: c.before === null ? null : (r.before ?? c.before), after: c.after === null ? null : (r.after ?? c.after) }
+  })
+  return { ops: out, changes: newChanges }
+}
+
+async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks): Promise<JournalRecord> {
   const id = newId()
+  const rebased = await rebaseOnUsage(root, recordIn.ops, recordIn.changes)
+  const record = { ...recordIn, ops: rebased.ops, changes: rebased.changes }
   const full: JournalRecord = { ...record, id, at: new Date().toISOString() }
   // The commit point must be writable inside the library before anything changes (a linked journal is refused here).
   await containedFilePath(root, JOURNAL_REL)
@@ -295,7 +356,7 @@ export async function undoConflicts(root: string, record: JournalRecord): Promis
     if (op.op === 'write') {
       writtenLater.add(op.path)
       const current = await readText(await containedFilePath(root, op.path, { createDirs: false }))
-      if (!same(current, op.after)) conflicts.push(current === null ? `${op.path} was removed or moved since` : `${op.path} was changed since`)
+      if (!same(current, op.after) && !onlyUsageMoved(op.path, op.after, current)) conflicts.push(current === null ? `${op.path} was removed or moved since` : `${op.path} was changed since`)
       continue
     }
     const to = await containedFilePath(root, op.to, { createDirs: false, folderOk: true })
@@ -303,10 +364,18 @@ export async function undoConflicts(root: string, record: JournalRecord): Promis
     const fromThere = await exists(await containedFilePath(root, op.from, { createDirs: false, folderOk: true }))
     const moved = op.file ? `${op.to}/${op.file}` : op.to
     if (!toThere) conflicts.push(`${op.to} is no longer there (restored or moved since)`)
-    else if (!writtenLater.has(moved) && !same(await readText(op.file ? path.join(to, op.file) : to), op.text)) conflicts.push(`${moved} was changed since`)
+    else if (!writtenLater.has(moved)) {
+      const current = await readText(op.file ? path.join(to, op.file) : to)
+      if (!same(current, op.text) && !onlyUsageMoved(moved, op.text, current)) conflicts.push(`${moved} was changed since`)
+    }
     if (fromThere) conflicts.push(`${op.from} exists again`)
   }
   return conflicts
+}
+
+/** True when a skill file differs from the expected text only by uses counted since (undo carries them over). */
+function onlyUsageMoved(rel: string, expected: string | null, current: string | null): boolean {
+  return expected !== null && current !== null && SKILL_FILE.test(rel) && usageDrift(expected, current, formatOfPath(rel)) !== null
 }
 
 /** Reverts an applied record as a new transaction, or explains why it cannot. */
