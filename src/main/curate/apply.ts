@@ -210,8 +210,8 @@ export async function rebaseOnUsage(root: string, ops: readonly TxOp[], changes:
     if (op.op === 'write' && op.before !== null && SKILL_FILE.test(op.path)) {
       const format = formatOfPath(op.path)
       const prior = moved.get(op.path)
-      let current: string | null = null
-      let drift: UsageDrift | null = null
+      let current: string | null
+      let drift: UsageDrift | null
       if (prior && op.before === prior.original) {
         current = prior.current
         drift = prior.drift
