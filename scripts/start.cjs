@@ -15,7 +15,7 @@ const path = require('node:path')
 
 const ROOT = path.resolve(__dirname, '..')
 const OUT = path.join(ROOT, 'out')
-const OUTPUTS = ['main/index.js', 'preload/index.js', 'renderer/index.html'].map((p) => path.join(OUT, p))
+const OUTPUTS = ['main/index.js', 'main/cli.js', 'preload/index.js', 'renderer/index.html'].map((p) => path.join(OUT, p))
 const SOURCES = ['src', 'electron.vite.config.ts', 'package.json'].map((p) => path.join(ROOT, p))
 /** An Electron that dies this fast did not start (missing libraries, no display…). */
 const EARLY_EXIT_MS = 8000

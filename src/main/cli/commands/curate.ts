@@ -44,7 +44,6 @@ export function formatProposal(p: Proposal): string {
 
 export const command: CliCommand = {
   name: 'curate',
-  summary: 'Propose merges, consolidations and cleanups for a library (nothing changes until accepted or --apply)',
   usage:
     'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
     '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited]',

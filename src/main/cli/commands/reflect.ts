@@ -74,7 +74,6 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 
 export const command: CliCommand = {
   name: 'reflect',
-  summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
