@@ -1,9 +1,17 @@
+import { readFileSync } from 'node:fs'
 import path, { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
 
 const CLI_SOURCES_FILE = 'cli-sources.json'
+
+// Electron is an optional dependency (npm skips it on Node 20: Electron 42+ declares Node ≥ 22.12). electron-vite
+// reads the installed package only for its major version (the preload's Node and the renderer's Chrome targets):
+// give it the declared one, so the build is the same whether or not the package is there.
+const declaredElectron = (JSON.parse(readFileSync(resolve(__dirname, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> })
+  .optionalDependencies.electron
+process.env.ELECTRON_MAJOR_VER ??= declaredElectron?.split('.')[0]
 
 /**
  * Writes `out/main/cli-sources.json`: when the build started and every source file the compiled CLI (entry `cli`
