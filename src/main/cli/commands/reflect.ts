@@ -1,7 +1,6 @@
 import path from 'node:path'
 import type { TaskTrace } from '../../../shared/types'
 import { DEFAULT_SETTINGS } from '../../../shared/types'
-import { createOpenAiClient, llmConfigFromEnv } from '../../llm/openai-client'
 import { defaultReflectionDeps } from '../../reflect/default-deps'
 import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
@@ -98,8 +97,10 @@ export const command: CliCommand = {
         ? path.resolve(io.cwd, values.library!)
         : resolveRootDir({ configPath: values.config, cwd: io.cwd })
 
-    const llmConfig = mode === 'openai' ? llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env) : undefined
-    const llm = llmConfig ? createOpenAiClient(llmConfig) : undefined
+    // the SDK takes 100–250 ms to load: only where a model is used
+    const openai = mode === 'openai' ? await import('../../llm/openai-client') : undefined
+    const llmConfig = openai?.llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)
+    const llm = openai && llmConfig ? openai.createOpenAiClient(llmConfig) : undefined
 
     const progressLine = { shown: false }
     let done = 0
