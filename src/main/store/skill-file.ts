@@ -7,7 +7,6 @@
  * string fields as strings (`skill_id: 0123` stays "0123", never 83 or 123).
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer'
-import { createRequire } from 'node:module'
 import { isStringFieldPath, STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
 import type * as YamlModule from 'yaml'
@@ -19,7 +18,9 @@ let yamlModule: typeof YamlModule | undefined
  * reader (simple-yaml.ts) parses nearly every front matter without it.
  */
 function yamlLib(): typeof YamlModule {
-  return (yamlModule ??= createRequire(__filename)('yaml') as typeof YamlModule)
+  // A plain require (CJS everywhere this runs: tsx, the build, vitest), so bundlers still see the dependency.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (yamlModule ??= require('yaml') as typeof YamlModule)
 }
 
 /** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap). */
