@@ -145,7 +145,8 @@ function startupRows(): void {
   const help = timeRuns(...sb('--help'), 20, 3)
   const list = timeRuns(...sb('list', '--library', lib), 20, 3)
   const fromSource = timeRuns(...sb('list', '--library', lib), 5, 1, { env: { ...ENV, SKILLBENCH_FROM_SOURCE: '1' } })
-  const over = (xs: number[]): string => `+${ms(median(xs) - median(bare))} over \`node -e 0\``
+  const signed = (d: number): string => `${d < 0 ? '−' : '+'}${ms(Math.abs(d))}`
+  const over = (xs: number[]): string => `${signed(median(xs) - median(bare))} median, ${signed(Math.min(...xs) - Math.min(...bare))} min over \`node -e 0\``
   rows.push(
     { command: '`node -e 0` (bare Node start)', ours: '—', reference: medMin(bare), goal: '—' },
     { command: '`skillbench --help`', ours: `${medMin(help)} (${over(help)})`, reference: '', goal: 'loads no command module' },
