@@ -1,18 +1,73 @@
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import path, { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+
+const CLI_SOURCES_FILE = 'cli-sources.json'
+
+// Electron is an optional dependency (npm skips it on Node 20: Electron 42+ declares Node ≥ 22.12). electron-vite
+// reads the installed package only for its major version (the preload's Node and the renderer's Chrome targets):
+// give it the declared one, so the build is the same whether or not the package is there.
+const declaredElectron = (JSON.parse(readFileSync(resolve(__dirname, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> })
+  .optionalDependencies.electron
+process.env.ELECTRON_MAJOR_VER ??= declaredElectron?.split('.')[0]
 
 /**
- * Three builds (electron-vite): the Electron main process (our app shell), the sandboxed preload (CJS:
- * package.json has no "type": "module", so it is emitted as out/preload/index.js) and the React renderer,
- * which web mode (`skillbench serve`) serves too. Monaco is bundled from node_modules (no CDN); its
+ * Writes `out/main/cli-sources.json`: when the build started and every source file the compiled CLI (entry `cli`
+ * and every chunk it imports, statically or lazily) was built from. `bin/skillbench.mjs` stats exactly these
+ * files (a millisecond) and runs the sources through tsx instead when one is newer or gone, so a stale build
+ * never runs old code in a dev checkout.
+ */
+function cliSourcesManifest(): Plugin {
+  let builtAt = 0
+  return {
+    name: 'skillbench:cli-sources',
+    buildStart() {
+      builtAt = Date.now()
+    },
+    generateBundle(_options, bundle) {
+      const byName = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])))
+      const entry = [...byName.values()].find((c) => c.isEntry && c.name === 'cli')
+      if (!entry) return
+      const seen = new Set<string>()
+      const modules = new Set<string>([resolve(__dirname, 'electron.vite.config.ts')])
+      const queue = [entry.fileName]
+      while (queue.length > 0) {
+        const chunk = byName.get(queue.pop()!)
+        if (!chunk || seen.has(chunk.fileName)) continue
+        seen.add(chunk.fileName)
+        for (const id of chunk.moduleIds) if (id.startsWith(resolve(__dirname, 'src') + path.sep)) modules.add(id)
+        queue.push(...chunk.imports, ...chunk.dynamicImports)
+      }
+      const sources = [...modules].map((id) => path.relative(__dirname, id).split(path.sep).join('/')).sort()
+      this.emitFile({ type: 'asset', fileName: CLI_SOURCES_FILE, source: JSON.stringify({ builtAt, sources }, null, 1) + '\n' })
+    }
+  }
+}
+
+/**
+ * Three builds (electron-vite): the Node side (the Electron main process and the `skillbench` CLI), the sandboxed
+ * preload (CJS: package.json has no "type": "module", so it is emitted as out/preload/index.js) and the React
+ * renderer, which web mode (`skillbench serve`) serves too. Monaco is bundled from node_modules (no CDN); its
  * workers are emitted as files by Vite's `?worker` imports.
+ *
+ * The Node build has two entries sharing chunks: `index` (Electron) and `cli` (`bin/skillbench.mjs` loads it;
+ * every command is its own lazily loaded chunk). Its target is the Node that package.json's engines allow, as
+ * the CLI runs on the user's Node; dependencies stay external (loaded from node_modules only where used).
  */
 export default defineConfig({
   main: {
+    plugins: [cliSourcesManifest()],
     build: {
       outDir: 'out/main',
-      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/app/main.ts') } }
+      target: 'node20.19',
+      rolldownOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/app/main.ts'),
+          cli: resolve(__dirname, 'src/main/cli/index.ts')
+        }
+      }
     }
   },
   preload: {

@@ -2,10 +2,15 @@
 
 Usage: cluster_sklearn.py CORPUS.jsonl LABELS.out  -> one JSON line with timings (s), CPU time (s, all
 threads: time.process_time), counts, peak RSS (MB).
+       cluster_sklearn.py LIBRARY_DIR LABELS.out   -> the same from a library's skill_*.md files, read as
+upstream reads them (YAML front matter; the text is title, usage conditions and body, as `skillbench curate`
+compares them); LABELS.out then has "skill_id label" lines.
 Same settings as ours: default TfidfVectorizer (smooth idf, L2), DBSCAN(eps=0.5, min_samples=2) on the
 precomputed cosine distance 1 - S, as upstream AGIAgent's skill_manager does.
 """
+import glob
 import json
+import os
 import resource
 import sys
 import time
@@ -16,10 +21,29 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
 
+def read_library(library):
+    import yaml
+
+    ids, docs = [], []
+    for path in sorted(glob.glob(os.path.join(library, "skill_*.md"))):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        end = text.find("\n---", 3)
+        data = yaml.safe_load(text[3:end]) or {}
+        body = text[end + 4 :].lstrip("\n")
+        ids.append(str(data.get("skill_id")))
+        docs.append(f"{data.get('title', '')}\n{data.get('usage_conditions', '')}\n{body}")
+    return ids, docs
+
+
 def main():
     corpus_path, labels_path = sys.argv[1], sys.argv[2]
-    with open(corpus_path, encoding="utf-8") as f:
-        docs = [json.loads(line) for line in f if line.strip()]
+    ids = None
+    if os.path.isdir(corpus_path):
+        ids, docs = read_library(corpus_path)
+    else:
+        with open(corpus_path, encoding="utf-8") as f:
+            docs = [json.loads(line) for line in f if line.strip()]
     c0 = time.process_time()
     t0 = time.perf_counter()
     vec = TfidfVectorizer()
@@ -35,7 +59,10 @@ def main():
     t3 = time.perf_counter()
     cpu = time.process_time() - c0
     with open(labels_path, "w") as f:
-        f.write("\n".join(str(int(l)) for l in labels) + "\n")
+        if ids is None:
+            f.write("\n".join(str(int(l)) for l in labels) + "\n")
+        else:
+            f.write("\n".join(f"{i} {int(l)}" for i, l in zip(ids, labels)) + "\n")
     print(json.dumps({
         "index_s": t1 - t0,
         "pairs_s": t2 - t1,

@@ -78,7 +78,7 @@ async function mcpFigures(dir: string): Promise<string[]> {
   }
   await client.close()
   return [
-    `| spawn → initialized (tsx, cold) | ${startMs.toFixed(0)} ms | — |`,
+    `| spawn → initialized (compiled CLI where built) | ${startMs.toFixed(0)} ms | — |`,
     `| first query_skill (builds the index) | ${firstQueryMs.toFixed(1)} ms | — |`,
     `| query_skill round trip, median / p95 (${CALLS} calls, 3 files written each) | ${median(q).toFixed(1)} / ${p95(q).toFixed(1)} ms | < 50 ms median (in-process query ≈ 0.4 ms) |`,
     `| rate_skill round trip, median / p95 | ${median(r).toFixed(1)} / ${p95(r).toFixed(1)} ms | < 50 ms median |`

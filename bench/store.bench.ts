@@ -6,72 +6,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { openLibrary } from '../src/main/store/library'
-import { serializeSkillFile } from '../src/main/store/skill-file'
 import { createSkillTools } from '../src/main/tools/skill-tools'
+import { rng } from './cluster-corpus'
+import { EN, wordPicker, writeMixedLibrary, ZH } from './libraries'
 
 const N_AGI = 9_500
 const N_MD = 500
-
-const EN = [
-  'parse', 'csv', 'file', 'sort', 'column', 'pandas', 'http', 'request', 'retry', 'timeout', 'json', 'schema', 'validate', 'docker',
-  'image', 'build', 'cache', 'layer', 'react', 'component', 'state', 'hook', 'test', 'unit', 'mock', 'fixture', 'database', 'index',
-  'query', 'migration', 'git', 'branch', 'merge', 'rebase', 'conflict', 'deploy', 'kubernetes', 'pod', 'log', 'metric', 'alert',
-  'python', 'typescript', 'rust', 'async', 'thread', 'lock', 'queue', 'worker', 'pdf', 'table', 'extract', 'scrape', 'html', 'selector',
-  'calculator', 'divide', 'zero', 'error', 'handling', 'config', 'environment', 'secret', 'token', 'auth', 'oauth', 'session', 'cookie'
-]
-const ZH = [
-  '计算器', '加减乘除', '除零保护', '单元测试', '网页', '爬虫', '数据', '清洗', '表格', '排序', '笑话', '问候', '文件', '保存', '读取',
-  '用户', '需求', '中断', '任务', '完成', '错误', '处理', '日志', '分析', '图片', '压缩', '接口', '调用', '超时', '重试', '数据库',
-  '索引', '迁移', '部署', '容器', '配置', '环境', '密钥', '登录', '会话', '报告', '生成', '模板', '翻译', '摘要', '游戏', '规则'
-]
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same library. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const rand = rng(42)
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
-const words = (pool: readonly string[], n: number, sep: string): string => Array.from({ length: n }, () => pick(pool)).join(sep)
-
-function text(chinese: boolean, n: number): string {
-  return chinese ? words(ZH, n, '') + '。' : words(EN, n, ' ') + '.'
-}
-
-function generate(dir: string): void {
-  for (let i = 0; i < N_AGI; i++) {
-    const zh = i % 2 === 0
-    const title = zh ? `${words(ZH, 4, '')}：${words(ZH, 3, '')}` : `${words(EN, 5, ' ')}`
-    const body = Array.from({ length: 12 }, () => text(zh, 14)).join('\n\n') + '\n'
-    const data = {
-      skill_id: String(1_700_000_000 + i),
-      title,
-      usage_conditions: text(zh, 10),
-      quality_index: 0.5,
-      fetch_count: i % 7,
-      related_code: '',
-      task_directories: [`output_${20260101 + (i % 300)}_${i}`],
-      created_at: '2026-01-17T09:59:21.686210',
-      updated_at: '2026-01-17T09:59:21.686233',
-      last_used_at: null,
-      user_preferences: ''
-    }
-    fs.writeFileSync(path.join(dir, `skill_${i}_${title.slice(0, 12).replace(/[\s：]/g, '_')}.md`), serializeSkillFile(data, body))
-  }
-  for (let i = 0; i < N_MD; i++) {
-    const folder = path.join(dir, i % 3 === 0 ? '.curated' : 'skills', `cat-${i % 10}`, `skill-${i}`)
-    fs.mkdirSync(folder, { recursive: true })
-    const body = `# skill-${i}\n\n` + Array.from({ length: 20 }, () => text(false, 16)).join('\n\n') + '\n'
-    fs.writeFileSync(path.join(folder, 'SKILL.md'), serializeSkillFile({ name: `skill-${i}`, description: `Use when ${text(false, 12)}` }, body))
-  }
-}
+const words = wordPicker(rng(7))
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b)
@@ -95,7 +36,7 @@ const both = (x: { wall: number; cpu: number }): string => `${ms(x.wall)} (cpu $
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-store-'))
   try {
-    generate(dir)
+    writeMixedLibrary(dir, N_AGI + N_MD)
     const queries = [
       ...Array.from({ length: 100 }, () => words(EN, 4, ' ')),
       ...Array.from({ length: 100 }, () => words(ZH, 3, '')),
@@ -141,7 +82,7 @@ async function main(): Promise<void> {
         Array.from({ length: 8 }, async () => {
           while (nextCreate < CREATES) {
             const i = nextCreate++
-            await lib.create({ title: `bench create ${i}`, body: text(i % 2 === 0, 40) + '\n', task_directories: [`output_bench_${i}`] })
+            await lib.create({ title: `bench create ${i}`, body: (i % 2 === 0 ? words(ZH, 40, '') : words(EN, 40, ' ')) + '\n', task_directories: [`output_bench_${i}`] })
           }
         })
       )

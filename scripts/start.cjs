@@ -15,7 +15,7 @@ const path = require('node:path')
 
 const ROOT = path.resolve(__dirname, '..')
 const OUT = path.join(ROOT, 'out')
-const OUTPUTS = ['main/index.js', 'preload/index.js', 'renderer/index.html'].map((p) => path.join(OUT, p))
+const OUTPUTS = ['main/index.js', 'main/cli.js', 'preload/index.js', 'renderer/index.html'].map((p) => path.join(OUT, p))
 const SOURCES = ['src', 'electron.vite.config.ts', 'package.json'].map((p) => path.join(ROOT, p))
 /** An Electron that dies this fast did not start (missing libraries, no display…). */
 const EARLY_EXIT_MS = 8000
@@ -71,6 +71,16 @@ function build() {
 
 /** The Electron binary, or the reason there is none. Never prints the downloader's noise. */
 function findElectron() {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'))) {
+    // an optional dependency: npm skips it where its declared engines (Node >= 22.12 for Electron 42+) do not fit
+    const [major, minor] = process.versions.node.split('.').map(Number)
+    const oldNode = major < 22 || (major === 22 && minor < 12)
+    return {
+      reason: oldNode
+        ? `the optional electron package is not installed: it needs Node >= 22.12, this is Node ${process.versions.node}`
+        : 'the optional electron package is not installed (run `npm install`)'
+    }
+  }
   const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(String(require('electron')))"], {
     cwd: ROOT,
     encoding: 'utf8',

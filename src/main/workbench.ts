@@ -81,6 +81,8 @@ export interface Workbench {
 const PREVIEW_CHARS = 200
 /** Libraries read in the background at start. */
 const PREWARM_LIBRARIES = 4
+/** The prewarm waits for this long without an API call (the first screen's calls go first). */
+const PREWARM_IDLE_MS = 500
 
 /** Creates the workbench: loads settings, adds initial roots, starts watching. */
 export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
@@ -526,7 +528,19 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     return out
   }
 
+  let callsInFlight = 0
+  let lastCallEndedAt = performance.now()
   async function dispatch(method: string, input: unknown): ReturnType<Workbench['dispatch']> {
+    callsInFlight++
+    try {
+      return await dispatchCall(method, input)
+    } finally {
+      callsInFlight--
+      lastCallEndedAt = performance.now()
+    }
+  }
+
+  async function dispatchCall(method: string, input: unknown): ReturnType<Workbench['dispatch']> {
     if (!Object.hasOwn(API_INPUT_SCHEMAS, method)) {
       return { ok: false, error: { code: 'not_found', message: `unknown method: ${method}` } }
     }
@@ -547,19 +561,36 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   }
 
   // Warm the store caches (and the overview graph of the first library) while the window / browser starts:
-  // the first list then costs a re-stat instead of reading and parsing every file.
+  // the first list then costs a re-stat instead of reading and parsing every file. The first screen's own calls
+  // go first: each step waits until no call is running and none came for PREWARM_IDLE_MS (a browser opened on
+  // `skillbench serve` asks for its first data at once, and a thousand file reads queued in front of those calls
+  // would delay the first rows).
   let disposed = false
+  let wakePrewarm = (): void => undefined
+  const idle = async (): Promise<void> => {
+    for (;;) {
+      const wait = lastCallEndedAt + PREWARM_IDLE_MS - performance.now()
+      if (disposed || (callsInFlight === 0 && wait <= 0)) return
+      await new Promise<void>((resolve) => {
+        wakePrewarm = resolve
+        setTimeout(resolve, Math.max(wait, 20)).unref()
+      })
+    }
+  }
   const prewarm = (async (): Promise<void> => {
     if (deps.prewarm === false) {
       return
     }
+    await idle()
     const libs = (await registry.listLibraries()).filter((l) => l.exists).slice(0, PREWARM_LIBRARIES)
     for (const [i, lib] of libs.entries()) {
+      await idle()
       if (disposed) {
         return
       }
       const store = await storeFor(lib.path)
       const list = await store.list({ includeLegacy: true })
+      await idle()
       if (i === 0 && !disposed) {
         await core.similarityGraph(
           list.skills.filter((s) => !s.legacy),
@@ -581,6 +612,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     },
     async dispose() {
       disposed = true
+      wakePrewarm()
       for (const timer of rootRescans.values()) clearTimeout(timer)
       await autoEnhancer.dispose()
       await prewarm

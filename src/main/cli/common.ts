@@ -24,7 +24,7 @@ export interface CliIo {
 /** One `skillbench` sub-command; each lives in its own file under `commands/`. */
 export interface CliCommand {
   name: string
-  summary: string
+  /** Its one-line summary is in registry.ts (so `--help` loads no command). */
   usage: string
   /** Returns the exit code (0 success, 1 failure). Throws UsageError for bad usage. */
   run(argv: string[], io: CliIo): Promise<number>

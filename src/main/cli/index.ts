@@ -1,19 +1,12 @@
-import { UsageError, type CliCommand, type CliIo } from './common'
-import { COMMAND_LOADERS } from './registry'
+import { UsageError, type CliIo } from './common'
+import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
 
-/** Loads every registered command (help needs their summaries). */
-async function loadCommands(): Promise<Map<string, CliCommand>> {
-  const commands = new Map<string, CliCommand>()
-  for (const name of Object.keys(COMMAND_LOADERS).sort()) {
-    commands.set(name, (await COMMAND_LOADERS[name]!()).command)
-  }
-  return commands
-}
-
-function helpText(commands: Map<string, CliCommand>): string {
-  const width = Math.max(...[...commands.keys()].map((n) => n.length), 4)
-  const lines = [...commands.values()].map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
+/** The top-level help: every command with its summary, from the registry (no command module is loaded). */
+function helpText(): string {
+  const names = Object.keys(COMMANDS).sort()
+  const width = Math.max(...names.map((n) => n.length), 4)
+  const lines = names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name]!.summary}`)
   return [
     'skillbench — a workbench for the skills AI agents learn from their own work',
     '',
@@ -32,21 +25,21 @@ function helpText(commands: Map<string, CliCommand>): string {
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(helpText(await loadCommands()) + '\n')
+    io.stdout(helpText() + '\n')
     return name ? 0 : 2
   }
   if (name === '--version' || name === '-v') {
     io.stdout('0.1.0\n')
     return 0
   }
-  const loader = COMMAND_LOADERS[name]
-  if (!loader) {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+  if (!entry) {
     io.stderr(`skillbench: unknown command '${name}' (see skillbench --help)\n`)
     return 2
   }
-  const { command } = await loader()
+  const { command } = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${command.summary}\n`)
+    io.stdout(`Usage: ${command.usage}\n\n${entry.summary}\n`)
     return 0
   }
   try {
@@ -62,7 +55,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Entry point used by bin/skillbench.cjs. */
+/** Entry point used by bin/skillbench.mjs. */
 export function runFromProcess(): void {
   const controller = new AbortController()
   let interrupted = false

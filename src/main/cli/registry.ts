@@ -1,31 +1,107 @@
 import type { CliCommand } from './common'
 
+/** One `skillbench` command: its one-line summary (for `--help`) and a loader for its module. */
+export interface CommandEntry {
+  summary: string
+  load: () => Promise<{ command: CliCommand }>
+}
+
 /**
- * Every `skillbench` command, loaded lazily so `skillbench query` does not pay for the web server or the MCP SDK.
- * One line per command; the command itself lives in `commands/<name>.ts` and exports `command`.
+ * Every `skillbench` command. Modules load lazily, one file per command (`commands/<name>.ts`, exporting
+ * `command`), so `skillbench query` does not pay for the web server or the MCP SDK; the summaries live here so
+ * `skillbench --help` loads no command at all.
  */
-export const COMMAND_LOADERS: Record<string, () => Promise<{ command: CliCommand }>> = {
-  version: () => import('./commands/version'),
-  export: () => import('./commands/export'),
-  import: () => import('./commands/import'),
-  use: () => import('./commands/use'),
-  validate: () => import('./commands/validate'),
-  'gen-commands': () => import('./commands/gen-commands'),
-  list: () => import('./commands/list'),
-  query: () => import('./commands/query'),
-  rate: () => import('./commands/rate'),
-  edit: () => import('./commands/edit'),
-  delete: () => import('./commands/delete'),
-  'copy-files': () => import('./commands/copy-files'),
-  serve: () => import('./commands/serve'),
-  scan: () => import('./commands/scan'),
-  memory: () => import('./commands/memory'),
-  mcp: () => import('./commands/mcp'),
-  reflect: () => import('./commands/reflect'),
-  curate: () => import('./commands/curate'),
-  proposals: () => import('./commands/proposals'),
-  accept: () => import('./commands/accept'),
-  reject: () => import('./commands/reject'),
-  undo: () => import('./commands/undo'),
-  restore: () => import('./commands/restore')
+export const COMMANDS: Record<string, CommandEntry> = {
+  version: {
+    summary: 'Print the Skillbench version',
+    load: () => import('./commands/version')
+  },
+  export: {
+    summary: 'Convert a library to another skill format (skill-md, agiagent, learned-yaml, mas-config) without losing fields',
+    load: () => import('./commands/export')
+  },
+  import: {
+    summary: 'Import skills of any format into a library (as SKILL.md folders, or skill_*.md in an AGIAgent library); index.json kept in sync',
+    load: () => import('./commands/import')
+  },
+  use: {
+    summary: "Find the learned skills (.sman/skills/*.yaml) whose trigger_pattern matches a question (unsafe regexes are rejected, matching is time-bounded)",
+    load: () => import('./commands/use')
+  },
+  validate: {
+    summary: 'Check skill files of every format (SKILL.md, skill_*.md, *_config.yaml, learned YAML): path + problem per file',
+    load: () => import('./commands/validate')
+  },
+  'gen-commands': {
+    summary: "Turn each SKILL.md skill's scripts/* into executables skill:<skill>:<tool> in a bin folder (-h prints the script's doc)",
+    load: () => import('./commands/gen-commands')
+  },
+  list: {
+    summary: 'List the skills of a library (and the files that could not be read)',
+    load: () => import('./commands/list')
+  },
+  query: {
+    summary: 'Find the skills most relevant to a text (TF-IDF, Chinese and English)',
+    load: () => import('./commands/query')
+  },
+  rate: {
+    summary: 'Rate a skill from 0 to 1 (quality = 0.7 × old + 0.3 × rating)',
+    load: () => import('./commands/rate')
+  },
+  edit: {
+    summary: "Edit a skill's body: full_replace, append, or lines_replace (--old must match exactly once)",
+    load: () => import('./commands/edit')
+  },
+  delete: {
+    summary: 'Retire a skill: move it to legacy/ (never deleted)',
+    load: () => import('./commands/delete')
+  },
+  'copy-files': {
+    summary: "Back up a task's code/document files into the skill's codes/task_…/ folder",
+    load: () => import('./commands/copy-files')
+  },
+  serve: {
+    summary: 'Run the workbench in your browser (web mode on 127.0.0.1, token-protected)',
+    load: () => import('./commands/serve')
+  },
+  scan: {
+    summary: 'Find agent tasks (AGIAgent roots, Claude Code, Codex, Synapse sessions) and parse their logs',
+    load: () => import('./commands/scan')
+  },
+  memory: {
+    summary: 'Long-term memory files: lessons, preferences, procedural memory, daily-log consolidation, prompt sections',
+    load: () => import('./commands/memory')
+  },
+  mcp: {
+    summary: 'Serve the skill tools to any MCP client (Claude Code, Codex, Cursor…) over stdio',
+    load: () => import('./commands/mcp')
+  },
+  reflect: {
+    summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
+    load: () => import('./commands/reflect')
+  },
+  curate: {
+    summary: 'Propose merges, consolidations and cleanups for a library (nothing changes until accepted or --apply)',
+    load: () => import('./commands/curate')
+  },
+  proposals: {
+    summary: 'List the pending curation plan with each proposal\'s status',
+    load: () => import('./commands/proposals')
+  },
+  accept: {
+    summary: 'Apply one proposal of the pending plan (all-or-nothing, journaled, undoable)',
+    load: () => import('./commands/accept')
+  },
+  reject: {
+    summary: 'Mark a proposal of the pending plan as rejected (no file changes)',
+    load: () => import('./commands/reject')
+  },
+  undo: {
+    summary: 'Revert an applied proposal (by proposal or journal id) if its files are unchanged since',
+    load: () => import('./commands/undo')
+  },
+  restore: {
+    summary: 'Bring a skill back from legacy/',
+    load: () => import('./commands/restore')
+  }
 }

@@ -22,7 +22,7 @@
  * the page gets a strict CSP. Static files are public (the renderer bundle has no secrets).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { promises as fsp } from 'node:fs'
+import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -235,7 +235,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const inside = target === rendererDir || target.startsWith(rendererDir + path.sep)
     const hidden = rel.split('/').some((p) => p.startsWith('.') && p.length > 0)
     let file = indexFile
-    if (inside && !hidden && rel !== '/' && (await isFile(target))) {
+    if (inside && !hidden && rel !== '/' && isFile(target)) {
       file = target
     } else if (path.extname(rel) && rel !== '/index.html') {
       // a missing asset is a 404, not the page (so a broken build is visible)
@@ -244,7 +244,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     let data: Buffer
     try {
-      data = await fsp.readFile(file)
+      // Read synchronously (a few hundred KB, under a millisecond): async reads would queue in libuv's thread pool
+      // behind the thousands of skill-file reads of a library being listed, and the first page would wait for them.
+      data = fs.readFileSync(file)
     } catch {
       if (file === indexFile) {
         sendNotBuilt(res, rendererDir)
@@ -351,9 +353,9 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-async function isFile(p: string): Promise<boolean> {
+function isFile(p: string): boolean {
   try {
-    return (await fsp.stat(p)).isFile()
+    return fs.statSync(p).isFile() // sync for the same reason as the read of a page file
   } catch {
     return false
   }

@@ -9,7 +9,19 @@
 import { isAscii, isUtf8, transcode } from 'node:buffer'
 import { isStringFieldPath, STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
-import { Document, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node, type YAMLMap } from 'yaml'
+import type * as YamlModule from 'yaml'
+import type { Document, Node, Scalar, YAMLMap } from 'yaml'
+
+let yamlModule: typeof YamlModule | undefined
+/**
+ * The `yaml` package, loaded on first use: it is ~70 files (60–100 ms of a command's start-up) and the fast
+ * reader (simple-yaml.ts) parses nearly every front matter without it.
+ */
+function yamlLib(): typeof YamlModule {
+  // A plain require (CJS everywhere this runs: tsx, the build, vitest), so bundlers still see the dependency.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (yamlModule ??= require('yaml') as typeof YamlModule)
+}
 
 /** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap). */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024
@@ -109,6 +121,7 @@ const CORE_TAGS: ReadonlySet<string> = new Set(
 
 /** Reasons a YAML tree is refused before it is turned into data. */
 function checkTree(doc: Document.Parsed): string | null {
+  const { visit, isScalar } = yamlLib()
   let problem: string | null = null
   visit(doc, {
     Alias() {
@@ -149,6 +162,7 @@ function checkTree(doc: Document.Parsed): string | null {
 function toData(node: unknown, depth: number, parents: string[] | null, key: string | null): unknown {
   if (depth > MAX_FRONT_MATTER_DEPTH) throw new RangeError(`front matter nested deeper than ${MAX_FRONT_MATTER_DEPTH} levels`)
   if (node == null) return null
+  const { isScalar, isMap, isSeq, isAlias, isPair } = yamlLib()
   if (isScalar(node)) {
     const v = node.value
     if (parents !== null && key !== null && v !== null && typeof v !== 'string' && isStringFieldPath(parents, key)) {
@@ -187,6 +201,7 @@ export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<str
 /** The full (slow) path of parseFrontMatterYaml: the `yaml` package plus our tree checks. Exported for tests. */
 export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
   try {
+    const { parseDocument, isMap } = yamlLib()
     const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
     const err = doc.errors[0]
     if (err) return { ok: false, reason: `invalid YAML: ${firstLine(err.message)}` }
@@ -248,6 +263,7 @@ const BLOCK_UNSAFE = /(?:^|\n)[ \t]+(?:\n|$)/
 
 /** Sets the quoting of scalars we create so they read back as strings under YAML 1.1 and 1.2 alike. */
 function fixQuoting(node: unknown): void {
+  const { isScalar, isMap, isSeq, isPair, Scalar } = yamlLib()
   if (isScalar(node)) {
     const v = node.value
     if (typeof v !== 'string') return
@@ -281,6 +297,7 @@ export interface FrontMatterChange {
  * everything not changed. New keys go at the end of their map.
  */
 export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[]): string {
+  const { Document, parseDocument, isMap } = yamlLib()
   const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, { uniqueKeys: true, schema: 'core', merge: false })
   if (doc.errors.length > 0 || !isMap(doc.contents)) {
     throw new Error('front matter cannot be patched: it is not a valid YAML mapping')
@@ -306,6 +323,7 @@ export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[])
 
 /** Rewrites non-string scalars of contract string fields in one map as quoted strings of their source text. */
 function quoteStringFields(doc: Document, map: YAMLMap, parents: string[]): void {
+  const { isScalar } = yamlLib()
   for (const pair of map.items) {
     if (isScalar(pair.key) && isStringFieldPath(parents, String(pair.key.value)) && isScalar(pair.value)) {
       const v = pair.value.value
@@ -320,7 +338,7 @@ function quoteStringFields(doc: Document, map: YAMLMap, parents: string[]): void
 
 /** Serializes plain data as front-matter YAML (keys in insertion order, 1.1-safe quoting). */
 export function stringifyFrontMatter(data: Record<string, unknown>): string {
-  const doc = new Document(data)
+  const doc = new (yamlLib().Document)(data)
   fixQuoting(doc.contents)
   const text = doc.toString(STRINGIFY_OPTIONS)
   return text === '{}\n' ? '' : text

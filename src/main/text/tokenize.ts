@@ -34,7 +34,8 @@ const STOP_WORDS: ReadonlySet<string> = new Set([...englishStopWords, ...EXTRA_E
 /** A bigram containing one of these particles is noise (排序的 → 序的). */
 const BIGRAM_BREAKERS: ReadonlySet<string> = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' })
+// Made on the first CJK run: constructing it loads ICU's Chinese dictionary (10–25 ms of every command's start-up).
+let segmenter: Intl.Segmenter | undefined
 
 // Porter stemming is regex-heavy and words repeat a lot across a corpus: cache each lowercase word's
 // outcome (its stem, or '' when it is dropped) so most words cost one Map lookup. Bounded.
@@ -129,6 +130,7 @@ function pushCjk(run: string, out: string[]): void {
   // compound it does not know (组/件 → 组件). Bigrams across real word boundaries (排序|算法 → 序算) are noise.
   let prev: string | null = null
   let prevEnd = -1
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })
   for (const seg of segmenter.segment(run)) {
     if (!seg.isWordLike) {
       prev = null

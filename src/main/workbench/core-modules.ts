@@ -11,7 +11,8 @@ import { ScanCache, scanRoot, type LogParse } from '../scan'
 import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
-import { buildTfIdfIndex } from '../text/tfidf'
+import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
+import { tokenize } from '../text/tokenize'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
@@ -119,7 +120,7 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   if (shown.length === 0) {
     return { nodes: [], edges: [] }
   }
-  const index = buildTfIdfIndex(shown.map(graphText))
+  const index = await buildIndexInSlices(shown.map(graphText), signal)
   const clusterSim = 1 - thresholds.eps
   const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
   const pairs = await allPairsAsync(index, Math.max(0.05, edgeSim), { signal, sliceMs: 20 })
@@ -138,6 +139,29 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
     similarity: Math.round((pairs.score[k] ?? 0) * 1000) / 1000
   }))
   return { nodes, edges }
+}
+
+/** Longest stretch the graph's tokenizing keeps the event loop (the server answers other requests in between). */
+const TOKENIZE_SLICE_MS = 15
+
+/**
+ * The graph's TF-IDF index, built without holding the event loop: tokenizing (most of the cost: ~300 ms for 1,000
+ * skills) runs in slices, then the index is built from the tokens. The web server started by `skillbench serve`
+ * computes the first library's graph while the browser loads the page; in one block it would delay every file
+ * and API answer of the first screen by that long.
+ */
+async function buildIndexInSlices(texts: string[], signal?: AbortSignal): Promise<TfIdfIndex> {
+  const tokens = new Map<string, string[]>()
+  let sliceStart = performance.now()
+  for (const text of texts) {
+    if (!tokens.has(text)) tokens.set(text, tokenize(text))
+    if (performance.now() - sliceStart > TOKENIZE_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve))
+      signal?.throwIfAborted()
+      sliceStart = performance.now()
+    }
+  }
+  return buildTfIdfIndex(texts, { tokenizer: (text) => tokens.get(text) ?? tokenize(text) })
 }
 
 /** Caches graphs (a few, newest kept) until a skill's content or a threshold changes. */

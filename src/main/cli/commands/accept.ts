@@ -4,7 +4,6 @@ import { actorName } from './curate'
 
 export const command: CliCommand = {
   name: 'accept',
-  summary: 'Apply one proposal of the pending plan (all-or-nothing, journaled, undoable)',
   usage: 'skillbench accept ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

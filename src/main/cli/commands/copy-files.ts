@@ -7,7 +7,6 @@ const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const
 
 export const command: CliCommand = {
   name: 'copy-files',
-  summary: "Back up a task's code/document files into the skill's codes/task_…/ folder",
   usage: 'skillbench copy-files ID FILE... --workspace DIR (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

@@ -1,6 +1,6 @@
 import os from 'node:os'
 import type { Proposal } from '../../../shared/types'
-import { createOpenAiClient, llmConfigFromEnv } from '../../llm/openai-client'
+import type { LlmClient } from '../../llm/types'
 import { acceptProposal, curateLibrary, openForCuration } from '../../curate/service'
 import type { CurationSettings } from '../../curate/settings'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
@@ -44,7 +44,6 @@ export function formatProposal(p: Proposal): string {
 
 export const command: CliCommand = {
   name: 'curate',
-  summary: 'Propose merges, consolidations and cleanups for a library (nothing changes until accepted or --apply)',
   usage:
     'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
     '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited]',
@@ -60,7 +59,12 @@ export const command: CliCommand = {
     if (days !== undefined) settings.cleanupDays = days
     if (values['include-edited']) settings.protectEdited = false
     const dir = resolveLibraryDir(values, io.cwd)
-    const llm = values.llm === 'openai' ? createOpenAiClient(llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)) : undefined
+    let llm: LlmClient | undefined
+    if (values.llm === 'openai') {
+      // the SDK takes 100–250 ms to load: only where a model is used
+      const { createOpenAiClient, llmConfigFromEnv } = await import('../../llm/openai-client')
+      llm = createOpenAiClient(llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env))
+    }
 
     const opened = await openForCuration(dir)
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)

@@ -4,7 +4,6 @@ import { createSkillTools } from '../../tools/skill-tools'
 
 export const command: CliCommand = {
   name: 'delete',
-  summary: 'Retire a skill: move it to legacy/ (never deleted)',
   usage: 'skillbench delete ID (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

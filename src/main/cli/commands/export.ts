@@ -14,7 +14,6 @@ export function printConvertReport(report: ConvertReport, out: (t: string) => vo
 
 export const command: CliCommand = {
   name: 'export',
-  summary: 'Convert a library to another skill format (skill-md, agiagent, learned-yaml, mas-config) without losing fields',
   usage: 'skillbench export --to skill-md|agiagent|learned-yaml|mas-config --library DIR --out DIR [--overwrite] [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, out: { type: 'string' }, overwrite: { type: 'boolean', default: false } }, false)

@@ -4,7 +4,6 @@ import { generateCommands } from '../../formats/commands-gen'
 
 export const command: CliCommand = {
   name: 'gen-commands',
-  summary: "Turn each SKILL.md skill's scripts/* into executables skill:<skill>:<tool> in a bin folder (-h prints the script's doc)",
   usage: 'skillbench gen-commands --library DIR --bin DIR [--json]   (Linux/macOS; re-run after scripts change)',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, bin: { type: 'string' } }, false)

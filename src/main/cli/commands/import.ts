@@ -6,7 +6,6 @@ import { printConvertReport } from './export'
 
 export const command: CliCommand = {
   name: 'import',
-  summary: 'Import skills of any format into a library (as SKILL.md folders, or skill_*.md in an AGIAgent library); index.json kept in sync',
   usage: 'skillbench import --from DIR [--format auto|skill-md|agiagent|learned-yaml|mas-config] --library DIR [--as skill-md|agiagent] [--overwrite] [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(

@@ -31,7 +31,6 @@ export function formatSkillTable(list: SkillList): string {
 
 export const command: CliCommand = {
   name: 'list',
-  summary: 'List the skills of a library (and the files that could not be read)',
   usage: 'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

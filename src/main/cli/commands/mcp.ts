@@ -74,7 +74,6 @@ function serverLaunch(
 
 export const command: CliCommand = {
   name: 'mcp',
-  summary: 'Serve the skill tools to any MCP client (Claude Code, Codex, Cursor…) over stdio',
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

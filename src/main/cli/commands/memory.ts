@@ -68,7 +68,6 @@ Subcommands:
 
 export const command: CliCommand = {
   name: 'memory',
-  summary: 'Long-term memory files: lessons, preferences, procedural memory, daily-log consolidation, prompt sections',
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

@@ -4,7 +4,6 @@ import { formatProposal } from './curate'
 
 export const command: CliCommand = {
   name: 'proposals',
-  summary: 'List the pending curation plan with each proposal\'s status',
   usage: 'skillbench proposals --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, LIBRARY_OPTIONS, false)

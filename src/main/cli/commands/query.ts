@@ -16,7 +16,6 @@ export function formatQueryTable(result: QueryResult): string {
 
 export const command: CliCommand = {
   name: 'query',
-  summary: 'Find the skills most relevant to a text (TF-IDF, Chinese and English)',
   usage: 'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

@@ -4,7 +4,6 @@ import { createSkillTools } from '../../tools/skill-tools'
 
 export const command: CliCommand = {
   name: 'rate',
-  summary: 'Rate a skill from 0 to 1 (quality = 0.7 × old + 0.3 × rating)',
   usage: 'skillbench rate ID RATING (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

@@ -1,7 +1,6 @@
 import path from 'node:path'
 import type { TaskTrace } from '../../../shared/types'
 import { DEFAULT_SETTINGS } from '../../../shared/types'
-import { createOpenAiClient, llmConfigFromEnv } from '../../llm/openai-client'
 import { defaultReflectionDeps } from '../../reflect/default-deps'
 import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
@@ -75,7 +74,6 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 
 export const command: CliCommand = {
   name: 'reflect',
-  summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
@@ -100,8 +98,10 @@ export const command: CliCommand = {
         ? path.resolve(io.cwd, values.library!)
         : resolveRootDir({ configPath: values.config, cwd: io.cwd })
 
-    const llmConfig = mode === 'openai' ? llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env) : undefined
-    const llm = llmConfig ? createOpenAiClient(llmConfig) : undefined
+    // the SDK takes 100–250 ms to load: only where a model is used
+    const openai = mode === 'openai' ? await import('../../llm/openai-client') : undefined
+    const llmConfig = openai?.llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)
+    const llm = openai && llmConfig ? openai.createOpenAiClient(llmConfig) : undefined
 
     const progressLine = { shown: false }
     let done = 0

@@ -3,7 +3,6 @@ import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageE
 
 export const command: CliCommand = {
   name: 'reject',
-  summary: 'Mark a proposal of the pending plan as rejected (no file changes)',
   usage: 'skillbench reject ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

@@ -4,7 +4,6 @@ import { actorName } from './curate'
 
 export const command: CliCommand = {
   name: 'restore',
-  summary: 'Bring a skill back from legacy/',
   usage: 'skillbench restore SKILL_ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

@@ -105,7 +105,6 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
 
 export const command: CliCommand = {
   name: 'scan',
-  summary: 'Find agent tasks (AGIAgent roots, Claude Code, Codex, Synapse sessions) and parse their logs',
   usage:
     'skillbench scan [--root-dir DIR | --config FILE | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR] [--no-cache] [--json]',
   async run(argv, io) {

@@ -25,7 +25,6 @@ export function openInBrowser(url: string): void {
 
 export const command: CliCommand = {
   name: 'serve',
-  summary: 'Run the workbench in your browser (web mode on 127.0.0.1, token-protected)',
   usage: 'skillbench serve [--port P] [--root-dir DIR] [--no-open] [--no-build]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

@@ -4,7 +4,6 @@ import { actorName } from './curate'
 
 export const command: CliCommand = {
   name: 'undo',
-  summary: 'Revert an applied proposal (by proposal or journal id) if its files are unchanged since',
   usage: 'skillbench undo ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

@@ -5,7 +5,6 @@ import { loadSkillTree } from '../../formats/tree'
 
 export const command: CliCommand = {
   name: 'use',
-  summary: "Find the learned skills (.sman/skills/*.yaml) whose trigger_pattern matches a question (unsafe regexes are rejected, matching is time-bounded)",
   usage: 'skillbench use "QUESTION" [--dir DIR (default .sman/skills)] [--timeout-ms N] [--json]   (exit 0 = matched, 1 = no match)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, 'timeout-ms': { type: 'string' }, json: { type: 'boolean', default: false } })

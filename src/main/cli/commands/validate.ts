@@ -4,7 +4,6 @@ import path from 'node:path'
 
 export const command: CliCommand = {
   name: 'validate',
-  summary: 'Check skill files of every format (SKILL.md, skill_*.md, *_config.yaml, learned YAML): path + problem per file',
   usage: 'skillbench validate PATH [--json]   (exit 0 = no errors, 1 = errors found)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } })

@@ -2,7 +2,6 @@ import type { CliCommand } from '../common'
 
 export const command: CliCommand = {
   name: 'version',
-  summary: 'Print the Skillbench version',
   usage: 'skillbench version',
   async run(_argv, io) {
     io.stdout('0.1.0\n')

@@ -1,0 +1,474 @@
+/**
+ * Whole commands, as agents and people run them: every figure is a whole process (spawn → exit, or → the answer
+ * a client waits for), each beside its reference measured in the same run, on generated libraries in a temp folder.
+ *
+ * Rows (COMMANDS_BENCH_ROWS=startup,list,query,mcp,serve,curate,concurrent picks some; all by default):
+ * - startup: `node -e 0`, `skillbench --help`, `skillbench list` on 4 skills (compiled, and from source via tsx);
+ * - list: `skillbench list --json` at 10,000 skills;
+ * - query: `skillbench query` at 10,000 skills — cold (cache folder emptied), warm (second run), after one skill
+ *   file changed, with and without touch — beside an upstream-style Python script (bench/query_upstream.py: read
+ *   every file, fit scikit-learn TF-IDF, top 3) and qmd `search` (bun + @tobilu/qmd installed from npm into
+ *   .bench-tmp/qmd; skipped with the reason where that fails);
+ * - mcp: `skillbench mcp` spawned → first query_skill answered (MCP SDK client) at 10,000 skills;
+ * - serve: `skillbench serve` spawned → first skill row on screen at 1,000 skills (Debian chromium, playwright-core);
+ * - curate: `skillbench curate` at 3,000 and 20,000 skills (time, peak RSS) beside scikit-learn TF-IDF + cosine +
+ *   DBSCAN reading the same skill files (bench/cluster_sklearn.py), and how the proposals sit in its clusters;
+ * - concurrent: `skillbench query --json` (with touch) looped by 8 processes on one 1,000-skill library:
+ *   throughput and per-call p50 / p95 beside 1 process, and whether every fetch_count increment stuck.
+ *
+ * Timings are medians and minimums of whole processes after warm-up runs; peak RSS from /usr/bin/time. Figures
+ * are reported, never asserted. The CLI is built first (`npm run build`) unless COMMANDS_BENCH_NO_BUILD=1;
+ * COMMANDS_BENCH_SMALL=1 shrinks every library 50× (to try the harness quickly).
+ */
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { chromium } from 'playwright-core'
+import { writeCorpusLibrary, writeMixedLibrary } from './libraries'
+
+const ROOT = path.resolve(__dirname, '..')
+const BIN = path.join(ROOT, 'bin', 'skillbench.mjs')
+const PYTHON = '/usr/bin/python3'
+const CHROMIUM = '/usr/bin/chromium'
+const TIME = '/usr/bin/time'
+const QMD_DIR = path.join(ROOT, '.bench-tmp', 'qmd')
+const SMALL = process.env.COMMANDS_BENCH_SMALL === '1'
+const ROWS = new Set((process.env.COMMANDS_BENCH_ROWS ?? 'startup,list,query,mcp,serve,curate,concurrent').split(','))
+const QUERY = 'retry http request timeout'
+
+const size = (n: number): number => (SMALL ? Math.max(4, Math.round(n / 50)) : n)
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-commands-bench-'))
+/** The environment of every process we time: no inherited NODE_OPTIONS, our own cache and settings folders. */
+const ENV: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: path.join(tmp, 'cache'), SKILLBENCH_CONFIG_DIR: path.join(tmp, 'config') }
+
+interface Row {
+  command: string
+  ours: string
+  reference: string
+  goal: string
+}
+const rows: Row[] = []
+const notes: string[] = []
+
+function log(text: string): void {
+  process.stderr.write(`[commands bench] ${text}\n`)
+}
+
+// ---------- measuring ----------
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
+}
+const ms = (x: number): string => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`)
+const medMin = (xs: number[]): string => `${ms(median(xs))} · min ${ms(Math.min(...xs))}`
+const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MB`
+
+interface Run {
+  ms: number
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** One whole process, wall time from spawn to exit. */
+function runOnce(cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run {
+  const t0 = performance.now()
+  const r = spawnSync(cmd, args, { cwd: ROOT, env: ENV, encoding: 'utf8', maxBuffer: 1 << 28, ...opts })
+  const elapsed = performance.now() - t0
+  return { ms: elapsed, code: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') }
+}
+
+/** `runs` timed runs after `warmup` untimed ones; `before` runs ahead of each (untimed). Throws on a failed run. */
+function timeRuns(cmd: string, args: string[], runs: number, warmup: number, opts: SpawnSyncOptions & { before?: () => void } = {}): number[] {
+  const samples: number[] = []
+  for (let i = 0; i < warmup + runs; i++) {
+    opts.before?.()
+    const r = runOnce(cmd, args, opts)
+    if (r.code !== 0) throw new Error(`${path.basename(cmd)} ${args.slice(0, 3).join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').slice(-1)[0]}`)
+    if (i >= warmup) samples.push(r.ms)
+  }
+  return samples
+}
+
+/** One run under /usr/bin/time: wall time (ms), peak RSS (KB), the run's stdout. */
+function timeWithRss(cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run & { rssKb: number } {
+  const out = path.join(tmp, `time-${process.hrtime.bigint()}.txt`)
+  const r = runOnce(TIME, ['-f', '%M', '-o', out, cmd, ...args], opts)
+  if (r.code !== 0) throw new Error(`${path.basename(cmd)} ${args.slice(0, 3).join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').slice(-1)[0]}`)
+  const rssKb = Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop())
+  return { ...r, rssKb }
+}
+
+/** A whole process, asynchronously (for concurrent loops). */
+function runAsync(cmd: string, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(cmd, args, { cwd: ROOT, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }))
+  })
+}
+
+const sb = (...args: string[]): [string, string[]] => [process.execPath, [BIN, ...args]]
+
+// ---------- libraries (made once, on first use) ----------
+
+const libraries = new Map<string, string>()
+function mixedLibrary(count: number): string {
+  const key = `mixed-${count}`
+  if (!libraries.has(key)) {
+    const dir = path.join(tmp, key)
+    log(`writing a ${count.toLocaleString('en')}-skill library…`)
+    writeMixedLibrary(dir, count)
+    libraries.set(key, dir)
+  }
+  return libraries.get(key)!
+}
+
+// ---------- rows ----------
+
+function startupRows(): void {
+  const lib = mixedLibrary(4)
+  const bare = timeRuns(process.execPath, ['-e', '0'], 20, 3)
+  const help = timeRuns(...sb('--help'), 20, 3)
+  const list = timeRuns(...sb('list', '--library', lib), 20, 3)
+  const fromSource = timeRuns(...sb('list', '--library', lib), 5, 1, { env: { ...ENV, SKILLBENCH_FROM_SOURCE: '1' } })
+  const signed = (d: number): string => `${d < 0 ? '−' : '+'}${ms(Math.abs(d))}`
+  const over = (xs: number[]): string => `${signed(median(xs) - median(bare))} median, ${signed(Math.min(...xs) - Math.min(...bare))} min over \`node -e 0\``
+  rows.push(
+    { command: '`node -e 0` (bare Node start)', ours: '—', reference: medMin(bare), goal: '—' },
+    { command: '`skillbench --help`', ours: `${medMin(help)} (${over(help)})`, reference: '', goal: 'loads no command module' },
+    { command: '`skillbench list`, 4 skills', ours: `${medMin(list)} (${over(list)})`, reference: `from source (tsx): ${medMin(fromSource)}`, goal: '≤ 100 ms over `node -e 0`' }
+  )
+}
+
+function listRows(): void {
+  const lib = mixedLibrary(size(10_000))
+  const list = timeRuns(...sb('list', '--library', lib, '--json'), 5, 1)
+  rows.push({ command: `\`skillbench list --json\`, ${size(10_000).toLocaleString('en')} skills`, ours: medMin(list), reference: '', goal: '≤ 400 ms' })
+}
+
+/** bun + @tobilu/qmd in .bench-tmp/qmd (installed once from npm), or why not. */
+function ensureQmd(): { qmd: string; env: NodeJS.ProcessEnv } | { skipped: string } {
+  const qmd = path.join(QMD_DIR, 'node_modules', '.bin', 'qmd')
+  if (!fs.existsSync(qmd)) {
+    log('installing bun and @tobilu/qmd from npm into .bench-tmp/qmd (once)…')
+    fs.mkdirSync(QMD_DIR, { recursive: true })
+    const r = runOnce('npm', ['install', '--prefix', QMD_DIR, '--no-save', '--no-audit', '--no-fund', 'bun', '@tobilu/qmd'], { timeout: 600_000 })
+    if (r.code !== 0 || !fs.existsSync(qmd)) return { skipped: `qmd could not be installed (npm exit ${r.code}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''})` }
+  }
+  const home = path.join(tmp, 'qmd-home')
+  fs.mkdirSync(home, { recursive: true })
+  const env = { ...ENV, HOME: home, PATH: `${path.join(QMD_DIR, 'node_modules', '.bin')}:${process.env.PATH}` }
+  const probe = runOnce(qmd, ['status'], { env, timeout: 60_000 })
+  return probe.code === 0 ? { qmd, env } : { skipped: `qmd does not run here (exit ${probe.code}: ${probe.stderr.trim().split('\n').slice(-1)[0] ?? ''})` }
+}
+
+function queryRows(): void {
+  const n = size(10_000)
+  const lib = mixedLibrary(n)
+  const cache = ENV.SKILLBENCH_CACHE_DIR!
+  const args = (...extra: string[]): [string, string[]] => sb('query', QUERY, '--library', lib, '--json', ...extra)
+  log('query: cold…')
+  const cold = timeRuns(...args('--no-touch'), 3, 0, { before: () => fs.rmSync(cache, { recursive: true, force: true }) })
+  log('query: warm…')
+  const warm = timeRuns(...args('--no-touch'), 10, 1)
+  const warmTouch = timeRuns(...args(), 10, 1)
+  const files = fs.readdirSync(lib).filter((f) => f.endsWith('.md'))
+  let k = 0
+  const changed = timeRuns(...args('--no-touch'), 5, 1, {
+    // one skill file changed by someone else before each query (a line appended to its body)
+    before: () => fs.appendFileSync(path.join(lib, files[k++ % files.length]!), `\nNote ${k}: checked again.\n`)
+  })
+  log('query: upstream-style Python…')
+  const python = spawnSync(PYTHON, ['-c', 'import sklearn, yaml'], { stdio: 'ignore' }).status === 0 ? timeRuns(PYTHON, [path.join(__dirname, 'query_upstream.py'), lib, QUERY], 3, 1) : null
+  const pyRef = python ? `upstream-style Python (scikit-learn, with touch): ${medMin(python)}` : 'upstream-style Python: skipped (python3-sklearn or python3-yaml missing)'
+  log('query: qmd…')
+  let qmdRef: string
+  const q = ensureQmd()
+  if ('skipped' in q) {
+    qmdRef = `qmd search: skipped — ${q.skipped}`
+  } else {
+    const t0 = performance.now()
+    const add = runOnce(q.qmd, ['collection', 'add', lib, '--name', 'bench', '--mask', '**/*.md'], { env: q.env, timeout: 1_200_000 })
+    const indexMs = performance.now() - t0
+    if (add.code !== 0) {
+      qmdRef = `qmd search: skipped — indexing failed (${add.stderr.trim().split('\n').slice(-1)[0]})`
+    } else {
+      const search = timeRuns(q.qmd, ['search', QUERY, '-n', '3', '--json'], 5, 1, { env: q.env })
+      const hits = runOnce(q.qmd, ['search', QUERY, '-n', '3', '--json'], { env: q.env }).stdout
+      let found: string
+      try {
+        found = `${(JSON.parse(hits) as unknown[]).length} hit(s)`
+      } catch {
+        found = `answer: "${hits.trim().split('\n')[0]?.slice(0, 60)}"`
+      }
+      qmdRef = `qmd search (bun, SQLite FTS5 on disk): ${medMin(search)}, ${found}; its index took ${ms(indexMs)}`
+    }
+  }
+  const label = `${n.toLocaleString('en')} skills`
+  rows.push(
+    { command: `\`skillbench query\` warm (second run, --no-touch), ${label}`, ours: medMin(warm), reference: `${pyRef}<br>${qmdRef}`, goal: '≤ 150 ms; ≥ 25× Python, ≥ 2× qmd' },
+    { command: `\`skillbench query\` warm with touch (3 files written), ${label}`, ours: medMin(warmTouch), reference: '', goal: '—' },
+    { command: `\`skillbench query\` after one skill file changed, ${label}`, ours: medMin(changed), reference: '', goal: '≤ 250 ms' },
+    { command: `\`skillbench query\` cold (cache folder emptied), ${label}`, ours: medMin(cold), reference: '', goal: '≤ 2 s' }
+  )
+}
+
+async function mcpRows(): Promise<void> {
+  const n = size(10_000)
+  const lib = mixedLibrary(n)
+  const session = async (): Promise<{ connect: number; first: number }> => {
+    const t0 = performance.now()
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', lib], cwd: ROOT, env: ENV as Record<string, string>, stderr: 'ignore' })
+    const client = new Client({ name: 'commands-bench', version: '1' })
+    await client.connect(transport)
+    const connect = performance.now() - t0
+    const res = (await client.callTool({ name: 'query_skill', arguments: { query: QUERY } })) as { isError?: boolean }
+    const first = performance.now() - t0
+    await client.close()
+    if (res.isError) throw new Error('query_skill failed in the bench')
+    return { connect, first }
+  }
+  await session() // warms the cache folder, as a second agent session would find it
+  const runs: Array<{ connect: number; first: number }> = []
+  for (let i = 0; i < 5; i++) runs.push(await session())
+  rows.push({
+    command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache)`,
+    ours: `${medMin(runs.map((r) => r.first))} (initialize answered at ${ms(median(runs.map((r) => r.connect)))})`,
+    reference: '',
+    goal: '≤ 300 ms'
+  })
+}
+
+async function serveRows(): Promise<void> {
+  const n = size(1000)
+  if (!fs.existsSync(CHROMIUM)) {
+    rows.push({ command: `\`skillbench serve\` → first skill row, ${n} skills`, ours: `skipped: ${CHROMIUM} is not installed`, reference: '', goal: '≤ 1.5 s' })
+    return
+  }
+  const root = path.join(tmp, 'serve-root')
+  writeMixedLibrary(path.join(root, 'u1k', 'general', 'experience'), n)
+  const totals: number[] = []
+  const servers: number[] = []
+  const pages: number[] = []
+  for (let run = 0; run < 4; run++) {
+    // the browser is started first and not counted: the figure is what the command and the page take
+    const context = await chromium.launchPersistentContext(path.join(tmp, `profile-${run}`), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1360, height: 860 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync']
+    })
+    const t0 = performance.now()
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
+      cwd: ROOT,
+      env: { ...ENV, SKILLBENCH_CONFIG_DIR: path.join(tmp, `serve-config-${run}`) },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out)
+          if (m) resolve(m[1]!)
+        })
+        child.on('close', (code) => reject(new Error(`serve exited with ${code}`)))
+      })
+      const t1 = performance.now()
+      const page = context.pages()[0] ?? (await context.newPage())
+      await page.goto(url)
+      await page.click('[data-testid="nav-skills"]')
+      await page.waitForSelector('[data-testid="skill-row"]', { state: 'visible', timeout: 60_000 })
+      const t2 = performance.now()
+      if (run > 0) {
+        // the first run warms the OS file cache (as a second start would find it); it is not counted
+        servers.push(t1 - t0)
+        pages.push(t2 - t1)
+        totals.push(t2 - t0)
+      }
+    } finally {
+      child.kill('SIGTERM')
+      await context.close()
+    }
+  }
+  rows.push({
+    command: `\`skillbench serve\` spawned → first skill row on screen, ${n.toLocaleString('en')} skills`,
+    ours: `${medMin(totals)} (URL printed at ${ms(median(servers))}, page → row ${ms(median(pages))})`,
+    reference: '',
+    goal: '≤ 1.5 s'
+  })
+}
+
+/** Our proposals against scikit-learn's DBSCAN clusters: each merge / consolidation inside one of its clusters? */
+function clusterAgreement(planJson: string, labelsFile: string): string {
+  const plan = JSON.parse(planJson) as { proposals: Array<{ kind: string; members: Array<{ skill_id: string }> }> }
+  const label = new Map(
+    fs
+      .readFileSync(labelsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string])
+      .map(([id, l]) => [id, Number(l)])
+  )
+  const groups = plan.proposals.filter((p) => p.kind === 'merge' || p.kind === 'consolidate').map((p) => p.members.map((m) => m.skill_id))
+  const inside = groups.filter((g) => {
+    const l = label.get(g[0]!)
+    return l !== undefined && l >= 0 && g.every((id) => label.get(id) === l)
+  }).length
+  const ours = new Set(groups.flat())
+  const theirs = [...label].filter(([, l]) => l >= 0).map(([id]) => id)
+  const clusters = new Set(theirs.map((id) => label.get(id))).size
+  const covered = theirs.filter((id) => ours.has(id)).length
+  return `${inside}/${groups.length} of our merge + consolidate proposals lie inside one scikit-learn cluster; they cover ${covered} of the ${theirs.length} skills in its ${clusters} clusters (ours split clusters above 5 skills, by design)`
+}
+
+function curateRows(): void {
+  const hasSklearn = spawnSync(PYTHON, ['-c', 'import sklearn, yaml'], { stdio: 'ignore' }).status === 0
+  for (const full of [3000, 20_000]) {
+    const n = size(full)
+    const lib = path.join(tmp, `corpus-${n}`)
+    log(`curate: writing the ${n.toLocaleString('en')}-skill corpus library…`)
+    writeCorpusLibrary(lib, n)
+    const runs = full <= 3000 ? 3 : 1
+    const ours: Array<Run & { rssKb: number }> = []
+    for (let i = 0; i < runs; i++) {
+      log(`curate: skillbench at ${n} (${i + 1}/${runs})…`)
+      ours.push(timeWithRss(...sb('curate', '--library', lib, '--json')))
+    }
+    let reference = 'scikit-learn: skipped (python3-sklearn missing)'
+    let agreement = ''
+    if (hasSklearn) {
+      log(`curate: scikit-learn at ${n}…`)
+      const labels = path.join(tmp, `sklearn-labels-${n}.txt`)
+      const sk = timeWithRss(PYTHON, [path.join(__dirname, 'cluster_sklearn.py'), lib, labels])
+      const ourMs = median(ours.map((r) => r.ms))
+      reference = `scikit-learn (read files, TF-IDF, cosine, DBSCAN): ${ms(sk.ms)}, ${mb(sk.rssKb)} → ours ${(sk.ms / ourMs).toFixed(1)}× faster`
+      agreement = clusterAgreement(ours[ours.length - 1]!.stdout, labels)
+    }
+    const rss = Math.max(...ours.map((r) => r.rssKb))
+    rows.push({
+      command: `\`skillbench curate\`, ${n.toLocaleString('en')} skills`,
+      ours: `${runs > 1 ? medMin(ours.map((r) => r.ms)) : ms(ours[0]!.ms)}, peak ${mb(rss)}`,
+      reference,
+      goal: full >= 20_000 ? '≤ 5 s (≥ 20× scikit-learn), < 500 MB' : '≥ 3× scikit-learn'
+    })
+    if (agreement) notes.push(`curate at ${n.toLocaleString('en')}: ${agreement}.`)
+  }
+}
+
+/**
+ * The concurrency row: `procs` processes, each looping `skillbench query --json` (with touch: fetch_count and
+ * last_used_at written to the hits) `calls` times on one library. Returns throughput, per-call latencies and
+ * how many fetch_count increments the library shows against the number of hits returned.
+ */
+async function concurrentQueryWithTouch(lib: string, procs: number, calls: number): Promise<{ wallMs: number; latencies: number[]; hits: number; counted: number; failures: number }> {
+  const fetchTotal = (): number =>
+    fs
+      .readdirSync(lib)
+      .filter((f) => f.endsWith('.md'))
+      .reduce((sum, f) => sum + Number(/^fetch_count: (\d+)/m.exec(fs.readFileSync(path.join(lib, f), 'utf8'))?.[1] ?? 0), 0)
+  const before = fetchTotal()
+  const latencies: number[] = []
+  let hits = 0
+  let failures = 0
+  const t0 = performance.now()
+  await Promise.all(
+    Array.from({ length: procs }, async () => {
+      for (let i = 0; i < calls; i++) {
+        const r = await runAsync(...sb('query', QUERY, '--library', lib, '--json'))
+        latencies.push(r.ms)
+        if (r.code !== 0) {
+          failures++
+          continue
+        }
+        hits += (JSON.parse(r.stdout) as { skills: unknown[] }).skills.length
+      }
+    })
+  )
+  const wallMs = performance.now() - t0
+  return { wallMs, latencies, hits, counted: fetchTotal() - before, failures }
+}
+
+async function concurrentRows(): Promise<void> {
+  const lib = path.join(tmp, 'concurrent-1k')
+  // AGIAgent files only: the fetch counts are read back from skill_*.md
+  writeMixedLibrary(lib, size(1000), { skillMdShare: 0 })
+  const calls = SMALL ? 3 : 10
+  const one = await concurrentQueryWithTouch(lib, 1, calls)
+  const eight = await concurrentQueryWithTouch(lib, 8, calls)
+  const fmt = (r: Awaited<ReturnType<typeof concurrentQueryWithTouch>>): string =>
+    `${((r.latencies.length / r.wallMs) * 1000).toFixed(1)} queries/s, p50 ${ms(percentile(r.latencies, 50))} / p95 ${ms(percentile(r.latencies, 95))}` +
+    `; fetch_count +${r.counted} of ${r.hits} hits${r.counted < r.hits ? ` (${r.hits - r.counted} lost updates)` : ''}${r.failures ? `; ${r.failures} failed` : ''}`
+  rows.push({
+    command: `\`skillbench query --json\` with touch, 8 processes × ${calls} on one ${size(1000).toLocaleString('en')}-skill library`,
+    ours: fmt(eight),
+    reference: `1 process × ${calls}: ${fmt(one)}`,
+    goal: 'no lost update; throughput above 1 process'
+  })
+}
+
+// ---------- main ----------
+
+async function main(): Promise<void> {
+  const loadStart = os.loadavg()[0] ?? 0
+  if (process.env.COMMANDS_BENCH_NO_BUILD !== '1') {
+    log('building (npm run build)…')
+    const b = runOnce('npm', ['run', 'build'], { timeout: 600_000 })
+    if (b.code !== 0) throw new Error(`npm run build failed: ${b.stderr.trim().split('\n').slice(-3).join(' ')}`)
+  }
+  const steps: Array<[string, () => void | Promise<void>]> = [
+    ['startup', startupRows],
+    ['list', listRows],
+    ['query', queryRows],
+    ['mcp', mcpRows],
+    ['serve', serveRows],
+    ['curate', curateRows],
+    ['concurrent', concurrentRows]
+  ]
+  for (const [name, step] of steps) {
+    if (!ROWS.has(name)) continue
+    log(`${name}…`)
+    try {
+      await step()
+    } catch (err) {
+      rows.push({ command: name, ours: `failed: ${(err as Error).message.split('\n')[0]}`, reference: '', goal: '' })
+    }
+  }
+  const loadEnd = os.loadavg()[0] ?? 0
+  const out = [
+    '## Whole commands, each beside its reference (same run)',
+    '',
+    `Whole processes on generated libraries (mixed English / Chinese skills; curate: the clustering corpus). Node ${process.version}, ` +
+      `${os.cpus().length} CPUs, load average ${loadStart.toFixed(1)} at the start and ${loadEnd.toFixed(1)} at the end (other work on the machine inflates wall times). ` +
+      `Median · min of repeated runs after warm-up; peak RSS from /usr/bin/time.${SMALL ? ' **COMMANDS_BENCH_SMALL: libraries 50× smaller than stated in the goals.**' : ''}`,
+    '',
+    '| command | Skillbench | reference, same run | goal |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.command} | ${r.ours} | ${r.reference} | ${r.goal} |`),
+    '',
+    ...notes.map((n) => `- ${n}`),
+    ''
+  ]
+  process.stdout.write(out.join('\n') + '\n')
+}
+
+main()
+  .catch((err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
+    process.exitCode = 1
+  })
+  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }))
