@@ -376,11 +376,9 @@ function curateRows(): void {
  * how many fetch_count increments the library shows against the number of hits returned.
  */
 async function concurrentQueryWithTouch(lib: string, procs: number, calls: number): Promise<{ wallMs: number; latencies: number[]; hits: number; counted: number; failures: number }> {
+  // What every process counts: the files' fetch_count plus the uses in the ledger not folded yet (`list` adds them).
   const fetchTotal = (): number =>
-    fs
-      .readdirSync(lib)
-      .filter((f) => f.endsWith('.md'))
-      .reduce((sum, f) => sum + Number(/^fetch_count: (\d+)/m.exec(fs.readFileSync(path.join(lib, f), 'utf8'))?.[1] ?? 0), 0)
+    (JSON.parse(runOnce(...sb('list', '--library', lib, '--json')).stdout) as { skills: { fetch_count: number }[] }).skills.reduce((sum, s) => sum + s.fetch_count, 0)
   const before = fetchTotal()
   const latencies: number[] = []
   let hits = 0
@@ -405,7 +403,6 @@ async function concurrentQueryWithTouch(lib: string, procs: number, calls: numbe
 
 async function concurrentRows(): Promise<void> {
   const lib = path.join(tmp, 'concurrent-1k')
-  // AGIAgent files only: the fetch counts are read back from skill_*.md
   writeMixedLibrary(lib, size(1000), { skillMdShare: 0 })
   const calls = SMALL ? 3 : 10
   const one = await concurrentQueryWithTouch(lib, 1, calls)
