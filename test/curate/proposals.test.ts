@@ -43,7 +43,7 @@ describe('curate plan on a small library', () => {
     expect(created).toEqual({ path: 'legacy/skill_1002.md', before: null, after: before['skill_1002.md'] })
 
     const cleanup = plan.proposals[2]!
-    expect(cleanup.reason).toMatch(/never fetched, created \d+ days ago/)
+    expect(cleanup.reason).toMatch(/never used by an agent in the \d+ days since it was made.*moves to legacy\/ \(restorable\)/)
     expect(cleanup.changes.map((c) => [c.path, c.before === null, c.after === null])).toEqual([
       ['skill_1005.md', false, true],
       ['legacy/skill_1005.md', true, false]
@@ -88,7 +88,7 @@ describe('curate plan on a small library', () => {
     expect(kinds).toEqual(['consolidate', 'consolidate', 'cleanup'])
     const c = plan.proposals[1]!
     expect(c.author).toBe('offline')
-    expect(c.reason).toContain('offline default')
+    expect(c.reason).toContain('read and edit the result before accepting')
     expect(c.evidence).toMatchObject({ eps: 0.5, min_samples: 2 })
     expect(c.changes[0]!.after).toContain('Roll back by redeploying')
     expect(c.changes[0]!.after).toContain('Pin image tags')

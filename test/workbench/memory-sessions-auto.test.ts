@@ -108,6 +108,7 @@ describe('memory in the app', () => {
     fs.mkdirSync(path.join(elsewhere, 'memory'))
     const moved = await b.call<MemoryStatusResult>('memory.setWorkspace', { library: lib, path: path.join(elsewhere, 'memory') })
     expect(moved).toMatchObject({ workspace: fs.realpathSync(elsewhere), isDefault: false, exists: true })
+    await b.call('roots.add', { path: b.root })
     await b.wb.dispose()
     const b2 = await bench({ initialRoots: [] }, undefined, settingsDir)
     expect((await b2.call<MemoryStatusResult>('memory.status', { library: lib })).workspace).toBe(fs.realpathSync(elsewhere))
@@ -274,6 +275,7 @@ describe('auto-enhance', () => {
     // never twice: more scans, and a restart, start nothing for the same task
     await b.call('tasks.list', { root: b.root })
     expect(await b.wb.autoEnhanceIdle()).toHaveLength(1)
+    await b.call('roots.add', { path: b.root })
     await b.wb.dispose()
     const b2 = await bench({ initialRoots: [] }, b.root, settingsDir)
     const listed = await b2.call<TaskListResult>('tasks.list', { root: b.root })

@@ -16,19 +16,31 @@ export function str(v: unknown): string {
   return typeof v === 'string' ? v : ''
 }
 
-/** Feeds every JSON object line of a file to `onRecord`; returns how many lines were malformed or overlong. */
-export async function readJsonRecords(file: string, onRecord: (r: Json) => void, reader?: LogReader): Promise<number> {
+/** A record's own time (`timestamp`, ISO or epoch), ms since epoch, or undefined. */
+export function recordTime(r: Json): number | undefined {
+  const t = r.timestamp
+  const ms = typeof t === 'string' ? Date.parse(t) : typeof t === 'number' ? (t < 1e12 ? t * 1000 : t) : NaN
+  return Number.isFinite(ms) ? ms : undefined
+}
+
+/**
+ * Feeds every JSON object line of a file to `onRecord` with its 1-based line number and, through `at`, tells the
+ * builder the record's own time first; returns how many lines were malformed or overlong.
+ */
+export async function readJsonRecords(file: string, onRecord: (r: Json, line: number) => void, reader?: LogReader): Promise<number> {
   let bad = 0
+  let line = 0
   await readLines(
     file,
-    (line) => {
-      if (!line.trim()) {
+    (text) => {
+      line++
+      if (!text.trim()) {
         return
       }
       try {
-        const r = asObj(JSON.parse(line))
+        const r = asObj(JSON.parse(text))
         if (r) {
-          onRecord(r)
+          onRecord(r, line)
         } else {
           bad++
         }
@@ -36,7 +48,13 @@ export async function readJsonRecords(file: string, onRecord: (r: Json) => void,
         bad++
       }
     },
-    { reader, onOverlong: () => bad++ }
+    {
+      reader,
+      onOverlong: () => {
+        line++
+        bad++
+      }
+    }
   )
   return bad
 }

@@ -7,6 +7,7 @@ import type { JobContext } from './jobs'
 import { graphFromPairs, dbscan } from '../cluster/dbscan'
 import { defaultReflectionDeps } from '../reflect/default-deps'
 import { runReflection } from '../reflect/run-reflection'
+import type { ReflectionEvent } from '../reflect/types'
 import { ScanCache, scanRoot, type LogParse } from '../scan'
 import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
@@ -207,6 +208,17 @@ export function journalEntries(records: readonly JournalRecord[]): JournalEntry[
     .reverse()
 }
 
+/**
+ * How far a reflection run is (0..1) after an event: finished tasks count whole, the running task by its step
+ * (tasks run a few at a time, so this is an estimate that only says "still moving" precisely). Pure.
+ */
+export function reflectionFraction(e: Pick<ReflectionEvent, 'kind' | 'index' | 'total' | 'stepFraction'>): number {
+  if (e.kind === 'done') return 1
+  if (e.total <= 0) return 0
+  const done = e.kind === 'task-start' ? e.index - 1 : e.kind === 'task-step' ? e.index - 1 + Math.min(1, Math.max(0, e.stepFraction ?? 0)) : e.index
+  return Math.max(0, Math.min(1, done / e.total))
+}
+
 /** The real core modules. */
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
@@ -269,8 +281,9 @@ export async function createCoreModules(): Promise<CoreModules> {
           signal: ctx.signal,
           onEvent: (e) =>
             ctx.progress({
-              fraction: e.kind === 'done' ? 1 : e.total > 0 ? Math.max(0, (e.index - (e.kind === 'task-start' ? 1 : 0)) / e.total) : 0,
+              fraction: reflectionFraction(e),
               stage: e.kind,
+              ...(e.step ? { step: e.step } : {}),
               message: e.message ?? '',
               taskDir: e.taskDir || undefined,
               skillPath: e.skillPath,
