@@ -45,7 +45,7 @@ import { memoryHandlers } from './workbench/memory-service'
 import { sessionHandlers } from './workbench/session-sources'
 import { protectionReason } from './curate/protect'
 import { parseSkillText } from './store/skill-file'
-import { locateSkillProblem } from './store/problem-position'
+import { locateSkillProblem } from '../shared/problem-position'
 import { testLlmConnection } from './workbench/llm-test'
 import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../shared/base-url'
 

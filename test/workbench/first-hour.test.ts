@@ -22,7 +22,7 @@ import type {
   TaskListResult
 } from '../../src/shared/api'
 import { distinctLabels } from '../../src/main/workbench/libraries'
-import { locateSkillProblem } from '../../src/main/store/problem-position'
+import { locateSkillProblem } from '../../src/shared/problem-position'
 import { chatCompletion, startOpenAiServer } from '../helpers/openai-server'
 import { copySampleRoot, openTestBench, tempDir, type TestBench } from './helpers'
 

@@ -13,6 +13,16 @@ export interface CodeEditorProps {
   /** Called on Ctrl/Cmd+S while the editor has focus, with the editor's text at that moment. */
   onSave?: (value: string) => void
   readOnly?: boolean
+  /** Take the keyboard focus once the editor is ready (opened from a list with Enter). */
+  autoFocus?: boolean
+  /** Problems to mark in the text (1-based line and column), e.g. a YAML error; the first is scrolled into view. */
+  problems?: EditorProblem[]
+}
+
+export interface EditorProblem {
+  line: number
+  column: number
+  message: string
 }
 
 export interface DiffViewProps {

@@ -3,7 +3,29 @@ import { DiffEditor, Editor } from '@monaco-editor/react'
 import { monaco } from './monaco-setup'
 import type { CodeEditorProps, DiffViewProps } from './CodeEditor'
 
-function useColorScheme(): 'vs' | 'vs-dark' {
+/**
+ * Monaco's own light and dark themes, with line numbers and other dimmed text dark (or light) enough to read:
+ * the stock grey line numbers are 1.75:1 against the page, far under WCAG's 4.5:1.
+ */
+let themesDefined = false
+function defineThemes(): void {
+  if (themesDefined) return
+  themesDefined = true
+  monaco.editor.defineTheme('skillbench-light', {
+    base: 'vs',
+    inherit: true,
+    rules: [],
+    colors: { 'editorLineNumber.foreground': '#5c6470', 'editorLineNumber.activeForeground': '#1d2330', 'editorWhitespace.foreground': '#8a919c' }
+  })
+  monaco.editor.defineTheme('skillbench-dark', {
+    base: 'vs-dark',
+    inherit: true,
+    rules: [],
+    colors: { 'editorLineNumber.foreground': '#a3abb8', 'editorLineNumber.activeForeground': '#e3e7ef' }
+  })
+}
+
+function useColorScheme(): 'skillbench-light' | 'skillbench-dark' {
   const query = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null
   const [dark, setDark] = useState(query?.matches ?? false)
   useEffect(() => {
@@ -12,7 +34,8 @@ function useColorScheme(): 'vs' | 'vs-dark' {
     query.addEventListener('change', listener)
     return () => query.removeEventListener('change', listener)
   }, [query])
-  return dark ? 'vs-dark' : 'vs'
+  defineThemes()
+  return dark ? 'skillbench-dark' : 'skillbench-light'
 }
 
 const OPTIONS = { minimap: { enabled: false }, wordWrap: 'on' as const, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, unicodeHighlight: { ambiguousCharacters: false } }
@@ -31,10 +54,26 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   /** Values we reported and whose echo (as `value`) has not come back yet, oldest first. */
   const pending = useRef<string[]>([])
   const applying = useRef(false)
+  const autoFocus = useRef(props.autoFocus)
+  const [mounted, setMounted] = useState<monaco.editor.IStandaloneCodeEditor | null>(null)
   useEffect(() => {
     onSave.current = props.onSave
     onChange.current = props.onChange
   }, [props.onSave, props.onChange])
+  // problems as markers (squiggles with their message on hover and in the keyboard-reachable hover)
+  const { problems } = props
+  useEffect(() => {
+    const model = mounted?.getModel()
+    if (!mounted || !model) return
+    const markers = (problems ?? []).map((p) => {
+      const line = Math.min(Math.max(1, p.line), model.getLineCount())
+      const column = Math.min(Math.max(1, p.column), model.getLineMaxColumn(line))
+      return { severity: monaco.MarkerSeverity.Error, message: p.message, startLineNumber: line, startColumn: column, endLineNumber: line, endColumn: Math.max(column + 1, model.getLineMaxColumn(line)) }
+    })
+    monaco.editor.setModelMarkers(model, 'skillbench', markers)
+    const first = markers[0]
+    if (first) mounted.revealLineInCenterIfOutsideViewport(first.startLineNumber)
+  }, [mounted, problems])
   useEffect(() => {
     latest.current = props.value
     const echo = pending.current.indexOf(props.value)
@@ -59,7 +98,9 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
         options={{ ...OPTIONS, readOnly: props.readOnly, ariaLabel: props.ariaLabel }}
         onMount={(editor) => {
           editorRef.current = editor
+          setMounted(editor)
           if (editor.getValue() !== latest.current) editor.setValue(latest.current)
+          if (autoFocus.current) editor.focus()
           editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current?.(editor.getValue()))
           editor.onDidChangeModelContent(() => {
             if (applying.current) return

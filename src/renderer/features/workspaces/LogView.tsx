@@ -1,51 +1,111 @@
 import { useMemo, useState } from 'react'
-import { useInfiniteQuery } from '@tanstack/react-query'
-import type { SessionSourceKind } from '../../../shared/api'
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
+import type { LogChunk, LogSearchResult, SessionSourceKind } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatBytes } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
+import { RecordBlock } from './RecordBlock'
 
 const WINDOW_BYTES = 128 * 1024
 
 /** Where a task comes from: an AGIAgent data root, or a folder of another agent's sessions. */
 export type TaskOrigin = { kind: 'root'; root: string } | { kind: 'session'; source: SessionSourceKind; dir: string }
 
-/** The raw log (or session file), loaded in byte windows as the user scrolls, shown as a virtualised list of lines. */
-export function LogView(props: { origin: TaskOrigin; taskPath: string }): React.JSX.Element {
+/** A place in the raw log to show: a byte offset (AGIAgent) or a line (JSONL sessions), in a file; `seq` repeats a jump. */
+export interface LogTarget {
+  file?: string
+  offset?: number
+  line?: number
+  /** Show the end of the file. */
+  end?: boolean
+  seq: number
+}
+
+type PageParam = { start?: number; at?: number; line?: number; end?: number }
+
+/** Lines of contiguous windows, numbered from the first window's first line. */
+export function windowLines(pages: readonly LogChunk[]): string[] {
+  const text = pages.map((p) => p.text).join('')
+  const lines = text.split('\n')
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
+  return lines
+}
+
+/**
+ * The raw log (or session file), loaded in windows of whole lines around where the user is: from the start,
+ * at a tool call, at a search match or at the end; more loads on scrolling and with "earlier" / "later".
+ * Session files (JSONL) show one record per block.
+ */
+export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: LogTarget }): React.JSX.Element {
   const { t } = useI18n()
   const api = useApi()
-  const [file, setFile] = useState('')
   const { origin } = props
+  const [chosenFile, setChosenFile] = useState('')
+  const [anchor, setAnchor] = useState<{ param: PageParam; seq: number; toEnd?: boolean; file?: string }>({ param: { start: 0 }, seq: 0 })
+  const [seenTarget, setSeenTarget] = useState<number | null>(null)
+  const target = props.target
+  if (target && target.seq !== seenTarget) {
+    setSeenTarget(target.seq)
+    if (target.file) setChosenFile(target.file)
+    setAnchor({ param: target.line !== undefined ? { line: target.line } : target.offset !== undefined ? { at: target.offset } : { start: 0 }, seq: target.seq, file: target.file })
+  }
+  const file = anchor.file ?? chosenFile
   const log = useInfiniteQuery({
-    queryKey: origin.kind === 'root' ? queryKeys.log(origin.root, props.taskPath, file) : queryKeys.sessionLog(origin.source, origin.dir, props.taskPath),
-    queryFn: ({ pageParam }) =>
+    queryKey: [...(origin.kind === 'root' ? queryKeys.log(origin.root, props.taskPath, file) : queryKeys.sessionLog(origin.source, origin.dir, props.taskPath)), anchor.seq, JSON.stringify(anchor.param)],
+    queryFn: ({ pageParam }: { pageParam: PageParam }) =>
       origin.kind === 'root'
-        ? api.call('tasks.readLog', { root: origin.root, taskPath: props.taskPath, file: file || undefined, start: pageParam, maxBytes: WINDOW_BYTES })
-        : api.call('sessions.readLog', { source: origin.source, dir: origin.dir, taskPath: props.taskPath, start: pageParam, maxBytes: WINDOW_BYTES }),
-    initialPageParam: 0,
-    getNextPageParam: (last) => (last.end < last.size ? last.end : undefined)
+        ? api.call('tasks.readLog', { root: origin.root, taskPath: props.taskPath, file: file || undefined, ...pageParam, maxBytes: WINDOW_BYTES })
+        : api.call('sessions.readLog', { source: origin.source, dir: origin.dir, taskPath: props.taskPath, ...pageParam, maxBytes: WINDOW_BYTES }),
+    initialPageParam: anchor.param,
+    getNextPageParam: (last: LogChunk): PageParam | undefined => (last.end < last.size ? { start: last.end } : undefined),
+    getPreviousPageParam: (first: LogChunk): PageParam | undefined => (first.start > 0 ? { at: Math.max(0, first.start - WINDOW_BYTES), end: first.start } : undefined)
   })
   const pages = log.data?.pages
-  const lines = useMemo(() => (pages ? pages.map((p) => p.text).join('').split('\n') : []), [pages])
+  const lines = useMemo(() => (pages ? windowLines(pages) : []), [pages])
   const first = pages?.[0]
   const lastPage = pages?.[pages.length - 1]
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = log
+  const firstLine = first?.firstLine ?? 1
+  const { hasNextPage, hasPreviousPage, isFetchingNextPage, isFetchingPreviousPage, fetchNextPage, fetchPreviousPage } = log
   const loadMore = useMemo(
     () => () => {
       if (hasNextPage && !isFetchingNextPage) void fetchNextPage()
     },
     [hasNextPage, isFetchingNextPage, fetchNextPage]
   )
+  const [query, setQuery] = useState('')
+  const search = useMutation({
+    mutationFn: (q: string): Promise<LogSearchResult> =>
+      origin.kind === 'root'
+        ? api.call('tasks.searchLog', { root: origin.root, taskPath: props.taskPath, file: (first?.file ?? file) || undefined, query: q })
+        : api.call('sessions.searchLog', { source: origin.source, dir: origin.dir, taskPath: props.taskPath, query: q })
+  })
+  const jumpToOffset = (offset: number): void => setAnchor((a) => ({ param: { at: offset }, seq: a.seq + 1, file: first?.file }))
+  const jumpToEnd = (): void => {
+    if (!lastPage) return
+    setAnchor((a) => ({ param: { at: Math.max(0, lastPage.size - WINDOW_BYTES) }, seq: a.seq + 1, toEnd: true, file: first?.file }))
+  }
+  const jumpToStart = (): void => setAnchor((a) => ({ param: { start: 0 }, seq: a.seq + 1, file: first?.file }))
+  const scrollIndex = anchor.toEnd ? Math.max(0, lines.length - 1) : 0
+  const records = origin.kind === 'session'
+  const atLine = anchor.param.line
+  const marked = atLine !== undefined ? atLine - firstLine : anchor.param.at !== undefined ? 0 : undefined
+
   return (
     <div className="log-view" data-testid="log-view">
-      <div className="toolbar">
+      <div className="toolbar log-toolbar">
         {first && first.files.length > 1 && (
           <label className="field-inline">
             {t('tasks.logFile')}
-            <select value={file || first.file} onChange={(e) => setFile(e.target.value)}>
+            <select
+              value={first.file}
+              onChange={(e) => {
+                setChosenFile(e.target.value)
+                setAnchor((a) => ({ param: { start: 0 }, seq: a.seq + 1 }))
+              }}
+            >
               {first.files.map((f) => (
                 <option key={f} value={f}>
                   {f}
@@ -54,29 +114,98 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string }): React.
             </select>
           </label>
         )}
-        {lastPage && (
-          <span className="muted">
-            {t('tasks.logLoaded', { loaded: formatBytes(lastPage.end), size: formatBytes(lastPage.size), lines: lines.length })}
-          </span>
-        )}
-        {hasNextPage && (
-          <button type="button" className="btn btn-small" onClick={loadMore} disabled={isFetchingNextPage}>
-            {t('tasks.loadMore')}
+        <form
+          className="log-search"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (query.trim()) search.mutate(query.trim())
+          }}
+        >
+          <input type="search" className="input" placeholder={t('tasks.searchLog')} aria-label={t('tasks.searchLog')} data-testid="log-search" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <button type="submit" className="btn btn-small" disabled={!query.trim() || search.isPending}>
+            {t('tasks.find')}
           </button>
-        )}
+        </form>
+        <button type="button" className="btn btn-small" data-testid="log-start" onClick={jumpToStart} disabled={!first || first.start === 0}>
+          {t('tasks.toStart')}
+        </button>
+        <button type="button" className="btn btn-small" data-testid="log-end" onClick={jumpToEnd} disabled={!lastPage || (lastPage.end >= lastPage.size && !anchor.toEnd && lines.length < 40)}>
+          {t('tasks.toEnd')}
+        </button>
       </div>
-      {log.error && <ErrorNotice error={log.error} onRetry={() => void log.refetch()} />}
+      {first && lastPage && (
+        <p className="muted small log-status" data-testid="log-status">
+          {t('tasks.logShowing', { from: firstLine, to: firstLine + Math.max(0, lines.length - 1), loaded: formatBytes(lastPage.end - first.start), size: formatBytes(lastPage.size) })}
+        </p>
+      )}
+      {search.error && <ErrorNotice error={search.error} action="failed.searchLog" />}
+      {search.data && (
+        <div className="log-results" data-testid="log-results">
+          <p className="muted small">
+            {search.data.matches.length === 0 ? t('tasks.noMatch', { query }) : t(search.data.limited ? 'tasks.matchesLimited' : 'tasks.matches', { n: search.data.matches.length })}
+          </p>
+          {search.data.matches.length > 0 && (
+            <ul>
+              {search.data.matches.map((m) => (
+                <li key={m.offset}>
+                  <button type="button" className="link log-hit" data-testid="log-hit" onClick={() => jumpToOffset(m.offset)}>
+                    <span className="log-no-inline">{m.line}</span> {m.text}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {log.error && <ErrorNotice error={log.error} action="failed.readLog" onRetry={() => void log.refetch()} />}
+      {hasPreviousPage && (
+        <button type="button" className="btn btn-small log-more" data-testid="log-earlier" disabled={isFetchingPreviousPage} onClick={() => void fetchPreviousPage()}>
+          {t('tasks.loadEarlier')}
+        </button>
+      )}
       {log.isLoading ? (
         <p className="muted">{t('common.loading')}</p>
+      ) : records ? (
+        <VirtualList
+          items={lines}
+          rowHeight={64}
+          measured
+          role="list"
+          getKey={(_l, i) => String(firstLine + i)}
+          ariaLabel={t('tasks.rawLog')}
+          testId="log-records"
+          className="log-records"
+          onNearEnd={loadMore}
+          jumpTo={{ index: scrollIndex, seq: anchor.seq }}
+          markedIndex={marked}
+          renderRow={(line, i) => <RecordBlock line={line} lineNo={firstLine + i} />}
+        />
       ) : (
-        <VirtualList items={lines} rowHeight={19} getKey={(_l, i) => String(i)} ariaLabel={t('tasks.rawLog')} testId="log-lines" className="log-lines" onNearEnd={loadMore} renderRow={(line, i) => (
-          <span className="log-line">
-            <span className="log-no" aria-hidden="true">
-              {i + 1}
+        <VirtualList
+          items={lines}
+          rowHeight={19}
+          getKey={(_l, i) => String(firstLine + i)}
+          ariaLabel={t('tasks.rawLog')}
+          testId="log-lines"
+          className="log-lines"
+          onNearEnd={loadMore}
+          jumpTo={{ index: scrollIndex, seq: anchor.seq }}
+          markedIndex={marked}
+          renderRow={(line, i) => (
+            <span className="log-line">
+              <span className="log-no" aria-hidden="true">
+                {firstLine + i}
+              </span>
+              {line}
             </span>
-            {line}
-          </span>
-        )} />
+          )}
+        />
+      )}
+      {hasNextPage && (
+        <button type="button" className="btn btn-small log-more" onClick={loadMore} disabled={isFetchingNextPage}>
+          {t('tasks.loadMore')}
+        </button>
       )}
     </div>
   )

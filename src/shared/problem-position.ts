@@ -1,6 +1,6 @@
 /**
  * Where a skill file's front matter goes wrong, as a 1-based line and column of the whole file, so an editor can
- * put the parse error on its line. Pure; a separate helper beside `skill-file.ts`, which says *what* is wrong.
+ * put the parse error on its line (the store says *what* is wrong; the app's file editor and the workbench both use this). Pure.
  */
 import { isAlias, isScalar, parseDocument, visit } from 'yaml'
 

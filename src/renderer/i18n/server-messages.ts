@@ -1,0 +1,105 @@
+/**
+ * Chinese for the messages the workbench core sends with its errors (pure). The core speaks English (the CLI,
+ * the MCP server and logs share its messages); the UI translates the ones a person can meet, pattern by
+ * pattern, keeping the paths and names they carry. A message no pattern knows is shown as it is.
+ */
+type Rule = [RegExp, (m: RegExpExecArray) => string]
+
+const RULES: Rule[] = [
+  [/^not saved: (.+)$/s, (m) => `未保存：${translateServerMessage(m[1]!, 'zh')}`],
+  [/^unknown data root: (.+) \(add it in Settings first\)$/s, (m) => `未知的数据根目录：${m[1]}（请先在“设置”中添加）`],
+  [/^unknown library: (.+) \(open the folder or add its data root first\)$/s, (m) => `未知的技能库：${m[1]}（请先打开该文件夹或添加其数据根目录）`],
+  [/^give an absolute folder path \(got "(.*)"\)$/s, (m) => `请填写绝对路径（收到的是“${m[1]}”）`],
+  [/^folder not found: (.+)$/s, (m) => `找不到文件夹：${m[1]}`],
+  [/^not a folder: (.+)$/s, (m) => `不是文件夹：${m[1]}`],
+  [/^the library folder does not exist yet: (.+)$/s, (m) => `技能库文件夹还不存在：${m[1]}`],
+  [/^library folder not found: (.+)$/s, (m) => `找不到技能库文件夹：${m[1]}`],
+  [/^not a task of this data root: (.+)$/s, (m) => `不是此数据根目录中的任务：${m[1]}`],
+  [/^not a task of this session folder: (.+)$/s, (m) => `不是此会话文件夹中的任务：${m[1]}`],
+  [/^unknown log file "(.+)" \(this task has: (.*)\)$/s, (m) => `未知的日志文件“${m[1]}”（此任务有：${m[2] || '无'}）`],
+  [/^no log files in (.+)$/s, (m) => `${m[1]} 中没有日志文件`],
+  [/^not found: (.+)$/s, (m) => `找不到：${m[1]}`],
+  [/^refused: (.+) is outside the data root$/s, (m) => `已拒绝：${m[1]} 在数据根目录之外`],
+  [/^path refused(.*?): (.+)$/s, (m) => `路径被拒绝${m[1]}：${m[2]}`],
+  [/^invalid input for ([\w.]+)(?: at "([^"]*)")?: (.+)$/s, (m) => `${m[1]} 的输入无效${m[2] ? `（字段“${m[2]}”）` : ''}：${m[3]}`],
+  [/^unknown method: (.+)$/s, (m) => `未知的方法：${m[1]}`],
+  [/^no such job: (.+)$/s, (m) => `没有这个任务：${m[1]}`],
+  [/^unknown session folder: (.+) \(add it on the Workspaces screen first\)$/s, (m) => `未知的会话文件夹：${m[1]}（请先在“工作区”中添加）`],
+  [/^the session folder does not exist: (.+)$/s, (m) => `会话文件夹不存在：${m[1]}`],
+  [/^the session file is not there any more: (.+)$/s, (m) => `会话文件已不在原处：${m[1]}`],
+  [/^not a session file: (.+)$/s, (m) => `不是会话文件：${m[1]}`],
+  [/^not an added session folder: (.+) \(auto-detected folders are always shown\)$/s, (m) => `不是手动添加的会话文件夹：${m[1]}（自动发现的文件夹总会显示）`],
+  [/^not a skill file: (.+)$/s, (m) => `不是技能文件：${m[1]}`],
+  [/^unknown user "(.+)" in (.+)$/s, (m) => `${m[2]} 中没有用户“${m[1]}”`],
+  [/^(.+) changed on disk since it was read: reload it and try again$/s, (m) => `${m[1]} 在读取后已在磁盘上被修改：请重新加载后再试`],
+  [/^(.+) changed on disk since the proposal was made$/s, (m) => `${m[1]} 在生成提议后已在磁盘上被修改`],
+  [/^cannot undo (.+?): (.+)$/s, (m) => `无法撤销 ${m[1]}：${translateServerMessage(m[2]!, 'zh')}`],
+  [/^no (active )?skill with id (.+)$/s, (m) => `没有 id 为 ${m[2]} 的${m[1] ? '在用' : ''}技能`],
+  [/^invalid skill id (.+): an id is 1–20 digits$/s, (m) => `无效的技能 id ${m[1]}：id 必须是 1–20 位数字`],
+  [/^skill_id cannot be changed \(it is (.+)\)$/s, (m) => `skill_id 不能修改（它是 ${m[1]}）`],
+  [/^no front matter: the file must start with a line "---"$/, () => '没有头信息：文件必须以一行 "---" 开头'],
+  [/^front matter is not closed: no second "---" line$/, () => '头信息没有结束：缺少第二行 "---"'],
+  [/^invalid YAML: (.+)$/s, (m) => `YAML 无效：${m[1]}`],
+  [/^front matter must be a mapping of keys to values$/, () => '头信息必须是一组“键: 值”'],
+  [/^front matter language "(.+)" is refused: only YAML is read, code never runs$/s, (m) => `拒绝头信息语言“${m[1]}”：只读取 YAML，从不执行代码`],
+  [/^YAML aliases \(\*name\) are not allowed in skill front matter$/, () => '技能头信息中不允许使用 YAML 别名（*name）'],
+  [/^YAML anchors \(&name\) are not allowed in skill front matter$/, () => '技能头信息中不允许使用 YAML 锚点（&name）'],
+  [/^YAML tag (.+) is not allowed in skill front matter$/s, (m) => `技能头信息中不允许使用 YAML 标签 ${m[1]}`],
+  [/^duplicate key "(.+)"$/s, (m) => `重复的键“${m[1]}”`],
+  [/^not valid UTF-8: the file is left untouched and will not be rewritten$/, () => '不是有效的 UTF-8：文件保持原样，不会被改写'],
+  [/^(.+): not valid UTF-8: the file is left untouched and will not be rewritten$/s, (m) => `${m[1]}：不是有效的 UTF-8：文件保持原样，不会被改写`],
+  [/^the file does not load as a skill$/, () => '此文件无法作为技能加载'],
+  [/^no pending plan in this library: run `skillbench curate` first$/, () => '此技能库还没有整理方案：请先计算整理方案'],
+  [/^proposal (.+) is already applied$/s, (m) => `提议 ${m[1]} 已经应用`],
+  [/^proposal (.+) was rejected; run curate again to get a fresh plan$/s, (m) => `提议 ${m[1]} 已被拒绝；请重新计算整理方案`],
+  [/^proposal (.+) is applied: use undo$/s, (m) => `提议 ${m[1]} 已应用：请使用撤销`],
+  [/^no proposal (.+) in (the pending plan|this library's review queue)(.*)$/s, (m) => `待处理的提议中没有 ${m[1]}`],
+  [/^nothing applied with id (.+) in the journal$/s, (m) => `历史记录中没有 id 为 ${m[1]} 的已应用修改`],
+  [/^another Skillbench process \(pid (\d+)\)(.*)$/s, (m) => `另一个 Skillbench 进程（pid ${m[1]}）正在修改此技能库，请稍后再试`],
+  [/^the "before" text of (.+) differs from the proposal's$/s, (m) => `${m[1]} 的“修改前”文本与提议不一致`],
+  [/^the edited (.+) is not a valid skill file: (.+)$/s, (m) => `编辑后的 ${m[1]} 不是有效的技能文件：${translateServerMessage(m[2]!, 'zh')}`],
+  [/^cannot reach the model server: (.+)$/s, (m) => `无法连接模型服务器：${m[1]}`],
+  [/^cannot reach the model server$/, () => '无法连接模型服务器'],
+  [/^model request timed out after (\d+) ms(.*)$/s, (m) => `模型请求在 ${m[1]} 毫秒后超时${m[2]}`],
+  [/^model server refused the credentials \((\d+)\): check the API key$/, (m) => `模型服务器拒绝了凭据（${m[1]}）：请检查 API 密钥`],
+  [/^model server rate-limited the request \(429\)(.*)$/s, (m) => `模型服务器限流了请求（429）${m[1]}`],
+  [/^model server error (\d+)(.*)$/s, (m) => `模型服务器错误 ${m[1]}${m[2]}`],
+  [/^model server rejected the request \((\d+)\): (.*)$/s, (m) => `模型服务器拒绝了请求（${m[1]}）：${m[2]}`],
+  [/^model request cancelled$/, () => '模型请求已取消'],
+  [/^invalid model base URL: (.*)$/s, (m) => `模型接口地址无效：${m[1]}`],
+  [/^no model name configured(.*)$/s, () => '未设置模型名称（请在设置中填写）'],
+  [/^no model name is set$/, () => '未设置模型名称'],
+  [/^unexpected model answer: (.*)$/s, (m) => `模型的回答无法识别：${m[1]}`],
+  [/^The model answered: (.*)$/s, (m) => `模型回答：${m[1]}`],
+  [/^the base URL is empty$/, () => '接口地址为空'],
+  [/^the base URL is not a URL \(it should look like (.+)\)$/s, (m) => `接口地址不是有效的 URL（应类似 ${m[1]}）`],
+  [/^the base URL must start with http:\/\/ or https:\/\/$/, () => '接口地址必须以 http:// 或 https:// 开头'],
+  [/^the base URL has no host name$/, () => '接口地址缺少主机名'],
+  [/^the operation was cancelled$/, () => '操作已取消'],
+  [/^(.+) is not available yet in this build$/s, (m) => `当前版本尚不支持${m[1]}`],
+  [/^missing or wrong session token$/, () => '会话令牌缺失或错误'],
+  [/^(.+) is not there \(moved or deleted\?\)$/s, (m) => `${m[1]} 不在了（被移动或删除了？）`],
+  [/^this library has no backed-up code(.*)$/s, () => '此技能库没有备份的代码'],
+  [/^skill (.+) is not in legacy\/$/s, (m) => `技能 ${m[1]} 不在 legacy/ 中`],
+  [/^an active skill with id (.+) already exists \((.+)\)$/s, (m) => `已存在 id 为 ${m[1]} 的在用技能（${m[2]}）`],
+  [/^a skill with id (.+) already exists$/s, (m) => `已存在 id 为 ${m[1]} 的技能`],
+  [/^quality_index must be a number between 0 and 1$/, () => 'quality_index 必须是 0 到 1 之间的数字'],
+  [/^(.+) would be deleted: a removal must be a move to legacy\/$/s, (m) => `${m[1]} 将被删除：移除只能是移入 legacy/`],
+  // generic shapes last
+  [/^(.+) does not exist$/s, (m) => `${m[1]} 不存在`],
+  [/^(.+) no longer exists on disk$/s, (m) => `${m[1]} 已不在磁盘上`],
+  [/^(.+) no longer exists$/s, (m) => `${m[1]} 已不存在`],
+  [/^(.+) already exists$/s, (m) => `${m[1]} 已存在`],
+  [/^(.+) is a folder$/s, (m) => `${m[1]} 是文件夹`],
+  [/^(.+) is already undone$/s, (m) => `${m[1]} 已经撤销`]
+]
+
+/** The message in the UI language: English as sent, Chinese through the rules above (unknown ones unchanged). */
+export function translateServerMessage(message: string, lang: 'en' | 'zh'): string {
+  if (lang === 'en') return message
+  for (const [pattern, render] of RULES) {
+    const m = pattern.exec(message)
+    if (m) return render(m)
+  }
+  return message
+}
