@@ -23,6 +23,7 @@ import type {
 } from '../../src/shared/api'
 import { distinctLabels } from '../../src/main/workbench/libraries'
 import { locateSkillProblem } from '../../src/shared/problem-position'
+import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
 import { chatCompletion, startOpenAiServer } from '../helpers/openai-server'
 import { copySampleRoot, openTestBench, tempDir, type TestBench } from './helpers'
 
@@ -285,5 +286,41 @@ describe('skills made from agent sessions go to the library chosen for that sour
     await b.wb.dispose()
     const again = await bench({ initialRoots: [] }, undefined, settingsDir)
     expect((await again.call<SessionSourceInfo[]>('sessions.list')).find((s) => s.dir === fs.realpathSync(sessions))!.targetLibrary).toBe(bob)
+  })
+})
+
+describe('server errors in Chinese', () => {
+  it('every error a person can trigger from the app has a Chinese translation', async () => {
+    const b = await bench()
+    const lib = (await b.call<LibraryInfo[]>('libraries.list')).find((l) => l.user === 'alice')!.path
+    const skill = fs.readdirSync(lib).find((f) => f.startsWith('skill_'))!
+    const raw = await b.call<SkillFileText>('skills.readFile', { library: lib, path: skill })
+    const calls: [string, unknown][] = [
+      ['tasks.list', { root: '/nowhere' }],
+      ['skills.list', { library: '/nowhere' }],
+      ['roots.add', { path: 'relative/dir' }],
+      ['roots.add', { path: '/definitely/not/here' }],
+      ['libraries.open', { path: '/definitely/not/here' }],
+      ['skills.get', { library: lib, skillId: '99999' }],
+      ['skills.saveFile', { library: lib, path: skill, text: 'no front matter', baseHash: raw.hash }],
+      ['skills.saveFile', { library: lib, path: skill, text: raw.text, baseHash: 'stale' }],
+      ['skills.readFile', { library: lib, path: 'notes.txt' }],
+      ['tasks.readLog', { root: b.root, taskPath: path.join(b.root, 'alice', 'general') }],
+      ['tasks.readLog', { root: b.root, taskPath: '/etc' }],
+      ['curate.accept', { library: lib, proposalId: 'nope' }],
+      ['curate.undo', { library: lib, entryId: 'nope' }],
+      ['jobs.cancel', { jobId: 'nope' }],
+      ['sessions.tasks', { source: 'claude', dir: '/nowhere' }],
+      ['settings.update', { patch: { llm: { baseUrl: 'localhost:1234' } } }],
+      ['skills.rate', { library: lib, skillId: '1', rating: 3 }]
+    ]
+    const messages: string[] = []
+    for (const [method, input] of calls) {
+      const answer = await b.wb.dispatch(method, input)
+      expect(answer.ok, method).toBe(false)
+      if (!answer.ok) messages.push(answer.error.message)
+    }
+    const untranslated = messages.filter((m) => !/[\u4e00-\u9fff]/.test(translateServerMessage(m, 'zh')))
+    expect(untranslated).toEqual([])
   })
 })

@@ -58,6 +58,8 @@ export function SkillFileEditor(props: { library: string; path: string }): React
       setBase(result)
       setDraft(result.text)
       void client.invalidateQueries({ queryKey: queryKeys.library(props.library) })
+      // saved: nothing is unsaved any more, so moving on to the skill needs no "discard?" question
+      dirtyRef.current = false
       if (!result.problem && result.skillId) navigate({ screen: 'editor', library: props.library, skillId: result.skillId, focus: true })
     }
   })
