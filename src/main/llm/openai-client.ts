@@ -158,8 +158,8 @@ function systemErrorOf(err: unknown): string {
     const e = current as { code?: unknown; message?: unknown; cause?: unknown }
     if (typeof e.code === 'string' && /^[A-Z0-9_]+$/.test(e.code)) {
       found = `${e.code}${typeof e.message === 'string' && e.message && !e.message.includes(e.code) ? `: ${firstLine(e.message)}` : ''}`
-    } else if (!found && depth > 0 && typeof e.message === 'string' && /ssl|tls|certificate/i.test(e.message)) {
-      found = firstLine(e.message)
+    } else if (!found && depth > 1 && typeof e.message === 'string' && e.message) {
+      found = firstLine(e.message) // e.g. fetch's own "bad port"
     }
     current = e.cause
   }

@@ -16,6 +16,8 @@ export function classifyLlmProblem(err: unknown): LlmTestProblem {
   if (code === 'timeout') return 'timeout'
   if (code === 'connection') {
     if (/ECONNREFUSED/.test(message)) return 'refused'
+    // fetch refuses ports browsers block (1, 9, 25…): the URL itself has to change
+    if (/bad port/i.test(message)) return 'bad_url'
     if (/ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo/.test(message)) return 'unknown_host'
     if (/SSL|TLS|certificate|CERT_|EPROTO|self[- ]signed/i.test(message)) return 'tls'
     if (/ETIMEDOUT|timed out/i.test(message)) return 'timeout'

@@ -33,6 +33,9 @@ export interface DiffViewProps {
   onModifiedChange?: (value: string) => void
   language?: string
   ariaLabel: string
+  /** Names of the two sides for screen readers (default: the aria label + "before" / "after"). */
+  originalLabel?: string
+  modifiedLabel?: string
   height?: string
 }
 

@@ -116,6 +116,21 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
 }
 
 /**
+ * Gives a diff side its screen-reader name and keeps it: Monaco 0.57's diff editor re-applies its sub-editors'
+ * options with an empty `ariaLabel` right after creating them (and on later option changes), leaving the inputs
+ * unnamed (axe: aria-input-field-name).
+ */
+function keepAriaLabel(editor: monaco.editor.ICodeEditor, label: string): void {
+  const apply = (): void => {
+    if (editor.getOption(monaco.editor.EditorOption.ariaLabel) !== label) editor.updateOptions({ ariaLabel: label })
+  }
+  apply()
+  editor.onDidChangeConfiguration((e) => {
+    if (e.hasChanged(monaco.editor.EditorOption.ariaLabel)) apply()
+  })
+}
+
+/**
  * Monaco DiffEditor, before → after; the right side is editable when onModifiedChange is given.
  * Teardown is ours: @monaco-editor/react 4.7 disposes the two models before the widget, which Monaco
  * 0.52+ reports as "TextModel got disposed before DiffEditorWidget model got reset". So the wrapper
@@ -127,6 +142,7 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
   // The right side is the user's once mounted: feeding edits back as a prop would race with typing.
   const [initialModified] = useState(props.modified)
+  const labels = useRef({ original: props.originalLabel ?? `${props.ariaLabel} (before)`, modified: props.modifiedLabel ?? `${props.ariaLabel} (after)` })
   useEffect(() => {
     onChange.current = props.onModifiedChange
   }, [props.onModifiedChange])
@@ -151,9 +167,20 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
         theme={theme}
         keepCurrentOriginalModel
         keepCurrentModifiedModel
-        options={{ ...OPTIONS, readOnly: !props.onModifiedChange, originalEditable: false, renderSideBySide: true, ariaLabel: props.ariaLabel }}
+        options={{
+          ...OPTIONS,
+          readOnly: !props.onModifiedChange,
+          originalEditable: false,
+          renderSideBySide: true,
+          ariaLabel: props.ariaLabel,
+          // each side's input needs its own name (axe: aria-input-field-name)
+          originalAriaLabel: props.originalLabel ?? `${props.ariaLabel} (before)`,
+          modifiedAriaLabel: props.modifiedLabel ?? `${props.ariaLabel} (after)`
+        }}
         onMount={(editor) => {
           editorRef.current = editor
+          keepAriaLabel(editor.getOriginalEditor(), labels.current.original)
+          keepAriaLabel(editor.getModifiedEditor(), labels.current.modified)
           const modified = editor.getModifiedEditor()
           modified.onDidChangeModelContent(() => onChange.current?.(modified.getValue()))
         }}

@@ -13,6 +13,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
 import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
@@ -76,7 +77,7 @@ export function CurateScreen(): React.JSX.Element {
       {job && job.state !== 'done' && (
         <div className="panel">
           <ProgressBar value={job.fraction} label={t('curate.computing')} testId="curate-progress" />
-          <p className="muted">{job.state === 'running' ? job.message : t(`job.state.${job.state}`)}</p>
+          <p className="muted">{job.state === 'running' ? translateServerMessage(job.message, lang) : t(`job.state.${job.state}`)}</p>
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.curate" />}
         </div>
       )}
@@ -303,6 +304,8 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
             modified={edits[change.path] ?? change.after ?? ''}
             onModifiedChange={(text) => setEdits((prev) => ({ ...prev, [change.path]: text }))}
             ariaLabel={change.path}
+            originalLabel={`${change.path}: ${t('curate.before')}`}
+            modifiedLabel={`${change.path}: ${t('curate.afterEditable')}`}
             height="52vh"
           />
         </>

@@ -354,7 +354,7 @@ function ConflictDiff(props: { disk: string; mine: string; onMine: (text: string
         <span>{t('conflict.onDisk')}</span>
         <span>{t('conflict.yours')}</span>
       </div>
-      <DiffView original={props.disk} modified={initialMine} onModifiedChange={props.onMine} ariaLabel={t('conflict.title')} height="360px" />
+      <DiffView original={props.disk} modified={initialMine} onModifiedChange={props.onMine} ariaLabel={t('conflict.title')} originalLabel={t('conflict.onDisk')} modifiedLabel={t('conflict.yours')} height="360px" />
     </>
   )
 }

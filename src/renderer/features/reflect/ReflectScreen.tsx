@@ -17,9 +17,6 @@ import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { taskHeadline } from '../workspaces/task-status'
 
-const STEPS = ['prepare', 'model', 'decide', 'write', 'backup'] as const
-type Step = (typeof STEPS)[number]
-
 /** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
 export function ReflectScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
@@ -116,14 +113,14 @@ export function ReflectScreen(): React.JSX.Element {
             </Badge>
           </div>
           <ProgressBar value={job.fraction} label={t('reflect.progress')} testId="reflect-progress" />
-          <p className="muted">{job.message}</p>
+          <p className="muted">{translateServerMessage(job.message, lang)}</p>
           {Object.keys(job.tasks).length > 0 && (
             <ul className="task-states">
               {Object.entries(job.tasks).map(([dir, s]) => (
                 <li key={dir}>
                   <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span>{' '}
                   <span className="cell-sub" data-testid="task-step">
-                    {s.state === 'running' && s.step && STEPS.includes(s.step as Step) ? t(`step.${s.step as Step}`, { detail: s.message }) : s.message}
+                    {translateServerMessage(s.message, lang)}
                   </span>
                 </li>
               ))}
@@ -131,7 +128,7 @@ export function ReflectScreen(): React.JSX.Element {
           )}
           {job.lines.length > 0 && (
             <pre className="job-log" data-testid="reflect-log" tabIndex={0} aria-label={t('reflect.log')}>
-              {job.lines.slice(-200).join('\n')}
+              {job.lines.slice(-200).map((l) => translateServerMessage(l, lang)).join('\n')}
             </pre>
           )}
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.reflect" />}
@@ -165,7 +162,7 @@ export function ReflectScreen(): React.JSX.Element {
                 ))}
                 {summary.skipped.map((s) => (
                   <li key={`s:${s.taskDir}`} className="muted">
-                    {s.taskDir}: {s.reason}
+                    {s.taskDir}: {translateServerMessage(s.reason, lang)}
                   </li>
                 ))}
                 {summary.failed.map((f) => (

@@ -10,6 +10,9 @@ import { useI18n } from '../../i18n/i18n'
 import { RecordBlock } from './RecordBlock'
 
 const WINDOW_BYTES = 128 * 1024
+/** A jump shows this much of the log before its target, for context. */
+const CONTEXT_BYTES = 2 * 1024
+const CONTEXT_LINES = 12
 
 /** Where a task comes from: an AGIAgent data root, or a folder of another agent's sessions. */
 export type TaskOrigin = { kind: 'root'; root: string } | { kind: 'session'; source: SessionSourceKind; dir: string }
@@ -25,6 +28,45 @@ export interface LogTarget {
 }
 
 type PageParam = { start?: number; at?: number; line?: number; end?: number }
+
+interface Anchor {
+  param: PageParam
+  seq: number
+  toEnd?: boolean
+  file?: string
+  /** The jump's target, marked once loaded: a byte offset inside its line, or a line number. */
+  targetOffset?: number
+  targetLine?: number
+}
+
+/** A jump to a byte offset, loading a little before it for context. */
+function offsetAnchor(offset: number, seq: number, file?: string): Anchor {
+  return { param: { at: Math.max(0, offset - CONTEXT_BYTES) }, seq, file, targetOffset: offset }
+}
+
+/** A jump to a line, loading a few lines before it for context. */
+function lineAnchor(line: number, seq: number, file?: string): Anchor {
+  return { param: { line: Math.max(1, line - CONTEXT_LINES) }, seq, file, targetLine: line }
+}
+
+/** Index (in `lines`) of the line a jump aimed at, or undefined. */
+function targetIndex(pages: readonly LogChunk[], lines: readonly string[], anchor: Anchor): number | undefined {
+  const first = pages[0]
+  if (!first) return undefined
+  if (anchor.targetLine !== undefined) {
+    const i = anchor.targetLine - first.firstLine
+    return i >= 0 && i < lines.length ? i : undefined
+  }
+  if (anchor.targetOffset === undefined) return undefined
+  const encoder = new TextEncoder()
+  let at = first.start
+  for (let i = 0; i < lines.length; i++) {
+    const next = at + encoder.encode(lines[i]!).length + 1
+    if (anchor.targetOffset < next) return i
+    at = next
+  }
+  return undefined
+}
 
 /** Lines of contiguous windows, numbered from the first window's first line. */
 export function windowLines(pages: readonly LogChunk[]): string[] {
@@ -44,13 +86,13 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: 
   const api = useApi()
   const { origin } = props
   const [chosenFile, setChosenFile] = useState('')
-  const [anchor, setAnchor] = useState<{ param: PageParam; seq: number; toEnd?: boolean; file?: string }>({ param: { start: 0 }, seq: 0 })
+  const [anchor, setAnchor] = useState<Anchor>({ param: { start: 0 }, seq: 0 })
   const [seenTarget, setSeenTarget] = useState<number | null>(null)
   const target = props.target
   if (target && target.seq !== seenTarget) {
     setSeenTarget(target.seq)
     if (target.file) setChosenFile(target.file)
-    setAnchor({ param: target.line !== undefined ? { line: target.line } : target.offset !== undefined ? { at: target.offset } : { start: 0 }, seq: target.seq, file: target.file })
+    setAnchor(target.line !== undefined ? lineAnchor(target.line, target.seq, target.file) : target.offset !== undefined ? offsetAnchor(target.offset, target.seq, target.file) : { param: { start: 0 }, seq: target.seq, file: target.file })
   }
   const file = anchor.file ?? chosenFile
   const log = useInfiniteQuery({
@@ -82,16 +124,15 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: 
         ? api.call('tasks.searchLog', { root: origin.root, taskPath: props.taskPath, file: (first?.file ?? file) || undefined, query: q })
         : api.call('sessions.searchLog', { source: origin.source, dir: origin.dir, taskPath: props.taskPath, query: q })
   })
-  const jumpToOffset = (offset: number): void => setAnchor((a) => ({ param: { at: offset }, seq: a.seq + 1, file: first?.file }))
+  const jumpToOffset = (offset: number): void => setAnchor((a) => offsetAnchor(offset, a.seq + 1, first?.file))
   const jumpToEnd = (): void => {
     if (!lastPage) return
     setAnchor((a) => ({ param: { at: Math.max(0, lastPage.size - WINDOW_BYTES) }, seq: a.seq + 1, toEnd: true, file: first?.file }))
   }
   const jumpToStart = (): void => setAnchor((a) => ({ param: { start: 0 }, seq: a.seq + 1, file: first?.file }))
-  const scrollIndex = anchor.toEnd ? Math.max(0, lines.length - 1) : 0
   const records = origin.kind === 'session'
-  const atLine = anchor.param.line
-  const marked = atLine !== undefined ? atLine - firstLine : anchor.param.at !== undefined ? 0 : undefined
+  const marked = useMemo(() => (pages ? targetIndex(pages, lines, anchor) : undefined), [pages, lines, anchor])
+  const scrollIndex = anchor.toEnd ? Math.max(0, lines.length - 1) : marked !== undefined ? Math.max(0, marked - 3) : 0
 
   return (
     <div className="log-view" data-testid="log-view">
@@ -127,10 +168,10 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: 
             {t('tasks.find')}
           </button>
         </form>
-        <button type="button" className="btn btn-small" data-testid="log-start" onClick={jumpToStart} disabled={!first || first.start === 0}>
+        <button type="button" className="btn btn-small" data-testid="log-start" onClick={jumpToStart} disabled={!first}>
           {t('tasks.toStart')}
         </button>
-        <button type="button" className="btn btn-small" data-testid="log-end" onClick={jumpToEnd} disabled={!lastPage || (lastPage.end >= lastPage.size && !anchor.toEnd && lines.length < 40)}>
+        <button type="button" className="btn btn-small" data-testid="log-end" onClick={jumpToEnd} disabled={!lastPage}>
           {t('tasks.toEnd')}
         </button>
       </div>
