@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -443,6 +444,30 @@ describe.skipIf(!HAS_CHROMIUM)('a newcomer on the sample data, keyboard only', (
     await expect.poll(() => page.getByTestId('reflect-state').textContent(), { timeout: 60_000 }).toBe('Done')
     await go(page, 'overview')
     await expect.poll(() => page.getByTestId('next-steps').textContent()).toContain('Reflect 3 new tasks')
-    expect(browser.consoleErrors.filter((e) => !/favicon|Failed to load resource/.test(e))).toEqual([])
   }, 120_000)
+
+  it('explains an empty folder added as a data root, naming it and the layout expected (both languages)', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-empty-'))
+    try {
+      await go(page, 'settings')
+      await page.getByTestId('root-input').fill(empty)
+      await page.getByTestId('root-input').press('Enter')
+      await expect.poll(() => page.getByTestId('settings-roots').textContent()).toContain(empty)
+      await go(page, 'workspaces')
+      await page.getByTestId('root-picker').selectOption(fs.realpathSync(empty))
+      const notice = page.getByTestId('root-problem')
+      await expect.poll(() => notice.textContent()).toContain(`No tasks in ${fs.realpathSync(empty)}`)
+      expect(await notice.textContent()).toContain('<root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out')
+      await shot(page, 'empty-root-en')
+      await expectAccessible(page, 'empty root notice (en)')
+      await page.getByTestId('language-switch').selectOption('zh')
+      await expect.poll(() => notice.textContent()).toContain('中没有任务')
+      await shot(page, 'empty-root-zh')
+      await expectAccessible(page, 'empty root notice (zh)')
+      await page.getByTestId('language-switch').selectOption('en')
+      expect(browser.consoleErrors.filter((e) => !/favicon|Failed to load resource/.test(e))).toEqual([])
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true })
+    }
+  })
 })

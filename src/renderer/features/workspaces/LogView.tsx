@@ -238,7 +238,8 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: 
               <span className="log-no" aria-hidden="true">
                 {firstLine + i}
               </span>
-              {line}
+              {/* an option needs a name: a blank line says so to screen readers */}
+              {line || <span className="sr-only">{t('tasks.blankLine')}</span>}
             </span>
           )}
         />
