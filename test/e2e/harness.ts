@@ -85,7 +85,8 @@ export interface ServeOptions {
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
 export async function serve(fixtureRoot: string, rendererDir: string, opts: ServeOptions = {}): Promise<Served & { remembered?: string }> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
-  const root = path.join(tmp, 'root')
+  // named like the fixture, so labels read as a newcomer would see them ("alice · sample-data")
+  const root = path.join(tmp, path.basename(fixtureRoot))
   const configDir = path.join(tmp, 'config')
   // agents' session folders are auto-detected under the home folder: an empty one keeps runs repeatable
   const home = path.join(tmp, 'home')

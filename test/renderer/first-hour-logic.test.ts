@@ -9,7 +9,7 @@ import { labelWidth, layoutClusters, placeLabels } from '../../src/renderer/feat
 import { nextSteps } from '../../src/renderer/features/overview/OverviewScreen'
 import { windowLines } from '../../src/renderer/features/workspaces/LogView'
 import { describeRecord } from '../../src/renderer/features/workspaces/RecordBlock'
-import { taskHeadline } from '../../src/renderer/features/workspaces/task-status'
+import { taskHeadline, taskRows } from '../../src/renderer/features/workspaces/task-status'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import type { Translate } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
@@ -151,6 +151,11 @@ describe('task rows and log windows', () => {
   it('lead with the request text', () => {
     expect(taskHeadline({ requirements: ['  Build a\ncalculator  '], taskDir: 'output_1' })).toBe('Build a calculator')
     expect(taskHeadline({ requirements: [], taskDir: 'rollout-abc#1' })).toBe('rollout-abc#1')
+  })
+  it('keep the tasks of one session file apart (one file holds several tasks)', () => {
+    const t = (taskDir: string) => ({ source: 'claude' as const, user: 'p', taskDir, path: '/s/a.jsonl', mtime: 1, status: 'completed' as const, completed: true, requirements: [], toolCalls: [], errors: [], interruptions: 0, agentMessages: [], files: [], reflected: false, skills: [] })
+    const rows = taskRows([t('a#1'), t('a#2')], [], { status: 'all', text: '' })
+    expect(new Set(rows.map((r) => r.key)).size).toBe(2)
   })
   it('join whole-line windows into lines', () => {
     const page = (text: string, start: number) => ({ file: 'f', size: 0, start, end: start + text.length, firstLine: 1, text, files: ['f'] })

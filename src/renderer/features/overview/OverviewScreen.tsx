@@ -31,10 +31,10 @@ export function nextSteps(data: OverviewResult, library: string, flags: { browse
   const fresh = Math.max(0, data.tasks - data.reflectedTasks)
   return [
     { key: 'browse', label: 'next.browse', done: flags.browsed || data.reflectedTasks > 0, route: { screen: 'workspaces' } },
-    { key: 'reflect', label: fresh > 0 ? 'next.reflect' : 'next.reflectNone', vars: { n: fresh }, done: data.tasks > 0 && fresh === 0, route: { screen: 'reflect' } },
+    { key: 'reflect', label: fresh > 1 ? 'next.reflect' : fresh === 1 ? 'next.reflectOne' : 'next.reflectNone', vars: { n: fresh }, done: data.tasks > 0 && fresh === 0, route: { screen: 'reflect' } },
     {
       key: 'review',
-      label: data.pendingProposals > 0 ? 'next.review' : data.planComputed ? 'next.reviewNone' : 'next.curate',
+      label: data.pendingProposals > 1 ? 'next.review' : data.pendingProposals === 1 ? 'next.reviewOne' : data.planComputed ? 'next.reviewNone' : 'next.curate',
       vars: { n: data.pendingProposals },
       done: data.planComputed && data.pendingProposals === 0,
       route: { screen: 'curate' }

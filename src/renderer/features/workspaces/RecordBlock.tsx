@@ -100,7 +100,7 @@ export function RecordBlock(props: { line: string; lineNo: number }): React.JSX.
           </button>
         )}
       </div>
-      <pre className="record-body">{folded ? `${lines.slice(0, FOLDED_LINES).join('\n')}\n…` : text}</pre>
+      {text.trim() ? <pre className="record-body">{folded ? `${lines.slice(0, FOLDED_LINES).join('\n')}\n…` : text}</pre> : <p className="muted small record-empty">{t('record.empty')}</p>}
       {lines.length > FOLDED_LINES && (
         <button type="button" className="btn btn-small btn-ghost" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
           {open ? t('record.less') : t('record.more', { n: lines.length - FOLDED_LINES })}

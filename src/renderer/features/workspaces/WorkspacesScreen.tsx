@@ -12,7 +12,7 @@ import { formatDate } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
 import { LogView, type LogTarget, type TaskOrigin } from './LogView'
-import { BADGE_TONE, taskHeadline, taskRows } from './task-status'
+import { BADGE_TONE, taskHeadline, taskKey, taskRows } from './task-status'
 import { taskTime } from '../../../shared/task-time'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { setFlag } from '../../progress-flags'
@@ -133,13 +133,13 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   if (!initialApplied && initialTask && data) {
     setInitialApplied(true)
     const hit = data.tasks.find((x) => x.path === initialTask || x.taskDir === initialTask)
-    if (hit) setSelected(hit.path)
+    if (hit) setSelected(taskKey(hit))
   }
 
   // Until the user picks one, show the newest task rather than an empty pane.
   const firstTask = rows.find((r) => r.kind === 'task')
-  const shown = selected ?? (firstTask?.kind === 'task' ? firstTask.task.path : null)
-  const task = tasks.data?.tasks.find((x) => x.path === shown) ?? null
+  const shown = selected ?? (firstTask?.kind === 'task' ? taskKey(firstTask.task) : null)
+  const task = tasks.data?.tasks.find((x) => taskKey(x) === shown) ?? null
 
   return (
     <section className="screen screen-fill" aria-labelledby="ws-title">
@@ -227,7 +227,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
         </div>
       )}
       {!session && rootInfo?.problem && <RootProblemNotice root={rootInfo} />}
-      {origin && (
+      {origin && !(!session && rootInfo?.problem && tasks.data && tasks.data.tasks.length === 0) && (
         <div className="split">
           <div className="split-list">
             <div className="toolbar">
@@ -255,10 +255,10 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
                 ariaLabel={t('ws.tasks')}
                 testId="task-list"
                 rowTestId="task-row"
-                onActiveChange={(r) => r.kind === 'task' && setSelected(r.task.path)}
-                onOpen={(r) => r.kind === 'task' && setSelected(r.task.path)}
+                onActiveChange={(r) => r.kind === 'task' && setSelected(taskKey(r.task))}
+                onOpen={(r) => r.kind === 'task' && setSelected(taskKey(r.task))}
                 renderRow={(r) => (
-                  <div className={r.kind === 'task' && r.task.path === shown ? 'task-row task-row-selected' : 'task-row'}>
+                  <div className={r.kind === 'task' && taskKey(r.task) === shown ? 'task-row task-row-selected' : 'task-row'}>
                     <div className="task-row-top">
                       <span className="ellipsis strong" data-testid="task-headline">
                         {r.kind === 'task' ? taskHeadline(r.task) : r.skipped.path}
@@ -411,7 +411,7 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
             </>
           )}
         </div>
-        <LogView key={task.path + (origin.kind === 'session' ? task.taskDir : '')} origin={origin} taskPath={task.path} target={logTarget} />
+        <LogView key={taskKey(task)} origin={origin} taskPath={task.path} target={logTarget} />
       </div>
     </div>
   )

@@ -12,7 +12,7 @@ export function taskRows(tasks: readonly TaskSummary[], skipped: readonly Skippe
   const text = filter.text.trim().toLowerCase()
   const rows: TaskRow[] = [...tasks]
     .sort((a, b) => taskTime(b) - taskTime(a) || a.taskDir.localeCompare(b.taskDir))
-    .map((task) => ({ kind: 'task' as const, task, badge: task.reflected ? ('reflected' as const) : task.status, key: task.path }))
+    .map((task) => ({ kind: 'task' as const, task, badge: task.reflected ? ('reflected' as const) : task.status, key: taskKey(task) }))
   for (const s of skipped) rows.push({ kind: 'skipped', skipped: s, badge: 'skipped', key: `skipped:${s.path}` })
   return rows.filter((row) => {
     if (filter.status !== 'all' && row.badge !== filter.status) return false
@@ -36,4 +36,9 @@ export const BADGE_TONE: Record<TaskBadge, 'ok' | 'warn' | 'bad' | 'info' | 'mut
 export function taskHeadline(task: Pick<TaskSummary, 'requirements' | 'taskDir'>): string {
   const first = task.requirements.find((r) => r.trim())
   return first ? first.replace(/\s+/g, ' ').trim() : task.taskDir
+}
+
+/** A task's identity in lists: its folder (AGIAgent), or its session file plus its name (one file holds several tasks). */
+export function taskKey(task: Pick<TaskSummary, 'path' | 'taskDir' | 'source'>): string {
+  return task.source && task.source !== 'agiagent' ? `${task.path}#${task.taskDir}` : task.path
 }
