@@ -102,3 +102,27 @@ describe('curate plan on a small library', () => {
     expect(plan.errors).toEqual([expect.objectContaining({ path: 'skill_9999.md' })])
   })
 })
+
+describe('evidence a person can read', () => {
+  it('lists shared words as the skills write them, and the protected skills left out of the plan', async () => {
+    const dir = makeLibrary([
+      ...base,
+      { id: '1006', title: 'Sorting arrays by hand', body: SORTING, quality: 0.9, created: '2026-11-01T00:00:00', updated: '2026-11-10T00:00:00', lastUsed: null },
+      { id: '1007', title: 'Pinned sorting notes', body: SORTING_COPY, created: '2026-11-01T00:00:00', pinned: true }
+    ])
+    const plan = await curateLibrary(await openForCuration(dir), { now: NOW })
+    const merge = plan.proposals.find((p) => p.kind === 'merge' && p.members.some((m) => m.skill_id === '1001'))!
+    const words = merge.evidence.shared_words as string[]
+    expect(words.length).toBeGreaterThan(0)
+    // stems become words: every shared word occurs in the skills' text as written
+    for (const w of words) expect(`${SORTING}\n${SORTING_COPY}\nSorting arrays`.toLowerCase()).toContain(w)
+    expect(merge.evidence.shared_terms).toContain('sort')
+    expect(words).not.toContain('sort')
+    expect(merge.reason).toMatch(/^2 skills describe the same task \(0\.\d\d similar\); "Sorting arrays", rated highest, stays/)
+    expect(plan.protected).toEqual([
+      { skill_id: '1006', title: 'Sorting arrays by hand', path: 'skill_1006.md', reason: 'edited' },
+      { skill_id: '1007', title: 'Pinned sorting notes', path: 'skill_1007.md', reason: 'pinned' }
+    ])
+    expect(plan.proposals.some((p) => p.members.some((m) => m.skill_id === '1006' || m.skill_id === '1007'))).toBe(false)
+  })
+})
