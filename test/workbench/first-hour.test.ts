@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   AppInfo,
   DataRootInfo,
@@ -25,26 +25,9 @@ import { distinctLabels } from '../../src/main/workbench/libraries'
 import { locateSkillProblem } from '../../src/shared/problem-position'
 import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
 import { chatCompletion, startOpenAiServer } from '../helpers/openai-server'
-import { copySampleRoot, openTestBench, tempDir, type TestBench } from './helpers'
+import { benchesDisposedAfterEach, copySampleRoot, failure, tempDir } from './helpers'
 
-const benches: TestBench[] = []
-async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
-  const b = await openTestBench(...args)
-  benches.push(b)
-  return b
-}
-afterEach(async () => {
-  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
-})
-
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  return p.then(
-    () => {
-      throw new Error('expected the call to fail')
-    },
-    (e: { code: string; message: string }) => e
-  )
-}
+const bench = benchesDisposedAfterEach()
 
 describe('where the app opens', () => {
   it('a command-line root is listed first, named as the start root, and not written to the settings file', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ApiEvent,
   CodeFile,
@@ -17,26 +17,9 @@ import type {
   SkillListResult,
   TaskListResult
 } from '../../src/shared/api'
-import { openTestBench, tempDir, type TestBench } from './helpers'
+import { benchesDisposedAfterEach, failure, tempDir, type TestBench } from './helpers'
 
-const benches: TestBench[] = []
-async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
-  const b = await openTestBench(...args)
-  benches.push(b)
-  return b
-}
-afterEach(async () => {
-  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
-})
-
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const err = (await p.then(
-    () => undefined,
-    (e: unknown) => e
-  )) as { code: string; message: string } | undefined
-  expect(err, 'expected the call to fail').toBeDefined()
-  return err!
-}
+const bench = benchesDisposedAfterEach()
 
 async function libraryOf(b: TestBench, user: string): Promise<string> {
   return (await b.call<LibraryInfo[]>('libraries.list')).find((l) => l.user === user)!.path

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ApiEvent,
   DataRootInfo,
@@ -16,17 +16,9 @@ import type {
   TaskListResult
 } from '../../src/shared/api'
 import type { QueryResult } from '../../src/shared/types'
-import { openTestBench, tempDir, waitForEvent, type TestBench } from './helpers'
+import { benchesDisposedAfterEach, tempDir, waitForEvent, type TestBench } from './helpers'
 
-const benches: TestBench[] = []
-async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
-  const b = await openTestBench(...args)
-  benches.push(b)
-  return b
-}
-afterEach(async () => {
-  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
-})
+const bench = benchesDisposedAfterEach()
 
 async function aliceLibrary(b: TestBench): Promise<string> {
   const libs = await b.call<LibraryInfo[]>('libraries.list')

@@ -110,11 +110,7 @@ export class SettingsStore {
 
   /** Sets (or with null, forgets) the memory workspace of a library. */
   async setMemoryWorkspace(library: string, workspace: string | null): Promise<void> {
-    const next = { ...this.current.memoryWorkspaces }
-    if (workspace === null) delete next[library]
-    else next[library] = workspace
-    this.current = { ...this.current, memoryWorkspaces: next }
-    await this.save()
+    await this.setEntry('memoryWorkspaces', library, workspace)
   }
 
   get sessionSources(): readonly StoredSessionSource[] {
@@ -132,10 +128,15 @@ export class SettingsStore {
 
   /** Sets (or with null, forgets) the library the skills of a session folder go to. */
   async setSessionTarget(key: string, library: string | null): Promise<void> {
-    const next = { ...this.current.sessionTargets }
-    if (library === null) delete next[key]
-    else next[key] = library
-    this.current = { ...this.current, sessionTargets: next }
+    await this.setEntry('sessionTargets', key, library)
+  }
+
+  /** Sets (or with null, removes) one entry of a path map of the settings file, and saves. */
+  private async setEntry(map: 'memoryWorkspaces' | 'sessionTargets', key: string, value: string | null): Promise<void> {
+    const next = { ...this.current[map] }
+    if (value === null) delete next[key]
+    else next[key] = value
+    this.current = { ...this.current, [map]: next }
     await this.save()
   }
 

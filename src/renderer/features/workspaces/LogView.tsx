@@ -207,41 +207,31 @@ export function LogView(props: { origin: TaskOrigin; taskPath: string; target?: 
       )}
       {log.isLoading ? (
         <p className="muted">{t('common.loading')}</p>
-      ) : records ? (
-        <VirtualList
-          items={lines}
-          rowHeight={64}
-          measured
-          role="list"
-          getKey={(_l, i) => String(firstLine + i)}
-          ariaLabel={t('tasks.rawLog')}
-          testId="log-records"
-          className="log-records"
-          onNearEnd={loadMore}
-          jumpTo={{ index: scrollIndex, seq: anchor.seq }}
-          markedIndex={marked}
-          renderRow={(line, i) => <RecordBlock line={line} lineNo={firstLine + i} />}
-        />
       ) : (
         <VirtualList
           items={lines}
-          rowHeight={19}
           getKey={(_l, i) => String(firstLine + i)}
           ariaLabel={t('tasks.rawLog')}
-          testId="log-lines"
-          className="log-lines"
           onNearEnd={loadMore}
           jumpTo={{ index: scrollIndex, seq: anchor.seq }}
           markedIndex={marked}
-          renderRow={(line, i) => (
-            <span className="log-line">
-              <span className="log-no" aria-hidden="true">
-                {firstLine + i}
-              </span>
-              {/* an option needs a name: a blank line says so to screen readers */}
-              {line || <span className="sr-only">{t('tasks.blankLine')}</span>}
-            </span>
-          )}
+          {...(records
+            ? // a session file: one JSONL record per block (blocks hold buttons: a list, not options)
+              { rowHeight: 64, measured: true, role: 'list' as const, testId: 'log-records', className: 'log-records', renderRow: (line: string, i: number) => <RecordBlock line={line} lineNo={firstLine + i} /> }
+            : {
+                rowHeight: 19,
+                testId: 'log-lines',
+                className: 'log-lines',
+                renderRow: (line: string, i: number) => (
+                  <span className="log-line">
+                    <span className="log-no" aria-hidden="true">
+                      {firstLine + i}
+                    </span>
+                    {/* an option needs a name: a blank line says so to screen readers */}
+                    {line || <span className="sr-only">{t('tasks.blankLine')}</span>}
+                  </span>
+                )
+              })}
         />
       )}
       {hasNextPage && (
