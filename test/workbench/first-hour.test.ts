@@ -308,3 +308,28 @@ describe('server errors in Chinese', () => {
     expect(untranslated).toEqual([])
   })
 })
+
+describe('the Overview map agrees with the curation plan', () => {
+  it('draws every proposed merge as a likely duplicate and marks the skills curation leaves alone', async () => {
+    const b = await bench()
+    const lib = (await b.call<LibraryInfo[]>('libraries.list')).find((l) => l.user === 'alice')!.path
+    // edited by a person after it was made (no tool use explains the later update): protected
+    const word = path.join(lib, 'skill_Convert a Word documen.md')
+    fs.writeFileSync(word, fs.readFileSync(word, 'utf8').replace("updated_at: '2026-07-15T12:10:00'", "updated_at: '2026-08-01T09:00:00'"))
+    const job = await b.call<{ jobId: string }>('curate.start', { library: lib })
+    await b.wb.waitForJob(job.jobId)
+    const plan = await b.call<{ proposals: { kind: string; members: { skill_id: string }[] }[]; protected: { skill_id: string; reason: string }[] }>('curate.plan', { library: lib })
+    const overview = await b.call<OverviewResult>('overview.get', { library: lib })
+    const threshold = (await b.call<PublicSettings>('settings.get')).thresholds.merge
+    const merges = plan.proposals.filter((p) => p.kind === 'merge')
+    expect(merges.length).toBeGreaterThan(0)
+    for (const m of merges) {
+      const [x, y] = m.members.map((s) => s.skill_id)
+      const edge = overview.graph.edges.find((e) => (e.source === x && e.target === y) || (e.source === y && e.target === x))
+      expect(edge?.similarity, `${x}~${y}`).toBeGreaterThan(threshold)
+    }
+    expect(plan.protected).toEqual([expect.objectContaining({ skill_id: '1785000000', reason: 'edited' })])
+    expect(overview.graph.nodes.find((n) => n.id === '1785000000')!.protected).toBe('edited')
+    expect(overview.graph.nodes.filter((n) => n.protected).map((n) => n.id)).toEqual(['1785000000'])
+  })
+})

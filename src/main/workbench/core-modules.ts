@@ -13,6 +13,8 @@ import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
+import { stripBoilerplate } from '../text/boilerplate'
+import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
@@ -97,10 +99,6 @@ export function unavailableCore(): CoreModules {
   }
 }
 
-/** Text a skill is compared by in the overview graph (the same as query_skill indexes). */
-function graphText(skill: Skill): string {
-  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
-}
 
 /** Largest library drawn as a graph (beyond it, the most used skills are drawn: a hairball helps nobody). */
 export const MAX_GRAPH_NODES = 1500
@@ -120,7 +118,9 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   if (shown.length === 0) {
     return { nodes: [], edges: [] }
   }
-  const index = buildTfIdfIndex(shown.map(graphText))
+  // compared exactly as curation compares them (same text, template boilerplate left out), so the map's likely
+  // duplicates are the plan's merges
+  const index = buildTfIdfIndex(stripBoilerplate(shown.map(similarityText)))
   const clusterSim = 1 - thresholds.eps
   const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
   const pairs = await allPairsAsync(index, Math.max(0.05, edgeSim), { signal, sliceMs: 20 })
