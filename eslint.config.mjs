@@ -34,7 +34,22 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/app/**'],
+    ignores: ['src/main/app/**', 'src/main/store/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'react-dom', '**/renderer/**'] }] }
+  },
+  {
+    // The store is the lowest layer of the main process: it imports the shared contract and itself, nothing above.
+    files: ['src/main/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', 'react', 'react-dom', '**/renderer/**'] },
+            { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'src/main/store is the lowest layer: it may import src/shared and its own modules only' }
+          ]
+        }
+      ]
+    }
   }
 )

@@ -304,6 +304,8 @@ export interface ReflectSummary {
   skipped: { taskDir: string; reason: string }[]
   failed: { taskDir: string; error: string }[]
   cancelled: boolean
+  /** Things that went wrong beside the tasks (e.g. the reflection log could not be written), said to the user. */
+  warnings?: string[]
 }
 
 export interface CurateSummary {

@@ -55,6 +55,12 @@ export interface Skill extends SkillMeta {
 export interface LoadError {
   path: string
   reason: string
+  /**
+   * `unreadable`: a skill file that could not be loaded (default when absent); `skipped`: an entry the listing
+   * passed over on purpose (a link, a special file, a folder named like a skill file); `duplicate_id`: a skill
+   * whose id another active skill also has (changes by that id are refused until one is renumbered).
+   */
+  kind?: 'unreadable' | 'skipped' | 'duplicate_id'
 }
 
 /** Result of listing a library. */

@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { openLibrary } from '../../src/main/store/library'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
 import { hashTree, makeLibrary, skillFile } from './fixtures'
@@ -69,13 +70,18 @@ describe('skillbench mcp over stdio (library mode)', () => {
     expect(stderr()).toContain('[skillbench mcp] serving')
   })
 
-  it('queries the library and the best match comes first (fetch_count written as upstream)', async () => {
+  it('queries the library and the best match comes first (the use counts in every process; fetch_count written as upstream once folded)', async () => {
     const r = (await client.callTool({ name: 'query_skill', arguments: { query: 'write a python calculator with tests' } })) as Answer
     expect(r.isError).toBe(false)
     const answer = JSON.parse(text(r)) as { status: string; skills: { skill_id: string; fetch_count: number }[] }
     expect(answer.status).toBe('success')
     expect(answer.skills[0]!.skill_id).toBe(lib.ids.calc)
+    expect(answer.skills[0]!.fetch_count).toBe(1)
+    const here = await openLibrary(lib.dir)
+    expect((await here.get(lib.ids.calc)).fetch_count).toBe(1)
+    await here.foldUsage()
     expect(fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')).toMatch(/^fetch_count: 1$/m)
+    expect((await (await openLibrary(lib.dir)).get(lib.ids.calc)).fetch_count).toBe(1)
   })
 
   it('rates a skill and the file changes on disk', async () => {

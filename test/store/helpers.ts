@@ -25,6 +25,7 @@ export function hashTree(dir: string): Map<string, string> {
       const p = path.join(d, e.name)
       if (e.isSymbolicLink()) out.set(p, 'link:' + fs.readlinkSync(p))
       else if (e.isDirectory()) walk(p)
+      else if (!e.isFile()) out.set(p, 'special') // a FIFO would block a read
       else out.set(p, crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex'))
     }
   }

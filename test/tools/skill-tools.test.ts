@@ -66,16 +66,24 @@ describe('query_skill', () => {
     expect(pdf.skills.map((x) => x.title)).toEqual(['pdf-reader'])
   })
 
-  it('touch writes fetch_count + 1 and last_used_at to each returned skill, and nothing else', async () => {
+  it('touch counts fetch_count + 1 and last_used_at for each returned skill at once, and writes exactly that into the file when folded', async () => {
     const before = fileOf('skill_Sort a CSV file by a column.md')
     const r = await tools.query_skill('sort rows of a CSV spreadsheet by price', { top: 1 })
     expect(r.skills[0]).toMatchObject({ skill_id: '1768616004', fetch_count: 6, last_used_at: STAMP })
+    // Recorded in the ledger: every reader (this process or another) counts it now; the file waits for the fold.
+    expect((await lib.get('1768616004')).fetch_count).toBe(6)
+    expect((await (await openLibrary(dir)).get('1768616004')).fetch_count).toBe(6)
+    expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(before)
+    // SKILL.md: bookkeeping under metadata.skillbench.
+    await tools.query_skill('git commit message summary line', { top: 1 })
+    expect(await lib.foldUsage()).toEqual({ skills: 2, uses: 2 })
     expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(
       before.replace('fetch_count: 5', 'fetch_count: 6').replace('last_used_at: null', `last_used_at: '${STAMP}'`)
     )
-    // SKILL.md: bookkeeping under metadata.skillbench.
-    await tools.query_skill('git commit message summary line', { top: 1 })
     expect(fileOf('tools/writing/git-commit-helper/SKILL.md')).toContain(`    fetch_count: 8\n    last_used_at: '${STAMP}'\n`)
+    // Folded uses are not counted twice.
+    expect((await lib.get('1768616004')).fetch_count).toBe(6)
+    expect((await (await openLibrary(dir)).get('1768616004')).fetch_count).toBe(6)
     // No touch: no change at all.
     const snapshot = hashTree(dir)
     await tools.query_skill('sort rows of a CSV spreadsheet', { touch: false })

@@ -13,9 +13,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { FileChange, Proposal, ProposalKind } from '../../shared/types'
 import { hashBytes } from '../store/library'
-import { checkRelPath, resolveInside } from '../store/paths'
-import { moveNoClobber, writeFileAtomic } from '../store/atomic'
-import { appendJournal, readJournal, stateDir, type JournalRecord, type TxOp } from './journal'
+import { checkRelPath } from '../store/paths'
+import { writeFileAtomic } from '../store/atomic'
+import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { withLibraryLock } from '../store/lock'
+import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
+import { appendJournal, JOURNAL_REL, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+
+export { withLibraryLock }
 
 /** A change that cannot be applied as asked; nothing was changed. */
 export class CurationError extends Error {
@@ -35,9 +40,8 @@ export interface TxHooks {
   afterOp?: (index: number, op: TxOp) => void | Promise<void>
 }
 
-function txDir(root: string): string {
-  return path.join(stateDir(root), 'tx')
-}
+/** Library-relative folder of transaction intents. */
+const TX_DIR = `${STATE_DIR}/tx`
 
 function newId(): string {
   return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
@@ -125,49 +129,44 @@ function same(current: string | null, expected: string | null): boolean {
 /** Performs one op after checking the disk is in its "before" state. */
 async function doOp(root: string, op: TxOp): Promise<void> {
   if (op.op === 'write') {
-    const abs = await resolveInside(root, op.path)
+    // Every folder on the way a real folder inside the library (made when missing), the file never a link.
+    const abs = await containedFilePath(root, op.path)
     const current = await readText(abs)
     if (!same(current, op.before)) {
       throw new CurationError('conflict', op.before === null ? `${op.path} already exists` : current === null ? `${op.path} no longer exists` : `${op.path} changed on disk since the proposal was made`)
     }
     if (op.after === null) await fs.promises.unlink(abs)
-    else {
-      await fs.promises.mkdir(path.dirname(abs), { recursive: true })
-      await writeFileAtomic(abs, op.after, op.before === null ? { mustNotExist: true } : { mustExist: true })
-    }
+    else await writeFileAtomic(abs, op.after, op.before === null ? { mustNotExist: true } : { mustExist: true })
     return
   }
-  const from = await resolveInside(root, op.from)
-  const to = await resolveInside(root, op.to)
+  const from = await containedFilePath(root, op.from, { createDirs: false, folderOk: true })
+  const to = await containedFilePath(root, op.to, { folderOk: true })
   if (!(await exists(from))) throw new CurationError('conflict', `${op.from} no longer exists`)
   if (!same(await readText(op.file ? path.join(from, op.file) : from), op.text)) {
     throw new CurationError('conflict', `${op.file ? `${op.from}/${op.file}` : op.from} changed on disk since the proposal was made`)
   }
   if (await exists(to)) throw new CurationError('conflict', `${op.to} already exists`)
-  await moveNoClobber(from, to)
+  await moveContained(root, op.from, op.to)
 }
 
 /** Reverts one op if (and only if) its effect is on disk; returns a problem text when the disk matches neither state. */
 async function undoOp(root: string, op: TxOp): Promise<string | null> {
   if (op.op === 'write') {
-    const abs = await resolveInside(root, op.path)
+    const abs = await containedFilePath(root, op.path)
     const current = await readText(abs)
     if (same(current, op.before)) return null
     if (!same(current, op.after)) return `${op.path} matches neither its old nor its new text`
     if (op.before === null) await fs.promises.unlink(abs)
-    else {
-      await fs.promises.mkdir(path.dirname(abs), { recursive: true })
-      await writeFileAtomic(abs, op.before)
-    }
+    else await writeFileAtomic(abs, op.before)
     return null
   }
-  const from = await resolveInside(root, op.from)
-  const to = await resolveInside(root, op.to)
+  const from = await containedFilePath(root, op.from, { folderOk: true })
+  const to = await containedFilePath(root, op.to, { folderOk: true })
   const fromThere = await exists(from)
   const toThere = await exists(to)
   if (fromThere && !toThere) return null
   if (!fromThere && toThere) {
-    await moveNoClobber(to, from)
+    await moveContained(root, op.to, op.from)
     return null
   }
   return `cannot tell whether ${op.from} → ${op.to} happened (both or neither exist)`
@@ -182,45 +181,6 @@ async function rollback(root: string, ops: readonly TxOp[]): Promise<string[]> {
   return problems
 }
 
-// ---- lock ---------------------------------------------------------------------------------------
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** Runs fn holding `.skillbench/lock` (one curating process per library; a dead holder's lock is taken over). */
-export async function withLibraryLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  await fs.promises.mkdir(stateDir(root), { recursive: true })
-  const lock = path.join(stateDir(root), 'lock')
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fh = await fs.promises.open(lock, 'wx')
-      await fh.writeFile(String(process.pid))
-      await fh.close()
-      break
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const pid = Number((await fs.promises.readFile(lock, 'utf8').catch(() => '')).trim())
-      if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid) || pid === process.pid) {
-        await fs.promises.unlink(lock).catch(() => undefined)
-        continue
-      }
-      if (attempt >= 50) throw new CurationError('locked', `another Skillbench process (pid ${pid}) is changing this library; try again when it has finished`)
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-  try {
-    return await fn()
-  } finally {
-    await fs.promises.unlink(lock).catch(() => undefined)
-  }
-}
-
 // ---- transactions -------------------------------------------------------------------------------
 
 interface TxFile {
@@ -230,11 +190,77 @@ interface TxFile {
 
 /** Runs ops as one transaction and journals it; on any failure everything done is rolled back and the error rethrown. */
 export async function runTransaction(root: string, record: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks = {}): Promise<JournalRecord> {
+  // Under the library lock (re-entered when the caller holds it): no other process writes in between.
+  return withLibraryLock(root, () => runTransactionLocked(root, record, hooks), { purpose: `applying ${record.kind} ${record.proposal_id}`.slice(0, 80) })
+}
+
+const SKILL_FILE = /(^|\/)(skill_[^/]*\.md|SKILL\.md)$/
+
+/**
+ * Carries usage counters that a fold wrote into a skill since the change was prepared over to the change (only
+ * when nothing but fetch_count / last_used_at differs): the change applies, and no counted use is lost. Returns
+ * the ops and changes as they will really be applied (and journaled).
+ */
+export async function rebaseOnUsage(root: string, ops: readonly TxOp[], changes: readonly FileChange[]): Promise<{ ops: TxOp[]; changes: FileChange[] }> {
+  const out: TxOp[] = []
+  // Skill files moved by this transaction whose text was rebased: the path they move to → old text, new text, drift.
+  const moved = new Map<string, { original: string; current: string; drift: UsageDrift }>()
+  const rewritten = new Map<string, { before: string | null; after: string | null }>()
+  for (const op of ops) {
+    if (op.op === 'write' && op.before !== null && SKILL_FILE.test(op.path)) {
+      const format = formatOfPath(op.path)
+      const prior = moved.get(op.path)
+      let current: string | null
+      let drift: UsageDrift | null
+      if (prior && op.before === prior.original) {
+        current = prior.current
+        drift = prior.drift
+      } else {
+        current = await readText(await containedFilePath(root, op.path, { createDirs: false }))
+        drift = current !== null && current !== op.before ? usageDrift(op.before, current, format) : null
+      }
+      if (current !== null && drift) {
+        const after = op.after === null ? null : applyUsageDrift(op.after, drift, format)
+        if (op.after === null || after !== null) {
+          out.push({ ...op, before: current, after })
+          rewritten.set(op.path, { before: current, after })
+          continue
+        }
+      }
+    } else if (op.op === 'move') {
+      const fileRel = op.file ? `${op.from}/${op.file}` : op.from
+      if (SKILL_FILE.test(fileRel)) {
+        const current = await readText(await containedFilePath(root, fileRel, { createDirs: false }))
+        const drift = current !== null && current !== op.text ? usageDrift(op.text, current, formatOfPath(fileRel)) : null
+        if (current !== null && drift) {
+          const dest = op.file ? `${op.to}/${op.file}` : op.to
+          moved.set(dest, { original: op.text, current, drift })
+          rewritten.set(fileRel, { before: current, after: null })
+          if (!rewritten.has(dest)) rewritten.set(dest, { before: null, after: current })
+          out.push({ ...op, text: current })
+          continue
+        }
+      }
+    }
+    out.push(op)
+  }
+  const newChanges = changes.map((c) => {
+    const r = rewritten.get(c.path)
+    if (!r) return c
+    return { ...c, before: c.before === null ? null : (r.before ?? c.before), after: c.after === null ? null : (r.after ?? c.after) }
+  })
+  return { ops: out, changes: newChanges }
+}
+
+async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks): Promise<JournalRecord> {
   const id = newId()
+  const rebased = await rebaseOnUsage(root, recordIn.ops, recordIn.changes)
+  const record = { ...recordIn, ops: rebased.ops, changes: rebased.changes }
   const full: JournalRecord = { ...record, id, at: new Date().toISOString() }
-  await fs.promises.mkdir(txDir(root), { recursive: true })
-  const intent = path.join(txDir(root), `${id}.json`)
-  await writeFileAtomic(intent, JSON.stringify({ id, record: full } satisfies TxFile), { mustNotExist: true })
+  // The commit point must be writable inside the library before anything changes (a linked journal is refused here).
+  await containedFilePath(root, JOURNAL_REL)
+  const intent = `${TX_DIR}/${id}.json`
+  await writeContained(root, intent, JSON.stringify({ id, record: full } satisfies TxFile), { mustNotExist: true })
   let done = 0
   try {
     await hooks.onStart?.()
@@ -245,12 +271,12 @@ export async function runTransaction(root: string, record: Omit<JournalRecord, '
     }
   } catch (err) {
     const problems = await rollback(root, full.ops.slice(0, done))
-    if (problems.length === 0) await fs.promises.unlink(intent).catch(() => undefined)
+    if (problems.length === 0) await unlinkContained(root, intent).catch(() => undefined)
     if (problems.length > 0) throw new CurationError('conflict', `${(err as Error).message}; rolling back also failed: ${problems.join('; ')}`)
     throw err
   }
   await appendJournal(root, full)
-  await fs.promises.unlink(intent)
+  await unlinkContained(root, intent)
   return full
 }
 
@@ -263,41 +289,41 @@ export interface RecoveryReport {
 /** Finishes what a crash interrupted: intents with a journal record are done; the others are rolled back. */
 export async function recoverTransactions(root: string): Promise<RecoveryReport> {
   const report: RecoveryReport = { rolledBack: [], committed: [], problems: [] }
-  let names: string[]
-  try {
-    names = (await fs.promises.readdir(txDir(root))).filter((n) => n.endsWith('.json'))
-  } catch {
+  // Cheap look first (no lock) — most opens find nothing to recover.
+  const pending = (await listContained(root, TX_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))
+  if (pending.length === 0) return report
+  return withLibraryLock(root, async () => {
+    const names = (await listContained(root, TX_DIR)).filter((n) => n.endsWith('.json'))
+    if (names.length === 0) return report
+    const journaled = new Set((await readJournal(root)).records.map((r) => r.id))
+    for (const name of names.sort()) {
+      const rel = `${TX_DIR}/${name}`
+      let tx: TxFile
+      try {
+        tx = JSON.parse((await readContainedText(root, rel)) ?? '') as TxFile
+        if (!tx || typeof tx.id !== 'string' || !Array.isArray(tx.record?.ops)) throw new Error('bad shape')
+      } catch {
+        // An intent torn while being written was never acted on (ops start only after it is complete).
+        await moveContained(root, rel, `${rel}.unreadable`).catch(() => undefined)
+        report.problems.push(`${name}: unreadable transaction intent set aside`)
+        continue
+      }
+      if (journaled.has(tx.id)) {
+        await unlinkContained(root, rel)
+        report.committed.push(tx.id)
+        continue
+      }
+      const problems = await rollback(root, tx.record.ops)
+      if (problems.length === 0) {
+        await unlinkContained(root, rel)
+        report.rolledBack.push(tx.id)
+      } else {
+        await moveContained(root, rel, `${rel}.conflict`).catch(() => undefined)
+        report.problems.push(`${tx.id}: ${problems.join('; ')}`)
+      }
+    }
     return report
-  }
-  if (names.length === 0) return report
-  const journaled = new Set((await readJournal(root)).records.map((r) => r.id))
-  for (const name of names.sort()) {
-    const file = path.join(txDir(root), name)
-    let tx: TxFile
-    try {
-      tx = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TxFile
-      if (!tx || typeof tx.id !== 'string' || !Array.isArray(tx.record?.ops)) throw new Error('bad shape')
-    } catch {
-      // An intent torn while being written was never acted on (ops start only after it is complete).
-      await fs.promises.rename(file, `${file}.unreadable`).catch(() => undefined)
-      report.problems.push(`${name}: unreadable transaction intent set aside`)
-      continue
-    }
-    if (journaled.has(tx.id)) {
-      await fs.promises.unlink(file)
-      report.committed.push(tx.id)
-      continue
-    }
-    const problems = await rollback(root, tx.record.ops)
-    if (problems.length === 0) {
-      await fs.promises.unlink(file)
-      report.rolledBack.push(tx.id)
-    } else {
-      await fs.promises.rename(file, `${file}.conflict`).catch(() => undefined)
-      report.problems.push(`${tx.id}: ${problems.join('; ')}`)
-    }
-  }
-  return report
+  }, { purpose: 'recovering an interrupted change' })
 }
 
 export interface ApplyOptions extends TxHooks {
@@ -329,23 +355,35 @@ export async function undoConflicts(root: string, record: JournalRecord): Promis
     const op = record.ops[i] as TxOp
     if (op.op === 'write') {
       writtenLater.add(op.path)
-      const current = await readText(await resolveInside(root, op.path))
-      if (!same(current, op.after)) conflicts.push(current === null ? `${op.path} was removed or moved since` : `${op.path} was changed since`)
+      const current = await readText(await containedFilePath(root, op.path, { createDirs: false }))
+      if (!same(current, op.after) && !onlyUsageMoved(op.path, op.after, current)) conflicts.push(current === null ? `${op.path} was removed or moved since` : `${op.path} was changed since`)
       continue
     }
-    const to = await resolveInside(root, op.to)
+    const to = await containedFilePath(root, op.to, { createDirs: false, folderOk: true })
     const toThere = await exists(to)
-    const fromThere = await exists(await resolveInside(root, op.from))
+    const fromThere = await exists(await containedFilePath(root, op.from, { createDirs: false, folderOk: true }))
     const moved = op.file ? `${op.to}/${op.file}` : op.to
     if (!toThere) conflicts.push(`${op.to} is no longer there (restored or moved since)`)
-    else if (!writtenLater.has(moved) && !same(await readText(op.file ? path.join(to, op.file) : to), op.text)) conflicts.push(`${moved} was changed since`)
+    else if (!writtenLater.has(moved)) {
+      const current = await readText(op.file ? path.join(to, op.file) : to)
+      if (!same(current, op.text) && !onlyUsageMoved(moved, op.text, current)) conflicts.push(`${moved} was changed since`)
+    }
     if (fromThere) conflicts.push(`${op.from} exists again`)
   }
   return conflicts
 }
 
+/** True when a skill file differs from the expected text only by uses counted since (undo carries them over). */
+function onlyUsageMoved(rel: string, expected: string | null, current: string | null): boolean {
+  return expected !== null && current !== null && SKILL_FILE.test(rel) && usageDrift(expected, current, formatOfPath(rel)) !== null
+}
+
 /** Reverts an applied record as a new transaction, or explains why it cannot. */
 export async function undoRecord(root: string, record: JournalRecord, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(root, () => undoRecordLocked(root, record, by, hooks))
+}
+
+async function undoRecordLocked(root: string, record: JournalRecord, by: string, hooks: TxHooks): Promise<JournalRecord> {
   const conflicts = await undoConflicts(root, record)
   if (conflicts.length > 0) {
     throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${conflicts.join('; ')}. Undo would overwrite those changes; revert them by hand first.`)

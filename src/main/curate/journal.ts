@@ -3,9 +3,9 @@
  * to what, when and by whom. Append-only; a torn last line (a crash while appending) is skipped on read
  * and never glued to the next record.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type { FileChange, ProposalKind } from '../../shared/types'
+import { appendContained, readContainedText } from '../store/contained'
 
 /**
  * One step of a transaction. `write` with after:null removes a file the transaction itself created.
@@ -42,6 +42,9 @@ export function stateDir(root: string): string {
   return path.join(root, STATE_DIR)
 }
 
+/** Library-relative path of the journal. */
+export const JOURNAL_REL = `${STATE_DIR}/journal`
+
 export function journalPath(root: string): string {
   return path.join(stateDir(root), 'journal')
 }
@@ -54,13 +57,9 @@ function isRecord(v: unknown): v is JournalRecord {
 
 /** Every well-formed record, oldest first, and how many lines could not be read. */
 export async function readJournal(root: string): Promise<{ records: JournalRecord[]; unreadable: number }> {
-  let text: string
-  try {
-    text = await fs.promises.readFile(journalPath(root), 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], unreadable: 0 }
-    throw err
-  }
+  // Never read through a link: a journal that is one is refused (path_escape), like every write to it.
+  const text = await readContainedText(root, JOURNAL_REL)
+  if (text === null) return { records: [], unreadable: 0 }
   const records: JournalRecord[] = []
   let unreadable = 0
   for (const line of text.split('\n')) {
@@ -78,22 +77,7 @@ export async function readJournal(root: string): Promise<{ records: JournalRecor
 
 /** Appends one record durably (fsync); starts a fresh line if a crash left the last one unterminated. */
 export async function appendJournal(root: string, record: JournalRecord): Promise<void> {
-  await fs.promises.mkdir(stateDir(root), { recursive: true })
-  const file = journalPath(root)
-  const fh = await fs.promises.open(file, 'a+')
-  try {
-    const { size } = await fh.stat()
-    let prefix = ''
-    if (size > 0) {
-      const last = Buffer.alloc(1)
-      await fh.read(last, 0, 1, size - 1)
-      if (last[0] !== 0x0a) prefix = '\n'
-    }
-    await fh.appendFile(`${prefix}${JSON.stringify(record)}\n`)
-    await fh.sync()
-  } finally {
-    await fh.close()
-  }
+  await appendContained(root, JOURNAL_REL, `${JSON.stringify(record)}\n`, { fsync: true })
 }
 
 /** The records of applies not undone since, newest first. */

@@ -7,10 +7,10 @@ import path from 'node:path'
 import type { CurationPlan, Proposal, ProposalKind } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { openLibrary, type SkillLibrary } from '../store/library'
-import { writeFileAtomic } from '../store/atomic'
+import { readContainedText, writeContained } from '../store/contained'
 import { buildSkillFileName } from '../store/paths'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
-import { activeApplies, readJournal, stateDir, type JournalRecord } from './journal'
+import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { buildPlan, type CurationProgress } from './proposals'
 import type { CurationSettings } from './settings'
 
@@ -34,7 +34,7 @@ export interface OpenedLibrary {
 /** Opens the library and rolls back / completes interrupted transactions. */
 export async function openForCuration(dir: string): Promise<OpenedLibrary> {
   const library = await openLibrary(dir)
-  const recovery = await withLibraryLock(library.root, () => recoverTransactions(library.root))
+  const recovery = await recoverTransactions(library.root)
   return { library, root: library.root, recovery }
 }
 
@@ -112,19 +112,18 @@ export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined):
   return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && (p.status ?? 'pending') === 'pending')
 }
 
+/** Library-relative path of the pending plan. */
+const PLAN_REL = `${STATE_DIR}/plan.json`
+
+/** Saves the plan (call under the library lock: it is read, changed and written back by several processes). */
 export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
-  await fs.promises.mkdir(stateDir(root), { recursive: true })
-  await writeFileAtomic(planPath(root), JSON.stringify(plan, null, 1) + '\n')
+  await writeContained(root, PLAN_REL, JSON.stringify(plan, null, 1) + '\n')
 }
 
 /** The pending plan, or a not_found error saying to run curate first. */
 export async function loadPlan(root: string): Promise<SavedPlan> {
-  let text: string
-  try {
-    text = await fs.promises.readFile(planPath(root), 'utf8')
-  } catch {
-    throw new CurationError('not_found', 'no pending plan in this library: run `skillbench curate` first')
-  }
+  const text = await readContainedText(root, PLAN_REL)
+  if (text === null) throw new CurationError('not_found', 'no pending plan in this library: run `skillbench curate` first')
   try {
     const plan = JSON.parse(text) as SavedPlan
     if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new Error('unknown format')

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { isTempName } from '../store/atomic'
 import { SKIPPED_DIRS } from '../store/library'
 import { decodeSkillBytes } from '../store/skill-file'
+import { listResources } from '../store/skill-index'
 import { fromAgiAgent, parseAgiAgent, validateAgiAgent, type AgiAgentRecord } from './agiagent'
 import { fromLearnedYaml, parseLearnedYaml, validateLearnedYaml, type LearnedRecord } from './learned-yaml'
 import { fromMasConfig, MAS_CONFIG_FILE, parseMasConfig, validateMasConfig, type MasConfigRecord } from './mas-config'
@@ -17,7 +18,6 @@ import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdR
 /** Largest skill file read (bigger ones are reported, not read). */
 export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
 const MAX_DEPTH = 12
-const MAX_RESOURCES = 2000
 
 /** A skill file found under a root. */
 export interface FoundSkillFile {
@@ -95,27 +95,7 @@ export async function findSkillFiles(root: string, only?: FormatId): Promise<Fou
   return out
 }
 
-/** Files of a SKILL.md folder other than SKILL.md itself (relative, sorted; symlinks and temp files skipped). */
-export async function listResources(skillDir: string): Promise<string[]> {
-  const out: string[] = []
-  async function walk(dir: string, depth: number): Promise<void> {
-    if (depth > MAX_DEPTH || out.length >= MAX_RESOURCES) return
-    let entries: fs.Dirent[]
-    try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
-      const abs = path.join(dir, entry.name)
-      if (entry.isDirectory()) await walk(abs, depth + 1)
-      else if (entry.isFile() && !(depth === 0 && entry.name === 'SKILL.md')) out.push(posix(path.relative(skillDir, abs)))
-    }
-  }
-  await walk(skillDir, 0)
-  return out.sort()
-}
+export { listResources }
 
 async function readText(abs: string): Promise<string> {
   const st = await fs.promises.lstat(abs)

@@ -50,6 +50,20 @@ export async function validatePath(target: string): Promise<ValidationReport> {
   const root = await fs.promises.realpath(target)
   const { skills, errors } = await loadSkillTree(root)
   const files: FileReport[] = skills.map((s) => ({ path: s.path, format: s.format, ok: !s.problems.some((p) => p.level === 'error'), problems: s.problems }))
+  // Two skill files with one skill_id make every change by that id ambiguous (the store refuses them).
+  const byId = new Map<string, string[]>()
+  for (const s of skills) {
+    if ((s.format !== 'agiagent' && s.format !== 'skill-md') || !s.skill.skill_id) continue
+    byId.set(s.skill.skill_id, [...(byId.get(s.skill.skill_id) ?? []), s.path])
+  }
+  for (const [id, paths] of byId) {
+    if (paths.length < 2) continue
+    for (const f of files) {
+      if (!paths.includes(f.path)) continue
+      f.ok = false
+      f.problems = [...f.problems, { level: 'error', message: `duplicate skill_id ${id}: also used by ${paths.filter((p) => p !== f.path).join(', ')}` }]
+    }
+  }
   for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason }] })
   const current = await readSkillIndex(root)
   if (current) {

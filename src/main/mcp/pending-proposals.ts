@@ -5,12 +5,10 @@
  * curation's transactions and journal, so it can be undone like any curation proposal.
  */
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
 import { applyProposal, CurationError, recoverTransactions, withLibraryLock, type TxHooks } from '../curate/apply'
 import type { JournalRecord } from '../curate/journal'
-import { writeFileAtomic } from '../memory/atomic-write'
+import { listContained, readContainedText, writeContained } from '../store/contained'
 
 /** Library-relative folder of the pending proposals. */
 export const PENDING_DIR = '.skillbench/pending'
@@ -81,28 +79,30 @@ export async function countPendingProposals(libraryRoot: string): Promise<number
   return proposals.filter((p) => p.status === 'pending').length
 }
 
-/** Saves a proposal atomically (a new one only while fewer than MAX_PENDING_PROPOSALS wait); returns its library-relative path. */
-export async function savePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
+/** Writes a proposal file as it is (under the library lock; no cap: for status changes and reviewers' edits). */
+export async function writePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
   if (!isPendingProposalId(proposal.id)) {
     throw new Error(`bad proposal id '${proposal.id}'`)
   }
-  if (proposal.status === 'pending' && (await countPendingProposals(libraryRoot)) >= MAX_PENDING_PROPOSALS) {
-    throw new Error(`${MAX_PENDING_PROPOSALS} proposals already wait for review in this library: review them in Skillbench before proposing more`)
-  }
   const rel = `${PENDING_DIR}/${proposal.id}.json`
-  await writeFileAtomic(path.join(libraryRoot, ...rel.split('/')), JSON.stringify(proposal, null, 2) + '\n')
+  await withLibraryLock(libraryRoot, () => writeContained(libraryRoot, rel, JSON.stringify(proposal, null, 2) + '\n'))
   return rel
+}
+
+/** Saves a proposal atomically (a new one only while fewer than MAX_PENDING_PROPOSALS wait); returns its library-relative path. */
+export async function savePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
+  // The count and the write under one lock: concurrent agents cannot overshoot the cap together.
+  return withLibraryLock(libraryRoot, async () => {
+    if (proposal.status === 'pending' && (await countPendingProposals(libraryRoot)) >= MAX_PENDING_PROPOSALS) {
+      throw new Error(`${MAX_PENDING_PROPOSALS} proposals already wait for review in this library: review them in Skillbench before proposing more`)
+    }
+    return writePendingProposal(libraryRoot, proposal)
+  }, { purpose: 'saving a proposal' })
 }
 
 /** The pending proposals of a library, oldest first; unreadable files are reported, not thrown. */
 export async function listPendingProposals(libraryRoot: string): Promise<{ proposals: Proposal[]; errors: { path: string; reason: string }[] }> {
-  const dir = path.join(libraryRoot, ...PENDING_DIR.split('/'))
-  const names = await fs.readdir(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') {
-      return [] as string[]
-    }
-    throw err
-  })
+  const names = await listContained(libraryRoot, PENDING_DIR)
   const proposals: Proposal[] = []
   const errors: { path: string; reason: string }[] = []
   for (const name of names.sort()) {
@@ -111,7 +111,8 @@ export async function listPendingProposals(libraryRoot: string): Promise<{ propo
     }
     const rel = `${PENDING_DIR}/${name}`
     try {
-      const p = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as Proposal
+      const p = JSON.parse((await readContainedText(libraryRoot, rel)) ?? 'null') as Proposal
+      if (!p) throw new Error('removed while reading')
       if (typeof p.id !== 'string' || !Array.isArray(p.changes)) {
         throw new Error('not a proposal')
       }
@@ -123,22 +124,13 @@ export async function listPendingProposals(libraryRoot: string): Promise<{ propo
   return { proposals, errors }
 }
 
-function pendingFile(libraryRoot: string, id: string): string {
+/** One pending proposal by id. */
+export async function readPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
   if (!isPendingProposalId(id)) {
     throw new CurationError('not_found', `'${id.slice(0, 80)}' is not a pending-proposal id`)
   }
-  return path.join(libraryRoot, ...PENDING_DIR.split('/'), `${id}.json`)
-}
-
-/** One pending proposal by id. */
-export async function readPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
-  const file = pendingFile(libraryRoot, id)
-  let text: string
-  try {
-    text = await fs.readFile(file, 'utf8')
-  } catch {
-    throw new CurationError('not_found', `no pending proposal ${id}`)
-  }
+  const text = await readContainedText(libraryRoot, `${PENDING_DIR}/${id}.json`)
+  if (text === null) throw new CurationError('not_found', `no pending proposal ${id}`)
   const p = JSON.parse(text) as Proposal
   if (p.id !== id || !Array.isArray(p.changes)) {
     throw new CurationError('invalid', `${PENDING_DIR}/${id}.json is not a proposal`)
@@ -158,7 +150,7 @@ export async function acceptPendingProposal(libraryRoot: string, id: string, by:
       throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
     }
     const record = await applyProposal(libraryRoot, proposal, { by, ...hooks })
-    await savePendingProposal(libraryRoot, { ...proposal, status: 'applied' })
+    await writePendingProposal(libraryRoot, { ...proposal, status: 'applied' })
     return record
   })
 }
@@ -171,7 +163,7 @@ export async function rejectPendingProposal(libraryRoot: string, id: string): Pr
       throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
     }
     const rejected: Proposal = { ...proposal, status: 'rejected' }
-    await savePendingProposal(libraryRoot, rejected)
+    await writePendingProposal(libraryRoot, rejected)
     return rejected
   })
 }

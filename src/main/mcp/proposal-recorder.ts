@@ -30,9 +30,17 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
     restore: refuse('restoring a skill'),
     writeRaw: refuse('writing a file'),
 
-    async update(skillId, patch, opts = {}) {
+    recordUse: (ids, opts) => store.recordUse(ids, opts),
+
+    update(skillId, patch, opts = {}) {
+      return this.updateWith(skillId, () => patch, opts)
+    },
+
+    async updateWith(skillId, make, opts = {}) {
       const skill = await store.get(skillId, { includeLegacy: true })
       const { text, hash } = await store.readRaw(skill.path)
+      const patch = make(skill)
+      if (patch === null) return skill
       if (opts.baseHash !== undefined && opts.baseHash !== hash) {
         throw new StoreError('conflict', `${skill.path} changed on disk since it was read: reload it and try again`)
       }

@@ -65,7 +65,7 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   const proposalOnly = opts.proposalOnly ?? { edit: true, delete: true }
   const now = opts.now ?? (() => new Date())
   const log = opts.log ?? (() => undefined)
-  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot })
+  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp' })
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: skillToolsPrompt('en'), capabilities: { logging: {} } }

@@ -7,7 +7,9 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { writeFileAtomic } from './atomic-write'
+import { listContained, readContainedText, writeContained } from '../store/contained'
+import { withLibraryLock } from '../store/lock'
+import { StoreError } from '../store/types'
 import {
   appendDaySections,
   cleanModelSummary,
@@ -61,41 +63,50 @@ export function memoryPaths(workspace: string): MemoryPaths {
   }
 }
 
-/** A memory file's text, or null when it does not exist. Refuses non-files and oversized files. */
-export async function readMemoryFile(file: string): Promise<string | null> {
-  let st
+/**
+ * The workspace folder as a real path: every memory file is read and written inside it, never through a link
+ * (a `memory/` folder or file that is a symbolic link is refused with path_escape). Made when `create` is set.
+ */
+async function realWorkspace(workspace: string, create: boolean): Promise<string> {
+  const abs = path.resolve(workspace)
+  if (create) await fs.mkdir(abs, { recursive: true })
   try {
-    st = await fs.stat(file)
+    return await fs.realpath(abs)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return null
-    }
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return abs
     throw err
   }
-  if (!st.isFile()) {
-    throw new Error(`${file} is not a regular file`)
-  }
-  if (st.size > MAX_MEMORY_FILE_BYTES) {
-    throw new Error(`${file} is ${st.size} bytes, over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`)
-  }
-  return fs.readFile(file, 'utf8')
 }
 
-// Read-modify-write of one workspace is serialised within this process.
-const locks = new Map<string, Promise<unknown>>()
+/** `file` (absolute, under ws) relative to the workspace, forward slashes. */
+function relIn(ws: string, file: string): string {
+  return path.relative(ws, file).split(path.sep).join('/')
+}
 
-async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve()
-  const run = previous.then(fn, fn)
-  const tail = run.catch(() => undefined)
-  locks.set(key, tail)
+/** A memory file's text, or null when it does not exist. Refuses links, non-files and oversized files. */
+async function readMem(ws: string, file: string): Promise<string | null> {
   try {
-    return await run
-  } finally {
-    if (locks.get(key) === tail) {
-      locks.delete(key)
+    return await readContainedText(ws, relIn(ws, file), { maxBytes: MAX_MEMORY_FILE_BYTES })
+  } catch (err) {
+    if (err instanceof StoreError && err.code === 'invalid_input' && /larger than/.test(err.message)) {
+      throw new Error(`${file} is over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`, { cause: err })
     }
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
   }
+}
+
+/** Writes a memory file atomically inside the workspace (its folders made there; never through a link). */
+async function writeMem(ws: string, file: string, text: string): Promise<void> {
+  await writeContained(ws, relIn(ws, file), text)
+}
+
+/**
+ * Read-modify-write of one workspace's memory, serialised across every process. The lock is a file in the
+ * workspace itself that exists only while held, so the memory folder holds nothing but the memory files.
+ */
+async function withMemoryLock<T>(ws: string, fn: () => Promise<T>): Promise<T> {
+  return withLibraryLock(ws, fn, { lockDir: '', lockName: '.skillbench-memory.lock', purpose: 'writing memory files' })
 }
 
 /** The memory files the app may show and edit, by name (daily logs: `logs/YYYY-MM-DD.md`). */
@@ -120,7 +131,8 @@ function sha256(text: string): string {
 
 /** A memory file for the editor: its text and hash (both null when it does not exist yet). */
 export async function readMemoryDocument(workspace: string, name: string): Promise<{ name: string; text: string | null; hash: string | null }> {
-  const text = await readMemoryFile(memoryFilePath(workspace, name))
+  const ws = await realWorkspace(workspace, false)
+  const text = await readMem(ws, memoryFilePath(ws, name))
   return { name, text, hash: text === null ? null : sha256(text) }
 }
 
@@ -137,16 +149,18 @@ export class MemoryConflictError extends Error {
  * must not exist yet); a different current hash is a conflict and nothing is written.
  */
 export async function writeMemoryDocument(workspace: string, name: string, text: string, baseHash: string | null): Promise<{ hash: string }> {
-  const file = memoryFilePath(workspace, name)
+  memoryFilePath(workspace, name) // refuses a bad name before anything is made
   if (Buffer.byteLength(text) > MAX_MEMORY_FILE_BYTES) {
     throw new Error(`${name} would be over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`)
   }
-  return withLock(memoryPaths(workspace).dir, async () => {
-    const current = await readMemoryFile(file)
+  const ws = await realWorkspace(workspace, true)
+  const file = memoryFilePath(ws, name)
+  return withMemoryLock(ws, async () => {
+    const current = await readMem(ws, file)
     if ((current === null ? null : sha256(current)) !== baseHash) {
       throw new MemoryConflictError(name)
     }
-    await writeFileAtomic(file, text)
+    await writeMem(ws, file, text)
     return { hash: sha256(text) }
   })
 }
@@ -157,12 +171,13 @@ export async function recordLesson(
   lesson: CuratedFailure | string,
   opts: { lang?: MemoryLang; threshold?: number } = {}
 ): Promise<AddEntryResult> {
-  const p = memoryPaths(workspace)
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
   const text = typeof lesson === 'string' ? lesson : lessonFromFailure(lesson, opts.lang)
-  return withLock(p.dir, async () => {
-    const result = addLesson(await readMemoryFile(p.lessons), text, opts.threshold)
+  return withMemoryLock(ws, async () => {
+    const result = addLesson(await readMem(ws, p.lessons), text, opts.threshold)
     if (result.added) {
-      await writeFileAtomic(p.lessons, result.text)
+      await writeMem(ws, p.lessons, result.text)
     }
     return result
   })
@@ -170,11 +185,12 @@ export async function recordLesson(
 
 /** Records a tool failure in procedural.md, deduplicated per tool. */
 export async function recordProcedural(workspace: string, record: ProceduralRecord): Promise<AddEntryResult> {
-  const p = memoryPaths(workspace)
-  return withLock(p.dir, async () => {
-    const result = addProceduralRecord(await readMemoryFile(p.procedural), record)
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
+  return withMemoryLock(ws, async () => {
+    const result = addProceduralRecord(await readMem(ws, p.procedural), record)
     if (result.added) {
-      await writeFileAtomic(p.procedural, result.text)
+      await writeMem(ws, p.procedural, result.text)
     }
     return result
   })
@@ -215,12 +231,13 @@ export async function capturePreferences(
   found: PreferenceSource[],
   now: Date = new Date()
 ): Promise<QueueResult> {
-  const p = memoryPaths(workspace)
-  return withLock(p.dir, async () => {
-    const pending = parsePendingFile(await readMemoryFile(p.pendingPreferences))
-    const result = queuePreferences(pending, await readMemoryFile(p.preferences), found, now)
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
+  return withMemoryLock(ws, async () => {
+    const pending = parsePendingFile(await readMem(ws, p.pendingPreferences))
+    const result = queuePreferences(pending, await readMem(ws, p.preferences), found, now)
     if (result.queued.length > 0) {
-      await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.file))
+      await writeMem(ws, p.pendingPreferences, serializePendingFile(result.file))
     }
     return result
   })
@@ -228,7 +245,8 @@ export async function capturePreferences(
 
 /** The preferences waiting for review. */
 export async function listPendingPreferences(workspace: string): Promise<PendingPreference[]> {
-  return parsePendingFile(await readMemoryFile(memoryPaths(workspace).pendingPreferences)).items
+  const ws = await realWorkspace(workspace, false)
+  return parsePendingFile(await readMem(ws, memoryPaths(ws).pendingPreferences)).items
 }
 
 /**
@@ -236,24 +254,26 @@ export async function listPendingPreferences(workspace: string): Promise<Pending
  * in between leaves the item pending, and accepting it again is a no-op dedupe.
  */
 export async function acceptPendingPreference(workspace: string, id: string): Promise<AcceptResult> {
-  const p = memoryPaths(workspace)
-  return withLock(p.dir, async () => {
-    const pending = parsePendingFile(await readMemoryFile(p.pendingPreferences))
-    const result = acceptPreference(pending, await readMemoryFile(p.preferences), id)
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
+  return withMemoryLock(ws, async () => {
+    const pending = parsePendingFile(await readMem(ws, p.pendingPreferences))
+    const result = acceptPreference(pending, await readMem(ws, p.preferences), id)
     if (result.added) {
-      await writeFileAtomic(p.preferences, result.preferencesMd)
+      await writeMem(ws, p.preferences, result.preferencesMd)
     }
-    await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.pending))
+    await writeMem(ws, p.pendingPreferences, serializePendingFile(result.pending))
     return result
   })
 }
 
 /** Drops one pending preference. */
 export async function rejectPendingPreference(workspace: string, id: string): Promise<PendingPreference> {
-  const p = memoryPaths(workspace)
-  return withLock(p.dir, async () => {
-    const result = rejectPreference(parsePendingFile(await readMemoryFile(p.pendingPreferences)), id)
-    await writeFileAtomic(p.pendingPreferences, serializePendingFile(result.pending))
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
+  return withMemoryLock(ws, async () => {
+    const result = rejectPreference(parsePendingFile(await readMem(ws, p.pendingPreferences)), id)
+    await writeMem(ws, p.pendingPreferences, serializePendingFile(result.pending))
     return result.rejected
   })
 }
@@ -266,24 +286,21 @@ export function localDay(d: Date): string {
 
 /** Appends text to today's daily log `logs/YYYY-MM-DD.md` (the agent side of the memory loop). */
 export async function appendDailyLog(workspace: string, text: string, now: Date = new Date()): Promise<string> {
-  const p = memoryPaths(workspace)
+  const ws = await realWorkspace(workspace, true)
+  const p = memoryPaths(ws)
   const file = path.join(p.logsDir, `${localDay(now)}.md`)
-  return withLock(p.dir, async () => {
-    const current = (await readMemoryFile(file)) ?? ''
+  return withMemoryLock(ws, async () => {
+    const current = (await readMem(ws, file)) ?? ''
     const sep = current === '' || current.endsWith('\n') ? '' : '\n'
-    await writeFileAtomic(file, `${current}${sep}${text.trimEnd()}\n`)
+    await writeMem(ws, file, `${current}${sep}${text.trimEnd()}\n`)
     return file
   })
 }
 
 /** The days that have a daily log, sorted. */
 export async function listLogDays(workspace: string): Promise<string[]> {
-  const names = await fs.readdir(memoryPaths(workspace).logsDir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') {
-      return [] as string[]
-    }
-    throw err
-  })
+  const ws = await realWorkspace(workspace, false)
+  const names = await listContained(ws, 'memory/logs')
   return names.flatMap((n) => dayOfLogFile(n) ?? []).sort()
 }
 
@@ -310,12 +327,13 @@ export interface ConsolidationReport {
  * reported and left out (so a later run can still summarise it), never filled with a fallback.
  */
 export async function consolidateDailyLogs(workspace: string, opts: ConsolidateOptions = {}): Promise<ConsolidationReport> {
-  const p = memoryPaths(workspace)
+  const ws = await realWorkspace(workspace, false)
+  const p = memoryPaths(ws)
   const now = opts.now ?? new Date()
   const today = localDay(now)
   const oldest = opts.sinceDays === undefined ? undefined : localDay(new Date(now.getTime() - opts.sinceDays * 86_400_000))
   const report: ConsolidationReport = { consolidated: [], skipped: [], failed: [] }
-  const done = consolidatedDays((await readMemoryFile(p.longTerm)) ?? '')
+  const done = consolidatedDays((await readMem(ws, p.longTerm)) ?? '')
   const sections: { day: string; summary: string; method: string }[] = []
   for (const day of await listLogDays(workspace)) {
     if (done.has(day)) {
@@ -332,7 +350,7 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
     }
     opts.signal?.throwIfAborted()
     try {
-      const log = (await readMemoryFile(path.join(p.logsDir, `${day}.md`))) ?? ''
+      const log = (await readMem(ws, path.join(p.logsDir, `${day}.md`))) ?? ''
       if (!log.trim()) {
         report.skipped.push({ day, reason: 'empty' })
         continue
@@ -348,12 +366,12 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
   }
   if (sections.length > 0) {
     // Re-read under the lock: another run may have consolidated some days meanwhile.
-    await withLock(p.dir, async () => {
-      const current = await readMemoryFile(p.longTerm)
+    await withMemoryLock(ws, async () => {
+      const current = await readMem(ws, p.longTerm)
       const already = consolidatedDays(current ?? '')
       const fresh = sections.filter((s) => !already.has(s.day))
       if (fresh.length > 0) {
-        await writeFileAtomic(p.longTerm, appendDaySections(current, fresh))
+        await writeMem(ws, p.longTerm, appendDaySections(current, fresh))
       }
       for (const s of fresh) {
         report.consolidated.push({ day: s.day, method: s.method, chars: s.summary.length })
@@ -383,12 +401,13 @@ export async function memoryPrompt(
   workspace: string,
   budgetChars?: number
 ): Promise<{ sections: PromptSection[]; text: string }> {
-  const p = memoryPaths(workspace)
+  const ws = await realWorkspace(workspace, false)
+  const p = memoryPaths(ws)
   const sections = buildPromptSections(
     {
-      lessons: await readMemoryFile(p.lessons),
-      preferences: await readMemoryFile(p.preferences),
-      procedural: await readMemoryFile(p.procedural)
+      lessons: await readMem(ws, p.lessons),
+      preferences: await readMem(ws, p.preferences),
+      procedural: await readMem(ws, p.procedural)
     },
     budgetChars
   )
@@ -414,7 +433,8 @@ export interface MemoryStatus {
 
 /** What the workspace's memory holds (for `memory show` and the app's memory view). */
 export async function memoryStatus(workspace: string): Promise<MemoryStatus> {
-  const p = memoryPaths(workspace)
+  const ws = await realWorkspace(workspace, false)
+  const p = memoryPaths(ws)
   const files: MemoryFileStatus[] = []
   let longTerm = ''
   for (const [name, file] of [
@@ -423,7 +443,7 @@ export async function memoryStatus(workspace: string): Promise<MemoryStatus> {
     ['procedural.md', p.procedural],
     ['long-term.md', p.longTerm]
   ] as const) {
-    const text = await readMemoryFile(file)
+    const text = await readMem(ws, file)
     if (name === 'long-term.md') {
       longTerm = text ?? ''
     }

@@ -1,6 +1,6 @@
 /** The I/O side of create / enhance / none: finding the closest skills and saving enhancement proposals. */
 import type { Proposal, QueriedSkill } from '../../shared/types'
-import { withLibraryLock } from '../curate/apply'
+import { CurationError, withLibraryLock } from '../curate/apply'
 import { loadPlan, savePlan, type SavedPlan } from '../curate/service'
 import type { SkillStore } from '../store/types'
 import { createSkillTools } from '../tools/skill-tools'
@@ -21,7 +21,9 @@ export async function savePendingProposal(libraryRoot: string, proposal: Proposa
     let plan: SavedPlan
     try {
       plan = await loadPlan(libraryRoot)
-    } catch {
+    } catch (err) {
+      // Only a missing plan is started afresh; an unreadable one is never overwritten.
+      if (!(err instanceof CurationError && err.code === 'not_found')) throw err
       plan = { version: 1, created_at: now.toISOString(), library: libraryRoot, skills_loaded: 0, proposals: [], errors: [] }
     }
     if (plan.proposals.some((p) => p.id === proposal.id)) return 'exists'

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import { redact } from '../llm/redact'
+import { appendContained } from '../store/contained'
 
 /** `2026-01-17 09:59:21,686`: Python logging's `%(asctime)s`, local time, as upstream's log files have it. */
 export function formatAsctime(d: Date): string {
@@ -18,7 +18,9 @@ export function reflectionLogName(d: Date): string {
 export class ReflectionLog {
   private pending: { file: string; line: string }[] = []
   private flushing: Promise<void> | undefined
-  private madeDir = false
+  private root: string | undefined
+  /** Why the log could not be written (a link leading out, a read-only folder), for the caller to show. */
+  problem: string | undefined
 
   constructor(
     private readonly experienceDir: string,
@@ -45,7 +47,7 @@ export class ReflectionLog {
     const at = this.now()
     // one record per line: a multi-line message (a stack, a model answer) must not forge extra records
     const text = redact(message, this.secrets).replace(/\r?\n/g, ' ⏎ ')
-    this.pending.push({ file: path.join(this.experienceDir, 'logs', reflectionLogName(at)), line: `${formatAsctime(at)} - ${level} - ${text}\n` })
+    this.pending.push({ file: `logs/${reflectionLogName(at)}`, line: `${formatAsctime(at)} - ${level} - ${text}\n` })
     return this.flushing ?? this.drain()
   }
 
@@ -59,13 +61,12 @@ export class ReflectionLog {
         for (const { file, line } of batch) byFile.set(file, (byFile.get(file) ?? '') + line)
         for (const [file, text] of byFile) {
           try {
-            if (!this.madeDir) {
-              await fs.promises.mkdir(path.dirname(file), { recursive: true })
-              this.madeDir = true
-            }
-            await fs.promises.appendFile(file, text, 'utf8')
-          } catch {
-            // a log that cannot be written must not fail the reflection itself
+            this.root ??= await fs.promises.realpath(this.experienceDir)
+            // logs/ and the day's file must be real inside the library: a link out is refused, never appended through
+            await appendContained(this.root, file, text)
+          } catch (err) {
+            // a log that cannot be written must not fail the reflection itself; it is reported instead
+            this.problem = `the reflection log ${file} could not be written: ${(err as Error).message}`
           }
         }
       }

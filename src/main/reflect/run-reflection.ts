@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { ensureDirInside } from '../store/contained'
 import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
@@ -246,6 +247,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     if (c) {
       if (summary.cancelled) void c.log.info('Reflection cancelled by the user')
       await c.log.flush()
+      if (c.log.problem) (summary.warnings ??= []).push(c.log.problem)
     }
   }
   emit({
@@ -275,10 +277,9 @@ function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: stri
 
 async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
   await fs.promises.mkdir(dir, { recursive: true })
-  for (const sub of ['legacy', 'codes', 'logs']) {
-    await fs.promises.mkdir(path.join(dir, sub), { recursive: true })
-  }
   const store = await deps.openStore(dir)
+  // The upstream layout's folders, each a real folder inside the library (a link there is refused).
+  for (const sub of ['legacy', 'codes', 'logs']) await ensureDirInside(store.root, sub)
   const { skills } = await store.list({ includeLegacy: true })
   return {
     dir,

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import type { LogReader } from './read-log'
-import { asObj, readJsonRecords, recordTime, str, type Json } from './jsonl'
+import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
@@ -170,18 +170,18 @@ function makeRecordHandler(b: SessionTaskBuilder, agent: string, ownerCallId: st
  */
 export async function parseClaudeSession(
   file: string,
-  opts: { subagentFiles?: Map<string, string>; reader?: LogReader; user?: string } = {}
+  opts: { subagentFiles?: Map<string, string>; reader?: LogReader; user?: string; notes?: SkipNotes } = {}
 ): Promise<TaskTrace[]> {
   const st = await fs.promises.stat(file)
   const name = path.basename(file, '.jsonl')
   const b = new SessionTaskBuilder({ source: 'claude', path: file, user: opts.user ?? '', name, mtime: Math.round(st.mtimeMs) })
   const links = new Map<string, string>()
-  await readJsonRecords(file, makeRecordHandler(b, 'main', undefined, links), opts.reader)
+  await readJsonRecords(file, makeRecordHandler(b, 'main', undefined, links), opts.reader, opts.notes)
   const subs = opts.subagentFiles ?? (await findSubagentFiles(path.dirname(file), name))
   for (const [agentId, owner] of links) {
     const sub = subs.get(agentId)
     if (sub) {
-      await readJsonRecords(sub, makeRecordHandler(b, `agent-${agentId}`, owner, new Map()), opts.reader)
+      await readJsonRecords(sub, makeRecordHandler(b, `agent-${agentId}`, owner, new Map()), opts.reader, opts.notes)
     }
   }
   return b.tasks()
@@ -206,7 +206,7 @@ async function findSubagentFiles(dir: string, session: string): Promise<Map<stri
  * Every session under a Claude folder (`~/.claude/projects`, one project folder, or any tree of them):
  * `*.jsonl` files that are not sub-agent transcripts. Symlinks are not followed.
  */
-export async function listClaudeSessions(dir: string): Promise<{ sessions: string[]; subagents: Map<string, string> }> {
+export async function listClaudeSessions(dir: string, notes?: SkipNotes): Promise<{ sessions: string[]; subagents: Map<string, string> }> {
   const sessions: string[] = []
   const subagents = new Map<string, string>()
   const walk = async (d: string, depth: number): Promise<void> => {
@@ -215,7 +215,9 @@ export async function listClaudeSessions(dir: string): Promise<{ sessions: strin
       const full = path.join(d, e.name)
       if (e.isDirectory() && depth < 4) {
         await walk(full, depth + 1)
-      } else if (e.isFile() && e.name.endsWith('.jsonl')) {
+      } else if (!e.isFile()) {
+        noteUnreadableEntry(notes, full, e)
+      } else if (e.name.endsWith('.jsonl')) {
         const m = /^agent-(.+)\.jsonl$/.exec(e.name)
         if (m) {
           if (!m[1]!.startsWith('acompact')) {
@@ -235,15 +237,15 @@ export async function listClaudeSessions(dir: string): Promise<{ sessions: strin
 /** All tasks of all sessions under a Claude folder. */
 export async function scanClaudeDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
 ): Promise<TaskTrace[]> {
-  const { sessions, subagents } = await listClaudeSessions(dir)
+  const { sessions, subagents } = await listClaudeSessions(dir, opts.notes)
   const tasks: TaskTrace[] = []
   let done = 0
   for (const s of sessions) {
     opts.signal?.throwIfAborted()
     const project = path.basename(path.dirname(s))
-    tasks.push(...(await parseClaudeSession(s, { subagentFiles: subagents, reader: opts.reader, user: project })))
+    tasks.push(...(await parseClaudeSession(s, { subagentFiles: subagents, reader: opts.reader, user: project, notes: opts.notes })))
     opts.onProgress?.(++done, sessions.length, s)
   }
   return tasks

@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import type { LogReader } from './read-log'
-import { asObj, readJsonRecords, recordTime, str, type Json } from './jsonl'
+import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 
@@ -31,7 +31,7 @@ function exitCodeOf(output: unknown): number | undefined {
 }
 
 /** Parses one rollout file into tasks. */
-export async function parseCodexRollout(file: string, opts: { reader?: LogReader; user?: string } = {}): Promise<TaskTrace[]> {
+export async function parseCodexRollout(file: string, opts: { reader?: LogReader; user?: string; notes?: SkipNotes } = {}): Promise<TaskTrace[]> {
   const st = await fs.promises.stat(file)
   const name = path.basename(file, '.jsonl')
   const b = new SessionTaskBuilder({ source: 'codex', path: file, user: opts.user ?? '', name, mtime: Math.round(st.mtimeMs) })
@@ -136,12 +136,12 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         break
     }
   }
-  await readJsonRecords(file, onRecord, opts.reader)
+  await readJsonRecords(file, onRecord, opts.reader, opts.notes)
   return b.tasks()
 }
 
 /** Every `rollout-*.jsonl` under a Codex folder (`~/.codex/sessions` or any part of its date tree). */
-export async function listCodexRollouts(dir: string): Promise<string[]> {
+export async function listCodexRollouts(dir: string, notes?: SkipNotes): Promise<string[]> {
   const out: string[] = []
   const walk = async (d: string, depth: number): Promise<void> => {
     const entries = await fs.promises.readdir(d, { withFileTypes: true }).catch(() => [] as fs.Dirent[])
@@ -149,7 +149,9 @@ export async function listCodexRollouts(dir: string): Promise<string[]> {
       const full = path.join(d, e.name)
       if (e.isDirectory() && depth < 6) {
         await walk(full, depth + 1)
-      } else if (e.isFile() && /^rollout-.*\.jsonl$/.test(e.name)) {
+      } else if (!e.isFile()) {
+        noteUnreadableEntry(notes, full, e)
+      } else if (/^rollout-.*\.jsonl$/.test(e.name)) {
         out.push(full)
       }
     }
@@ -161,14 +163,14 @@ export async function listCodexRollouts(dir: string): Promise<string[]> {
 /** All tasks of all rollouts under a Codex folder. */
 export async function scanCodexDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
 ): Promise<TaskTrace[]> {
-  const files = await listCodexRollouts(dir)
+  const files = await listCodexRollouts(dir, opts.notes)
   const tasks: TaskTrace[] = []
   let done = 0
   for (const f of files) {
     opts.signal?.throwIfAborted()
-    tasks.push(...(await parseCodexRollout(f, { reader: opts.reader })))
+    tasks.push(...(await parseCodexRollout(f, { reader: opts.reader, notes: opts.notes })))
     opts.onProgress?.(++done, files.length, f)
   }
   return tasks

@@ -117,6 +117,8 @@ const realpathOf = (p: string): string | null => {
 export interface LogsListing {
   mtimeMs: number
   files: { name: string; agent: string; link: boolean }[]
+  /** Log names that are neither files nor links (a FIFO named manager.out): reported, never opened. */
+  special?: string[]
 }
 
 /**
@@ -150,7 +152,10 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
       const full = path.join(dir, e.name)
       if (e.isDirectory()) {
         out.push(full)
-      } else if (e.isSymbolicLink()) {
+      } else if (!e.isSymbolicLink()) {
+        // A task name on something that is not a folder (a file, a FIFO): said, never opened.
+        if (e.name.startsWith('output_')) skipped.push({ path: full, reason: e.isFile() ? 'a file, not a task folder' : `not a folder (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): not read` })
+      } else {
         const target = realpathOf(full)
         if (!target) {
           continue
@@ -204,7 +209,9 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
       continue
     }
     seen.add(key)
-    const result = inspectTaskDirNow(f.dir, f.user, inside, listings)
+    const result = inspectTaskDirNow(f.dir, f.user, inside, listings, (paths) => {
+      for (const p of paths) skipped.push({ path: p, reason: 'a log name on something that is not a file (a FIFO, a socket): not read' })
+    })
     if ('reason' in result) {
       if (!(f.requireContent && result.noContent)) {
         skipped.push({ path: f.dir, reason: result.reason })
@@ -232,10 +239,11 @@ function inspectTaskDirNow(
   dir: string,
   user: string,
   inside: (real: string) => boolean,
-  listings?: Map<string, LogsListing>
+  listings?: Map<string, LogsListing>,
+  onSpecial?: (paths: string[]) => void
 ): TaskCandidate | { reason: string; noContent: boolean } {
   const logsDir = path.join(dir, 'logs')
-  const wanted = listLogs(logsDir, listings)
+  const wanted = listLogs(logsDir, listings, onSpecial)
   if (!wanted) {
     if (!statOf(dir)) {
       return { reason: 'folder not readable', noContent: true }
@@ -268,11 +276,16 @@ function inspectTaskDirNow(
 }
 
 /** The log files in `logs/` (null when it cannot be listed), from `listings` while the folder's mtime is unchanged. */
-function listLogs(logsDir: string, listings?: Map<string, LogsListing>): { full: string; agent: string; link: boolean }[] | null {
+function listLogs(
+  logsDir: string,
+  listings?: Map<string, LogsListing>,
+  onSpecial?: (paths: string[]) => void
+): { full: string; agent: string; link: boolean }[] | null {
   const known = listings?.get(logsDir)
   if (known) {
     const st = statOf(logsDir)
     if (st?.isDirectory() && st.mtimeMs === known.mtimeMs) {
+      if (known.special?.length) onSpecial?.(known.special.map((n) => path.join(logsDir, n)))
       return known.files.map((f) => ({ full: path.join(logsDir, f.name), agent: f.agent, link: f.link }))
     }
   }
@@ -284,15 +297,19 @@ function listLogs(logsDir: string, listings?: Map<string, LogsListing>): { full:
     return null
   }
   const files: LogsListing['files'] = []
+  const special: string[] = []
   for (const e of entries) {
     const m = LOG_FILE.exec(e.name)
     if (m && (e.isFile() || e.isSymbolicLink())) {
       files.push({ name: e.name, agent: m[1]!, link: e.isSymbolicLink() })
+    } else if (m && !e.isDirectory()) {
+      special.push(e.name)
     }
   }
   if (listings && st) {
-    listings.set(logsDir, { mtimeMs: st.mtimeMs, files })
+    listings.set(logsDir, { mtimeMs: st.mtimeMs, files, special })
   }
+  if (special.length) onSpecial?.(special.map((n) => path.join(logsDir, n)))
   return files.map((f) => ({ full: path.join(logsDir, f.name), agent: f.agent, link: f.link }))
 }
 

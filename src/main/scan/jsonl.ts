@@ -2,7 +2,8 @@
  * What the JSONL session adapters (Claude Code, Codex CLI, Synapse) share: loose JSON access and a
  * record reader that skips torn or corrupt lines instead of failing the whole file.
  */
-import { readLines, type LogReader } from './read-log'
+import type fs from 'node:fs'
+import { MAX_JSONL_LINE_CHARS, readLines, type LogReader } from './read-log'
 
 export type Json = Record<string, unknown>
 
@@ -23,13 +24,28 @@ export function recordTime(r: Json): number | undefined {
   return Number.isFinite(ms) ? ms : undefined
 }
 
+/** Where a scan says what it passed over and why (every skipped entry is reported, never dropped silently). */
+export interface SkipNotes {
+  skip(path: string, reason: string): void
+}
+
+/** Entries of a session folder that are not session files a scan can read: links and special files. */
+export function noteUnreadableEntry(notes: SkipNotes | undefined, full: string, e: fs.Dirent): void {
+  if (!notes || !e.name.endsWith('.jsonl')) return
+  if (e.isSymbolicLink()) notes.skip(full, 'symbolic link: not followed')
+  else if (!e.isFile() && !e.isDirectory()) notes.skip(full, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): not read`)
+}
+
 /**
- * Feeds every JSON object line of a file to `onRecord` with its 1-based line number and, through `at`, tells the
- * builder the record's own time first; returns how many lines were malformed or overlong.
+ * Feeds every JSON object line of a file to `onRecord` with its 1-based line number; returns how many lines were
+ * malformed or overlong. Lines too long to hold (a whole session on one 300 MB line, embedded images) are skipped
+ * (still counted as lines) and reported to `notes`.
  */
-export async function readJsonRecords(file: string, onRecord: (r: Json, line: number) => void, reader?: LogReader): Promise<number> {
+export async function readJsonRecords(file: string, onRecord: (r: Json, line: number) => void, reader?: LogReader, notes?: SkipNotes): Promise<number> {
   let bad = 0
   let line = 0
+  let overlong = 0
+  let longest = 0
   await readLines(
     file,
     (text) => {
@@ -50,11 +66,17 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
     },
     {
       reader,
-      onOverlong: () => {
+      onOverlong: (chars) => {
         line++
         bad++
+        overlong++
+        longest = Math.max(longest, chars)
       }
     }
   )
+  if (overlong > 0) {
+    const mb = (n: number): string => `${Math.round(n / (1024 * 1024))} MB`
+    notes?.skip(file, `${overlong} line(s) longer than ${mb(MAX_JSONL_LINE_CHARS)} skipped (the longest ${mb(longest)} characters); the rest of the file was read`)
+  }
   return bad
 }

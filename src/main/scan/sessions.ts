@@ -59,7 +59,8 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
   if (!st?.isDirectory()) {
     throw new ScanError(`session folder not found: ${dir}`)
   }
-  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress }
+  const skipped: ScanResult['skipped'] = []
+  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
   let tasks: TaskTrace[]
   switch (opts.source) {
     case 'claude':
@@ -75,5 +76,5 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
   // Newest session first; tasks of one session keep their order.
   const order = tasks.map((t, i) => [t, i] as const)
   order.sort((a, b) => b[0].mtime - a[0].mtime || a[1] - b[1])
-  return { root: dir, tasks: order.map(([t]) => t), skipped: [] }
+  return { root: dir, tasks: order.map(([t]) => t), skipped }
 }

@@ -10,7 +10,7 @@ import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import { DEFAULT_SETTINGS } from '../../shared/types'
 import { readTail, type LogReader } from './read-log'
-import { asObj, recordTime, str, type Json } from './jsonl'
+import { asObj, noteUnreadableEntry, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const INTERRUPT = /^\[Request interrupted by user/
@@ -149,8 +149,9 @@ export async function parseSynapseSession(
 }
 
 /** Every `<id>.jsonl` directly in a Synapse sessions folder, newest first. */
-export async function listSynapseSessions(dir: string): Promise<string[]> {
+export async function listSynapseSessions(dir: string, notes?: SkipNotes): Promise<string[]> {
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+  for (const e of entries) if (!e.isFile()) noteUnreadableEntry(notes, path.join(dir, e.name), e)
   const files = entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => path.join(dir, e.name))
   const stats = await Promise.all(files.map(async (f) => [f, (await fs.promises.stat(f)).mtimeMs] as const))
   return stats.sort((a, b) => b[1] - a[1]).map(([f]) => f)
@@ -159,9 +160,9 @@ export async function listSynapseSessions(dir: string): Promise<string[]> {
 /** All tasks of all sessions in a Synapse folder, each session read from its end. */
 export async function scanSynapseDir(
   dir: string,
-  opts: { maxChars?: number; reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void } = {}
+  opts: { maxChars?: number; reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
 ): Promise<TaskTrace[]> {
-  const files = await listSynapseSessions(dir)
+  const files = await listSynapseSessions(dir, opts.notes)
   const tasks: TaskTrace[] = []
   let done = 0
   for (const f of files) {

@@ -150,7 +150,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return
     }
     if (url.pathname.startsWith('/api/')) {
-      await handleApi(req, res, decodeURIComponent(url.pathname.slice('/api/'.length)))
+      let method: string
+      try {
+        method = decodeURIComponent(url.pathname.slice('/api/'.length))
+      } catch {
+        // A malformed percent-encoding is the caller's mistake, not a server failure.
+        sendJson(res, 400, { error: { code: 'bad_request', message: 'the API path has a malformed percent-encoding' } })
+        return
+      }
+      await handleApi(req, res, method)
       return
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -17,8 +17,14 @@ export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)
 }
 
-/** Temp files of this process that are being written right now (never swept). */
+/** Temp files of this process that are being written or held right now (never swept). */
 const liveTemps = new Set<string>()
+
+/** Marks a temp-named file of this process as in use (e.g. a lock's owner record), so no sweep removes it. */
+export function holdTempFile(file: string): () => void {
+  liveTemps.add(file)
+  return () => void liveTemps.delete(file)
+}
 
 function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true

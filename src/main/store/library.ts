@@ -1,16 +1,24 @@
 /**
  * The skill store on disk: one folder holding AGIAgent `skill_*.md` files (+ `legacy/`) and/or SKILL.md
  * folders nested at any depth (dot-folders included). Files are the truth; a stat-keyed cache only spares
- * re-reading and re-parsing files that did not change. Every write is atomic, locked per path and checked
- * against the file's current content hash.
+ * re-reading and re-parsing files that did not change.
+ *
+ * Several processes share a library (agents' MCP servers, CLI calls, the app). Every write runs under the
+ * library lock (lock.ts), re-reads the file inside it and compares the caller's base hash there, so no write is
+ * built on a stale read. Uses of skills (query_skill) go to the ledger (ledger.ts) and are folded into the files
+ * later; every write is announced in the ledger so other processes reload just what changed.
  */
 import { hash as hashOneShot } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
-import { isTempName, moveNoClobber, sweepTempFiles, withPathLock, writeFileAtomic } from './atomic'
-import { assertSkillId, buildSkillFileName, derivedSkillId, isAgiagentSkillName, resolveInside as resolveInsideRoot } from './paths'
-import { decodeSkillBytes, parseSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
+import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
+import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
+import { FOLD_INTENT_REL, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
+import { withLibraryLock } from './lock'
+import { assertSkillId, buildSkillFileName, checkRelPath, derivedSkillId, isAgiagentSkillName, resolveInside as resolveInsideRoot } from './paths'
+import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
+import { syncSkillIndex } from './skill-index'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME, skillFromParts } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
 
@@ -19,10 +27,14 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git'
 /** Skill files larger than this are reported, not read. */
 export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
 const MAX_DEPTH = 12
-/** The id index is trusted for this long before a create refreshes it (see ensureIndex). */
-const INDEX_MAX_AGE_MS = 1000
+/** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
+const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */
 const LOAD_BATCH = 256
+/** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses; tests set it lower). */
+const FOLD_AFTER_BYTES = Number(process.env.SKILLBENCH_FOLD_AFTER_BYTES) || 64 * 1024
+/** A fully folded ledger larger than this moves to the archive (usage history is kept, never deleted). */
+const ARCHIVE_AFTER_BYTES = 1024 * 1024
 
 export interface LibraryOptions {
   /** Clock for created_at / updated_at (tests pass a fixed one). */
@@ -31,10 +43,18 @@ export interface LibraryOptions {
 
 /** The store plus a few extras other modules use (all additive to SkillStore). */
 export interface SkillLibrary extends SkillStore {
-  /** The last listing when it is younger than `maxAgeMs` (default 1000) and nothing was written through this store since; else a fresh list(). */
+  /**
+   * The last listing when nothing changed since: no write through any Skillbench process (the ledger says so;
+   * those paths are reloaded) and younger than `maxAgeMs` (default 1000; edits by other programs show up within
+   * that); else a fresh list().
+   */
   snapshot(opts?: { maxAgeMs?: number; includeLegacy?: boolean }): Promise<SkillList>
   /** Like writeRaw for binary content (copied code files). */
   writeBytes(relPath: string, bytes: Uint8Array, baseHash?: string | null): Promise<{ hash: string }>
+  /** Folds every recorded use into the skills' front matter now (also done when the ledger grows). */
+  foldUsage(): Promise<{ skills: number; uses: number }>
+  /** Runs `fn` holding this library's cross-process lock (re-entrant within `fn`). */
+  locked<T>(fn: () => Promise<T>, purpose?: string): Promise<T>
   /** Leftover temp files removed when the library was opened. */
   readonly sweptTempFiles: number
   /** Increases on every write made through this store (cache key for derived data). */
@@ -118,7 +138,30 @@ function freezeSkill(skill: Skill): Skill {
   return Object.freeze(skill)
 }
 
-/** Opens a library folder (must exist). Sweeps temp files left by crashed writers. */
+
+/** The kind of skill file a library-relative path names (null: not a skill file). */
+function skillFileAt(rel: string): { format: Skill['format']; legacy: boolean } | null {
+  const parts = rel.split('/')
+  const name = parts[parts.length - 1]!
+  if (name === 'SKILL.md' && parts.length >= 2) return { format: 'skill-md', legacy: parts[0] === 'legacy' }
+  if (isAgiagentSkillName(name) && (parts.length === 1 || (parts.length === 2 && parts[0] === 'legacy'))) {
+    return { format: 'agiagent', legacy: parts.length === 2 }
+  }
+  return null
+}
+
+/** The later of two timestamps in the same format (null = never). */
+function laterTime(a: string | null, b: string): string {
+  return a !== null && a >= b ? a : b
+}
+
+/** What a fold is about to do, kept in `.skillbench/usage-fold.json` until the fold's ledger record commits it. */
+interface FoldIntent {
+  at: string
+  entries: { id: string; path: string; before: string; after: string; add: number; last: string }[]
+}
+
+/** Opens a library folder (must exist). Sweeps temp files left by crashed writers and finishes a crashed fold. */
 export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promise<SkillLibrary> {
   let root: string
   try {
@@ -138,15 +181,10 @@ class Library implements SkillLibrary {
   version = 0
   private cache = new Map<string, CacheEntry>()
   private idPaths = new Map<string, string>()
-  /** Ids written through this store since the last scan began (a scan keeps them if it missed the file). */
-  private recentWrites = new Map<string, { path: string; version: number }>()
-  /** Ids being created right now (claimed before the file exists). */
-  private claimedIds = new Set<string>()
+  /** Ids carried by more than one active skill file (changes by id are refused), from the last listing. */
+  private duplicateIds = new Map<string, string[]>()
   private indexedAt = 0
-  private scanMs = 0
-  private indexing: Promise<unknown> | undefined
-  /** index.json syncs run one after another. */
-  private indexJsonChain: Promise<void> = Promise.resolve()
+  private readonly ledger: LedgerTail
   /** Why the last index.json sync did not update it (undefined when it did or there is none). */
   indexJsonProblem: string | undefined
   private last: { at: number; version: number; all: SkillList } | null = null
@@ -154,26 +192,256 @@ class Library implements SkillLibrary {
   constructor(
     readonly root: string,
     private readonly now: () => Date
-  ) {}
+  ) {
+    this.ledger = new LedgerTail(root)
+  }
 
   async init(): Promise<void> {
     const temps: string[] = []
     await this.scan(temps)
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
+    this.sweptTempFiles += await this.sweepBookkeepingTemps()
+    if (await this.foldInterrupted()) await this.locked(async () => undefined, 'finishing an interrupted usage fold')
+  }
+
+  /** Temp files of dead writers in `.skillbench/` and its folders (tx/, pending/, …); links are never entered. */
+  private async sweepBookkeepingTemps(): Promise<number> {
+    let removed = 0
+    let top: fs.Dirent[]
+    try {
+      const dir = await existingDirInside(this.root, '.skillbench')
+      if (!dir) return 0
+      top = await fs.promises.readdir(dir, { withFileTypes: true })
+      removed += await sweepTempFiles(dir, top.map((e) => e.name))
+      for (const e of top) {
+        if (e.isDirectory()) removed += await sweepTempFiles(path.join(dir, e.name))
+      }
+    } catch {
+      return removed // a symlinked or unreadable .skillbench: writers refuse it; nothing to sweep here
+    }
+    return removed
+  }
+
+  // ---- locking and the ledger -------------------------------------------------------------------
+
+  async locked<T>(fn: () => Promise<T>, purpose?: string): Promise<T> {
+    return withLibraryLock(
+      this.root,
+      async () => {
+        // The ledger every write is announced in must be ours to append to before anything is written
+        // (a link there is refused now, not after a skill file was already changed).
+        await containedFilePath(this.root, LEDGER_REL)
+        // A fold that crashed must finish before anything else is recorded or rewritten.
+        if (await this.foldInterrupted()) await this.finishFold()
+        return fn()
+      },
+      purpose ? { purpose } : {}
+    )
+  }
+
+  private async foldInterrupted(): Promise<boolean> {
+    try {
+      await fs.promises.lstat(path.join(this.root, FOLD_INTENT_REL))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /** Reads what other processes appended to the ledger: reloads the paths they wrote. */
+  private followLedger(): void {
+    const changes = this.ledger.poll()
+    if (changes.reset) {
+      this.last = null
+      this.indexedAt = 0
+      return
+    }
+    for (const rel of changes.paths) this.reloadPath(rel)
+  }
+
+  /** Appends a record (call under the lock); `durable` fsyncs it (uses must survive a crash, notices need not). */
+  private async appendLedger(record: LedgerRecord, durable: boolean): Promise<void> {
+    await appendContained(this.root, LEDGER_REL, ledgerLine(record), { fsync: durable })
+    this.followLedger()
+  }
+
+  /** Announces written paths to other processes (call under the lock, after the write). */
+  private async announce(paths: string[]): Promise<void> {
+    await this.appendLedger({ t: 'write', paths, at: formatTimestamp(this.now()) }, false)
+  }
+
+  /** A path some process wrote: reload it and keep the listing and the id index in step. */
+  private reloadPath(rel: string): void {
+    let clean: string
+    try {
+      clean = checkRelPath(rel)
+    } catch {
+      return // not a path we wrote: ignore
+    }
+    const kind = skillFileAt(clean)
+    if (!kind) return
+    const r = this.load({ abs: path.join(this.root, clean), rel: clean, ...kind })
+    if (r.ok) {
+      const prev = this.idPaths.get(r.skill.skill_id)
+      if (!prev || prev === clean || !r.skill.legacy || prev.startsWith('legacy/')) this.idPaths.set(r.skill.skill_id, clean)
+    }
+    this.patchListing(clean, r.ok ? r.skill : null)
+  }
+
+  /** The skill as callers see it: its file's counters plus the uses recorded since the last fold. */
+  private present(skill: Skill): Skill {
+    const use = this.ledger.uses().get(skill.skill_id)
+    if (!use || this.idPaths.get(skill.skill_id) !== skill.path) return skill
+    return freezeSkill({ ...skill, fetch_count: skill.fetch_count + use.count, last_used_at: laterTime(skill.last_used_at, use.last) })
+  }
+
+  private presentList(all: SkillList, includeLegacy: boolean | undefined): SkillList {
+    const uses = this.ledger.uses()
+    const out: Skill[] = []
+    for (const s of all.skills) {
+      if (!includeLegacy && s.legacy) continue
+      out.push(uses.size > 0 ? this.present(s) : s)
+    }
+    return { skills: out, errors: [...all.errors] }
+  }
+
+  async recordUse(ids: readonly string[], opts: { via?: string; at?: string } = {}): Promise<Skill[]> {
+    const unique = [...new Set(ids.map((id) => assertSkillId(id)))]
+    if (unique.length === 0) return []
+    const at = opts.at ?? formatTimestamp(this.now())
+    await this.locked(async () => {
+      this.followLedger()
+      await this.appendLedger({ t: 'use', ids: unique, at, ...(opts.via ? { via: opts.via } : {}) }, true)
+      if (this.ledger.unfoldedBytes > FOLD_AFTER_BYTES) await this.foldLocked()
+    }, 'recording skill uses')
+    const out: Skill[] = []
+    for (const id of unique) {
+      const rel = this.idPaths.get(id)
+      const skill = rel ? await this.tryPath(rel, id) : null
+      if (skill) out.push(this.present(skill))
+    }
+    return out
+  }
+
+  async foldUsage(): Promise<{ skills: number; uses: number }> {
+    return this.locked(() => this.foldLocked(), 'folding skill usage')
+  }
+
+  /** A skill file's text with `use` added to its counters; null when the file cannot be rewritten. */
+  private withUses(bytes: Uint8Array, rel: string, use: { count: number; last: string }): { text: string; skill: Skill } | null {
+    const kind = skillFileAt(rel)
+    if (!kind) return null
+    const r = this.parse(bytes, { abs: path.join(this.root, rel), rel, ...kind }, 0)
+    if (!r.ok) return null
+    const decoded = decodeSkillBytes(bytes)
+    const parsed = decoded.ok ? parseSkillText(decoded.text) : null
+    if (!parsed?.ok) return null
+    const meta = { fetch_count: r.skill.fetch_count + use.count, last_used_at: laterTime(r.skill.last_used_at, use.last) }
+    return { text: rewriteSkillFile(parsed.file, changesForMeta(r.skill.format, parsed.file.data, meta, r.skill.skill_id)), skill: r.skill }
+  }
+
+  /**
+   * Folds the pending uses into the files (under the lock): the intent (every file's before/after hash) is saved
+   * first, the files are rewritten atomically, and the `fold` ledger record commits it. A crash before the commit
+   * is finished by the next lock holder (finishFold); a file already at its "after" hash is not counted twice.
+   */
+  private async foldLocked(): Promise<{ skills: number; uses: number }> {
+    this.followLedger()
+    const pending = [...this.ledger.uses()]
+    if (pending.length === 0) return { skills: 0, uses: 0 }
+    const intent: FoldIntent = { at: formatTimestamp(this.now()), entries: [] }
+    const texts: string[] = []
+    let uses = 0
+    for (const [id, use] of pending) {
+      uses += use.count
+      const rel = await this.pathOfId(id)
+      if (!rel) continue // the skill is gone: its uses have nothing left to count on
+      const abs = await containedFilePath(this.root, rel, { createDirs: false })
+      let bytes: Buffer
+      try {
+        bytes = await fs.promises.readFile(abs)
+      } catch {
+        continue
+      }
+      const next = this.withUses(bytes, rel, use)
+      if (!next) continue // unreadable or not UTF-8: never rewritten
+      intent.entries.push({ id, path: rel, before: hashBytes(bytes), after: hashText(next.text), add: use.count, last: use.last })
+      texts.push(next.text)
+    }
+    await writeContained(this.root, FOLD_INTENT_REL, JSON.stringify(intent))
+    for (let i = 0; i < intent.entries.length; i++) {
+      const e = intent.entries[i]!
+      const out = Buffer.from(texts[i]!, 'utf8')
+      await writeFileAtomic(path.join(this.root, e.path), out, { mustExist: true })
+      this.primeCache(e.path, out)
+    }
+    await this.commitFold(intent)
+    return { skills: intent.entries.length, uses }
+  }
+
+  /** Finishes a fold a crash interrupted (call under the lock). */
+  private async finishFold(): Promise<void> {
+    let intent: FoldIntent
+    try {
+      intent = JSON.parse((await readContainedText(this.root, FOLD_INTENT_REL)) ?? 'null') as FoldIntent
+      if (!intent || !Array.isArray(intent.entries)) throw new Error('not a fold intent')
+    } catch {
+      // Written atomically, so only a hand edit makes it unreadable: set it aside, never act on a guess.
+      await moveContained(this.root, FOLD_INTENT_REL, `${FOLD_INTENT_REL}.unreadable-${Date.now()}`).catch(() => undefined)
+      return
+    }
+    for (const e of intent.entries) {
+      let abs: string
+      let bytes: Buffer
+      try {
+        abs = await containedFilePath(this.root, checkRelPath(e.path), { createDirs: false })
+        bytes = await fs.promises.readFile(abs)
+      } catch {
+        continue
+      }
+      if (hashBytes(bytes) === e.after) continue // this one was written before the crash
+      const next = this.withUses(bytes, e.path, { count: e.add, last: e.last })
+      if (!next) continue
+      const out = Buffer.from(next.text, 'utf8')
+      await writeFileAtomic(abs, out, { mustExist: true })
+      this.primeCache(e.path, out)
+    }
+    await this.commitFold(intent)
+  }
+
+  private async commitFold(intent: FoldIntent): Promise<void> {
+    this.bump()
+    await this.appendLedger({ t: 'fold', paths: intent.entries.map((e) => e.path), at: intent.at }, true)
+    await unlinkContained(this.root, FOLD_INTENT_REL)
+    if (this.ledger.size > ARCHIVE_AFTER_BYTES) {
+      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z')
+      await moveContained(this.root, LEDGER_REL, `${LEDGER_ARCHIVE_REL}/usage-${stamp}-${process.pid}.jsonl`)
+      this.followLedger()
+    }
+  }
+
+  /** Where the skill with this id lives now (active preferred), or null (under the lock). */
+  private async pathOfId(id: string): Promise<string | null> {
+    const known = this.idPaths.get(id)
+    if (known && (await this.tryPath(known, id))) return known
+    const all = await this.scan()
+    const matches = all.skills.filter((s) => s.skill_id === id)
+    return (matches.find((s) => !s.legacy) ?? matches[0])?.path ?? null
   }
 
   // ---- reading -------------------------------------------------------------------------------
 
-  /** Finds skill files; collects temp files (to sweep) and symlinks (reported). */
+  /** Finds skill files; collects temp files (to sweep) and reports every entry it passes over. */
   private async findCandidates(temps: string[], errors: LoadError[]): Promise<Candidate[]> {
     const out: Candidate[] = []
+    const skipped = (rel: string, reason: string): void => void errors.push({ path: rel, reason, kind: 'skipped' })
     // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
     const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
       let entries: fs.Dirent[]
       try {
         entries = await fs.promises.readdir(absDir, { withFileTypes: true })
       } catch (err) {
-        if (top) throw err
+        if (top && relDir === '') throw err
         errors.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
         return
       }
@@ -184,22 +452,19 @@ class Library implements SkillLibrary {
           temps.push(absDir + path.sep + name)
           continue
         }
+        const rel = relDir ? `${relDir}/${name}` : name
         const agiagentHere = top && isAgiagentSkillName(name)
         if (e.isSymbolicLink()) {
-          if (agiagentHere || name === 'SKILL.md') errors.push({ path: relDir ? `${relDir}/${name}` : name, reason: 'symbolic link: skipped (links are never followed)' })
+          skipped(rel, 'symbolic link: skipped (links are never followed)')
           continue
         }
         if (e.isFile()) {
-          if (agiagentHere || name === 'SKILL.md') {
-            out.push({
-              abs: absDir + path.sep + name,
-              rel: relDir ? `${relDir}/${name}` : name,
-              format: agiagentHere ? 'agiagent' : 'skill-md',
-              legacy
-            })
-          }
+          if (agiagentHere || name === 'SKILL.md') out.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
         } else if (e.isDirectory()) {
+          if (agiagentHere) skipped(rel, 'a folder named like a skill file: not read as a skill')
           subdirs.push(name)
+        } else if (!SKIPPED_DIRS.has(relDir.split('/')[0] ?? '')) {
+          skipped(rel, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): skipped`)
         }
       }
       if (depth >= MAX_DEPTH) return
@@ -299,10 +564,11 @@ class Library implements SkillLibrary {
     return { ok: true, skill: freezeSkill(res.skill) }
   }
 
-  /** Reads every skill (active and legacy), sorted by path. */
+  /** Reads every skill (active and legacy), sorted by path; reports duplicate active ids. */
   private async scan(temps: string[] = []): Promise<SkillList> {
-    const started = Date.now()
     const startVersion = this.version
+    // Uses and writes announced so far are covered by what this scan reads (or come after it).
+    this.ledger.poll()
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
@@ -310,68 +576,52 @@ class Library implements SkillLibrary {
     const skills: Skill[] = []
     const seen = new Set<string>()
     const idPaths = new Map<string, string>()
+    const activeById = new Map<string, string[]>()
     results.forEach((r, i) => {
       const c = candidates[i]!
       seen.add(c.abs)
       if (!r.ok) {
-        errors.push({ path: c.rel, reason: r.reason })
+        errors.push({ path: c.rel, reason: r.reason, kind: 'unreadable' })
         return
       }
       skills.push(r.skill)
-      // Active skills win over legacy ones with the same id (legacy sorts after most active paths anyway).
+      // Active skills win over legacy ones with the same id.
       const prev = idPaths.get(r.skill.skill_id)
       if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) idPaths.set(r.skill.skill_id, r.skill.path)
+      if (!r.skill.legacy) {
+        const list = activeById.get(r.skill.skill_id)
+        if (list) list.push(r.skill.path)
+        else activeById.set(r.skill.skill_id, [r.skill.path])
+      }
     })
-    // Our own writes that finished while this scan ran may be missing from what it read: keep them in the index.
-    for (const [id, w] of this.recentWrites) {
-      if (w.version > startVersion) idPaths.set(id, w.path)
-      else this.recentWrites.delete(id)
+    const duplicates = new Map<string, string[]>()
+    for (const [id, paths] of activeById) {
+      if (paths.length < 2) continue
+      duplicates.set(id, paths)
+      for (const p of paths) {
+        const others = paths.filter((o) => o !== p).join(', ')
+        errors.push({ path: p, reason: `duplicate skill_id ${id}: also used by ${others}; give one of them a new id (changes by this id are refused until then)`, kind: 'duplicate_id' })
+      }
     }
     this.idPaths = idPaths
+    this.duplicateIds = duplicates
     for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key)
     const all = { skills, errors }
     // Stamped with the version it started from: a write during the scan makes the snapshot stale, as it should.
     this.last = { at: Date.now(), version: startVersion, all }
     this.indexedAt = Date.now()
-    this.scanMs = this.indexedAt - started
     return all
   }
 
-  /** One scan at a time for index refreshes (concurrent creates share it). */
-  private refreshIndex(): Promise<unknown> {
-    this.indexing ??= this.scan().finally(() => {
-      this.indexing = undefined
-    })
-    return this.indexing
-  }
-
-  /**
-   * The id → path index is built by every listing and kept up to date by our own writes. It is refreshed when
-   * older than a second (or 20× what a scan costs, so refreshing stays under ~5% of the time): other processes'
-   * new ids show up that late at most; file names never depend on it (creates use exclusive links).
-   */
-  private async ensureIndex(): Promise<void> {
-    if (this.indexedAt === 0 || Date.now() - this.indexedAt > Math.max(INDEX_MAX_AGE_MS, 20 * this.scanMs)) await this.refreshIndex()
-  }
-
-  /** Records a write of ours in the id index (after bump(), so a scan running now keeps it). */
-  private noteWrite(id: string, rel: string): void {
-    this.idPaths.set(id, rel)
-    this.recentWrites.set(id, { path: rel, version: this.version })
-  }
-
-  private filter(all: SkillList, includeLegacy: boolean | undefined): SkillList {
-    return includeLegacy ? { skills: [...all.skills], errors: [...all.errors] } : { skills: all.skills.filter((s) => !s.legacy), errors: [...all.errors] }
-  }
-
   async list(opts: { includeLegacy?: boolean } = {}): Promise<SkillList> {
-    return this.filter(await this.scan(), opts.includeLegacy)
+    return this.presentList(await this.scan(), opts.includeLegacy)
   }
 
   async snapshot(opts: { maxAgeMs?: number; includeLegacy?: boolean } = {}): Promise<SkillList> {
     const maxAge = opts.maxAgeMs ?? 1000
+    this.followLedger()
     const last = this.last
-    if (last && last.version === this.version && Date.now() - last.at < maxAge) return this.filter(last.all, opts.includeLegacy)
+    if (last && last.version === this.version && Date.now() - last.at < maxAge) return this.presentList(last.all, opts.includeLegacy)
     return this.list(opts)
   }
 
@@ -392,22 +642,43 @@ class Library implements SkillLibrary {
 
   /** Loads the skill at a known path if it still has this id. */
   private async tryPath(rel: string, id: string): Promise<Skill | null> {
-    const format: Skill['format'] = rel.endsWith('/SKILL.md') || rel === 'SKILL.md' ? 'skill-md' : 'agiagent'
-    const r = this.load({ abs: path.join(this.root, rel), rel, format, legacy: rel.startsWith('legacy/') })
+    const kind = skillFileAt(rel)
+    if (!kind) return null
+    const r = this.load({ abs: path.join(this.root, rel), rel, ...kind })
     return r.ok && r.skill.skill_id === id ? r.skill : null
+  }
+
+  private refuseDuplicate(id: string): void {
+    const paths = this.duplicateIds.get(id)
+    if (paths) {
+      throw new StoreError('duplicate_id', `skill id ${id} is used by ${paths.length} files (${paths.join(', ')}): give one of them a new skill_id first; nothing was changed`)
+    }
+  }
+
+  /** The file skill of an id (not presented): the recorded path when it still holds the id, else from a fresh listing. */
+  private async find(id: string, includeLegacy: boolean): Promise<Skill> {
+    const known = this.idPaths.get(id)
+    let skill = known ? await this.tryPath(known, id) : null
+    if (!skill || (skill.legacy && !includeLegacy)) {
+      const all = await this.scan()
+      const matches = all.skills.filter((s) => s.skill_id === id && (includeLegacy || !s.legacy))
+      skill = matches.find((s) => !s.legacy) ?? matches[0] ?? null
+    }
+    this.refuseDuplicate(id)
+    if (!skill) throw new StoreError('not_found', `no ${includeLegacy ? '' : 'active '}skill with id ${id}`)
+    return skill
   }
 
   async get(skillId: string, opts: { includeLegacy?: boolean } = {}): Promise<Skill> {
     const id = assertSkillId(skillId)
-    const known = this.idPaths.get(id)
-    let skill = known ? await this.tryPath(known, id) : null
-    if (!skill || (skill.legacy && !opts.includeLegacy)) {
-      const all = await this.scan()
-      const matches = all.skills.filter((s) => s.skill_id === id && (opts.includeLegacy || !s.legacy))
-      skill = matches.find((s) => !s.legacy) ?? matches[0] ?? null
-    }
-    if (!skill) throw new StoreError('not_found', `no ${opts.includeLegacy ? '' : 'active '}skill with id ${id}`)
-    return skill
+    this.followLedger()
+    return this.present(await this.find(id, opts.includeLegacy === true))
+  }
+
+  /** Inside the lock, before a write: catch up with other processes (ledger) and with other programs (a re-list when stale). */
+  private async catchUp(): Promise<void> {
+    this.followLedger()
+    if (Date.now() - this.indexedAt > WRITE_RESCAN_AFTER_MS) await this.scan()
   }
 
   // ---- writing -------------------------------------------------------------------------------
@@ -417,25 +688,38 @@ class Library implements SkillLibrary {
   }
 
   /**
-   * Keeps the cached listing valid after our own write of one skill (queries touch skills often; reflection
-   * creates many): replaces the skill at its path, or inserts a created one in path order. The listing is
-   * sorted by path and never handed out itself (callers get copies), so this is a binary search and one splice.
+   * Keeps the cached listing valid after a write of one skill file (by us or, through the ledger, by another
+   * process): replaces the skill at its path, inserts a new one in path order, or removes one that is gone.
+   * The listing is sorted by path and never handed out itself (callers get copies).
    */
-  private patchSnapshot(skill: Skill, versionBefore: number, created = false): void {
+  private patchListing(rel: string, skill: Skill | null): void {
     const last = this.last
-    if (!last || last.version !== versionBefore) return
+    if (!last) return
     const skills = last.all.skills
     let lo = 0
     let hi = skills.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (skills[mid]!.path < skill.path) lo = mid + 1
+      if (skills[mid]!.path < rel) lo = mid + 1
       else hi = mid
     }
-    if (skills[lo]?.path === skill.path) skills[lo] = skill
-    else if (created) skills.splice(lo, 0, skill)
-    else return
-    last.version = this.version
+    const here = skills[lo]?.path === rel
+    if (skill && here) skills[lo] = skill
+    else if (skill) skills.splice(lo, 0, skill)
+    else if (here) skills.splice(lo, 1)
+  }
+
+  /** After a write of ours: the listing stays valid (patched), stamped with the new version. */
+  private noteWrite(rel: string, skill: Skill | null): void {
+    const before = this.version
+    this.bump()
+    if (skill) this.idPaths.set(skill.skill_id, rel)
+    if (this.last && this.last.version === before) {
+      this.patchListing(rel, skill)
+      this.last.version = this.version
+    } else {
+      this.last = null
+    }
   }
 
   private validateMeta(meta: Partial<SkillMeta>): void {
@@ -454,96 +738,92 @@ class Library implements SkillLibrary {
     }
   }
 
-  /** Reads a file's current bytes for a guarded rewrite: refuses links, checks hash and UTF-8. */
-  private async readForWrite(abs: string, rel: string, baseHash: string | undefined): Promise<{ bytes: Buffer; hash: string }> {
-    let st: fs.Stats
+  /** Reads a file's current bytes for a guarded rewrite (under the lock): refuses links, compares the base hash. */
+  private async readForWrite(rel: string, baseHash: string | undefined): Promise<{ abs: string; bytes: Buffer; hash: string }> {
+    const abs = await containedFilePath(this.root, rel, { createDirs: false })
+    let bytes: Buffer
     try {
-      st = await fs.promises.lstat(abs)
+      bytes = await fs.promises.readFile(abs)
     } catch {
       throw new StoreError(baseHash ? 'conflict' : 'not_found', `${rel} no longer exists on disk`)
     }
-    if (st.isSymbolicLink()) throw new StoreError('path_escape', `refusing to write through a symbolic link: ${rel}`)
-    const bytes = await fs.promises.readFile(abs)
     const hash = hashBytes(bytes)
     if (baseHash !== undefined && hash !== baseHash) {
       throw new StoreError('conflict', `${rel} changed on disk since it was read: reload it and try again`)
     }
-    return { bytes, hash }
+    return { abs, bytes, hash }
   }
 
   async update(skillId: string, patch: SkillPatch, opts: UpdateOptions = {}): Promise<Skill> {
-    const found = await this.get(skillId, { includeLegacy: true })
-    const meta: Partial<SkillMeta> = { ...(patch.meta ?? {}) }
-    this.validateMeta(meta)
-    if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', 'body must be a string')
-    if (opts.touchUpdatedAt !== false) meta.updated_at = formatTimestamp(this.now())
-    const abs = path.join(this.root, found.path)
-    await withPathLock(abs, async () => {
-      const { bytes } = await this.readForWrite(abs, found.path, opts.baseHash)
-      const parsed = parseSkillBytes(bytes)
-      if (!parsed.ok) {
-        const code = decodeSkillBytes(bytes).ok ? 'malformed' : 'not_utf8'
-        throw new StoreError(code, `${found.path}: ${parsed.reason}`)
-      }
-      const changes = changesForMeta(found.format, parsed.file.data, meta, found.skill_id)
+    return this.updateWith(skillId, () => patch, opts)
+  }
+
+  async updateWith(skillId: string, make: (current: Skill) => SkillPatch | null, opts: UpdateOptions = {}): Promise<Skill> {
+    const id = assertSkillId(skillId)
+    return this.locked(async () => {
+      await this.catchUp()
+      const found = await this.find(id, opts.activeOnly !== true)
+      const { abs, bytes } = await this.readForWrite(found.path, opts.baseHash)
+      const decoded = decodeSkillBytes(bytes)
+      if (!decoded.ok) throw new StoreError('not_utf8', `${found.path}: ${decoded.reason}`)
+      const parsed = parseSkillText(decoded.text)
+      if (!parsed.ok) throw new StoreError('malformed', `${found.path}: ${parsed.reason}`)
+      // The skill as it is on disk now (inside the lock), with the uses not folded yet: what `make` builds on.
+      const onDisk = this.parse(bytes, { abs, rel: found.path, format: found.format, legacy: found.legacy }, 0)
+      if (!onDisk.ok || onDisk.skill.skill_id !== id) throw new StoreError('conflict', `${found.path} no longer holds skill ${id}`)
+      const patch = make(this.present(onDisk.skill))
+      if (patch === null) return this.present(onDisk.skill)
+      const meta: Partial<SkillMeta> = { ...(patch.meta ?? {}) }
+      this.validateMeta(meta)
+      if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', 'body must be a string')
+      if (opts.touchUpdatedAt !== false) meta.updated_at = formatTimestamp(this.now())
       let text: string
       try {
-        text = rewriteSkillFile(parsed.file, changes, patch.body)
+        text = rewriteSkillFile(parsed.file, changesForMeta(found.format, parsed.file.data, meta, found.skill_id), patch.body)
       } catch (err) {
         throw new StoreError('malformed', `${found.path}: ${(err as Error).message}`)
       }
       const out = Buffer.from(text, 'utf8')
       await writeFileAtomic(abs, out, { mustExist: true })
-      this.primeCache(found.path, out)
-    })
-    const versionBefore = this.version
-    this.bump()
-    const skill = await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
-    if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
-    this.noteWrite(skill.skill_id, skill.path)
-    this.patchSnapshot(skill, versionBefore)
-    if (skill.format === 'skill-md' && (meta.title !== undefined || meta.usage_conditions !== undefined)) await this.syncIndexJson()
-    return skill
+      const primed = this.primeCache(found.path, out)
+      const skill = primed?.ok ? primed.skill : await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
+      if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
+      this.noteWrite(skill.path, skill)
+      await this.announce([skill.path])
+      if (skill.format === 'skill-md' && (meta.title !== undefined || meta.usage_conditions !== undefined)) await this.syncIndexJson()
+      return this.present(skill)
+    }, `updating skill ${id}`)
   }
 
-  /** True when a skill with this id is known (checked at its recorded path when the index says so). */
+  /** True when a skill file still holds this id (checked at its recorded path; a removed file frees it). */
   private async idTaken(id: string): Promise<boolean> {
-    if (this.claimedIds.has(id)) return true
     const known = this.idPaths.get(id)
     if (known === undefined) return false
     if (await this.tryPath(known, id)) return true
-    // Moved or changed behind our back: only a fresh scan can tell.
-    await this.refreshIndex()
+    await this.scan() // moved or removed behind our back: only a listing can tell
     return this.idPaths.has(id)
   }
 
-  /** Claims an id for a create (the caller releases it): the wanted one, or a free unix-seconds id. O(1) in library size. */
-  private async claimId(wanted: string | undefined): Promise<string> {
-    if (wanted !== undefined) assertSkillId(wanted)
-    await this.ensureIndex()
+  /** A free unix-seconds id, or the wanted one when nobody has it (under the lock, after catchUp). */
+  private async chooseId(wanted: string | undefined): Promise<string> {
     if (wanted !== undefined) {
-      // Checked again without awaiting before the claim: a concurrent create may have claimed or written it meanwhile.
-      if ((await this.idTaken(wanted)) || this.claimedIds.has(wanted) || this.idPaths.has(wanted)) {
-        throw new StoreError('exists', `a skill with id ${wanted} already exists`)
-      }
-      this.claimedIds.add(wanted)
+      assertSkillId(wanted)
+      if (await this.idTaken(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
       return wanted
     }
     let n = Math.floor(this.now().getTime() / 1000)
-    while (this.claimedIds.has(String(n)) || this.idPaths.has(String(n))) n++
-    this.claimedIds.add(String(n))
+    while (await this.idTaken(String(n))) n++
     return String(n)
   }
 
   async create(input: NewSkillInput): Promise<Skill> {
     if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', 'a new skill needs a title')
     if (typeof input.body !== 'string') throw new StoreError('invalid_input', 'a new skill needs a body')
-    const id = await this.claimId(input.skill_id)
-    try {
-      return await this.createWithId(input, id)
-    } finally {
-      this.claimedIds.delete(id)
-    }
+    return this.locked(async () => {
+      // Every Skillbench writer announces its creates in the ledger, so the id index is current here.
+      await this.catchUp()
+      return this.createWithId(input, await this.chooseId(input.skill_id))
+    }, 'creating a skill')
   }
 
   private async createWithId(input: NewSkillInput, id: string): Promise<Skill> {
@@ -566,7 +846,7 @@ class Library implements SkillLibrary {
     let bytes: Buffer
     if ((input.format ?? 'agiagent') === 'agiagent') {
       bytes = Buffer.from(serializeSkillFile(newAgiagentData(meta), input.body), 'utf8')
-      // The name is verified by the exclusive link itself; a name taken meanwhile (another writer) picks the next one.
+      // The name is verified by the exclusive link itself; a name taken meanwhile (another program) picks the next one.
       for (let attempt = 1; ; attempt++) {
         const name = buildSkillFileName(input.title, id, (n) => fs.existsSync(path.join(this.root, n)))
         try {
@@ -581,7 +861,7 @@ class Library implements SkillLibrary {
       const name = input.name ?? ''
       if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', `SKILL.md name ${JSON.stringify(name.slice(0, 70))} must be lowercase letters, digits and hyphens (≤ 64)`)
       const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
-      const dirAbs = await this.resolveInside(name)
+      const dirAbs = path.join(this.root, name)
       try {
         await fs.promises.mkdir(dirAbs)
       } catch (err) {
@@ -592,19 +872,17 @@ class Library implements SkillLibrary {
       bytes = Buffer.from(serializeSkillFile(data, input.body), 'utf8')
       await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), bytes, { mustNotExist: true })
     }
-    const versionBefore = this.version
-    this.bump()
     // Built from the bytes just written (no read back); cached under the file's stat like any loaded file.
     const result = this.primeCache(rel, bytes)
     const skill = result?.ok && result.skill.skill_id === id ? result.skill : await this.tryPath(rel, id)
     if (!skill) throw new StoreError('malformed', `${rel} could not be read back after writing`)
-    this.noteWrite(id, rel)
-    this.patchSnapshot(skill, versionBefore, true)
+    this.noteWrite(rel, skill)
+    await this.announce([rel])
     if (skill.format === 'skill-md') await this.syncIndexJson()
     return skill
   }
 
-  /** A free name in `dir` for `base`: `base`, then `stem_<ts><ext>`, then with a counter. */
+  /** A free name in folder `relDir` (a real folder inside the library) for `base`: `base`, then `stem_<ts><ext>`, then with a counter. */
   private freeName(dirAbs: string, base: string, ext: string): string {
     const stem = ext ? base.slice(0, -ext.length) : base
     if (!fs.existsSync(path.join(dirAbs, base))) return base
@@ -616,83 +894,92 @@ class Library implements SkillLibrary {
   }
 
   async moveToLegacy(skillId: string): Promise<{ from: string; to: string }> {
-    let skill = await this.get(skillId)
-    if (skill.format === 'skill-md') {
-      // Store the id first, so the skill keeps it wherever the folder goes.
-      skill = await this.update(skill.skill_id, { meta: {} }, { touchUpdatedAt: false })
-    }
-    const legacyRoot = path.join(this.root, 'legacy')
-    if (skill.format === 'agiagent') {
-      const from = path.join(this.root, skill.path)
-      return withPathLock(from, async () => {
-        await fs.promises.mkdir(legacyRoot, { recursive: true })
-        const name = this.freeName(legacyRoot, path.basename(skill.path), '.md')
-        await moveNoClobber(from, path.join(legacyRoot, name))
-        this.bump()
-        this.noteWrite(skill.skill_id, `legacy/${name}`)
-        return { from: skill.path, to: `legacy/${name}` }
-      })
-    }
-    const relDir = path.posix.dirname(skill.path)
-    if (relDir === '.') throw new StoreError('invalid_input', 'the library folder itself is this skill: it cannot be moved to legacy/')
-    const fromDir = path.join(this.root, relDir)
-    const parent = path.join(legacyRoot, path.dirname(relDir))
-    await fs.promises.mkdir(parent, { recursive: true })
-    const name = this.freeName(parent, path.basename(relDir), '')
-    const to = path.join(parent, name)
-    await moveNoClobber(fromDir, to)
-    this.bump()
-    const toRel = toPosix(path.relative(this.root, path.join(to, 'SKILL.md')))
-    this.noteWrite(skill.skill_id, toRel)
-    await this.syncIndexJson()
-    return { from: skill.path, to: toRel }
+    const id = assertSkillId(skillId)
+    return this.locked(async () => {
+      await this.catchUp()
+      let skill = await this.find(id, false)
+      if (skill.format === 'skill-md') {
+        // Store the id first, so the skill keeps it wherever the folder goes.
+        skill = await this.update(skill.skill_id, { meta: {} }, { touchUpdatedAt: false })
+      }
+      let toRel: string
+      if (skill.format === 'agiagent') {
+        const legacyAbs = await ensureDirInside(this.root, 'legacy')
+        const name = this.freeName(legacyAbs, path.posix.basename(skill.path), '.md')
+        toRel = `legacy/${name}`
+        await moveContained(this.root, skill.path, toRel)
+      } else {
+        const relDir = path.posix.dirname(skill.path)
+        if (relDir === '.') throw new StoreError('invalid_input', 'the library folder itself is this skill: it cannot be moved to legacy/')
+        const parentRel = path.posix.join('legacy', path.posix.dirname(relDir))
+        const parentAbs = await ensureDirInside(this.root, parentRel === 'legacy/.' ? 'legacy' : parentRel)
+        const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
+        const toDir = toPosix(path.relative(this.root, path.join(parentAbs, name)))
+        await moveContained(this.root, relDir, toDir)
+        toRel = `${toDir}/SKILL.md`
+      }
+      this.idPaths.delete(skill.skill_id)
+      this.noteWrite(skill.path, null)
+      const moved = await this.tryPath(toRel, skill.skill_id)
+      this.noteWrite(toRel, moved)
+      await this.announce([skill.path, toRel])
+      if (skill.format === 'skill-md') await this.syncIndexJson()
+      return { from: skill.path, to: toRel }
+    }, `retiring skill ${id}`)
   }
 
   async restore(skillId: string): Promise<Skill> {
-    const skill = await this.get(skillId, { includeLegacy: true })
-    if (!skill.legacy) throw new StoreError('invalid_input', `skill ${skill.skill_id} is not in legacy/`)
-    const active = (await this.list()).skills.find((s) => s.skill_id === skill.skill_id)
-    if (active) throw new StoreError('exists', `an active skill with id ${skill.skill_id} already exists (${active.path})`)
-    let toRel: string
-    if (skill.format === 'agiagent') {
-      const base = path.basename(skill.path)
-      const exists = (n: string): boolean => fs.existsSync(path.join(this.root, n))
-      const name = exists(base) ? buildSkillFileName(skill.title, skill.skill_id, exists) : base
-      await moveNoClobber(path.join(this.root, skill.path), path.join(this.root, name))
-      toRel = name
-    } else {
-      const relDir = path.posix.dirname(skill.path).replace(/^legacy\//, '')
-      const parent = path.join(this.root, path.dirname(relDir))
-      const name = this.freeName(parent, path.basename(relDir), '')
-      await moveNoClobber(path.join(this.root, path.posix.dirname(skill.path)), path.join(parent, name))
-      toRel = toPosix(path.relative(this.root, path.join(parent, name, 'SKILL.md')))
-    }
-    this.bump()
-    this.noteWrite(skill.skill_id, toRel)
-    const restored = await this.tryPath(toRel, skill.skill_id)
-    if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
-    if (restored.format === 'skill-md') await this.syncIndexJson()
-    return restored
+    const id = assertSkillId(skillId)
+    return this.locked(async () => {
+      await this.catchUp()
+      const skill = await this.find(id, true)
+      if (!skill.legacy) throw new StoreError('invalid_input', `skill ${skill.skill_id} is not in legacy/`)
+      const active = (await this.scan()).skills.find((s) => s.skill_id === skill.skill_id && !s.legacy)
+      if (active) throw new StoreError('exists', `an active skill with id ${skill.skill_id} already exists (${active.path})`)
+      let toRel: string
+      if (skill.format === 'agiagent') {
+        const base = path.posix.basename(skill.path)
+        const exists = (n: string): boolean => fs.existsSync(path.join(this.root, n))
+        const name = exists(base) ? buildSkillFileName(skill.title, skill.skill_id, exists) : base
+        await moveContained(this.root, skill.path, name)
+        toRel = name
+      } else {
+        const fromDir = path.posix.dirname(skill.path)
+        const relDir = fromDir.replace(/^legacy\//, '')
+        const parentRel = path.posix.dirname(relDir)
+        const parentAbs = await ensureDirInside(this.root, parentRel === '.' ? '' : parentRel)
+        const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
+        const toDir = toPosix(path.relative(this.root, path.join(parentAbs, name)))
+        await moveContained(this.root, fromDir, toDir)
+        toRel = `${toDir}/SKILL.md`
+      }
+      this.noteWrite(skill.path, null)
+      const restored = await this.tryPath(toRel, skill.skill_id)
+      if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
+      this.noteWrite(toRel, restored)
+      await this.announce([skill.path, toRel])
+      if (restored.format === 'skill-md') await this.syncIndexJson()
+      return this.present(restored)
+    }, `restoring skill ${id}`)
   }
 
   /**
    * Regenerates the library's `index.json` catalogue of SKILL.md folders after we add, move or rename one, but
    * only when the library already has one (we never create it unasked). The index is derived data: a failure
-   * here leaves the skill written and is repaired by the next sync, so it is recorded, not thrown.
+   * here leaves the skill written and is recorded for the caller, not thrown. Runs under the lock.
    */
   private async syncIndexJson(): Promise<void> {
-    if (!fs.existsSync(path.join(this.root, 'index.json'))) return
-    const prev = this.indexJsonChain
-    const run = prev.then(async () => {
-      // Loaded on demand: the formats module imports the store, and most libraries have no index.json.
-      const { syncSkillIndex } = await import('../formats/skill-index')
+    try {
+      await fs.promises.lstat(path.join(this.root, 'index.json'))
+    } catch {
+      return
+    }
+    try {
       const r = await syncSkillIndex(this.root)
       this.indexJsonProblem = r.status === 'skipped' ? (r.reason ?? 'index.json left as it is') : undefined
-    })
-    this.indexJsonChain = run.catch((err: unknown) => {
+    } catch (err) {
       this.indexJsonProblem = `index.json could not be updated: ${(err as Error).message}`
-    })
-    await this.indexJsonChain
+    }
   }
 
   async resolveInside(relPath: string): Promise<string> {
@@ -725,36 +1012,40 @@ class Library implements SkillLibrary {
   }
 
   private async writeGuarded(relPath: string, bytes: Uint8Array, baseHash: string | null | undefined, textFile: boolean): Promise<{ hash: string }> {
-    const abs = await this.resolveInside(relPath)
-    if (isTempName(path.basename(abs))) throw new StoreError('invalid_input', 'that name is reserved for temp files')
-    await withPathLock(abs, async () => {
-      if (baseHash === null) {
-        await fs.promises.mkdir(path.dirname(abs), { recursive: true })
-        // The folders just made must still be inside (a symlinked ancestor is caught here).
-        await this.resolveInside(relPath)
-        await writeFileAtomic(abs, bytes, { mustNotExist: true })
-        return
-      }
+    const rel = checkRelPath(relPath)
+    if (isTempName(path.posix.basename(rel))) throw new StoreError('invalid_input', 'that name is reserved for temp files')
+    if (rel === '.skillbench' || rel.startsWith('.skillbench/')) throw new StoreError('invalid_input', '.skillbench/ holds the library\'s bookkeeping: it is not written as a file')
+    return this.locked(async () => {
+      // Folders on the way must be real folders inside the library (made when missing), the target no link.
+      const abs = await containedFilePath(this.root, rel)
       let exists = true
       try {
         await fs.promises.lstat(abs)
       } catch {
         exists = false
       }
-      if (exists) {
-        const current = await this.readForWrite(abs, relPath, baseHash)
-        if (textFile && !decodeSkillBytes(current.bytes).ok) {
-          throw new StoreError('not_utf8', `${relPath} is not valid UTF-8: it is never rewritten`)
-        }
-      } else if (baseHash !== undefined) {
-        throw new StoreError('conflict', `${relPath} no longer exists on disk`)
+      if (baseHash === null) {
+        await writeFileAtomic(abs, bytes, { mustNotExist: true })
       } else {
-        await fs.promises.mkdir(path.dirname(abs), { recursive: true })
-        await this.resolveInside(relPath)
+        if (exists) {
+          const current = await this.readForWrite(rel, baseHash)
+          if (textFile && !decodeSkillBytes(current.bytes).ok) {
+            throw new StoreError('not_utf8', `${rel} is not valid UTF-8: it is never rewritten`)
+          }
+        } else if (baseHash !== undefined) {
+          throw new StoreError('conflict', `${rel} no longer exists on disk`)
+        }
+        await writeFileAtomic(abs, bytes)
       }
-      await writeFileAtomic(abs, bytes)
-    })
-    this.bump()
-    return { hash: hashBytes(bytes) }
+      const kind = skillFileAt(rel)
+      if (kind) {
+        this.noteWrite(rel, null)
+        this.reloadPath(rel)
+        await this.announce([rel])
+      } else {
+        this.bump()
+      }
+      return { hash: hashBytes(bytes) }
+    }, `writing ${rel}`)
   }
 }

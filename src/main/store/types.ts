@@ -10,6 +10,10 @@ export type StoreErrorCode =
   | 'not_utf8'
   | 'malformed'
   | 'exists'
+  /** Another process holds the library lock longer than the caller may wait. */
+  | 'busy'
+  /** Two active files carry the same skill_id: a change by id would be ambiguous. */
+  | 'duplicate_id'
 
 /** The one error class of the store: `code` says what kind, `message` says it in words a user understands. */
 export class StoreError extends Error {
@@ -53,6 +57,8 @@ export interface UpdateOptions {
   baseHash?: string
   /** Set updated_at = now (default true). */
   touchUpdatedAt?: boolean
+  /** Refuse a skill in legacy/ (as not_found), as the agent tools do. */
+  activeOnly?: boolean
 }
 
 /**
@@ -68,6 +74,16 @@ export interface SkillStore {
   get(skillId: string, opts?: { includeLegacy?: boolean }): Promise<Skill>
   create(input: NewSkillInput): Promise<Skill>
   update(skillId: string, patch: SkillPatch, opts?: UpdateOptions): Promise<Skill>
+  /**
+   * Changes a skill based on its current state: `make` gets the skill as it is on disk now (read inside the
+   * library lock, so no other process changes it in between) and returns the patch, or null to change nothing.
+   */
+  updateWith(skillId: string, make: (current: Skill) => SkillPatch | null, opts?: UpdateOptions): Promise<Skill>
+  /**
+   * Records that these skills were used (fetch_count + 1, last_used_at = now) in the library's ledger: cheap,
+   * durable, never lost between processes. Returns the skills as they count now.
+   */
+  recordUse(skillIds: readonly string[], opts?: { via?: string; at?: string }): Promise<Skill[]>
   /** Moves an active skill to `legacy/` (suffix on collision). Never deletes. */
   moveToLegacy(skillId: string): Promise<{ from: string; to: string }>
   /** Moves a legacy skill back to the active folder. */

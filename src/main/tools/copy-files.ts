@@ -105,6 +105,17 @@ async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLim
   }
 }
 
+/** related_code (comma-separated paths) with `paths` added: each path once, the existing order kept. Pure. */
+export function mergeRelatedCode(relatedCode: string, paths: readonly string[]): string {
+  const out: string[] = []
+  for (const p of [...relatedCode.split(','), ...paths].map((x) => x.trim())) {
+    if (p && !out.includes(p)) out.push(p)
+  }
+  const merged = out.join(', ')
+  // Unchanged content keeps its exact text (no rewrite just to normalise spacing).
+  return out.length === relatedCode.split(',').map((x) => x.trim()).filter(Boolean).length ? relatedCode : merged
+}
+
 /** Copies workspace files into `codes/<task>/…` and records them in the skill's related_code. */
 export async function copySkillFiles(
   store: CopyStore,
@@ -167,13 +178,15 @@ export async function copySkillFiles(
       }
     }
   }
-  const recorded = [...copied, ...unchanged]
+  const recorded = [...new Set([...copied, ...unchanged])]
   let related = skill.related_code
   if (recorded.length > 0) {
-    const existing = skill.related_code.split(',').map((s) => s.trim()).filter(Boolean)
-    const merged = [...existing, ...recorded.filter((p) => !existing.includes(p))]
-    related = merged.join(', ')
-    if (related !== skill.related_code) await store.update(skillId, { meta: { related_code: related } })
+    // Merged into related_code as it is on disk now (inside the library lock): each file once, nothing dropped.
+    const updated = await store.updateWith(skillId, (current) => {
+      const merged = mergeRelatedCode(current.related_code, recorded)
+      return merged === current.related_code ? null : { meta: { related_code: merged } }
+    })
+    related = updated.related_code
   }
   const parts = [`Copied ${copied.length} file(s) to codes/${folder}/`]
   if (unchanged.length) parts.push(`${unchanged.length} already backed up`)

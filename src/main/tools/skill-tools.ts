@@ -27,6 +27,8 @@ export interface SkillToolsOptions {
   /** How stale (ms) a cached library listing may be for a query (default 1000; 0 = always re-list). */
   snapshotMaxAgeMs?: number
   copyLimits?: Partial<CopyLimits>
+  /** Who is asking, recorded with each use in the library's ledger (`mcp`, `cli`, `app`). */
+  via?: string
 }
 
 export interface QueryOptions {
@@ -52,6 +54,11 @@ const MAX_QUERY_CHARS = 20_000
 
 function fail(message: string, extra: Record<string, unknown> = {}): ToolResult {
   return { status: 'error', message, ...extra }
+}
+
+/** The store's error code of a failure (path_escape, conflict, busy…), for callers that map it (the web API). */
+function errCode(err: unknown): Record<string, unknown> {
+  return err instanceof StoreError ? { code: err.code } : {}
 }
 
 function errMessage(err: unknown): string {
@@ -142,6 +149,21 @@ export function formatQueryMessage(skills: QueriedSkill[]): string {
   return lines.join('\n')
 }
 
+/** An edit that cannot be made as asked; nothing was changed. */
+class EditRefused extends Error {}
+
+/** The body after an edit of the given mode; throws EditRefused when old_code does not match exactly once. Pure. */
+export function editedBody(body: string, mode: EditMode, codeEdit: string, oldCode: string): string {
+  if (mode === 'full_replace') return codeEdit
+  if (mode === 'append') return body === '' || body.endsWith('\n') ? body + codeEdit : `${body}\n${codeEdit}`
+  const first = body.indexOf(oldCode)
+  if (first < 0) throw new EditRefused('old_code was not found in the skill body; nothing was changed')
+  let count = 0
+  for (let at = first; at >= 0; at = body.indexOf(oldCode, at + 1)) count++
+  if (count > 1) throw new EditRefused(`old_code occurs ${count} times in the skill body; give more surrounding text so it matches exactly once`)
+  return body.slice(0, first) + codeEdit + body.slice(first + oldCode.length)
+}
+
 /** Creates the five skill tools over a store. */
 export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {}): SkillTools {
   const now = opts.now ?? (() => new Date())
@@ -164,23 +186,6 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
     return index
   }
 
-  /** fetch_count + 1 and last_used_at = now, on the current file (retried on a concurrent change). */
-  const touch = async (skill: Skill, at: string): Promise<Skill> => {
-    let current = skill
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        return await store.update(
-          current.skill_id,
-          { meta: { fetch_count: current.fetch_count + 1, last_used_at: at } },
-          { baseHash: current.hash, touchUpdatedAt: false }
-        )
-      } catch (err) {
-        if (!(err instanceof StoreError) || err.code !== 'conflict') return current
-        current = await store.get(current.skill_id).catch(() => current)
-      }
-    }
-    return current
-  }
 
   return {
     async query_skill(query, qopts = {}) {
@@ -204,10 +209,19 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       if (hits.length === 0) hits = [{ doc: 0, score: 0 }]
       let chosen = hits.map((h) => ({ skill: skills[h.doc]!, score: h.score }))
       if (qopts.touch !== false) {
-        const at = formatTimestamp(now())
-        const touched: Skill[] = []
-        for (const c of chosen) touched.push(await touch(c.skill, at))
-        chosen = chosen.map((c, i) => ({ skill: touched[i]!, score: c.score }))
+        // fetch_count + 1 and last_used_at = now for each returned skill, as upstream: one durable ledger
+        // record under the library lock. If it cannot be recorded the query fails: never a use that did not count.
+        let used: Skill[]
+        try {
+          used = await store.recordUse(
+            chosen.map((c) => c.skill.skill_id),
+            { at: formatTimestamp(now()), ...(opts.via ? { via: opts.via } : {}) }
+          )
+        } catch (err) {
+          return { status: 'error', message: `the use of the found skills could not be recorded: ${errMessage(err)}`, skills_count: 0, skills: [], ...errCode(err) }
+        }
+        const byId = new Map(used.map((u) => [u.skill_id, u]))
+        chosen = chosen.map((c) => ({ skill: byId.get(c.skill.skill_id) ?? c.skill, score: c.score }))
       }
       const out = chosen.map((c) => toQueried(c.skill, c.score))
       return { status: 'success', message: formatQueryMessage(out), skills_count: out.length, skills: out }
@@ -221,10 +235,14 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         return fail(`rating must be a number between 0 and 1 (got ${JSON.stringify(rating ?? null)}); nothing was changed`)
       }
       try {
-        const skill = await store.get(skill_id)
-        const old = skill.quality_index
-        const next = round(Math.min(1, Math.max(0, 0.7 * old + 0.3 * r)), 3)
-        await store.update(skill_id, { meta: { quality_index: next } }, { baseHash: skill.hash })
+        // Computed from the quality on disk inside the library lock: concurrent ratings all count, in order.
+        let old = 0
+        let next = 0
+        await store.updateWith(skill_id, (current) => {
+          old = current.quality_index
+          next = round(Math.min(1, Math.max(0, 0.7 * old + 0.3 * r)), 3)
+          return { meta: { quality_index: next } }
+        }, { activeOnly: true })
         return {
           status: 'success',
           message: `Skill ${skill_id} rated ${r}: quality index ${old} → ${next}`,
@@ -234,7 +252,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
           new_quality_index: next
         }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -246,26 +264,13 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       }
       if (typeof code_edit !== 'string') return fail('code_edit must be a string')
       if (code_edit.length > MAX_EDIT_CHARS) return fail(`code_edit is longer than ${MAX_EDIT_CHARS} characters`)
+      if (edit_mode === 'lines_replace' && (typeof old_code !== 'string' || old_code === '')) return fail('lines_replace needs old_code: the exact text to replace')
       try {
-        const skill = await store.get(skill_id)
-        let body: string
-        if (edit_mode === 'full_replace') {
-          body = code_edit
-        } else if (edit_mode === 'append') {
-          body = skill.body === '' || skill.body.endsWith('\n') ? skill.body + code_edit : `${skill.body}\n${code_edit}`
-        } else {
-          if (typeof old_code !== 'string' || old_code === '') return fail('lines_replace needs old_code: the exact text to replace')
-          const first = skill.body.indexOf(old_code)
-          if (first < 0) return fail('old_code was not found in the skill body; nothing was changed', { skill_id })
-          let count = 0
-          for (let at = first; at >= 0; at = skill.body.indexOf(old_code, at + 1)) count++
-          if (count > 1) return fail(`old_code occurs ${count} times in the skill body; give more surrounding text so it matches exactly once`, { skill_id })
-          body = skill.body.slice(0, first) + code_edit + skill.body.slice(first + old_code.length)
-        }
-        const updated = await store.update(skill_id, { body }, { baseHash: skill.hash })
+        // The edit is applied to the body on disk inside the library lock, so concurrent edits never drop each other.
+        const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true })
         return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -276,7 +281,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         const moved = await store.moveToLegacy(skill_id)
         return { status: 'success', message: `Skill ${skill_id} moved to ${moved.to} (kept, no longer recalled)`, skill_id, from: moved.from, to: moved.to }
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     },
 
@@ -289,7 +294,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       try {
         return await copySkillFiles(store, skill_id, file_paths, ws, opts.copyLimits)
       } catch (err) {
-        return fail(errMessage(err), { skill_id })
+        return fail(errMessage(err), { skill_id, ...errCode(err) })
       }
     }
   }

@@ -245,7 +245,7 @@ export async function createCoreModules(): Promise<CoreModules> {
     async rate(store, skillId, rating) {
       const result = await createSkillTools(store).rate_skill(skillId, rating)
       if (result.status !== 'success') {
-        throw new ApiError('bad_request', result.message)
+        throw new ApiError(typeof result.code === 'string' ? result.code : 'bad_request', result.message)
       }
       return { skill_id: skillId, before: Number(result.old_quality_index), after: Number(result.new_quality_index) }
     },

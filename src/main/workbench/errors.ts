@@ -8,6 +8,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_input: 400,
   invalid: 400,
   locked: 409,
+  busy: 503,
+  duplicate_id: 409,
   path_escape: 403,
   forbidden: 403,
   unauthorized: 401,

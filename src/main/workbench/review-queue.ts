@@ -11,10 +11,8 @@ import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
 import { CurationError, withLibraryLock } from '../curate/apply'
 import { activeApplies, readJournal, type JournalRecord } from '../curate/journal'
 import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../curate/service'
-import { PENDING_DIR, acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal } from '../mcp/pending-proposals'
+import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../mcp/pending-proposals'
 import { parseSkillText } from '../store/skill-file'
-import path from 'node:path'
-import { writeFileAtomic } from './fs-atomic'
 
 /** Kinds only curation computes: recomputing the plan replaces these, and keeps every other kind. */
 
@@ -107,7 +105,7 @@ export async function saveEdits(root: string, id: string, edited: readonly FileC
     }
     const proposal = applyEditsTo(await readPendingProposal(root, id), edited)
     // written directly: the agents' queue cap must not stop a reviewer from editing a proposal already queued
-    await writeFileAtomic(path.join(root, ...PENDING_DIR.split('/'), `${id}.json`), JSON.stringify(proposal, null, 2) + '\n')
+    await writePendingProposal(root, proposal)
   })
 }
 

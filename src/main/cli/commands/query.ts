@@ -28,7 +28,7 @@ export const command: CliCommand = {
       if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50')
     }
     const lib = await openLibraryFromFlags(values, io)
-    const result = await createSkillTools(lib).query_skill(text, { top, touch: !values['no-touch'] })
+    const result = await createSkillTools(lib, { via: 'cli' }).query_skill(text, { top, touch: !values['no-touch'] })
     if (values.json) printJson(io, result)
     else if (result.status === 'success') io.stdout(formatQueryTable(result) + '\n')
     if (result.status !== 'success') {

@@ -47,6 +47,7 @@ export function formatReflectSummary(s: ReflectionSummary): string {
   ]
   for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
   for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
+  for (const w of s.warnings ?? []) lines.push(`  ⚠ ${w}`)
   return lines.join('\n') + '\n'
 }
 
