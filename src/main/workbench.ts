@@ -6,6 +6,7 @@
  * Every `root` / `library` / `taskPath` argument must be one the workbench listed: the renderer sends ids,
  * never arbitrary paths to open (only `roots.add` and `libraries.open` take a folder the user chose).
  */
+import { randomBytes } from 'node:crypto'
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import {
@@ -19,6 +20,7 @@ import {
   type OverviewResult,
   type PublicSettings,
   type SkillDocument,
+  type SkillFileText,
   type SkillSummary,
   type TaskSummary
 } from '../shared/api'
@@ -30,7 +32,8 @@ import { createCoreModules, type CoreModules } from './workbench/core-modules'
 import { badRequest, toApiErrorShape } from './workbench/errors'
 import { JobRegistry } from './workbench/jobs'
 import { LibraryRegistry, userLibraryPath } from './workbench/libraries'
-import { readLogWindow, resolveInsideRoot } from './workbench/log-window'
+import { readLogWindow, resolveInsideRoot, taskLogFile } from './workbench/log-window'
+import { searchFile } from './workbench/log-lines'
 import { buildOverview, readRecentActivity } from './workbench/overview'
 import type { SecretStore } from './workbench/secrets'
 import { SelfWrites } from './workbench/self-writes'
@@ -40,6 +43,11 @@ import { AutoEnhancer } from './workbench/auto-enhance'
 import { readCodeFile } from './workbench/code-files'
 import { memoryHandlers } from './workbench/memory-service'
 import { sessionHandlers } from './workbench/session-sources'
+import { protectionReason } from './curate/protect'
+import { parseSkillText } from './store/skill-file'
+import { locateSkillProblem } from '../shared/problem-position'
+import { testLlmConnection } from './workbench/llm-test'
+import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../shared/base-url'
 
 /** The secret name of the LLM API key. */
 export const API_KEY_SECRET = 'llm.apiKey'
@@ -51,7 +59,10 @@ export interface WorkbenchDeps {
   secrets: SecretStore
   /** Pushes an event to every connected renderer. */
   emit: (event: ApiEvent) => void
-  /** Data roots to add on start (e.g. `skillbench serve --root-dir`); remembered like roots added in the UI. */
+  /**
+   * Data roots given for this run (e.g. `skillbench serve --root-dir`): listed first, the app opens on the first,
+   * and they are not written to the settings file unless the user chooses to remember them.
+   */
   initialRoots?: string[]
   /** The core modules (tests may pass their own); default: the real ones. */
   core?: CoreModules
@@ -91,8 +102,9 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   const core = deps.core ?? (await createCoreModules())
   const registry = new LibraryRegistry(settingsStore)
   for (const root of deps.initialRoots ?? []) {
-    await registry.addRoot(root)
+    await registry.addSessionRoot(root)
   }
+  const runId = randomBytes(8).toString('hex')
   const selfWrites = new SelfWrites()
   const secretsToRedact = async (): Promise<string[]> => {
     const key = await deps.secrets.get(API_KEY_SECRET)
@@ -234,16 +246,27 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       return readCodeFile(info.path, rel)
     },
 
-    'app.info': async () => ({
-      version: deps.version ?? '0.1.0',
-      transport: deps.transport,
-      platform: process.platform,
-      settingsPath: settingsStore.file
-    }),
+    'app.info': async () => {
+      const startRoot = registry.startRoot()
+      return {
+        version: deps.version ?? '0.1.0',
+        transport: deps.transport,
+        platform: process.platform,
+        settingsPath: settingsStore.file,
+        runId,
+        ...(startRoot ? { startRoot } : {})
+      }
+    },
 
     'settings.get': async () => publicSettings(),
 
     'settings.update': async ({ patch }) => {
+      // an empty URL is fine while the model is not used; anything typed must be a real http(s) URL
+      const provider = patch.llm?.provider ?? settingsStore.settings.llm.provider
+      const urlProblem = patch.llm?.baseUrl !== undefined ? baseUrlProblem(patch.llm.baseUrl) : null
+      if (urlProblem && (urlProblem !== 'empty' || provider === 'openai')) {
+        throw badRequest(`not saved: ${BASE_URL_PROBLEM_TEXT[urlProblem]}`)
+      }
       if (patch.dataRoots) {
         const roots: string[] = []
         for (const root of patch.dataRoots) {
@@ -266,17 +289,13 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       return publicSettings()
     },
 
-    'llm.test': async () => {
+    'llm.test': async (input) => {
       const s = settingsStore.settings.llm
-      const started = Date.now()
-      try {
-        const apiKey = await deps.secrets.get(API_KEY_SECRET)
-        const client = await createLlm({ baseUrl: s.baseUrl, model: s.model, apiKey, timeoutMs: Math.min(s.timeoutMs, 30_000), maxRetries: 0 })
-        const reply = await client.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })
-        return { ok: true, model: reply.model || s.model, latencyMs: Date.now() - started, message: `The model answered: ${reply.text.slice(0, 80)}` }
-      } catch (err) {
-        return { ok: false, model: s.model, latencyMs: Date.now() - started, message: toApiErrorShape(err, knownSecrets).message }
-      }
+      return testLlmConnection(
+        { baseUrl: input.baseUrl ?? s.baseUrl, model: input.model ?? s.model, timeoutMs: input.timeoutMs ?? s.timeoutMs, apiKey: await deps.secrets.get(API_KEY_SECRET) },
+        createLlm,
+        (err) => toApiErrorShape(err, knownSecrets).message
+      )
     },
 
     'roots.list': async () => registry.listRoots(),
@@ -307,16 +326,15 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       return { root: result.root, skipped: result.skipped, tasks }
     },
 
-    'tasks.readLog': async ({ root, taskPath, file, start, maxBytes }) => {
-      const known = registry.requireRoot(root)
-      const taskDir = await resolveInsideRoot(known, taskPath)
-      const scanned = scans.get(known)?.result ?? (await scan(known))
-      const realTasks = await Promise.all(scanned.tasks.map((t) => fsp.realpath(t.path).catch(() => t.path)))
-      const skipped = await Promise.all(scanned.skipped.map((t) => fsp.realpath(t.path).catch(() => t.path)))
-      if (!realTasks.includes(taskDir) && !skipped.includes(taskDir)) {
-        throw badRequest(`not a task of this data root: ${taskPath}`)
-      }
-      return readLogWindow(known, taskDir, { file, start, maxBytes })
+    'tasks.readLog': async ({ root, taskPath, file, start, at, line, end, maxBytes }) => {
+      const { known, taskDir } = await requireTaskDir(root, taskPath)
+      return readLogWindow(known, taskDir, { file, start, at, line, end, maxBytes })
+    },
+
+    'tasks.searchLog': async ({ root, taskPath, file, query, start }) => {
+      const { known, taskDir } = await requireTaskDir(root, taskPath)
+      const log = await taskLogFile(known, taskDir, file)
+      return searchFile(log.abs, log.file, query, start)
     },
 
     'libraries.list': async () => registry.listLibraries(),
@@ -366,6 +384,25 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       const result = await core.rate(store, skillId, rating)
       await noteLibraryWrites(store, [skill.path])
       return result
+    },
+
+    'skills.readFile': async ({ library, path: rel }) => {
+      const store = await storeFor(library)
+      requireSkillFilePath(rel)
+      const { text, hash } = await store.readRaw(rel)
+      return skillFileText(store, rel, text, hash)
+    },
+
+    'skills.saveFile': async ({ library, path: rel, text, baseHash }) => {
+      const store = await storeFor(library)
+      requireSkillFilePath(rel)
+      const parsed = parseSkillText(text)
+      if (!parsed.ok) {
+        throw badRequest(`not saved: ${parsed.reason}`)
+      }
+      const { hash } = await store.writeRaw(rel, text, baseHash)
+      await noteLibraryWrites(store, [rel])
+      return skillFileText(store, rel, text, hash)
     },
 
     'skills.delete': async ({ library, skillId }) => {
@@ -470,14 +507,11 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
 
     'overview.get': async ({ library }) => {
       const info = await registry.requireLibrary(library)
-      if (!info.exists) {
-        return emptyOverview()
-      }
-      const store = await storeFor(library)
-      const list = await store.list({ includeLegacy: true })
       let taskCount = 0
       let reflectedTasks = 0
+      const list = info.exists ? await (await storeFor(library)).list({ includeLegacy: true }) : { skills: [], errors: [] }
       if (info.root && info.user !== undefined) {
+        // a user with tasks but no library folder yet still has tasks to count
         const scanned = await scan(info.root).catch(() => undefined)
         if (scanned) {
           const reflected = new Set(list.skills.flatMap((s) => s.task_directories))
@@ -486,22 +520,58 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
           reflectedTasks = mine.filter((t) => reflected.has(t.taskDir)).length
         }
       }
+      if (!info.exists) {
+        return { ...emptyOverview(), tasks: taskCount }
+      }
+      const store = await storeFor(library)
       const plan = await core.readPlan(store).catch(() => undefined)
       const journal = await core.journal(store).catch(() => [])
       const recent = await readRecentActivity(store.root, journal, list.skills)
+      const active = list.skills.filter((s) => !s.legacy)
+      const protectedIds = new Map<string, 'pinned' | 'edited'>()
+      for (const s of active) {
+        const why = protectionReason(s, true)
+        if (why) protectedIds.set(s.skill_id, s.pinned === true ? 'pinned' : 'edited')
+      }
       return buildOverview({
         skills: list.skills,
-        errors: list.errors.length,
+        errors: list.errors,
         tasks: taskCount,
         reflectedTasks,
         pendingProposals: plan ? plan.plan.proposals.filter((p) => !p.status || p.status === 'pending').length : 0,
+        planComputed: Boolean(plan?.computedAt),
         recent,
-        graph: await core.similarityGraph(
-          list.skills.filter((s) => !s.legacy),
-          settingsStore.settings.thresholds
-        )
+        protectedIds,
+        graph: await core.similarityGraph(active, settingsStore.settings.thresholds)
       })
     }
+  }
+
+  /** A skill file's text with what the store says about it: its load error (placed on a line) or its skill id. */
+  async function skillFileText(store: SkillStore, rel: string, text: string, hash: string): Promise<SkillFileText> {
+    const list = await store.list({ includeLegacy: true })
+    const error = list.errors.find((e) => e.path === rel)
+    const skill = list.skills.find((s) => s.path === rel)
+    if (!error && skill) {
+      return { path: rel, text, hash, problem: null, skillId: skill.skill_id }
+    }
+    const parsed = parseSkillText(text)
+    const reason = error?.reason ?? (parsed.ok ? 'the file does not load as a skill' : parsed.reason)
+    const at = parsed.ok ? null : locateSkillProblem(text)
+    return { path: rel, text, hash, problem: { reason, ...(at ? { line: at.line, column: at.column } : {}) } }
+  }
+
+  /** A task folder of a known root (scanned, or found but skipped), as its real path. */
+  async function requireTaskDir(root: string, taskPath: string): Promise<{ known: string; taskDir: string }> {
+    const known = registry.requireRoot(root)
+    const taskDir = await resolveInsideRoot(known, taskPath)
+    const scanned = scans.get(known)?.result ?? (await scan(known))
+    const realTasks = await Promise.all(scanned.tasks.map((t) => fsp.realpath(t.path).catch(() => t.path)))
+    const skipped = await Promise.all(scanned.skipped.map((t) => fsp.realpath(t.path).catch(() => t.path)))
+    if (!realTasks.includes(taskDir) && !skipped.includes(taskDir)) {
+      throw badRequest(`not a task of this data root: ${taskPath}`)
+    }
+    return { known, taskDir }
   }
 
   /** Which skills (of the root's user libraries) list each task folder: key `user\0taskDir`. */
@@ -622,6 +692,14 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   }
 }
 
+/** Only skill files (`skill_*.md`, `SKILL.md`) can be read or fixed as text through the API. */
+function requireSkillFilePath(rel: string): void {
+  const name = path.posix.basename(rel.replace(/\\/g, '/'))
+  if (!(/^skill_.*\.md$/.test(name) || name === 'SKILL.md')) {
+    throw badRequest(`not a skill file: ${rel}`)
+  }
+}
+
 function toSummary(skill: Skill): SkillSummary {
   const { body, ...rest } = skill
   return { ...rest, preview: body.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS), bodyChars: body.length }
@@ -632,6 +710,8 @@ function emptyOverview(): OverviewResult {
     skills: 0,
     legacy: 0,
     errors: 0,
+    errorFiles: [],
+    planComputed: false,
     tasks: 0,
     reflectedTasks: 0,
     pendingProposals: 0,

@@ -4,12 +4,19 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import type { SkillbenchApi } from '../shared/api'
+import { useApi } from './api/context'
+import { queryKeys } from './api/query-keys'
 
 export type Route =
   | { screen: 'overview' }
   | { screen: 'workspaces'; taskPath?: string }
-  | { screen: 'skills' }
-  | { screen: 'editor'; library: string; skillId: string }
+  | { screen: 'skills'; showErrors?: boolean }
+  /** `focus`: put the keyboard in the editor (opened with Enter from a list). */
+  | { screen: 'editor'; library: string; skillId: string; focus?: boolean }
+  /** A skill file that does not load (broken front matter), opened as text to fix it. */
+  | { screen: 'file'; library: string; path: string }
   | { screen: 'reflect' }
   | { screen: 'curate' }
   | { screen: 'memory' }
@@ -34,6 +41,9 @@ interface AppState {
 
 const AppStateContext = createContext<AppState | null>(null)
 
+/** Where the selected library and data root are kept between loads. */
+export const SELECTION_KEYS = { library: 'skillbench.library', root: 'skillbench.root' } as const
+
 function readStored(key: string): string | null {
   try {
     return window.localStorage.getItem(key)
@@ -51,13 +61,46 @@ function store(key: string, value: string | null): void {
   }
 }
 
+const START_RUN_KEY = 'skillbench.startRun'
+
+/**
+ * Where the app opens when it was asked to (`skillbench serve --root-dir DIR`): once per run of the workbench,
+ * DIR and its first library, whatever was selected in an earlier run. Null when there is nothing to apply
+ * (no start root, or already applied in this run: later choices stick). Marks the run applied.
+ */
+export async function startSelection(api: SkillbenchApi): Promise<{ root: string; library: string | null } | null> {
+  try {
+    const info = await api.call('app.info', {})
+    if (!info.startRoot || readStored(START_RUN_KEY) === info.runId) return null
+    const mine = (await api.call('libraries.list', {})).filter((l) => l.root === info.startRoot)
+    const pick = mine.find((l) => l.exists) ?? mine[0]
+    store(START_RUN_KEY, info.runId)
+    return { root: info.startRoot, library: pick?.path ?? null }
+  } catch {
+    return null // no start root known: the app opens on what was selected before
+  }
+}
+
 /** Holds the route, the guard and the selected library / root. */
 export function AppStateProvider(props: { children: ReactNode; initialRoute?: Route }): React.JSX.Element {
   const [route, setRoute] = useState<Route>(props.initialRoute ?? { screen: 'overview' })
   const [pending, setPending] = useState<Route | null>(null)
   const guard = useRef<(() => boolean) | null>(null)
-  const [library, setLibraryState] = useState<string | null>(() => readStored('skillbench.library'))
-  const [root, setRootState] = useState<string | null>(() => readStored('skillbench.root'))
+  const [library, setLibraryState] = useState<string | null>(() => readStored(SELECTION_KEYS.library))
+  const [root, setRootState] = useState<string | null>(() => readStored(SELECTION_KEYS.root))
+  const api = useApi()
+  const start = useQuery({ queryKey: [...queryKeys.appInfo(), 'start'], queryFn: () => startSelection(api), staleTime: Infinity, retry: false })
+  const [startApplied, setStartApplied] = useState(false)
+  if (start.data && !startApplied) {
+    // adjusting this provider's own state while rendering: the start root wins over the stored selection once
+    setStartApplied(true)
+    setRootState(start.data.root)
+    store(SELECTION_KEYS.root, start.data.root)
+    if (start.data.library) {
+      setLibraryState(start.data.library)
+      store(SELECTION_KEYS.library, start.data.library)
+    }
+  }
 
   const navigate = useCallback((to: Route) => {
     if (guard.current?.()) setPending(to)
@@ -76,11 +119,11 @@ export function AppStateProvider(props: { children: ReactNode; initialRoute?: Ro
   }, [])
   const setLibrary = useCallback((value: string | null) => {
     setLibraryState(value)
-    store('skillbench.library', value)
+    store(SELECTION_KEYS.library, value)
   }, [])
   const setRoot = useCallback((value: string | null) => {
     setRootState(value)
-    store('skillbench.root', value)
+    store(SELECTION_KEYS.root, value)
   }, [])
 
   useEffect(() => {

@@ -40,6 +40,10 @@ export interface AppInfo {
   transport: 'electron' | 'web'
   platform: string
   settingsPath: string
+  /** Changes every time the workbench starts (the renderer applies `startRoot` once per run). */
+  runId: string
+  /** The data root given for this run (`skillbench serve --root-dir DIR`): the app opens on it. */
+  startRoot?: string
 }
 
 /** A library the workbench knows: one per user of each data root, plus SKILL.md folders the user opened. */
@@ -71,11 +75,24 @@ export interface SkillDocument {
   relatedFiles: string[]
 }
 
+/**
+ * Why a data root shows no tasks: `missing` (no such folder), `empty` (an empty folder), `library` (a skill
+ * library was given instead of a root), `task-folder` (one `output_*` task folder), `sessions` (a folder of agent
+ * session `.jsonl` files), `no-tasks` (nothing in the AGIAgent layout `<root>/<user>/output_<time>/logs/manager.out`).
+ */
+export type RootProblem = 'missing' | 'empty' | 'library' | 'task-folder' | 'sessions' | 'no-tasks'
+
 export interface DataRootInfo {
   path: string
   exists: boolean
   users: string[]
   taskCount: number
+  /** Kept in the settings file for the next start. */
+  remembered: boolean
+  /** Given on the command line for this run only (forgotten when the app stops unless remembered). */
+  thisRunOnly: boolean
+  /** Set when the root shows no tasks, saying why. */
+  problem?: RootProblem
 }
 
 /** A task in the Workspaces list: the trace plus what was made from it. */
@@ -93,12 +110,35 @@ export interface TaskListResult extends Omit<ScanResult, 'tasks'> {
 export interface LogChunk {
   file: string
   size: number
-  /** Byte offsets of this window. */
+  /** Byte offsets of this window (it ends after a newline unless it reaches the end or a line is longer than the window). */
   start: number
   end: number
+  /** 1-based number of the window's first line in the file. */
+  firstLine: number
   text: string
   /** Log files of the task (manager.out, agent_001.out…). */
   files: string[]
+}
+
+/** Matches of a text search in one log file, in file order. */
+export interface LogSearchResult {
+  file: string
+  size: number
+  matches: { offset: number; line: number; text: string }[]
+  /** The search stopped after this many matches (search again from the last offset + 1 for more). */
+  limited: boolean
+}
+
+/** A skill file read as text, whether or not it parses (for fixing unreadable files in the editor). */
+export interface SkillFileText {
+  /** Library-relative path. */
+  path: string
+  text: string
+  hash: string
+  /** What is wrong with it (null = it loads as a skill), with the 1-based line/column when known. */
+  problem: { reason: string; line?: number; column?: number } | null
+  /** The skill's id once the file loads as a skill. */
+  skillId?: string
 }
 
 export interface RateResult {
@@ -115,18 +155,33 @@ export interface OverviewResult {
   reflectedTasks: number
   pendingProposals: number
   qualityHistogram: number[]
-  recent: { at: string; what: string; skill_id?: string }[]
+  recent: RecentActivity[]
+  /** The files that could not be read (first 100), to open and fix. */
+  errorFiles: { path: string; reason: string }[]
+  /** A curation plan was computed for this library at least once. */
+  planComputed: boolean
   graph: {
-    nodes: { id: string; title: string; quality: number; cluster: number }[]
+    /** `protected`: left out of curation (pinned, or edited by a person). */
+    nodes: { id: string; title: string; quality: number; cluster: number; protected?: 'pinned' | 'edited' }[]
     edges: { source: string; target: string; similarity: number }[]
   }
 }
+
+/** One line of recent activity; the renderer words it in the UI language. */
+export type RecentActivity =
+  | { at: string; kind: 'skill-created' | 'skill-updated'; title: string; skill_id: string }
+  | { at: string; kind: 'curation-applied' | 'curation-undone'; proposalKind: string; by: string }
+  | { at: string; kind: 'log'; level: 'info' | 'warning' | 'error'; text: string }
+
+/** Why a connection test failed, so each cause gets its own advice. */
+export type LlmTestProblem = 'bad_url' | 'refused' | 'unknown_host' | 'tls' | 'auth' | 'timeout' | 'not_found' | 'http' | 'no_model' | 'other'
 
 export interface LlmTestResult {
   ok: boolean
   model: string
   latencyMs: number
   message: string
+  problem?: LlmTestProblem
 }
 
 export type JobKind = 'reflect' | 'curate'
@@ -211,6 +266,8 @@ export type SessionSourceKind = 'claude' | 'codex' | 'synapse'
 export interface SessionSourceInfo {
   source: SessionSourceKind
   dir: string
+  /** The library skills made from this folder's sessions go to (chosen by the user, remembered). */
+  targetLibrary?: string
   /** Found at the agent's default location (`~/.claude/projects`, `~/.codex/sessions`, `~/.synapse/sessions`). */
   detected: boolean
   /** Added by hand (remembered in settings). */
@@ -231,8 +288,10 @@ export interface JobProgress {
   kind: JobKind
   /** 0..1 */
   fraction: number
-  /** e.g. 'task-start', 'task-done', 'task-failed', 'step', 'log'. */
+  /** e.g. 'task-start', 'task-step', 'task-done', 'task-failed', 'step', 'log'. */
   stage: string
+  /** With 'task-step': what the task is doing now (`read`, `model`, `write`, `backup`, `decide`). */
+  step?: string
   message: string
   taskDir?: string
   skillPath?: string
@@ -321,7 +380,12 @@ export const API_INPUT_SCHEMAS = {
   'settings.get': z.object({}),
   'settings.update': z.object({ patch: settingsPatch }),
   'settings.setApiKey': z.object({ apiKey: z.string().max(4096).nullable() }),
-  'llm.test': z.object({}),
+  /** Tests the saved endpoint, or the values given (the form before it is saved); the stored key is used unless one is given. */
+  'llm.test': z.object({
+    baseUrl: z.string().max(2048).optional(),
+    model: z.string().max(200).optional(),
+    timeoutMs: z.number().int().min(1000).max(600_000).optional()
+  }),
   'roots.list': z.object({}),
   'roots.add': z.object({ path: z.string().min(1).max(4096) }),
   'roots.remove': z.object({ path: z.string().min(1).max(4096) }),
@@ -330,8 +394,22 @@ export const API_INPUT_SCHEMAS = {
     root: z.string().min(1).max(4096),
     taskPath: z.string().min(1).max(4096),
     file: z.string().max(255).optional(),
+    /** The byte offset to start at (the previous window's `end` when paging). */
     start: z.number().int().min(0).optional(),
+    /** Or: a byte offset inside the line to start at (jumps to a tool call or a search match). */
+    at: z.number().int().min(0).optional(),
+    /** Or: a 1-based line number to start at. */
+    line: z.number().int().min(1).optional(),
+    /** Read exactly up to this byte offset (to join the window after it), instead of maxBytes. */
+    end: z.number().int().min(0).optional(),
     maxBytes: z.number().int().min(1).max(4_000_000).optional()
+  }),
+  'tasks.searchLog': z.object({
+    root: z.string().min(1).max(4096),
+    taskPath: z.string().min(1).max(4096),
+    file: z.string().max(255).optional(),
+    query: z.string().min(1).max(500),
+    start: z.number().int().min(0).optional()
   }),
   'libraries.list': z.object({}),
   'libraries.open': z.object({ path: z.string().min(1).max(4096) }),
@@ -340,6 +418,8 @@ export const API_INPUT_SCHEMAS = {
   'skills.query': z.object({ library, text: z.string().min(1).max(10_000), top: z.number().int().min(1).max(100).optional() }),
   'skills.save': z.object({ library, skillId, text: z.string().max(5_000_000), baseHash: z.string().max(128) }),
   'skills.rate': z.object({ library, skillId, rating: z.number().min(0).max(1) }),
+  'skills.readFile': z.object({ library, path: z.string().min(1).max(4096) }),
+  'skills.saveFile': z.object({ library, path: z.string().min(1).max(4096), text: z.string().max(5_000_000), baseHash: z.string().max(128) }),
   'skills.delete': z.object({ library, skillId }),
   'skills.restore': z.object({ library, skillId }),
   'reflect.start': z.object({
@@ -378,8 +458,19 @@ export const API_INPUT_SCHEMAS = {
     dir: folder,
     taskPath: folder,
     start: z.number().int().min(0).optional(),
+    at: z.number().int().min(0).optional(),
+    line: z.number().int().min(1).optional(),
+    end: z.number().int().min(0).optional(),
     maxBytes: z.number().int().min(1).max(4_000_000).optional()
   }),
+  'sessions.searchLog': z.object({
+    source: sessionSource,
+    dir: folder,
+    taskPath: folder,
+    query: z.string().min(1).max(500),
+    start: z.number().int().min(0).optional()
+  }),
+  'sessions.setTarget': z.object({ source: sessionSource, dir: folder, library: library.nullable() }),
   'sessions.reflect': z.object({
     source: sessionSource,
     dir: folder,
@@ -404,6 +495,7 @@ export interface ApiOutputs {
   'roots.remove': DataRootInfo[]
   'tasks.list': TaskListResult
   'tasks.readLog': LogChunk
+  'tasks.searchLog': LogSearchResult
   'libraries.list': LibraryInfo[]
   'libraries.open': LibraryInfo[]
   'skills.list': SkillListResult
@@ -411,6 +503,8 @@ export interface ApiOutputs {
   'skills.query': QueryResult
   'skills.save': SkillDocument
   'skills.rate': RateResult
+  'skills.readFile': SkillFileText
+  'skills.saveFile': SkillFileText
   'skills.delete': { from: string; to: string }
   'skills.restore': SkillDocument
   'reflect.start': JobInfo
@@ -439,6 +533,8 @@ export interface ApiOutputs {
   'sessions.remove': SessionSourceInfo[]
   'sessions.tasks': TaskListResult
   'sessions.readLog': LogChunk
+  'sessions.searchLog': LogSearchResult
+  'sessions.setTarget': SessionSourceInfo[]
   'sessions.reflect': JobInfo
 }
 

@@ -79,6 +79,10 @@ export interface ToolCall {
   ok?: boolean
   /** The call was cut off (an `<invoke>` with no `</invoke>`). */
   partial?: boolean
+  /** Where the call is in the raw log: the log file's name, and its byte offset (AGIAgent) or 1-based line (JSONL sessions). */
+  file?: string
+  offset?: number
+  line?: number
 }
 
 /** A multi-agent message or spawn event. */
@@ -109,10 +113,17 @@ export interface TaskTrace {
   path: string
   /** Modification time, ms since epoch. */
   mtime: number
+  /**
+   * When the task started, ms since epoch, from the task itself: the `output_YYYYMMDD_HHMMSS` folder name, or
+   * the first timestamp of a session's request. Absent when the task does not say (then `mtime` is all there is).
+   */
+  startedAt?: number
   status: TaskStatus
   completed: boolean
   requirements: string[]
   toolCalls: ToolCall[]
+  /** How many tool calls the logs hold when more than `toolCalls` keeps (the parser keeps the first 20,000 per log). */
+  toolCallsTotal?: number
   errors: string[]
   interruptions: number
   agentMessages: AgentMessage[]
@@ -194,11 +205,21 @@ export interface Proposal {
   author?: string
 }
 
+/** A skill curation leaves alone, and why: `pinned: true`, or edited by a person after it was made. */
+export interface ProtectedSkill {
+  skill_id: string
+  title: string
+  path: string
+  reason: 'pinned' | 'edited'
+}
+
 /** `skillbench curate --json` output. */
 export interface CurationPlan {
   skills_loaded: number
   proposals: Proposal[]
   errors: LoadError[]
+  /** Skills left out of every proposal because they are protected. */
+  protected?: ProtectedSkill[]
 }
 
 /** One applied change in the library journal (`.skillbench/journal`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Skill } from '../../src/shared/types'
-import { mergeBodies, mergeMeta, pickPrimary, splitSections } from '../../src/main/curate/merge-text'
+import { listItems, mergeBodies, mergeMeta, pickPrimary, samePoint, splitSections } from '../../src/main/curate/merge-text'
 
 function skill(over: Partial<Skill>): Skill {
   return {
@@ -57,5 +57,71 @@ describe('mergeMeta and pickPrimary', () => {
     const c = skill({ skill_id: '3', quality_index: 0.6, fetch_count: 0, created_at: '2025-01-01T00:00:00', path: 'c' })
     expect(pickPrimary([a, b]).skill_id).toBe('2')
     expect(pickPrimary([a, b, c]).skill_id).toBe('3')
+  })
+})
+
+describe('a merged skill reads like one skill', () => {
+  // two offline reflections of the same kind of task: each with its own H1, numbered steps and pitfalls
+  const primary = [
+    '# Python calculator with safe division',
+    '',
+    '**Task:** Build a calculator with add, subtract, multiply and divide.',
+    '',
+    '## Approach',
+    '1. Write `calculator.py` with one function per operation; raise `ZeroDivisionError` with a clear message on division by zero.',
+    '2. Write `test_calculator.py` with pytest, covering division by zero and each operation.',
+    '3. Run `python -m pytest -q`; install pytest first if it is missing.',
+    '',
+    '## Pitfalls',
+    '- pytest may not be installed in a fresh workspace: install it before running the tests.',
+    ''
+  ].join('\n')
+  const other = [
+    '# Calculator in Python with unit tests',
+    '',
+    '**Task:** Build a small command-line calculator.',
+    '',
+    '## Steps',
+    '1. Query the skill library for earlier calculator work.',
+    '2. Write `calculator.py` with one function per operation; raise `ZeroDivisionError` on division by zero with a clear message.',
+    '3. Write `test_calculator.py` with pytest covering each operation and division by zero.',
+    '4. Run `python -m pytest -q`; install pytest first when it is missing.',
+    '5. Add a README with a usage example.',
+    '',
+    '## Pitfalls',
+    '- A fresh workspace may not have pytest installed: install it before running the tests.',
+    '- Compare floating-point results with `pytest.approx`.',
+    ''
+  ].join('\n')
+
+  it('keeps one title and one numbered procedure, in order, without repeated steps', () => {
+    const merged = mergeBodies([primary, other])
+    expect(merged.match(/^# /gm)).toHaveLength(1)
+    expect(merged).toContain('# Python calculator with safe division')
+    expect(merged.match(/^\*\*Task:\*\*/gm)).toHaveLength(1)
+    expect(merged).not.toContain('## Steps')
+    const steps = merged.match(/^\d+\. .*$/gm)!
+    expect(steps.map((l) => l.split(' ')[0])).toEqual(['1.', '2.', '3.', '4.', '5.'])
+    expect(steps[0]).toContain('Query the skill library')
+    expect(steps[4]).toContain('Add a README')
+    expect(merged.match(/^## Pitfalls/gm)).toHaveLength(1)
+    expect(merged.match(/pytest installed|pytest may not be installed/g)).toHaveLength(1)
+    expect(merged).toContain('pytest.approx')
+  })
+
+  it('works the same for Chinese section names', () => {
+    const zh = '# 网页抓取\n\n## 方法步骤\n1. 先读取 robots.txt。\n2. 每次请求间隔一秒。\n'
+    const zh2 = '# 抓取网页\n\n## 步骤\n1. 先读取 robots.txt。\n2. 失败时指数退避重试。\n'
+    const merged = mergeBodies([zh, zh2])
+    expect(merged.match(/^# /gm)).toHaveLength(1)
+    // a new step goes right after the step it followed in its own list
+    expect(merged.match(/^\d+\. .*$/gm)).toEqual(['1. 先读取 robots.txt。', '2. 失败时指数退避重试。', '3. 每次请求间隔一秒。'])
+  })
+
+  it('tells the same point said twice from different points', () => {
+    expect(samePoint('Write the tests with pytest, covering division by zero.', 'Write the tests with pytest covering division by zero')).toBe(true)
+    expect(samePoint('Add a README with a usage example.', 'Run pytest before committing.')).toBe(false)
+    expect(listItems('1. a\n2. b\n   more of b')).toEqual({ kind: 'ordered', items: ['a', 'b\n   more of b'] })
+    expect(listItems('plain text')).toBeNull()
   })
 })

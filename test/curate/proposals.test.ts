@@ -43,7 +43,7 @@ describe('curate plan on a small library', () => {
     expect(created).toEqual({ path: 'legacy/skill_1002.md', before: null, after: before['skill_1002.md'] })
 
     const cleanup = plan.proposals[2]!
-    expect(cleanup.reason).toMatch(/never fetched, created \d+ days ago/)
+    expect(cleanup.reason).toMatch(/never used by an agent in the \d+ days since it was made.*moves to legacy\/ \(restorable\)/)
     expect(cleanup.changes.map((c) => [c.path, c.before === null, c.after === null])).toEqual([
       ['skill_1005.md', false, true],
       ['legacy/skill_1005.md', true, false]
@@ -88,7 +88,7 @@ describe('curate plan on a small library', () => {
     expect(kinds).toEqual(['consolidate', 'consolidate', 'cleanup'])
     const c = plan.proposals[1]!
     expect(c.author).toBe('offline')
-    expect(c.reason).toContain('offline default')
+    expect(c.reason).toContain('read and edit the result before accepting')
     expect(c.evidence).toMatchObject({ eps: 0.5, min_samples: 2 })
     expect(c.changes[0]!.after).toContain('Roll back by redeploying')
     expect(c.changes[0]!.after).toContain('Pin image tags')
@@ -100,5 +100,29 @@ describe('curate plan on a small library', () => {
     const plan = await curateLibrary(await openForCuration(dir), { now: NOW })
     expect(plan.skills_loaded).toBe(5)
     expect(plan.errors).toEqual([expect.objectContaining({ path: 'skill_9999.md' })])
+  })
+})
+
+describe('evidence a person can read', () => {
+  it('lists shared words as the skills write them, and the protected skills left out of the plan', async () => {
+    const dir = makeLibrary([
+      ...base,
+      { id: '1006', title: 'Sorting arrays by hand', body: SORTING, quality: 0.9, created: '2026-11-01T00:00:00', updated: '2026-11-10T00:00:00', lastUsed: null },
+      { id: '1007', title: 'Pinned sorting notes', body: SORTING_COPY, created: '2026-11-01T00:00:00', pinned: true }
+    ])
+    const plan = await curateLibrary(await openForCuration(dir), { now: NOW })
+    const merge = plan.proposals.find((p) => p.kind === 'merge' && p.members.some((m) => m.skill_id === '1001'))!
+    const words = merge.evidence.shared_words as string[]
+    expect(words.length).toBeGreaterThan(0)
+    // stems become words: every shared word occurs in the skills' text as written
+    for (const w of words) expect(`${SORTING}\n${SORTING_COPY}\nSorting arrays`.toLowerCase()).toContain(w)
+    expect(merge.evidence.shared_terms).toContain('sort')
+    expect(words).not.toContain('sort')
+    expect(merge.reason).toMatch(/^2 skills describe the same task \(0\.\d\d similar\); "Sorting arrays", rated highest, stays/)
+    expect(plan.protected).toEqual([
+      { skill_id: '1006', title: 'Sorting arrays by hand', path: 'skill_1006.md', reason: 'edited' },
+      { skill_id: '1007', title: 'Pinned sorting notes', path: 'skill_1007.md', reason: 'pinned' }
+    ])
+    expect(plan.proposals.some((p) => p.members.some((m) => m.skill_id === '1006' || m.skill_id === '1007'))).toBe(false)
   })
 })

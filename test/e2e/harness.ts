@@ -77,15 +77,27 @@ function writeCodexSession(dir: string): void {
   fs.writeFileSync(path.join(dir, 'rollout-2026-03-02T10-00-00-e2e.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
 }
 
+export interface ServeOptions {
+  /** A data root remembered from an earlier run (copied, written into the settings file before the start). */
+  rememberedRoot?: string
+}
+
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
-export async function serve(fixtureRoot: string, rendererDir: string): Promise<Served> {
+export async function serve(fixtureRoot: string, rendererDir: string, opts: ServeOptions = {}): Promise<Served & { remembered?: string }> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
-  const root = path.join(tmp, 'root')
+  // named like the fixture, so labels read as a newcomer would see them ("alice · sample-data")
+  const root = path.join(tmp, path.basename(fixtureRoot))
   const configDir = path.join(tmp, 'config')
   // agents' session folders are auto-detected under the home folder: an empty one keeps runs repeatable
   const home = path.join(tmp, 'home')
   fs.cpSync(fixtureRoot, root, { recursive: true })
   fs.mkdirSync(configDir)
+  let remembered: string | undefined
+  if (opts.rememberedRoot) {
+    remembered = path.join(tmp, 'earlier')
+    fs.cpSync(opts.rememberedRoot, remembered, { recursive: true })
+    fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ version: 1, settings: { dataRoots: [fs.realpathSync(remembered)] } }))
+  }
   writeCodexSession(path.join(home, '.codex', 'sessions', '2026', '03', '02'))
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
@@ -114,6 +126,7 @@ export async function serve(fixtureRoot: string, rendererDir: string): Promise<S
     url,
     root,
     configDir,
+    remembered,
     stop: async () => {
       if (child.exitCode === null) {
         const closed = new Promise((r) => child.once('close', r))
@@ -162,4 +175,29 @@ export async function launch(): Promise<Browser & { consoleErrors: string[] }> {
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
+}
+
+const AXE_SOURCE = fs.readFileSync(path.join(PROJECT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
+
+export interface AxeProblem {
+  id: string
+  impact: string
+  help: string
+  nodes: string[]
+}
+
+/**
+ * Runs axe-core on the page as it is now and returns its serious and critical violations (rule, impact, the
+ * first few elements). Injected through the DevTools protocol, so the page's strict CSP stays on.
+ */
+export async function audit(page: Page): Promise<AxeProblem[]> {
+  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined')
+  if (!loaded) await page.evaluate(AXE_SOURCE)
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe
+    const result = await axe.run(document, { resultTypes: ['violations'] })
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('')}`) }))
+  })
 }

@@ -46,7 +46,8 @@ describe('runReflection offline', () => {
     const events: ReflectionEvent[] = []
     const summary = await runReflection({ rootDir: root, onEvent: (e) => events.push(e) }, defaultReflectionDeps())
     expect(summary.failed).toEqual([])
-    expect(summary.created.map((c) => c.taskDir)).toEqual(['output_20260101_000002', 'output_thy_test_project33', 'output_20260101_000001'])
+    // newest first by the task's own time: the folder name's date when it has one, else the files' time (now)
+    expect(summary.created.map((c) => c.taskDir)).toEqual(['output_thy_test_project33', 'output_20260101_000002', 'output_20260101_000001'])
     const alice = libraryDirFor(root, 'alice')
     const def = libraryDirFor(root, '')
     expect(def).toBe(path.join(root, 'default', 'general', 'experience'))
@@ -66,8 +67,8 @@ describe('runReflection offline', () => {
     expect(events[0]).toMatchObject({ kind: 'start', total: 3, message: 'Found 3 tasks to process' })
     // tasks run a few at once: the numbering is the newest-first order, the events may interleave
     expect(events.filter((e) => e.kind === 'task-start').map((e) => e.message).sort()).toEqual([
-      '[1/3] Processing output_20260101_000002...',
-      '[2/3] Processing output_thy_test_project33...',
+      '[1/3] Processing output_thy_test_project33...',
+      '[2/3] Processing output_20260101_000002...',
       '[3/3] Processing output_20260101_000001...'
     ])
     const done = events.filter((e) => e.kind === 'task-done')

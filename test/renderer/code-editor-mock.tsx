@@ -6,6 +6,8 @@ export function CodeEditor(props: CodeEditorProps): React.JSX.Element {
     <textarea
       aria-label={props.ariaLabel}
       data-testid="code-editor"
+      data-problems={(props.problems ?? []).map((p) => `${p.line}:${p.column} ${p.message}`).join('\n')}
+      autoFocus={props.autoFocus}
       value={props.value}
       readOnly={props.readOnly}
       onChange={(e) => props.onChange(e.target.value)}

@@ -4,7 +4,7 @@
  * per-test overrides. Every call is recorded; `emit` pushes an event as the host would.
  */
 import { ApiError } from '../../src/shared/api'
-import type { ApiEvent, ApiHandlers, ApiInput, ApiMethod, ApiOutput, PublicSettings, SkillbenchApi, SkillDocument, SkillSummary } from '../../src/shared/api'
+import type { ApiEvent, ApiHandlers, ApiInput, ApiMethod, ApiOutput, LogChunk, PublicSettings, SkillbenchApi, SkillDocument, SkillSummary } from '../../src/shared/api'
 import type { Skill, SkillMeta } from '../../src/shared/types'
 import { DEFAULT_SETTINGS } from '../../src/shared/types'
 
@@ -99,14 +99,14 @@ export const PUBLIC_SETTINGS: PublicSettings = {
 export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
   let settings = structuredClone(PUBLIC_SETTINGS)
   return {
-    'app.info': async () => ({ version: '0.1.0', transport: 'web', platform: 'linux', settingsPath: '/home/u/.config/skillbench/settings.json' }),
+    'app.info': async () => ({ version: '0.1.0', transport: 'web', platform: 'linux', settingsPath: '/home/u/.config/skillbench/settings.json', runId: 'run1' }),
     'settings.get': async () => settings,
     'settings.update': async ({ patch }) => {
       settings = { ...settings, ...patch, llm: { ...settings.llm, ...patch.llm }, thresholds: { ...settings.thresholds, ...patch.thresholds } } as PublicSettings
       return settings
     },
     'libraries.list': async () => [{ path: LIB, label: 'alice', root: ROOT, user: 'alice', origin: 'root', exists: true }],
-    'roots.list': async () => [{ path: ROOT, exists: true, users: ['alice'], taskCount: 0 }],
+    'roots.list': async () => [{ path: ROOT, exists: true, users: ['alice'], taskCount: 0, remembered: true, thisRunOnly: false }],
     'jobs.list': async () => [],
     'sessions.list': async () => [],
     'skills.list': async ({ includeLegacy }) => ({
@@ -135,6 +135,32 @@ export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
       return lib.doc(skillId)
     }
   }
+}
+
+/**
+ * A window of an ASCII log as the core cuts it: from a byte offset (`start`), from the start of the line holding
+ * `at`, or from a line number; ending after a newline (or exactly at `end`); knowing its first line's number.
+ * `cap` makes windows small so paging happens in tests.
+ */
+export function fakeLogWindow(text: string, file: string, files: string[], input: { start?: number; at?: number; line?: number; end?: number; maxBytes?: number }, cap = Infinity): LogChunk {
+  const len = text.length
+  const lineStart = (pos: number): number => (pos <= 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1)
+  let start: number
+  if (input.line !== undefined) {
+    start = 0
+    for (let n = 1; n < input.line && start < len; n++) {
+      const nl = text.indexOf('\n', start)
+      start = nl === -1 ? len : nl + 1
+    }
+  } else if (input.at !== undefined) start = lineStart(Math.min(input.at, len))
+  else start = Math.min(input.start ?? 0, len)
+  let end = input.end ?? Math.min(len, start + Math.min(input.maxBytes ?? 256 * 1024, cap))
+  if (input.end === undefined && end < len) {
+    const nl = text.lastIndexOf('\n', end - 1)
+    if (nl >= start) end = nl + 1
+  }
+  const firstLine = text.slice(0, start).split('\n').length
+  return { file, size: len, start, end, firstLine, text: text.slice(start, end), files }
 }
 
 export interface FakeApi extends SkillbenchApi {

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
-import type { PublicSettings } from '../../src/shared/api'
+import type { DataRootInfo, PublicSettings } from '../../src/shared/api'
 import { createFakeApi, FakeLibrary, libraryHandlers, PUBLIC_SETTINGS, ROOT } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -11,7 +11,7 @@ vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./
 function setup() {
   const api = createFakeApi(libraryHandlers(new FakeLibrary()))
   let settings: PublicSettings = structuredClone(PUBLIC_SETTINGS)
-  let roots = [{ path: ROOT, exists: true, users: ['alice'], taskCount: 3 }]
+  let roots: DataRootInfo[] = [{ path: ROOT, exists: true, users: ['alice'], taskCount: 3, remembered: true, thisRunOnly: false }]
   api.handlers['settings.get'] = async () => settings
   api.handlers['settings.update'] = async ({ patch }) => {
     settings = { ...settings, ...patch, llm: { ...settings.llm, ...patch.llm }, thresholds: { ...settings.thresholds, ...patch.thresholds } } as PublicSettings
@@ -24,7 +24,7 @@ function setup() {
   api.handlers['roots.list'] = async () => roots
   api.handlers['roots.add'] = async ({ path }) => {
     if (!path.startsWith('/')) throw new ApiError('bad_request', 'the path must be absolute')
-    roots = [...roots, { path, exists: true, users: [], taskCount: 0 }]
+    roots = [...roots, { path, exists: true, users: [], taskCount: 0, remembered: true, thisRunOnly: false }]
     return roots
   }
   api.handlers['roots.remove'] = async ({ path }) => (roots = roots.filter((r) => r.path !== path))
@@ -66,7 +66,7 @@ describe('Settings screen', () => {
   it('tests the connection and shows the answer', async () => {
     setup()
     fireEvent.click(await screen.findByTestId('llm-test'))
-    expect((await screen.findByTestId('llm-test-result')).textContent).toContain('The model answered (gpt-4o-mini, 42 ms)')
+    expect((await screen.findByTestId('llm-test-result')).textContent).toContain('Connected to gpt-4o-mini in 42 ms.')
   })
 
   it('adds and removes data roots, explaining a refused path', async () => {
@@ -78,7 +78,7 @@ describe('Settings screen', () => {
     fireEvent.change(input, { target: { value: '/other/root' } })
     fireEvent.submit(input.closest('form')!)
     await waitFor(() => expect(screen.getByTestId('settings-roots').textContent).toContain('/other/root'))
-    fireEvent.click(screen.getAllByRole('button', { name: 'Remove' })[0]!)
+    fireEvent.click(screen.getAllByRole('button', { name: 'Forget' })[0]!)
     await waitFor(() => expect(s.api.callsOf('roots.remove')).toEqual([{ path: ROOT }]))
     await waitFor(() => expect(screen.getByTestId('settings-roots').textContent).not.toContain(`${ROOT} `))
   })

@@ -15,7 +15,9 @@ const OVERVIEW: OverviewResult = {
   reflectedTasks: 3,
   pendingProposals: 2,
   qualityHistogram: [0, 0, 0, 0, 0, 2, 1, 1, 0, 0],
-  recent: [{ at: '2026-01-02T10:00:00Z', what: 'Skill created: Python calculator', skill_id: '1700000001' }],
+  errorFiles: [],
+  planComputed: true,
+  recent: [{ at: '2026-01-02T10:00:00Z', kind: 'skill-created', title: 'Python calculator', skill_id: '1700000001' }],
   graph: {
     nodes: [
       { id: '1700000001', title: 'Python calculator', quality: 0.6, cluster: 0 },
@@ -54,9 +56,13 @@ describe('Shell and Overview', () => {
 
   it('opens a skill from the map with the keyboard', async () => {
     setup()
-    const nodes = await screen.findAllByTestId('map-node')
-    const node = nodes.find((n) => n.getAttribute('aria-label')?.startsWith('Web scraping'))!
-    fireEvent.keyDown(node, { key: 'Enter' })
+    // one tab stop: arrows move between skills (the focused one is announced), Enter opens it
+    const map = await screen.findByTestId('cluster-map')
+    const order = [...map.querySelectorAll('g[role="img"]')].map((g) => g.getAttribute('aria-label'))
+    const target = order.findIndex((l) => l?.startsWith('Web scraping'))
+    for (let i = 0; i < target; i++) fireEvent.keyDown(map, { key: 'ArrowRight' })
+    expect(document.getElementById(map.getAttribute('aria-activedescendant')!)!.getAttribute('aria-label')).toMatch(/^Web scraping/)
+    fireEvent.keyDown(map, { key: 'Enter' })
     expect(await screen.findByTestId('screen-editor')).toBeTruthy()
   })
 

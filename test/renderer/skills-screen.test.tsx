@@ -58,8 +58,10 @@ describe('Skills screen', () => {
     await screen.findAllByTestId('skill-row')
     expect(screen.queryByText('Old retired skill')).toBeNull()
     fireEvent.change(screen.getByTestId('skill-legacy-filter'), { target: { value: 'legacy' } })
+    // no button inside a list row (nested-interactive): select the row, then Restore in the toolbar
     const row = await screen.findByText('Old retired skill')
-    fireEvent.click(within(row.closest('[data-testid="skill-row"]') as HTMLElement).getByTestId('skill-restore'))
+    fireEvent.click(row.closest('[data-testid="skill-row"]') as HTMLElement)
+    fireEvent.click(await screen.findByTestId('skill-restore'))
     await waitFor(() => expect(api.callsOf('skills.restore')).toEqual([{ library: LIB, skillId: '1700000099' }]))
     expect(lib.require('1700000099').legacy).toBe(false)
     await waitFor(() => expect(screen.queryByText('Old retired skill')).toBeNull()) // list re-read: no longer legacy

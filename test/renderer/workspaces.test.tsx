@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { TaskSummary } from '../../src/shared/api'
 import { ApiError } from '../../src/shared/api'
-import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
+import { createFakeApi, fakeLogWindow, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
 import type { FakeApi } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -44,12 +44,7 @@ function setup(before?: (api: FakeApi) => void) {
       task('output_20260102_100000', 2000, { reflected: true, skills: [{ skill_id: '1700000001', title: 'Skill number 1', library: LIB, legacy: false }] })
     ]
   })
-  api.handlers['tasks.readLog'] = async ({ start }) => {
-    const s = start ?? 0
-    const half = Math.ceil(LOG.length / 2)
-    const end = s === 0 ? half : LOG.length
-    return { file: 'manager.out', size: LOG.length, start: s, end, text: LOG.slice(s, end), files: ['manager.out', 'agent_001.out'] }
-  }
+  api.handlers['tasks.readLog'] = async (input) => fakeLogWindow(LOG, 'manager.out', ['manager.out', 'agent_001.out'], input, Math.ceil(LOG.length / 2))
   before?.(api)
   renderApp(api, { screen: 'workspaces' })
   return { api }
@@ -59,7 +54,9 @@ describe('Workspaces screen', () => {
   it('lists tasks newest first with status badges, skipped folders last', async () => {
     setup()
     const rows = await screen.findAllByTestId('task-row')
-    expect(rows.map((r) => r.querySelector('.strong')?.textContent)).toEqual(['output_20260103_100000', 'output_20260102_100000', 'output_20260101_100000', `${ROOT}/alice/output_broken`])
+    // each row leads with the request; the folder name follows in the second line
+    expect(rows.map((r) => r.querySelector('.strong')?.textContent)).toEqual(['Requirement of output_20260103_100000', 'Requirement of output_20260102_100000', 'Requirement of output_20260101_100000', `${ROOT}/alice/output_broken`])
+    expect(rows[0]!.querySelector('[data-testid="task-sub"]')!.textContent).toContain('output_20260103_100000')
     expect(rows.map((r) => within(r).getByTestId('task-badge').textContent)).toEqual(['interrupted', 'reflected', 'completed', 'skipped'])
   })
 
@@ -134,7 +131,7 @@ describe('Workspaces screen', () => {
         skipped: [],
         tasks: [task('abc#1', 5000, { source: 'codex', user: '', path: `${dir}/2026/01/02/rollout-abc.jsonl`, requirements: ['run the tests'] })]
       })
-      api.handlers['sessions.readLog'] = async () => ({ file: 'rollout-abc.jsonl', size: 20, start: 0, end: 20, text: '{"type":"session_meta"}', files: ['rollout-abc.jsonl'] })
+      api.handlers['sessions.readLog'] = async (input) => fakeLogWindow('{"type":"session_meta","payload":{"cwd":"/repo"}}\n', 'rollout-abc.jsonl', ['rollout-abc.jsonl'], input)
       api.handlers['sessions.reflect'] = async () => ({ jobId: 'j2', kind: 'reflect', startedAt: new Date().toISOString(), state: 'running' })
     })
     await screen.findAllByTestId('task-row')
@@ -144,7 +141,9 @@ describe('Workspaces screen', () => {
     await waitFor(() => expect(screen.getByTestId('task-row').textContent).toContain('abc#1'))
     expect(screen.queryByTestId('root-picker')).toBeNull()
     expect(screen.getByTestId('task-trace').textContent).toContain('run the tests')
-    await waitFor(() => expect(within(screen.getByTestId('log-view')).getByText('{"type":"session_meta"}')).toBeTruthy())
+    // one record per block: its type as a heading, its content below, not a raw JSON line
+    await waitFor(() => expect(within(screen.getByTestId('log-view')).getByTestId('log-record').textContent).toContain('session_meta'))
+    expect(within(screen.getByTestId('log-view')).getByTestId('log-record').textContent).toContain('"cwd": "/repo"')
     expect(api.callsOf('sessions.readLog')[0]).toMatchObject({ source: 'codex', dir: '/home/u/.codex/sessions', taskPath: '/home/u/.codex/sessions/2026/01/02/rollout-abc.jsonl' })
     expect(screen.getByTestId('session-reflect-target').textContent).toContain(LIB)
     // auto-detected folders cannot be removed
@@ -182,7 +181,7 @@ describe('Workspaces screen', () => {
     fireEvent.change(screen.getByTestId('session-add-path'), { target: { value: '/srv/synapse' } })
     fireEvent.click(screen.getByTestId('session-add'))
     await waitFor(() => expect(api.callsOf('sessions.tasks')).toEqual([{ source: 'synapse', dir: '/srv/synapse' }]))
-    expect(await screen.findByText('No tasks match.')).toBeTruthy()
+    expect((await screen.findByTestId('tasks-empty')).textContent).toBe('No sessions with a request found in /srv/synapse.')
     fireEvent.click(screen.getByTestId('session-remove'))
     await waitFor(() => expect(api.callsOf('sessions.remove')).toEqual([{ source: 'synapse', path: '/srv/synapse' }]))
     await waitFor(() => expect((screen.getByTestId('source-picker') as HTMLSelectElement).value).toBe(''))

@@ -33,6 +33,8 @@ let skillIds: string[]
 
 beforeAll(async () => {
   bench = await openTestBench()
+  // remembered, so the settings file exists before the fuzz (which may only change it, never add files)
+  await bench.call('roots.add', { path: bench.root })
   // a folder right next to the data root: nothing may ever write there
   sibling = path.join(path.dirname(bench.root), 'data-evil')
   fs.mkdirSync(sibling)

@@ -1,3 +1,4 @@
+import { afterEach, expect } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -69,4 +70,30 @@ export async function waitForEvent(events: ApiEvent[], predicate: (e: ApiEvent) 
     }
     await new Promise((r) => setTimeout(r, 20))
   }
+}
+
+/**
+ * Test benches disposed after each test: call once at the top of a test file; `bench()` opens one
+ * (same arguments as openTestBench).
+ */
+export function benchesDisposedAfterEach(): (...args: Parameters<typeof openTestBench>) => Promise<TestBench> {
+  const benches: TestBench[] = []
+  afterEach(async () => {
+    await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
+  })
+  return async (...args) => {
+    const b = await openTestBench(...args)
+    benches.push(b)
+    return b
+  }
+}
+
+/** The error a call failed with (code + message); fails the test when the call succeeded. */
+export async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const err = (await p.then(
+    () => undefined,
+    (e: unknown) => e
+  )) as { code: string; message: string } | undefined
+  expect(err, 'expected the call to fail').toBeDefined()
+  return err!
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ApiEvent,
   CodeFile,
@@ -17,26 +17,9 @@ import type {
   SkillListResult,
   TaskListResult
 } from '../../src/shared/api'
-import { openTestBench, tempDir, type TestBench } from './helpers'
+import { benchesDisposedAfterEach, failure, tempDir, type TestBench } from './helpers'
 
-const benches: TestBench[] = []
-async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
-  const b = await openTestBench(...args)
-  benches.push(b)
-  return b
-}
-afterEach(async () => {
-  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
-})
-
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const err = (await p.then(
-    () => undefined,
-    (e: unknown) => e
-  )) as { code: string; message: string } | undefined
-  expect(err, 'expected the call to fail').toBeDefined()
-  return err!
-}
+const bench = benchesDisposedAfterEach()
 
 async function libraryOf(b: TestBench, user: string): Promise<string> {
   return (await b.call<LibraryInfo[]>('libraries.list')).find((l) => l.user === user)!.path
@@ -108,6 +91,7 @@ describe('memory in the app', () => {
     fs.mkdirSync(path.join(elsewhere, 'memory'))
     const moved = await b.call<MemoryStatusResult>('memory.setWorkspace', { library: lib, path: path.join(elsewhere, 'memory') })
     expect(moved).toMatchObject({ workspace: fs.realpathSync(elsewhere), isDefault: false, exists: true })
+    await b.call('roots.add', { path: b.root })
     await b.wb.dispose()
     const b2 = await bench({ initialRoots: [] }, undefined, settingsDir)
     expect((await b2.call<MemoryStatusResult>('memory.status', { library: lib })).workspace).toBe(fs.realpathSync(elsewhere))
@@ -274,6 +258,7 @@ describe('auto-enhance', () => {
     // never twice: more scans, and a restart, start nothing for the same task
     await b.call('tasks.list', { root: b.root })
     expect(await b.wb.autoEnhanceIdle()).toHaveLength(1)
+    await b.call('roots.add', { path: b.root })
     await b.wb.dispose()
     const b2 = await bench({ initialRoots: [] }, b.root, settingsDir)
     const listed = await b2.call<TaskListResult>('tasks.list', { root: b.root })

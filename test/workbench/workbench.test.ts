@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type {
   ApiEvent,
   DataRootInfo,
@@ -16,17 +16,9 @@ import type {
   TaskListResult
 } from '../../src/shared/api'
 import type { QueryResult } from '../../src/shared/types'
-import { openTestBench, tempDir, waitForEvent, type TestBench } from './helpers'
+import { benchesDisposedAfterEach, tempDir, waitForEvent, type TestBench } from './helpers'
 
-const benches: TestBench[] = []
-async function bench(...args: Parameters<typeof openTestBench>): Promise<TestBench> {
-  const b = await openTestBench(...args)
-  benches.push(b)
-  return b
-}
-afterEach(async () => {
-  await Promise.all(benches.splice(0).map((b) => b.wb.dispose()))
-})
+const bench = benchesDisposedAfterEach()
 
 async function aliceLibrary(b: TestBench): Promise<string> {
   const libs = await b.call<LibraryInfo[]>('libraries.list')
@@ -51,7 +43,7 @@ describe('workbench: roots, libraries, settings', () => {
   it('lists the root with its users and one library per user', async () => {
     const b = await bench()
     const roots = await b.call<DataRootInfo[]>('roots.list')
-    expect(roots).toEqual([{ path: b.root, exists: true, users: ['alice', 'bob'], taskCount: 5 }])
+    expect(roots).toEqual([{ path: b.root, exists: true, users: ['alice', 'bob'], taskCount: 5, remembered: false, thisRunOnly: true }])
     const libs = await b.call<LibraryInfo[]>('libraries.list')
     expect(libs.map((l) => [l.user, l.origin, l.exists])).toEqual([
       ['alice', 'root', true],
@@ -63,6 +55,8 @@ describe('workbench: roots, libraries, settings', () => {
   it('remembers roots, opened folders and settings across restarts', async () => {
     const settingsDir = tempDir('settings')
     const b1 = await bench({}, undefined, settingsDir)
+    // a root given on the command line is for that run only: remembering it is the user's choice
+    await b1.call('roots.add', { path: b1.root })
     const opened = tempDir('skills-md')
     await b1.call('libraries.open', { path: opened })
     await b1.call('settings.update', { patch: { thresholds: { merge: 0.8 }, language: 'zh' } })

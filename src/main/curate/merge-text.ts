@@ -1,11 +1,13 @@
 /**
  * Merging skill bodies and bookkeeping. Pure.
  *
- * Unlike upstream (which pastes whole bodies one after another), the merged body keeps every distinct
- * section once: bodies are cut into sections (a Markdown heading and what follows it) and blocks
- * (paragraphs, lists, fenced code kept whole); a block whose normalised text is already present — equal
- * to, or contained in, a kept block — is dropped; a section whose heading already exists adds its new
- * blocks under that heading; other sections are appended in order.
+ * Unlike upstream (which pastes whole bodies one after another), the merged body reads like one skill: the
+ * primary's title is the only H1 (the others' H1 lines are dropped); bodies are cut into sections (a heading and
+ * what follows) and blocks (paragraphs, lists, fenced code kept whole); sections whose headings mean the same
+ * (`Approach` / `Steps` / `方法步骤`…) are one section; a list adds only the items it does not already hold (the same
+ * words in another order count as held) to the section's own list of that kind, and a numbered list is
+ * renumbered, so there is one numbered procedure; a block already present (equal, contained, or nearly the same
+ * words) is dropped, as is a `**Label:**` line whose label the section already has; other sections are appended.
  */
 import type { Skill } from '../../shared/types'
 
@@ -16,15 +18,30 @@ interface Section {
 }
 
 const HEADING = /^#{1,6}\s+\S/
+const H1 = /^#\s+\S/
 const FENCE = /^\s*(```|~~~)/
+const ITEM = /^(\s*)(\d+[.)]|[-*+])\s+/
+const LABEL = /^\*\*([^*\n]{1,40}?)[:：]?\*\*[:：]?\s/
+/** Two items or paragraphs sharing at least this share of their words are the same point said twice. */
+const SAME_WORDS = 0.75
 
 /** Collapses whitespace and case so re-wrapped or re-indented copies still match. */
 export function normaliseText(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase()
 }
 
+/** Headings that name the same part of a skill, in English and Chinese. */
+const HEADING_SYNONYMS: [RegExp, string][] = [
+  [/^(approach|steps|procedure|method|how to( do it)?|workflow|process|方法步骤|步骤|操作步骤|执行步骤|方法|流程)$/, 'procedure'],
+  [/^(pitfalls?|gotchas?|caveats?|common (problems|mistakes)|pitfalls and fixes|踩坑与解决|注意事项|常见问题|坑点)$/, 'pitfalls'],
+  [/^(when to use|usage|use when|适用场景|使用场景)$/, 'when'],
+  [/^(outputs?|files|output files|产出文件|输出文件)$/, 'outputs']
+]
+
 function normaliseHeading(line: string): string {
-  return normaliseText(line.replace(/^#{1,6}\s+/, '').replace(/[\s#:：]+$/, ''))
+  const text = normaliseText(line.replace(/^#{1,6}\s+/, '').replace(/[\s#:：]+$/, ''))
+  for (const [pattern, key] of HEADING_SYNONYMS) if (pattern.test(text)) return key
+  return text
 }
 
 /** Splits a Markdown body into heading sections of blank-line-separated blocks (fenced code stays one block). */
@@ -75,38 +92,149 @@ function render(sections: Section[]): string {
   return parts.join('\n\n') + '\n'
 }
 
+type ListKind = 'ordered' | 'bullet'
+
+/** The items of a block made only of list items (continuation lines stay with their item), or null. */
+export function listItems(block: string): { kind: ListKind; items: string[] } | null {
+  const lines = block.split('\n')
+  const first = ITEM.exec(lines[0] ?? '')
+  if (!first || first[1] !== '') return null
+  const kind: ListKind = /\d/.test(first[2] ?? '') ? 'ordered' : 'bullet'
+  const items: string[] = []
+  for (const line of lines) {
+    const m = ITEM.exec(line)
+    if (m && m[1] === '') {
+      if ((/\d/.test(m[2] ?? '') ? 'ordered' : 'bullet') !== kind) return null
+      items.push(line.slice(m[0].length))
+    } else if (items.length > 0 && (line.startsWith(' ') || line.startsWith('\t') || line.trim() !== '')) {
+      items[items.length - 1] += `\n${line}`
+    }
+  }
+  return { kind, items }
+}
+
+function renderList(kind: ListKind, items: readonly string[]): string {
+  return items.map((item, i) => `${kind === 'ordered' ? `${i + 1}.` : '-'} ${item}`).join('\n')
+}
+
+/** The words of a text (letters and digits; CJK characters one by one), for "same point" checks. */
+function words(text: string): Set<string> {
+  const out = new Set<string>()
+  for (const m of text.toLowerCase().matchAll(/[\p{Script=Han}]|[\p{L}\p{N}_]+/gu)) out.add(m[0])
+  return out
+}
+
+/** True when two texts share most of their words (the shorter one's view): the same point, reworded. */
+export function samePoint(a: string, b: string): boolean {
+  const x = words(a)
+  const y = words(b)
+  if (x.size === 0 || y.size === 0) return false
+  let shared = 0
+  for (const w of x) if (y.has(w)) shared++
+  return shared / Math.min(x.size, y.size) >= SAME_WORDS && shared / Math.max(x.size, y.size) >= SAME_WORDS - 0.15
+}
+
+function labelOf(block: string): string | null {
+  const m = LABEL.exec(block)
+  return m ? normaliseText(m[1] ?? '') : null
+}
+
 /**
- * Merges bodies, the first one (the primary) leading: every distinct section and block is kept once,
- * repeated text is dropped. Returns the primary unchanged when the others add nothing.
+ * Merges bodies, the first one (the primary) leading (see the module comment). Returns the primary unchanged
+ * when the others add nothing.
  */
 export function mergeBodies(bodies: readonly string[]): string {
   const [first, ...rest] = bodies
   if (first === undefined) return ''
   const sections = splitSections(first)
-  const seen: string[] = []
-  const isKnown = (norm: string): boolean => norm === '' || seen.some((k) => k === norm || k.includes(norm))
-  for (const s of sections) for (const b of s.blocks) seen.push(normaliseText(b))
   let changed = false
   for (const body of rest) {
     for (const s of splitSections(body)) {
-      const fresh = s.blocks.filter((b) => {
-        const norm = normaliseText(b)
-        if (isKnown(norm)) return false
-        seen.push(norm)
-        return true
-      })
-      if (fresh.length === 0) continue
-      changed = true
-      const key = s.heading === null ? null : normaliseHeading(s.heading)
-      const target = sections.find((t) => (t.heading === null ? key === null : key !== null && normaliseHeading(t.heading) === key))
-      if (target) target.blocks.push(...fresh)
-      // Text before any heading must stay before the first heading, or it would read as part of the last section.
-      else if (s.heading === null) sections.unshift({ heading: null, blocks: fresh })
-      else sections.push({ heading: s.heading, blocks: fresh })
+      // one title: another skill's H1 does not start a section; its text joins the untitled lead
+      const heading = s.heading !== null && H1.test(s.heading) ? null : s.heading
+      const key = heading === null ? null : normaliseHeading(heading)
+      let target = sections.find((t) => (t.heading === null || H1.test(t.heading) ? key === null : key !== null && normaliseHeading(t.heading) === key))
+      for (const block of s.blocks) {
+        if (isKnown(sections, block)) continue
+        if (!target) {
+          target = { heading, blocks: [] }
+          // text before any heading must stay before the first heading, or it would read as part of the last section
+          if (heading === null) sections.splice(sections[0]?.heading !== null && H1.test(sections[0]?.heading ?? '') ? 1 : 0, 0, target)
+          else sections.push(target)
+        }
+        if (addBlock(target, block)) changed = true
+      }
     }
   }
   if (!changed) return first
-  return render(sections)
+  return render(sections.filter((s) => s.heading !== null || s.blocks.length > 0))
+}
+
+/** True when the block's text is already in the merged body (equal to, or contained in, a kept block). */
+function isKnown(sections: readonly Section[], block: string): boolean {
+  const norm = normaliseText(block)
+  if (norm === '') return true
+  return sections.some((s) => s.blocks.some((k) => normaliseText(k).includes(norm)))
+}
+
+/**
+ * The kept items plus the incoming ones they lack, each new item placed where its list had it: after the kept
+ * item matching its nearest known predecessor, else before the one matching its nearest known successor, else
+ * at the end. Null when nothing is new.
+ */
+function mergeItems(kept: readonly string[], incoming: readonly string[]): string[] | null {
+  const out = [...kept]
+  const matchOf = (item: string): number => out.findIndex((e) => samePoint(e, item))
+  let added = false
+  incoming.forEach((item, i) => {
+    if (matchOf(item) !== -1) return
+    let at = out.length
+    for (let j = i - 1; j >= 0; j--) {
+      const m = matchOf(incoming[j]!)
+      if (m !== -1) {
+        at = m + 1
+        break
+      }
+    }
+    if (at === out.length) {
+      for (let k = i + 1; k < incoming.length; k++) {
+        const m = matchOf(incoming[k]!)
+        if (m !== -1) {
+          at = m
+          break
+        }
+      }
+    }
+    out.splice(at, 0, item)
+    added = true
+  })
+  return added ? out : null
+}
+
+/** Adds a block to a section, list items into the section's list of the same kind; false when nothing was new. */
+function addBlock(section: Section, block: string): boolean {
+  const list = listItems(block)
+  if (list) {
+    const at = section.blocks.findIndex((b) => listItems(b)?.kind === list.kind)
+    if (at !== -1) {
+      const merged = mergeItems(listItems(section.blocks[at]!)!.items, list.items)
+      if (!merged) return false
+      section.blocks[at] = renderList(list.kind, merged)
+      return true
+    }
+    const unique = list.items.filter((item, i) => !list.items.slice(0, i).some((e) => samePoint(e, item)))
+    section.blocks.push(renderList(list.kind, unique))
+    return true
+  }
+  const label = labelOf(block)
+  if (label !== null && section.blocks.some((b) => labelOf(b) === label)) return false
+  if (section.blocks.some((b) => !listItems(b) && samePoint(b, block))) return false
+  // a fuller version of a kept sentence ("Completed." → "Completed: tests and README delivered.") replaces it
+  const bare = (t: string): string => normaliseText(t).replace(/[.。!！:：;；\s]+$/, '')
+  const shorter = section.blocks.findIndex((b) => !listItems(b) && bare(b) !== '' && bare(block).startsWith(bare(b)))
+  if (shorter !== -1) section.blocks[shorter] = block
+  else section.blocks.push(block)
+  return true
 }
 
 /** Bookkeeping of a merged skill (see docs/CURATION.md). */

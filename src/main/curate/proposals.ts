@@ -3,7 +3,7 @@
  * before/after text of every file they touch. Pure except for the optional model calls; nothing is written.
  */
 import { createHash } from 'node:crypto'
-import type { CurationPlan, FileChange, LoadError, Proposal, ProposalKind, ProposalMember, Skill } from '../../shared/types'
+import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
@@ -12,6 +12,7 @@ import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
+import { surfaceWords } from './evidence-words'
 import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
 import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
@@ -88,6 +89,27 @@ function sharedTerms(group: readonly number[], index: TfIdfIndex, n: number): st
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([t]) => t)
 }
 
+/** Shared terms as words the skills use (computed for the proposal's members only). */
+function sharedWords(group: readonly number[], skills: readonly Skill[], index: TfIdfIndex, n: number): { shared_terms: string[]; shared_words: string[] } {
+  const terms = sharedTerms(group, index, n)
+  return { shared_terms: terms, shared_words: surfaceWords(terms, group.map((i) => similarityText(skills[i]!))) }
+}
+
+/** Why the primary stays, for the reason text: it is rated highest, else used most, else the oldest. */
+function primaryWhy(primary: Skill, members: readonly Skill[]): 'quality' | 'used' | 'oldest' {
+  const others = members.filter((s) => s !== primary)
+  if (others.every((s) => s.quality_index < primary.quality_index)) return 'quality'
+  if (others.every((s) => s.fetch_count < primary.fetch_count)) return 'used'
+  return 'oldest'
+}
+
+const PRIMARY_WHY: Record<ReturnType<typeof primaryWhy>, string> = { quality: 'rated highest', used: 'used most', oldest: 'the oldest' }
+
+/** 0.8617 → "0.86". */
+function two(x: number): string {
+  return x.toFixed(2)
+}
+
 interface MergeResult {
   changes: FileChange[]
   primary: Skill
@@ -130,6 +152,11 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   const reserved = new Set<string>()
   const allPaths = skills.map((s) => s.path)
   const blocked = skills.map((s) => protectionReason(s, settings.protectEdited) ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
+  const protectedSkills: ProtectedSkill[] = []
+  skills.forEach((s) => {
+    const why = protectionReason(s, settings.protectEdited)
+    if (why) protectedSkills.push({ skill_id: s.skill_id, title: s.title, path: s.path, reason: s.pinned === true ? 'pinned' : 'edited' })
+  })
   const used = new Uint8Array(skills.length)
   const eligible = (i: number): boolean => blocked[i] === null && used[i] === 0
   const progress = input.onProgress ?? (() => undefined)
@@ -149,8 +176,15 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           kind: 'merge',
           members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
           score: round(Math.min(...scores)),
-          reason: `${members.length} skills with similarity > ${settings.mergeThreshold} (lowest pair ${round(Math.min(...scores))}); "${primary.title}" has the highest quality and stays`,
-          evidence: { similarity: round(Math.min(...scores)), pair_similarities: scores.map(round), shared_terms: sharedTerms(group, index, settings.evidenceTerms), primary: primary.skill_id },
+          reason: `${members.length} skills describe the same task (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[primaryWhy(primary, members)]}, stays and takes in what the others add; they move to legacy/ (restorable)`,
+          evidence: {
+            similarity: round(Math.min(...scores)),
+            pair_similarities: scores.map(round),
+            ...sharedWords(group, skills, index, settings.evidenceTerms),
+            primary: primary.skill_id,
+            primary_why: primaryWhy(primary, members),
+            threshold: settings.mergeThreshold
+          },
           changes,
           status: 'pending',
           author: 'offline'
@@ -177,7 +211,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       const members = cluster.map((i) => skills[i]!)
       const scores = pairScores(cluster, index)
       const mean = scores.reduce((a, b) => a + b, 0) / scores.length
-      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), shared_terms: sharedTerms(cluster, index, settings.evidenceTerms), eps: settings.eps, min_samples: settings.minSamples }
+      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...sharedWords(cluster, skills, index, settings.evidenceTerms), eps: settings.eps, min_samples: settings.minSamples }
       const primary = pickPrimary(members)
       try {
         let proposal: Proposal | null
@@ -196,8 +230,8 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
             kind: 'consolidate',
             members: [keep, ...members.filter((s) => s !== keep)].map(memberOf),
             score: round(mean),
-            reason: `DBSCAN cluster of ${members.length}; ${d.model ?? input.llm.model}: ${d.reason}`,
-            evidence: { ...evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id) },
+            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); ${d.model ?? input.llm.model}: ${d.reason}`,
+            evidence: { ...evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id), model_reason: d.reason },
             changes,
             status: 'pending',
             author: d.model ?? input.llm.model
@@ -209,8 +243,8 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
             kind: 'consolidate',
             members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
             score: round(mean),
-            reason: `DBSCAN cluster of ${members.length} (eps ${settings.eps}, min_samples ${settings.minSamples}); offline default: distinct sections merged into "${primary.title}", edit before accepting`,
-            evidence: { ...evidence, primary: primary.skill_id },
+            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting`,
+            evidence: { ...evidence, primary: primary.skill_id, primary_why: primaryWhy(primary, members) },
             changes,
             status: 'pending',
             author: 'offline'
@@ -240,8 +274,8 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
         kind: 'cleanup',
         members: [memberOf(s)],
         score: 0,
-        reason: `never fetched, created ${ageDays} days ago (> ${settings.cleanupDays}): move to legacy/`,
-        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays },
+        reason: `never used by an agent in the ${ageDays} days since it was made (more than ${settings.cleanupDays}); moves to legacy/ (restorable)`,
+        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays, cleanup_days: settings.cleanupDays },
         changes,
         status: 'pending',
         author: 'offline'
@@ -252,7 +286,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     }
   })
   progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'cleanup').length} cleanup(s)` })
-  return { skills_loaded: skills.length, proposals, errors }
+  return { skills_loaded: skills.length, proposals, errors, protected: protectedSkills }
 }
 
 function round(x: number): number {

@@ -127,7 +127,10 @@ function classify(raw: unknown, attempts: number, timeoutMs: number, secrets: (s
   }
   if (raw instanceof APIConnectionError) {
     const cause = raw.cause instanceof Error ? `: ${raw.cause.message}` : ''
-    return new LlmError('connection', redact(`cannot reach the model server${cause}${suffix}`, secrets), attempts)
+    // fetch hides the system error (ECONNREFUSED, ENOTFOUND, a TLS failure…) a few causes down: name it
+    const system = systemErrorOf(raw)
+    const detail = system ? ` (${system})` : ''
+    return new LlmError('connection', redact(`cannot reach the model server${cause}${detail}${suffix}`, secrets), attempts)
   }
   if (raw instanceof APIError) {
     const status = raw.status ?? 0
@@ -145,6 +148,22 @@ function classify(raw: unknown, attempts: number, timeoutMs: number, secrets: (s
   }
   const message = raw instanceof Error ? raw.message : String(raw)
   return new LlmError('bad_answer', redact(`unexpected model answer: ${firstLine(message)}`, secrets), attempts)
+}
+
+/** The innermost cause's error code and message (`ECONNREFUSED connect ECONNREFUSED 127.0.0.1:9`), or ''. */
+function systemErrorOf(err: unknown): string {
+  let found = ''
+  let current: unknown = err
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown }
+    if (typeof e.code === 'string' && /^[A-Z0-9_]+$/.test(e.code)) {
+      found = `${e.code}${typeof e.message === 'string' && e.message && !e.message.includes(e.code) ? `: ${firstLine(e.message)}` : ''}`
+    } else if (!found && depth > 1 && typeof e.message === 'string' && e.message) {
+      found = firstLine(e.message) // e.g. fetch's own "bad port"
+    }
+    current = e.cause
+  }
+  return found
 }
 
 function firstLine(text: string): string {

@@ -65,7 +65,7 @@ export function buildReflectionInput(trace: TaskTrace, opts: BuildInputOptions):
   // shares of the budget for the parts that must always be there
   const sections: [string, string, number][] = [
     ['User requirements', requirements, 0.25],
-    [`Tool calls (${trace.toolCalls.length} calls, ${steps.length} steps, in order)`, toolLines, 0.25],
+    [toolCallsHeading(trace, steps.length), toolLines, 0.25],
     ['Errors', errors, 0.12],
     ['Files created or edited (workspace-relative)', files, 0.06],
     ['User preferences stated in the log', prefs, 0.04],
@@ -94,4 +94,13 @@ export function buildReflectionInput(trace: TaskTrace, opts: BuildInputOptions):
     truncated = true
   }
   return { text, language, truncated }
+}
+
+/** The tool-call section's heading; a capped list says it is the first part of a longer one (never a false count). */
+function toolCallsHeading(trace: TaskTrace, steps: number): string {
+  const kept = trace.toolCalls.length
+  if (trace.toolCallsTotal && trace.toolCallsTotal > kept) {
+    return `Tool calls (the first ${kept} of ${trace.toolCallsTotal} calls in the log, ${steps} steps, in order; the rest were not read)`
+  }
+  return `Tool calls (${kept} calls, ${steps} steps, in order)`
 }

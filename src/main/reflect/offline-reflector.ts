@@ -25,6 +25,7 @@ const WORDS = {
     interrupted: (n: number) => `Interrupted by the user (${n}×); the follow-up requests show what they wanted instead.`,
     incomplete: 'Not finished: the log has no completion marker.',
     calls: (n: number, agents: number) => `${n} tool call${n === 1 ? '' : 's'}${agents > 1 ? `, ${agents} agents` : ''}`,
+    capped: (total: number, kept: number) => `${total.toLocaleString('en-US')} tool calls in the log; the first ${kept.toLocaleString('en-US')} were read`,
     noTools: 'Answered directly, without tools.',
     more: (n: number) => `… and ${n} more step${n === 1 ? '' : 's'} of the same kind.`,
     multiAgent: (n: number, agents: string[]) =>
@@ -57,6 +58,7 @@ const WORDS = {
     interrupted: (n: number) => `被用户中断 ${n} 次；后续要求说明了用户真正想要的结果。`,
     incomplete: '未完成：日志中没有完成标记。',
     calls: (n: number, agents: number) => `${n} 次工具调用${agents > 1 ? `，${agents} 个智能体` : ''}`,
+    capped: (total: number, kept: number) => `日志共有 ${total.toLocaleString('en-US')} 次工具调用，只分析了前 ${kept.toLocaleString('en-US')} 次`,
     noTools: '未调用工具，直接作答。',
     more: (n: number) => `…… 另有 ${n} 个同类步骤。`,
     multiAgent: (n: number, agents: string[]) => `任务由多个智能体分工完成（${agents.join('、')}），相互传递了 ${n} 条消息。`,
@@ -119,7 +121,9 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
     out.push(`**${w.task}${w.colon}** ${clip(first, 600)}`)
   }
   out.push(`**${w.outcome}${w.colon}** ${outcomeLine(trace, w)}`)
-  out.push(`**${w.source}${w.colon}** \`${trace.taskDir}\`${w.paren(w.calls(trace.toolCalls.length, agents.length))}`)
+  // the parser keeps the first 20,000 calls of a log: say so rather than state the kept number as the count
+  const calls = trace.toolCallsTotal && trace.toolCallsTotal > trace.toolCalls.length ? w.capped(trace.toolCallsTotal, trace.toolCalls.length) : w.calls(trace.toolCalls.length, agents.length)
+  out.push(`**${w.source}${w.colon}** \`${trace.taskDir}\`${w.paren(calls)}`)
   out.push('', `## ${w.when}`, usageConditions)
 
   out.push('', `## ${w.approach}`)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { ensureDirInside } from '../store/contained'
 import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
+import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
 import { redact } from '../llm/redact'
 import type { LlmClient } from '../llm/types'
@@ -22,7 +23,7 @@ import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
-import type { ReflectionDraft, ReflectionEvent, ReflectionSummary } from './types'
+import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
 export type BackupFiles = (args: {
@@ -177,10 +178,13 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     }
     emit({ ...base, kind: 'task-start', message: `[${index}/${total}] Processing ${trace.taskDir}...` })
     void ctx.log.info(`Processing: ${trace.path}`)
+    const step = (name: ReflectionStep, fraction: number, message: string): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, message })
     try {
+      const calls = trace.toolCallsTotal ?? trace.toolCalls.length
+      step('prepare', 0.05, `Reading the trace: ${trace.requirements.length} request(s), ${calls} tool call(s), ${trace.errors.length} error(s)`)
       let draft: ReflectionDraft
       if (opts.decide) {
-        const decision = await decide(trace, ctx, mode, opts, deps)
+        const decision = await whileWaiting(mode, step, () => decide(trace, ctx, mode, opts, deps))
         const report = decision.report
         ;(summary.decisions ??= []).push(report)
         void ctx.log.info(`Decision for ${trace.taskDir}: ${report.operation}${report.skill_id ? ` (skill ${report.skill_id})` : ''}${report.reason ? ` - ${report.reason}` : ''}`)
@@ -191,7 +195,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         }
         draft = decision.draft
       } else {
-        draft = await reflect(trace, mode, opts, deps)
+        draft = await whileWaiting(mode, step, () => reflect(trace, mode, opts, deps))
       }
       // a concurrent task of this run may have claimed the same folder meanwhile
       const claimed = opts.force || (!ctx.reflected.has(trace.taskDir) && !ctx.inFlight.has(trace.taskDir))
@@ -202,6 +206,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       if (claimed) {
         ctx.inFlight.add(trace.taskDir)
         try {
+          step('write', 0.9, `Writing the skill "${draft.title}"`)
           skill = await writeSkill(ctx, trace, draft, deps, now)
         } finally {
           ctx.inFlight.delete(trace.taskDir)
@@ -267,7 +272,7 @@ function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: stri
     const paths = new Set(opts.tasks.map((t) => path.resolve(rootDir, t)))
     out = out.filter((t) => names.has(t.taskDir) || paths.has(path.resolve(t.path)))
   }
-  return [...out].sort((a, b) => b.mtime - a.mtime || a.taskDir.localeCompare(b.taskDir))
+  return [...out].sort((a, b) => taskTime(b) - taskTime(a) || a.taskDir.localeCompare(b.taskDir))
 }
 
 async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
@@ -383,6 +388,32 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDr
     }
   }
   return skill
+}
+
+/** How often a task waiting for the model says how long it has waited. */
+const WAIT_TICK_MS = 2_000
+
+/**
+ * Runs the reflection (or decision) of one task; with a model, reports the wait every few seconds so a long
+ * call shows it is alive (the fraction creeps towards 0.85 and never reaches it).
+ */
+async function whileWaiting<T>(mode: 'offline' | 'openai', step: (name: ReflectionStep, fraction: number, message: string) => void, fn: () => Promise<T>): Promise<T> {
+  if (mode === 'offline') {
+    step('prepare', 0.5, 'Summarising the trace (offline rules)')
+    return fn()
+  }
+  const started = Date.now()
+  const tick = (): void => {
+    const seconds = Math.round((Date.now() - started) / 1000)
+    step('model', 0.1 + 0.75 * (1 - Math.exp(-seconds / 40)), `Waiting for the model (${seconds} s)`)
+  }
+  tick()
+  const timer = setInterval(tick, WAIT_TICK_MS)
+  try {
+    return await fn()
+  } finally {
+    clearInterval(timer)
+  }
 }
 
 /** Runs `fn` over items with at most `limit` at once; stops taking new items once `signal` aborts. */

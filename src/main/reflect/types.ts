@@ -20,7 +20,7 @@ export interface ReflectionDraft {
 
 /** Progress of a reflection run, streamed to the CLI and the app. */
 export interface ReflectionEvent {
-  kind: 'start' | 'task-start' | 'task-done' | 'task-failed' | 'task-skipped' | 'log' | 'done'
+  kind: 'start' | 'task-start' | 'task-step' | 'task-done' | 'task-failed' | 'task-skipped' | 'log' | 'done'
   /** 1-based position of the task in the run (0 for 'start' / 'done' / run-level 'log'). */
   index: number
   total: number
@@ -31,7 +31,13 @@ export interface ReflectionEvent {
   message?: string
   /** With create / enhance / none decisions on: what was decided for this task. */
   decision?: DecisionReport
+  /** 'task-step': what the task is doing now, and how far along the task is (0..1). */
+  step?: ReflectionStep
+  stepFraction?: number
 }
+
+/** The steps of one task's reflection, reported as they happen so a long one shows it is moving. */
+export type ReflectionStep = 'prepare' | 'model' | 'decide' | 'write' | 'backup'
 
 /** What a run did: the API's ReflectSummary, plus the decisions when create / enhance / none is on. */
 export type ReflectionSummary = ReflectSummary & { decisions?: DecisionReport[]; proposals?: string[] }

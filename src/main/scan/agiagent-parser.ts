@@ -20,6 +20,8 @@ export interface LogParse {
   /** The last task segment was stopped by the user (`🛑 … stopped by user`). */
   stoppedByUser: boolean
   toolCalls: ToolCall[]
+  /** Every tool call the log holds; more than `toolCalls.length` when the cap (maxToolCalls) was reached. */
+  toolCallsTotal: number
   errors: string[]
   agentMessages: AgentMessage[]
   preferences: string[]
@@ -122,7 +124,7 @@ const CONTINUATION_MAX_BYTES = 2000
 type Mode =
   | { kind: 'idle' }
   | { kind: 'req'; text: string; lines: number; start: number; window: string }
-  | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean }
+  | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean; at: number }
   | { kind: 'errfb'; text: string; lines: number }
   | { kind: 'line'; hit: Kind; parts: Buffer[]; at: number; end: number }
 
@@ -154,6 +156,7 @@ export class AgiAgentLogParser {
       completed: false,
       stoppedByUser: false,
       toolCalls: [],
+      toolCallsTotal: 0,
       errors: [],
       agentMessages: [],
       preferences: [],
@@ -327,7 +330,7 @@ export class AgiAgentLogParser {
         if (c !== undefined && c !== 0x20 && c !== 0x3e && c !== 0x09 && c !== NL && c !== 0x0d) {
           return end
         }
-        this.mode = { kind: 'invoke', parts: [], size: 0, truncated: false }
+        this.mode = { kind: 'invoke', parts: [], size: 0, truncated: false, at: this.base + at }
         return at
       }
       case 'errfb': {
@@ -511,7 +514,7 @@ export class AgiAgentLogParser {
       const block = this.text(data, pos, stop)
       if (block.indexOf('<invoke', 1) === -1 && !block.includes('\nReceived user requirement')) {
         this.mode = IDLE
-        this.addToolCall(block, false)
+        this.addToolCall(block, false, mode.at)
         return stop
       }
     }
@@ -539,7 +542,7 @@ export class AgiAgentLogParser {
       if (mode.size === 0 && stop - pos <= PARSER_LIMITS.invokeBytes) {
         // The common case: the whole block is in this chunk, decoded straight from it (no copy).
         this.mode = IDLE
-        this.addToolCall(this.text(data, pos, stop), false)
+        this.addToolCall(this.text(data, pos, stop), false, mode.at)
         return stop
       }
       this.appendCapped(mode, data.subarray(pos, stop), PARSER_LIMITS.invokeBytes)
@@ -578,7 +581,7 @@ export class AgiAgentLogParser {
         if (mode.parts.length === 0) {
           break
         }
-        this.addToolCall(this.text(Buffer.concat(mode.parts)), partial)
+        this.addToolCall(this.text(Buffer.concat(mode.parts)), partial, mode.at)
         break
       }
       case 'errfb':
@@ -590,12 +593,17 @@ export class AgiAgentLogParser {
     }
   }
 
-  private addToolCall(block: string, partial: boolean): void {
+  private addToolCall(block: string, partial: boolean, offset: number): void {
     const call = parseInvokeBlock(block, this.out.agent)
-    if (call && this.out.toolCalls.length < PARSER_LIMITS.maxToolCalls) {
+    if (!call) {
+      return
+    }
+    this.out.toolCallsTotal++
+    if (this.out.toolCalls.length < PARSER_LIMITS.maxToolCalls) {
       if (partial) {
         call.partial = true
       }
+      call.offset = offset
       this.out.toolCalls.push(call)
     }
   }

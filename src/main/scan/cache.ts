@@ -14,7 +14,7 @@ import v8 from 'node:v8'
 import type { AgentMessage, ToolCall } from '../../shared/types'
 import type { LogParse } from './agiagent-parser'
 
-const FORMAT = 2
+const FORMAT = 3
 /** File signature: a cache written by another format (or a stray file) is ignored, never misread. */
 const MAGIC = Buffer.from('SKILLBENCH-SCAN\n')
 
@@ -124,7 +124,7 @@ export class ScanCache<T = unknown> {
 /** The parsed-log shape stored compactly (see `encodeLog`). */
 type LogLike = LogParse
 
-const LOG_TAG = 'log1'
+const LOG_TAG = 'log2'
 /** Added to a call's parameter count when the call is partial (cut off). */
 const PARTIAL = 1 << 20
 
@@ -132,9 +132,9 @@ function isLogLike(v: unknown): v is LogLike {
   const l = v as LogLike
   return (
     typeof v === 'object' && v !== null && typeof l.agent === 'string' && Array.isArray(l.toolCalls) && Array.isArray(l.requirements) &&
-    Array.isArray(l.errors) && Array.isArray(l.agentMessages) && Array.isArray(l.preferences) && Object.keys(v).length === 10 &&
-    // Only what the log parser produces: every call of the log's own agent, with nothing but name/params/partial.
-    l.toolCalls.every((c) => c.agent === l.agent && c.ok === undefined && Object.keys(c).length === (c.partial ? 4 : 3))
+    Array.isArray(l.errors) && Array.isArray(l.agentMessages) && Array.isArray(l.preferences) && Object.keys(v).length === 11 &&
+    // Only what the log parser produces: every call of the log's own agent, with nothing but name/params/offset/partial.
+    l.toolCalls.every((c) => c.agent === l.agent && c.ok === undefined && typeof c.offset === 'number' && Object.keys(c).length === (c.partial ? 5 : 4))
   )
 }
 
@@ -148,7 +148,7 @@ function encodeValue(value: unknown): unknown {
   const calls: (string | number)[] = []
   for (const c of value.toolCalls) {
     const params = Object.entries(c.params)
-    calls.push(c.name, params.length + (c.partial ? PARTIAL : 0))
+    calls.push(c.name, params.length + (c.partial ? PARTIAL : 0), c.offset ?? 0)
     for (const [k, v] of params) {
       let i = keyIndex.get(k)
       if (i === undefined) {
@@ -160,7 +160,7 @@ function encodeValue(value: unknown): unknown {
     }
   }
   const v = value
-  return [LOG_TAG, v.agent, v.requirements, v.interruptions, v.completed, v.stoppedByUser, keys, calls, v.errors, v.agentMessages, v.preferences, v.bytes]
+  return [LOG_TAG, v.agent, v.requirements, v.interruptions, v.completed, v.stoppedByUser, keys, calls, v.errors, v.agentMessages, v.preferences, v.bytes, v.toolCallsTotal]
 }
 
 function decodeEntry<T>(e: unknown): [string, Entry<T>] | null {
@@ -178,17 +178,18 @@ function decodeValue(v: unknown): unknown {
   if (v[0] === 'raw' && v.length === 2) {
     return v[1]
   }
-  if (v[0] !== LOG_TAG || v.length !== 12) {
+  if (v[0] !== LOG_TAG || v.length !== 13) {
     return undefined
   }
-  const [, agent, requirements, interruptions, completed, stoppedByUser, keys, calls, errors, agentMessages, preferences, bytes] = v as [
-    string, string, string[], number, boolean, boolean, string[], (string | number)[], string[], AgentMessage[], string[], number
+  const [, agent, requirements, interruptions, completed, stoppedByUser, keys, calls, errors, agentMessages, preferences, bytes, toolCallsTotal] = v as [
+    string, string, string[], number, boolean, boolean, string[], (string | number)[], string[], AgentMessage[], string[], number, number
   ]
   const toolCalls: ToolCall[] = []
   for (let i = 0; i < calls.length; ) {
     const name = calls[i++]
     let n = calls[i++]
-    if (typeof name !== 'string' || typeof n !== 'number') {
+    const offset = calls[i++]
+    if (typeof name !== 'string' || typeof n !== 'number' || typeof offset !== 'number') {
       return undefined
     }
     const partial = n >= PARTIAL
@@ -208,7 +209,8 @@ function decodeValue(v: unknown): unknown {
     if (partial) {
       call.partial = true
     }
+    call.offset = offset
     toolCalls.push(call)
   }
-  return { agent, requirements, interruptions, completed, stoppedByUser, toolCalls, errors, agentMessages, preferences, bytes }
+  return { agent, requirements, interruptions, completed, stoppedByUser, toolCalls, toolCallsTotal, errors, agentMessages, preferences, bytes }
 }

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import type { LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, readJsonRecords, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
@@ -60,7 +60,10 @@ function isNotARequest(text: string): boolean {
 
 /** Feeds one transcript's records into the builder. `agent` set = a sub-agent file (no user requests). */
 function makeRecordHandler(b: SessionTaskBuilder, agent: string, ownerCallId: string | undefined, links: Map<string, string>) {
-  return (r: Json): void => {
+  return (r: Json, line: number): void => {
+    // a sub-agent's lines are in its own file: only the session file's lines can be shown in the raw view
+    const at = agent === 'main' ? line : undefined
+    b.at(recordTime(r))
     const type = str(r.type)
     if (typeof r.cwd === 'string') {
       b.setCwd(r.cwd)
@@ -93,7 +96,7 @@ function makeRecordHandler(b: SessionTaskBuilder, agent: string, ownerCallId: st
         if (block.type === 'tool_use') {
           const name = str(block.name)
           const input = asObj(block.input) ?? {}
-          b.toolCall(str(block.id) || undefined, agent, name, toParams(input), ownerCallId)
+          b.toolCall(str(block.id) || undefined, agent, name, toParams(input), ownerCallId, at)
           if (WRITE_TOOLS.has(name)) {
             b.file(str(input.file_path) || str(input.notebook_path), ownerCallId)
           }

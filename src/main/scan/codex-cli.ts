@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import type { LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, readJsonRecords, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 
@@ -39,7 +39,8 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
   let sawUserEvent = false
   // write_stdin polls a running command: its "exited with code" repeats the command's own failure.
   const callNames = new Map<string, string>()
-  const onRecord = (r: Json): void => {
+  const onRecord = (r: Json, line: number): void => {
+    b.at(recordTime(r))
     const type = str(r.type)
     const p = asObj(r.payload)
     if (!p) {
@@ -109,7 +110,7 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
       case 'custom_tool_call': {
         const callName = str(p.name)
         const params = pt === 'function_call' ? toParams(str(p.arguments)) : toParams({ input: str(p.input) })
-        b.toolCall(str(p.call_id) || undefined, 'codex', callName, params)
+        b.toolCall(str(p.call_id) || undefined, 'codex', callName, params, undefined, line)
         callNames.set(str(p.call_id), callName)
         if (callName === 'apply_patch') {
           for (const f of filesFromPatch(str(p.input) || str(p.arguments))) {
@@ -119,7 +120,7 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         break
       }
       case 'web_search_call':
-        b.toolCall(str(p.id) || undefined, 'codex', 'web_search', toParams(asObj(p.action) ?? {}))
+        b.toolCall(str(p.id) || undefined, 'codex', 'web_search', toParams(asObj(p.action) ?? {}), undefined, line)
         break
       case 'function_call_output':
       case 'custom_tool_call_output': {

@@ -17,6 +17,13 @@ export function str(v: unknown): string {
   return typeof v === 'string' ? v : ''
 }
 
+/** A record's own time (`timestamp`, ISO or epoch), ms since epoch, or undefined. */
+export function recordTime(r: Json): number | undefined {
+  const t = r.timestamp
+  const ms = typeof t === 'string' ? Date.parse(t) : typeof t === 'number' ? (t < 1e12 ? t * 1000 : t) : NaN
+  return Number.isFinite(ms) ? ms : undefined
+}
+
 /** Where a scan says what it passed over and why (every skipped entry is reported, never dropped silently). */
 export interface SkipNotes {
   skip(path: string, reason: string): void
@@ -30,23 +37,26 @@ export function noteUnreadableEntry(notes: SkipNotes | undefined, full: string, 
 }
 
 /**
- * Feeds every JSON object line of a file to `onRecord`; returns how many lines were malformed or overlong.
- * Lines too long to hold (a whole session on one 300 MB line, embedded images) are skipped and reported to `notes`.
+ * Feeds every JSON object line of a file to `onRecord` with its 1-based line number; returns how many lines were
+ * malformed or overlong. Lines too long to hold (a whole session on one 300 MB line, embedded images) are skipped
+ * (still counted as lines) and reported to `notes`.
  */
-export async function readJsonRecords(file: string, onRecord: (r: Json) => void, reader?: LogReader, notes?: SkipNotes): Promise<number> {
+export async function readJsonRecords(file: string, onRecord: (r: Json, line: number) => void, reader?: LogReader, notes?: SkipNotes): Promise<number> {
   let bad = 0
+  let line = 0
   let overlong = 0
   let longest = 0
   await readLines(
     file,
-    (line) => {
-      if (!line.trim()) {
+    (text) => {
+      line++
+      if (!text.trim()) {
         return
       }
       try {
-        const r = asObj(JSON.parse(line))
+        const r = asObj(JSON.parse(text))
         if (r) {
-          onRecord(r)
+          onRecord(r, line)
         } else {
           bad++
         }
@@ -57,6 +67,7 @@ export async function readJsonRecords(file: string, onRecord: (r: Json) => void,
     {
       reader,
       onOverlong: (chars) => {
+        line++
         bad++
         overlong++
         longest = Math.max(longest, chars)

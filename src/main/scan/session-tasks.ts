@@ -41,12 +41,15 @@ interface Segment {
   finalText?: string
   files: string[]
   skills: string[]
+  startedAt?: number
 }
 
 /** Accumulates session events into tasks. */
 export class SessionTaskBuilder {
   private readonly segments: Segment[] = []
   private readonly seenCalls = new Set<string>()
+  /** The time of the record being handled (set by `at`). */
+  private recordTime: number | undefined
 
   constructor(
     private readonly base: { source: TraceSource; path: string; user: string; name: string; mtime: number; cwd?: string }
@@ -60,8 +63,21 @@ export class SessionTaskBuilder {
     return seg
   }
 
+  /**
+   * The time of the record about to be handled: a task starts at the time of its request's record (or of the
+   * first record with a time after it).
+   */
+  at(time: number | undefined): void {
+    this.recordTime = time
+    const last = this.segments[this.segments.length - 1]
+    if (last && last.startedAt === undefined && time !== undefined) {
+      last.startedAt = time
+    }
+  }
+
   private newSegment(requirement: string | null): Segment {
     const seg: Segment = {
+      ...(this.recordTime !== undefined ? { startedAt: this.recordTime } : {}),
       requirement,
       toolCalls: [],
       callIds: new Map(),
@@ -92,7 +108,7 @@ export class SessionTaskBuilder {
    * A tool call; a repeated id (the same block seen twice) is counted once.
    * `ownerCallId`: a sub-agent's calls join the task holding the call that started the sub-agent.
    */
-  toolCall(id: string | undefined, agent: string, name: string, params: Record<string, string>, ownerCallId?: string): void {
+  toolCall(id: string | undefined, agent: string, name: string, params: Record<string, string>, ownerCallId?: string, line?: number): void {
     if (id) {
       if (this.seenCalls.has(id)) {
         return
@@ -101,6 +117,9 @@ export class SessionTaskBuilder {
     }
     const seg = (ownerCallId && this.segments.find((s) => s.callIds.has(ownerCallId))) || this.current()
     const call: ToolCall = { agent, name, params }
+    if (line !== undefined) {
+      call.line = line
+    }
     seg.toolCalls.push(call)
     if (id) {
       seg.callIds.set(id, call)
@@ -213,6 +232,9 @@ export class SessionTaskBuilder {
       }
       if (seg.skills.length) {
         trace.skillsUsed = seg.skills
+      }
+      if (seg.startedAt !== undefined) {
+        trace.startedAt = seg.startedAt
       }
       out.push(trace)
     }

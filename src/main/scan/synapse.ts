@@ -10,7 +10,7 @@ import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import { DEFAULT_SETTINGS } from '../../shared/types'
 import { readTail, type LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, noteUnreadableEntry, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const INTERRUPT = /^\[Request interrupted by user/
@@ -138,6 +138,7 @@ export async function parseSynapseSession(
     try {
       const rec = asObj(JSON.parse(line))
       if (rec) {
+        b.at(recordTime(rec))
         onMessage(b, rec)
       }
     } catch {

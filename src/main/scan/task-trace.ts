@@ -121,6 +121,24 @@ export function statusOf(completed: boolean, interruptions: number, stoppedByUse
   return stoppedByUser || interruptions > 0 ? 'interrupted' : 'incomplete'
 }
 
+/**
+ * When an AGIAgent task started, from its folder name `output_YYYYMMDD_HHMMSS` (local time, as AGIAgent names
+ * it), or undefined for other names. Pure.
+ */
+export function startedAtFromName(taskDir: string): number | undefined {
+  const m = /^output_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})(?:$|[^0-9])/.exec(taskDir)
+  if (!m) {
+    return undefined
+  }
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number]
+  const date = new Date(y, mo - 1, d, h, mi, s)
+  // Date rolls 20260231 over into March: such a name holds no real time
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || h > 23 || mi > 59 || s > 59) {
+    return undefined
+  }
+  return date.getTime()
+}
+
 /** Merges manager.out and the agent logs into one trace; requirements and interruptions come from the manager. */
 export function buildTaskTrace(
   task: { path: string; user: string; taskDir: string; mtime: number },
@@ -129,6 +147,7 @@ export function buildTaskTrace(
   const manager = logs.find((l) => l.agent === 'manager')
   const lead = manager ?? logs[0]
   const toolCalls = logs.flatMap((l) => l.toolCalls)
+  const toolCallsTotal = logs.reduce((n, l) => n + (l.toolCallsTotal ?? l.toolCalls.length), 0)
   const agentRequirements: Record<string, string[]> = {}
   for (const l of logs) {
     if (l !== manager && l.requirements.length > 0) {
@@ -155,6 +174,13 @@ export function buildTaskTrace(
   }
   if (Object.keys(agentRequirements).length > 0) {
     trace.agentRequirements = agentRequirements
+  }
+  const startedAt = startedAtFromName(task.taskDir)
+  if (startedAt !== undefined) {
+    trace.startedAt = startedAt
+  }
+  if (toolCallsTotal > toolCalls.length) {
+    trace.toolCallsTotal = toolCallsTotal
   }
   return trace
 }

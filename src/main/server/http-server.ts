@@ -46,7 +46,7 @@ export interface ServerOptions {
   port?: number
   /** Only loopback is allowed. */
   host?: '127.0.0.1'
-  /** Added as a data root (remembered in the settings). */
+  /** A data root for this run: listed first, the app opens on it; not remembered unless the user chooses to. */
   rootDir?: string
   /** Settings dir (default: `resolveSettingsDir()`). */
   settingsDir?: string

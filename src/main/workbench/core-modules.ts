@@ -7,12 +7,15 @@ import type { JobContext } from './jobs'
 import { graphFromPairs, dbscan } from '../cluster/dbscan'
 import { defaultReflectionDeps } from '../reflect/default-deps'
 import { runReflection } from '../reflect/run-reflection'
+import type { ReflectionEvent } from '../reflect/types'
 import { ScanCache, scanRoot, type LogParse } from '../scan'
 import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
 import { tokenize } from '../text/tokenize'
+import { stripBoilerplate } from '../text/boilerplate'
+import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
@@ -97,10 +100,6 @@ export function unavailableCore(): CoreModules {
   }
 }
 
-/** Text a skill is compared by in the overview graph (the same as query_skill indexes). */
-function graphText(skill: Skill): string {
-  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
-}
 
 /** Largest library drawn as a graph (beyond it, the most used skills are drawn: a hairball helps nobody). */
 export const MAX_GRAPH_NODES = 1500
@@ -120,7 +119,9 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   if (shown.length === 0) {
     return { nodes: [], edges: [] }
   }
-  const index = await buildIndexInSlices(shown.map(graphText), signal)
+  // compared exactly as curation compares them (same text, template boilerplate left out), so the map's likely
+  // duplicates are the plan's merges; tokenized in slices so the server keeps answering meanwhile
+  const index = await buildIndexInSlices(stripBoilerplate(shown.map(similarityText)), signal)
   const clusterSim = 1 - thresholds.eps
   const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
   const pairs = await allPairsAsync(index, Math.max(0.05, edgeSim), { signal, sliceMs: 20 })
@@ -231,6 +232,17 @@ export function journalEntries(records: readonly JournalRecord[]): JournalEntry[
     .reverse()
 }
 
+/**
+ * How far a reflection run is (0..1) after an event: finished tasks count whole, the running task by its step
+ * (tasks run a few at a time, so this is an estimate that only says "still moving" precisely). Pure.
+ */
+export function reflectionFraction(e: Pick<ReflectionEvent, 'kind' | 'index' | 'total' | 'stepFraction'>): number {
+  if (e.kind === 'done') return 1
+  if (e.total <= 0) return 0
+  const done = e.kind === 'task-start' ? e.index - 1 : e.kind === 'task-step' ? e.index - 1 + Math.min(1, Math.max(0, e.stepFraction ?? 0)) : e.index
+  return Math.max(0, Math.min(1, done / e.total))
+}
+
 /** The real core modules. */
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
@@ -293,8 +305,9 @@ export async function createCoreModules(): Promise<CoreModules> {
           signal: ctx.signal,
           onEvent: (e) =>
             ctx.progress({
-              fraction: e.kind === 'done' ? 1 : e.total > 0 ? Math.max(0, (e.index - (e.kind === 'task-start' ? 1 : 0)) / e.total) : 0,
+              fraction: reflectionFraction(e),
               stage: e.kind,
+              ...(e.step ? { step: e.step } : {}),
               message: e.message ?? '',
               taskDir: e.taskDir || undefined,
               skillPath: e.skillPath,

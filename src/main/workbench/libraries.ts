@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
-import type { DataRootInfo, LibraryInfo } from '../../shared/api'
+import type { DataRootInfo, LibraryInfo, RootProblem } from '../../shared/api'
 import { badRequest } from './errors'
 import type { SettingsStore } from './settings-store'
 
@@ -53,41 +53,140 @@ export async function discoverUsers(root: string): Promise<{ users: string[]; ta
 }
 
 /**
+ * What is wrong with a data root that yields no users or tasks, judged from its first two levels: missing,
+ * empty, a skill library or a single task folder given instead of the root, a folder of agent sessions, or
+ * simply nothing in the AGIAgent layout. Undefined when the root has users or tasks.
+ */
+export async function diagnoseRoot(root: string, found: { users: string[]; taskCount: number }): Promise<RootProblem | undefined> {
+  if (!(await isDir(root))) return 'missing'
+  if (found.taskCount > 0) return undefined
+  const entries = await readDirNames(root)
+  if (found.users.length > 0) return 'no-tasks'
+  if (entries.length === 0) return 'empty'
+  const names = entries.map((e) => e.name)
+  if (names.some((n) => /^skill_.*\.md$/.test(n) || n === 'SKILL.md') || (await hasSkillMdChild(root, entries))) return 'library'
+  if (TASK_DIR.test(path.basename(root)) && names.includes('logs')) return 'task-folder'
+  if (names.some((n) => n.endsWith('.jsonl')) || (await hasJsonlChild(root, entries))) return 'sessions'
+  return 'no-tasks'
+}
+
+async function hasSkillMdChild(root: string, entries: { name: string; dir: boolean }[]): Promise<boolean> {
+  for (const e of entries.filter((x) => x.dir).slice(0, 50)) {
+    if ((await readDirNames(path.join(root, e.name))).some((x) => !x.dir && x.name === 'SKILL.md')) return true
+  }
+  return false
+}
+
+async function hasJsonlChild(root: string, entries: { name: string; dir: boolean }[]): Promise<boolean> {
+  for (const e of entries.filter((x) => x.dir).slice(0, 50)) {
+    if ((await readDirNames(path.join(root, e.name))).some((x) => !x.dir && x.name.endsWith('.jsonl'))) return true
+  }
+  return false
+}
+
+/** The meaningful name of a library folder: the user for `<user>/general/experience`, else the folder name. */
+function leadingSegments(p: string): string[] {
+  const parts = p.split(/[\\/]+/).filter(Boolean).reverse()
+  if (parts[0] === 'experience' && parts[1] === 'general' && parts[2]) return [parts[2], ...parts.slice(3)]
+  return parts
+}
+
+/**
+ * Labels that tell folders apart (pure): the folder name, followed by as many parent folders as it takes to
+ * differ from every other label (`skills · .claude` vs `skills · .codex`), like editors label same-named tabs.
+ */
+export function distinctLabels(paths: readonly string[], taken: readonly string[] = []): string[] {
+  const segments = paths.map(leadingSegments)
+  const depth = segments.map(() => 1)
+  const label = (i: number): string => segments[i]!.slice(0, depth[i]).join(' · ') || paths[i]!
+  for (let round = 0; round < 16; round++) {
+    const labels = paths.map((_, i) => label(i))
+    let changed = false
+    labels.forEach((l, i) => {
+      const clash = taken.includes(l) || labels.some((other, j) => j !== i && other === l)
+      if (clash && depth[i]! < segments[i]!.length) {
+        depth[i]!++
+        changed = true
+      }
+    })
+    if (!changed) break
+  }
+  return paths.map((_, i) => label(i))
+}
+
+/**
  * The data roots and libraries the workbench knows. Every `root` / `library` argument of the API is
  * checked here: the renderer can only name what this registry listed (or a folder the user added).
+ *
+ * Roots are remembered (in the settings file) or given for this run only (`skillbench serve --root-dir`):
+ * a command-line root comes first and is forgotten when the process ends unless the user chooses to remember it.
  */
 export class LibraryRegistry {
+  private readonly session: string[] = []
+
   constructor(private readonly settings: SettingsStore) {}
 
+  /** Every root: this run's first, then the remembered ones. */
   roots(): string[] {
-    return [...this.settings.settings.dataRoots]
+    return [...new Set([...this.session, ...this.settings.settings.dataRoots])]
+  }
+
+  /** The root given for this run (command line), if any. */
+  startRoot(): string | undefined {
+    return this.session[0]
   }
 
   async rootInfo(root: string): Promise<DataRootInfo> {
     const exists = await isDir(root)
-    const { users, taskCount } = exists ? await discoverUsers(root) : { users: [], taskCount: 0 }
-    return { path: root, exists, users, taskCount }
+    const found = exists ? await discoverUsers(root) : { users: [], taskCount: 0 }
+    const problem = await diagnoseRoot(root, found)
+    return {
+      path: root,
+      exists,
+      users: found.users,
+      taskCount: found.taskCount,
+      remembered: this.settings.settings.dataRoots.includes(root),
+      thisRunOnly: this.session.includes(root) && !this.settings.settings.dataRoots.includes(root),
+      ...(problem ? { problem } : {})
+    }
   }
 
   async listRoots(): Promise<DataRootInfo[]> {
     return Promise.all(this.roots().map((r) => this.rootInfo(r)))
   }
 
-  /** Adds a data root the user chose; it must be an existing folder. Stored as its absolute real path. */
+  /**
+   * Adds a data root the user chose and remembers it (a root given for this run becomes remembered).
+   * It must be an existing folder; stored as its absolute real path.
+   */
   async addRoot(input: string): Promise<string> {
     const real = await realDir(input)
-    if (!this.roots().includes(real)) {
-      await this.settings.update({ dataRoots: [...this.roots(), real] })
+    const remembered = this.settings.settings.dataRoots
+    if (!remembered.includes(real)) {
+      await this.settings.update({ dataRoots: [...remembered, real] })
     }
     return real
   }
 
-  async removeRoot(root: string): Promise<void> {
-    const known = this.requireRoot(root)
-    await this.settings.update({ dataRoots: this.roots().filter((r) => r !== known) })
+  /** Adds a root for this run only (not written to the settings file), listed first. */
+  async addSessionRoot(input: string): Promise<string> {
+    const real = await realDir(input)
+    if (!this.session.includes(real)) this.session.push(real)
+    return real
   }
 
-  /** Returns the root if it is one of the configured roots, else throws bad_request. */
+  /** Forgets a remembered root (one also given for this run stays listed until the run ends); drops a this-run-only root. */
+  async removeRoot(root: string): Promise<void> {
+    const known = this.requireRoot(root)
+    const remembered = this.settings.settings.dataRoots
+    if (remembered.includes(known)) {
+      await this.settings.update({ dataRoots: remembered.filter((r) => r !== known) })
+    } else {
+      this.session.splice(this.session.indexOf(known), 1)
+    }
+  }
+
+  /** Returns the root if it is one of the known roots, else throws bad_request. */
   requireRoot(root: string): string {
     const resolved = path.resolve(root)
     const known = this.roots().find((r) => r === resolved)
@@ -111,8 +210,8 @@ export class LibraryRegistry {
     const out: LibraryInfo[] = []
     const seen = new Set<string>()
     for (const root of this.roots()) {
-      const info = await this.rootInfo(root)
-      for (const user of info.users) {
+      const { users } = (await isDir(root)) ? await discoverUsers(root) : { users: [] }
+      for (const user of users) {
         const libPath = userLibraryPath(root, user)
         if (seen.has(libPath)) {
           continue
@@ -121,12 +220,10 @@ export class LibraryRegistry {
         out.push({ path: libPath, label: `${user} · ${path.basename(root)}`, root, user, origin: 'root', exists: await isDir(libPath) })
       }
     }
-    for (const opened of this.settings.openedLibraries) {
-      if (seen.has(opened)) {
-        continue
-      }
-      seen.add(opened)
-      out.push({ path: opened, label: path.basename(opened), origin: 'opened', exists: await isDir(opened) })
+    const opened = this.settings.openedLibraries.filter((p) => !seen.has(p))
+    const labels = distinctLabels(opened, out.map((l) => l.label))
+    for (const [i, p] of opened.entries()) {
+      out.push({ path: p, label: labels[i]!, origin: 'opened', exists: await isDir(p) })
     }
     return out
   }

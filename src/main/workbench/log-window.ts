@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { LogChunk } from '../../shared/api'
 import { badRequest } from './errors'
 import { ApiError } from '../../shared/api'
+import { readLineWindow } from './log-lines'
 
 /** Default window of the virtualised log view. */
 export const DEFAULT_LOG_WINDOW = 256 * 1024
@@ -35,68 +36,30 @@ export async function listTaskLogs(taskDir: string): Promise<string[]> {
   return names.sort((a, b) => (a === 'manager.out' ? -1 : b === 'manager.out' ? 1 : a.localeCompare(b)))
 }
 
-/** Moves a byte offset forward past UTF-8 continuation bytes so a window never starts mid-character. */
-function alignStart(buf: Buffer, offset: number): number {
-  let i = offset
-  while (i < buf.length && i - offset < 3 && ((buf[i] ?? 0) & 0xc0) === 0x80) {
-    i++
+/** The log file of a task a caller names (default: the first, `manager.out`), resolved inside the root. */
+export async function taskLogFile(root: string, taskPath: string, file: string | undefined): Promise<{ abs: string; file: string; files: string[] }> {
+  const taskDir = await resolveInsideRoot(root, taskPath)
+  const files = await listTaskLogs(taskDir)
+  const name = file ?? files[0]
+  if (!name) {
+    throw new ApiError('not_found', `no log files in ${path.basename(taskDir)}/logs`)
   }
-  return i
-}
-
-/** Cuts a trailing incomplete UTF-8 sequence so the window ends on a whole character. */
-function alignEnd(buf: Buffer): number {
-  const end = buf.length
-  // find the lead byte of the last sequence (at most 3 bytes back)
-  for (let back = 1; back <= 4 && end - back >= 0; back++) {
-    const byte = buf[end - back] ?? 0
-    if ((byte & 0xc0) === 0x80) {
-      continue
-    }
-    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1
-    return need > back ? end - back : end
+  if (!files.includes(name) || name !== path.basename(name)) {
+    throw badRequest(`unknown log file "${name}" (this task has: ${files.join(', ') || 'none'})`)
   }
-  return end
+  const abs = await resolveInsideRoot(root, path.join(taskDir, 'logs', name))
+  return { abs, file: name, files }
 }
 
 /**
- * Reads a byte window of one log of a task, for the virtualised raw-log view. Never reads the whole file.
- *
- * The window is aligned to whole UTF-8 characters; invalid bytes show as U+FFFD.
+ * Reads a window of whole lines of one log of a task, for the virtualised raw-log view. Never reads the whole
+ * file; invalid bytes show as U+FFFD.
  */
 export async function readLogWindow(
   root: string,
   taskPath: string,
-  opts: { file?: string; start?: number; maxBytes?: number }
+  opts: { file?: string; start?: number; at?: number; line?: number; end?: number; maxBytes?: number }
 ): Promise<LogChunk> {
-  const taskDir = await resolveInsideRoot(root, taskPath)
-  const files = await listTaskLogs(taskDir)
-  const file = opts.file ?? files[0]
-  if (!file) {
-    throw new ApiError('not_found', `no log files in ${path.basename(taskDir)}/logs`)
-  }
-  if (!files.includes(file) || file !== path.basename(file)) {
-    throw badRequest(`unknown log file "${file}" (this task has: ${files.join(', ') || 'none'})`)
-  }
-  const abs = await resolveInsideRoot(root, path.join(taskDir, 'logs', file))
-  return readFileWindow(abs, file, files, opts)
-}
-
-/** A byte window of one file (already checked by the caller), aligned to whole UTF-8 characters. */
-export async function readFileWindow(abs: string, file: string, files: string[], opts: { start?: number; maxBytes?: number }): Promise<LogChunk> {
-  const handle = await fsp.open(abs, 'r')
-  try {
-    const size = (await handle.stat()).size
-    const start = Math.min(opts.start ?? 0, size)
-    const want = Math.min(opts.maxBytes ?? DEFAULT_LOG_WINDOW, size - start)
-    const buf = Buffer.alloc(want)
-    const { bytesRead } = await handle.read(buf, 0, want, start)
-    const raw = buf.subarray(0, bytesRead)
-    const from = start === 0 ? 0 : alignStart(raw, 0)
-    const to = start + bytesRead >= size ? raw.length : Math.max(from, alignEnd(raw))
-    const text = new TextDecoder('utf-8').decode(raw.subarray(from, to))
-    return { file, size, start: start + from, end: start + to, text, files }
-  } finally {
-    await handle.close()
-  }
+  const { abs, file, files } = await taskLogFile(root, taskPath, opts.file)
+  return readLineWindow(abs, file, files, { ...opts, maxBytes: opts.maxBytes ?? DEFAULT_LOG_WINDOW })
 }

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { OverviewResult } from '../../shared/api'
-import type { JournalEntry, Skill } from '../../shared/types'
+import type { JournalEntry, LoadError, Skill } from '../../shared/types'
 
 type Recent = OverviewResult['recent'][number]
 
@@ -24,26 +24,40 @@ export function qualityHistogram(skills: readonly Pick<Skill, 'quality_index' | 
   return bins
 }
 
+/** Unreadable files listed on the overview (to open and fix). */
+const ERROR_FILES_LIMIT = 100
+
 /** Assembles the overview from gathered values. Pure. */
 export function buildOverview(input: {
   skills: readonly Skill[]
-  errors: number
+  errors: readonly LoadError[]
   tasks: number
   reflectedTasks: number
   pendingProposals: number
+  planComputed: boolean
   recent: Recent[]
   graph: OverviewResult['graph']
+  /** Skills curation leaves alone (marked on the map so it agrees with the plan). */
+  protectedIds?: ReadonlyMap<string, 'pinned' | 'edited'>
 }): OverviewResult {
+  const nodes = input.protectedIds?.size
+    ? input.graph.nodes.map((n) => {
+        const why = input.protectedIds!.get(n.id)
+        return why ? { ...n, protected: why } : n
+      })
+    : input.graph.nodes
   return {
     skills: input.skills.filter((s) => !s.legacy).length,
     legacy: input.skills.filter((s) => s.legacy).length,
-    errors: input.errors,
+    errors: input.errors.length,
+    errorFiles: input.errors.slice(0, ERROR_FILES_LIMIT).map((e) => ({ path: e.path, reason: e.reason })),
     tasks: input.tasks,
     reflectedTasks: input.reflectedTasks,
     pendingProposals: input.pendingProposals,
+    planComputed: input.planComputed,
     qualityHistogram: qualityHistogram(input.skills),
     recent: input.recent,
-    graph: input.graph
+    graph: { nodes, edges: input.graph.edges }
   }
 }
 
@@ -59,8 +73,8 @@ export function parseReflectionLogLines(text: string): Recent[] {
     if (Number.isNaN(at.getTime())) {
       continue
     }
-    const level = m[3] === 'INFO' ? '' : `${m[3]}: `
-    out.push({ at: at.toISOString(), what: `${level}${(m[4] ?? '').slice(0, 300)}` })
+    const level = m[3] === 'ERROR' ? 'error' : m[3] === 'WARNING' ? 'warning' : 'info'
+    out.push({ at: at.toISOString(), kind: 'log', level, text: (m[4] ?? '').slice(0, 300) })
   }
   return out
 }
@@ -72,18 +86,17 @@ export function parseReflectionLogLines(text: string): Recent[] {
 export async function readRecentActivity(libraryRoot: string, journal: readonly JournalEntry[], skills: readonly Skill[]): Promise<Recent[]> {
   const items: Recent[] = []
   for (const entry of journal) {
-    const verb = entry.undone_at ? `${entry.kind} (undone)` : entry.kind
-    items.push({ at: entry.at, what: `Curation: ${verb} applied by ${entry.by}` })
+    items.push({ at: entry.at, kind: 'curation-applied', proposalKind: entry.kind, by: entry.by })
     if (entry.undone_at) {
-      items.push({ at: entry.undone_at, what: `Curation: ${entry.kind} undone` })
+      items.push({ at: entry.undone_at, kind: 'curation-undone', proposalKind: entry.kind, by: entry.by })
     }
   }
   for (const skill of skills) {
     if (skill.created_at) {
-      items.push({ at: skill.created_at, what: `Skill created: ${skill.title}`, skill_id: skill.skill_id })
+      items.push({ at: skill.created_at, kind: 'skill-created', title: skill.title, skill_id: skill.skill_id })
     }
     if (skill.updated_at && skill.updated_at !== skill.created_at) {
-      items.push({ at: skill.updated_at, what: `Skill updated: ${skill.title}`, skill_id: skill.skill_id })
+      items.push({ at: skill.updated_at, kind: 'skill-updated', title: skill.title, skill_id: skill.skill_id })
     }
   }
   const logsDir = path.join(libraryRoot, 'logs')

@@ -14,10 +14,11 @@ import type { SkillStore } from '../store/types'
 import type { CoreModules } from './core-modules'
 import { badRequest } from './errors'
 import type { JobRegistry } from './jobs'
-import { readFileWindow } from './log-window'
+import { DEFAULT_LOG_WINDOW } from './log-window'
+import { readLineWindow, searchFile } from './log-lines'
 import type { SettingsStore, StoredSessionSource } from './settings-store'
 
-export type SessionMethods = 'sessions.list' | 'sessions.add' | 'sessions.remove' | 'sessions.tasks' | 'sessions.readLog' | 'sessions.reflect'
+export type SessionMethods = 'sessions.list' | 'sessions.add' | 'sessions.remove' | 'sessions.tasks' | 'sessions.readLog' | 'sessions.searchLog' | 'sessions.setTarget' | 'sessions.reflect'
 
 export interface SessionServiceDeps {
   settings: SettingsStore
@@ -53,13 +54,24 @@ export function mergeSources(detected: readonly StoredSessionSource[], added: re
   return out
 }
 
+/** The settings key of a session folder's chosen library. */
+function targetKey(source: SessionSourceKind, dir: string): string {
+  return `${source}:${dir}`
+}
+
 /** The session-source methods of the contract. */
 export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, SessionMethods> {
   const scans = new Map<string, Promise<ScanResult>>()
 
   async function list(): Promise<SessionSourceInfo[]> {
     const rows = mergeSources(detectSessionDirs(deps.env), deps.settings.sessionSources)
-    return Promise.all(rows.map(async (r) => ({ ...r, exists: await isDir(r.dir) })))
+    const libraries = new Set((await deps.listLibraries()).map((l) => l.path))
+    return Promise.all(
+      rows.map(async (r) => {
+        const target = deps.settings.sessionTargets[targetKey(r.source, r.dir)]
+        return { ...r, exists: await isDir(r.dir), ...(target && libraries.has(target) ? { targetLibrary: target } : {}) }
+      })
+    )
   }
 
   /** The source if the workbench listed it, else bad_request (the renderer names sources, never arbitrary folders). */
@@ -79,6 +91,20 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
     scans.set(key, next)
     next.catch(() => scans.delete(key))
     return next
+  }
+
+  /** The session file of a task of a listed source; it must still be a file inside the folder. */
+  async function sessionFile(source: SessionSourceKind, dir: string, taskPath: string): Promise<string> {
+    const found = await requireSource(source, dir)
+    const result = await scan(source, found.dir, deps.settings.settings, false)
+    const task = result.tasks.find((t) => t.path === taskPath || t.taskDir === taskPath)
+    if (!task) throw badRequest(`not a task of this session folder: ${taskPath}`)
+    const real = await fsp.realpath(task.path).catch(() => null)
+    const realDir = await fsp.realpath(found.dir)
+    if (!real || !real.startsWith(realDir + path.sep)) throw new ApiError('not_found', `the session file is not there any more: ${task.path}`)
+    const st = await fsp.stat(real)
+    if (!st.isFile()) throw badRequest(`not a session file: ${task.path}`)
+    return real
   }
 
   /** Skills of every existing library that list a task name, to mark session tasks reflected. */
@@ -133,19 +159,23 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
       return { root: result.root, skipped: result.skipped, tasks } satisfies TaskListResult
     },
 
-    'sessions.readLog': async ({ source, dir, taskPath, start, maxBytes }) => {
-      const found = await requireSource(source, dir)
-      const result = await scan(source, found.dir, deps.settings.settings, false)
-      const task = result.tasks.find((t) => t.path === taskPath || t.taskDir === taskPath)
-      if (!task) throw badRequest(`not a task of this session folder: ${taskPath}`)
-      // the task's path is its session file; it must still be inside the folder
-      const real = await fsp.realpath(task.path).catch(() => null)
-      const realDir = await fsp.realpath(found.dir)
-      if (!real || !real.startsWith(realDir + path.sep)) throw new ApiError('not_found', `the session file is not there any more: ${task.path}`)
-      const st = await fsp.stat(real)
-      if (!st.isFile()) throw badRequest(`not a session file: ${task.path}`)
+    'sessions.readLog': async ({ source, dir, taskPath, start, at, line, end, maxBytes }) => {
+      const real = await sessionFile(source, dir, taskPath)
       const name = path.basename(real)
-      return readFileWindow(real, name, [name], { start, maxBytes })
+      return readLineWindow(real, name, [name], { start, at, line, end, maxBytes: maxBytes ?? DEFAULT_LOG_WINDOW })
+    },
+
+    'sessions.searchLog': async ({ source, dir, taskPath, query, start }) => {
+      const real = await sessionFile(source, dir, taskPath)
+      return searchFile(real, path.basename(real), query, start)
+    },
+
+    'sessions.setTarget': async ({ source, dir, library }) => {
+      const found = (await list()).find((s) => s.source === source && s.dir === path.resolve(dir))
+      if (!found) throw badRequest(`unknown session folder: ${dir} (add it on the Workspaces screen first)`)
+      const target = library === null ? null : (await deps.requireLibrary(library)).path
+      await deps.settings.setSessionTarget(targetKey(found.source, found.dir), target)
+      return list()
     },
 
     'sessions.reflect': async ({ source, dir, library, tasks, force, llm }): Promise<JobInfo> => {

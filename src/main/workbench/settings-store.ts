@@ -22,6 +22,8 @@ export interface StoredSettings {
   memoryWorkspaces: Record<string, string>
   /** Session folders added by hand (auto-detected ones are found again on each start). */
   sessionSources: StoredSessionSource[]
+  /** The library chosen for the skills of each session folder (`<source>:<dir>` → library path). */
+  sessionTargets: Record<string, string>
 }
 
 /**
@@ -58,7 +60,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 export class SettingsStore {
   readonly file: string
   loadWarning: string | undefined
-  private current: StoredSettings = { settings: structuredClone(DEFAULT_SETTINGS), openedLibraries: [], memoryWorkspaces: {}, sessionSources: [] }
+  private current: StoredSettings = { settings: structuredClone(DEFAULT_SETTINGS), openedLibraries: [], memoryWorkspaces: {}, sessionSources: [], sessionTargets: {} }
 
   constructor(readonly dir: string) {
     this.file = path.join(dir, SETTINGS_FILE)
@@ -108,11 +110,7 @@ export class SettingsStore {
 
   /** Sets (or with null, forgets) the memory workspace of a library. */
   async setMemoryWorkspace(library: string, workspace: string | null): Promise<void> {
-    const next = { ...this.current.memoryWorkspaces }
-    if (workspace === null) delete next[library]
-    else next[library] = workspace
-    this.current = { ...this.current, memoryWorkspaces: next }
-    await this.save()
+    await this.setEntry('memoryWorkspaces', library, workspace)
   }
 
   get sessionSources(): readonly StoredSessionSource[] {
@@ -124,6 +122,24 @@ export class SettingsStore {
     await this.save()
   }
 
+  get sessionTargets(): Readonly<Record<string, string>> {
+    return this.current.sessionTargets
+  }
+
+  /** Sets (or with null, forgets) the library the skills of a session folder go to. */
+  async setSessionTarget(key: string, library: string | null): Promise<void> {
+    await this.setEntry('sessionTargets', key, library)
+  }
+
+  /** Sets (or with null, removes) one entry of a path map of the settings file, and saves. */
+  private async setEntry(map: 'memoryWorkspaces' | 'sessionTargets', key: string, value: string | null): Promise<void> {
+    const next = { ...this.current[map] }
+    if (value === null) delete next[key]
+    else next[key] = value
+    this.current = { ...this.current, [map]: next }
+    await this.save()
+  }
+
   private async save(): Promise<void> {
     const { apiKey: _dropped, ...llm } = this.current.settings.llm
     const data = {
@@ -131,7 +147,8 @@ export class SettingsStore {
       settings: { ...this.current.settings, llm },
       openedLibraries: this.current.openedLibraries,
       memoryWorkspaces: this.current.memoryWorkspaces,
-      sessionSources: this.current.sessionSources
+      sessionSources: this.current.sessionSources,
+      sessionTargets: this.current.sessionTargets
     }
     await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + '\n', 0o600)
   }
@@ -148,7 +165,7 @@ export function parseStored(text: string): StoredSettings | undefined {
   if (!data || typeof data !== 'object') {
     return undefined
   }
-  const raw = data as { settings?: unknown; openedLibraries?: unknown; memoryWorkspaces?: unknown; sessionSources?: unknown }
+  const raw = data as { settings?: unknown; openedLibraries?: unknown; memoryWorkspaces?: unknown; sessionSources?: unknown; sessionTargets?: unknown }
   const schema = API_INPUT_SCHEMAS['settings.update'].shape.patch
   let settings = structuredClone(DEFAULT_SETTINGS)
   if (raw.settings && typeof raw.settings === 'object') {
@@ -176,5 +193,11 @@ export function parseStored(text: string): StoredSettings | undefined {
           !!s && typeof s === 'object' && ['claude', 'codex', 'synapse'].includes((s as StoredSessionSource).source) && typeof (s as StoredSessionSource).dir === 'string' && path.isAbsolute((s as StoredSessionSource).dir)
       ).map((s) => ({ source: s.source, dir: s.dir }))
     : []
-  return { settings, openedLibraries: opened, memoryWorkspaces, sessionSources }
+  const sessionTargets: Record<string, string> = {}
+  if (raw.sessionTargets && typeof raw.sessionTargets === 'object' && !Array.isArray(raw.sessionTargets)) {
+    for (const [key, lib] of Object.entries(raw.sessionTargets as Record<string, unknown>)) {
+      if (typeof lib === 'string' && path.isAbsolute(lib)) sessionTargets[key] = lib
+    }
+  }
+  return { settings, openedLibraries: opened, memoryWorkspaces, sessionSources, sessionTargets }
 }

@@ -16,7 +16,7 @@ export function useLibraries(): UseQueryResult<LibraryInfo[]> {
     if (!list) return
     if (list.length === 0) {
       if (library !== null) setLibrary(null)
-    } else if (!library || !list.some((l) => l.path === library)) setLibrary(list[0]!.path)
+    } else if (!library || !list.some((l) => l.path === library)) setLibrary((list.find((l) => l.exists) ?? list[0]!).path)
   }, [list, library, setLibrary])
   return query
 }

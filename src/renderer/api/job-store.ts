@@ -15,7 +15,8 @@ export interface JobView {
   fraction: number
   message: string
   lines: string[]
-  tasks: Record<string, { state: TaskRunState; message: string; skillPath?: string }>
+  /** Per task: its state, its latest message and (while running) the step it is at. */
+  tasks: Record<string, { state: TaskRunState; message: string; skillPath?: string; step?: string }>
   result?: ReflectSummary | CurateSummary
   error?: string
 }
@@ -51,9 +52,12 @@ export class JobStore {
           p.stage === 'task-start' ? 'running' : p.stage === 'task-done' ? 'done' : p.stage === 'task-failed' ? 'failed' : p.stage === 'task-skipped' ? 'skipped' : undefined
         const prev = tasks[p.taskDir]
         if (state) tasks[p.taskDir] = { state, message: p.message, skillPath: p.skillPath ?? prev?.skillPath }
+        else if (p.stage === 'task-step') tasks[p.taskDir] = { state: 'running', message: p.message, step: p.step, skillPath: prev?.skillPath }
         else if (!prev) tasks[p.taskDir] = { state: 'running', message: p.message }
       }
-      const line = p.message ? [...job.lines, p.taskDir ? `[${p.taskDir}] ${p.message}` : p.message].slice(-MAX_LINES) : job.lines
+      // a step repeating (the model wait ticks) updates the task line, not the job log
+      const repeat = p.stage === 'task-step' && p.taskDir !== undefined && job.tasks[p.taskDir]?.step === p.step
+      const line = p.message && !repeat ? [...job.lines, p.taskDir ? `[${p.taskDir}] ${p.message}` : p.message].slice(-MAX_LINES) : job.lines
       this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), message: p.message || job.message, lines: line, tasks })
     } else if (event.type === 'job.done') {
       const job = this.jobs[event.jobId] ?? { jobId: event.jobId, kind: event.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }

@@ -1,36 +1,44 @@
 import { ApiError } from '../../shared/api'
-import { useT } from '../i18n/i18n'
+import { useI18n } from '../i18n/i18n'
 import type { Translate } from '../i18n/i18n'
+import type { MessageKey } from '../i18n/messages'
+import { translateServerMessage } from '../i18n/server-messages'
 
-/** Explains an error in words a user understands (the technical message stays visible below). */
-export function describeError(t: Translate, error: unknown): { title: string; detail: string } {
-  const detail = error instanceof Error ? error.message : String(error)
-  const code = error instanceof ApiError ? error.code : ''
+/** A hint for the error's kind, when there is something to add to the message itself. */
+function hintOf(t: Translate, code: string): string | null {
   switch (code) {
     case 'conflict':
-      return { title: t('error.conflict'), detail }
+      return t('error.conflict')
     case 'not_found':
-      return { title: t('error.notFound'), detail }
-    case 'bad_request':
-      return { title: t('error.badRequest'), detail }
+      return t('error.notFound')
     case 'network':
-      return { title: t('error.network'), detail }
+      return t('error.network')
     case 'unavailable':
-      return { title: t('error.unavailable'), detail }
+      return t('error.unavailable')
     case 'unauthorized':
-      return { title: t('error.unauthorized'), detail }
+      return t('error.unauthorized')
+    case 'locked':
+      return t('error.locked')
     default:
-      return { title: t('error.generic'), detail }
+      return null
   }
 }
 
-/** An inline error panel with an optional retry button. */
-export function ErrorNotice(props: { error: unknown; onRetry?: () => void }): React.JSX.Element {
-  const t = useT()
-  const { title, detail } = describeError(t, props.error)
+/** Says what failed ("Saving the skill failed"), why in the user's language, and a hint for the kind of error. */
+export function describeError(t: Translate, lang: 'en' | 'zh', error: unknown, action: MessageKey): { title: string; hint: string | null; detail: string } {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = error instanceof ApiError ? error.code : ''
+  return { title: t('error.failed', { what: t(action) }), hint: hintOf(t, code), detail: translateServerMessage(message, lang) }
+}
+
+/** An inline error panel where the failure happened, with an optional retry button. */
+export function ErrorNotice(props: { error: unknown; action: MessageKey; onRetry?: () => void }): React.JSX.Element {
+  const { t, lang } = useI18n()
+  const { title, hint, detail } = describeError(t, lang, props.error, props.action)
   return (
     <div className="error-notice" role="alert" data-testid="error-notice">
       <strong>{title}</strong>
+      {hint && <span>{hint}</span>}
       <span className="error-detail">{detail}</span>
       {props.onRetry && (
         <button type="button" className="btn" onClick={props.onRetry}>

@@ -19,7 +19,7 @@ export function stepRating(value: number, key: string): number | null {
  * A 0–1 rating: a native slider (arrow keys, Home/End, PageUp/PageDown) plus a submit button;
  * Enter on the slider submits. Shows the quality before → after once rated.
  */
-export function RatingControl(props: { quality: number; onRate: (rating: number) => Promise<RateResult> }): React.JSX.Element {
+export function RatingControl(props: { quality: number; onRate: (rating: number) => Promise<RateResult>; blocked?: string }): React.JSX.Element {
   const t = useT()
   const [rating, setRating] = useState(0.8)
   const [busy, setBusy] = useState(false)
@@ -27,7 +27,7 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
   const [error, setError] = useState<unknown>(null)
 
   async function submit(): Promise<void> {
-    if (busy) return
+    if (busy || props.blocked) return
     setBusy(true)
     setError(null)
     try {
@@ -70,7 +70,7 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
         <output className="rating-value" htmlFor="rating-slider">
           {rating.toFixed(2)}
         </output>
-        <button type="button" className="btn" data-testid="rating-submit" disabled={busy} onClick={() => void submit()}>
+        <button type="button" className="btn" data-testid="rating-submit" disabled={busy || Boolean(props.blocked)} onClick={() => void submit()}>
           {t('rating.submit')}
         </button>
       </div>
@@ -79,7 +79,8 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
           ? t('rating.result', { before: result.before.toFixed(3), after: result.after.toFixed(3) })
           : t('rating.current', { quality: props.quality.toFixed(3) })}
       </div>
-      {error !== null && <ErrorNotice error={error} />}
+      {props.blocked && <p className="form-hint" data-testid="rating-blocked">{props.blocked}</p>}
+      {error !== null && <ErrorNotice error={error} action="failed.rate" />}
     </div>
   )
 }

@@ -17,6 +17,14 @@ interface Props<T> {
   className?: string
   /** Called when the user scrolls near the end (to load more). */
   onNearEnd?: () => void
+  /** Rows differ in height: `rowHeight` is the estimate, each row is measured once shown. */
+  measured?: boolean
+  /** Moves the active row there and scrolls it to the top (a new `seq` repeats the jump). */
+  jumpTo?: { index: number; seq: number }
+  /** Index of the row to mark (e.g. a search hit), without moving the active row. */
+  markedIndex?: number
+  /** 'list': rows are items (they may hold buttons) rather than options to pick; arrows still move and scroll. */
+  role?: 'listbox' | 'list'
 }
 
 /**
@@ -36,6 +44,20 @@ export function VirtualList<T>(props: Props<T>): React.JSX.Element {
     overscan: 8,
     initialRect: { width: 800, height: 600 }
   })
+  const { jumpTo } = props
+  const [seenJump, setSeenJump] = useState<number | null>(null)
+  if (jumpTo && jumpTo.seq !== seenJump && count > 0) {
+    setSeenJump(jumpTo.seq)
+    setActive(Math.max(0, Math.min(count - 1, jumpTo.index)))
+  }
+  const hasItems = count > 0
+  const jumpSeq = jumpTo?.seq
+  useEffect(() => {
+    if (jumpTo && hasItems) virtualizer.scrollToIndex(Math.max(0, Math.min(count - 1, jumpTo.index)), { align: 'start' })
+    // scroll once per jump (its seq), not on every change of the list
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jumpSeq, hasItems])
+  const listbox = (props.role ?? 'listbox') === 'listbox'
   const activeIndex = Math.min(active, Math.max(0, count - 1))
   const items = virtualizer.getVirtualItems()
   const last = items[items.length - 1]
@@ -68,10 +90,10 @@ export function VirtualList<T>(props: Props<T>): React.JSX.Element {
     <div
       ref={parentRef}
       className={`vlist ${props.className ?? ''}`}
-      role="listbox"
+      role={listbox ? 'listbox' : 'list'}
       tabIndex={0}
       aria-label={props.ariaLabel}
-      aria-activedescendant={count > 0 ? `${props.testId ?? 'vlist'}-row-${activeIndex}` : undefined}
+      aria-activedescendant={listbox && count > 0 ? `${props.testId ?? 'vlist'}-row-${activeIndex}` : undefined}
       data-testid={props.testId}
       onKeyDown={onKeyDown}
     >
@@ -79,15 +101,18 @@ export function VirtualList<T>(props: Props<T>): React.JSX.Element {
         {items.map((row) => {
           const item = props.items[row.index]!
           const isActive = row.index === activeIndex
+          const cls = `vrow${isActive ? ' vrow-active' : ''}${row.index === props.markedIndex ? ' vrow-marked' : ''}`
           return (
             <div
               key={props.getKey(item, row.index)}
               id={`${props.testId ?? 'vlist'}-row-${row.index}`}
-              role="option"
-              aria-selected={isActive}
-              className={isActive ? 'vrow vrow-active' : 'vrow'}
+              role={listbox ? 'option' : 'listitem'}
+              aria-selected={listbox ? isActive : undefined}
+              className={cls}
               data-testid={props.rowTestId}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: props.rowHeight, transform: `translateY(${row.start}px)` }}
+              data-index={row.index}
+              ref={props.measured ? virtualizer.measureElement : undefined}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', ...(props.measured ? {} : { height: props.rowHeight }), transform: `translateY(${row.start}px)` }}
               onClick={() => {
                 setActive(row.index)
                 props.onActiveChange?.(item, row.index)

@@ -3,7 +3,29 @@ import { DiffEditor, Editor } from '@monaco-editor/react'
 import { monaco } from './monaco-setup'
 import type { CodeEditorProps, DiffViewProps } from './CodeEditor'
 
-function useColorScheme(): 'vs' | 'vs-dark' {
+/**
+ * Monaco's own light and dark themes, with line numbers and other dimmed text dark (or light) enough to read:
+ * the stock grey line numbers are 1.75:1 against the page, far under WCAG's 4.5:1.
+ */
+let themesDefined = false
+function defineThemes(): void {
+  if (themesDefined) return
+  themesDefined = true
+  monaco.editor.defineTheme('skillbench-light', {
+    base: 'vs',
+    inherit: true,
+    rules: [],
+    colors: { 'editorLineNumber.foreground': '#5c6470', 'editorLineNumber.activeForeground': '#1d2330', 'editorWhitespace.foreground': '#8a919c' }
+  })
+  monaco.editor.defineTheme('skillbench-dark', {
+    base: 'vs-dark',
+    inherit: true,
+    rules: [],
+    colors: { 'editorLineNumber.foreground': '#a3abb8', 'editorLineNumber.activeForeground': '#e3e7ef' }
+  })
+}
+
+function useColorScheme(): 'skillbench-light' | 'skillbench-dark' {
   const query = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null
   const [dark, setDark] = useState(query?.matches ?? false)
   useEffect(() => {
@@ -12,7 +34,8 @@ function useColorScheme(): 'vs' | 'vs-dark' {
     query.addEventListener('change', listener)
     return () => query.removeEventListener('change', listener)
   }, [query])
-  return dark ? 'vs-dark' : 'vs'
+  defineThemes()
+  return dark ? 'skillbench-dark' : 'skillbench-light'
 }
 
 const OPTIONS = { minimap: { enabled: false }, wordWrap: 'on' as const, fontSize: 13, scrollBeyondLastLine: false, automaticLayout: true, unicodeHighlight: { ambiguousCharacters: false } }
@@ -31,10 +54,26 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   /** Values we reported and whose echo (as `value`) has not come back yet, oldest first. */
   const pending = useRef<string[]>([])
   const applying = useRef(false)
+  const autoFocus = useRef(props.autoFocus)
+  const [mounted, setMounted] = useState<monaco.editor.IStandaloneCodeEditor | null>(null)
   useEffect(() => {
     onSave.current = props.onSave
     onChange.current = props.onChange
   }, [props.onSave, props.onChange])
+  // problems as markers (squiggles with their message on hover and in the keyboard-reachable hover)
+  const { problems } = props
+  useEffect(() => {
+    const model = mounted?.getModel()
+    if (!mounted || !model) return
+    const markers = (problems ?? []).map((p) => {
+      const line = Math.min(Math.max(1, p.line), model.getLineCount())
+      const column = Math.min(Math.max(1, p.column), model.getLineMaxColumn(line))
+      return { severity: monaco.MarkerSeverity.Error, message: p.message, startLineNumber: line, startColumn: column, endLineNumber: line, endColumn: Math.max(column + 1, model.getLineMaxColumn(line)) }
+    })
+    monaco.editor.setModelMarkers(model, 'skillbench', markers)
+    const first = markers[0]
+    if (first) mounted.revealLineInCenterIfOutsideViewport(first.startLineNumber)
+  }, [mounted, problems])
   useEffect(() => {
     latest.current = props.value
     const echo = pending.current.indexOf(props.value)
@@ -59,7 +98,9 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
         options={{ ...OPTIONS, readOnly: props.readOnly, ariaLabel: props.ariaLabel }}
         onMount={(editor) => {
           editorRef.current = editor
+          setMounted(editor)
           if (editor.getValue() !== latest.current) editor.setValue(latest.current)
+          if (autoFocus.current) editor.focus()
           editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => onSave.current?.(editor.getValue()))
           editor.onDidChangeModelContent(() => {
             if (applying.current) return
@@ -75,6 +116,21 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
 }
 
 /**
+ * Gives a diff side its screen-reader name and keeps it: Monaco 0.57's diff editor re-applies its sub-editors'
+ * options with an empty `ariaLabel` right after creating them (and on later option changes), leaving the inputs
+ * unnamed (axe: aria-input-field-name).
+ */
+function keepAriaLabel(editor: monaco.editor.ICodeEditor, label: string): void {
+  const apply = (): void => {
+    if (editor.getOption(monaco.editor.EditorOption.ariaLabel) !== label) editor.updateOptions({ ariaLabel: label })
+  }
+  apply()
+  editor.onDidChangeConfiguration((e) => {
+    if (e.hasChanged(monaco.editor.EditorOption.ariaLabel)) apply()
+  })
+}
+
+/**
  * Monaco DiffEditor, before → after; the right side is editable when onModifiedChange is given.
  * Teardown is ours: @monaco-editor/react 4.7 disposes the two models before the widget, which Monaco
  * 0.52+ reports as "TextModel got disposed before DiffEditorWidget model got reset". So the wrapper
@@ -86,6 +142,7 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
   // The right side is the user's once mounted: feeding edits back as a prop would race with typing.
   const [initialModified] = useState(props.modified)
+  const labels = useRef({ original: props.originalLabel ?? `${props.ariaLabel} (before)`, modified: props.modifiedLabel ?? `${props.ariaLabel} (after)` })
   useEffect(() => {
     onChange.current = props.onModifiedChange
   }, [props.onModifiedChange])
@@ -110,9 +167,20 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
         theme={theme}
         keepCurrentOriginalModel
         keepCurrentModifiedModel
-        options={{ ...OPTIONS, readOnly: !props.onModifiedChange, originalEditable: false, renderSideBySide: true, ariaLabel: props.ariaLabel }}
+        options={{
+          ...OPTIONS,
+          readOnly: !props.onModifiedChange,
+          originalEditable: false,
+          renderSideBySide: true,
+          ariaLabel: props.ariaLabel,
+          // each side's input needs its own name (axe: aria-input-field-name)
+          originalAriaLabel: props.originalLabel ?? `${props.ariaLabel} (before)`,
+          modifiedAriaLabel: props.modifiedLabel ?? `${props.ariaLabel} (after)`
+        }}
         onMount={(editor) => {
           editorRef.current = editor
+          keepAriaLabel(editor.getOriginalEditor(), labels.current.original)
+          keepAriaLabel(editor.getModifiedEditor(), labels.current.modified)
           const modified = editor.getModifiedEditor()
           modified.onDidChangeModelContent(() => onChange.current?.(modified.getValue()))
         }}

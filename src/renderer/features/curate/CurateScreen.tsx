@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { FileChange, Proposal, ProposalKind } from '../../../shared/types'
+import type { JournalEntry, Proposal, ProposalKind } from '../../../shared/types'
 import { useApi } from '../../api/context'
 import { latestJob } from '../../api/job-store'
 import { useJobs, useJobStore } from '../../api/jobs'
@@ -13,19 +13,24 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
+import { authorName } from '../overview/OverviewScreen'
+import { groupChanges, proposalReason, sharedWords } from './proposal-text'
+import type { FileMove } from './proposal-text'
 
 const KIND_ORDER: ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete']
 
-/** One click computes the curation plan; review each proposal in a diff; history with undo. */
+/** One click computes the curation plan; review each proposal in a diff; undo right after accepting, or from history. */
 export function CurateScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
   const store = useJobStore()
   const jobs = useJobs()
-  const { library } = useAppState()
+  const { library, navigate } = useAppState()
   const [reviewing, setReviewing] = useState<Proposal | null>(null)
   const [tab, setTab] = useState<'plan' | 'history'>('plan')
+  const [applied, setApplied] = useState<{ entry: JournalEntry; proposal: Proposal } | null>(null)
   const lib = library ?? ''
   const plan = useQuery({ queryKey: queryKeys.curatePlan(lib), queryFn: () => api.call('curate.plan', { library: lib }), enabled: !!library })
   const journal = useQuery({ queryKey: queryKeys.journal(lib), queryFn: () => api.call('curate.journal', { library: lib }), enabled: !!library })
@@ -35,13 +40,20 @@ export function CurateScreen(): React.JSX.Element {
 
   const start = useMutation({ mutationFn: () => api.call('curate.start', { library: lib }), onSuccess: (info) => store.track(info) })
   const reject = useMutation({ mutationFn: (id: string) => api.call('curate.reject', { library: lib, proposalId: id }), onSuccess: refresh })
-  const undo = useMutation({ mutationFn: (id: string) => api.call('curate.undo', { library: lib, entryId: id }), onSuccess: refresh })
+  const undo = useMutation({
+    mutationFn: (id: string) => api.call('curate.undo', { library: lib, entryId: id }),
+    onSuccess: () => {
+      setApplied(null)
+      refresh()
+    }
+  })
 
   const groups = useMemo(() => {
     const map = new Map<ProposalKind, Proposal[]>()
     for (const p of plan.data?.proposals ?? []) map.set(p.kind, [...(map.get(p.kind) ?? []), p])
     return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: map.get(k)! }))
   }, [plan.data])
+  const protectedSkills = plan.data?.protected ?? []
 
   if (!library)
     return (
@@ -61,26 +73,39 @@ export function CurateScreen(): React.JSX.Element {
       </header>
       <p className="lead">{t('curate.lead')}</p>
       <p className="muted">{t('curate.queueLead')}</p>
-      {start.error && <ErrorNotice error={start.error} />}
+      {start.error && <ErrorNotice error={start.error} action="failed.curate" />}
       {job && job.state !== 'done' && (
         <div className="panel">
           <ProgressBar value={job.fraction} label={t('curate.computing')} testId="curate-progress" />
-          <p className="muted">{job.state === 'running' ? job.message : t(`job.state.${job.state}`)}</p>
-          {job.error && <ErrorNotice error={new Error(job.error)} />}
+          <p className="muted">{job.state === 'running' ? translateServerMessage(job.message, lang) : t(`job.state.${job.state}`)}</p>
+          {job.error && <ErrorNotice error={new Error(job.error)} action="failed.curate" />}
         </div>
       )}
+      {applied && (
+        <div className="banner banner-ok" role="status" data-testid="applied-banner">
+          <span>{t('curate.appliedBanner', { kind: t(`kind.${applied.proposal.kind}`), what: applied.proposal.members.map((m) => m.title || m.skill_id).join(' + ') })}</span>
+          <div className="spacer" />
+          <button type="button" className="btn btn-small" data-testid="applied-undo" disabled={undo.isPending} onClick={() => undo.mutate(applied.entry.id)}>
+            {t('curate.undo')}
+          </button>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => setApplied(null)}>
+            {t('curate.dismiss')}
+          </button>
+        </div>
+      )}
+      {undo.error && <ErrorNotice error={undo.error} action="failed.undo" />}
       <div className="tabs" role="tablist" aria-label={t('curate.title')}>
-        <button type="button" role="tab" aria-selected={tab === 'plan'} className="tab" data-testid="curate-tab-plan" onClick={() => setTab('plan')}>
+        <button type="button" role="tab" id="curate-tab-plan" aria-controls="curate-panel-plan" aria-selected={tab === 'plan'} className="tab" data-testid="curate-tab-plan" onClick={() => setTab('plan')}>
           {t('curate.plan')}
         </button>
-        <button type="button" role="tab" aria-selected={tab === 'history'} className="tab" data-testid="curate-tab-history" onClick={() => setTab('history')}>
+        <button type="button" role="tab" id="curate-tab-history" aria-controls="curate-panel-history" aria-selected={tab === 'history'} className="tab" data-testid="curate-tab-history" onClick={() => setTab('history')}>
           {t('curate.history')}
         </button>
       </div>
       {tab === 'plan' ? (
-        <div role="tabpanel">
-          {plan.error && <ErrorNotice error={plan.error} onRetry={() => void plan.refetch()} />}
-          {reject.error && <ErrorNotice error={reject.error} />}
+        <div role="tabpanel" id="curate-panel-plan" aria-labelledby="curate-tab-plan">
+          {plan.error && <ErrorNotice error={plan.error} action="failed.loadPlan" onRetry={() => void plan.refetch()} />}
+          {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
           {plan.data && (
             <p className="muted" data-testid="plan-info">
               {plan.data.computedAt ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded }) : t('curate.notComputed')}
@@ -93,74 +118,39 @@ export function CurateScreen(): React.JSX.Element {
                 {t(`kind.${g.kind}`)} <span className="muted">({g.proposals.length})</span>
               </h2>
               {g.proposals.map((p) => (
-                <article key={p.id} className="proposal" data-testid="proposal">
-                  <div className="proposal-head">
-                    <Badge tone="accent">{t(`kind.${p.kind}`)}</Badge>
-                    <span className="strong ellipsis">{p.members.map((m) => m.title || m.skill_id).join(' + ')}</span>
-                    <div className="spacer" />
-                    <Badge tone={p.status === 'applied' ? 'ok' : p.status === 'rejected' || p.status === 'undone' ? 'muted' : 'info'}>{t(`proposal.${p.status ?? 'pending'}`)}</Badge>
-                  </div>
-                  <p className="cell-sub">{p.reason}</p>
-                  <div className="evidence">
-                    <span>
-                      {t('curate.score')}: <strong>{p.score.toFixed(3)}</strong>
-                    </span>
-                    {typeof p.evidence.similarity === 'number' && (
-                      <span>
-                        {t('curate.similarity')}: <strong>{p.evidence.similarity.toFixed(3)}</strong>
-                      </span>
-                    )}
-                    {p.evidence.shared_terms && p.evidence.shared_terms.length > 0 && (
-                      <span className="terms">
-                        {t('curate.sharedTerms')}:{' '}
-                        {p.evidence.shared_terms.slice(0, 12).map((term) => (
-                          <code key={term} className="term">
-                            {term}
-                          </code>
-                        ))}
-                      </span>
-                    )}
-                    {typeof p.evidence.task === 'string' && <span data-testid="proposal-task">{t('curate.fromTask', { task: p.evidence.task })}</span>}
-                    {typeof p.evidence.tool === 'string' && <span data-testid="proposal-tool">{t('curate.agentTool', { tool: p.evidence.tool })}</span>}
-                    {p.author && (
-                      <span className="muted" data-testid="proposal-author">
-                        {t('curate.by', { who: p.author })}
-                      </span>
-                    )}
-                  </div>
-                  {Array.isArray(p.evidence.changes) && p.evidence.changes.length > 0 && (
-                    <ul className="cell-sub proposal-changes">
-                      {p.evidence.changes.slice(0, 8).map((c, i) => (
-                        <li key={i}>{String(c)}</li>
-                      ))}
-                    </ul>
-                  )}
-                  {(p.status ?? 'pending') === 'pending' && (
-                    <div className="proposal-actions">
-                      <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={() => setReviewing(p)}>
-                        {t('curate.review')}
-                      </button>
-                      <button type="button" className="btn" data-testid="proposal-reject" disabled={reject.isPending} onClick={() => reject.mutate(p.id)}>
-                        {t('curate.reject')}
-                      </button>
-                    </div>
-                  )}
-                </article>
+                <ProposalCard key={p.id} proposal={p} onReview={() => setReviewing(p)} onReject={() => reject.mutate(p.id)} rejecting={reject.isPending} />
               ))}
             </section>
           ))}
+          {protectedSkills.length > 0 && (
+            <section className="proposal-group" data-testid="protected-skills">
+              <h2>
+                {t('curate.protected')} <span className="muted">({protectedSkills.length})</span>
+              </h2>
+              <p className="muted">{t('curate.protectedHelp')}</p>
+              <ul className="protected-list">
+                {protectedSkills.map((s) => (
+                  <li key={s.skill_id}>
+                    <button type="button" className="link" onClick={() => navigate({ screen: 'editor', library: lib, skillId: s.skill_id })}>
+                      {s.title || s.skill_id}
+                    </button>{' '}
+                    <Badge tone="muted">{t(s.reason === 'pinned' ? 'curate.pinned' : 'curate.editedByHand')}</Badge>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
         </div>
       ) : (
-        <div role="tabpanel" data-testid="journal">
-          {journal.error && <ErrorNotice error={journal.error} onRetry={() => void journal.refetch()} />}
-          {undo.error && <ErrorNotice error={undo.error} />}
+        <div role="tabpanel" id="curate-panel-history" aria-labelledby="curate-tab-history" data-testid="journal">
+          {journal.error && <ErrorNotice error={journal.error} action="failed.loadHistory" onRetry={() => void journal.refetch()} />}
           {journal.data && journal.data.length === 0 && <p className="empty">{t('curate.noHistory')}</p>}
           <ul className="journal">
             {[...(journal.data ?? [])].reverse().map((e) => (
               <li key={e.id} className="journal-entry" data-testid="journal-entry">
                 <Badge tone="accent">{t(`kind.${e.kind}`)}</Badge>
                 <span>{formatDate(e.at, lang)}</span>
-                <span className="muted">{t('curate.by', { who: e.by })}</span>
+                <span className="muted">{t('curate.appliedBy', { who: authorName(t, e.by) })}</span>
                 <span className="cell-sub ellipsis">{e.changes.map((c) => c.path).join(', ')}</span>
                 <div className="spacer" />
                 {e.undone_at ? (
@@ -177,55 +167,153 @@ export function CurateScreen(): React.JSX.Element {
           </ul>
         </div>
       )}
-      {reviewing && <ReviewDialog library={lib} proposal={reviewing} onClose={() => setReviewing(null)} onDone={() => { setReviewing(null); refresh() }} />}
+      {reviewing && (
+        <ReviewDialog
+          library={lib}
+          proposal={reviewing}
+          onClose={() => setReviewing(null)}
+          onDone={(entry) => {
+            if (entry) setApplied({ entry, proposal: reviewing })
+            setReviewing(null)
+            refresh()
+          }}
+        />
+      )}
     </section>
   )
 }
 
-/** Before → after of each file; the right side is editable ("edit, then accept"). */
-function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () => void; onDone: () => void }): React.JSX.Element {
+function ProposalCard(props: { proposal: Proposal; onReview: () => void; onReject: () => void; rejecting: boolean }): React.JSX.Element {
+  const { t } = useI18n()
+  const p = props.proposal
+  const reason = proposalReason(t, p)
+  const words = sharedWords(p)
+  const { edits, moves } = groupChanges(p.changes)
+  return (
+    <article className="proposal" data-testid="proposal">
+      <div className="proposal-head">
+        <Badge tone="accent">{t(`kind.${p.kind}`)}</Badge>
+        <span className="strong ellipsis">{p.members.map((m) => m.title || m.skill_id).join(' + ')}</span>
+        <div className="spacer" />
+        <Badge tone={p.status === 'applied' ? 'ok' : p.status === 'rejected' || p.status === 'undone' ? 'muted' : 'info'}>{t(`proposal.${p.status ?? 'pending'}`)}</Badge>
+      </div>
+      <p className="proposal-reason" data-testid="proposal-reason">
+        {reason.text}
+      </p>
+      {reason.quote && <blockquote className="proposal-quote">{reason.quote}</blockquote>}
+      <div className="evidence">
+        {typeof p.evidence.similarity === 'number' && p.kind !== 'cleanup' && (
+          <span>
+            {t('curate.similarity')}: <strong>{p.evidence.similarity.toFixed(2)}</strong>
+          </span>
+        )}
+        {words.length > 0 && (
+          <span className="terms" data-testid="shared-words">
+            {t('curate.sharedWords')}:{' '}
+            {words.slice(0, 10).map((w) => (
+              <span key={w} className="term">
+                {w}
+              </span>
+            ))}
+          </span>
+        )}
+        {typeof p.evidence.task === 'string' && <span data-testid="proposal-task">{t('curate.fromTask', { task: p.evidence.task })}</span>}
+        {typeof p.evidence.tool === 'string' && <span data-testid="proposal-tool">{t('curate.agentTool', { tool: p.evidence.tool })}</span>}
+        {p.author && (
+          <span className="muted" data-testid="proposal-author">
+            {t('curate.proposedBy', { who: authorName(t, p.author) })}
+          </span>
+        )}
+      </div>
+      <ul className="cell-sub proposal-changes" data-testid="proposal-changes">
+        {edits.map((c) => (
+          <li key={c.path}>{t(c.before === null ? 'curate.willCreate' : 'curate.willRewrite', { path: c.path })}</li>
+        ))}
+        {moves.map((m) => (
+          <li key={m.from} data-testid="proposal-move">
+            {t('curate.willMove', { from: m.from, to: m.to })}
+          </li>
+        ))}
+      </ul>
+      {Array.isArray(p.evidence.changes) && p.evidence.changes.length > 0 && (
+        <ul className="cell-sub proposal-changes">
+          {p.evidence.changes.slice(0, 8).map((c, i) => (
+            <li key={i}>{String(c)}</li>
+          ))}
+        </ul>
+      )}
+      {(p.status ?? 'pending') === 'pending' && (
+        <div className="proposal-actions">
+          <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={props.onReview}>
+            {t('curate.review')}
+          </button>
+          <button type="button" className="btn" data-testid="proposal-reject" disabled={props.rejecting} onClick={props.onReject}>
+            {t('curate.reject')}
+          </button>
+        </div>
+      )}
+    </article>
+  )
+}
+
+/** Before → after of each rewritten file (the right side is editable), and the files moving to legacy/. */
+function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () => void; onDone: (entry?: JournalEntry) => void }): React.JSX.Element {
   const { t } = useI18n()
   const api = useApi()
   const { proposal } = props
+  const { edits: rewritten, moves } = useMemo(() => groupChanges(proposal.changes), [proposal.changes])
   const [index, setIndex] = useState(0)
   const [edits, setEdits] = useState<Record<string, string>>({})
-  const change: FileChange | undefined = proposal.changes[index]
+  const tabs = rewritten.length + (moves.length > 0 ? 1 : 0)
+  const change = rewritten[index]
   const accept = useMutation({
     mutationFn: () => {
       const edited = Object.keys(edits).length > 0 ? proposal.changes.map((c) => (c.path in edits ? { ...c, after: edits[c.path]! } : c)) : undefined
       return api.call('curate.accept', { library: props.library, proposalId: proposal.id, edited })
     },
-    onSuccess: props.onDone
+    onSuccess: (entry) => props.onDone(entry)
   })
-  const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: props.onDone })
-  const describe = (c: FileChange): string => (c.before === null ? t('curate.fileNew') : c.after === null ? t('curate.fileRemoved') : t('curate.fileChanged'))
+  const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onDone() })
   return (
     <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposal.members.map((m) => m.title || m.skill_id).join(' + ')}`} onClose={props.onClose} wide testId="review-dialog">
-      <div className="tabs" role="tablist" aria-label={t('curate.files')}>
-        {proposal.changes.map((c, i) => (
-          <button key={c.path} type="button" role="tab" aria-selected={i === index} className="tab" onClick={() => setIndex(i)} title={c.path}>
-            <span className="ellipsis">{c.path}</span> <span className="muted">({describe(c)})</span>
-            {c.path in edits ? ' ✎' : ''}
-          </button>
-        ))}
-      </div>
-      {change && (
+      <p className="proposal-reason">{proposalReason(t, proposal).text}</p>
+      {tabs > 1 && (
+        <div className="tabs" role="tablist" aria-label={t('curate.files')}>
+          {rewritten.map((c, i) => (
+            <button key={c.path} type="button" role="tab" aria-selected={i === index} className="tab" onClick={() => setIndex(i)} title={c.path}>
+              <span className="ellipsis">{c.path}</span> <span className="muted">({t(c.before === null ? 'curate.fileNew' : 'curate.fileChanged')})</span>
+              {c.path in edits ? ' ✎' : ''}
+            </button>
+          ))}
+          {moves.length > 0 && (
+            <button type="button" role="tab" aria-selected={index === rewritten.length} className="tab" data-testid="review-moves-tab" onClick={() => setIndex(rewritten.length)}>
+              {t('curate.movesTab', { n: moves.length })}
+            </button>
+          )}
+        </div>
+      )}
+      {change ? (
         <>
           <div className="diff-legend">
             <span>{t('curate.before')}</span>
-            <span>{change.after === null ? t('curate.fileRemoved') : t('curate.afterEditable')}</span>
+            <span>{t('curate.afterEditable')}</span>
           </div>
           <DiffView
             key={change.path}
             original={change.before ?? ''}
             modified={edits[change.path] ?? change.after ?? ''}
-            onModifiedChange={change.after === null ? undefined : (text) => setEdits((prev) => ({ ...prev, [change.path]: text }))}
+            onModifiedChange={(text) => setEdits((prev) => ({ ...prev, [change.path]: text }))}
             ariaLabel={change.path}
+            originalLabel={`${change.path}: ${t('curate.before')}`}
+            modifiedLabel={`${change.path}: ${t('curate.afterEditable')}`}
             height="52vh"
           />
         </>
+      ) : (
+        <MovesList moves={moves} />
       )}
-      {(accept.error ?? reject.error) && <ErrorNotice error={accept.error ?? reject.error} />}
+      {accept.error && <ErrorNotice error={accept.error} action="failed.accept" />}
+      {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose}>
           {t('common.cancel')}
@@ -238,5 +326,26 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
         </button>
       </div>
     </Dialog>
+  )
+}
+
+/** Files that move to legacy/: where they go, that they can be restored, and what they hold (folded). */
+function MovesList(props: { moves: FileMove[] }): React.JSX.Element {
+  const { t } = useI18n()
+  return (
+    <ul className="moves" data-testid="review-moves">
+      {props.moves.map((m) => (
+        <li key={m.from} className="move">
+          <p>
+            <code>{m.from}</code> → <code>{m.to}</code> <Badge tone="info">{t('curate.restorable')}</Badge>
+          </p>
+          <p className="muted small">{t('curate.restoreHow')}</p>
+          <details>
+            <summary>{t('curate.showFile')}</summary>
+            <pre className="move-preview">{m.text}</pre>
+          </details>
+        </li>
+      ))}
+    </ul>
   )
 }

@@ -46,7 +46,7 @@ export function CodeFileDialog(props: { library: string; path: string; onClose: 
   const file = useQuery({ queryKey: queryKeys.codeFile(props.library, props.path), queryFn: () => api.call('skills.readCode', { library: props.library, path: props.path }) })
   return (
     <Dialog title={props.path} onClose={props.onClose} wide testId="code-dialog">
-      {file.error && <ErrorNotice error={file.error} onRetry={() => void file.refetch()} />}
+      {file.error && <ErrorNotice error={file.error} action="failed.readCode" onRetry={() => void file.refetch()} />}
       {file.isLoading && <p className="muted">{t('common.loading')}</p>}
       {file.data && (
         <>

@@ -13,7 +13,7 @@ import { formatDate, formatQuality } from '../../components/format'
 import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
 import { CodeFileDialog } from './CodeFileDialog'
-import { checkFrontMatter } from './front-matter'
+import { checkFrontMatter, rebaseFrontMatter } from './front-matter'
 
 interface Base {
   text: string
@@ -21,7 +21,7 @@ interface Base {
 }
 
 /** Monaco editor for one skill file: validation, save with conflict handling, rating, links. */
-export function SkillEditor(props: { library: string; skillId: string }): React.JSX.Element {
+export function SkillEditor(props: { library: string; skillId: string; focus?: boolean }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
@@ -40,9 +40,11 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
   const [viewing, setViewing] = useState<string | null>(null)
   const dirty = base !== null && draft !== base.text
   const dirtyRef = useRef(dirty)
+  const draftRef = useRef(draft)
   useEffect(() => {
     dirtyRef.current = dirty
-  }, [dirty])
+    draftRef.current = draft
+  }, [dirty, draft])
 
   // Take the disk version when it arrives, unless the user has unsaved edits (then only warn).
   const loaded = doc.data
@@ -98,6 +100,8 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
   })
 
   const check = useMemo(() => checkFrontMatter(draft, loaded?.skill.format ?? 'agiagent'), [draft, loaded?.skill.format])
+  // Rating merges into unsaved edits, unless those edits touch the rating's own fields (then: save first).
+  const ratingBlocked = dirty && base !== null && rebaseFrontMatter(base.text, base.text.replace(/^(\s*quality_index:\s*).*$/m, '$1-1'), draft) === null
   const canSave = dirty && !save.isPending && check.data !== null
 
   // `text` comes from the editor itself on Ctrl+S: React state may lag a few keystrokes behind.
@@ -143,7 +147,7 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
     return (
       <section className="screen">
         <BackLink />
-        <ErrorNotice error={doc.error} onRetry={() => void doc.refetch()} />
+        <ErrorNotice error={doc.error} action="failed.openSkill" onRetry={() => void doc.refetch()} />
       </section>
     )
   if (!loaded || base === null)
@@ -188,10 +192,10 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
           </button>
         </div>
       )}
-      {saveError !== null && <ErrorNotice error={saveError} />}
+      {saveError !== null && <ErrorNotice error={saveError} action="failed.saveSkill" />}
       <div className="editor-layout">
         <div className="editor-main">
-          <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('editor.ariaLabel')} onSave={doSave} />
+          <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('editor.ariaLabel')} onSave={doSave} autoFocus={props.focus} />
         </div>
         <aside className="editor-side" aria-label={t('editor.details')}>
           <section className="panel">
@@ -231,9 +235,21 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
               <h2>{t('rating.title')}</h2>
               <RatingControl
                 quality={skill.quality_index}
+                blocked={ratingBlocked ? t('rating.saveFirst') : undefined}
                 onRate={async (rating) => {
                   const result = await api.call('skills.rate', { library, skillId, rating })
-                  void client.invalidateQueries({ queryKey: queryKeys.library(library) })
+                  // the rating rewrote the file: take its new front matter into unsaved edits instead of a conflict
+                  const fresh = await api.call('skills.get', { library, skillId, includeLegacy: true })
+                  const rebased = dirtyRef.current && base ? rebaseFrontMatter(base.text, fresh.text, draftRef.current) : null
+                  if (rebased !== null) {
+                    setBase({ text: fresh.text, hash: fresh.skill.hash })
+                    setDraft(rebased)
+                    client.setQueryData(queryKeys.skill(library, skillId), fresh)
+                  } else if (!dirtyRef.current) {
+                    accept(fresh)
+                  }
+                  void client.invalidateQueries({ queryKey: queryKeys.skills(library) })
+                  void client.invalidateQueries({ queryKey: queryKeys.overview(library) })
                   return result
                 }}
               />
@@ -279,7 +295,8 @@ export function SkillEditor(props: { library: string; skillId: string }): React.
                 {t('editor.retire')}
               </button>
             )}
-            {(restore.error ?? retire.error) && <ErrorNotice error={restore.error ?? retire.error} />}
+            {restore.error && <ErrorNotice error={restore.error} action="failed.restoreSkill" />}
+            {retire.error && <ErrorNotice error={retire.error} action="failed.retireSkill" />}
           </section>
         </aside>
       </div>
@@ -337,7 +354,7 @@ function ConflictDiff(props: { disk: string; mine: string; onMine: (text: string
         <span>{t('conflict.onDisk')}</span>
         <span>{t('conflict.yours')}</span>
       </div>
-      <DiffView original={props.disk} modified={initialMine} onModifiedChange={props.onMine} ariaLabel={t('conflict.title')} height="360px" />
+      <DiffView original={props.disk} modified={initialMine} onModifiedChange={props.onMine} ariaLabel={t('conflict.title')} originalLabel={t('conflict.onDisk')} modifiedLabel={t('conflict.yours')} height="360px" />
     </>
   )
 }

@@ -1,5 +1,6 @@
 /** Pure checks of a skill file's front matter, shown beside the editor before saving. */
-import { parse } from 'yaml'
+import { isNode, parse, parseDocument } from 'yaml'
+import type { Document } from 'yaml'
 import type { SkillFormat } from '../../../shared/types'
 import type { MessageKey } from '../../i18n/messages'
 
@@ -51,4 +52,60 @@ export function checkFrontMatter(text: string, format: SkillFormat): FrontMatter
     requireString('description')
   }
   return { data: record, issues }
+}
+
+/** Where the front matter's YAML sits in the file text (between the `---` lines), or null. */
+function yamlRange(text: string): { start: number; end: number } | null {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text.slice(bom))
+  if (!match) return null
+  const start = bom + match[0].indexOf('\n') + 1
+  return { start, end: start + (match[1] ?? '').length }
+}
+
+/** Leaf paths of the front matter that bookkeeping writes touch: top-level keys and `metadata.skillbench.*`. */
+function bookkeepingPaths(doc: Document): string[][] {
+  const out: string[][] = []
+  const data = doc.toJS() as Record<string, unknown> | null
+  if (!data || typeof data !== 'object') return out
+  for (const key of Object.keys(data)) {
+    if (key === 'metadata') continue
+    out.push([key])
+  }
+  const ours = (data.metadata as { skillbench?: Record<string, unknown> } | undefined)?.skillbench
+  if (ours && typeof ours === 'object') for (const key of Object.keys(ours)) out.push(['metadata', 'skillbench', key])
+  return out
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * The editor's unsaved text with the front-matter fields that changed on disk since it was loaded (a rating:
+ * `quality_index`, `updated_at`…) taken over, so rating while editing never conflicts with yourself. Null when
+ * that cannot be done safely: a front matter does not parse, or the user edited one of those fields too. Pure.
+ */
+export function rebaseFrontMatter(loaded: string, onDisk: string, draft: string): string | null {
+  const ranges = [yamlRange(loaded), yamlRange(onDisk), yamlRange(draft)]
+  if (ranges.some((r) => r === null)) return null
+  const [a, b, d] = [loaded, onDisk, draft].map((text, i) => parseDocument(text.slice(ranges[i]!.start, ranges[i]!.end)))
+  if (a!.errors.length || b!.errors.length || d!.errors.length) return null
+  const seen = new Set<string>()
+  let changed = false
+  for (const path of [...bookkeepingPaths(b!), ...bookkeepingPaths(a!)]) {
+    const key = path.join('\u0000')
+    if (seen.has(key)) continue
+    seen.add(key)
+    const before = a!.getIn(path)
+    const after = b!.getIn(path)
+    if (same(before, after)) continue
+    if (!same(d!.getIn(path), before)) return null
+    // the disk's node, with its quoting: a timestamp stays a quoted string for YAML 1.1 readers
+    const node = b!.getIn(path, true)
+    if (after === undefined) d!.deleteIn(path)
+    else d!.setIn(path, isNode(node) ? node.clone() : node)
+    changed = true
+  }
+  if (!changed) return draft
+  const yaml = d!.toString({ lineWidth: 0 }).replace(/\n$/, '')
+  return draft.slice(0, ranges[2]!.start) + yaml + draft.slice(ranges[2]!.end)
 }

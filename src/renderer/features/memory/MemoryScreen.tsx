@@ -41,14 +41,14 @@ export function MemoryScreen(): React.JSX.Element {
         </button>
       </header>
       <p className="lead">{t('memory.lead')}</p>
-      {status.error && <ErrorNotice error={status.error} onRetry={() => void status.refetch()} />}
+      {status.error && <ErrorNotice error={status.error} action="failed.loadMemory" onRetry={() => void status.refetch()} />}
       {st && <WorkspacePanel status={st} onChanged={(next) => client.setQueryData(queryKeys.memoryStatus(lib), next)} />}
       {st && !st.enabled && (
         <p className="notice" data-testid="memory-disabled">
           {t('memory.disabled')}
         </p>
       )}
-      {consolidate.error && <ErrorNotice error={consolidate.error} />}
+      {consolidate.error && <ErrorNotice error={consolidate.error} action="failed.consolidate" />}
       {consolidate.data && (
         <p className="muted" data-testid="memory-consolidate-result">
           {consolidate.data.consolidated.length > 0
@@ -127,7 +127,7 @@ function WorkspacePanel(props: { status: MemoryStatusResult; onChanged: (next: M
         )}
       </div>
       <p className="muted">{t('memory.folderHelp')}</p>
-      {set.error && <ErrorNotice error={set.error} />}
+      {set.error && <ErrorNotice error={set.error} action="failed.setMemoryFolder" />}
     </div>
   )
 }
@@ -181,8 +181,8 @@ function MemoryFileEditor(props: { library: string; name: string; onSaved: () =>
           {t('memory.save')}
         </button>
       </div>
-      {doc.error && <ErrorNotice error={doc.error} onRetry={() => void doc.refetch()} />}
-      {save.error && <ErrorNotice error={save.error} />}
+      {doc.error && <ErrorNotice error={doc.error} action="failed.readMemory" onRetry={() => void doc.refetch()} />}
+      {save.error && <ErrorNotice error={save.error} action="failed.saveMemory" />}
       {conflict && (
         <button type="button" className="btn" data-testid="memory-reload" onClick={() => void reload()}>
           {t('memory.reload')}
@@ -219,7 +219,7 @@ function PendingPreferences(props: { library: string; status: MemoryStatusResult
           {t('memory.captured', { found: capture.data.found, queued: capture.data.queued })}
         </p>
       )}
-      {(capture.error ?? accept.error ?? reject.error) && <ErrorNotice error={capture.error ?? accept.error ?? reject.error} />}
+      {(capture.error ?? accept.error ?? reject.error) && <ErrorNotice error={capture.error ?? accept.error ?? reject.error} action={capture.error ? 'failed.capture' : 'failed.reviewPreference'} />}
       {pending.length === 0 ? (
         <p className="empty">{t('memory.noPending')}</p>
       ) : (
@@ -253,7 +253,7 @@ function PromptSections(props: { library: string }): React.JSX.Element {
     <section className="panel" aria-labelledby="prompt-title">
       <h2 id="prompt-title">{t('memory.promptTitle')}</h2>
       <p className="muted">{t('memory.promptHelp')}</p>
-      {prompt.error && <ErrorNotice error={prompt.error} onRetry={() => void prompt.refetch()} />}
+      {prompt.error && <ErrorNotice error={prompt.error} action="failed.loadPrompt" onRetry={() => void prompt.refetch()} />}
       {prompt.data &&
         (prompt.data.text.trim() ? (
           <>

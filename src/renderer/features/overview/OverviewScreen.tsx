@@ -1,58 +1,106 @@
 import { useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import type { OverviewResult } from '../../../shared/api'
+import type { OverviewResult, RecentActivity } from '../../../shared/api'
 import { useApi } from '../../api/context'
-import { useLibraries } from '../../api/hooks'
+import { useLibraries, useRoots } from '../../api/hooks'
 import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
+import type { Route } from '../../app-state'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
+import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { useI18n } from '../../i18n/i18n'
-import { layoutClusters } from './cluster-layout'
+import type { Translate } from '../../i18n/i18n'
+import type { MessageKey } from '../../i18n/messages'
+import { readFlag } from '../../progress-flags'
+import { layoutClusters, placeLabels } from './cluster-layout'
 
-const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#8b5cf6', '#ec4899', '#14b8a6', '#f97316', '#6366f1', '#84cc16', '#06b6d4']
+const PALETTE = ['#2563eb', '#047857', '#b45309', '#7c3aed', '#be185d', '#0f766e', '#c2410c', '#4338ca', '#4d7c0f', '#0e7490']
 
-/** The first screen: counts, recent activity, quality histogram and the library map. */
+/** One step of the first hour: what to do next, whether it is done, and where its button goes. */
+export interface NextStep {
+  key: 'browse' | 'reflect' | 'review' | 'rate'
+  label: MessageKey
+  vars?: Record<string, number>
+  done: boolean
+  route: Route
+}
+
+/** The first-hour steps for a library (pure): browse a task → reflect the new ones → review proposals → rate a skill. */
+export function nextSteps(data: OverviewResult, library: string, flags: { browsed: boolean; rated: boolean }, firstSkill: string | undefined): NextStep[] {
+  const fresh = Math.max(0, data.tasks - data.reflectedTasks)
+  return [
+    { key: 'browse', label: 'next.browse', done: flags.browsed || data.reflectedTasks > 0, route: { screen: 'workspaces' } },
+    { key: 'reflect', label: fresh > 1 ? 'next.reflect' : fresh === 1 ? 'next.reflectOne' : 'next.reflectNone', vars: { n: fresh }, done: data.tasks > 0 && fresh === 0, route: { screen: 'reflect' } },
+    {
+      key: 'review',
+      label: data.pendingProposals > 1 ? 'next.review' : data.pendingProposals === 1 ? 'next.reviewOne' : data.planComputed ? 'next.reviewNone' : 'next.curate',
+      vars: { n: data.pendingProposals },
+      done: data.planComputed && data.pendingProposals === 0,
+      route: { screen: 'curate' }
+    },
+    { key: 'rate', label: 'next.rate', done: flags.rated, route: firstSkill ? { screen: 'editor', library, skillId: firstSkill } : { screen: 'skills' } }
+  ]
+}
+
+/** The first screen: what to do next, counts, recent activity, quality histogram and the library map. */
 export function OverviewScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const { library, navigate } = useAppState()
   const libraries = useLibraries()
+  const roots = useRoots()
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
   const overview = useQuery({ queryKey: queryKeys.overview(library ?? ''), queryFn: () => api.call('overview.get', { library: library! }), enabled: !!library })
   const data = overview.data
-  const label = libraries.data?.find((l) => l.path === library)?.label
+  const info = libraries.data?.find((l) => l.path === library)
+  const root = roots.data?.find((r) => r.path === info?.root)
+  const problemRoots = (roots.data ?? []).filter((r) => r.problem && !(libraries.data ?? []).some((l) => l.root === r.path))
+  const openErrors = (): void => {
+    if (!library || !data) return
+    if (data.errorFiles.length === 1) navigate({ screen: 'file', library, path: data.errorFiles[0]!.path })
+    else navigate({ screen: 'skills', showErrors: true })
+  }
   return (
     <section className="screen" aria-labelledby="ov-title">
       <header className="screen-header">
         <h1 id="ov-title">{t('overview.title')}</h1>
-        {label && <span className="muted">{label}</span>}
+        {info && (
+          <span className="muted" title={info.path}>
+            {info.label}
+          </span>
+        )}
       </header>
-      {libraries.error && <ErrorNotice error={libraries.error} onRetry={() => void libraries.refetch()} />}
-      {libraries.data && libraries.data.length === 0 && (
+      {libraries.error && <ErrorNotice error={libraries.error} action="failed.listLibraries" onRetry={() => void libraries.refetch()} />}
+      {problemRoots.map((r) => (
+        <RootProblemNotice key={r.path} root={r} />
+      ))}
+      {libraries.data && libraries.data.length === 0 && roots.data?.length === 0 && (
         <div className="empty">
-          <p>{t('shell.noLibraryHelp')}</p>
-          <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
-            {t('nav.settings')}
+          <p>{t('overview.noRoot')}</p>
+          <button type="button" className="btn btn-primary" onClick={() => navigate({ screen: 'settings' })}>
+            {t('overview.addRoot')}
           </button>
         </div>
       )}
-      {overview.error && <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} />}
+      {overview.error && <ErrorNotice error={overview.error} action="failed.loadOverview" onRetry={() => void overview.refetch()} />}
       {overview.isLoading && <p className="muted">{t('common.loading')}</p>}
-      {data && (
+      {data && library && (
         <>
+          {root?.problem && data.tasks === 0 && <RootProblemNotice root={root} />}
+          <NextSteps data={data} library={library} />
           <div className="cards" data-testid="overview-counts">
             <Card label={t('overview.skills')} value={data.skills} onClick={() => navigate({ screen: 'skills' })} />
             <Card label={t('overview.legacy')} value={data.legacy} />
             <Card label={t('overview.tasks')} value={data.tasks} onClick={() => navigate({ screen: 'workspaces' })} />
             <Card label={t('overview.reflected')} value={data.reflectedTasks} />
             <Card label={t('overview.proposals')} value={data.pendingProposals} onClick={() => navigate({ screen: 'curate' })} />
-            <Card label={t('overview.errors')} value={data.errors} tone={data.errors > 0 ? 'bad' : undefined} />
+            <Card label={t('overview.errors')} value={data.errors} tone={data.errors > 0 ? 'bad' : undefined} onClick={data.errors > 0 ? openErrors : undefined} testId="overview-errors" />
           </div>
           <div className="overview-grid">
             <section className="panel">
               <h2>{t('overview.map')}</h2>
-              <ClusterMap graph={data.graph} threshold={settings.data?.thresholds.merge ?? 0.7} onOpen={(id) => library && navigate({ screen: 'editor', library, skillId: id })} />
+              <ClusterMap graph={data.graph} threshold={settings.data?.thresholds.merge ?? 0.7} onOpen={(id) => navigate({ screen: 'editor', library, skillId: id })} />
             </section>
             <div className="overview-side">
               <section className="panel">
@@ -68,12 +116,12 @@ export function OverviewScreen(): React.JSX.Element {
                     {data.recent.slice(0, 12).map((r, i) => (
                       <li key={i}>
                         <span className="muted">{formatDate(r.at, lang)}</span>{' '}
-                        {r.skill_id && library ? (
-                          <button type="button" className="link" onClick={() => navigate({ screen: 'editor', library, skillId: r.skill_id! })}>
-                            {r.what}
+                        {r.kind === 'skill-created' || r.kind === 'skill-updated' ? (
+                          <button type="button" className="link" onClick={() => navigate({ screen: 'editor', library, skillId: r.skill_id })}>
+                            {describeActivity(t, r)}
                           </button>
                         ) : (
-                          r.what
+                          describeActivity(t, r)
                         )}
                       </li>
                     ))}
@@ -88,7 +136,78 @@ export function OverviewScreen(): React.JSX.Element {
   )
 }
 
-function Card(props: { label: string; value: number; onClick?: () => void; tone?: 'bad' }): React.JSX.Element {
+/** A recent-activity line in the UI language. */
+export function describeActivity(t: Translate, r: RecentActivity): string {
+  switch (r.kind) {
+    case 'skill-created':
+      return t('recent.created', { title: r.title })
+    case 'skill-updated':
+      return t('recent.updated', { title: r.title })
+    case 'curation-applied':
+      return t('recent.applied', { kind: kindName(t, r.proposalKind), who: authorName(t, r.by) })
+    case 'curation-undone':
+      return t('recent.undone', { kind: kindName(t, r.proposalKind) })
+    case 'log':
+      return r.level === 'info' ? t('recent.log', { text: r.text }) : t(r.level === 'error' ? 'recent.logError' : 'recent.logWarning', { text: r.text })
+  }
+}
+
+const KINDS = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete'] as const
+
+function kindName(t: Translate, kind: string): string {
+  return (KINDS as readonly string[]).includes(kind) ? t(`kind.${kind as (typeof KINDS)[number]}`) : kind
+}
+
+/** Who made or applied a change, in words: you, the offline rules, an agent, or the model's name. */
+export function authorName(t: Translate, who: string | undefined): string {
+  if (!who || who === 'user') return t('author.you')
+  if (who === 'offline') return t('author.offline')
+  if (who.startsWith('mcp:') && who.length > 4) return t('author.agentNamed', { name: who.slice(4) })
+  if (who === 'agent' || who.startsWith('mcp')) return t('author.agent')
+  return who
+}
+
+function NextSteps(props: { data: OverviewResult; library: string }): React.JSX.Element | null {
+  const { t } = useI18n()
+  const { navigate } = useAppState()
+  const [hidden, setHidden] = useState(() => readFlag('nextStepsHidden'))
+  const firstSkill = props.data.graph.nodes[0]?.id
+  const steps = nextSteps(props.data, props.library, { browsed: readFlag('browsed'), rated: readFlag('rated') }, firstSkill)
+  const current = steps.find((s) => !s.done)
+  if (hidden || !current) return null
+  return (
+    <section className="panel next-steps" aria-labelledby="next-title" data-testid="next-steps">
+      <div className="next-head">
+        <h2 id="next-title">{t('next.title')}</h2>
+        <div className="spacer" />
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => setHidden(true)}>
+          {t('next.hide')}
+        </button>
+      </div>
+      <ol className="steps">
+        {steps.map((s) => (
+          <li key={s.key} className={s.done ? 'step step-done' : s === current ? 'step step-current' : 'step'}>
+            <span className="step-mark" aria-hidden="true">
+              {s.done ? '✓' : '•'}
+            </span>
+            {s === current ? (
+              <button type="button" className="btn btn-primary" data-testid={`next-${s.key}`} onClick={() => navigate(s.route)}>
+                {t(s.label, s.vars)}
+              </button>
+            ) : (
+              <button type="button" className="link" data-testid={`next-${s.key}`} onClick={() => navigate(s.route)}>
+                {t(s.label, s.vars)}
+                {s.done && <span className="sr-only"> ({t('next.done')})</span>}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+function Card(props: { label: string; value: number; onClick?: () => void; tone?: 'bad'; testId?: string }): React.JSX.Element {
   const body = (
     <>
       <span className={props.tone === 'bad' ? 'card-value bad-text' : 'card-value'}>{props.value}</span>
@@ -96,11 +215,13 @@ function Card(props: { label: string; value: number; onClick?: () => void; tone?
     </>
   )
   return props.onClick ? (
-    <button type="button" className="card card-button" onClick={props.onClick}>
+    <button type="button" className="card card-button" onClick={props.onClick} data-testid={props.testId}>
       {body}
     </button>
   ) : (
-    <div className="card">{body}</div>
+    <div className="card" data-testid={props.testId}>
+      {body}
+    </div>
   )
 }
 
@@ -139,56 +260,128 @@ export function Histogram(props: { bins: number[] }): React.JSX.Element {
   )
 }
 
-/** The similarity graph: colour = cluster, red edges = likely duplicates (≥ merge threshold). */
+const nodeRadius = (n: { quality: number }): number => 5 + n.quality * 6
+
+/**
+ * The similarity graph: colour = cluster, red edges = pairs similar enough to merge; a dashed ring marks a
+ * protected skill (curation leaves it alone, so its pairs are grey and dashed: the plan will not merge them).
+ * One tab stop: arrows move between skills, Enter opens one.
+ */
 export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: number; onOpen: (id: string) => void }): React.JSX.Element {
   const { t } = useI18n()
   const size = 520
   const [hover, setHover] = useState<string | null>(null)
+  const [focused, setFocused] = useState(0)
   const layout = useMemo(() => layoutClusters(props.graph.nodes, size), [props.graph.nodes])
   const pos = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout])
-  const duplicates = props.graph.edges.filter((e) => e.similarity >= props.threshold).length
+  const protectedIds = useMemo(() => new Set(props.graph.nodes.filter((n) => n.protected).map((n) => n.id)), [props.graph.nodes])
+  const labels = useMemo(() => placeLabels(layout.nodes, size, nodeRadius), [layout])
+  const dupEdges = props.graph.edges.filter((e) => e.similarity > props.threshold)
+  const duplicates = dupEdges.filter((e) => !protectedIds.has(e.source) && !protectedIds.has(e.target)).length
+  const protectedPairs = dupEdges.length - duplicates
   if (props.graph.nodes.length === 0) return <p className="muted">{t('overview.noSkills')}</p>
+  const active = layout.nodes[Math.min(focused, layout.nodes.length - 1)]
+  const hovered = hover ? pos.get(hover) : undefined
+  const onKey = (e: React.KeyboardEvent): void => {
+    const step: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }
+    if (e.key in step) {
+      e.preventDefault()
+      const next = (focused + step[e.key]! + layout.nodes.length) % layout.nodes.length
+      setFocused(next)
+      setHover(layout.nodes[next]!.id)
+    } else if ((e.key === 'Enter' || e.key === ' ') && active) {
+      e.preventDefault()
+      props.onOpen(active.id)
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault()
+      const next = e.key === 'Home' ? 0 : layout.nodes.length - 1
+      setFocused(next)
+      setHover(layout.nodes[next]!.id)
+    }
+  }
   return (
     <div className="cluster-map">
-      <svg viewBox={`0 0 ${size} ${size}`} role="img" aria-label={t('overview.mapAria', { nodes: props.graph.nodes.length, clusters: layout.clusters.length, duplicates })} data-testid="cluster-map">
+      <svg
+        viewBox={`0 0 ${size} ${size}`}
+        role="application"
+        tabIndex={0}
+        aria-roledescription={t('overview.mapRole')}
+        aria-label={t('overview.mapAria', { nodes: props.graph.nodes.length, clusters: layout.clusters.length, duplicates })}
+        aria-activedescendant={active ? `map-node-${active.id}` : undefined}
+        data-testid="cluster-map"
+        onKeyDown={onKey}
+        onFocus={() => active && setHover(active.id)}
+        onBlur={() => setHover(null)}
+      >
         {props.graph.edges.map((e, i) => {
           const a = pos.get(e.source)
           const b = pos.get(e.target)
           if (!a || !b) return null
-          const dup = e.similarity >= props.threshold
+          const dup = e.similarity > props.threshold
+          const held = dup && (protectedIds.has(e.source) || protectedIds.has(e.target))
           return (
-            <line key={i} x1={a.x} y1={a.y} x2={b.x} y2={b.y} className={dup ? 'edge edge-dup' : 'edge'} strokeWidth={dup ? 2.5 : 1} strokeOpacity={dup ? 0.9 : 0.15 + e.similarity * 0.6} data-testid={dup ? 'edge-dup' : undefined}>
-              <title>{`${e.similarity.toFixed(3)}`}</title>
+            <line
+              key={i}
+              x1={a.x}
+              y1={a.y}
+              x2={b.x}
+              y2={b.y}
+              className={held ? 'edge edge-held' : dup ? 'edge edge-dup' : 'edge'}
+              strokeWidth={dup ? 2.5 : 1}
+              strokeOpacity={dup ? 0.9 : 0.15 + e.similarity * 0.6}
+              data-testid={held ? 'edge-held' : dup ? 'edge-dup' : undefined}
+            >
+              <title>{`${e.similarity.toFixed(2)}`}</title>
             </line>
           )
         })}
-        {layout.nodes.map((n) => (
-          <g key={n.id} className="node" onMouseEnter={() => setHover(n.id)} onMouseLeave={() => setHover(null)}>
+        {layout.nodes.map((n, i) => (
+          <g key={n.id} id={`map-node-${n.id}`} className={n === active && hover === n.id ? 'node node-active' : 'node'} role="img" aria-label={`${n.title} (${n.quality.toFixed(2)})${n.protected ? `, ${t(n.protected === 'pinned' ? 'overview.pinned' : 'overview.protected')}` : ''}`} onMouseEnter={() => setHover(n.id)} onMouseLeave={() => setHover(null)}>
             <circle
               cx={n.x}
               cy={n.y}
-              r={5 + n.quality * 6}
+              r={nodeRadius(n)}
               fill={n.cluster < 0 ? 'var(--muted)' : PALETTE[n.cluster % PALETTE.length]}
-              tabIndex={0}
-              role="button"
-              aria-label={`${n.title} (${n.quality.toFixed(2)})`}
-              onClick={() => props.onOpen(n.id)}
-              onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && props.onOpen(n.id)}
-              onFocus={() => setHover(n.id)}
-              onBlur={() => setHover(null)}
+              onClick={() => {
+                setFocused(i)
+                props.onOpen(n.id)
+              }}
               data-testid="map-node"
             >
               <title>{n.title}</title>
             </circle>
-            {(hover === n.id || layout.nodes.length <= 24) && (
-              <text x={n.x} y={n.y - 14} textAnchor="middle" className="node-label">
-                {hover !== n.id && n.title.length > 28 ? `${n.title.slice(0, 28)}…` : n.title}
-              </text>
-            )}
+            {n.protected && <circle cx={n.x} cy={n.y} r={nodeRadius(n) + 3.5} className="node-ring" data-testid="map-node-protected" />}
           </g>
         ))}
+        {labels
+          .filter((l) => l.id !== hover)
+          .map((l) => (
+            <text key={l.id} x={l.x} y={l.y} textAnchor={l.anchor} className="node-label" aria-hidden="true">
+              {l.text}
+            </text>
+          ))}
+        {hovered && <HoverLabel node={hovered} size={size} />}
       </svg>
       <p className="muted small">{t('overview.mapLegend', { clusters: layout.clusters.length, duplicates })}</p>
+      {protectedPairs > 0 && <p className="muted small" data-testid="map-protected-note">{t('overview.mapProtected', { n: protectedPairs })}</p>}
     </div>
+  )
+}
+
+/** The full title of the hovered or focused skill, kept inside the map. */
+function HoverLabel(props: { node: { x: number; y: number; title: string; quality: number }; size: number }): React.JSX.Element {
+  const { node, size } = props
+  const text = node.title
+  const width = Math.min(size - 8, [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff]/.test(ch) ? 11 : 6.2), 8))
+  const x = Math.max(4 + width / 2, Math.min(size - 4 - width / 2, node.x))
+  const above = node.y - nodeRadius(node) - 8
+  const y = above > 16 ? above : node.y + nodeRadius(node) + 18
+  return (
+    <g className="hover-label" aria-hidden="true">
+      <rect x={x - width / 2} y={y - 13} width={width} height={18} rx={3} />
+      <text x={x} y={y} textAnchor="middle">
+        {text}
+      </text>
+    </g>
   )
 }

@@ -8,6 +8,7 @@ export interface GraphNode {
   title: string
   quality: number
   cluster: number
+  protected?: 'pinned' | 'edited'
 }
 
 export interface PlacedNode extends GraphNode {
@@ -52,4 +53,71 @@ export function layoutClusters(nodes: readonly GraphNode[], size: number): { nod
     placed.push({ ...node, x: centre + outer * Math.cos(a), y: centre + outer * Math.sin(a) })
   })
   return { nodes: placed, clusters: labels }
+}
+
+export interface PlacedLabel {
+  id: string
+  text: string
+  x: number
+  y: number
+  anchor: 'middle' | 'start' | 'end'
+}
+
+const LABEL_HEIGHT = 14
+const LABEL_MAX_CHARS = 26
+
+/** Approximate width of a label in the map's 11px font: CJK characters are about twice as wide. */
+export function labelWidth(text: string): number {
+  let w = 0
+  for (const ch of text) w += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 11 : 6.2
+  return w + 4
+}
+
+/** A title cut to fit a label. */
+export function shortLabel(title: string): string {
+  const chars = [...title]
+  return chars.length > LABEL_MAX_CHARS ? `${chars.slice(0, LABEL_MAX_CHARS - 1).join('')}…` : title
+}
+
+interface Box {
+  x0: number
+  y0: number
+  x1: number
+  y1: number
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+
+/**
+ * Labels that neither overlap each other nor the dots, nor leave the `size`×`size` map (pure). Each node tries
+ * above, below, right and left of its dot; a label that fits nowhere is left out (the title still shows on hover
+ * and focus). Nodes are labelled in the given priority order.
+ */
+export function placeLabels(nodes: readonly PlacedNode[], size: number, radius: (n: PlacedNode) => number): PlacedLabel[] {
+  const taken: Box[] = nodes.map((n) => {
+    const r = radius(n)
+    return { x0: n.x - r, y0: n.y - r, x1: n.x + r, y1: n.y + r }
+  })
+  const out: PlacedLabel[] = []
+  nodes.forEach((n, i) => {
+    const text = shortLabel(n.title)
+    const w = labelWidth(text)
+    const r = radius(n)
+    const candidates: PlacedLabel[] = [
+      { id: n.id, text, x: n.x, y: n.y - r - 4, anchor: 'middle' },
+      { id: n.id, text, x: n.x, y: n.y + r + LABEL_HEIGHT, anchor: 'middle' },
+      { id: n.id, text, x: n.x + r + 4, y: n.y + 4, anchor: 'start' },
+      { id: n.id, text, x: n.x - r - 4, y: n.y + 4, anchor: 'end' }
+    ]
+    for (const c of candidates) {
+      const x0 = c.anchor === 'middle' ? c.x - w / 2 : c.anchor === 'start' ? c.x : c.x - w
+      const box = { x0, y0: c.y - LABEL_HEIGHT + 3, x1: x0 + w, y1: c.y + 3 }
+      if (box.x0 < 0 || box.x1 > size || box.y0 < 0 || box.y1 > size) continue
+      if (taken.some((t, j) => j !== i && overlaps(t, box))) continue
+      taken.push(box)
+      out.push(c)
+      return
+    }
+  })
+  return out
 }

@@ -11,10 +11,15 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
+import { taskTime } from '../../../shared/task-time'
+import { formatDate } from '../../components/format'
+import { RootProblemNotice } from '../../components/RootProblemNotice'
+import { taskHeadline } from '../workspaces/task-status'
 
 /** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
 export function ReflectScreen(): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const store = useJobStore()
   const jobs = useJobs()
@@ -22,12 +27,14 @@ export function ReflectScreen(): React.JSX.Element {
   const roots = useRoots()
   const [picked, setPicked] = useState<Set<string>>(new Set())
   const tasks = useQuery({ queryKey: queryKeys.tasks(root ?? ''), queryFn: () => api.call('tasks.list', { root: root! }), enabled: !!root })
-  const fresh = useMemo(() => (tasks.data?.tasks ?? []).filter((x) => !x.reflected).sort((a, b) => b.mtime - a.mtime), [tasks.data])
+  const fresh = useMemo(() => (tasks.data?.tasks ?? []).filter((x) => !x.reflected).sort((a, b) => taskTime(b) - taskTime(a)), [tasks.data])
+  const rootInfo = roots.data?.find((r) => r.path === root)
+  const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
   const job = latestJob(jobs, 'reflect')
   const running = job?.state === 'running'
 
   const start = useMutation({
-    mutationFn: (selected: string[] | undefined) => api.call('reflect.start', { root: root!, tasks: selected }),
+    mutationFn: (run: { tasks?: string[]; llm?: 'offline' }) => api.call('reflect.start', { root: root!, tasks: run.tasks, ...(run.llm ? { llm: run.llm } : {}) }),
     onSuccess: (info) => {
       store.track(info)
       setPicked(new Set())
@@ -51,7 +58,7 @@ export function ReflectScreen(): React.JSX.Element {
         <h1 id="reflect-title">{t('reflect.title')}</h1>
         <label className="field-inline">
           {t('ws.root')}
-          <select value={root ?? ''} onChange={(e) => setRoot(e.target.value || null)}>
+          <select data-testid="reflect-root" value={root ?? ''} onChange={(e) => setRoot(e.target.value || null)}>
             {roots.data?.map((r) => (
               <option key={r.path} value={r.path}>
                 {r.path}
@@ -61,12 +68,13 @@ export function ReflectScreen(): React.JSX.Element {
         </label>
       </header>
       <p className="lead">{t('reflect.lead')}</p>
-      {(tasks.error ?? roots.error) && <ErrorNotice error={tasks.error ?? roots.error} onRetry={() => void tasks.refetch()} />}
+      {roots.error && <ErrorNotice error={roots.error} action="failed.listRoots" onRetry={() => void roots.refetch()} />}
+      {tasks.error && <ErrorNotice error={tasks.error} action="failed.listTasks" onRetry={() => void tasks.refetch()} />}
       <div className="toolbar">
-        <button type="button" className="btn btn-primary" data-testid="reflect-all" disabled={!root || running || start.isPending || fresh.length === 0} onClick={() => start.mutate(undefined)}>
+        <button type="button" className="btn btn-primary" data-testid="reflect-all" disabled={!root || running || start.isPending || fresh.length === 0} onClick={() => start.mutate({})}>
           {t('reflect.all', { n: fresh.length })}
         </button>
-        <button type="button" className="btn" data-testid="reflect-selected" disabled={!root || running || start.isPending || picked.size === 0} onClick={() => start.mutate([...picked])}>
+        <button type="button" className="btn" data-testid="reflect-selected" disabled={!root || running || start.isPending || picked.size === 0} onClick={() => start.mutate({ tasks: [...picked] })}>
           {t('reflect.selected', { n: picked.size })}
         </button>
         {running && job && (
@@ -75,23 +83,27 @@ export function ReflectScreen(): React.JSX.Element {
           </button>
         )}
       </div>
-      {(start.error ?? cancel.error) && <ErrorNotice error={start.error ?? cancel.error} />}
-      {!root && <p className="empty">{t('ws.noRootsHelp')}</p>}
+      {start.error && <ErrorNotice error={start.error} action="failed.startReflect" />}
+      {cancel.error && <ErrorNotice error={cancel.error} action="failed.cancel" />}
+      {!root && roots.data && <p className="empty">{t('ws.noRootsHelp')}</p>}
+      {rootInfo?.problem && <RootProblemNotice root={rootInfo} />}
       {fresh.length > 0 && !running && (
         <fieldset className="panel pick-list">
           <legend>{t('reflect.newTasks')}</legend>
           {fresh.map((task) => (
             <label key={task.path} className="check-row">
               <input type="checkbox" checked={picked.has(task.path)} onChange={() => toggle(task.path)} data-testid="reflect-pick" />
-              <span className="strong">{task.taskDir}</span>
-              <span className="cell-sub ellipsis">
-                {task.user} · {task.requirements[0] ?? ''}
-              </span>
+              <span className="strong ellipsis pick-headline">{taskHeadline(task)}</span>
+              <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
             </label>
           ))}
         </fieldset>
       )}
-      {root && tasks.data && fresh.length === 0 && !job && <p className="empty">{t('reflect.nothingNew')}</p>}
+      {root && tasks.data && fresh.length === 0 && !job && !rootInfo?.problem && (
+        <p className="empty" data-testid="reflect-nothing">
+          {tasks.data.tasks.length === 0 ? t('reflect.noTasks', { path: root }) : t('reflect.nothingNew', { n: tasks.data.tasks.length })}
+        </p>
+      )}
       {job && (
         <section className="panel job-panel" aria-label={t('reflect.progress')} data-testid="reflect-job">
           <div className="job-head">
@@ -101,22 +113,40 @@ export function ReflectScreen(): React.JSX.Element {
             </Badge>
           </div>
           <ProgressBar value={job.fraction} label={t('reflect.progress')} testId="reflect-progress" />
-          <p className="muted">{job.message}</p>
+          <p className="muted">{translateServerMessage(job.message, lang)}</p>
           {Object.keys(job.tasks).length > 0 && (
             <ul className="task-states">
               {Object.entries(job.tasks).map(([dir, s]) => (
                 <li key={dir}>
-                  <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span> <span className="cell-sub">{s.message}</span>
+                  <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span>{' '}
+                  <span className="cell-sub" data-testid="task-step">
+                    {translateServerMessage(s.message, lang)}
+                  </span>
                 </li>
               ))}
             </ul>
           )}
           {job.lines.length > 0 && (
             <pre className="job-log" data-testid="reflect-log" tabIndex={0} aria-label={t('reflect.log')}>
-              {job.lines.slice(-200).join('\n')}
+              {job.lines.slice(-200).map((l) => translateServerMessage(l, lang)).join('\n')}
             </pre>
           )}
-          {job.error && <ErrorNotice error={new Error(job.error)} />}
+          {job.error && <ErrorNotice error={new Error(job.error)} action="failed.reflect" />}
+          {(job.error || (summary && summary.failed.length > 0)) && settings.data?.llm.provider === 'openai' && (
+            <div className="notice-panel" role="status" data-testid="reflect-offline-hint">
+              <p>{t('reflect.modelFailed')}</p>
+              <div className="toolbar">
+                {root && (summary?.failed.length ?? 0) > 0 && (
+                  <button type="button" className="btn btn-primary" data-testid="reflect-offline" disabled={running || start.isPending} onClick={() => start.mutate({ tasks: summary!.failed.map((f) => f.taskDir), llm: 'offline' })}>
+                    {t('reflect.retryOffline', { n: summary!.failed.length })}
+                  </button>
+                )}
+                <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
+                  {t('reflect.openSettings')}
+                </button>
+              </div>
+            </div>
+          )}
           {summary && (
             <div className="summary" data-testid="reflect-summary">
               <h3>{t('reflect.summary', { created: summary.created.length, skipped: summary.skipped.length, failed: summary.failed.length })}</h3>
@@ -132,12 +162,12 @@ export function ReflectScreen(): React.JSX.Element {
                 ))}
                 {summary.skipped.map((s) => (
                   <li key={`s:${s.taskDir}`} className="muted">
-                    {s.taskDir}: {s.reason}
+                    {s.taskDir}: {translateServerMessage(s.reason, lang)}
                   </li>
                 ))}
                 {summary.failed.map((f) => (
                   <li key={`f:${f.taskDir}`} className="bad-text">
-                    {f.taskDir}: {f.error}
+                    {f.taskDir}: {translateServerMessage(f.error, lang)}
                   </li>
                 ))}
               </ul>

@@ -6,6 +6,9 @@ import { queryKeys } from '../../api/query-keys'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
+import { baseUrlProblem } from '../../../shared/base-url'
+import { useAppState } from '../../app-state'
 
 type Draft = {
   provider: 'offline' | 'openai'
@@ -61,6 +64,7 @@ export function SettingsScreen(): React.JSX.Element {
   const { t, lang, setLang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
+  const { setLibrary } = useAppState()
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
   const info = useQuery({ queryKey: queryKeys.appInfo(), queryFn: () => api.call('app.info', {}) })
   const roots = useQuery({ queryKey: queryKeys.roots(), queryFn: () => api.call('roots.list', {}) })
@@ -71,8 +75,12 @@ export function SettingsScreen(): React.JSX.Element {
   const libraries = useQuery({ queryKey: queryKeys.libraries(), queryFn: () => api.call('libraries.list', {}) })
   const openFolder = useMutation({
     mutationFn: (path: string) => api.call('libraries.open', { path }),
-    onSuccess: (list) => {
+    onSuccess: (list, path) => {
+      // the folder just opened becomes the selected library (it is new in the list, or already was there)
+      const before = new Set((libraries.data ?? []).map((l) => l.path))
+      const opened = list.find((l) => !before.has(l.path)) ?? list.find((l) => l.path === path.replace(/[\\/]+$/, ''))
       client.setQueryData(queryKeys.libraries(), list)
+      if (opened) setLibrary(opened.path)
       setFolder('')
     }
   })
@@ -91,7 +99,8 @@ export function SettingsScreen(): React.JSX.Element {
       setApiKey('')
     }
   })
-  const test = useMutation({ mutationFn: () => api.call('llm.test', {}) })
+  // tests what the form says now, saved or not
+  const test = useMutation({ mutationFn: (d: Draft) => api.call('llm.test', { baseUrl: d.baseUrl.trim(), model: d.model.trim(), timeoutMs: Math.round(d.timeoutSec * 1000) }) })
   const afterRoots = (): void => {
     void client.invalidateQueries({ queryKey: queryKeys.roots() })
     void client.invalidateQueries({ queryKey: queryKeys.libraries() })
@@ -105,6 +114,13 @@ export function SettingsScreen(): React.JSX.Element {
       afterRoots()
     }
   })
+  const rememberRoot = useMutation({
+    mutationFn: (path: string) => api.call('roots.add', { path }),
+    onSuccess: (list) => {
+      client.setQueryData(queryKeys.roots(), list)
+      afterRoots()
+    }
+  })
   const removeRoot = useMutation({
     mutationFn: (path: string) => api.call('roots.remove', { path }),
     onSuccess: (list) => {
@@ -113,10 +129,13 @@ export function SettingsScreen(): React.JSX.Element {
     }
   })
 
-  if (settings.error) return <section className="screen"><h1>{t('settings.title')}</h1><ErrorNotice error={settings.error} onRetry={() => void settings.refetch()} /></section>
+  if (settings.error) return <section className="screen"><h1>{t('settings.title')}</h1><ErrorNotice error={settings.error} action="failed.loadSettings" onRetry={() => void settings.refetch()} /></section>
   if (!loaded || !draft) return <section className="screen"><p className="muted">{t('common.loading')}</p></section>
   const set = <K extends keyof Draft>(key: K, value: Draft[K]): void => setDraft((d) => (d ? { ...d, [key]: value } : d))
   const dirty = JSON.stringify(toDraft(loaded)) !== JSON.stringify(draft)
+  const urlProblem = baseUrlProblem(draft.baseUrl)
+  // an empty URL is fine while no model is used; anything typed must be a real http(s) URL
+  const urlBlocks = urlProblem !== null && (urlProblem !== 'empty' || draft.provider === 'openai')
   const storage = loaded.llm.keyStorage === 'safeStorage' ? t('settings.keySafeStorage') : loaded.llm.keyStorage === 'file-0600' ? t('settings.keyFile', { path: info.data?.settingsPath ?? '' }) : t('settings.keyNone')
 
   return (
@@ -127,24 +146,39 @@ export function SettingsScreen(): React.JSX.Element {
         <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(toDraft(loaded))}>
           {t('editor.revert')}
         </button>
-        <button type="button" className="btn btn-primary" data-testid="settings-save" disabled={!dirty || save.isPending} onClick={() => save.mutate(toPatch(draft))}>
+        <button type="button" className="btn btn-primary" data-testid="settings-save" disabled={!dirty || save.isPending || urlBlocks} title={urlBlocks ? t('settings.fixUrlFirst') : undefined} onClick={() => save.mutate(toPatch(draft))}>
           {t('settings.save')}
         </button>
       </header>
-      {save.error && <ErrorNotice error={save.error} />}
+      {save.error && <ErrorNotice error={save.error} action="failed.saveSettings" />}
       {save.isSuccess && !dirty && <p className="ok-text" role="status">✓ {t('settings.saved')}</p>}
 
       <section className="panel">
         <h2>{t('settings.roots')}</h2>
+        <p className="form-hint">{t('settings.rootsHelp')}</p>
         <ul className="root-list" data-testid="settings-roots">
           {roots.data?.map((r) => (
-            <li key={r.path}>
+            <li key={r.path} data-testid="settings-root">
               <code className="break">{r.path}</code>
               {!r.exists && <Badge tone="bad">{t('shell.missing')}</Badge>}
+              {r.thisRunOnly ? (
+                <Badge tone="warn" testId="root-this-run">
+                  {t('settings.thisRunOnly')}
+                </Badge>
+              ) : (
+                <Badge tone="muted" testId="root-remembered">
+                  {t('settings.remembered')}
+                </Badge>
+              )}
               <span className="muted">{t('settings.rootInfo', { users: r.users.length, tasks: r.taskCount })}</span>
               <div className="spacer" />
-              <button type="button" className="btn btn-small" onClick={() => removeRoot.mutate(r.path)} disabled={removeRoot.isPending}>
-                {t('settings.remove')}
+              {r.thisRunOnly && (
+                <button type="button" className="btn btn-small" data-testid="root-remember" onClick={() => rememberRoot.mutate(r.path)} disabled={rememberRoot.isPending}>
+                  {t('settings.remember')}
+                </button>
+              )}
+              <button type="button" className="btn btn-small" data-testid="root-forget" onClick={() => removeRoot.mutate(r.path)} disabled={removeRoot.isPending}>
+                {r.thisRunOnly ? t('settings.removeForRun') : t('settings.forget')}
               </button>
             </li>
           ))}
@@ -162,7 +196,9 @@ export function SettingsScreen(): React.JSX.Element {
             {t('settings.add')}
           </button>
         </form>
-        {(addRoot.error ?? removeRoot.error) && <ErrorNotice error={addRoot.error ?? removeRoot.error} />}
+        {addRoot.error && <ErrorNotice error={addRoot.error} action="failed.addRoot" />}
+        {rememberRoot.error && <ErrorNotice error={rememberRoot.error} action="failed.addRoot" />}
+        {removeRoot.error && <ErrorNotice error={removeRoot.error} action="failed.removeRoot" />}
       </section>
 
       <section className="panel">
@@ -188,7 +224,7 @@ export function SettingsScreen(): React.JSX.Element {
             {t('settings.openFolder')}
           </button>
         </form>
-        {openFolder.error && <ErrorNotice error={openFolder.error} />}
+        {openFolder.error && <ErrorNotice error={openFolder.error} action="failed.openFolder" />}
       </section>
 
       <section className="panel">
@@ -200,10 +236,26 @@ export function SettingsScreen(): React.JSX.Element {
             <option value="openai">{t('settings.openai')}</option>
           </select>
         </label>
-        <label className="form-row">
-          <span className="form-label">{t('settings.baseUrl')}</span>
-          <input className="input grow" value={draft.baseUrl} onChange={(e) => set('baseUrl', e.target.value)} data-testid="settings-baseurl" />
-        </label>
+        <div className="form-row">
+          <label className="form-label" htmlFor="settings-baseurl">
+            {t('settings.baseUrl')}
+          </label>
+          <input
+            id="settings-baseurl"
+            className="input grow"
+            value={draft.baseUrl}
+            onChange={(e) => set('baseUrl', e.target.value)}
+            data-testid="settings-baseurl"
+            aria-invalid={urlBlocks}
+            aria-describedby={urlBlocks ? 'settings-baseurl-problem' : undefined}
+            placeholder="https://api.openai.com/v1"
+          />
+          {urlBlocks && (
+            <span id="settings-baseurl-problem" className="field-error" data-testid="baseurl-problem">
+              {t(`url.${urlProblem!}`)}
+            </span>
+          )}
+        </div>
         <label className="form-row">
           <span className="form-label">{t('settings.model')}</span>
           <input className="input" value={draft.model} onChange={(e) => set('model', e.target.value)} />
@@ -242,21 +294,22 @@ export function SettingsScreen(): React.JSX.Element {
                 </button>
               )}
             </form>
-            {setKey.error && <ErrorNotice error={setKey.error} />}
+            {setKey.error && <ErrorNotice error={setKey.error} action="failed.storeKey" />}
           </div>
         </div>
         <div className="form-row">
           <span className="form-label" />
-          <button type="button" className="btn" data-testid="llm-test" disabled={test.isPending || dirty} title={dirty ? t('settings.saveFirst') : undefined} onClick={() => test.mutate()}>
+          <button type="button" className="btn" data-testid="llm-test" disabled={test.isPending} onClick={() => test.mutate(draft)}>
             {test.isPending ? t('settings.testing') : t('settings.test')}
           </button>
           {test.data && (
             <span className={test.data.ok ? 'ok-text' : 'bad-text'} data-testid="llm-test-result" role="status">
-              {test.data.ok ? '✓' : '✗'} {test.data.message} ({test.data.model}, {test.data.latencyMs} ms)
+              {test.data.ok ? `✓ ${t('llmTest.ok', { model: test.data.model, ms: test.data.latencyMs })}` : `✗ ${t(`llmTest.${test.data.problem ?? 'other'}`)}`}
+              <span className="llm-test-detail">{translateServerMessage(test.data.message, lang)}</span>
             </span>
           )}
         </div>
-        {test.error && <ErrorNotice error={test.error} />}
+        {test.error && <ErrorNotice error={test.error} action="failed.testConnection" />}
       </section>
 
       <section className="panel">

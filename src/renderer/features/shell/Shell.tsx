@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import type { LibraryInfo } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { useLibraries } from '../../api/hooks'
 import { useJobs, useJobStore } from '../../api/jobs'
@@ -15,13 +16,14 @@ import type { MessageKey } from '../../i18n/messages'
 import { CurateScreen } from '../curate/CurateScreen'
 import { MemoryScreen } from '../memory/MemoryScreen'
 import { SkillEditor } from '../editor/SkillEditor'
+import { SkillFileEditor } from '../editor/SkillFileEditor'
 import { OverviewScreen } from '../overview/OverviewScreen'
 import { ReflectScreen } from '../reflect/ReflectScreen'
 import { SettingsScreen } from '../settings/SettingsScreen'
 import { SkillsScreen } from '../skills/SkillsScreen'
 import { WorkspacesScreen } from '../workspaces/WorkspacesScreen'
 
-const NAV: { screen: Exclude<ScreenName, 'editor'>; label: MessageKey; icon: string }[] = [
+const NAV: { screen: Exclude<ScreenName, 'editor' | 'file'>; label: MessageKey; icon: string }[] = [
   { screen: 'overview', label: 'nav.overview', icon: '◎' },
   { screen: 'workspaces', label: 'nav.workspaces', icon: '▤' },
   { screen: 'skills', label: 'nav.skills', icon: '✦' },
@@ -35,17 +37,28 @@ function LibraryPicker(): React.JSX.Element {
   const { t } = useI18n()
   const { library, setLibrary } = useAppState()
   const libraries = useLibraries()
+  const list = libraries.data ?? []
+  const option = (l: LibraryInfo): React.JSX.Element => (
+    <option key={l.path} value={l.path} title={l.path}>
+      {l.label}
+      {l.exists ? '' : ` (${t('shell.noSkillsYet')})`}
+    </option>
+  )
+  const fromRoots = list.filter((l) => l.origin === 'root')
+  const opened = list.filter((l) => l.origin === 'opened')
   return (
     <label className="side-field">
       <span>{t('shell.library')}</span>
-      <select data-testid="library-picker" value={library ?? ''} onChange={(e) => setLibrary(e.target.value || null)} disabled={!libraries.data?.length}>
-        {!libraries.data?.length && <option value="">{libraries.isLoading ? t('common.loading') : t('shell.noLibrary')}</option>}
-        {libraries.data?.map((l) => (
-          <option key={l.path} value={l.path} title={l.path}>
-            {l.label}
-            {l.exists ? '' : ` (${t('shell.missing')})`}
-          </option>
-        ))}
+      <select data-testid="library-picker" value={library ?? ''} onChange={(e) => setLibrary(e.target.value || null)} disabled={!list.length}>
+        {!list.length && <option value="">{libraries.isLoading ? t('common.loading') : t('shell.noLibrary')}</option>}
+        {opened.length === 0 ? (
+          fromRoots.map(option)
+        ) : (
+          <>
+            {fromRoots.length > 0 && <optgroup label={t('shell.fromRoots')}>{fromRoots.map(option)}</optgroup>}
+            <optgroup label={t('shell.openedFolders')}>{opened.map(option)}</optgroup>
+          </>
+        )}
       </select>
     </label>
   )
@@ -88,7 +101,9 @@ function Screen(): React.JSX.Element {
     case 'skills':
       return <SkillsScreen />
     case 'editor':
-      return <SkillEditor key={`${route.library}:${route.skillId}`} library={route.library} skillId={route.skillId} />
+      return <SkillEditor key={`${route.library}:${route.skillId}`} library={route.library} skillId={route.skillId} focus={route.focus} />
+    case 'file':
+      return <SkillFileEditor key={`${route.library}:${route.path}`} library={route.library} path={route.path} />
     case 'reflect':
       return <ReflectScreen />
     case 'curate':
@@ -104,7 +119,7 @@ function Screen(): React.JSX.Element {
 export function Shell(): React.JSX.Element {
   const { t, lang, setLang } = useI18n()
   const { route, navigate, pending, confirmPending, cancelPending } = useAppState()
-  const active = route.screen === 'editor' ? 'skills' : route.screen
+  const active = route.screen === 'editor' || route.screen === 'file' ? 'skills' : route.screen
   return (
     <div className="shell">
       <nav className="sidebar" aria-label={t('shell.navigation')}>
@@ -150,7 +165,7 @@ export function Shell(): React.JSX.Element {
           fallback={(error, reset) => (
             <div className="screen">
               <h1>{t('error.screenCrashed')}</h1>
-              <ErrorNotice error={error} onRetry={reset} />
+              <ErrorNotice error={error} action="failed.showScreen" onRetry={reset} />
             </div>
           )}
         >

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate, formatQuality } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
 import { DEFAULT_FILTER, filterSkills } from './skill-filter'
 import type { SkillFilter, SkillSortKey } from './skill-filter'
 
@@ -28,7 +29,8 @@ export function SkillsScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
-  const { library, navigate } = useAppState()
+  const { library, navigate, route } = useAppState()
+  const [activeRow, setActiveRow] = useState<Row | null>(null)
   const [filter, setFilter] = useState<SkillFilter>(DEFAULT_FILTER)
   const [search, setSearch] = useState('')
   const searchText = useDebounced(search.trim(), 250)
@@ -53,9 +55,10 @@ export function SkillsScreen(): React.JSX.Element {
     if (searchText.length >= 2 && ranked.data) {
       const byId = new Map(all.map((s) => [s.skill_id, s]))
       const out: Row[] = []
+      // a skill sharing no term with the search scores 0: that is no match, not a result
       for (const hit of ranked.data.skills) {
         const summary = byId.get(hit.skill_id)
-        if (summary) out.push({ ...summary, similarity: hit.similarity_score })
+        if (summary && hit.similarity_score > 0) out.push({ ...summary, similarity: hit.similarity_score })
       }
       return out
     }
@@ -64,8 +67,9 @@ export function SkillsScreen(): React.JSX.Element {
 
   const set = <K extends keyof SkillFilter>(key: K, value: SkillFilter[K]): void => setFilter((f) => ({ ...f, [key]: value }))
   const open = (row: Row): void => {
-    if (library) navigate({ screen: 'editor', library, skillId: row.skill_id })
+    if (library) navigate({ screen: 'editor', library, skillId: row.skill_id, focus: true })
   }
+  const selectedLegacy = activeRow && activeRow.legacy && rows.includes(activeRow) ? activeRow : null
 
   if (!library) return <Empty />
   return (
@@ -120,20 +124,32 @@ export function SkillsScreen(): React.JSX.Element {
           <input type="number" className="input num" min={0} max={1} step={0.1} value={filter.minQuality} onChange={(e) => set('minQuality', Math.max(0, Math.min(1, Number(e.target.value) || 0)))} />
         </label>
       </div>
-      {list.error && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-      {ranked.error && <ErrorNotice error={ranked.error} />}
-      {restore.error && <ErrorNotice error={restore.error} />}
+      {list.error && <ErrorNotice error={list.error} action="failed.listSkills" onRetry={() => void list.refetch()} />}
+      {ranked.error && <ErrorNotice error={ranked.error} action="failed.search" />}
+      {restore.error && <ErrorNotice error={restore.error} action="failed.restoreSkill" />}
       {(list.data?.errors.length ?? 0) > 0 && (
-        <details className="load-errors">
+        <details className="load-errors" open={route.screen === 'skills' && route.showErrors ? true : undefined} data-testid="load-errors">
           <summary>{t('skills.loadErrors', { n: list.data!.errors.length })}</summary>
+          <p className="muted small">{t('skills.loadErrorsHelp')}</p>
           <ul>
             {list.data!.errors.map((e) => (
               <li key={e.path}>
-                <code>{e.path}</code> — {e.reason}
+                <button type="button" className="link" data-testid="load-error-open" onClick={() => navigate({ screen: 'file', library, path: e.path })}>
+                  <code>{e.path}</code>
+                </button>{' '}
+                — {translateServerMessage(e.reason, lang)}
               </li>
             ))}
           </ul>
         </details>
+      )}
+      {selectedLegacy && (
+        <div className="toolbar">
+          <span className="muted">{t('skills.legacySelected', { title: selectedLegacy.title || selectedLegacy.skill_id })}</span>
+          <button type="button" className="btn btn-small" data-testid="skill-restore" disabled={restore.isPending} onClick={() => restore.mutate(selectedLegacy.skill_id)}>
+            {t('skills.restore')}
+          </button>
+        </div>
       )}
       <div className="list-head skill-grid" aria-hidden="true">
         <span>{t('skills.col.title')}</span>
@@ -147,7 +163,7 @@ export function SkillsScreen(): React.JSX.Element {
         <p className="muted">{t('common.loading')}</p>
       ) : rows.length === 0 ? (
         <p className="empty" data-testid="skills-empty">
-          {searchText.length >= 2 ? (ranked.isLoading ? t('common.loading') : t('skills.noMatches')) : t('skills.none')}
+          {searchText.length >= 2 ? (ranked.isLoading ? t('common.loading') : t('skills.noMatches', { query: searchText })) : (list.data?.skills.length ?? 0) === 0 ? t('skills.libraryEmpty') : t('skills.none')}
         </p>
       ) : (
         <VirtualList
@@ -158,12 +174,13 @@ export function SkillsScreen(): React.JSX.Element {
           testId="skill-list"
           rowTestId="skill-row"
           onOpen={open}
+          onActiveChange={(s) => setActiveRow(s)}
           renderRow={(s) => (
             <div className="skill-grid skill-row">
               <span className="cell-title">
-                <button type="button" className="link" tabIndex={-1} onClick={() => open(s)} data-testid="skill-open">
+                <span className="cell-name" data-testid="skill-open" onClick={() => open(s)}>
                   {s.title || s.skill_id}
-                </button>
+                </span>
                 <span className="cell-sub">{s.usage_conditions || s.preview}</span>
               </span>
               <span>
@@ -184,14 +201,6 @@ export function SkillsScreen(): React.JSX.Element {
               <span className="cell-badges">
                 <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>
                 {s.legacy && <Badge tone="warn">{t('skills.legacyBadge')}</Badge>}
-                {s.legacy && (
-                  <button type="button" className="btn btn-small" data-testid="skill-restore" disabled={restore.isPending} onClick={(e) => {
-                    e.stopPropagation()
-                    restore.mutate(s.skill_id)
-                  }}>
-                    {t('skills.restore')}
-                  </button>
-                )}
               </span>
             </div>
           )}

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SessionSourceInfo, SessionSourceKind, TaskSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
-import { useRoots } from '../../api/hooks'
+import { useLibraries, useRoots } from '../../api/hooks'
 import { useJobStore } from '../../api/jobs'
 import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
@@ -11,8 +11,12 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
-import { LogView, type TaskOrigin } from './LogView'
-import { BADGE_TONE, taskRows } from './task-status'
+import { LogView, type LogTarget, type TaskOrigin } from './LogView'
+import { BADGE_TONE, taskHeadline, taskKey, taskRows } from './task-status'
+import { taskTime } from '../../../shared/task-time'
+import { RootProblemNotice } from '../../components/RootProblemNotice'
+import { setFlag } from '../../progress-flags'
+import type { ToolCall } from '../../../shared/types'
 import type { TaskBadge, TaskRow } from './task-status'
 
 const STATUSES: (TaskBadge | 'all')[] = ['all', 'completed', 'interrupted', 'incomplete', 'reflected', 'skipped']
@@ -62,7 +66,7 @@ function AddSessionFolder(props: { onAdded: (s: SessionSourceInfo) => void }): R
           {t('ws.add')}
         </button>
       </div>
-      {add.error && <ErrorNotice error={add.error} />}
+      {add.error && <ErrorNotice error={add.error} action="failed.addSessions" />}
     </details>
   )
 }
@@ -81,6 +85,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   const sessions = useSessionSources()
   const [picked, setPicked] = useState('')
   const session = sessions.list.find((x) => sourceKey(x) === picked) ?? null
+  const rootInfo = roots.data?.find((r) => r.path === root)
   const origin: TaskOrigin | null = session ? { kind: 'session', source: session.source, dir: session.dir } : root ? { kind: 'root', root } : null
   const tasks = useQuery({
     queryKey: session ? queryKeys.sessionTasks(session.source, session.dir) : queryKeys.tasks(root ?? ''),
@@ -95,8 +100,15 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
     }
   })
   const jobs = useJobStore()
+  const libraries = useLibraries()
+  // skills from a session folder go to the library chosen for it (remembered), else the one selected in the sidebar
+  const target = session?.targetLibrary ?? library
+  const setTarget = useMutation({
+    mutationFn: (lib: string) => api.call('sessions.setTarget', { source: session!.source, dir: session!.dir, library: lib }),
+    onSuccess: (list) => client.setQueryData(queryKeys.sessions(), list)
+  })
   const reflectAll = useMutation({
-    mutationFn: (x: SessionSourceInfo) => api.call('sessions.reflect', { source: x.source, dir: x.dir, library: library ?? '' }),
+    mutationFn: (x: SessionSourceInfo) => api.call('sessions.reflect', { source: x.source, dir: x.dir, library: target ?? '' }),
     onSuccess: (job) => {
       jobs.track(job)
       navigate({ screen: 'reflect' })
@@ -121,13 +133,13 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   if (!initialApplied && initialTask && data) {
     setInitialApplied(true)
     const hit = data.tasks.find((x) => x.path === initialTask || x.taskDir === initialTask)
-    if (hit) setSelected(hit.path)
+    if (hit) setSelected(taskKey(hit))
   }
 
   // Until the user picks one, show the newest task rather than an empty pane.
   const firstTask = rows.find((r) => r.kind === 'task')
-  const shown = selected ?? (firstTask?.kind === 'task' ? firstTask.task.path : null)
-  const task = tasks.data?.tasks.find((x) => x.path === shown) ?? null
+  const shown = selected ?? (firstTask?.kind === 'task' ? taskKey(firstTask.task) : null)
+  const task = tasks.data?.tasks.find((x) => taskKey(x) === shown) ?? null
 
   return (
     <section className="screen screen-fill" aria-labelledby="ws-title">
@@ -148,12 +160,22 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
         </label>
         {session ? (
           <>
+            <label className="field-inline">
+              {t('ws.skillsGoTo')}
+              <select data-testid="session-target" value={target ?? ''} onChange={(e) => e.target.value && setTarget.mutate(e.target.value)}>
+                {!target && <option value="">{t('shell.noLibrary')}</option>}
+                {(libraries.data ?? []).map((l) => (
+                  <option key={l.path} value={l.path} title={l.path}>
+                    {l.label}
+                  </option>
+                ))}
+              </select>
+            </label>
             <button
               type="button"
               className="btn btn-small btn-primary"
               data-testid="session-reflect-all"
-              disabled={!library || reflectAll.isPending}
-              title={t('ws.reflectInto', { library: library ?? '—' })}
+              disabled={!target || reflectAll.isPending}
               onClick={() => reflectAll.mutate(session)}
             >
               {t('ws.reflectAllSessions')}
@@ -192,9 +214,10 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
         )}
       </header>
       <AddSessionFolder onAdded={(x) => pick(sourceKey(x))} />
-      {removeSource.error && <ErrorNotice error={removeSource.error} />}
-      {reflectAll.error && <ErrorNotice error={reflectAll.error} />}
-      {roots.error && <ErrorNotice error={roots.error} onRetry={() => void roots.refetch()} />}
+      {removeSource.error && <ErrorNotice error={removeSource.error} action="failed.removeSessions" />}
+      {setTarget.error && <ErrorNotice error={setTarget.error} action="failed.setTarget" />}
+      {reflectAll.error && <ErrorNotice error={reflectAll.error} action="failed.startReflect" />}
+      {roots.error && <ErrorNotice error={roots.error} action="failed.listRoots" onRetry={() => void roots.refetch()} />}
       {!origin && roots.data && (
         <div className="empty">
           <p>{t('ws.noRootsHelp')}</p>
@@ -203,7 +226,8 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
           </button>
         </div>
       )}
-      {origin && (
+      {!session && rootInfo?.problem && <RootProblemNotice root={rootInfo} />}
+      {origin && !(!session && rootInfo?.problem && tasks.data && tasks.data.tasks.length === 0) && (
         <div className="split">
           <div className="split-list">
             <div className="toolbar">
@@ -216,11 +240,13 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
                 ))}
               </select>
             </div>
-            {tasks.error && <ErrorNotice error={tasks.error} onRetry={() => void tasks.refetch()} />}
+            {tasks.error && <ErrorNotice error={tasks.error} action="failed.listTasks" onRetry={() => void tasks.refetch()} />}
             {tasks.isLoading ? (
               <p className="muted">{t('common.loading')}</p>
             ) : rows.length === 0 ? (
-              <p className="empty">{t('ws.noTasks')}</p>
+              <p className="empty" data-testid="tasks-empty">
+                {(tasks.data?.tasks.length ?? 0) + (tasks.data?.skipped.length ?? 0) === 0 ? t(session ? 'ws.noSessionTasks' : 'ws.noTasksInRoot', { path: session ? session.dir : (root ?? '') }) : t('ws.noTasks')}
+              </p>
             ) : (
               <VirtualList<TaskRow>
                 items={rows}
@@ -229,18 +255,20 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
                 ariaLabel={t('ws.tasks')}
                 testId="task-list"
                 rowTestId="task-row"
-                onActiveChange={(r) => r.kind === 'task' && setSelected(r.task.path)}
-                onOpen={(r) => r.kind === 'task' && setSelected(r.task.path)}
+                onActiveChange={(r) => r.kind === 'task' && setSelected(taskKey(r.task))}
+                onOpen={(r) => r.kind === 'task' && setSelected(taskKey(r.task))}
                 renderRow={(r) => (
-                  <div className={r.kind === 'task' && r.task.path === shown ? 'task-row task-row-selected' : 'task-row'}>
+                  <div className={r.kind === 'task' && taskKey(r.task) === shown ? 'task-row task-row-selected' : 'task-row'}>
                     <div className="task-row-top">
-                      <span className="ellipsis strong">{r.kind === 'task' ? r.task.taskDir : r.skipped.path}</span>
+                      <span className="ellipsis strong" data-testid="task-headline">
+                        {r.kind === 'task' ? taskHeadline(r.task) : r.skipped.path}
+                      </span>
                       <Badge tone={BADGE_TONE[r.badge]} testId="task-badge">
                         {t(`status.${r.badge}`)}
                       </Badge>
                     </div>
-                    <div className="cell-sub ellipsis">
-                      {r.kind === 'task' ? `${r.task.user ? r.task.user + ' · ' : ''}${formatDate(r.task.mtime, lang)} · ${r.task.requirements[0] ?? ''}` : r.skipped.reason}
+                    <div className="cell-sub ellipsis" data-testid="task-sub">
+                      {r.kind === 'task' ? [formatDate(taskTime(r.task), lang), r.task.user, r.task.taskDir].filter(Boolean).join(' · ') : r.skipped.reason}
                     </div>
                   </div>
                 )}
@@ -254,45 +282,70 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   )
 }
 
+/** A tool call's place in the raw log, when the log view can show it (its own log file, or a session line). */
+function callTarget(call: ToolCall, origin: TaskOrigin, seq: number): LogTarget | null {
+  if (origin.kind === 'session') return call.line !== undefined ? { line: call.line, seq } : null
+  return call.offset !== undefined ? { file: `${call.agent}.out`, offset: call.offset, seq } : null
+}
+
+/** Shown tool calls per task (the rest are counted). */
+const SHOWN_CALLS = 500
+const ARG_PREVIEW = 140
+
 function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const jobs = useJobStore()
   const { navigate, library } = useAppState()
   const { task, origin } = props
+  const sessions = useSessionSources()
+  const target = origin.kind === 'session' ? (sessions.list.find((s) => s.source === origin.source && s.dir === origin.dir)?.targetLibrary ?? library) : library
+  const [logTarget, setLogTarget] = useState<LogTarget | undefined>(undefined)
+  const [seq, setSeq] = useState(1)
+  const [flagged, setFlagged] = useState(false)
+  if (!flagged) {
+    setFlagged(true)
+    setFlag('browsed')
+  }
   const reflect = useMutation({
     mutationFn: () =>
       origin.kind === 'root'
         ? api.call('reflect.start', { root: origin.root, tasks: [task.path], force: task.reflected })
-        : api.call('sessions.reflect', { source: origin.source, dir: origin.dir, library: library ?? '', tasks: [task.taskDir], force: task.reflected }),
+        : api.call('sessions.reflect', { source: origin.source, dir: origin.dir, library: target ?? '', tasks: [task.taskDir], force: task.reflected }),
     onSuccess: (job) => {
       jobs.track(job)
       navigate({ screen: 'reflect' })
     }
   })
+  const total = task.toolCallsTotal ?? task.toolCalls.length
+  const capped = total > task.toolCalls.length
+  const shownCalls = task.toolCalls.slice(0, SHOWN_CALLS)
+  const jump = (call: ToolCall): void => {
+    const next = callTarget(call, origin, seq)
+    if (!next) return
+    setSeq(seq + 1)
+    setLogTarget(next)
+  }
   return (
     <div className="task-detail" data-testid="task-detail">
       <header className="detail-header">
-        <h2 className="ellipsis">{task.taskDir}</h2>
+        <div className="detail-title">
+          <h2 className="ellipsis" title={taskHeadline(task)}>
+            {taskHeadline(task)}
+          </h2>
+          <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
+        </div>
         <Badge tone={BADGE_TONE[task.reflected ? 'reflected' : task.status]}>{t(`status.${task.reflected ? 'reflected' : task.status}`)}</Badge>
-        <div className="spacer" />
-        <button
-          type="button"
-          className="btn btn-primary"
-          data-testid="task-reflect"
-          onClick={() => reflect.mutate()}
-          disabled={reflect.isPending || (origin.kind === 'session' && !library)}
-          title={origin.kind === 'session' ? t('ws.reflectInto', { library: library ?? '—' }) : undefined}
-        >
+        <button type="button" className="btn btn-primary" data-testid="task-reflect" onClick={() => reflect.mutate()} disabled={reflect.isPending || (origin.kind === 'session' && !target)}>
           {task.reflected ? t('ws.reflectAgain') : t('ws.reflectTask')}
         </button>
       </header>
       {origin.kind === 'session' && (
         <p className="muted" data-testid="session-reflect-target">
-          {library ? t('ws.reflectInto', { library }) : t('shell.noLibraryHelp')}
+          {target ? t('ws.reflectInto', { library: target }) : t('shell.noLibraryHelp')}
         </p>
       )}
-      {reflect.error && <ErrorNotice error={reflect.error} />}
+      {reflect.error && <ErrorNotice error={reflect.error} action="failed.startReflect" />}
       <div className="trace-and-log">
         <div className="trace" data-testid="task-trace">
           <h3>{t('ws.requirements')}</h3>
@@ -316,18 +369,16 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
               ))}
             </ul>
           )}
-          <h3>{t('ws.toolCalls', { n: task.toolCalls.length })}</h3>
+          <h3 data-testid="tool-calls-heading">{capped ? t('ws.toolCallsCapped', { n: task.toolCalls.length.toLocaleString('en-US'), total: total.toLocaleString('en-US') }) : t('ws.toolCalls', { n: total.toLocaleString('en-US') })}</h3>
+          {capped && <p className="muted small" data-testid="tool-calls-capped">{t('ws.toolCallsCappedHelp', { n: task.toolCalls.length.toLocaleString('en-US') })}</p>}
           {task.toolCalls.length === 0 ? <p className="muted">{t('common.none')}</p> : (
             <ol className="timeline">
-              {task.toolCalls.slice(0, 500).map((c, i) => (
-                <li key={i} className={c.ok === false ? 'tl-item tl-bad' : 'tl-item'}>
-                  <span className="tl-agent">{c.agent}</span>
-                  <code>{c.name}</code>
-                  <span className="cell-sub ellipsis">{Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ').slice(0, 160)}</span>
-                </li>
+              {shownCalls.map((c, i) => (
+                <ToolCallItem key={i} call={c} canJump={callTarget(c, origin, 0) !== null} onJump={() => jump(c)} />
               ))}
             </ol>
           )}
+          {task.toolCalls.length > SHOWN_CALLS && <p className="muted small">{t('ws.moreCalls', { n: (task.toolCalls.length - SHOWN_CALLS).toLocaleString('en-US') })}</p>}
           <h3>{t('ws.errors', { n: task.errors.length })}</h3>
           {task.errors.length === 0 ? <p className="muted">{t('common.none')}</p> : (
             <ul className="errors-list">
@@ -360,8 +411,49 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
             </>
           )}
         </div>
-        <LogView key={task.path} origin={origin} taskPath={task.path} />
+        <LogView key={taskKey(task)} origin={origin} taskPath={task.path} target={logTarget} />
       </div>
     </div>
+  )
+}
+
+/** One tool call: its name jumps to its line in the raw log; long arguments fold and unfold. */
+function ToolCallItem(props: { call: ToolCall; canJump: boolean; onJump: () => void }): React.JSX.Element {
+  const { t } = useI18n()
+  const [open, setOpen] = useState(false)
+  const { call } = props
+  const args = Object.entries(call.params).map(([k, v]) => `${k}=${v}`).join(' ')
+  const long = args.length > ARG_PREVIEW || args.includes('\n')
+  return (
+    <li className={call.ok === false ? 'tl-item tl-bad' : 'tl-item'} data-testid="tool-call">
+      <div className="tl-line">
+        <span className="tl-agent">{call.agent}</span>
+        {props.canJump ? (
+          <button type="button" className="link tl-name" data-testid="tool-call-jump" title={t('ws.showInLog')} onClick={props.onJump}>
+            <code>{call.name}</code>
+          </button>
+        ) : (
+          <code>{call.name}</code>
+        )}
+        {!open && <span className="cell-sub ellipsis">{args.slice(0, ARG_PREVIEW)}</span>}
+        {long && (
+          <button type="button" className="btn btn-small btn-ghost" aria-expanded={open} data-testid="tool-call-expand" onClick={() => setOpen((v) => !v)}>
+            {open ? t('ws.argsLess') : t('ws.argsMore')}
+          </button>
+        )}
+      </div>
+      {open && (
+        <dl className="tl-args" data-testid="tool-call-args">
+          {Object.entries(call.params).map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>
+                <pre>{v}</pre>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </li>
   )
 }

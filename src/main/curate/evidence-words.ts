@@ -1,0 +1,45 @@
+/**
+ * Shared terms as people read them (pure): the index terms are stems ("calcul", "instal"); evidence shows, for
+ * each, the word the skills actually use most ("calculator", "install"). Only the few texts of one proposal are
+ * read, never the whole library.
+ */
+import { tokenize } from '../text/tokenize'
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu
+
+/** For each term, the most frequent word of `texts` that tokenizes to exactly that term (else the term itself). */
+export function surfaceWords(terms: readonly string[], texts: readonly string[]): string[] {
+  const wanted = new Set(terms)
+  const counts = new Map<string, Map<string, number>>()
+  const seen = new Map<string, string | null>()
+  for (const text of texts) {
+    for (const m of text.matchAll(WORD)) {
+      const word = m[0].replace(/['-]+$/, '')
+      const key = word.toLowerCase()
+      let term = seen.get(key)
+      if (term === undefined) {
+        const tokens = tokenize(key)
+        term = tokens.length === 1 && wanted.has(tokens[0]!) ? tokens[0]! : null
+        seen.set(key, term)
+      }
+      if (term === null) continue
+      const forms = counts.get(term) ?? new Map<string, number>()
+      forms.set(key, (forms.get(key) ?? 0) + 1)
+      counts.set(term, forms)
+    }
+  }
+  const out: string[] = []
+  for (const term of terms) {
+    const forms = counts.get(term)
+    let best = term
+    let bestCount = 0
+    for (const [form, n] of forms ?? []) {
+      if (n > bestCount || (n === bestCount && form.length < best.length)) {
+        best = form
+        bestCount = n
+      }
+    }
+    if (!out.includes(best)) out.push(best)
+  }
+  return out
+}

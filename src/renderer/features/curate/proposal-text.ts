@@ -1,0 +1,71 @@
+/** A proposal in words a person can follow, in the UI language (pure). */
+import type { FileChange, Proposal } from '../../../shared/types'
+import type { Translate } from '../../i18n/i18n'
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
+const two = (v: number | undefined): string => (v === undefined ? '—' : v.toFixed(2))
+
+/** The primary (kept) member's title. */
+function primaryTitle(p: Proposal): string {
+  const id = typeof p.evidence.primary === 'string' ? p.evidence.primary : p.members[0]?.skill_id
+  const m = p.members.find((x) => x.skill_id === id) ?? p.members[0]
+  return m?.title || m?.skill_id || ''
+}
+
+/** Why this change is proposed, in plain language; a model's own reason is kept as it wrote it. */
+export function proposalReason(t: Translate, p: Proposal): { text: string; quote?: string } {
+  const e = p.evidence
+  const why = e.primary_why === 'quality' || e.primary_why === 'used' || e.primary_why === 'oldest' ? t(`reason.why.${e.primary_why}`) : t('reason.why.quality')
+  switch (p.kind) {
+    case 'merge':
+      return { text: t('reason.merge', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p), why }) }
+    case 'consolidate':
+      if (typeof e.model_reason === 'string') return { text: t('reason.consolidateModel', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }), quote: e.model_reason }
+      return { text: t('reason.consolidate', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
+    case 'cleanup':
+      return { text: t('reason.cleanup', { days: num(e.age_days) ?? '?', limit: num(e.cleanup_days) ?? 30 }) }
+    case 'enhance':
+      return { text: t('reason.enhance', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }), quote: p.reason || undefined }
+    case 'edit':
+      return { text: t('reason.agentEdit', { title: primaryTitle(p) }), quote: p.reason || undefined }
+    case 'delete':
+      return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
+  }
+}
+
+/** The words both skills use (surface words; older plans have only stems). */
+export function sharedWords(p: Proposal): string[] {
+  const words = p.evidence.shared_words
+  if (Array.isArray(words) && words.every((w) => typeof w === 'string')) return words as string[]
+  return Array.isArray(p.evidence.shared_terms) ? p.evidence.shared_terms : []
+}
+
+export interface FileMove {
+  from: string
+  to: string
+  text: string
+}
+
+/**
+ * A proposal's file changes as a person sees them: files rewritten or created, and files moving to legacy/
+ * (a removal paired with the legacy copy it becomes) rather than a whole file in red and another in green.
+ */
+export function groupChanges(changes: readonly FileChange[]): { edits: FileChange[]; moves: FileMove[] } {
+  const edits: FileChange[] = []
+  const moves: FileMove[] = []
+  const used = new Set<number>()
+  changes.forEach((c, i) => {
+    if (used.has(i)) return
+    if (c.before !== null && c.after === null) {
+      const j = changes.findIndex((d, k) => !used.has(k) && k !== i && d.before === null && d.after !== null && d.path.startsWith('legacy/'))
+      if (j !== -1) {
+        used.add(i).add(j)
+        moves.push({ from: c.path, to: changes[j]!.path, text: c.before })
+        return
+      }
+    }
+    edits.push(c)
+    used.add(i)
+  })
+  return { edits, moves }
+}

@@ -1,0 +1,128 @@
+/**
+ * A skill file that does not load (broken front matter, missing fields), opened as text where the problem is:
+ * the error is marked on its line and column, the text can be fixed and saved (only once it parses), and the
+ * fixed file opens as a skill.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { SkillFileText } from '../../../shared/api'
+import { locateSkillProblem } from '../../../shared/problem-position'
+import { useApi } from '../../api/context'
+import { queryKeys } from '../../api/query-keys'
+import { useAppState } from '../../app-state'
+import { Badge } from '../../components/Badge'
+import { CodeEditor } from '../../components/code-editor/CodeEditor'
+import type { EditorProblem } from '../../components/code-editor/CodeEditor'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { useI18n } from '../../i18n/i18n'
+import { translateServerMessage } from '../../i18n/server-messages'
+import { checkFrontMatter } from './front-matter'
+
+export function SkillFileEditor(props: { library: string; path: string }): React.JSX.Element {
+  const { t, lang } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const { navigate, setGuard } = useAppState()
+  const file = useQuery({ queryKey: [...queryKeys.library(props.library), 'file', props.path], queryFn: () => api.call('skills.readFile', { library: props.library, path: props.path }) })
+  const [base, setBase] = useState<SkillFileText | null>(null)
+  const [draft, setDraft] = useState('')
+  if (file.data && base === null) {
+    setBase(file.data)
+    setDraft(file.data.text)
+  }
+  const dirty = base !== null && draft !== base.text
+  const dirtyRef = useRef(dirty)
+  useEffect(() => {
+    dirtyRef.current = dirty
+  }, [dirty])
+  useEffect(() => {
+    setGuard(() => dirtyRef.current)
+    return () => setGuard(null)
+  }, [setGuard])
+
+  const check = useMemo(() => checkFrontMatter(draft, props.path.endsWith('SKILL.md') ? 'skill-md' : 'agiagent'), [draft, props.path])
+  const problems: EditorProblem[] = useMemo(() => {
+    if (!base) return []
+    if (!dirty && base.problem) {
+      return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateServerMessage(base.problem.reason, lang) }]
+    }
+    const at = locateSkillProblem(draft)
+    const issue = check.issues[0]
+    if (!issue) return []
+    return [{ line: at?.line ?? 1, column: at?.column ?? 1, message: t(issue.key, issue.vars) }]
+  }, [base, dirty, draft, check, lang, t])
+
+  const save = useMutation({
+    mutationFn: (text: string) => api.call('skills.saveFile', { library: props.library, path: props.path, text, baseHash: base!.hash }),
+    onSuccess: (result) => {
+      setBase(result)
+      setDraft(result.text)
+      void client.invalidateQueries({ queryKey: queryKeys.library(props.library) })
+      // saved: nothing is unsaved any more, so moving on to the skill needs no "discard?" question
+      dirtyRef.current = false
+      if (!result.problem && result.skillId) navigate({ screen: 'editor', library: props.library, skillId: result.skillId, focus: true })
+    }
+  })
+
+  if (file.error)
+    return (
+      <section className="screen">
+        <BackToSkills />
+        <ErrorNotice error={file.error} action="failed.readFile" onRetry={() => void file.refetch()} />
+      </section>
+    )
+  if (!base)
+    return (
+      <section className="screen">
+        <p className="muted">{t('common.loading')}</p>
+      </section>
+    )
+  const where = problems[0] ? t('file.where', { line: problems[0].line, column: problems[0].column }) : ''
+  return (
+    <section className="screen screen-fill editor-screen" aria-labelledby="file-title">
+      <header className="screen-header">
+        <BackToSkills />
+        <h1 id="file-title" className="ellipsis" title={props.path}>
+          {props.path}
+        </h1>
+        {dirty && <Badge tone="accent">{t('editor.unsaved')}</Badge>}
+        <div className="spacer" />
+        <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(base.text)}>
+          {t('editor.revert')}
+        </button>
+        <button type="button" className="btn btn-primary" data-testid="file-save" disabled={!dirty || check.data === null || save.isPending} onClick={() => save.mutate(draft)} title={check.data === null ? t('file.fixFirst') : undefined}>
+          {t('file.save')}
+        </button>
+      </header>
+      {problems.length > 0 ? (
+        <div className="banner banner-bad" role="status" data-testid="file-problem">
+          <span>
+            <strong>{base.problem && !dirty ? t('file.unreadable') : t('file.stillBroken')}</strong> {problems[0]!.message}
+            {where && <> · {where}</>}
+          </span>
+        </div>
+      ) : (
+        <div className="banner banner-ok" role="status" data-testid="file-ok">
+          {t('file.parsesNow')}
+        </div>
+      )}
+      {save.error && <ErrorNotice error={save.error} action="failed.saveFile" />}
+      <div className="editor-main">
+        <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('file.ariaLabel', { path: props.path })} problems={problems} autoFocus onSave={(text) => {
+          if (text !== draft) setDraft(text)
+          if (!save.isPending && checkFrontMatter(text, props.path.endsWith('SKILL.md') ? 'skill-md' : 'agiagent').data !== null) save.mutate(text)
+        }} />
+      </div>
+    </section>
+  )
+}
+
+function BackToSkills(): React.JSX.Element {
+  const { t } = useI18n()
+  const { navigate } = useAppState()
+  return (
+    <button type="button" className="btn btn-ghost" data-testid="editor-back" onClick={() => navigate({ screen: 'skills', showErrors: true })}>
+      ← {t('nav.skills')}
+    </button>
+  )
+}

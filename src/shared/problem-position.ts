@@ -1,0 +1,73 @@
+/**
+ * Where a skill file's front matter goes wrong, as a 1-based line and column of the whole file, so an editor can
+ * put the parse error on its line (the store says *what* is wrong; the app's file editor and the workbench both use this). Pure.
+ */
+import { isAlias, isScalar, parseDocument, visit } from 'yaml'
+
+export interface TextPosition {
+  line: number
+  column: number
+}
+
+/** Line and column (1-based) of `offset` in `text`. */
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++
+    lineStart = i + 1
+  }
+  return { line, column: offset - lineStart + 1 }
+}
+
+/** The position of the first problem in a skill file's front matter, or null when none can be pinned down. */
+export function locateSkillProblem(fileText: string): TextPosition | null {
+  const text = fileText.charCodeAt(0) === 0xfeff ? fileText.slice(1) : fileText
+  const firstNl = text.indexOf('\n')
+  const firstLine = (firstNl < 0 ? text : text.slice(0, firstNl)).replace(/\r$/, '')
+  if (firstLine.trimEnd() !== '---' || firstNl < 0) return { line: 1, column: 1 }
+  const close = /^---[ \t]*\r?$/gm
+  close.lastIndex = firstNl + 1
+  const end = close.exec(text)
+  if (!end) return { line: 1, column: 1 }
+  const yaml = text.slice(firstNl + 1, end.index)
+  const at = yamlProblemOffset(yaml)
+  if (at === null) return null
+  const inYaml = positionOf(yaml, at)
+  return { line: inYaml.line + 1, column: inYaml.column }
+}
+
+/** Offset in the YAML text of its first syntax error, alias, anchor, custom tag or duplicate key. */
+function yamlProblemOffset(yaml: string): number | null {
+  let doc
+  try {
+    doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
+  } catch {
+    return 0
+  }
+  const error = doc.errors[0]
+  if (error) return Math.min(error.pos[0], yaml.length)
+  let found: number | null = null
+  visit(doc, {
+    Node(_key, node) {
+      const range = (node as { range?: [number, number, number] }).range
+      const tag = (node as { tag?: string }).tag
+      const anchored = Boolean((node as { anchor?: string }).anchor)
+      const foreignTag = Boolean(tag && !tag.startsWith('tag:yaml.org,2002:'))
+      if ((isAlias(node) || anchored || foreignTag) && range) {
+        found = range[0]
+        return visit.BREAK
+      }
+      return undefined
+    },
+    Pair(_key, pair) {
+      const range = (pair.key as { range?: [number, number, number] } | null)?.range
+      if (!isScalar(pair.key) && range) {
+        found = range[0]
+        return visit.BREAK
+      }
+      return undefined
+    }
+  })
+  return found
+}
