@@ -8,25 +8,23 @@
  * built on a stale read. Uses of skills (query_skill) go to the ledger (ledger.ts) and are folded into the files
  * later; every write is announced in the ledger so other processes reload just what changed.
  */
-import { hash as hashOneShot } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
+import { freezeSkill, hashBytes, loadSkillFile, parseSkillAt, type LoadResult } from './load'
+import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
 import { FOLD_INTENT_REL, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
 import { withLibraryLock } from './lock'
-import { assertSkillId, buildSkillFileName, checkRelPath, derivedSkillId, isAgiagentSkillName, resolveInside as resolveInsideRoot } from './paths'
+import { assertSkillId, buildSkillFileName, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
 import { syncSkillIndex } from './skill-index'
-import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME, skillFromParts } from './skill-meta'
+import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
 
-/** Folders never searched for SKILL.md skills. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
-/** Skill files larger than this are reported, not read. */
-export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
-const MAX_DEPTH = 12
+export { SKIPPED_DIRS }
+export { MAX_SKILL_FILE_BYTES, hashBytes } from './load'
 /** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
 const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */
@@ -63,92 +61,24 @@ export interface SkillLibrary extends SkillStore {
   readonly indexJsonProblem: string | undefined
 }
 
-interface Candidate {
-  abs: string
-  rel: string
-  format: Skill['format']
-  legacy: boolean
-}
-
 interface CacheEntry {
   mtimeMs: number
   size: number
   ino: number
   ctimeMs: number
-  result: { ok: true; skill: Skill } | { ok: false; reason: string }
+  result: LoadResult
 }
 
-/** sha256 hex of bytes (a string counts as its UTF-8 bytes): the base for conflict detection. */
-export function hashBytes(bytes: Uint8Array | string): string {
-  return hashOneShot('sha256', bytes, 'hex')
-}
-
-/** hashBytes of a text's UTF-8 encoding, without making the bytes first. */
+/** hashBytes of a text's UTF-8 encoding. */
 function hashText(text: string): string {
-  return hashOneShot('sha256', text, 'hex')
-}
-
-/** Where a lazily hashed skill keeps its text (non-enumerable: JSON, spreads and structured clones never see it). */
-const HASH_SOURCE = Symbol('skillbench.hashSource')
-
-interface HashSource {
-  text: string
-  hash?: string
-}
-
-/** The one getter all skills share (a per-skill closure would push every skill object into slow dictionary mode). */
-function lazyHashGetter(this: { [HASH_SOURCE]: HashSource }): string {
-  const src = this[HASH_SOURCE]
-  return (src.hash ??= hashText(src.text))
-}
-
-const LAZY_HASH: PropertyDescriptor = { enumerable: true, get: lazyHashGetter }
-
-/**
- * Adds `hash` to a skill being built as an enumerable accessor computed on first read from `text` (JSON, spreads
- * and structured clones see a plain string), plus its hidden source. Added in key order, never redefined, so all
- * skills of one layout share one fast object shape.
- */
-function defineLazyHash(skill: Skill, text: string): void {
-  Object.defineProperty(skill, 'hash', LAZY_HASH)
-  Object.defineProperty(skill, HASH_SOURCE, { value: { text } satisfies HashSource })
-}
-
-/** A reused read buffer: one allocation for all files of a listing instead of one per file. */
-let readBuffer = Buffer.allocUnsafe(256 * 1024)
-
-/** Reads `size` bytes of an open file (fewer when it shrank meanwhile; a later stat catches the change). */
-function readWhole(fd: number, size: number): Uint8Array {
-  if (readBuffer.length < size) readBuffer = Buffer.allocUnsafe(Math.max(size, readBuffer.length * 2))
-  let got = 0
-  while (got < size) {
-    const n = fs.readSync(fd, readBuffer, got, size - got, got)
-    if (n === 0) break
-    got += n
-  }
-  return readBuffer.subarray(0, got)
+  return hashBytes(text)
 }
 
 function toPosix(p: string): string {
   return p.split(path.sep).join('/')
 }
 
-function freezeSkill(skill: Skill): Skill {
-  Object.freeze(skill.task_directories)
-  return Object.freeze(skill)
-}
 
-
-/** The kind of skill file a library-relative path names (null: not a skill file). */
-function skillFileAt(rel: string): { format: Skill['format']; legacy: boolean } | null {
-  const parts = rel.split('/')
-  const name = parts[parts.length - 1]!
-  if (name === 'SKILL.md' && parts.length >= 2) return { format: 'skill-md', legacy: parts[0] === 'legacy' }
-  if (isAgiagentSkillName(name) && (parts.length === 1 || (parts.length === 2 && parts[0] === 'legacy'))) {
-    return { format: 'agiagent', legacy: parts.length === 2 }
-  }
-  return null
-}
 
 /** The later of two timestamps in the same format (null = never). */
 function laterTime(a: string | null, b: string): string {
@@ -433,53 +363,10 @@ class Library implements SkillLibrary {
 
   /** Finds skill files; collects temp files (to sweep) and reports every entry it passes over. */
   private async findCandidates(temps: string[], errors: LoadError[]): Promise<Candidate[]> {
-    const out: Candidate[] = []
-    const skipped = (rel: string, reason: string): void => void errors.push({ path: rel, reason, kind: 'skipped' })
-    // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
-    const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
-      let entries: fs.Dirent[]
-      try {
-        entries = await fs.promises.readdir(absDir, { withFileTypes: true })
-      } catch (err) {
-        if (top && relDir === '') throw err
-        errors.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
-        return
-      }
-      const subdirs: string[] = []
-      for (const e of entries) {
-        const name = e.name
-        if (isTempName(name)) {
-          temps.push(absDir + path.sep + name)
-          continue
-        }
-        const rel = relDir ? `${relDir}/${name}` : name
-        const agiagentHere = top && isAgiagentSkillName(name)
-        if (e.isSymbolicLink()) {
-          skipped(rel, 'symbolic link: skipped (links are never followed)')
-          continue
-        }
-        if (e.isFile()) {
-          if (agiagentHere || name === 'SKILL.md') out.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
-        } else if (e.isDirectory()) {
-          if (agiagentHere) skipped(rel, 'a folder named like a skill file: not read as a skill')
-          subdirs.push(name)
-        } else if (!SKIPPED_DIRS.has(relDir.split('/')[0] ?? '')) {
-          skipped(rel, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): skipped`)
-        }
-      }
-      if (depth >= MAX_DEPTH) return
-      await Promise.all(
-        subdirs.map((name) => {
-          const abs = absDir + path.sep + name
-          const rel = relDir ? `${relDir}/${name}` : name
-          if (depth === 0 && !legacy && name === 'legacy') return visit(abs, rel, 0, true, true)
-          if (SKIPPED_DIRS.has(name)) return undefined
-          return visit(abs, rel, depth + 1, legacy, false)
-        })
-      )
-    }
-    await visit(this.root, '', 0, false, true)
-    return out
+    const found = await walkLibrary(this.root)
+    temps.push(...found.temps)
+    errors.push(...found.skipped)
+    return found.candidates
   }
 
   /**
@@ -500,35 +387,14 @@ class Library implements SkillLibrary {
       }
       if (hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) return hit.result
     }
-    // New or changed: open first and stat the open file (one syscall fewer than lstat + open + fstat).
-    // O_NOFOLLOW refuses a file swapped for a symlink; O_NONBLOCK keeps a FIFO named like a skill from hanging us.
-    let fd: number
-    try {
-      fd = fs.openSync(c.abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0))
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
+    const loaded = loadSkillFile(c)
+    if (!loaded.stat) {
       this.cache.delete(c.abs)
-      if (code === 'ELOOP') return { ok: false, reason: 'symbolic link: skipped (links are never followed)' }
-      return { ok: false, reason: `cannot read: ${code ?? (err as Error).message}` }
+      return loaded.result
     }
-    let st: fs.Stats
-    let result: CacheEntry['result']
-    try {
-      st = fs.fstatSync(fd)
-      if (!st.isFile()) result = { ok: false, reason: 'not a regular file' }
-      else if (st.size > MAX_SKILL_FILE_BYTES) result = { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` }
-      else {
-        const bytes = readWhole(fd, st.size)
-        result = this.parse(bytes, c, st.mtimeMs)
-      }
-    } catch (err) {
-      this.cache.delete(c.abs)
-      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
-    } finally {
-      fs.closeSync(fd)
-    }
-    this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
-    return result
+    const st = loaded.stat
+    this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result: loaded.result })
+    return loaded.result
   }
 
   /** Loads many candidates in batches, yielding to the event loop between batches so the process stays responsive. */
@@ -542,26 +408,8 @@ class Library implements SkillLibrary {
     return out
   }
 
-  /**
-   * Parses file bytes (which may live in the shared read buffer: nothing here keeps them). The content hash is
-   * computed on first use from the decoded text: strict UTF-8 round-trips exactly, so it equals the bytes' hash,
-   * and a listing of 10k skills does not pay for 10k hashes nobody reads.
-   */
   private parse(bytes: Uint8Array, c: Candidate, mtimeMs: number): CacheEntry['result'] {
-    const decoded = decodeSkillBytes(bytes)
-    if (!decoded.ok) return decoded
-    const text = decoded.text
-    const parsed = parseSkillText(text)
-    if (!parsed.ok) return parsed
-    let fallbackId: string | undefined
-    if (c.format === 'skill-md') {
-      const relDir = path.posix.dirname(c.rel)
-      fallbackId = derivedSkillId(relDir === '.' ? '' : relDir)
-    }
-    const defineHash = (skill: Skill): void => defineLazyHash(skill, text)
-    const res = skillFromParts(parsed.file, { path: c.rel, format: c.format, legacy: c.legacy, hash: '', mtimeMs, fallbackId, defineHash })
-    if (!res.ok) return res
-    return { ok: true, skill: freezeSkill(res.skill) }
+    return parseSkillAt(bytes, c, mtimeMs)
   }
 
   /** Reads every skill (active and legacy), sorted by path; reports duplicate active ids. */

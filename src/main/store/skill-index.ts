@@ -11,6 +11,7 @@ import path from 'node:path'
 import { isTempName } from './atomic'
 import { readContainedText, writeContained } from './contained'
 import { decodeSkillBytes, parseSkillText } from './skill-file'
+import { SKIPPED_DIRS } from './walk'
 
 export const INDEX_FILE = 'index.json'
 
@@ -31,8 +32,6 @@ export interface SkillIndex {
   skills: SkillIndexEntry[]
 }
 
-/** Folders the catalogue never looks into (as the store's listing). */
-const NOT_SKILL_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
 const MAX_DEPTH = 12
 const MAX_RESOURCES = 2000
 
@@ -57,7 +56,7 @@ async function findSkillMdFiles(root: string): Promise<{ path: string; abs: stri
       if (entry.isSymbolicLink() || isTempName(entry.name)) continue
       const childRel = rel ? `${rel}/${entry.name}` : entry.name
       if (entry.isDirectory()) {
-        if (!hasSkillMd && !NOT_SKILL_DIRS.has(entry.name)) await walk(path.join(dir, entry.name), childRel, depth + 1)
+        if (!hasSkillMd && !SKIPPED_DIRS.has(entry.name)) await walk(path.join(dir, entry.name), childRel, depth + 1)
       } else if (entry.isFile() && entry.name === 'SKILL.md' && depth > 0) {
         out.push({ path: childRel, abs: path.join(dir, entry.name) })
       }

@@ -1,0 +1,97 @@
+/**
+ * Finding the skill files of a library: both layouts (`skill_*.md` at the top and in `legacy/`, SKILL.md folders
+ * at any depth, dot-folders included), every entry passed over reported with a reason, our temp files collected
+ * for sweeping. Never follows a link. Shared by the store's listing and the persistent search index.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { LoadError, Skill } from '../../shared/types'
+import { isTempName } from './atomic'
+import { isAgiagentSkillName } from './paths'
+
+/** Folders never searched for SKILL.md skills. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
+const MAX_DEPTH = 12
+
+/** A skill file found in a library. */
+export interface Candidate {
+  abs: string
+  /** Library-relative path, forward slashes. */
+  rel: string
+  format: Skill['format']
+  legacy: boolean
+}
+
+export interface LibraryWalk {
+  /** Sorted by `rel`. */
+  candidates: Candidate[]
+  /** Our temp files (absolute), for the sweep at open. */
+  temps: string[]
+  /** Entries passed over on purpose, with why (`kind: 'skipped'`); unreadable folders too. */
+  skipped: LoadError[]
+}
+
+/** Walks a library folder (`root`: its real path). Throws when the root itself cannot be read. */
+export async function walkLibrary(root: string): Promise<LibraryWalk> {
+  const candidates: Candidate[] = []
+  const temps: string[] = []
+  const skipped: LoadError[] = []
+  const skip = (rel: string, reason: string): void => void skipped.push({ path: rel, reason, kind: 'skipped' })
+  // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
+  const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
+    let entries: fs.Dirent[]
+    try {
+      entries = await fs.promises.readdir(absDir, { withFileTypes: true })
+    } catch (err) {
+      if (top && relDir === '') throw err
+      skipped.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
+      return
+    }
+    const subdirs: string[] = []
+    for (const e of entries) {
+      const name = e.name
+      if (isTempName(name)) {
+        temps.push(absDir + path.sep + name)
+        continue
+      }
+      const rel = relDir ? `${relDir}/${name}` : name
+      const agiagentHere = top && isAgiagentSkillName(name)
+      if (e.isSymbolicLink()) {
+        skip(rel, 'symbolic link: skipped (links are never followed)')
+        continue
+      }
+      if (e.isFile()) {
+        if (agiagentHere || name === 'SKILL.md') candidates.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
+      } else if (e.isDirectory()) {
+        if (agiagentHere) skip(rel, 'a folder named like a skill file: not read as a skill')
+        subdirs.push(name)
+      } else if (!SKIPPED_DIRS.has(relDir.split('/')[0] ?? '')) {
+        skip(rel, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): skipped`)
+      }
+    }
+    if (depth >= MAX_DEPTH) return
+    await Promise.all(
+      subdirs.map((name) => {
+        const abs = absDir + path.sep + name
+        const rel = relDir ? `${relDir}/${name}` : name
+        if (depth === 0 && !legacy && name === 'legacy') return visit(abs, rel, 0, true, true)
+        if (SKIPPED_DIRS.has(name)) return undefined
+        return visit(abs, rel, depth + 1, legacy, false)
+      })
+    )
+  }
+  await visit(root, '', 0, false, true)
+  candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+  return { candidates, temps, skipped }
+}
+
+/** The kind of skill file a library-relative path names (null: not a skill file). */
+export function skillFileAt(rel: string): { format: Skill['format']; legacy: boolean } | null {
+  const parts = rel.split('/')
+  const name = parts[parts.length - 1]!
+  if (name === 'SKILL.md' && parts.length >= 2) return { format: 'skill-md', legacy: parts[0] === 'legacy' }
+  if (isAgiagentSkillName(name) && (parts.length === 1 || (parts.length === 2 && parts[0] === 'legacy'))) {
+    return { format: 'agiagent', legacy: parts.length === 2 }
+  }
+  return null
+}
