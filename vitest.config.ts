@@ -1,4 +1,9 @@
+import os from 'node:os'
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
+
+// Caches the product writes (scan cache, search indexes) go to a folder of this test run, never the user's.
+const cacheDir = path.join(os.tmpdir(), `skillbench-test-cache-${process.pid}`)
 
 export default defineConfig({
   test: {
@@ -9,6 +14,6 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
-    env: { NODE_OPTIONS: '' }
+    env: { NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: cacheDir }
   }
 })

@@ -24,6 +24,7 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
     root: store.root,
     list: (opts) => store.list(opts),
     get: (id, opts) => store.get(id, opts),
+    skillAt: (rel) => store.skillAt(rel),
     readRaw: (rel) => store.readRaw(rel),
     resolveInside: (rel) => store.resolveInside(rel),
     create: refuse('creating a skill'),

@@ -27,12 +27,15 @@ import { zodObjectFromJsonSchema } from './json-schema-to-zod'
 import { deleteProposal, editProposal, savePendingProposal, type ToolRequestEvidence } from './pending-proposals'
 import { skillToolsPrompt } from './prompt-snippet'
 import { createProposalRecorder } from './proposal-recorder'
+import type { LibrarySearch } from '../search/library-search'
 
 export const SERVER_NAME = 'skillbench'
 export const SERVER_VERSION = '0.1.0'
 
 export interface SkillMcpServerOptions {
   store: ToolStore
+  /** The library's persistent search index, kept current (queries rank with it; without it, in memory). */
+  search?: Pick<LibrarySearch, 'current'>
   /** Default: available (a plain library with nothing saying otherwise). */
   availability?: Availability
   /** Which write tools only make pending proposals (default: both edit and delete). */
@@ -65,7 +68,8 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   const proposalOnly = opts.proposalOnly ?? { edit: true, delete: true }
   const now = opts.now ?? (() => new Date())
   const log = opts.log ?? (() => undefined)
-  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp' })
+  const search = opts.search
+  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp', ...(search ? { search: () => search.current() } : {}) })
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     { instructions: skillToolsPrompt('en'), capabilities: { logging: {} } }

@@ -100,6 +100,16 @@ export function pendingUsesOf(records: readonly LedgerRecord[]): Map<string, Pen
   return pending
 }
 
+/** The later of two timestamps in the same format (null = never). */
+export function laterTime(a: string | null, b: string): string {
+  return a !== null && a >= b ? a : b
+}
+
+/** The counters a skill shows with its uses not folded yet added. Pure. */
+export function withPendingUse(counters: { fetch_count: number; last_used_at: string | null }, use: PendingUse): { fetch_count: number; last_used_at: string } {
+  return { fetch_count: counters.fetch_count + use.count, last_used_at: laterTime(counters.last_used_at, use.last) }
+}
+
 /** A record as one ledger line. */
 export function ledgerLine(record: LedgerRecord): string {
   return JSON.stringify(record) + '\n'

@@ -12,10 +12,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
-import { freezeSkill, hashBytes, loadSkillFile, parseSkillAt, type LoadResult } from './load'
+import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, parseSkillAt, type LoadResult } from './load'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
-import { FOLD_INTENT_REL, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
+import { FOLD_INTENT_REL, laterTime, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
 import { withLibraryLock } from './lock'
 import { assertSkillId, buildSkillFileName, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
@@ -37,6 +37,14 @@ const ARCHIVE_AFTER_BYTES = 1024 * 1024
 export interface LibraryOptions {
   /** Clock for created_at / updated_at (tests pass a fixed one). */
   now?: () => Date
+  /**
+   * Do not list the library when opening it (a command that needs only a few skills — a query answered from the
+   * search index — must not read 10,000 files). The first list() or change by id lists it then; temp files are
+   * swept by whoever walks the library (the search index does).
+   */
+  lazy?: boolean
+  /** Where a skill id probably is (e.g. from the search index), tried before listing the library to find it. */
+  locate?: (skillId: string) => string | undefined
 }
 
 /** The store plus a few extras other modules use (all additive to SkillStore). */
@@ -80,10 +88,6 @@ function toPosix(p: string): string {
 
 
 
-/** The later of two timestamps in the same format (null = never). */
-function laterTime(a: string | null, b: string): string {
-  return a !== null && a >= b ? a : b
-}
 
 /** What a fold is about to do, kept in `.skillbench/usage-fold.json` until the fold's ledger record commits it. */
 interface FoldIntent {
@@ -101,8 +105,8 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
   }
   const st = await fs.promises.stat(root)
   if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
-  const lib = new Library(root, opts.now ?? (() => new Date()))
-  await lib.init()
+  const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate)
+  await lib.init(opts.lazy === true)
   return lib
 }
 
@@ -121,14 +125,16 @@ class Library implements SkillLibrary {
 
   constructor(
     readonly root: string,
-    private readonly now: () => Date
+    private readonly now: () => Date,
+    private readonly locate?: (skillId: string) => string | undefined
   ) {
     this.ledger = new LedgerTail(root)
   }
 
-  async init(): Promise<void> {
+  async init(lazy: boolean): Promise<void> {
     const temps: string[] = []
-    await this.scan(temps)
+    if (!lazy) await this.scan(temps)
+    else this.ledger.poll()
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
     this.sweptTempFiles += await this.sweepBookkeepingTemps()
     if (await this.foldInterrupted()) await this.locked(async () => undefined, 'finishing an interrupted usage fold')
@@ -222,7 +228,7 @@ class Library implements SkillLibrary {
   private present(skill: Skill): Skill {
     const use = this.ledger.uses().get(skill.skill_id)
     if (!use || this.idPaths.get(skill.skill_id) !== skill.path) return skill
-    return freezeSkill({ ...skill, fetch_count: skill.fetch_count + use.count, last_used_at: laterTime(skill.last_used_at, use.last) })
+    return freezeSkill({ ...skill, ...withPendingUse(skill, use) })
   }
 
   private presentList(all: SkillList, includeLegacy: boolean | undefined): SkillList {
@@ -352,7 +358,7 @@ class Library implements SkillLibrary {
 
   /** Where the skill with this id lives now (active preferred), or null (under the lock). */
   private async pathOfId(id: string): Promise<string | null> {
-    const known = this.idPaths.get(id)
+    const known = this.idPaths.get(id) ?? this.locate?.(id)
     if (known && (await this.tryPath(known, id))) return known
     const all = await this.scan()
     const matches = all.skills.filter((s) => s.skill_id === id)
@@ -443,14 +449,8 @@ class Library implements SkillLibrary {
       }
     })
     const duplicates = new Map<string, string[]>()
-    for (const [id, paths] of activeById) {
-      if (paths.length < 2) continue
-      duplicates.set(id, paths)
-      for (const p of paths) {
-        const others = paths.filter((o) => o !== p).join(', ')
-        errors.push({ path: p, reason: `duplicate skill_id ${id}: also used by ${others}; give one of them a new id (changes by this id are refused until then)`, kind: 'duplicate_id' })
-      }
-    }
+    for (const [id, paths] of activeById) if (paths.length > 1) duplicates.set(id, paths)
+    errors.push(...duplicateIdErrors(duplicates))
     this.idPaths = idPaths
     this.duplicateIds = duplicates
     for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key)
@@ -505,8 +505,12 @@ class Library implements SkillLibrary {
 
   /** The file skill of an id (not presented): the recorded path when it still holds the id, else from a fresh listing. */
   private async find(id: string, includeLegacy: boolean): Promise<Skill> {
-    const known = this.idPaths.get(id)
+    const known = this.idPaths.get(id) ?? this.locate?.(id)
     let skill = known ? await this.tryPath(known, id) : null
+    if (skill && this.indexedAt === 0) {
+      // Found without a listing (lazy open): a duplicate of this id elsewhere cannot be ruled out without one.
+      await this.scan()
+    }
     if (!skill || (skill.legacy && !includeLegacy)) {
       const all = await this.scan()
       const matches = all.skills.filter((s) => s.skill_id === id && (includeLegacy || !s.legacy))
@@ -515,6 +519,23 @@ class Library implements SkillLibrary {
     this.refuseDuplicate(id)
     if (!skill) throw new StoreError('not_found', `no ${includeLegacy ? '' : 'active '}skill with id ${id}`)
     return skill
+  }
+
+  async skillAt(relPath: string): Promise<Skill | null> {
+    let rel: string
+    try {
+      rel = checkRelPath(relPath)
+    } catch {
+      return null
+    }
+    const kind = skillFileAt(rel)
+    if (!kind) return null
+    this.followLedger()
+    const r = this.load({ abs: path.join(this.root, rel), rel, ...kind })
+    if (!r.ok) return null
+    const prev = this.idPaths.get(r.skill.skill_id)
+    if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) this.idPaths.set(r.skill.skill_id, rel)
+    return this.present(r.skill)
   }
 
   async get(skillId: string, opts: { includeLegacy?: boolean } = {}): Promise<Skill> {

@@ -5,7 +5,7 @@
 import { hash as hashOneShot } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Skill } from '../../shared/types'
+import type { LoadError, Skill } from '../../shared/types'
 import { derivedSkillId } from './paths'
 import { decodeSkillBytes, parseSkillText } from './skill-file'
 import { skillFromParts } from './skill-meta'
@@ -116,4 +116,29 @@ export function loadSkillFile(c: Candidate, onBytes?: (bytes: Uint8Array) => voi
   } finally {
     fs.closeSync(fd)
   }
+}
+
+/** The errors a listing reports for active skill files sharing one skill_id (id → their paths). Pure. */
+export function duplicateIdErrors(duplicates: ReadonlyMap<string, readonly string[]>): LoadError[] {
+  const errors: LoadError[] = []
+  for (const [id, paths] of duplicates) {
+    for (const p of paths) {
+      const others = paths.filter((o) => o !== p).join(', ')
+      errors.push({ path: p, reason: `duplicate skill_id ${id}: also used by ${others}; give one of them a new id (changes by this id are refused until then)`, kind: 'duplicate_id' })
+    }
+  }
+  return errors
+}
+
+/** Active skills' ids found in more than one file: id → paths. Pure. */
+export function duplicateIds(skills: readonly { skill_id: string; path: string; legacy: boolean }[]): Map<string, string[]> {
+  const byId = new Map<string, string[]>()
+  for (const s of skills) {
+    if (s.legacy) continue
+    const list = byId.get(s.skill_id)
+    if (list) list.push(s.path)
+    else byId.set(s.skill_id, [s.path])
+  }
+  for (const [id, paths] of byId) if (paths.length < 2) byId.delete(id)
+  return byId
 }

@@ -72,6 +72,8 @@ export interface SkillStore {
   list(opts?: { includeLegacy?: boolean }): Promise<SkillList>
   /** Throws StoreError('not_found' | 'invalid_id'). */
   get(skillId: string, opts?: { includeLegacy?: boolean }): Promise<Skill>
+  /** The skill in the file at this library path, read now (with its uses not folded yet); null when none loads there. */
+  skillAt(relPath: string): Promise<Skill | null>
   create(input: NewSkillInput): Promise<Skill>
   update(skillId: string, patch: SkillPatch, opts?: UpdateOptions): Promise<Skill>
   /**

@@ -31,17 +31,28 @@ export interface LibraryWalk {
   skipped: LoadError[]
 }
 
-/** Walks a library folder (`root`: its real path). Throws when the root itself cannot be read. */
+/** Longest stretch of synchronous listing before the walk yields to the event loop (the app stays responsive). */
+const SLICE_MS = 8
+
+/**
+ * Walks a library folder (`root`: its real path). Throws when the root itself cannot be read. Folders are listed
+ * synchronously (a thread-pool round trip per folder costs more than the listing), in slices with yields between.
+ */
 export async function walkLibrary(root: string): Promise<LibraryWalk> {
   const candidates: Candidate[] = []
   const temps: string[] = []
   const skipped: LoadError[] = []
   const skip = (rel: string, reason: string): void => void skipped.push({ path: rel, reason, kind: 'skipped' })
+  let sliceStart = performance.now()
   // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
   const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      sliceStart = performance.now()
+    }
     let entries: fs.Dirent[]
     try {
-      entries = await fs.promises.readdir(absDir, { withFileTypes: true })
+      entries = fs.readdirSync(absDir, { withFileTypes: true })
     } catch (err) {
       if (top && relDir === '') throw err
       skipped.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
@@ -70,15 +81,12 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       }
     }
     if (depth >= MAX_DEPTH) return
-    await Promise.all(
-      subdirs.map((name) => {
-        const abs = absDir + path.sep + name
-        const rel = relDir ? `${relDir}/${name}` : name
-        if (depth === 0 && !legacy && name === 'legacy') return visit(abs, rel, 0, true, true)
-        if (SKIPPED_DIRS.has(name)) return undefined
-        return visit(abs, rel, depth + 1, legacy, false)
-      })
-    )
+    for (const name of subdirs) {
+      const abs = absDir + path.sep + name
+      const rel = relDir ? `${relDir}/${name}` : name
+      if (depth === 0 && !legacy && name === 'legacy') await visit(abs, rel, 0, true, true)
+      else if (!SKIPPED_DIRS.has(name)) await visit(abs, rel, depth + 1, legacy, false)
+    }
   }
   await visit(root, '', 0, false, true)
   candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))

@@ -9,6 +9,12 @@
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
  * `TermDictionary` gives the same terms as ids without a string per token (the index builder's fast path).
  */
+/**
+ * Version of what `tokenize` produces. Persisted search indexes keep term counts made by it: change this
+ * whenever the terms of any text change (a test pins a probe text's terms so a change cannot go unnoticed).
+ */
+export const TOKENIZER_VERSION = 1
+
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'

@@ -4,12 +4,12 @@
  */
 import type { ToolResult } from '../../shared/types'
 import { printJson, resolveLibraryDir, UsageError, type CliIo } from '../cli/common'
-import { openLibrary, type SkillLibrary } from '../store/library'
+import { openLibrary, type LibraryOptions, type SkillLibrary } from '../store/library'
 import { isValidSkillId } from '../store/paths'
 
 /** Opens the library given by `--library` or `--root-dir/--user`. */
-export async function openLibraryFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo): Promise<SkillLibrary> {
-  return openLibrary(resolveLibraryDir(values, io.cwd))
+export async function openLibraryFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo, opts: LibraryOptions = {}): Promise<SkillLibrary> {
+  return openLibrary(resolveLibraryDir(values, io.cwd), opts)
 }
 
 /** The skill id positional, checked (bad ids are bad usage: exit 2). */

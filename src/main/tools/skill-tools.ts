@@ -11,6 +11,8 @@ import type { SkillLibrary } from '../store/library'
 import { isValidSkillId } from '../store/paths'
 import { formatTimestamp } from '../store/skill-meta'
 import { StoreError, type SkillStore } from '../store/types'
+import { indexedText } from '../search/search-index'
+import type { SearchIndex } from '../search/search-index'
 import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
 import { copySkillFiles, type CopyLimits } from './copy-files'
 
@@ -29,6 +31,11 @@ export interface SkillToolsOptions {
   copyLimits?: Partial<CopyLimits>
   /** Who is asking, recorded with each use in the library's ledger (`mcp`, `cli`, `app`). */
   via?: string
+  /**
+   * The library's persistent search index, current (the CLI, the MCP server and the app pass it). Without it, a
+   * query ranks the store's listing in memory (same ranking; tests and small tools).
+   */
+  search?: () => Promise<Pick<SearchIndex, 'query' | 'activeCount'>>
 }
 
 export interface QueryOptions {
@@ -71,10 +78,7 @@ function idProblem(id: unknown): string | null {
   return null
 }
 
-/** Text a skill is found by: title + usage conditions + body (as upstream). */
-export function indexedText(skill: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
-  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
-}
+export { indexedText }
 
 /** Per-skill-object key of its indexed text; Skill objects are reused by the store while the file is unchanged. */
 const textKeys = new WeakMap<Skill, string>()
@@ -187,27 +191,42 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
   }
 
 
+  /** Ranks the listing's active skills in memory (no persistent index given). */
+  const rankInMemory = (listed: Skill[], text: string, top: number): { skill: Skill; score: number }[] => {
+    const skills = listed.filter((s) => !s.legacy)
+    if (skills.length === 0) return []
+    let hits = indexFor(skills).query(text, top)
+    // As upstream: the best match is always returned (even at score 0); the others need a score above 0.
+    if (hits.length === 0) hits = [{ doc: 0, score: 0 }]
+    return hits.map((h) => ({ skill: skills[h.doc]!, score: h.score }))
+  }
+
+  /** Ranks with the persistent index, then reads the chosen skills' files as they are now. */
+  const rankWithIndex = async (index: Pick<SearchIndex, 'query' | 'activeCount'>, text: string, top: number): Promise<{ skill: Skill; score: number }[]> => {
+    const out: { skill: Skill; score: number }[] = []
+    for (const hit of index.query(text, top)) {
+      const skill = await store.skillAt(hit.path)
+      if (skill && !skill.legacy) out.push({ skill, score: hit.score })
+    }
+    return out
+  }
+
   return {
     async query_skill(query, qopts = {}) {
       if (typeof query !== 'string' || query.trim() === '') {
         return { status: 'error', message: 'query must be a non-empty string', skills_count: 0, skills: [] }
       }
       const top = Math.max(1, Math.min(50, Math.trunc(Number(qopts.top ?? 3)) || 3))
-      let list: SkillList
+      const text = query.slice(0, MAX_QUERY_CHARS)
+      let chosen: { skill: Skill; score: number }[]
       try {
-        list = await listActive()
+        chosen = opts.search ? await rankWithIndex(await opts.search(), text, top) : rankInMemory((await listActive()).skills, text, top)
       } catch (err) {
         return { status: 'error', message: `cannot read the skill library: ${errMessage(err)}`, skills_count: 0, skills: [] }
       }
-      const skills = list.skills.filter((s) => !s.legacy)
-      if (skills.length === 0) {
+      if (chosen.length === 0) {
         return { status: 'success', message: 'Found 0 relevant skills: the skill library is empty', skills_count: 0, skills: [] }
       }
-      const index = indexFor(skills)
-      let hits = index.query(query.slice(0, MAX_QUERY_CHARS), top)
-      // As upstream: the best match is always returned (even at score 0); the others need a score above 0.
-      if (hits.length === 0) hits = [{ doc: 0, score: 0 }]
-      let chosen = hits.map((h) => ({ skill: skills[h.doc]!, score: h.score }))
       if (qopts.touch !== false) {
         // fetch_count + 1 and last_used_at = now for each returned skill, as upstream: one durable ledger
         // record under the library lock. If it cannot be recorded the query fails: never a use that did not count.

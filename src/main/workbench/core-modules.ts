@@ -17,6 +17,7 @@ import { tokenize } from '../text/tokenize'
 import { stripBoilerplate } from '../text/boilerplate'
 import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
+import { LibrarySearch } from '../search/library-search'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
 import {
@@ -247,6 +248,13 @@ export function reflectionFraction(e: Pick<ReflectionEvent, 'kind' | 'index' | '
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
   const scanCaches = new Map<string, ScanCache<LogParse>>()
+  // One persistent search index per library, kept current (the same index the CLI and MCP servers use).
+  const searches = new Map<string, LibrarySearch>()
+  const searchOf = (root: string): LibrarySearch => {
+    let s = searches.get(root)
+    if (!s) searches.set(root, (s = new LibrarySearch(root)))
+    return s
+  }
   return {
     ...base,
     openLibrary: (dir) => openLibrary(dir),
@@ -264,7 +272,8 @@ export async function createCoreModules(): Promise<CoreModules> {
       return undefined
     },
     async query(store, text, top) {
-      return createSkillTools(store).query_skill(text, { top, touch: false })
+      const search = searchOf(store.root)
+      return createSkillTools(store, { search: () => search.current() }).query_skill(text, { top, touch: false })
     },
     async rate(store, skillId, rating) {
       const result = await createSkillTools(store).rate_skill(skillId, rating)

@@ -1,17 +1,19 @@
-import type { Skill, SkillList } from '../../../shared/types'
-import { LIBRARY_OPTIONS, parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
-import { fitWidth, formatTable, openLibraryFromFlags } from '../../tools/cli-support'
+import fs from 'node:fs'
+import type { LoadError, Skill } from '../../../shared/types'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { fitWidth, formatTable } from '../../tools/cli-support'
+import { listedSkill, type ListedSkill } from '../../search/search-index'
+import { StoreError } from '../../store/types'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false } } as const
 
 /** The `--json` shape of one listed skill (everything but the body). */
-export function publicSkill(s: Skill): Record<string, unknown> {
-  const { body, ...rest } = s
-  return { ...rest, body_chars: body.length }
+export function publicSkill(s: Skill): ListedSkill {
+  return listedSkill(s)
 }
 
 /** A readable table of the skills, then the files that could not be read. */
-export function formatSkillTable(list: SkillList): string {
+export function formatSkillTable(list: { skills: Omit<Skill, 'body'>[]; errors: LoadError[] }): string {
   const rows = list.skills.map((s) => [
     s.skill_id,
     s.quality_index.toFixed(2),
@@ -35,9 +37,18 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
-    const lib = await openLibraryFromFlags(values, io)
-    const list = await lib.list({ includeLegacy: values.legacy })
-    if (values.json) printJson(io, { skills: list.skills.map(publicSkill), errors: list.errors })
+    const dir = resolveLibraryDir(values, io.cwd)
+    let root: string
+    try {
+      root = fs.realpathSync(dir)
+      if (!fs.statSync(root).isDirectory()) throw new Error('not a folder')
+    } catch {
+      throw new StoreError('not_found', `library folder not found: ${dir}`)
+    }
+    // From the persistent search index: only files changed since it was saved are read.
+    const { listFromIndex } = await import('../../search/open')
+    const list = await listFromIndex(root, { includeLegacy: values.legacy, env: io.env })
+    if (values.json) printJson(io, list)
     else io.stdout(formatSkillTable(list) + '\n')
     return 0
   }

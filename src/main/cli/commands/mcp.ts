@@ -99,10 +99,11 @@ export const command: CliCommand = {
       io.stdout(clientConfigSnippet(kind, serverLaunch(values, dir, io.cwd)))
       return 0
     }
-    const [{ openLibrary }, { combinedAvailability, readAppSettings }, { serveStdio }] = await Promise.all([
+    const [{ openLibrary }, { combinedAvailability, readAppSettings }, { serveStdio }, { LibrarySearch }] = await Promise.all([
       import('../../store/library'),
       import('../../mcp/availability'),
-      import('../../mcp/server')
+      import('../../mcp/server'),
+      import('../../search/library-search')
     ])
     const app = values['ignore-settings'] ? undefined : await readAppSettings(io.env)
     const availability = await combinedAvailability({
@@ -110,7 +111,12 @@ export const command: CliCommand = {
       configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
       settings: app
     })
-    const store = await openLibrary(dir)
+    // Lazily: the first query is answered from the persistent search index, not by reading every skill file.
+    const late: { search?: InstanceType<typeof LibrarySearch> } = {}
+    const store = await openLibrary(dir, { lazy: true, locate: (id) => late.search?.peek()?.pathOf(id) })
+    const search = (late.search = new LibrarySearch(store.root, { env: io.env }))
+    // Warmed while the client connects, so the first query_skill finds it ready.
+    void search.current().catch(() => undefined)
     const fromSettings = app?.settings.proposalOnlyTools ?? { edit: true, delete: true }
     const proposalOnly = { edit: fromSettings.edit && !values['direct-edit'], delete: fromSettings.delete && !values['direct-delete'] }
     const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
@@ -120,12 +126,14 @@ export const command: CliCommand = {
     )
     await serveStdio({
       store,
+      search,
       availability,
       proposalOnly,
       workspaceRoot: path.resolve(io.cwd, values.workspace ?? '.'),
       log,
       signal: io.signal
     })
+    search.close()
     log('client disconnected')
     return 0
   }

@@ -26,8 +26,12 @@ export const command: CliCommand = {
       top = Number(values.top)
       if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50')
     }
-    const lib = await openLibraryFromFlags(values, io)
-    const result = await createSkillTools(lib, { via: 'cli' }).query_skill(text, { top, touch: !values['no-touch'] })
+    // Ranked from the persistent search index (only changed files are read); the library itself is not listed.
+    const { openSearchIndex } = await import('../../search/open')
+    const late: { index?: Awaited<ReturnType<typeof openSearchIndex>>['index'] } = {}
+    const lib = await openLibraryFromFlags(values, io, { lazy: true, locate: (id) => late.index?.pathOf(id) })
+    const index = (late.index = (await openSearchIndex(lib.root, { env: io.env })).index)
+    const result = await createSkillTools(lib, { via: 'cli', search: async () => index }).query_skill(text, { top, touch: !values['no-touch'] })
     if (values.json) printJson(io, result)
     else if (result.status === 'success') io.stdout(formatQueryTable(result) + '\n')
     if (result.status !== 'success') {

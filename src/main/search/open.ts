@@ -1,0 +1,92 @@
+/**
+ * Where a library's search index lives and how a process gets a current one: load the saved index from the cache
+ * folder, walk the library, re-read what changed, save it back when anything did.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { LoadError } from '../../shared/types'
+import { sweepTempFiles } from '../store/atomic'
+import { LedgerTail, withPendingUse } from '../store/ledger'
+import { duplicateIdErrors, duplicateIds } from '../store/load'
+import { walkLibrary, type LibraryWalk } from '../store/walk'
+import { defaultCacheDir } from '../scan/cache'
+import { SearchIndex, type ListedSkill } from './search-index'
+
+/** The cache file of a library's search index (a hash of its real path: libraries never collide). */
+export function searchIndexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = crypto.createHash('sha256').update(root).digest('hex').slice(0, 20)
+  return path.join(defaultCacheDir(env), 'search', `${key}.idx`)
+}
+
+export interface OpenedSearch {
+  index: SearchIndex
+  /** The walk the index was brought up to date with (skipped entries are part of a listing). */
+  walk: LibraryWalk
+  /** Documents re-read because they were new, changed or gone. */
+  changed: number
+}
+
+/** The saved index of `root`, or an empty one when there is none (or it is unusable: it is then rebuilt). */
+export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.env): SearchIndex {
+  return SearchIndex.fromFile(searchIndexFile(root, env), root) ?? new SearchIndex(root)
+}
+
+/**
+ * Saves the index for the next process (temp file + rename: readers see the old or the new index, never a mix;
+ * not fsynced — it is derived data, every array is validated on load and every entry is checked against the files).
+ * A cache folder that cannot be written only costs speed.
+ */
+export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = process.env): boolean {
+  const file = searchIndexFile(index.root, env)
+  const tmp = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    fs.writeFileSync(tmp, index.toBuffer(), { mode: 0o600 })
+    fs.renameSync(tmp, file)
+    index.dirty = false
+    return true
+  } catch {
+    fs.rmSync(tmp, { force: true })
+    return false
+  }
+}
+
+/** A current index of the library at `root` (its real path): loaded, checked against every file, saved when changed. */
+export async function openSearchIndex(root: string, opts: { env?: NodeJS.ProcessEnv; index?: SearchIndex; save?: boolean } = {}): Promise<OpenedSearch> {
+  const env = opts.env ?? process.env
+  const index = opts.index ?? loadSearchIndex(root, env)
+  const walk = await walkLibrary(root)
+  // Temp files of crashed writers are swept at open, as the store does.
+  for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
+  const changed = index.sync(walk)
+  if (index.dirty && opts.save !== false) saveSearchIndex(index, env)
+  return { index, walk, changed }
+}
+
+/**
+ * A listing of the library from its search index, as the store would list it: every skill (everything but the
+ * body, with the uses not folded yet added), and everything passed over — links and special files, files that do
+ * not load, active skills sharing an id. Reads only the files that changed since the index was saved.
+ */
+export async function listFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
+  const { index, walk } = await openSearchIndex(root, { env: opts.env })
+  const all = index.listing(true)
+  const ledger = new LedgerTail(root)
+  ledger.poll()
+  const uses = ledger.uses()
+  // The file that carries an id's uses, as the store decides: active over legacy, else the first by path.
+  const carrier = new Map<string, string>()
+  for (const s of all.skills) {
+    const prev = carrier.get(s.skill_id)
+    if (!prev || (!s.legacy && prev.startsWith('legacy/'))) carrier.set(s.skill_id, s.path)
+  }
+  if (uses.size > 0) {
+    for (const s of all.skills) {
+      const use = uses.get(s.skill_id)
+      if (use && carrier.get(s.skill_id) === s.path) Object.assign(s, withPendingUse(s, use))
+    }
+  }
+  const errors = [...walk.skipped, ...all.errors, ...duplicateIdErrors(duplicateIds(all.skills))]
+  return { skills: opts.includeLegacy ? all.skills : all.skills.filter((s) => !s.legacy), errors }
+}

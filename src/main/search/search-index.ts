@@ -1,0 +1,493 @@
+/**
+ * The persistent search index of one library: for every skill file its stat key (size, mtime, inode, ctime), what
+ * a listing shows of it, and its term counts; plus the TF-IDF arrays derived from them. It is brought up to date
+ * from the files on every use — a file whose stat changed is read again — so an answer is never stale, and it is
+ * saved in the user's cache folder (never in the library) so the next process starts warm.
+ *
+ * Ranking is `query_skill`'s: raw term counts × smooth idf over the active skills, L2-normalised rows, cosine with
+ * the query, ties to the earlier path, the best match returned even at score 0.
+ */
+import fs from 'node:fs'
+import type { LoadError, Skill } from '../../shared/types'
+import { loadSkillFile } from '../store/load'
+import type { Candidate, LibraryWalk } from '../store/walk'
+import { skillFileAt } from '../store/walk'
+import { TermDictionary, TermIdBuffer, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
+import { encodeIndex, IndexFile } from './codec'
+
+/** A skill as a listing shows it: everything but the body, and the body's length. */
+export type ListedSkill = Omit<Skill, 'body'> & { body_chars: number }
+
+export function listedSkill(skill: Skill): ListedSkill {
+  const { body, ...rest } = skill
+  return { ...rest, body_chars: body.length }
+}
+
+/** Text a skill is found by: title + usage conditions + body (as upstream). */
+export function indexedText(skill: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
+  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
+}
+
+const EMPTY = new Uint32Array(0)
+
+/** One skill file as the index knows it. */
+interface IndexedDoc {
+  rel: string
+  size: number
+  mtimeMs: number
+  ino: number
+  ctimeMs: number
+  ok: boolean
+  legacy: boolean
+  /** skill_id ('' when the file does not load). */
+  id: string
+  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row). */
+  json?: string
+  /** Term ids and counts (active skills only). Undefined: still in the index file (row). */
+  terms?: Uint32Array
+  counts?: Uint32Array
+  /** Row in the saved index file this came from (-1: read from the library). */
+  row: number
+}
+
+interface Derived {
+  active: number
+  idf: Float64Array
+  df: Uint32Array
+  norm: Float64Array
+  postPtr: Uint32Array
+  postDoc: Uint32Array
+  postVal: Float64Array
+}
+
+export interface SearchHit {
+  /** Library-relative path of the skill file. */
+  path: string
+  skillId: string
+  score: number
+}
+
+function sameStat(d: IndexedDoc, st: fs.Stats): boolean {
+  return d.size === st.size && d.mtimeMs === st.mtimeMs && d.ino === st.ino && d.ctimeMs === st.ctimeMs
+}
+
+export class SearchIndex {
+  private docs: IndexedDoc[] = []
+  /** The saved file the documents were loaded from; their listing text and terms are read from it when needed. */
+  private file: IndexFile | null = null
+  private vocab: string[] = []
+  private termIds: Map<string, number> | null = null
+  private dict: TermDictionary | null = null
+  private derived: Derived | null = null
+  /** Changed since it was loaded or saved. */
+  dirty = false
+
+  constructor(readonly root: string) {}
+
+  get size(): number {
+    return this.docs.length
+  }
+
+  // ---- keeping it current ----------------------------------------------------------------------
+
+  /**
+   * Brings the index in line with a walk of the library: one lstat per file, and a read (parse, tokenize) of
+   * each file that is new or whose stat changed. Returns how many documents changed (added, changed, removed).
+   */
+  sync(walk: LibraryWalk): number {
+    const byRel = new Map<string, IndexedDoc>()
+    for (const d of this.docs) byRel.set(d.rel, d)
+    const next: IndexedDoc[] = []
+    let changed = 0
+    for (const c of walk.candidates) {
+      const old = byRel.get(c.rel)
+      if (old) {
+        byRel.delete(c.rel)
+        let st: fs.Stats | undefined
+        try {
+          st = fs.lstatSync(c.abs)
+        } catch {
+          st = undefined
+        }
+        if (st && sameStat(old, st)) {
+          next.push(old)
+          continue
+        }
+      }
+      next.push(this.loadDoc(c))
+      changed++
+    }
+    changed += byRel.size // removed
+    if (changed > 0) this.replaceDocs(next)
+    return changed
+  }
+
+  /** Reloads the files at these library paths (written by some process, as the ledger says); returns how many changed. */
+  refreshPaths(rels: readonly string[]): number {
+    let changed = 0
+    const docs = [...this.docs]
+    for (const rel of rels) {
+      const kind = skillFileAt(rel)
+      if (!kind) continue
+      const at = this.position(docs, rel)
+      const here = docs[at]?.rel === rel
+      let st: fs.Stats | undefined
+      try {
+        st = fs.lstatSync(`${this.root}/${rel}`)
+      } catch {
+        st = undefined
+      }
+      if (!st || !st.isFile()) {
+        if (here) {
+          docs.splice(at, 1)
+          changed++
+        }
+        continue
+      }
+      if (here && sameStat(docs[at]!, st)) continue
+      const doc = this.loadDoc({ abs: `${this.root}/${rel}`, rel, ...kind })
+      if (here) docs[at] = doc
+      else docs.splice(at, 0, doc)
+      changed++
+    }
+    if (changed > 0) this.replaceDocs(docs)
+    return changed
+  }
+
+  private position(docs: IndexedDoc[], rel: string): number {
+    let lo = 0
+    let hi = docs.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (docs[mid]!.rel < rel) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  private replaceDocs(docs: IndexedDoc[]): void {
+    // Documents kept from the file need their terms for the new derived arrays: read them now.
+    this.loadFileData()
+    this.docs = docs
+    this.derived = null
+    this.dirty = true
+  }
+
+  /** Reads the listing texts and term counts of the documents that came from the saved file, then lets it go. */
+  private loadFileData(): void {
+    const file = this.file
+    if (!file) return
+    let jsonPtr: Uint32Array, json: Buffer, fwdPtr: Uint32Array, fwdTerm: Uint32Array, fwdCount: Uint32Array
+    try {
+      jsonPtr = file.u32('jsonPtr')
+      json = Buffer.from(file.bytes('json'))
+      fwdPtr = file.u32('fwdPtr')
+      fwdTerm = file.u32('fwdTerm')
+      fwdCount = file.u32('fwdCount')
+      const v = file.header.vocab
+      const rows = jsonPtr.length - 1
+      if (rows !== file.header.docs || fwdPtr.length !== rows + 1 || jsonPtr[rows] !== json.length || fwdPtr[rows] !== fwdTerm.length || fwdCount.length !== fwdTerm.length) throw new Error('damaged')
+      for (let k = 0; k < fwdTerm.length; k++) if (fwdTerm[k]! >= v) throw new Error('damaged')
+    } catch {
+      // A damaged saved index costs a re-read of those files, never a wrong answer.
+      this.closeFile()
+      // (In place: callers may hold these objects in a new document list.)
+      for (const d of this.docs) {
+        if (d.row >= 0) Object.assign(d, this.loadDoc({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy }))
+      }
+      this.derived = null
+      this.dirty = true
+      return
+    }
+    for (const d of this.docs) {
+      if (d.row < 0) continue
+      d.json ??= json.toString('utf8', jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
+      d.terms ??= fwdTerm.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
+      d.counts ??= fwdCount.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
+      d.row = -1
+    }
+    this.closeFile()
+  }
+
+  /** Closes the saved file (everything needed from it is in memory). */
+  closeFile(): void {
+    this.file?.close()
+    this.file = null
+  }
+
+  /** Reads one file into a document: what a listing shows, and its terms when it is an active skill. */
+  private loadDoc(c: Candidate): IndexedDoc {
+    const loaded = loadSkillFile(c)
+    const st = loaded.stat
+    const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy, row: -1 }
+    if (!loaded.result.ok) return { ...base, ok: false, id: '', json: loaded.result.reason, terms: EMPTY, counts: EMPTY }
+    const skill = loaded.result.skill
+    const doc: IndexedDoc = { ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)), terms: EMPTY, counts: EMPTY }
+    if (!c.legacy) this.setTerms(doc, indexedText(skill))
+    return doc
+  }
+
+  private tokens = new TermIdBuffer()
+
+  /** Term ids (persistent: the vocabulary only grows) and counts of a text. */
+  private setTerms(doc: IndexedDoc, text: string): void {
+    if (!this.dict) {
+      this.dict = new TermDictionary()
+      for (const t of this.vocab) this.dict.idOf(t)
+    }
+    const buf = this.tokens
+    buf.length = 0
+    this.dict.addText(text, buf)
+    this.vocab = this.dict.terms
+    this.termIds = null
+    const counts = new Map<number, number>()
+    for (let i = 0; i < buf.length; i++) {
+      const id = buf.ids[i]!
+      counts.set(id, (counts.get(id) ?? 0) + 1)
+    }
+    doc.terms = Uint32Array.from(counts.keys())
+    doc.counts = Uint32Array.from(counts.values())
+  }
+
+  // ---- ranking ------------------------------------------------------------------------------
+
+  /** df, idf, row norms and the postings (doc ids ascending), from the documents' term counts. */
+  private ensureDerived(): Derived {
+    if (this.derived) return this.derived
+    const v = this.vocab.length
+    const docs = this.docs
+    const df = new Uint32Array(v)
+    let active = 0
+    let nnz = 0
+    this.loadFileData()
+    for (const d of docs) {
+      if (!d.ok || d.legacy) continue
+      active++
+      nnz += d.terms!.length
+      for (const t of d.terms!) df[t]!++
+    }
+    const idf = new Float64Array(v)
+    for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + df[t]!)) + 1
+    const norm = new Float64Array(docs.length)
+    const postPtr = new Uint32Array(v + 1)
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!
+      const terms = d.terms!
+      const counts = d.counts!
+      let s = 0
+      for (let k = 0; k < terms.length; k++) {
+        const t = terms[k]!
+        const w = counts[k]! * idf[t]!
+        s += w * w
+        postPtr[t + 1]!++
+      }
+      norm[i] = Math.sqrt(s)
+    }
+    for (let t = 0; t < v; t++) postPtr[t + 1]! += postPtr[t]!
+    const postDoc = new Uint32Array(nnz)
+    const postVal = new Float64Array(nnz)
+    const fill = postPtr.slice(0, v)
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!
+      const n = norm[i]!
+      const terms = d.terms!
+      const counts = d.counts!
+      for (let k = 0; k < terms.length; k++) {
+        const t = terms[k]!
+        const w = counts[k]! * idf[t]!
+        const slot = fill[t]!++
+        postDoc[slot] = i
+        postVal[slot] = n > 0 ? w / n : w
+      }
+    }
+    this.derived = { active, idf, df, norm, postPtr, postDoc, postVal }
+    return this.derived
+  }
+
+  private idOfTerm(term: string): number | undefined {
+    if (!this.termIds) {
+      this.termIds = new Map()
+      this.vocab.forEach((t, i) => this.termIds!.set(t, i))
+    }
+    return this.termIds.get(term)
+  }
+
+  /** Number of active skills (those a query can return). */
+  get activeCount(): number {
+    return this.ensureDerived().active
+  }
+
+  /**
+   * The `top` active skills most similar to `text`, best first (ties: the earlier path). As upstream, the best
+   * match is always returned, even at score 0; [] only when there is no active skill.
+   */
+  query(text: string, top: number): SearchHit[] {
+    const { idf, postPtr, postDoc, postVal, active } = this.ensureDerived()
+    if (active === 0 || !(top > 0)) return []
+    const counts = new Map<number, number>()
+    for (const term of tokenize(text)) {
+      const id = this.idOfTerm(term)
+      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1)
+    }
+    const ids = Uint32Array.from(counts.keys()).sort()
+    const weights = new Float64Array(ids.length)
+    let qn = 0
+    ids.forEach((t, i) => {
+      const w = counts.get(t)! * idf[t]!
+      weights[i] = w
+      qn += w * w
+    })
+    qn = Math.sqrt(qn)
+    const scores = new Float64Array(this.docs.length)
+    const touched: number[] = []
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i]!
+      const w = qn > 0 ? weights[i]! / qn : weights[i]!
+      for (let q = postPtr[t]!; q < postPtr[t + 1]!; q++) {
+        const d = postDoc[q]!
+        if (scores[d] === 0) touched.push(d)
+        scores[d] = scores[d]! + w * postVal[q]!
+      }
+    }
+    const best: { doc: number; score: number }[] = []
+    for (const d of touched) {
+      const s = Math.min(1, scores[d]!)
+      if (!(s > 0)) continue
+      if (best.length === top) {
+        const last = best[best.length - 1]!
+        if (s < last.score || (s === last.score && d > last.doc)) continue
+      }
+      let i = best.length
+      while (i > 0 && best[i - 1]!.score < s) i--
+      while (i > 0 && best[i - 1]!.score === s && best[i - 1]!.doc > d) i--
+      best.splice(i, 0, { doc: d, score: s })
+      if (best.length > top) best.pop()
+    }
+    if (best.length === 0) {
+      const first = this.docs.findIndex((d) => d.ok && !d.legacy)
+      best.push({ doc: first, score: 0 })
+    }
+    return best.map((b) => ({ path: this.docs[b.doc]!.rel, skillId: this.docs[b.doc]!.id, score: b.score }))
+  }
+
+  // ---- listing ------------------------------------------------------------------------------
+
+  /**
+   * What a listing of the library shows, from the index alone: every skill (everything but its body) and every
+   * file that does not load, in path order; with `duplicates`, the active ids two files share.
+   */
+  listing(includeLegacy: boolean): { skills: ListedSkill[]; errors: LoadError[] } {
+    this.loadFileData()
+    const skills: ListedSkill[] = []
+    const errors: LoadError[] = []
+    for (const d of this.docs) {
+      if (!d.ok) errors.push({ path: d.rel, reason: d.json!, kind: 'unreadable' })
+      else if (includeLegacy || !d.legacy) skills.push(JSON.parse(d.json!) as ListedSkill)
+    }
+    return { skills, errors }
+  }
+
+  /** The path of the skill with this id (active preferred), as the index knows it. */
+  pathOf(id: string): string | undefined {
+    let legacy: string | undefined
+    for (const d of this.docs) {
+      if (!d.ok || d.id !== id) continue
+      if (!d.legacy) return d.rel
+      legacy ??= d.rel
+    }
+    return legacy
+  }
+
+  // ---- persistence --------------------------------------------------------------------------
+
+  toBuffer(): Buffer {
+    this.loadFileData()
+    const docs = this.docs
+    const n = docs.length
+    const stat = new Float64Array(n * 4)
+    const flags = new Uint8Array(n)
+    const fwdPtr = new Uint32Array(n + 1)
+    let nnz = 0
+    docs.forEach((d, i) => {
+      stat.set([d.size, d.mtimeMs, d.ino, d.ctimeMs], i * 4)
+      flags[i] = (d.ok ? 1 : 0) | (d.legacy ? 2 : 0)
+      nnz += d.terms!.length
+      fwdPtr[i + 1] = nnz
+    })
+    const fwdTerm = new Uint32Array(nnz)
+    const fwdCount = new Uint32Array(nnz)
+    docs.forEach((d, i) => {
+      fwdTerm.set(d.terms!, fwdPtr[i]!)
+      fwdCount.set(d.counts!, fwdPtr[i]!)
+    })
+    const der = this.ensureDerived()
+    const text = (parts: string[]): Uint8Array => Buffer.from(parts.join('\n'), 'utf8')
+    const json = docs.map((d) => Buffer.from(d.json!, 'utf8'))
+    const jsonPtr = new Uint32Array(n + 1)
+    json.forEach((b, i) => (jsonPtr[i + 1] = jsonPtr[i]! + b.length))
+    return encodeIndex(
+      { tokenizer: TOKENIZER_VERSION, root: this.root, docs: n, vocab: this.vocab.length, nnz, derived: true },
+      {
+        paths: text(docs.map((d) => d.rel)),
+        ids: text(docs.map((d) => d.id)),
+        stat,
+        flags,
+        jsonPtr,
+        json: Buffer.concat(json),
+        vocab: text(this.vocab),
+        fwdPtr,
+        fwdTerm,
+        fwdCount,
+        df: der.df,
+        norm: der.norm,
+        postPtr: der.postPtr,
+        postDoc: der.postDoc,
+        postVal: der.postVal
+      }
+    )
+  }
+
+  /**
+   * The index saved in `file`, or null when it is not a usable index of this root (another tokenizer or codec
+   * version, another library, a damaged file). Reads only what a query needs; listing texts and term counts are
+   * read from the same open file when first needed. Every array read is checked against the others.
+   */
+  static fromFile(path: string, root: string): SearchIndex | null {
+    const file = IndexFile.open(path)
+    if (!file) return null
+    const h = file.header
+    try {
+      if (h.tokenizer !== TOKENIZER_VERSION || h.root !== root || !h.derived) throw new Error('not usable here')
+      const n = h.docs
+      const v = h.vocab
+      const paths = n > 0 ? file.text('paths').split('\n') : []
+      const ids = n > 0 ? file.text('ids').split('\n') : []
+      const vocab = v > 0 ? file.text('vocab').split('\n') : []
+      const stat = file.f64('stat')
+      const flags = file.bytes('flags')
+      const der = { df: file.u32('df'), norm: file.f64('norm'), postPtr: file.u32('postPtr'), postDoc: file.u32('postDoc'), postVal: file.f64('postVal') }
+      if (paths.length !== n || ids.length !== n || vocab.length !== v || stat.length !== n * 4 || flags.length !== n) throw new Error('damaged')
+      if (der.df.length !== v || der.norm.length !== n || der.postPtr.length !== v + 1 || der.postPtr[v] !== h.nnz || der.postDoc.length !== h.nnz || der.postVal.length !== h.nnz) throw new Error('damaged')
+      for (let t = 0; t < v; t++) if (der.postPtr[t]! > der.postPtr[t + 1]!) throw new Error('damaged')
+      for (let k = 0; k < der.postDoc.length; k++) if (der.postDoc[k]! >= n) throw new Error('damaged')
+      const index = new SearchIndex(root)
+      let active = 0
+      for (let i = 0; i < n; i++) {
+        if (i > 0 && !(paths[i - 1]! < paths[i]!)) throw new Error('damaged')
+        const ok = (flags[i]! & 1) === 1
+        const legacy = (flags[i]! & 2) === 2
+        if (ok && !legacy) active++
+        index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, row: i })
+      }
+      const idf = new Float64Array(v)
+      for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + der.df[t]!)) + 1
+      index.vocab = vocab
+      index.derived = { active, idf, ...der }
+      index.file = file
+      return index
+    } catch {
+      file.close()
+      return null
+    }
+  }
+}

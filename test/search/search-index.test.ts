@@ -1,0 +1,183 @@
+/**
+ * The persistent search index ranks exactly as the in-memory engine over the store's listing, stays exact through
+ * incremental updates (edits, adds, removals, moves to legacy/), survives save/load, rebuilds from a damaged or
+ * foreign file, never answers from a stale entry, and lists what the store lists.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listFromIndex, loadSearchIndex, openSearchIndex, searchIndexFile } from '../../src/main/search/open'
+import { LibrarySearch } from '../../src/main/search/library-search'
+import { listedSkill, indexedText } from '../../src/main/search/search-index'
+import { openLibrary } from '../../src/main/store/library'
+import { serializeSkillFile } from '../../src/main/store/skill-file'
+import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+import { tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
+import { tempDir } from '../store/helpers'
+
+const EN = ['parse', 'csv', 'sort', 'column', 'pandas', 'http', 'retry', 'timeout', 'json', 'docker', 'image', 'react', 'hook', 'test', 'mock', 'git', 'rebase', 'conflict', 'deploy', 'pdf', 'table', 'calculator', 'divide', 'zero', 'error']
+const ZH = ['计算器', '除零保护', '单元测试', '网页', '爬虫', '数据', '清洗', '表格', '排序', '笑话', '文件', '保存', '日志', '分析', '超时', '重试']
+const QUERIES = ['retry http timeout', 'sort a csv column with pandas', '写一个计算器 除零保护', '网页 爬虫 数据 清洗', 'git rebase conflict', 'zzqxv nothing matches', 'docker image 日志 分析']
+
+let seed = 7
+const rnd = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647
+const pick = (pool: string[], n: number, sep: string): string => Array.from({ length: n }, () => pool[Math.floor(rnd() * pool.length)]).join(sep)
+
+function skillText(i: number): string {
+  const zh = i % 3 === 0
+  const data = {
+    skill_id: String(1_700_000_000 + i),
+    title: zh ? pick(ZH, 3, '') : pick(EN, 4, ' '),
+    usage_conditions: zh ? pick(ZH, 4, '') : pick(EN, 6, ' '),
+    quality_index: 0.5,
+    fetch_count: i % 4,
+    related_code: '',
+    task_directories: [`output_${i}`],
+    created_at: '2026-01-17T09:59:21.686210',
+    updated_at: '2026-01-17T09:59:21.686210',
+    last_used_at: null,
+    user_preferences: ''
+  }
+  const body = Array.from({ length: 4 }, () => (zh ? pick(ZH, 8, '') + '。' : pick(EN, 10, ' ') + '.')).join('\n\n') + '\n'
+  return serializeSkillFile(data, body)
+}
+
+function makeLibrary(n: number): string {
+  const dir = fs.realpathSync(tempDir('sb-search-'))
+  for (let i = 0; i < n; i++) fs.writeFileSync(path.join(dir, `skill_${i}.md`), skillText(i))
+  fs.mkdirSync(path.join(dir, 'pdf-tool'))
+  fs.writeFileSync(path.join(dir, 'pdf-tool', 'SKILL.md'), '---\nname: pdf-tool\ndescription: Extract tables from PDF files\n---\nUse pdftotext -layout, then parse the table columns.\n')
+  fs.mkdirSync(path.join(dir, 'legacy'))
+  fs.writeFileSync(path.join(dir, 'legacy', 'skill_old.md'), skillText(999).replace("skill_id: '1700000999'", "skill_id: '1600000000'"))
+  fs.writeFileSync(path.join(dir, 'skill_broken.md'), '---\ntitle: [unclosed\n---\nbody\n')
+  return dir
+}
+
+/** The in-memory engine's answer over the store's listing: what query_skill gave before the persistent index. */
+async function engineAnswer(dir: string, text: string, top: number): Promise<{ path: string; score: number }[]> {
+  const skills = (await (await openLibrary(dir)).list()).skills.filter((s) => !s.legacy)
+  const hits = buildTfIdfIndex(skills.map(indexedText)).query(text, top)
+  return (hits.length ? hits : [{ doc: 0, score: 0 }]).map((h) => ({ path: skills[h.doc]!.path, score: h.score }))
+}
+
+async function indexAnswer(dir: string, text: string, top: number): Promise<{ path: string; score: number }[]> {
+  const { index } = await openSearchIndex(dir)
+  return index.query(text, top).map((h) => ({ path: h.path, score: h.score }))
+}
+
+function expectSameRanking(a: { path: string; score: number }[], b: { path: string; score: number }[]): void {
+  expect(a.map((h) => h.path)).toEqual(b.map((h) => h.path))
+  a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 12))
+}
+
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+})
+
+describe('the persistent search index', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = makeLibrary(120)
+    dirs.push(dir)
+  })
+
+  it('ranks exactly as the in-memory engine, cold and warm (saved and loaded back)', async () => {
+    fs.rmSync(searchIndexFile(dir), { force: true })
+    for (const q of QUERIES) for (const top of [1, 3, 10]) expectSameRanking(await indexAnswer(dir, q, top), await engineAnswer(dir, q, top))
+    expect(fs.existsSync(searchIndexFile(dir))).toBe(true)
+    const warm = loadSearchIndex(dir)
+    expect(warm.size).toBe(123) // 120 + pdf-tool + legacy + the broken file
+    for (const q of QUERIES) expectSameRanking(warm.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
+  })
+
+  it('stays exact through edits, additions, removals and retirements (only those files are read again)', async () => {
+    await openSearchIndex(dir)
+    // Same size, new content: caught by mtime/ctime/inode, never a stale answer.
+    const f = path.join(dir, 'skill_5.md')
+    const text = fs.readFileSync(f, 'utf8')
+    const swapped = text.replace(/^title: .*$/m, (l) => l.replace(/[a-z]/g, (c) => (c === 'a' ? 'b' : c)))
+    fs.writeFileSync(f, swapped.length === text.length ? swapped : text)
+    fs.writeFileSync(path.join(dir, 'skill_new.md'), skillText(500))
+    fs.rmSync(path.join(dir, 'skill_7.md'))
+    fs.renameSync(path.join(dir, 'skill_8.md'), path.join(dir, 'legacy', 'skill_8.md'))
+    const { changed } = await openSearchIndex(dir)
+    expect(changed).toBe(5) // edited, added, removed, and the retired one counts as gone + added in legacy/
+    for (const q of QUERIES) expectSameRanking(await indexAnswer(dir, q, 5), await engineAnswer(dir, q, 5))
+    expect((await openSearchIndex(dir)).changed).toBe(0)
+  })
+
+  it('lists exactly what the store lists (everything but bodies, with unfolded uses, and what does not load)', async () => {
+    const lib = await openLibrary(dir)
+    await lib.recordUse(['1700000003', '1700000010'])
+    for (const legacy of [false, true]) {
+      const fromStore = await lib.list({ includeLegacy: legacy })
+      const fromIndex = await listFromIndex(dir, { includeLegacy: legacy })
+      expect(fromIndex.skills).toEqual(fromStore.skills.map(listedSkill))
+      const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
+      expect(fromIndex.errors.map(key).sort()).toEqual(fromStore.errors.map(key).sort())
+    }
+    expect((await listFromIndex(dir)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
+  })
+
+  it('rebuilds from a damaged, foreign or other-version file, and never reads one through a link', async () => {
+    const file = searchIndexFile(dir)
+    await openSearchIndex(dir)
+    const good = fs.readFileSync(file)
+    // A few bytes damaged in any section (the scores, the listing texts, the terms): never used, rebuilt, same answers.
+    const header = JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }
+    for (const section of ['postVal', 'json', 'fwdTerm', 'paths']) {
+      const [off, len] = header.sections[section]!
+      const bad = Buffer.from(good)
+      const at = off + Math.floor(len / 2)
+      bad[at] = bad[at]! ^ 0x5a
+      fs.writeFileSync(file, bad)
+      const again = await openSearchIndex(dir)
+      // Sections a query reads are checked at load (rebuilt at once); the listing texts and terms when first needed.
+      if (section === 'postVal' || section === 'paths') expect(again.changed).toBeGreaterThan(100)
+      for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
+      const listed = await listFromIndex(dir)
+      expect(listed.skills).toEqual((await (await openLibrary(dir)).list()).skills.map(listedSkill))
+    }
+    // Another library's index under this name: not used.
+    fs.writeFileSync(file, good.toString('latin1').replace(dir, dir.replace(/.$/, 'X')), 'latin1')
+    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    fs.writeFileSync(file, 'not an index')
+    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    // The cache file replaced by a link to some other file: not read through, and replaced (not written through).
+    const elsewhere = path.join(tempDir('sb-elsewhere-'), 'keep.idx')
+    fs.writeFileSync(elsewhere, good)
+    fs.rmSync(file)
+    fs.symlinkSync(elsewhere, file)
+    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(false)
+    expect(fs.readFileSync(elsewhere).equals(good)).toBe(true)
+  })
+
+  it('in a long-lived process, sees another process\'s write at the next query (ledger) and an editor\'s within the freshness bound', async () => {
+    const search = new LibrarySearch(dir, { maxAgeMs: 60_000, saveDelayMs: 0 })
+    const before = (await search.current()).query('quantum entanglement lab notes', 1)[0]!
+    expect(before.score).toBe(0)
+    // Another Skillbench process (here: another library object) edits a skill: announced in the ledger.
+    const other = await openLibrary(dir)
+    await other.update('1700000011', { body: 'Quantum entanglement lab notes: calibrate the laser first.\n' })
+    const after = (await search.current()).query('quantum entanglement lab notes', 1)[0]!
+    expect(after.skillId).toBe('1700000011')
+    expect(after.score).toBeGreaterThan(0.3)
+    // An editor writes a file directly (no ledger notice): seen once the full check is due.
+    const fast = new LibrarySearch(dir, { maxAgeMs: 0, saveDelayMs: 0 })
+    await fast.current()
+    const f = path.join(dir, 'skill_12.md')
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/\n\n[^\n]*\n$/, '\n\nPhotonic crystal waveguide design.\n'))
+    expect((await fast.current()).query('photonic crystal waveguide', 1)[0]!.skillId).toBe('1700000012')
+    search.close()
+    fast.close()
+  })
+
+  it('pins the tokenizer: if these terms change, bump TOKENIZER_VERSION so saved indexes are rebuilt', () => {
+    expect(TOKENIZER_VERSION).toBe(1)
+    expect(tokenize('Sorting CSV files with pandas: HTTP2Server retries, utf8 and gpt4o — 写一个计算器，除零保护')).toEqual(
+      ['sort', 'csv', 'file', 'panda', 'http', 'http2', 'server', 'retri', 'utf', 'utf8', 'gpt', 'gpt4o', '写', '计算', '器', '除', '零', '除零', '保护']
+    )
+  })
+})
