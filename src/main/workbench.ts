@@ -27,7 +27,9 @@ import {
 import type { ScanResult, Skill } from '../shared/types'
 import { maskKey } from './llm/redact'
 import type { LlmClient, LlmConfig } from './llm/types'
-import type { SkillStore } from './store/types'
+import { StoreError, type SkillStore } from './store/types'
+import { hashBytes } from './store/load'
+import { applyUsageDrift, formatOfPath, usageDrift } from './store/usage-drift'
 import { createCoreModules, type CoreModules } from './workbench/core-modules'
 import { badRequest, toApiErrorShape } from './workbench/errors'
 import { JobRegistry } from './workbench/jobs'
@@ -48,6 +50,19 @@ import { parseSkillText } from './store/skill-file'
 import { locateSkillProblem } from '../shared/problem-position'
 import { testLlmConnection } from './workbench/llm-test'
 import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../shared/base-url'
+
+/**
+ * `edited` with the uses counted into the file since `baseText` was read, when nothing else changed there; null
+ * when the file changed otherwise (a real conflict).
+ */
+async function withUsesSince(store: SkillStore, rel: string, baseText: string, baseHash: string, edited: string): Promise<{ text: string; hash: string } | null> {
+  if (hashBytes(baseText) !== baseHash) return null
+  const current = await store.readRaw(rel)
+  const format = formatOfPath(rel)
+  const drift = usageDrift(baseText, current.text, format)
+  const text = drift ? applyUsageDrift(edited, drift, format) : null
+  return text === null ? null : { text, hash: current.hash }
+}
 
 /** The secret name of the LLM API key. */
 export const API_KEY_SECRET = 'llm.apiKey'
@@ -366,14 +381,21 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       return core.query(store, text, top ?? 20)
     },
 
-    'skills.save': async ({ library, skillId, text, baseHash }) => {
+    'skills.save': async ({ library, skillId, text, baseHash, baseText }) => {
       const store = await storeFor(library)
       const skill = await store.get(skillId, { includeLegacy: true })
       const problem = core.checkSkillText(text, skill)
       if (problem) {
         throw badRequest(`not saved: ${problem}`)
       }
-      await store.writeRaw(skill.path, text, baseHash)
+      try {
+        await store.writeRaw(skill.path, text, baseHash)
+      } catch (err) {
+        // Only uses were counted into the file since the editor loaded it (a fold): keep them, save the edit.
+        const merged = err instanceof StoreError && err.code === 'conflict' && baseText !== undefined ? await withUsesSince(store, skill.path, baseText, baseHash, text) : null
+        if (!merged) throw err
+        await store.writeRaw(skill.path, merged.text, merged.hash)
+      }
       await noteLibraryWrites(store, [skill.path])
       return documentOf(store, await store.get(skillId, { includeLegacy: true }))
     },

@@ -416,7 +416,8 @@ export const API_INPUT_SCHEMAS = {
   'skills.list': z.object({ library, includeLegacy: z.boolean().optional() }),
   'skills.get': z.object({ library, skillId, includeLegacy: z.boolean().optional() }),
   'skills.query': z.object({ library, text: z.string().min(1).max(10_000), top: z.number().int().min(1).max(100).optional() }),
-  'skills.save': z.object({ library, skillId, text: z.string().max(5_000_000), baseHash: z.string().max(128) }),
+  // baseText (optional): the text the editor loaded; uses counted into the file since then are carried over, not a conflict
+  'skills.save': z.object({ library, skillId, text: z.string().max(5_000_000), baseHash: z.string().max(128), baseText: z.string().max(5_000_000).optional() }),
   'skills.rate': z.object({ library, skillId, rating: z.number().min(0).max(1) }),
   'skills.readFile': z.object({ library, path: z.string().min(1).max(4096) }),
   'skills.saveFile': z.object({ library, path: z.string().min(1).max(4096), text: z.string().max(5_000_000), baseHash: z.string().max(128) }),

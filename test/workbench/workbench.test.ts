@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { openLibrary } from '../../src/main/store/library'
 import type {
   ApiEvent,
   DataRootInfo,
@@ -140,6 +141,27 @@ describe('workbench: skills', () => {
       /not saved/
     )
     expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(edited)
+  })
+
+  it('a save after agents\' uses were folded into the file keeps the uses and saves the edit (only a real edit conflicts)', async () => {
+    const b = await bench()
+    const library = await aliceLibrary(b)
+    const first = (await b.call<SkillListResult>('skills.list', { library })).skills[0]!
+    const doc = await b.call<SkillDocument>('skills.get', { library, skillId: first.skill_id })
+    // Meanwhile agents query the skill and the uses are folded into its file (another process).
+    const other = await openLibrary(library)
+    for (let i = 0; i < 3; i++) await other.recordUse([first.skill_id])
+    await other.foldUsage()
+    expect(fs.readFileSync(path.join(library, first.path), 'utf8')).not.toBe(doc.text)
+    const edited = doc.text + '\nAn edit made while agents used it.\n'
+    const saved = await b.call<SkillDocument>('skills.save', { library, skillId: first.skill_id, text: edited, baseHash: doc.skill.hash, baseText: doc.text })
+    expect(saved.text).toContain('An edit made while agents used it.')
+    expect(saved.skill.fetch_count).toBe(first.fetch_count + 3)
+    // A real edit by someone else since: still a conflict, and the file keeps their edit.
+    const theirs = saved.text.replace('An edit made while agents used it.', 'Their own change.')
+    fs.writeFileSync(path.join(library, first.path), theirs)
+    await expectError(b.call('skills.save', { library, skillId: first.skill_id, text: saved.text + '\nmine\n', baseHash: saved.skill.hash, baseText: saved.text }), 'conflict')
+    expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(theirs)
   })
 
   it('rates (0.7·old + 0.3·rating), deletes to legacy and restores', async () => {

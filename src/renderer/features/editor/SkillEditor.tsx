@@ -77,7 +77,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
   )
 
   const save = useMutation({
-    mutationFn: (input: { text: string; baseHash: string }) => api.call('skills.save', { library, skillId, ...input }),
+    mutationFn: (input: { text: string; baseHash: string; baseText: string }) => api.call('skills.save', { library, skillId, ...input }),
     onSuccess: (result, sent) => {
       setBase({ text: result.text, hash: result.skill.hash })
       // Keep typing that happened while the save was on its way; otherwise show the file as saved.
@@ -111,7 +111,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
       if (!base || current === base.text || save.isPending) return
       if (text !== undefined && text !== draft) setDraft(text)
       setSaved(false)
-      save.mutate({ text: current, baseHash: base.hash })
+      save.mutate({ text: current, baseHash: base.hash, baseText: base.text })
     },
     [base, draft, save]
   )
@@ -318,7 +318,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
               onClick={() => {
                 const baseHash = conflict.skill.hash
                 setConflict(null)
-                save.mutate({ text: draft, baseHash })
+                save.mutate({ text: draft, baseHash, baseText: conflict.text })
               }}
             >
               {t('conflict.overwrite')}
