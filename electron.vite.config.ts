@@ -65,7 +65,9 @@ export default defineConfig({
       rolldownOptions: {
         input: {
           index: resolve(__dirname, 'src/main/app/main.ts'),
-          cli: resolve(__dirname, 'src/main/cli/index.ts')
+          cli: resolve(__dirname, 'src/main/cli/index.ts'),
+          // worker threads of the search index's cold build (found next to the CLI at run time)
+          'search-worker': resolve(__dirname, 'src/main/search/read-worker.ts')
         }
       }
     }

@@ -13,6 +13,9 @@ import { openLibrary } from '../../src/main/store/library'
 import { serializeSkillFile } from '../../src/main/store/skill-file'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
 import { tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
+import { readDocs } from '../../src/main/search/read-docs'
+import { readDocsInParallel } from '../../src/main/search/read-parallel'
+import { walkLibrary } from '../../src/main/store/walk'
 import { tempDir } from '../store/helpers'
 
 const EN = ['parse', 'csv', 'sort', 'column', 'pandas', 'http', 'retry', 'timeout', 'json', 'docker', 'image', 'react', 'hook', 'test', 'mock', 'git', 'rebase', 'conflict', 'deploy', 'pdf', 'table', 'calculator', 'divide', 'zero', 'error']
@@ -172,6 +175,22 @@ describe('the persistent search index', () => {
     expect((await fast.current()).query('photonic crystal waveguide', 1)[0]!.skillId).toBe('1700000012')
     search.close()
     fast.close()
+  })
+
+  it('reads the same documents and terms on worker threads as on one thread (a cold build splits the files)', async () => {
+    const { candidates } = await walkLibrary(dir)
+    const flat = (batches: Awaited<ReturnType<typeof readDocsInParallel>>): { doc: unknown; terms: Record<string, number> }[] =>
+      batches.flatMap((b) =>
+        b.docs.map((doc, k) => {
+          const terms: Record<string, number> = {}
+          for (let e = b.ptr[k]!; e < b.ptr[k + 1]!; e++) terms[b.terms[b.ids[e]!]!] = b.counts[e]!
+          return { doc, terms }
+        })
+      )
+    const parallel = await readDocsInParallel(candidates, { threads: 3, minFiles: 0 })
+    expect(parallel.length).toBe(3)
+    expect(parallel.map((b) => b.thread > 0)).toEqual([false, true, true]) // really read by two worker threads
+    expect(flat(parallel)).toEqual(flat([readDocs(candidates)]))
   })
 
   it('pins the tokenizer: if these terms change, bump TOKENIZER_VERSION so saved indexes are rebuilt', () => {

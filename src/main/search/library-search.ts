@@ -51,7 +51,7 @@ export class LibrarySearch {
     const index = this.index
     const changes = this.ledger.poll()
     if (changes.reset || Date.now() - this.checkedAt >= (this.opts.maxAgeMs ?? 1000)) {
-      index.sync(await walkLibrary(this.root))
+      await index.sync(await walkLibrary(this.root))
       this.checkedAt = Date.now()
     } else if (changes.paths.length > 0) {
       index.refreshPaths(changes.paths)

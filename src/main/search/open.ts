@@ -59,7 +59,7 @@ export async function openSearchIndex(root: string, opts: { env?: NodeJS.Process
   const walk = await walkLibrary(root)
   // Temp files of crashed writers are swept at open, as the store does.
   for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
-  const changed = index.sync(walk)
+  const changed = await index.sync(walk)
   if (index.dirty && opts.save !== false) saveSearchIndex(index, env)
   return { index, walk, changed }
 }

@@ -8,27 +8,16 @@
  * the query, ties to the earlier path, the best match returned even at score 0.
  */
 import fs from 'node:fs'
-import type { LoadError, Skill } from '../../shared/types'
-import { loadSkillFile } from '../store/load'
+import type { LoadError } from '../../shared/types'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { skillFileAt } from '../store/walk'
-import { TermDictionary, TermIdBuffer, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
+import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
 import { encodeIndex, IndexFile } from './codec'
+import { readDocs, type ReadBatch } from './read-docs'
+import { readDocsInParallel } from './read-parallel'
+import type { ListedSkill } from './skill-text'
 
-/** A skill as a listing shows it: everything but the body, and the body's length. */
-export type ListedSkill = Omit<Skill, 'body'> & { body_chars: number }
-
-export function listedSkill(skill: Skill): ListedSkill {
-  const { body, ...rest } = skill
-  return { ...rest, body_chars: body.length }
-}
-
-/** Text a skill is found by: title + usage conditions + body (as upstream). */
-export function indexedText(skill: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
-  return `${skill.title} ${skill.usage_conditions} ${skill.body}`
-}
-
-const EMPTY = new Uint32Array(0)
+export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
 /** One skill file as the index knows it. */
 interface IndexedDoc {
@@ -92,13 +81,14 @@ export class SearchIndex {
 
   /**
    * Brings the index in line with a walk of the library: one lstat per file, and a read (parse, tokenize) of
-   * each file that is new or whose stat changed. Returns how many documents changed (added, changed, removed).
+   * each file that is new or whose stat changed — on worker threads too when there are many (a cold build).
+   * Returns how many documents changed (added, changed, removed).
    */
-  sync(walk: LibraryWalk): number {
+  async sync(walk: LibraryWalk): Promise<number> {
     const byRel = new Map<string, IndexedDoc>()
     for (const d of this.docs) byRel.set(d.rel, d)
-    const next: IndexedDoc[] = []
-    let changed = 0
+    const kept: (IndexedDoc | null)[] = []
+    const toRead: Candidate[] = []
     for (const c of walk.candidates) {
       const old = byRel.get(c.rel)
       if (old) {
@@ -110,16 +100,43 @@ export class SearchIndex {
           st = undefined
         }
         if (st && sameStat(old, st)) {
-          next.push(old)
+          kept.push(old)
           continue
         }
       }
-      next.push(this.loadDoc(c))
-      changed++
+      kept.push(null)
+      toRead.push(c)
     }
-    changed += byRel.size // removed
-    if (changed > 0) this.replaceDocs(next)
+    const changed = toRead.length + byRel.size
+    if (changed === 0) return 0
+    const read = this.adopt(await readDocsInParallel(toRead))
+    let r = 0
+    this.replaceDocs(kept.map((d) => d ?? read[r++]!))
     return changed
+  }
+
+  /** Documents from read batches (in their order), their terms mapped into this index's vocabulary. */
+  private adopt(batches: ReadBatch[]): IndexedDoc[] {
+    // Documents kept from the saved file must get their terms before the vocabulary object changes hands.
+    this.loadFileData()
+    if (!this.dict) {
+      this.dict = new TermDictionary()
+      for (const t of this.vocab) this.dict.idOf(t)
+    }
+    const out: IndexedDoc[] = []
+    for (const b of batches) {
+      const global = Uint32Array.from(b.terms, (t) => this.dict!.idOf(t))
+      b.docs.forEach((d, k) => {
+        const from = b.ptr[k]!
+        const to = b.ptr[k + 1]!
+        const terms = new Uint32Array(to - from)
+        for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
+        out.push({ ...d, row: -1, terms, counts: b.counts.slice(from, to) })
+      })
+    }
+    this.vocab = this.dict.terms
+    this.termIds = null
+    return out
   }
 
   /** Reloads the files at these library paths (written by some process, as the ledger says); returns how many changed. */
@@ -145,7 +162,7 @@ export class SearchIndex {
         continue
       }
       if (here && sameStat(docs[at]!, st)) continue
-      const doc = this.loadDoc({ abs: `${this.root}/${rel}`, rel, ...kind })
+      const doc = this.adopt([readDocs([{ abs: `${this.root}/${rel}`, rel, ...kind }])])[0]!
       if (here) docs[at] = doc
       else docs.splice(at, 0, doc)
       changed++
@@ -192,9 +209,10 @@ export class SearchIndex {
       // A damaged saved index costs a re-read of those files, never a wrong answer.
       this.closeFile()
       // (In place: callers may hold these objects in a new document list.)
-      for (const d of this.docs) {
-        if (d.row >= 0) Object.assign(d, this.loadDoc({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy }))
-      }
+      const damaged = this.docs.filter((d) => d.row >= 0)
+      for (const d of damaged) d.row = -1
+      const again = this.adopt([readDocs(damaged.map((d) => ({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy })))])
+      damaged.forEach((d, i) => Object.assign(d, again[i]))
       this.derived = null
       this.dirty = true
       return
@@ -213,40 +231,6 @@ export class SearchIndex {
   closeFile(): void {
     this.file?.close()
     this.file = null
-  }
-
-  /** Reads one file into a document: what a listing shows, and its terms when it is an active skill. */
-  private loadDoc(c: Candidate): IndexedDoc {
-    const loaded = loadSkillFile(c)
-    const st = loaded.stat
-    const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy, row: -1 }
-    if (!loaded.result.ok) return { ...base, ok: false, id: '', json: loaded.result.reason, terms: EMPTY, counts: EMPTY }
-    const skill = loaded.result.skill
-    const doc: IndexedDoc = { ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)), terms: EMPTY, counts: EMPTY }
-    if (!c.legacy) this.setTerms(doc, indexedText(skill))
-    return doc
-  }
-
-  private tokens = new TermIdBuffer()
-
-  /** Term ids (persistent: the vocabulary only grows) and counts of a text. */
-  private setTerms(doc: IndexedDoc, text: string): void {
-    if (!this.dict) {
-      this.dict = new TermDictionary()
-      for (const t of this.vocab) this.dict.idOf(t)
-    }
-    const buf = this.tokens
-    buf.length = 0
-    this.dict.addText(text, buf)
-    this.vocab = this.dict.terms
-    this.termIds = null
-    const counts = new Map<number, number>()
-    for (let i = 0; i < buf.length; i++) {
-      const id = buf.ids[i]!
-      counts.set(id, (counts.get(id) ?? 0) + 1)
-    }
-    doc.terms = Uint32Array.from(counts.keys())
-    doc.counts = Uint32Array.from(counts.values())
   }
 
   // ---- ranking ------------------------------------------------------------------------------

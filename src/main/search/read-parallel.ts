@@ -1,0 +1,81 @@
+/**
+ * A cold build reads thousands of files and segments their Chinese text: split over the cores (this thread plus
+ * worker threads), which halves it on a 2-core machine. Small reads stay on this thread (a worker costs tens of
+ * milliseconds to start). Anything a worker cannot do (no worker file next to this build, a thread that fails) is
+ * done here instead: the result is the same either way.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { Candidate } from '../store/walk'
+import { readDocs, type ReadBatch } from './read-docs'
+
+/** Fewer files than this are read on the calling thread. */
+const MIN_FILES_FOR_WORKERS = 600
+const MAX_THREADS = 4
+
+/**
+ * How to start a worker: the entry built next to the CLI (out/main/search-worker.js), or — running from the
+ * TypeScript sources (tsx, tests) — a bootstrap that registers tsx's require hook and loads read-worker.ts
+ * (`--import` loader hooks do not reach worker threads).
+ */
+function workerEntry(): { script: string; eval: boolean } | null {
+  const here = __dirname
+  if (__filename.endsWith('.ts')) {
+    const file = path.join(here, 'read-worker.ts')
+    let tsx: string
+    try {
+      tsx = require.resolve('tsx/cjs')
+    } catch {
+      return null
+    }
+    return fs.existsSync(file) ? { script: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)})`, eval: true } : null
+  }
+  for (const file of [path.join(here, 'search-worker.js'), path.join(here, '..', 'search-worker.js')]) {
+    if (fs.existsSync(file)) return { script: file, eval: false }
+  }
+  return null
+}
+
+function inWorker(entry: { script: string; eval: boolean }, share: Candidate[]): Promise<ReadBatch> {
+  return new Promise((resolve) => {
+    let settled = false
+    const local = (): void => {
+      if (!settled) {
+        settled = true
+        resolve(readDocs(share))
+      }
+    }
+    let worker: Worker
+    try {
+      worker = new Worker(entry.script, { workerData: share, eval: entry.eval })
+    } catch {
+      local()
+      return
+    }
+    worker.once('message', (batch: ReadBatch) => {
+      settled = true
+      resolve(batch)
+      void worker.terminate()
+    })
+    worker.once('error', local)
+    worker.once('exit', local)
+  })
+}
+
+/** Reads the files (in this order), split over the cores when there are many. */
+export async function readDocsInParallel(
+  candidates: readonly Candidate[],
+  opts: { threads?: number; minFiles?: number } = {}
+): Promise<ReadBatch[]> {
+  const threads = opts.threads ?? Math.min(os.availableParallelism(), MAX_THREADS)
+  const entry = candidates.length >= (opts.minFiles ?? MIN_FILES_FOR_WORKERS) && threads > 1 ? workerEntry() : null
+  if (!entry) return [readDocs(candidates)]
+  // Contiguous shares keep the order; every share mixes languages as the library does.
+  const size = Math.ceil(candidates.length / threads)
+  const shares = Array.from({ length: threads }, (_, k) => candidates.slice(k * size, (k + 1) * size)).filter((s) => s.length > 0)
+  const others = shares.slice(1).map((share) => inWorker(entry, share))
+  const mine = readDocs(shares[0]!)
+  return [mine, ...(await Promise.all(others))]
+}
