@@ -284,7 +284,11 @@ class Library implements SkillLibrary {
   private async foldLocked(): Promise<{ skills: number; uses: number }> {
     this.followLedger()
     const pending = [...this.ledger.uses()]
-    if (pending.length === 0) return { skills: 0, uses: 0 }
+    if (pending.length === 0) {
+      // Nothing to fold, but a ledger grown by write notices alone still moves to the archive in time.
+      if (this.ledger.size > ARCHIVE_AFTER_BYTES) await this.commitFold({ at: formatTimestamp(this.now()), entries: [] })
+      return { skills: 0, uses: 0 }
+    }
     const intent: FoldIntent = { at: formatTimestamp(this.now()), entries: [] }
     const texts: string[] = []
     let uses = 0
