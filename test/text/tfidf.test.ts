@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+import { stripBoilerplate } from '../../src/main/text/boilerplate'
+import { buildTfIdfIndex, type TfIdfIndex } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
@@ -135,5 +136,33 @@ describe('the default tokenizer’s fast path', () => {
     expect(Array.from(fast.postDoc)).toEqual(Array.from(slow.postDoc))
     expect(fast.vocab).toContain('gpt4o')
     expect(fast.query('sorting an array', 1)[0]!.doc).toBe(5)
+  })
+})
+
+describe('boilerplate left out while indexing', () => {
+  const sameIndex = (a: TfIdfIndex, b: TfIdfIndex): void => {
+    expect(a.vocab).toEqual(b.vocab)
+    expect(Array.from(a.df)).toEqual(Array.from(b.df))
+    expect(Array.from(a.rowPtr)).toEqual(Array.from(b.rowPtr))
+    expect(Array.from(a.colIdx)).toEqual(Array.from(b.colIdx))
+    expect(Array.from(a.values)).toEqual(Array.from(b.values))
+    expect(Array.from(a.postDoc)).toEqual(Array.from(b.postDoc))
+  }
+
+  it('gives exactly the index of the stripped documents, whatever the case, spacing or script of the lines', () => {
+    const line = fc.constantFrom(
+      'Rube MCP must be connected', '  rube   MCP must be CONNECTED ', 'Rube\tMCP must be connected', '## Workflow', '## workflow',
+      '---', '', '   ', '- call the tool', 'Use ZohoDesk tools', 'Use Docker Hub', '使用 MCP 工具', '使用  MCP 工具 ', 'Ünïcode Line', 'ünïcode line',
+      'K\u212a elvin', 'kk elvin', 'a\u00a0b', 'a b', '```', 'x1 gpt4o', 'X1 GPT4o', 'sorting arrays', 'Sorting, arrays!'
+    )
+    const doc = fc.array(line, { maxLength: 8 }).map((ls) => ls.join('\n'))
+    fc.assert(
+      fc.property(fc.array(doc, { minLength: 0, maxLength: 30 }), fc.integer({ min: 1, max: 6 }), (docs, minDocs) => {
+        const options = { minDocs }
+        sameIndex(buildTfIdfIndex(docs, { boilerplate: options }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        sameIndex(buildTfIdfIndex(docs, { boilerplate: options, tokenizer: (s) => tokenize(s) }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+      }),
+      { numRuns: 300 }
+    )
   })
 })

@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind, SkillList } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { openLibrary, type SkillLibrary } from '../store/library'
+import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/library'
 import { writeFileAtomic } from '../store/atomic'
 import { buildSkillFileName } from '../store/paths'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
@@ -29,13 +29,20 @@ export interface OpenedLibrary {
   library: SkillLibrary
   root: string
   recovery: RecoveryReport
+  /**
+   * The listing (legacy included) that opening the library made, when recovery changed nothing: the next
+   * curateLibrary uses it instead of listing every file again, and drops it; later calls list afresh.
+   */
+  listing?: SkillList
 }
 
 /** Opens the library and rolls back / completes interrupted transactions. */
 export async function openForCuration(dir: string): Promise<OpenedLibrary> {
   const library = await openLibrary(dir)
+  const listing = await library.snapshot({ includeLegacy: true })
   const recovery = await withLibraryLock(library.root, () => recoverTransactions(library.root))
-  return { library, root: library.root, recovery }
+  const changed = recovery.rolledBack.length > 0 || recovery.committed.length > 0
+  return { library, root: library.root, recovery, ...(changed ? {} : { listing }) }
 }
 
 export interface CurateOptions {
@@ -53,14 +60,16 @@ export interface CurateOptions {
  */
 export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions = {}): Promise<SavedPlan> {
   const { library, root } = opened
-  const all = await library.list({ includeLegacy: true })
+  const all = opened.listing ?? (await library.list({ includeLegacy: true }))
+  opened.listing = undefined
   const active = all.skills.filter((s) => !s.legacy)
   opts.onProgress?.({ step: 1, message: `Loaded ${active.length} skills` })
+  // The listing keeps each file's text (what its hash is of): proposals' "before" texts come from that same read.
   const texts = new Map<string, string>()
   const errors = [...all.errors]
   for (const s of active) {
     try {
-      texts.set(s.path, (await library.readRaw(s.path)).text)
+      texts.set(s.path, loadedSkillText(s) ?? (await library.readRaw(s.path)).text)
     } catch (err) {
       errors.push({ path: s.path, reason: (err as Error).message })
     }

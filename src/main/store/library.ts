@@ -94,6 +94,15 @@ function defineLazyHash(skill: Skill, text: string): void {
   Object.defineProperty(skill, HASH_SOURCE, { value: { text } satisfies HashSource })
 }
 
+/**
+ * The decoded text of the file a skill was parsed from (the text its `hash` is of), when the skill came from this
+ * store (a listing, get, create or update); undefined for a skill object built elsewhere. Lets a caller that
+ * needs every file's text (curation's before/after texts) use the listing's own read instead of a second one.
+ */
+export function loadedSkillText(skill: Skill): string | undefined {
+  return (skill as Skill & { [HASH_SOURCE]?: HashSource })[HASH_SOURCE]?.text
+}
+
 /** A reused read buffer: one allocation for all files of a listing instead of one per file. */
 let readBuffer = Buffer.allocUnsafe(256 * 1024)
 

@@ -6,6 +6,7 @@
  * all-pairs join touch only the documents that share a term. Built in one pass over flat typed arrays;
  * the postings are in shared memory so the join's worker threads read them without a copy.
  */
+import { boilerplateFlags, lineText, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary, TermIdBuffer, tokenize } from './tokenize'
 
 export interface TfIdfOptions {
@@ -15,6 +16,8 @@ export interface TfIdfOptions {
   maxDfRatio?: number
   /** Drop terms found in fewer than this many documents (default 1 = keep all). */
   minDf?: number
+  /** Leave out template boilerplate lines (see boilerplate.ts) with these limits: the index is then that of the stripped documents. */
+  boilerplate?: BoilerplateOptions
 }
 
 export interface QueryHit {
@@ -63,7 +66,11 @@ export interface TfIdfIndex {
 /** Builds the TF-IDF index of `docs` (document i = docs[i]). */
 export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions = {}): TfIdfIndex {
   const tok = options.tokenizer ?? tokenize
+  if (options.boilerplate && tok !== tokenize) docs = stripBoilerplate(docs, options.boilerplate)
+  // The default tokenizer records line keys as it goes, so boilerplate costs no second pass over the text.
+  const lines = options.boilerplate && tok === tokenize ? new LineKeys() : undefined
   const n = docs.length
+  const linePtr = new Uint32Array(lines ? n + 1 : 0)
 
   // Pass 1: every document's distinct provisional term ids (first-seen order) and their counts, in
   // flat growable arrays. The default tokenizer yields ids directly (no string per token).
@@ -76,8 +83,9 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   let countOf = new Uint32Array(1024)
   for (let d = 0; d < n; d++) {
     tokens.length = 0
-    if (tok === tokenize) dict.addText(docs[d] as string, tokens)
+    if (tok === tokenize) dict.addText(docs[d] as string, tokens, lines)
     else for (const term of tok(docs[d] as string)) tokens.push(dict.idOf(term))
+    if (lines) linePtr[d + 1] = lines.count
     if (dict.terms.length > countOf.length) {
       const next = new Uint32Array(Math.max(dict.terms.length, countOf.length * 2))
       next.set(countOf)
@@ -106,6 +114,10 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
     }
     docPtr[d + 1] = nEnt
   }
+  if (lines) {
+    const flags = boilerplateFlags(docs, lines, linePtr, options.boilerplate)
+    if (flags) nEnt = dropLines(docs, lines, linePtr, flags, dict, docPtr, entTerm, entCount)
+  }
   const provCount = dict.terms.length
   const provDf = new Uint32Array(provCount)
   for (let e = 0; e < nEnt; e++) {
@@ -115,7 +127,8 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
 
   // Keep terms within the df limits; final ids follow lexical order.
   const maxDf = (options.maxDfRatio ?? 1) * n
-  const minDf = options.minDf ?? 1
+  // A term seen only in boilerplate lines has df 0: never kept.
+  const minDf = Math.max(1, options.minDf ?? 1)
   const kept: string[] = []
   for (let id = 0; id < provCount; id++) {
     const f = provDf[id] as number
@@ -136,19 +149,11 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // Row norms, then postings (CSC) by counting sort on the final term id: doc ids come out ascending.
-  const norms = new Float64Array(n)
+  // Postings (CSC) of the raw weights (count × idf) by counting sort on the final term id: doc ids come out ascending.
   const postPtr = new Uint32Array(v + 1)
-  for (let d = 0; d < n; d++) {
-    let norm = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      const w = (entCount[e] as number) * (idf[t] as number)
-      norm += w * w
-      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
-    }
-    norms[d] = Math.sqrt(norm)
+  for (let e = 0; e < nEnt; e++) {
+    const t = remap[entTerm[e] as number] as number
+    if (t >= 0) postPtr[t + 1] = (postPtr[t + 1] as number) + 1
   }
   for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
   const nnz = postPtr[v] as number
@@ -158,15 +163,13 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const rowPtr = new Uint32Array(n + 1)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
-    const norm = norms[d] as number
     let count = 0
     for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
       const t = remap[entTerm[e] as number] as number
       if (t < 0) continue
-      const w = (entCount[e] as number) * (idf[t] as number)
       const slot = fill[t] as number
       postDoc[slot] = d
-      postVal[slot] = norm > 0 ? w / norm : w
+      postVal[slot] = (entCount[e] as number) * (idf[t] as number)
       fill[t] = slot + 1
       count++
     }
@@ -185,10 +188,69 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
       next[d] = slot + 1
     }
   }
+  // L2 norms summed in term order (so they do not depend on where in a text a term first appears), then
+  // both layouts normalised by the same division.
+  const norms = new Float64Array(n)
+  for (let d = 0; d < n; d++) {
+    let norm2 = 0
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) norm2 += (values[q] as number) * (values[q] as number)
+    const norm = Math.sqrt(norm2)
+    norms[d] = norm > 0 ? norm : 1
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) values[q] = (values[q] as number) / (norms[d] as number)
+  }
+  for (let q = 0; q < nnz; q++) postVal[q] = (postVal[q] as number) / (norms[postDoc[q] as number] as number)
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
 }
 
+/**
+ * Takes the terms of the flagged (boilerplate) lines out of their documents' counts, then compacts the
+ * entries (a term left with count 0 leaves its document). Each distinct line text is tokenized once.
+ * Returns the new number of entries; docPtr is rewritten in place.
+ */
+function dropLines(
+  docs: readonly string[],
+  lines: LineKeys,
+  linePtr: Uint32Array,
+  flags: Uint8Array,
+  dict: TermDictionary,
+  docPtr: Uint32Array,
+  entTerm: Uint32Array,
+  entCount: Uint32Array
+): number {
+  const termsOfLine = new Map<string, Uint32Array>()
+  const buffer = new TermIdBuffer()
+  const slotOf = new Int32Array(dict.terms.length)
+  let out = 0
+  let first = 0
+  for (let d = 0; d < docs.length; d++) {
+    const last = docPtr[d + 1] as number
+    let any = false
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
+      if (flags[k] !== 1) continue
+      if (!any) for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
+      any = true
+      const text = lineText(docs[d] as string, lines, k)
+      let ids = termsOfLine.get(text)
+      if (ids === undefined) {
+        buffer.length = 0
+        dict.addText(text, buffer)
+        ids = buffer.ids.slice(0, buffer.length)
+        termsOfLine.set(text, ids)
+      }
+      for (const id of ids) entCount[slotOf[id] as number] = (entCount[slotOf[id] as number] as number) - 1
+    }
+    docPtr[d] = out
+    for (let e = first; e < last; e++) {
+      if (entCount[e] === 0) continue
+      entTerm[out] = entTerm[e] as number
+      entCount[out++] = entCount[e] as number
+    }
+    first = last
+  }
+  docPtr[docs.length] = out
+  return out
+}
 
 class Index implements TfIdfIndex {
   constructor(

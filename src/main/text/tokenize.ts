@@ -12,6 +12,7 @@
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
+import { FNV_OFFSET, FNV_PRIME, foldRun, lineKey, lineKeyEnd, NO_WORD, type LineKeys } from './boilerplate'
 
 const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
 /** Splits a line into alternating non-CJK / CJK pieces (the capture keeps the CJK runs). */
@@ -201,12 +202,10 @@ export class TermDictionary {
   /** Term id → term (first-seen order). */
   readonly terms: string[] = []
   private readonly termIds = new Map<string, number>()
-  // Word table: slot → word's offset/length in `pool` (lowercase char codes), its term id (-1 = dropped), hash.
+  // Word table, open addressing: slot s is slots[4s..4s+3] = [word's offset in `pool` (-1 = empty), length,
+  // term id (-1 = dropped), hash] — one array, so a probe touches one cache line. `pool` holds lowercase char codes.
   private mask = 4095
-  private slotOff = new Int32Array(4096).fill(-1)
-  private slotLen = new Uint16Array(4096)
-  private slotTerm = new Int32Array(4096)
-  private slotHash = new Int32Array(4096)
+  private slots = new Int32Array(4 * 4096).fill(-1)
   private used = 0
   private pool = new Uint8Array(1 << 16)
   private poolEnd = 0
@@ -223,17 +222,29 @@ export class TermDictionary {
     return id
   }
 
-  /** Appends the term ids of `text` to `out`. */
-  addText(text: string, out: TermIdBuffer): void {
+  /**
+   * Appends the term ids of `text` to `out`. With `lines`, also records every line's boilerplate key and start
+   * (the key folds the hashes of the word runs this scan computes anyway; see boilerplate.ts).
+   */
+  addText(text: string, out: TermIdBuffer, lines?: LineKeys): void {
     const len = text.length
     let lineStart = 0
     let lineMark = out.length
+    let key = FNV_OFFSET
+    let words = false
+    /** The key of a line redone the general way (non-ASCII), or NO_WORD. */
+    let slowKey = NO_WORD
+    let slow = false
     let i = 0
     while (i < len) {
       let c = text.charCodeAt(i)
       if (c === LF) {
+        if (lines) lines.push(slow ? slowKey : words ? lineKeyEnd(key) : NO_WORD, lineStart)
         lineStart = ++i
         lineMark = out.length
+        key = FNV_OFFSET
+        words = false
+        slow = false
         continue
       }
       if (c >= 128) {
@@ -241,7 +252,10 @@ export class TermDictionary {
         out.length = lineMark
         let end = text.indexOf('\n', i)
         if (end < 0) end = len
-        this.addSlow(text.slice(lineStart, end), out)
+        const line = text.slice(lineStart, end)
+        this.addSlow(line, out)
+        if (lines) slowKey = lineKey(line)
+        slow = true
         i = end
         continue
       }
@@ -255,7 +269,7 @@ export class TermDictionary {
       const start = i
       const digits = !isLetter
       let simple = true
-      let h = Math.imul(0x811c9dc5 ^ lower, 0x01000193)
+      let h = Math.imul(FNV_OFFSET ^ lower, FNV_PRIME)
       i++
       for (; i < len; i++) {
         c = text.charCodeAt(i)
@@ -265,9 +279,11 @@ export class TermDictionary {
           if (!digits) simple = false
         } else if (c >= 65 && c <= 90) simple = false
         else break
-        h = Math.imul(h ^ (c | 0x20), 0x01000193)
+        h = Math.imul(h ^ (c | 0x20), FNV_PRIME)
       }
       if (i < len && c >= 128) continue // the word goes on in another script: the line is redone above
+      key = foldRun(key, h)
+      words = true
       if (simple) {
         const term = this.lookupWord(text, start, i, h)
         if (term >= 0) out.push(term)
@@ -277,6 +293,7 @@ export class TermDictionary {
         for (const t of this.scratch) out.push(this.idOf(t))
       }
     }
+    if (lines) lines.push(slow ? slowKey : words ? lineKeyEnd(key) : NO_WORD, lineStart)
   }
 
   private addSlow(line: string, out: TermIdBuffer): void {
@@ -286,14 +303,17 @@ export class TermDictionary {
   /** Term id of the simple word text[start, end) (lowercased), or -1 when it is dropped. */
   private lookupWord(text: string, start: number, end: number, h: number): number {
     const n = end - start
+    const slots = this.slots
+    const pool = this.pool
     let slot = h & this.mask
     for (;;) {
-      const off = this.slotOff[slot] as number
+      const at = 4 * slot
+      const off = slots[at] as number
       if (off < 0) break
-      if (this.slotHash[slot] === h && this.slotLen[slot] === n) {
+      if (slots[at + 3] === h && slots[at + 1] === n) {
         let k = 0
-        while (k < n && this.pool[off + k] === (text.charCodeAt(start + k) | 0x20)) k++
-        if (k === n) return this.slotTerm[slot] as number
+        while (k < n && pool[off + k] === (text.charCodeAt(start + k) | 0x20)) k++
+        if (k === n) return slots[at + 2] as number
       }
       slot = (slot + 1) & this.mask
     }
@@ -301,38 +321,32 @@ export class TermDictionary {
     const word = text.slice(start, end).toLowerCase()
     const normalised = normaliseWord(word)
     const term = normalised === '' ? -1 : this.idOf(normalised)
-    if (n >= 0xffff) return term // too long to remember (slotLen is 16-bit): looked up again next time
     if (this.poolEnd + n > this.pool.length) {
       const next = new Uint8Array(Math.max(this.pool.length * 2, this.poolEnd + n))
       next.set(this.pool)
       this.pool = next
     }
     for (let k = 0; k < n; k++) this.pool[this.poolEnd + k] = word.charCodeAt(k)
-    this.slotOff[slot] = this.poolEnd
-    this.slotLen[slot] = n
-    this.slotTerm[slot] = term
-    this.slotHash[slot] = h
+    const at = 4 * slot
+    slots[at] = this.poolEnd
+    slots[at + 1] = n
+    slots[at + 2] = term
+    slots[at + 3] = h
     this.poolEnd += n
     if (++this.used * 2 > this.mask) this.grow()
     return term
   }
 
   private grow(): void {
-    const { slotOff, slotLen, slotTerm, slotHash } = this
+    const old = this.slots
     const size = (this.mask + 1) * 2
     this.mask = size - 1
-    this.slotOff = new Int32Array(size).fill(-1)
-    this.slotLen = new Uint16Array(size)
-    this.slotTerm = new Int32Array(size)
-    this.slotHash = new Int32Array(size)
-    for (let s = 0; s < slotOff.length; s++) {
-      if ((slotOff[s] as number) < 0) continue
-      let slot = (slotHash[s] as number) & this.mask
-      while ((this.slotOff[slot] as number) >= 0) slot = (slot + 1) & this.mask
-      this.slotOff[slot] = slotOff[s] as number
-      this.slotLen[slot] = slotLen[s] as number
-      this.slotTerm[slot] = slotTerm[s] as number
-      this.slotHash[slot] = slotHash[s] as number
+    this.slots = new Int32Array(4 * size).fill(-1)
+    for (let at = 0; at < old.length; at += 4) {
+      if ((old[at] as number) < 0) continue
+      let slot = (old[at + 3] as number) & this.mask
+      while ((this.slots[4 * slot] as number) >= 0) slot = (slot + 1) & this.mask
+      this.slots.set(old.subarray(at, at + 4), 4 * slot)
     }
   }
 }
