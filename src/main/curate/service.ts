@@ -102,9 +102,20 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
 export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
+const CURATION_KINDS_SOURCE = CURATION_KINDS.join('|')
+
+/**
+ * A `"kind": "…"` member whose value is not a curation kind. Inside a JSON string every quote is escaped, so
+ * this can only match JSON structure: a plan text without a match holds curation proposals only.
+ */
+const OTHER_KIND = new RegExp(`"kind"\\s*:\\s*"(?!(?:${CURATION_KINDS_SOURCE})")`)
 
 /** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
 async function pendingOtherProposals(root: string): Promise<Proposal[]> {
+  // The old plan can be large (every proposal carries exact file texts); when it holds only curation
+  // proposals, which a new plan replaces anyway, it is not parsed at all.
+  const text = await fs.promises.readFile(planPath(root), 'utf8').catch(() => null)
+  if (text === null || !OTHER_KIND.test(text)) return []
   let current: SavedPlan
   try {
     current = (await proposalsWithStatus(root)).plan
