@@ -29,8 +29,8 @@ function normaliseLine(line: string): string {
   return line.trim().replace(/\s+/g, ' ').toLowerCase()
 }
 
-export const FNV_OFFSET = 0x811c9dc5
-export const FNV_PRIME = 0x01000193
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
 /** The key of a line without a letter or digit (never boilerplate). */
 export const NO_WORD = 0
 
@@ -39,12 +39,12 @@ export const NO_WORD = 0
  * lowercased) or of non-ASCII characters; everything else separates runs. Case and whitespace never change a
  * run, so equal normalised lines get equal keys. Start from FNV_OFFSET, fold each run, finish with lineKeyEnd.
  */
-export function foldRun(key: number, runHash: number): number {
+function foldRun(key: number, runHash: number): number {
   return Math.imul(key ^ runHash, FNV_PRIME)
 }
 
 /** The finished key (never NO_WORD) of a line that had at least one run. */
-export function lineKeyEnd(key: number): number {
+function lineKeyEnd(key: number): number {
   return key | 1
 }
 

@@ -12,7 +12,7 @@
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
-import { FNV_OFFSET, FNV_PRIME, foldRun, lineKey, lineKeyEnd, NO_WORD, type LineKeys } from './boilerplate'
+import { lineKey, type LineKeys } from './boilerplate'
 
 const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
 /** Splits a line into alternating non-CJK / CJK pieces (the capture keeps the CJK runs). */
@@ -190,6 +190,10 @@ export class TermIdBuffer {
 }
 
 const LF = 10
+// FNV-1a, as boilerplate.ts's line keys use it. Local on purpose: an imported binding in this hot loop becomes a
+// property load through a getter under CommonJS transforms (tsx), which made the scan several times slower.
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
 
 /**
  * Turns texts into term ids with exactly the terms (and order) `tokenize` gives, but without creating a
@@ -233,13 +237,13 @@ export class TermDictionary {
     let key = FNV_OFFSET
     let words = false
     /** The key of a line redone the general way (non-ASCII), or NO_WORD. */
-    let slowKey = NO_WORD
+    let slowKey = 0
     let slow = false
     let i = 0
     while (i < len) {
       let c = text.charCodeAt(i)
       if (c === LF) {
-        if (lines) lines.push(slow ? slowKey : words ? lineKeyEnd(key) : NO_WORD, lineStart)
+        if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart)
         lineStart = ++i
         lineMark = out.length
         key = FNV_OFFSET
@@ -282,7 +286,7 @@ export class TermDictionary {
         h = Math.imul(h ^ (c | 0x20), FNV_PRIME)
       }
       if (i < len && c >= 128) continue // the word goes on in another script: the line is redone above
-      key = foldRun(key, h)
+      key = Math.imul(key ^ h, FNV_PRIME) // boilerplate.ts foldRun
       words = true
       if (simple) {
         const term = this.lookupWord(text, start, i, h)
@@ -293,7 +297,7 @@ export class TermDictionary {
         for (const t of this.scratch) out.push(this.idOf(t))
       }
     }
-    if (lines) lines.push(slow ? slowKey : words ? lineKeyEnd(key) : NO_WORD, lineStart)
+    if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart) // lineKeyEnd; 0 = NO_WORD
   }
 
   private addSlow(line: string, out: TermIdBuffer): void {
