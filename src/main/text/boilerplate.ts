@@ -113,9 +113,10 @@ function slotOf(key: number, mask: number): number {
 export function boilerplateFlags(docs: readonly string[], lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
   const threshold = thresholdOf(docs.length, options)
   if (docs.length < threshold) return null
-  // Direct-mapped counters, about two slots per line: slot s holds [documents counted, last document + 1].
+  // Direct-mapped counters, about one slot per line (a unique line's counter stays far below any threshold, and
+  // a small table stays in cache): slot s holds [documents counted, last document + 1].
   let size = 1 << 12
-  while (size < lines.count * 2 && size < 1 << 22) size <<= 1
+  while (size < lines.count && size < 1 << 21) size <<= 1
   const mask = size - 1
   const counters = new Int32Array(size * 2)
   let reached = false

@@ -149,56 +149,56 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // Postings (CSC) of the raw weights (count × idf) by counting sort on the final term id: doc ids come out ascending.
-  const postPtr = new Uint32Array(v + 1)
-  for (let e = 0; e < nEnt; e++) {
-    const t = remap[entTerm[e] as number] as number
-    if (t >= 0) postPtr[t + 1] = (postPtr[t + 1] as number) + 1
-  }
-  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
-  const nnz = postPtr[v] as number
-  // Postings live in shared memory: the all-pairs join's worker threads read them without a copy.
-  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  // CSR rows: each document's final term ids sorted (a small sort per document, in cache), its L2 norm summed in
+  // that order (so it does not depend on where in a text a term first appears), values normalised.
   const rowPtr = new Uint32Array(n + 1)
-  const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
     let count = 0
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) if ((remap[entTerm[e] as number] as number) >= 0) count++
+    rowPtr[d + 1] = (rowPtr[d] as number) + count
+  }
+  const nnz = rowPtr[n] as number
+  const colIdx = new Uint32Array(nnz)
+  const values = new Float64Array(nnz)
+  const countOfFinal = new Uint32Array(v)
+  const postPtr = new Uint32Array(v + 1)
+  for (let d = 0; d < n; d++) {
+    const r0 = rowPtr[d] as number
+    const r1 = rowPtr[d + 1] as number
+    let q = r0
     for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
       const t = remap[entTerm[e] as number] as number
       if (t < 0) continue
+      colIdx[q++] = t
+      countOfFinal[t] = entCount[e] as number
+      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
+    }
+    colIdx.subarray(r0, r1).sort()
+    let norm2 = 0
+    for (q = r0; q < r1; q++) {
+      const t = colIdx[q] as number
+      const w = (countOfFinal[t] as number) * (idf[t] as number)
+      values[q] = w
+      norm2 += w * w
+    }
+    const norm = Math.sqrt(norm2)
+    if (norm > 0) for (q = r0; q < r1; q++) values[q] = (values[q] as number) / norm
+  }
+  // Postings (CSC) by counting sort on the term id, in shared memory (the all-pairs join's worker threads read
+  // them without a copy): documents in order, so each list comes out with ascending doc ids.
+  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
+  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const fill = postPtr.slice(0, v)
+  for (let d = 0; d < n; d++) {
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
+      const t = colIdx[q] as number
       const slot = fill[t] as number
       postDoc[slot] = d
-      postVal[slot] = (entCount[e] as number) * (idf[t] as number)
+      postVal[slot] = values[q] as number
       fill[t] = slot + 1
-      count++
-    }
-    rowPtr[d + 1] = (rowPtr[d] as number) + count
-  }
-  // CSR rows by transposing the postings: walking terms in order leaves each row's term ids sorted.
-  const colIdx = new Uint32Array(nnz)
-  const values = new Float64Array(nnz)
-  const next = rowPtr.slice(0, n)
-  for (let t = 0; t < v; t++) {
-    for (let q = postPtr[t] as number; q < (postPtr[t + 1] as number); q++) {
-      const d = postDoc[q] as number
-      const slot = next[d] as number
-      colIdx[slot] = t
-      values[slot] = postVal[q] as number
-      next[d] = slot + 1
     }
   }
-  // L2 norms summed in term order (so they do not depend on where in a text a term first appears), then
-  // both layouts normalised by the same division.
-  const norms = new Float64Array(n)
-  for (let d = 0; d < n; d++) {
-    let norm2 = 0
-    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) norm2 += (values[q] as number) * (values[q] as number)
-    const norm = Math.sqrt(norm2)
-    norms[d] = norm > 0 ? norm : 1
-    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) values[q] = (values[q] as number) / (norms[d] as number)
-  }
-  for (let q = 0; q < nnz; q++) postVal[q] = (postVal[q] as number) / (norms[postDoc[q] as number] as number)
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
 }
