@@ -161,6 +161,10 @@ describe('boilerplate left out while indexing', () => {
         const options = { minDocs }
         sameIndex(buildTfIdfIndex(docs, { boilerplate: options }), buildTfIdfIndex(stripBoilerplate(docs, options)))
         sameIndex(buildTfIdfIndex(docs, { boilerplate: options, tokenizer: (s) => tokenize(s) }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        // A document given as parts (joined by line breaks) is the same document.
+        const parts = docs.map((d, i) => (i % 2 === 0 ? d.split('\n') : [d]))
+        sameIndex(buildTfIdfIndex(parts, { boilerplate: options }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        sameIndex(buildTfIdfIndex(parts), buildTfIdfIndex(docs))
       }),
       { numRuns: 300 }
     )

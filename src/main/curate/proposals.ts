@@ -47,9 +47,9 @@ function memberOf(s: Skill): ProposalMember {
   return { skill_id: s.skill_id, title: s.title, path: s.path }
 }
 
-/** Text compared for similarity: title, usage conditions and body (as upstream). */
-export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
-  return `${s.title}\n${s.usage_conditions}\n${s.body}`
+/** Text compared for similarity: title, usage conditions and body (as upstream), as the parts of one document. */
+export function similarityParts(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string[] {
+  return [s.title, s.usage_conditions, s.body]
 }
 
 interface Engine {
@@ -59,7 +59,7 @@ interface Engine {
 
 async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
   // Template boilerplate lines are left out while the index is built (one pass over the text).
-  const index = buildTfIdfIndex(skills.map(similarityText), settings.stripBoilerplate ? { boilerplate: {} } : {})
+  const index = buildTfIdfIndex(skills.map(similarityParts), settings.stripBoilerplate ? { boilerplate: {} } : {})
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
   const pairs = await allPairsAsync(index, Math.max(1e-6, floor), {

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../store/atomic'
 import { buildSkillFileName } from '../store/paths'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
 import { activeApplies, readJournal, stateDir, type JournalRecord } from './journal'
+import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
 import type { CurationSettings } from './settings'
 
@@ -134,7 +135,8 @@ export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined):
 
 export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
   await fs.promises.mkdir(stateDir(root), { recursive: true })
-  await writeFileAtomic(planPath(root), JSON.stringify(plan, null, 1) + '\n')
+  // Serialised and written proposal by proposal (in ~1 MB writes): a large plan never exists as one string.
+  await writeFileAtomic(planPath(root), chunked(jsonPieces(plan as unknown as Record<string, unknown>, 1), 1 << 20, '\n'))
 }
 
 /** The pending plan, or a not_found error saying to run curate first. */

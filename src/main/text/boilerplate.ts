@@ -71,9 +71,15 @@ export function lineKey(line: string): number {
 
 /** Line keys of many documents: line k starts at `start[k]` of its document (it ends at the next \n). */
 export class LineKeys {
-  key = new Int32Array(4096)
-  start = new Uint32Array(4096)
+  key: Int32Array
+  start: Uint32Array
   count = 0
+
+  /** `capacity`: the expected number of lines (it grows when there are more). */
+  constructor(capacity = 4096) {
+    this.key = new Int32Array(Math.max(16, capacity))
+    this.start = new Uint32Array(this.key.length)
+  }
 
   push(key: number, start: number): void {
     if (this.count === this.key.length) {
@@ -108,11 +114,12 @@ function slotOf(key: number, mask: number): number {
 
 /**
  * Which lines are boilerplate (1) — exact — given every document's line keys (document d's lines are
- * [linePtr[d], linePtr[d+1]) of `lines`); null when none is.
+ * [linePtr[d], linePtr[d+1]) of `lines`); null when none is. `docText(d)`: document d's text, asked for only
+ * where a line may be boilerplate.
  */
-export function boilerplateFlags(docs: readonly string[], lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
-  const threshold = thresholdOf(docs.length, options)
-  if (docs.length < threshold) return null
+export function boilerplateFlags(docCount: number, docText: (d: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
+  const threshold = thresholdOf(docCount, options)
+  if (docCount < threshold) return null
   // Direct-mapped counters, about one slot per line (a unique line's counter stays far below any threshold, and
   // a small table stays in cache): slot s holds [documents counted, last document + 1].
   let size = 1 << 12
@@ -120,7 +127,7 @@ export function boilerplateFlags(docs: readonly string[], lines: LineKeys, lineP
   const mask = size - 1
   const counters = new Int32Array(size * 2)
   let reached = false
-  for (let d = 0; d < docs.length; d++) {
+  for (let d = 0; d < docCount; d++) {
     for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
       const key = lines.key[k] as number
       if (key === NO_WORD) continue
@@ -138,12 +145,14 @@ export function boilerplateFlags(docs: readonly string[], lines: LineKeys, lineP
   const texts: string[] = []
   const df = new Map<string, number>()
   const seen = new Set<string>()
-  for (let d = 0; d < docs.length; d++) {
+  for (let d = 0; d < docCount; d++) {
     seen.clear()
+    let text: string | undefined
     for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
       const key = lines.key[k] as number
       if (key === NO_WORD || (counters[2 * slotOf(key, mask)] as number) < threshold) continue
-      const line = normaliseLine(lineText(docs[d] as string, lines, k))
+      text ??= docText(d)
+      const line = normaliseLine(lineText(text, lines, k))
       candidates.push(k)
       texts.push(line)
       if (seen.has(line)) continue
@@ -180,7 +189,7 @@ function keysOf(docs: readonly string[]): { lines: LineKeys; linePtr: Uint32Arra
 /** The set of normalised lines that count as boilerplate in this corpus. */
 export function findBoilerplateLines(docs: readonly string[], options: BoilerplateOptions = {}): Set<string> {
   const { lines, linePtr } = keysOf(docs)
-  const flags = boilerplateFlags(docs, lines, linePtr, options)
+  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
   const out = new Set<string>()
   if (!flags) return out
   docs.forEach((doc, d) => {
@@ -192,7 +201,7 @@ export function findBoilerplateLines(docs: readonly string[], options: Boilerpla
 /** Each document without its boilerplate lines (documents without any come back as the same strings). */
 export function stripBoilerplate(docs: readonly string[], options: BoilerplateOptions = {}): string[] {
   const { lines, linePtr } = keysOf(docs)
-  const flags = boilerplateFlags(docs, lines, linePtr, options)
+  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
   if (!flags) return [...docs]
   return docs.map((doc, d) => {
     const kept: string[] = []

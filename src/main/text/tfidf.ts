@@ -63,13 +63,27 @@ export interface TfIdfIndex {
   similarity(a: number, b: number): number
 }
 
+/** A document: its text, or its parts (the text is the parts joined by line breaks; no joined copy is made). */
+export type IndexDoc = string | readonly string[]
+
+function textOf(doc: IndexDoc): string {
+  return typeof doc === 'string' ? doc : doc.join('\n')
+}
+
 /** Builds the TF-IDF index of `docs` (document i = docs[i]). */
-export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions = {}): TfIdfIndex {
+export function buildTfIdfIndex(docs: readonly IndexDoc[], options: TfIdfOptions = {}): TfIdfIndex {
   const tok = options.tokenizer ?? tokenize
-  if (options.boilerplate && tok !== tokenize) docs = stripBoilerplate(docs, options.boilerplate)
-  // The default tokenizer records line keys as it goes, so boilerplate costs no second pass over the text.
-  const lines = options.boilerplate && tok === tokenize ? new LineKeys() : undefined
+  if (tok !== tokenize) docs = options.boilerplate ? stripBoilerplate(docs.map(textOf), options.boilerplate) : docs.map(textOf)
   const n = docs.length
+  // Sizes to expect (one allocation, no growth copies on typical text): a distinct term per ~8 characters of a
+  // document, a line per ~32.
+  let chars = 0
+  for (const doc of docs) {
+    if (typeof doc === 'string') chars += doc.length
+    else for (const part of doc) chars += part.length + 1
+  }
+  // The default tokenizer records line keys as it goes, so boilerplate costs no second pass over the text.
+  const lines = options.boilerplate && tok === tokenize ? new LineKeys(Math.ceil(chars / 32) + n) : undefined
   const linePtr = new Uint32Array(lines ? n + 1 : 0)
 
   // Pass 1: every document's distinct provisional term ids (first-seen order) and their counts, in
@@ -77,14 +91,23 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const dict = new TermDictionary()
   const tokens = new TermIdBuffer()
   const docPtr = new Uint32Array(n + 1)
-  let entTerm = new Uint32Array(Math.max(1024, n * 16))
+  let entTerm = new Uint32Array(Math.max(1024, Math.ceil(chars / 8)))
   let entCount = new Uint32Array(entTerm.length)
   let nEnt = 0
   let countOf = new Uint32Array(1024)
   for (let d = 0; d < n; d++) {
     tokens.length = 0
-    if (tok === tokenize) dict.addText(docs[d] as string, tokens, lines)
-    else for (const term of tok(docs[d] as string)) tokens.push(dict.idOf(term))
+    const doc = docs[d] as IndexDoc
+    if (tok !== tokenize) for (const term of tok(doc as string)) tokens.push(dict.idOf(term))
+    else if (typeof doc === 'string') dict.addText(doc, tokens, lines)
+    else {
+      // Tokens never cross a line break, so the parts are tokenized one by one.
+      let offset = 0
+      for (const part of doc) {
+        dict.addText(part, tokens, lines, offset)
+        offset += part.length + 1
+      }
+    }
     if (lines) linePtr[d + 1] = lines.count
     if (dict.terms.length > countOf.length) {
       const next = new Uint32Array(Math.max(dict.terms.length, countOf.length * 2))
@@ -115,8 +138,9 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
     docPtr[d + 1] = nEnt
   }
   if (lines) {
-    const flags = boilerplateFlags(docs, lines, linePtr, options.boilerplate)
-    if (flags) nEnt = dropLines(docs, lines, linePtr, flags, dict, docPtr, entTerm, entCount)
+    const docText = (d: number): string => textOf(docs[d] as IndexDoc)
+    const flags = boilerplateFlags(n, docText, lines, linePtr, options.boilerplate)
+    if (flags) nEnt = dropLines(docText, lines, linePtr, flags, dict, docPtr, entTerm, entCount)
   }
   const provCount = dict.terms.length
   const provDf = new Uint32Array(provCount)
@@ -158,8 +182,9 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
     rowPtr[d + 1] = (rowPtr[d] as number) + count
   }
   const nnz = rowPtr[n] as number
-  const colIdx = new Uint32Array(nnz)
-  const values = new Float64Array(nnz)
+  // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
+  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
   const countOfFinal = new Uint32Array(v)
   const postPtr = new Uint32Array(v + 1)
   for (let d = 0; d < n; d++) {
@@ -184,8 +209,7 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
     const norm = Math.sqrt(norm2)
     if (norm > 0) for (q = r0; q < r1; q++) values[q] = (values[q] as number) / norm
   }
-  // Postings (CSC) by counting sort on the term id, in shared memory (the all-pairs join's worker threads read
-  // them without a copy): documents in order, so each list comes out with ascending doc ids.
+  // Postings (CSC) by counting sort on the term id: documents in order, so each list comes out with ascending doc ids.
   for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
   const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
   const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
@@ -209,7 +233,7 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
  * Returns the new number of entries; docPtr is rewritten in place.
  */
 function dropLines(
-  docs: readonly string[],
+  docText: (d: number) => string,
   lines: LineKeys,
   linePtr: Uint32Array,
   flags: Uint8Array,
@@ -223,14 +247,17 @@ function dropLines(
   const slotOf = new Int32Array(dict.terms.length)
   let out = 0
   let first = 0
-  for (let d = 0; d < docs.length; d++) {
+  const n = docPtr.length - 1
+  for (let d = 0; d < n; d++) {
     const last = docPtr[d + 1] as number
-    let any = false
+    let doc: string | undefined
     for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
       if (flags[k] !== 1) continue
-      if (!any) for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
-      any = true
-      const text = lineText(docs[d] as string, lines, k)
+      if (doc === undefined) {
+        doc = docText(d)
+        for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
+      }
+      const text = lineText(doc, lines, k)
       let ids = termsOfLine.get(text)
       if (ids === undefined) {
         buffer.length = 0
@@ -248,7 +275,7 @@ function dropLines(
     }
     first = last
   }
-  docPtr[docs.length] = out
+  docPtr[n] = out
   return out
 }
 

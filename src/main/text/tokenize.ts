@@ -228,9 +228,10 @@ export class TermDictionary {
 
   /**
    * Appends the term ids of `text` to `out`. With `lines`, also records every line's boilerplate key and start
-   * (the key folds the hashes of the word runs this scan computes anyway; see boilerplate.ts).
+   * (plus `offset`, where text is a part of a longer document; the key folds the hashes of the word runs this
+   * scan computes anyway; see boilerplate.ts).
    */
-  addText(text: string, out: TermIdBuffer, lines?: LineKeys): void {
+  addText(text: string, out: TermIdBuffer, lines?: LineKeys, offset = 0): void {
     const len = text.length
     let lineStart = 0
     let lineMark = out.length
@@ -243,7 +244,7 @@ export class TermDictionary {
     while (i < len) {
       let c = text.charCodeAt(i)
       if (c === LF) {
-        if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart)
+        if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart + offset)
         lineStart = ++i
         lineMark = out.length
         key = FNV_OFFSET
@@ -297,7 +298,7 @@ export class TermDictionary {
         for (const t of this.scratch) out.push(this.idOf(t))
       }
     }
-    if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart) // lineKeyEnd; 0 = NO_WORD
+    if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart + offset) // lineKeyEnd; 0 = NO_WORD
   }
 
   private addSlow(line: string, out: TermIdBuffer): void {
