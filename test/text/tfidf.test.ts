@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripBoilerplate } from '../../src/main/text/boilerplate'
-import { buildTfIdfIndex, type TfIdfIndex } from '../../src/main/text/tfidf'
+import { buildTfIdfIndex, buildTfIdfIndexAsync, PARALLEL_SCAN_MIN_DOCS, scanInWorker, type TfIdfIndex } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
@@ -168,5 +168,30 @@ describe('boilerplate left out while indexing', () => {
       }),
       { numRuns: 300 }
     )
+  })
+})
+
+describe('buildTfIdfIndexAsync (the text scanned by two threads)', () => {
+  const corpus = (n: number): string[][] =>
+    Array.from({ length: n }, (_, i) => [`Skill ${i % 97}`, i % 3 === 0 ? '使用 MCP 工具' : 'Use when sorting', `Rube MCP must be connected\n- step ${i % 13} of HTTPServer\n- gpt4o l2s naïve ${i % 7}`])
+
+  it('builds exactly the single-thread index, boilerplate included', async () => {
+    const docs = corpus(PARALLEL_SCAN_MIN_DOCS + 500)
+    for (const options of [{}, { boilerplate: {} }]) {
+      const one = buildTfIdfIndex(docs, options)
+      const two = await buildTfIdfIndexAsync(docs, options)
+      expect(two.vocab).toEqual(one.vocab)
+      expect(Array.from(two.df)).toEqual(Array.from(one.df))
+      expect(Array.from(two.rowPtr)).toEqual(Array.from(one.rowPtr))
+      expect(Array.from(two.colIdx)).toEqual(Array.from(one.colIdx))
+      expect(Array.from(two.values)).toEqual(Array.from(one.values))
+      expect(Array.from(two.postDoc)).toEqual(Array.from(one.postDoc))
+    }
+  })
+
+  it('really scans on a worker thread (the kernel’s own source runs there)', async () => {
+    const scan = await scanInWorker(corpus(50), 10_000, true)
+    expect(scan.nEnt).toBeGreaterThan(0)
+    expect(scan.nLines).toBe(50 * 5)
   })
 })

@@ -7,7 +7,7 @@ import type { CurationPlan, FileChange, LoadError, Proposal, ProposalKind, Propo
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
-import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
+import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
@@ -58,8 +58,10 @@ interface Engine {
 }
 
 async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
-  // Template boilerplate lines are left out while the index is built (one pass over the text).
-  const index = buildTfIdfIndex(skills.map(similarityParts), settings.stripBoilerplate ? { boilerplate: {} } : {})
+  // Template boilerplate lines are left out while the index is built (one pass over the text, two threads on
+  // large libraries).
+  const index = await buildTfIdfIndexAsync(skills.map(similarityParts), settings.stripBoilerplate ? { boilerplate: {} } : {})
+  input.signal?.throwIfAborted()
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
   const pairs = await allPairsAsync(index, Math.max(1e-6, floor), {

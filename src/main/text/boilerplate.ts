@@ -95,11 +95,15 @@ export class LineKeys {
   }
 }
 
-/** The text of line k (of document `doc`, as recorded in `lines`). */
-export function lineText(doc: string, lines: LineKeys, k: number): string {
-  const start = lines.start[k] as number
+/** The line of `doc` that starts at `start`. */
+export function lineAt(doc: string, start: number): string {
   const end = doc.indexOf('\n', start)
   return doc.slice(start, end < 0 ? doc.length : end)
+}
+
+/** The text of line k (of document `doc`, as recorded in `lines`). */
+export function lineText(doc: string, lines: LineKeys, k: number): string {
+  return lineAt(doc, lines.start[k] as number)
 }
 
 /** Documents a line must be in to be boilerplate. */

@@ -7,12 +7,11 @@
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words;
  *   mixed letter-digit identifiers that splitting would destroy (l2s, v0, gpt4o, utf8) are kept whole as well.
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
- * `TermDictionary` gives the same terms as ids without a string per token (the index builder's fast path).
+ * The index builder gets the same terms without a string per token (word-scan.ts + `TermDictionary`).
  */
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
-import { lineKey, type LineKeys } from './boilerplate'
 
 const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
 /** Splits a line into alternating non-CJK / CJK pieces (the capture keeps the CJK runs). */
@@ -174,46 +173,15 @@ export function tokenize(text: string): string[] {
   return out
 }
 
-/** A growable list of term ids (reused across documents to avoid allocations). */
-export class TermIdBuffer {
-  ids = new Uint32Array(1024)
-  length = 0
-
-  push(id: number): void {
-    if (this.length === this.ids.length) {
-      const next = new Uint32Array(this.ids.length * 2)
-      next.set(this.ids)
-      this.ids = next
-    }
-    this.ids[this.length++] = id
-  }
-}
-
-const LF = 10
-// FNV-1a, as boilerplate.ts's line keys use it. Local on purpose: an imported binding in this hot loop becomes a
-// property load through a getter under CommonJS transforms (tsx), which made the scan several times slower.
-const FNV_OFFSET = 0x811c9dc5
-const FNV_PRIME = 0x01000193
-
 /**
- * Turns texts into term ids with exactly the terms (and order) `tokenize` gives, but without creating a
- * string per token: plain ASCII words are hashed from their character codes and looked up in an
- * open-addressing table of the words seen so far (each distinct word is lowercased, stop-word checked and
- * stemmed once). Anything else — CamelCase or letter–digit words, lines with non-ASCII text — goes
- * through the same code as `tokenize` (tokens never cross a line break, so a line is a safe unit).
+ * Term ids for the index builder: each distinct word (as word-scan.ts finds it) is turned into its term once —
+ * lowercase, stop word check, Porter stem, exactly as `tokenize` does — and every term gets a stable id.
  */
 export class TermDictionary {
   /** Term id → term (first-seen order). */
   readonly terms: string[] = []
   private readonly termIds = new Map<string, number>()
-  // Word table, open addressing: slot s is slots[4s..4s+3] = [word's offset in `pool` (-1 = empty), length,
-  // term id (-1 = dropped), hash] — one array, so a probe touches one cache line. `pool` holds lowercase char codes.
-  private mask = 4095
-  private slots = new Int32Array(4 * 4096).fill(-1)
-  private used = 0
-  private pool = new Uint8Array(1 << 16)
-  private poolEnd = 0
-  private readonly scratch: string[] = []
+  private readonly wordTerms = new Map<string, number>()
 
   /** The id of a term (added when new). */
   idOf(term: string): number {
@@ -226,132 +194,14 @@ export class TermDictionary {
     return id
   }
 
-  /**
-   * Appends the term ids of `text` to `out`. With `lines`, also records every line's boilerplate key and start
-   * (plus `offset`, where text is a part of a longer document; the key folds the hashes of the word runs this
-   * scan computes anyway; see boilerplate.ts).
-   */
-  addText(text: string, out: TermIdBuffer, lines?: LineKeys, offset = 0): void {
-    const len = text.length
-    let lineStart = 0
-    let lineMark = out.length
-    let key = FNV_OFFSET
-    let words = false
-    /** The key of a line redone the general way (non-ASCII), or NO_WORD. */
-    let slowKey = 0
-    let slow = false
-    let i = 0
-    while (i < len) {
-      let c = text.charCodeAt(i)
-      if (c === LF) {
-        if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart + offset)
-        lineStart = ++i
-        lineMark = out.length
-        key = FNV_OFFSET
-        words = false
-        slow = false
-        continue
-      }
-      if (c >= 128) {
-        // Non-ASCII somewhere in this line: redo the whole line the general way.
-        out.length = lineMark
-        let end = text.indexOf('\n', i)
-        if (end < 0) end = len
-        const line = text.slice(lineStart, end)
-        this.addSlow(line, out)
-        if (lines) slowKey = lineKey(line)
-        slow = true
-        i = end
-        continue
-      }
-      const lower = c | 0x20
-      const isLetter = lower >= 97 && lower <= 122
-      if (!isLetter && !(c >= 48 && c <= 57)) {
-        i++
-        continue
-      }
-      // A run of [A-Za-z0-9]: simple when it is [A-Z]?[a-z]+ or [0-9]+, hashed as lowercase on the way.
-      const start = i
-      const digits = !isLetter
-      let simple = true
-      let h = Math.imul(FNV_OFFSET ^ lower, FNV_PRIME)
-      i++
-      for (; i < len; i++) {
-        c = text.charCodeAt(i)
-        if (c >= 97 && c <= 122) {
-          if (digits) simple = false
-        } else if (c >= 48 && c <= 57) {
-          if (!digits) simple = false
-        } else if (c >= 65 && c <= 90) simple = false
-        else break
-        h = Math.imul(h ^ (c | 0x20), FNV_PRIME)
-      }
-      if (i < len && c >= 128) continue // the word goes on in another script: the line is redone above
-      key = Math.imul(key ^ h, FNV_PRIME) // boilerplate.ts foldRun
-      words = true
-      if (simple) {
-        const term = this.lookupWord(text, start, i, h)
-        if (term >= 0) out.push(term)
-      } else {
-        this.scratch.length = 0
-        pushAsciiWord(text.slice(start, i), this.scratch)
-        for (const t of this.scratch) out.push(this.idOf(t))
-      }
+  /** The term id of a plain lowercase word ([a-z]+ or digits), or -1 when tokenize drops it (stop word, too short). */
+  termOfWord(word: string): number {
+    let id = this.wordTerms.get(word)
+    if (id === undefined) {
+      const term = normaliseWord(word)
+      id = term === '' ? -1 : this.idOf(term)
+      this.wordTerms.set(word, id)
     }
-    if (lines) lines.push(slow ? slowKey : words ? key | 1 : 0, lineStart + offset) // lineKeyEnd; 0 = NO_WORD
-  }
-
-  private addSlow(line: string, out: TermIdBuffer): void {
-    for (const t of tokenize(line)) out.push(this.idOf(t))
-  }
-
-  /** Term id of the simple word text[start, end) (lowercased), or -1 when it is dropped. */
-  private lookupWord(text: string, start: number, end: number, h: number): number {
-    const n = end - start
-    const slots = this.slots
-    const pool = this.pool
-    let slot = h & this.mask
-    for (;;) {
-      const at = 4 * slot
-      const off = slots[at] as number
-      if (off < 0) break
-      if (slots[at + 3] === h && slots[at + 1] === n) {
-        let k = 0
-        while (k < n && pool[off + k] === (text.charCodeAt(start + k) | 0x20)) k++
-        if (k === n) return slots[at + 2] as number
-      }
-      slot = (slot + 1) & this.mask
-    }
-    // New word: normalise it once (same rules as tokenize) and remember it.
-    const word = text.slice(start, end).toLowerCase()
-    const normalised = normaliseWord(word)
-    const term = normalised === '' ? -1 : this.idOf(normalised)
-    if (this.poolEnd + n > this.pool.length) {
-      const next = new Uint8Array(Math.max(this.pool.length * 2, this.poolEnd + n))
-      next.set(this.pool)
-      this.pool = next
-    }
-    for (let k = 0; k < n; k++) this.pool[this.poolEnd + k] = word.charCodeAt(k)
-    const at = 4 * slot
-    slots[at] = this.poolEnd
-    slots[at + 1] = n
-    slots[at + 2] = term
-    slots[at + 3] = h
-    this.poolEnd += n
-    if (++this.used * 2 > this.mask) this.grow()
-    return term
-  }
-
-  private grow(): void {
-    const old = this.slots
-    const size = (this.mask + 1) * 2
-    this.mask = size - 1
-    this.slots = new Int32Array(4 * size).fill(-1)
-    for (let at = 0; at < old.length; at += 4) {
-      if ((old[at] as number) < 0) continue
-      let slot = (old[at + 3] as number) & this.mask
-      while ((this.slots[4 * slot] as number) >= 0) slot = (slot + 1) & this.mask
-      this.slots.set(old.subarray(at, at + 4), 4 * slot)
-    }
+    return id
   }
 }
