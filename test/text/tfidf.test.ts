@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripBoilerplate } from '../../src/main/text/boilerplate'
-import { buildTfIdfIndex, buildTfIdfIndexAsync, PARALLEL_SCAN_MIN_DOCS, scanInWorker, type TfIdfIndex } from '../../src/main/text/tfidf'
+import { buildTfIdfIndex, buildTfIdfIndexAsync, PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
+import { expectSameIndex } from './same-index'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
 
@@ -127,27 +128,14 @@ describe('the default tokenizer’s fast path', () => {
       'Sorting arrays quickly. Sorting, again!'
     ]
     const fast = buildTfIdfIndex(docs)
-    const slow = buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) })
-    expect(fast.vocab).toEqual(slow.vocab)
-    expect(Array.from(fast.df)).toEqual(Array.from(slow.df))
-    expect(Array.from(fast.rowPtr)).toEqual(Array.from(slow.rowPtr))
-    expect(Array.from(fast.colIdx)).toEqual(Array.from(slow.colIdx))
-    expect(Array.from(fast.values)).toEqual(Array.from(slow.values))
-    expect(Array.from(fast.postDoc)).toEqual(Array.from(slow.postDoc))
+    expectSameIndex(fast, buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) }))
     expect(fast.vocab).toContain('gpt4o')
     expect(fast.query('sorting an array', 1)[0]!.doc).toBe(5)
   })
 })
 
 describe('boilerplate left out while indexing', () => {
-  const sameIndex = (a: TfIdfIndex, b: TfIdfIndex): void => {
-    expect(a.vocab).toEqual(b.vocab)
-    expect(Array.from(a.df)).toEqual(Array.from(b.df))
-    expect(Array.from(a.rowPtr)).toEqual(Array.from(b.rowPtr))
-    expect(Array.from(a.colIdx)).toEqual(Array.from(b.colIdx))
-    expect(Array.from(a.values)).toEqual(Array.from(b.values))
-    expect(Array.from(a.postDoc)).toEqual(Array.from(b.postDoc))
-  }
+  const sameIndex = expectSameIndex
 
   it('gives exactly the index of the stripped documents, whatever the case, spacing or script of the lines', () => {
     const line = fc.constantFrom(
@@ -178,14 +166,7 @@ describe('buildTfIdfIndexAsync (the text scanned by two threads)', () => {
   it('builds exactly the single-thread index, boilerplate included', async () => {
     const docs = corpus(PARALLEL_SCAN_MIN_DOCS + 500)
     for (const options of [{}, { boilerplate: {} }]) {
-      const one = buildTfIdfIndex(docs, options)
-      const two = await buildTfIdfIndexAsync(docs, options)
-      expect(two.vocab).toEqual(one.vocab)
-      expect(Array.from(two.df)).toEqual(Array.from(one.df))
-      expect(Array.from(two.rowPtr)).toEqual(Array.from(one.rowPtr))
-      expect(Array.from(two.colIdx)).toEqual(Array.from(one.colIdx))
-      expect(Array.from(two.values)).toEqual(Array.from(one.values))
-      expect(Array.from(two.postDoc)).toEqual(Array.from(one.postDoc))
+      expectSameIndex(await buildTfIdfIndexAsync(docs, options), buildTfIdfIndex(docs, options))
     }
   })
 

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
+import { expectSameIndex } from './same-index'
 
 describe('tokenize', () => {
   it('segments Chinese words and keeps English words next to them', () => {
@@ -104,14 +105,7 @@ describe('mixed letter-digit identifiers', () => {
 })
 
 describe('the index builder’s word scan (word-scan.ts + TermDictionary)', () => {
-  const same = (docs: string[]): void => {
-    const fast = buildTfIdfIndex(docs)
-    const slow = buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) })
-    expect(fast.vocab).toEqual(slow.vocab)
-    expect(Array.from(fast.rowPtr)).toEqual(Array.from(slow.rowPtr))
-    expect(Array.from(fast.colIdx)).toEqual(Array.from(slow.colIdx))
-    expect(Array.from(fast.values)).toEqual(Array.from(slow.values))
-  }
+  const same = (docs: string[]): void => expectSameIndex(buildTfIdfIndex(docs), buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) }))
 
   it('counts exactly tokenize’s terms, on any text', () => {
     const piece = fc.constantFrom(

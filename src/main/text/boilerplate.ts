@@ -149,6 +149,8 @@ export function boilerplateFlags(docCount: number, docText: (d: number) => strin
   const texts: string[] = []
   const df = new Map<string, number>()
   const seen = new Set<string>()
+  // Boilerplate repeats word for word: each distinct raw line is normalised once.
+  const normalised = new Map<string, string>()
   for (let d = 0; d < docCount; d++) {
     seen.clear()
     let text: string | undefined
@@ -156,7 +158,12 @@ export function boilerplateFlags(docCount: number, docText: (d: number) => strin
       const key = lines.key[k] as number
       if (key === NO_WORD || (counters[2 * slotOf(key, mask)] as number) < threshold) continue
       text ??= docText(d)
-      const line = normaliseLine(lineText(text, lines, k))
+      const raw = lineText(text, lines, k)
+      let line = normalised.get(raw)
+      if (line === undefined) {
+        line = normaliseLine(raw)
+        normalised.set(raw, line)
+      }
       candidates.push(k)
       texts.push(line)
       if (seen.has(line)) continue

@@ -332,18 +332,25 @@ function indexOf(terms: DocTerms, docs: readonly IndexDoc[], options: TfIdfOptio
   const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
   const countOfFinal = new Uint32Array(v)
   const postPtr = new Uint32Array(v + 1)
+  // Each row's term ids are sorted in a scratch array (by sortIds: TypedArray.prototype.sort was the slowest
+  // part of the build).
+  let longest = 0
+  for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
+  const scratch = new Uint32Array(longest)
   for (let d = 0; d < n; d++) {
     const r0 = rowPtr[d] as number
     const r1 = rowPtr[d + 1] as number
-    let q = r0
+    let k = 0
     for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
       const t = remap[entTerm[e] as number] as number
       if (t < 0) continue
-      colIdx[q++] = t
+      scratch[k++] = t
       countOfFinal[t] = entCount[e] as number
       postPtr[t + 1] = (postPtr[t + 1] as number) + 1
     }
-    colIdx.subarray(r0, r1).sort()
+    sortIds(scratch, 0, k - 1)
+    colIdx.set(scratch.subarray(0, k), r0)
+    let q: number
     let norm2 = 0
     for (q = r0; q < r1; q++) {
       const t = colIdx[q] as number
@@ -370,6 +377,46 @@ function indexOf(terms: DocTerms, docs: readonly IndexDoc[], options: TfIdfOptio
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
+}
+
+/** Sorts a[lo..hi] (distinct values) ascending: quicksort with median-of-three, insertion sort on short runs. */
+function sortIds(a: Uint32Array, lo: number, hi: number): void {
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1
+    // Median of three to a[hi], then partition around it.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo)
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo)
+    if ((a[mid] as number) < (a[hi] as number)) swap(a, mid, hi)
+    const pivot = a[hi] as number
+    let i = lo
+    for (let j = lo; j < hi; j++) {
+      if ((a[j] as number) < pivot) swap(a, i++, j)
+    }
+    swap(a, i, hi)
+    // Recurse into the smaller side, loop on the larger (bounded stack).
+    if (i - lo < hi - i) {
+      sortIds(a, lo, i - 1)
+      lo = i + 1
+    } else {
+      sortIds(a, i + 1, hi)
+      hi = i - 1
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const x = a[i] as number
+    let j = i - 1
+    while (j >= lo && (a[j] as number) > x) {
+      a[j + 1] = a[j] as number
+      j--
+    }
+    a[j + 1] = x
+  }
+}
+
+function swap(a: Uint32Array, i: number, j: number): void {
+  const t = a[i] as number
+  a[i] = a[j] as number
+  a[j] = t
 }
 
 /**
