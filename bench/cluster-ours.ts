@@ -2,15 +2,15 @@
  * Our side of the clustering bench, run as its own process so its peak memory is its own:
  * TF-IDF index from the raw texts → all pairs with cosine ≥ 1 − eps → DBSCAN — the same stages as the
  * scikit-learn column (fit_transform from raw text + cosine_similarity + DBSCAN); reading the corpus file
- * is outside the timing on both sides. The pairs run through `allPairsAsync` as the app does (worker
- * threads on large corpora; `CLUSTER_BENCH_WORKERS=0` forces one thread).
+ * is outside the timing on both sides. The index and the pairs are built as the app does
+ * (`buildTfIdfIndexAsync`, `allPairsAsync`: worker threads on large corpora; `CLUSTER_BENCH_WORKERS=0` forces one thread).
  * Usage: cluster-ours.ts CORPUS.jsonl LABELS.out — prints one JSON line with timings (s), CPU time (s,
  * all threads), counts and peak RSS (MB).
  */
 import fs from 'node:fs'
 import { dbscan, graphFromPairs } from '../src/main/cluster/dbscan'
 import { allPairsAsync } from '../src/main/text/all-pairs'
-import { buildTfIdfIndex } from '../src/main/text/tfidf'
+import { buildTfIdfIndexAsync } from '../src/main/text/tfidf'
 
 const EPS = 0.5
 const MIN_SAMPLES = 2
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const workers = process.env.CLUSTER_BENCH_WORKERS === undefined ? undefined : Number(process.env.CLUSTER_BENCH_WORKERS)
   const c0 = cpuNow()
   const t0 = performance.now()
-  const index = buildTfIdfIndex(docs)
+  const index = await buildTfIdfIndexAsync(docs, { workers })
   const t1 = performance.now()
   const c1 = cpuNow()
   const pairs = await allPairsAsync(index, 1 - EPS, { workers })
