@@ -195,11 +195,14 @@ function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, o
 /** Documents from this many on are scanned by two threads (below, a worker costs more than it saves). */
 export const PARALLEL_SCAN_MIN_DOCS = 4000
 
-/** Pass 1 on this thread; `scanned` may bring the scan of the documents from `split` on (made elsewhere). */
-function docTermsOf(docs: readonly IndexDoc[], options: TfIdfOptions, chars: number, split = docs.length, scanned?: WordScan): DocTerms {
-  const n = docs.length
-  const withLines = options.boilerplate !== undefined
-  const out = new DocTerms(n, Math.ceil(chars / 8), withLines ? Math.ceil(chars / 32) + n : undefined)
+/** An empty pass-1 result sized for the documents. */
+function docTermsFor(n: number, chars: number, options: TfIdfOptions): DocTerms {
+  return new DocTerms(n, Math.ceil(chars / 8), options.boilerplate !== undefined ? Math.ceil(chars / 32) + n : undefined)
+}
+
+/** Pass 1 on this thread. */
+function docTermsOf(docs: readonly IndexDoc[], options: TfIdfOptions, chars: number): DocTerms {
+  const out = docTermsFor(docs.length, chars, options)
   const tok = options.tokenizer
   if (tok) {
     for (const doc of docs) {
@@ -210,14 +213,9 @@ function docTermsOf(docs: readonly IndexDoc[], options: TfIdfOptions, chars: num
     }
     return out
   }
-  const own = createWordScan(split, chars, withLines)
-  scanDocs(own, docs, 0, split)
-  collectScan(own, docs, 0, out)
-  if (split < n) {
-    const rest = scanned ?? createWordScan(n - split, chars, withLines)
-    if (!scanned) scanDocs(rest, docs, split, n - split)
-    collectScan(rest, docs, split, out)
-  }
+  const scan = createWordScan(docs.length, chars, options.boilerplate !== undefined)
+  scanDocs(scan, docs, 0, docs.length)
+  collectScan(scan, docs, 0, out)
   return out
 }
 
@@ -236,22 +234,24 @@ export async function buildTfIdfIndexAsync(docs: readonly IndexDoc[], options: T
   const chars = totalChars(prepared)
   const n = prepared.length
   if (options.tokenizer || n < PARALLEL_SCAN_MIN_DOCS || options.workers === 0) return indexOf(docTermsOf(prepared, options, chars), prepared, options)
-  // Split by text length, so both threads scan about as much.
+  // Split by text length: the worker takes a little more, since this thread also turns both scans into terms
+  // (its own while the worker still scans).
   let split = 0
-  for (let acc = 0; split < n && acc < chars / 2; split++) acc += totalChars([prepared[split] as IndexDoc])
+  let ownChars = 0
+  for (; split < n && ownChars < chars * 0.45; split++) ownChars += totalChars([prepared[split] as IndexDoc])
   const rest = prepared.slice(split)
-  const scanned = scanInWorker(rest, totalChars(rest), options.boilerplate !== undefined)
-  // Claimed before this thread starts its own half, so a worker error cannot go unhandled meanwhile.
+  const scanned = scanInWorker(rest, chars - ownChars, options.boilerplate !== undefined)
+  // Claimed before this thread starts its own part, so a worker error cannot go unhandled meanwhile.
   const settled = scanned.then(
     (scan) => scan,
     () => undefined
   )
-  const own = createWordScan(split, chars, options.boilerplate !== undefined)
+  const own = createWordScan(split, ownChars, options.boilerplate !== undefined)
   scanDocs(own, prepared, 0, split)
-  const worker = await settled
-  const out = new DocTerms(n, Math.ceil(chars / 8), options.boilerplate !== undefined ? Math.ceil(chars / 32) + n : undefined)
+  const out = docTermsFor(n, chars, options)
   collectScan(own, prepared, 0, out)
-  const restScan = worker ?? createWordScan(n - split, chars, options.boilerplate !== undefined)
+  const worker = await settled
+  const restScan = worker ?? createWordScan(n - split, chars - ownChars, options.boilerplate !== undefined)
   if (!worker) scanDocs(restScan, prepared, split, n - split)
   collectScan(restScan, prepared, split, out)
   return indexOf(out, prepared, options)
