@@ -126,24 +126,18 @@ export function consolidationClusters(
     })
   }
   // Every point takes part in the first run (ineligible ones have no edges, so they are noise or singletons).
-  const keep: number[] = []
+  const top: Edges = { points: new Uint32Array(n), a: new Uint32Array(pairs.count), b: new Uint32Array(pairs.count), dist: new Float64Array(pairs.count), count: 0 }
+  for (let i = 0; i < n; i++) top.points[i] = i
   for (let k = 0; k < pairs.count; k++) {
     const x = pairs.a[k] as number
     const y = pairs.b[k] as number
-    if (1 - (pairs.score[k] as number) <= eps && eligible(x) && eligible(y)) keep.push(k)
+    const dist = 1 - (pairs.score[k] as number)
+    if (!(dist <= eps && eligible(x) && eligible(y))) continue
+    top.a[top.count] = x
+    top.b[top.count] = y
+    top.dist[top.count++] = dist
   }
-  const points = new Uint32Array(n)
-  for (let i = 0; i < n; i++) points[i] = i
-  run(
-    {
-      points,
-      a: Uint32Array.from(keep, (k) => pairs.a[k] as number),
-      b: Uint32Array.from(keep, (k) => pairs.b[k] as number),
-      dist: Float64Array.from(keep, (k) => 1 - (pairs.score[k] as number)),
-      count: keep.length
-    },
-    eps
-  )
+  run(top, eps)
   clusters.sort((x, y) => (x[0] as number) - (y[0] as number))
   return { clusters, oversized }
 }
