@@ -4,11 +4,14 @@
  * scikit-learn column (fit_transform from raw text + cosine_similarity + DBSCAN); reading the corpus file
  * is outside the timing on both sides. The index and the pairs are built as the app does
  * (`buildTfIdfIndexAsync`, `allPairsAsync`: worker threads on large corpora; `CLUSTER_BENCH_WORKERS=0` forces one thread).
- * Usage: cluster-ours.ts CORPUS.jsonl LABELS.out — prints one JSON line with timings (s), CPU time (s,
- * all threads), counts and peak RSS (MB).
+ * Usage: cluster-ours.ts CORPUS.jsonl|LIBRARY_DIR LABELS.out — prints one JSON line with timings (s), CPU time
+ * (s, all threads), counts and peak RSS (MB). Given a library folder (bench/cluster-library.ts), it lists it with
+ * the store inside the timing and indexes each skill's title, usage conditions and body, as
+ * cluster_sklearn.py reads them (labels in file-name order, like its).
  */
 import fs from 'node:fs'
 import { dbscan, graphFromPairs } from '../src/main/cluster/dbscan'
+import { openLibrary } from '../src/main/store/library'
 import { allPairsAsync } from '../src/main/text/all-pairs'
 import { buildTfIdfIndexAsync } from '../src/main/text/tfidf'
 
@@ -21,11 +24,22 @@ const cpuNow = (): number => {
   return (u.user + u.system) / 1e6
 }
 
+/** A library's skills as index documents, in file-name order. */
+async function libraryDocs(dir: string): Promise<string[][]> {
+  const skills = (await (await openLibrary(dir)).list()).skills.filter((s) => s.format === 'agiagent')
+  const name = (p: string): string => p.slice(p.lastIndexOf('/') + 1)
+  skills.sort((a, b) => (name(a.path) < name(b.path) ? -1 : name(a.path) > name(b.path) ? 1 : 0))
+  return skills.map((s) => [s.title, s.usage_conditions, s.body.trim()])
+}
+
 async function main(): Promise<void> {
   const [corpusPath, labelsPath] = process.argv.slice(2)
-  const docs = fs.readFileSync(corpusPath!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string)
+  const library = fs.statSync(corpusPath!).isDirectory()
   const workers = process.env.CLUSTER_BENCH_WORKERS === undefined ? undefined : Number(process.env.CLUSTER_BENCH_WORKERS)
-  const c0 = cpuNow()
+  const tRead = performance.now()
+  const cRead = cpuNow()
+  const docs = library ? await libraryDocs(corpusPath!) : fs.readFileSync(corpusPath!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string)
+  const c0 = library ? cRead : cpuNow()
   const t0 = performance.now()
   const index = await buildTfIdfIndexAsync(docs, { workers })
   const t1 = performance.now()
@@ -41,10 +55,11 @@ async function main(): Promise<void> {
   const clusters = new Set(Array.from(labels).filter((l) => l >= 0)).size
   process.stdout.write(
     JSON.stringify({
+      read_s: library ? (t0 - tRead) / 1000 : 0,
       index_s: (t1 - t0) / 1000,
       pairs_s: (t2 - t1) / 1000,
       dbscan_s: (t3 - t2) / 1000,
-      total_s: (t3 - t0) / 1000,
+      total_s: (t3 - (library ? tRead : t0)) / 1000,
       index_cpu_s: c1 - c0,
       pairs_cpu_s: c2 - c1,
       dbscan_cpu_s: c3 - c2,
