@@ -115,7 +115,10 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
       s.slots.set(old.subarray(at, at + 4), 4 * slot)
     }
   }
-  /** Local id of the word text[start, end) (lowercased), added when new. */
+  /**
+   * Local id of the word text[start, end) (lowercased), added when new. `h`: the word's hash cut to 30 bits, so
+   * it passes as a small integer (a full 32-bit one would be boxed on the heap at every call).
+   */
   function wordId(text: string, start: number, end: number, h: number): number {
     const n = end - start
     const slots = s.slots
@@ -153,11 +156,14 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
     return id
   }
 
-  const docWords: number[] = []
+  // The current document's word ids, in a reused typed array (a plain array emptied per document is
+  // reallocated as it grows again: garbage for every document).
+  let docWords = new Uint32Array(1024)
+  let nWords = 0
   for (let d = 0; d < count; d++) {
     const doc = docs[first + d] as string | readonly string[]
     const parts: readonly string[] = typeof doc === 'string' ? [doc] : doc
-    docWords.length = 0
+    nWords = 0
     let offset = 0
     for (let part = 0; part < parts.length; part++) {
       const text = parts[part] as string
@@ -166,7 +172,7 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
       let key = OFFSET
       let words = false
       let slowLine = false
-      let lineWords = docWords.length
+      let lineWords = nWords
       let lineSlow = s.nSlow
       let i = 0
       while (i < len) {
@@ -177,13 +183,13 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
           key = OFFSET
           words = false
           slowLine = false
-          lineWords = docWords.length
+          lineWords = nWords
           lineSlow = s.nSlow
           continue
         }
         if (c >= 128) {
           // Non-ASCII somewhere in this line: the whole line goes to the general tokenizer.
-          docWords.length = lineWords
+          nWords = lineWords
           s.nSlow = lineSlow
           let end = text.indexOf('\n', i)
           if (end < 0) end = len
@@ -217,20 +223,23 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
         if (i < len && c >= 128) continue // the word goes on in another script: the line is redone above
         key = Math.imul(key ^ h, PRIME)
         words = true
-        if (simple) docWords.push(wordId(text, start, i, h))
+        if (simple) {
+          if (nWords === docWords.length) docWords = grow32(docWords, nWords + 1)
+          docWords[nWords++] = wordId(text, start, i, h & 0x3fffffff)
+        }
         else addSlow(d, part, start, i)
       }
       if (s.withLines) addLine(slowLine ? SLOW : words ? key | 1 : 0, lineStart + offset)
       offset += len + 1
     }
     // The document's distinct words and their counts, in first-seen order.
-    if (s.nEnt + docWords.length > s.entWord.length) {
-      s.entWord = grow32(s.entWord, s.nEnt + docWords.length)
+    if (s.nEnt + nWords > s.entWord.length) {
+      s.entWord = grow32(s.entWord, s.nEnt + nWords)
       s.entCount = grow32(s.entCount, s.entWord.length)
     }
     const countOf = s.countOf
     const from = s.nEnt
-    for (let k = 0; k < docWords.length; k++) {
+    for (let k = 0; k < nWords; k++) {
       const w = docWords[k] as number
       if (countOf[w] === 0) s.entWord[s.nEnt++] = w
       countOf[w] = (countOf[w] as number) + 1
