@@ -159,11 +159,10 @@ export function scanDocs(s: WordScan, docs: readonly IndexDoc[], first: number, 
   // The current document's word ids, in a reused typed array (a plain array emptied per document is
   // reallocated as it grows again: garbage for every document).
   let docWords = new Uint32Array(1024)
-  let nWords = 0
   for (let d = 0; d < count; d++) {
     const doc = docs[first + d] as string | readonly string[]
     const parts: readonly string[] = typeof doc === 'string' ? [doc] : doc
-    nWords = 0
+    let nWords = 0
     let offset = 0
     for (let part = 0; part < parts.length; part++) {
       const text = parts[part] as string
