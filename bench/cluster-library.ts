@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { serializeSkillFile } from '../src/main/store/skill-file'
 import { generateCorpus } from './cluster-corpus'
+import { generatedSkillData } from './skill-data'
 
 export function writeCorpusLibrary(dir: string, n: number, seed = 42): void {
   const { docs } = generateCorpus(n, seed)
@@ -16,20 +17,8 @@ export function writeCorpusLibrary(dir: string, n: number, seed = 42): void {
   docs.forEach((doc, i) => {
     const nl = doc.indexOf('\n')
     const title = doc.slice(2, nl)
-    const data = {
-      skill_id: String(1_700_000_000 + i),
-      title,
-      usage_conditions: '',
-      quality_index: Math.round(((i * 37) % 100) / 10) / 10,
-      fetch_count: i % 7,
-      related_code: '',
-      task_directories: [`output_${20260101 + (i % 300)}_${i}`],
-      created_at: '2026-01-17T09:59:21.686210',
-      updated_at: '2026-01-17T09:59:21.686233',
-      last_used_at: null,
-      user_preferences: ''
-    }
-    fs.writeFileSync(path.join(dir, `skill_${data.skill_id}_${title.replace(/\s+/g, '_').slice(0, 30)}.md`), serializeSkillFile(data, doc.slice(nl + 1).replace(/^\n/, '')))
+    const data = generatedSkillData(i, title, '', Math.round(((i * 37) % 100) / 10) / 10, i % 7)
+    fs.writeFileSync(path.join(dir, `skill_${String(data.skill_id)}_${title.replace(/\s+/g, '_').slice(0, 30)}.md`), serializeSkillFile(data, doc.slice(nl + 1).replace(/^\n/, '')))
   })
 }
 

@@ -8,6 +8,8 @@ import path from 'node:path'
 import { openLibrary } from '../src/main/store/library'
 import { serializeSkillFile } from '../src/main/store/skill-file'
 import { createSkillTools } from '../src/main/tools/skill-tools'
+import { rng } from './cluster-corpus'
+import { generatedSkillData } from './skill-data'
 
 const N_AGI = 9_500
 const N_MD = 500
@@ -25,18 +27,7 @@ const ZH = [
   '索引', '迁移', '部署', '容器', '配置', '环境', '密钥', '登录', '会话', '报告', '生成', '模板', '翻译', '摘要', '游戏', '规则'
 ]
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same library. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
+// Deterministic pseudo-random numbers (the clustering corpus's mulberry32), so every run measures the same library.
 const rand = rng(42)
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
 const words = (pool: readonly string[], n: number, sep: string): string => Array.from({ length: n }, () => pick(pool)).join(sep)
@@ -50,19 +41,7 @@ function generate(dir: string): void {
     const zh = i % 2 === 0
     const title = zh ? `${words(ZH, 4, '')}：${words(ZH, 3, '')}` : `${words(EN, 5, ' ')}`
     const body = Array.from({ length: 12 }, () => text(zh, 14)).join('\n\n') + '\n'
-    const data = {
-      skill_id: String(1_700_000_000 + i),
-      title,
-      usage_conditions: text(zh, 10),
-      quality_index: 0.5,
-      fetch_count: i % 7,
-      related_code: '',
-      task_directories: [`output_${20260101 + (i % 300)}_${i}`],
-      created_at: '2026-01-17T09:59:21.686210',
-      updated_at: '2026-01-17T09:59:21.686233',
-      last_used_at: null,
-      user_preferences: ''
-    }
+    const data = generatedSkillData(i, title, text(zh, 10), 0.5, i % 7)
     fs.writeFileSync(path.join(dir, `skill_${i}_${title.slice(0, 12).replace(/[\s：]/g, '_')}.md`), serializeSkillFile(data, body))
   }
   for (let i = 0; i < N_MD; i++) {

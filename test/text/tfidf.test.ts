@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripBoilerplate } from '../../src/main/text/boilerplate'
-import { buildTfIdfIndex, buildTfIdfIndexAsync, PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/tfidf'
+import { PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/doc-terms'
+import { buildTfIdfIndex, buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
 import { expectSameIndex } from './same-index'
 
