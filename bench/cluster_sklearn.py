@@ -1,12 +1,14 @@
 """scikit-learn side of the clustering bench: TfidfVectorizer + cosine_similarity + DBSCAN.
 
-Usage: cluster_sklearn.py CORPUS.jsonl LABELS.out  -> one JSON line with timings (s), CPU time (s, all
+Usage: cluster_sklearn.py CORPUS.jsonl|LIBRARY_DIR LABELS.out  -> one JSON line with timings (s), CPU time (s, all
 threads: time.process_time), counts, peak RSS (MB).
        cluster_sklearn.py LIBRARY_DIR LABELS.out   -> the same from a library's skill_*.md files, read as
 upstream reads them (YAML front matter; the text is title, usage conditions and body, as `skillbench curate`
 compares them); LABELS.out then has "skill_id label" lines.
 Same settings as ours: default TfidfVectorizer (smooth idf, L2), DBSCAN(eps=0.5, min_samples=2) on the
 precomputed cosine distance 1 - S, as upstream AGIAgent's skill_manager does.
+Given a library folder instead of a corpus file, it reads every top-level skill_*.md as upstream does
+(YAML front matter; text = title, usage_conditions, body) inside the timing, as a whole-command reference.
 """
 import glob
 import json
@@ -21,30 +23,35 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
 
-def read_library(library):
+def read_library(folder):
+    """Every top-level skill_*.md in file-name order, read as upstream does: (skill ids, texts)."""
     import yaml
 
     ids, docs = [], []
-    for path in sorted(glob.glob(os.path.join(library, "skill_*.md"))):
-        with open(path, encoding="utf-8") as f:
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith("skill_") and name.endswith(".md")):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
             text = f.read()
-        end = text.find("\n---", 3)
-        data = yaml.safe_load(text[3:end]) or {}
-        body = text[end + 4 :].lstrip("\n")
-        ids.append(str(data.get("skill_id")))
-        docs.append(f"{data.get('title', '')}\n{data.get('usage_conditions', '')}\n{body}")
+        _, front, body = text.split("---\n", 2)
+        meta = yaml.load(front, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        ids.append(str(meta.get("skill_id")))
+        docs.append(f"{meta.get('title', '')}\n{meta.get('usage_conditions', '')}\n{body.strip()}")
     return ids, docs
 
 
 def main():
     corpus_path, labels_path = sys.argv[1], sys.argv[2]
+    library = os.path.isdir(corpus_path)
     ids = None
-    if os.path.isdir(corpus_path):
+    c0 = time.process_time()
+    t_read = time.perf_counter()
+    if library:
         ids, docs = read_library(corpus_path)
     else:
         with open(corpus_path, encoding="utf-8") as f:
             docs = [json.loads(line) for line in f if line.strip()]
-    c0 = time.process_time()
+        c0 = time.process_time()
     t0 = time.perf_counter()
     vec = TfidfVectorizer()
     x = vec.fit_transform(docs)
@@ -64,10 +71,11 @@ def main():
         else:
             f.write("\n".join(f"{i} {int(l)}" for i, l in zip(ids, labels)) + "\n")
     print(json.dumps({
+        "read_s": t0 - t_read if library else 0.0,
         "index_s": t1 - t0,
         "pairs_s": t2 - t1,
         "dbscan_s": t3 - t2,
-        "total_s": t3 - t0,
+        "total_s": t3 - (t_read if library else t0),
         "cpu_s": cpu,
         "vocab": len(vec.vocabulary_),
         "pairs": n_pairs,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { clustersOf, dbscan, graphFromPairs } from '../../src/main/cluster/dbscan'
 import { consolidationClusters, mergeGroups } from '../../src/main/curate/grouping'
 import type { SimilarPairs } from '../../src/main/text/all-pairs'
 
@@ -46,5 +48,43 @@ describe('consolidationClusters', () => {
     for (let a = 0; a < 6; a++) for (let b = a + 1; b < 6; b++) list.push([a, b, 0.99])
     const { pairs } = pairsOf(list)
     expect(consolidationClusters(6, pairs, all, 0.5, 2, 3)).toEqual({ clusters: [], oversized: [[0, 1, 2, 3, 4, 5]] })
+  })
+})
+
+/** The rule written out plainly: DBSCAN over the whole pair list on every (re-)clustering. */
+function plainClusters(n: number, pairs: SimilarPairs, eligible: (i: number) => boolean, eps: number, minSamples: number, maxSize: number): { clusters: number[][]; oversized: number[][] } {
+  const clusters: number[][] = []
+  const oversized: number[][] = []
+  const run = (members: ReadonlySet<number> | null, e: number): void => {
+    const inside = (i: number): boolean => (members ? members.has(i) : eligible(i))
+    const graph = graphFromPairs(n, pairs.a, pairs.b, pairs.count, (k) => 1 - pairs.score[k]! <= e && inside(pairs.a[k]!) && inside(pairs.b[k]!))
+    const labels = dbscan(graph, minSamples)
+    if (members) for (let i = 0; i < n; i++) if (!members.has(i)) labels[i] = -1
+    for (const c of clustersOf(labels)) {
+      if (c.length < 2 || !c.every(inside)) continue
+      if (c.length <= maxSize) clusters.push(c)
+      else if (e - 0.1 >= 0.05 - 1e-12) run(new Set(c), Math.round((e - 0.1) * 1000) / 1000)
+      else oversized.push(c)
+    }
+  }
+  run(null, eps)
+  clusters.sort((x, y) => x[0]! - y[0]!)
+  return { clusters, oversized }
+}
+
+describe('consolidationClusters on a cluster’s own edges', () => {
+  it('gives exactly what re-clustering over the whole pair list gives', () => {
+    const n = 24
+    const pair = fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }), fc.double({ min: 0.3, max: 1, noNaN: true }))
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 120 }), fc.array(fc.boolean(), { minLength: n, maxLength: n }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 2, max: 6 }), (list, ok, minSamples, maxSize) => {
+        const seen = new Set<string>()
+        const unique = list.filter(([a, b]) => a < b && !seen.has(`${a}-${b}`) && seen.add(`${a}-${b}`))
+        const { pairs } = pairsOf(unique)
+        const eligible = (i: number): boolean => ok[i]!
+        expect(consolidationClusters(n, pairs, eligible, 0.5, minSamples, maxSize)).toEqual(plainClusters(n, pairs, eligible, 0.5, minSamples, maxSize))
+      }),
+      { numRuns: 400 }
+    )
   })
 })

@@ -22,6 +22,9 @@ describe('curate plan on a small library', () => {
     const plan = await curateLibrary(opened, { now: NOW, onProgress: (p) => progress.push(p.message) })
     expect(snapshot(dir)).toEqual(before)
     expect(fs.existsSync(planPath(opened.root))).toBe(true)
+    // Written in pieces, the saved plan is still exactly the indented JSON of the plan.
+    const saved = fs.readFileSync(planPath(opened.root), 'utf8')
+    expect(saved).toBe(JSON.stringify(JSON.parse(saved), null, 1) + '\n')
     expect(progress).toEqual(expect.arrayContaining(['Loaded 5 skills', 'Step 1: Merging similar skills...', 'Step 2: Cross-skill integration...', 'Step 3: Cleaning unused skills...']))
     expect(plan.skills_loaded).toBe(5)
     const kinds = plan.proposals.map((p) => `${p.kind}:${p.members.map((m) => m.skill_id).join('+')}`)

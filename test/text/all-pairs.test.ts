@@ -114,10 +114,32 @@ describe('allPairsAsync on worker threads', () => {
     const index = buildTfIdfIndex(corpus(300), { tokenizer: words })
     expect(index.postDoc.buffer).toBeInstanceOf(SharedArrayBuffer)
     const plain: TfIdfIndex = Object.assign(Object.create(Object.getPrototypeOf(index) as object) as TfIdfIndex, index, {
+      colIdx: Uint32Array.from(index.colIdx),
+      values: Float64Array.from(index.values),
       postDoc: Uint32Array.from(index.postDoc),
       postVal: Float64Array.from(index.postVal)
     })
+    const plainRows = Array.from(plain.colIdx)
     expect(asTriples(await allPairsAsync(plain, 0.5, { workers: 2 }))).toEqual(asTriples(allPairs(index, 0.5)))
+    expect(Array.from(plain.colIdx)).toEqual(plainRows)
+  })
+
+  it('leaves the index exactly as it was (rows back in term order), finished, aborted or single-threaded', async () => {
+    const index = buildTfIdfIndex(corpus(900), { tokenizer: words })
+    const rows = (): [number[], number[]] => [Array.from(index.colIdx), Array.from(index.values)]
+    const before = rows()
+    await allPairsAsync(index, 0.5, { workers: 2 })
+    expect(rows()).toEqual(before)
+    allPairs(index, 0.3, { frequentDf: 3 })
+    expect(rows()).toEqual(before)
+    await allPairsAsync(index, 0.5, { workers: 0, sliceMs: 1 })
+    expect(rows()).toEqual(before)
+    const controller = new AbortController()
+    const pending = allPairsAsync(index, 0.05, { workers: 2, signal: controller.signal })
+    controller.abort(new Error('cancelled'))
+    await expect(pending).rejects.toThrow('cancelled')
+    expect(rows()).toEqual(before)
+    expect(index.similarity(0, 1)).toBeCloseTo(bruteForce(index, 0).find(([a, b]) => a === 0 && b === 1)?.[2] ?? 0, 12)
   })
 
   it('rejects with the abort reason and stops its workers', async () => {

@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+import { stripBoilerplate } from '../../src/main/text/boilerplate'
+import { PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/doc-terms'
+import { buildTfIdfIndex, buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
+import { expectSameIndex } from './same-index'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
 
@@ -126,14 +129,51 @@ describe('the default tokenizer’s fast path', () => {
       'Sorting arrays quickly. Sorting, again!'
     ]
     const fast = buildTfIdfIndex(docs)
-    const slow = buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) })
-    expect(fast.vocab).toEqual(slow.vocab)
-    expect(Array.from(fast.df)).toEqual(Array.from(slow.df))
-    expect(Array.from(fast.rowPtr)).toEqual(Array.from(slow.rowPtr))
-    expect(Array.from(fast.colIdx)).toEqual(Array.from(slow.colIdx))
-    expect(Array.from(fast.values)).toEqual(Array.from(slow.values))
-    expect(Array.from(fast.postDoc)).toEqual(Array.from(slow.postDoc))
+    expectSameIndex(fast, buildTfIdfIndex(docs, { tokenizer: (s) => tokenize(s) }))
     expect(fast.vocab).toContain('gpt4o')
     expect(fast.query('sorting an array', 1)[0]!.doc).toBe(5)
+  })
+})
+
+describe('boilerplate left out while indexing', () => {
+  const sameIndex = expectSameIndex
+
+  it('gives exactly the index of the stripped documents, whatever the case, spacing or script of the lines', () => {
+    const line = fc.constantFrom(
+      'Rube MCP must be connected', '  rube   MCP must be CONNECTED ', 'Rube\tMCP must be connected', '## Workflow', '## workflow',
+      '---', '', '   ', '- call the tool', 'Use ZohoDesk tools', 'Use Docker Hub', '使用 MCP 工具', '使用  MCP 工具 ', 'Ünïcode Line', 'ünïcode line',
+      'K\u212a elvin', 'kk elvin', 'a\u00a0b', 'a b', '```', 'x1 gpt4o', 'X1 GPT4o', 'sorting arrays', 'Sorting, arrays!'
+    )
+    const doc = fc.array(line, { maxLength: 8 }).map((ls) => ls.join('\n'))
+    fc.assert(
+      fc.property(fc.array(doc, { minLength: 0, maxLength: 30 }), fc.integer({ min: 1, max: 6 }), (docs, minDocs) => {
+        const options = { minDocs }
+        sameIndex(buildTfIdfIndex(docs, { boilerplate: options }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        sameIndex(buildTfIdfIndex(docs, { boilerplate: options, tokenizer: (s) => tokenize(s) }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        // A document given as parts (joined by line breaks) is the same document.
+        const parts = docs.map((d, i) => (i % 2 === 0 ? d.split('\n') : [d]))
+        sameIndex(buildTfIdfIndex(parts, { boilerplate: options }), buildTfIdfIndex(stripBoilerplate(docs, options)))
+        sameIndex(buildTfIdfIndex(parts), buildTfIdfIndex(docs))
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
+
+describe('buildTfIdfIndexAsync (the text scanned by two threads)', () => {
+  const corpus = (n: number): string[][] =>
+    Array.from({ length: n }, (_, i) => [`Skill ${i % 97}`, i % 3 === 0 ? '使用 MCP 工具' : 'Use when sorting', `Rube MCP must be connected\n- step ${i % 13} of HTTPServer\n- gpt4o l2s naïve ${i % 7}`])
+
+  it('builds exactly the single-thread index, boilerplate included', async () => {
+    const docs = corpus(PARALLEL_SCAN_MIN_DOCS + 500)
+    for (const options of [{}, { boilerplate: {} }]) {
+      expectSameIndex(await buildTfIdfIndexAsync(docs, options), buildTfIdfIndex(docs, options))
+    }
+  })
+
+  it('really scans on a worker thread (the kernel’s own source runs there)', async () => {
+    const scan = await scanInWorker(corpus(50), 10_000, true)
+    expect(scan.nEnt).toBeGreaterThan(0)
+    expect(scan.nLines).toBe(50 * 5)
   })
 })

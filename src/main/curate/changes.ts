@@ -13,22 +13,52 @@ export function rewriteSkillText(raw: string, skill: Pick<Skill, 'format' | 'ski
   return rewriteSkillFile(parsed.file, changesForMeta(skill.format, parsed.file.data, meta, skill.skill_id), body)
 }
 
-/** Why a skill cannot be moved to legacy/ as a whole (null when it can). */
+interface SkillMdIndex {
+  paths: Set<string>
+  /** Folder → how many paths ending in SKILL.md lie under it (at any depth). */
+  under: Map<string, number>
+}
+
+/** Built once per path list (proposals ask for every skill of the library). */
+const skillMdIndexes = new WeakMap<readonly string[], SkillMdIndex>()
+
+function skillMdIndex(allPaths: readonly string[]): SkillMdIndex {
+  let index = skillMdIndexes.get(allPaths)
+  if (index) return index
+  index = { paths: new Set(allPaths), under: new Map() }
+  for (const p of index.paths) {
+    if (!p.endsWith('SKILL.md')) continue
+    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) index.under.set(p.slice(0, i), (index.under.get(p.slice(0, i)) ?? 0) + 1)
+  }
+  skillMdIndexes.set(allPaths, index)
+  return index
+}
+
+/** Why a skill cannot be moved to legacy/ as a whole (null when it can). `allPaths`: every skill's path (counted once per list). */
 export function unmovableReason(skill: Skill, allPaths: readonly string[]): string | null {
   if (skill.format === 'agiagent') return null
   const dir = path.posix.dirname(skill.path)
   if (dir === '.') return 'it is the library folder itself'
-  const prefix = `${dir}/`
-  if (allPaths.some((p) => p !== skill.path && p.startsWith(prefix) && p.endsWith('SKILL.md'))) return 'its folder holds other skills'
+  // Any SKILL.md under the skill's folder other than its own is a skill inside it.
+  const index = skillMdIndex(allPaths)
+  if ((index.under.get(dir) ?? 0) - (index.paths.has(skill.path) ? 1 : 0) > 0) return 'its folder holds other skills'
   return null
 }
 
+/** Every folder some path of the set lies in (at any depth); kept per set while its size stays (the sets here only grow). */
+const foldersCache = new WeakMap<ReadonlySet<string>, { size: number; folders: Set<string> }>()
+
+function foldersOf(paths: ReadonlySet<string>): Set<string> {
+  const hit = foldersCache.get(paths)
+  if (hit && hit.size === paths.size) return hit.folders
+  const folders = new Set<string>()
+  for (const p of paths) for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) folders.add(p.slice(0, i))
+  foldersCache.set(paths, { size: paths.size, folders })
+  return folders
+}
+
 function taken(paths: ReadonlySet<string>, candidate: string, isDir: boolean): boolean {
-  if (paths.has(candidate)) return true
-  if (!isDir) return false
-  const prefix = `${candidate}/`
-  for (const p of paths) if (p.startsWith(prefix)) return true
-  return false
+  return paths.has(candidate) || (isDir && foldersOf(paths).has(candidate))
 }
 
 /**

@@ -7,8 +7,7 @@ import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, Pro
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
-import { stripBoilerplate } from '../text/boilerplate'
-import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
+import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
@@ -49,9 +48,9 @@ function memberOf(s: Skill): ProposalMember {
   return { skill_id: s.skill_id, title: s.title, path: s.path }
 }
 
-/** Text compared for similarity: title, usage conditions and body (as upstream). */
-export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
-  return `${s.title}\n${s.usage_conditions}\n${s.body}`
+/** Text compared for similarity: title, usage conditions and body (as upstream), as the parts of one document. */
+export function similarityParts(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string[] {
+  return [s.title, s.usage_conditions, s.body]
 }
 
 interface Engine {
@@ -60,9 +59,10 @@ interface Engine {
 }
 
 async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
-  const raw = skills.map(similarityText)
-  const docs = settings.stripBoilerplate ? stripBoilerplate(raw) : raw
-  const index = buildTfIdfIndex(docs)
+  // Template boilerplate lines are left out while the index is built (one pass over the text, two threads on
+  // large libraries).
+  const index = await buildTfIdfIndexAsync(skills.map(similarityParts), settings.stripBoilerplate ? { boilerplate: {} } : {})
+  input.signal?.throwIfAborted()
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
   const pairs = await allPairsAsync(index, Math.max(1e-6, floor), {
@@ -87,6 +87,11 @@ function sharedTerms(group: readonly number[], index: TfIdfIndex, n: number): st
     }
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([t]) => t)
+}
+
+/** The parts as one text (joined by line breaks, as the index reads them). */
+export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
+  return similarityParts(s).join('\n')
 }
 
 /** Shared terms as words the skills use (computed for the proposal's members only). */

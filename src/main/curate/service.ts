@@ -4,13 +4,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind, SkillList } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { openLibrary, type SkillLibrary } from '../store/library'
+import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/library'
 import { readContainedText, writeContained } from '../store/contained'
 import { buildSkillFileName } from '../store/paths'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
+import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
 import type { CurationSettings } from './settings'
 
@@ -29,13 +30,20 @@ export interface OpenedLibrary {
   library: SkillLibrary
   root: string
   recovery: RecoveryReport
+  /**
+   * The listing (legacy included) that opening the library made, when recovery changed nothing: the next
+   * curateLibrary uses it instead of listing every file again, and drops it; later calls list afresh.
+   */
+  listing?: SkillList
 }
 
 /** Opens the library and rolls back / completes interrupted transactions. */
 export async function openForCuration(dir: string): Promise<OpenedLibrary> {
   const library = await openLibrary(dir)
+  const listing = await library.snapshot({ includeLegacy: true })
   const recovery = await recoverTransactions(library.root)
-  return { library, root: library.root, recovery }
+  const changed = recovery.rolledBack.length > 0 || recovery.committed.length > 0
+  return { library, root: library.root, recovery, ...(changed ? {} : { listing }) }
 }
 
 export interface CurateOptions {
@@ -53,14 +61,16 @@ export interface CurateOptions {
  */
 export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions = {}): Promise<SavedPlan> {
   const { library, root } = opened
-  const all = await library.list({ includeLegacy: true })
+  const all = opened.listing ?? (await library.list({ includeLegacy: true }))
+  opened.listing = undefined
   const active = all.skills.filter((s) => !s.legacy)
   opts.onProgress?.({ step: 1, message: `Loaded ${active.length} skills` })
+  // The listing keeps each file's text (what its hash is of): proposals' "before" texts come from that same read.
   const texts = new Map<string, string>()
   const errors = [...all.errors]
   for (const s of active) {
     try {
-      texts.set(s.path, (await library.readRaw(s.path)).text)
+      texts.set(s.path, loadedSkillText(s) ?? (await library.readRaw(s.path)).text)
     } catch (err) {
       errors.push({ path: s.path, reason: (err as Error).message })
     }
@@ -93,9 +103,20 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
 export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
+const CURATION_KINDS_SOURCE = CURATION_KINDS.join('|')
+
+/**
+ * A `"kind": "…"` member whose value is not a curation kind. Inside a JSON string every quote is escaped, so
+ * this can only match JSON structure: a plan text without a match holds curation proposals only.
+ */
+const OTHER_KIND = new RegExp(`"kind"\\s*:\\s*"(?!(?:${CURATION_KINDS_SOURCE})")`)
 
 /** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
 async function pendingOtherProposals(root: string): Promise<Proposal[]> {
+  // The old plan can be large (every proposal carries exact file texts); when it holds only curation
+  // proposals, which a new plan replaces anyway, it is not parsed at all.
+  const text = await fs.promises.readFile(planPath(root), 'utf8').catch(() => null)
+  if (text === null || !OTHER_KIND.test(text)) return []
   let current: SavedPlan
   try {
     current = (await proposalsWithStatus(root)).plan
@@ -117,7 +138,8 @@ const PLAN_REL = `${STATE_DIR}/plan.json`
 
 /** Saves the plan (call under the library lock: it is read, changed and written back by several processes). */
 export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
-  await writeContained(root, PLAN_REL, JSON.stringify(plan, null, 1) + '\n')
+  // Serialised and written proposal by proposal (in ~1 MB writes): a large plan never exists as one string.
+  await writeContained(root, PLAN_REL, chunked(jsonPieces(plan as unknown as Record<string, unknown>, 1), 1 << 20, '\n'))
 }
 
 /** The pending plan, or a not_found error saying to run curate first. */

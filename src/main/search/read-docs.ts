@@ -6,7 +6,7 @@
 import { threadId } from 'node:worker_threads'
 import type { Candidate } from '../store/walk'
 import { loadSkillFile } from '../store/load'
-import { TermDictionary, TermIdBuffer } from '../text/tokenize'
+import { docTermsOf } from '../text/doc-terms'
 import { indexedText, listedSkill } from './skill-text'
 
 /** One file as read: its stat key, what a listing shows (or why it does not load), its terms (local ids). */
@@ -34,54 +34,41 @@ export interface ReadBatch {
 }
 
 export function readDocs(candidates: readonly Candidate[]): ReadBatch {
-  const dict = new TermDictionary()
-  const buf = new TermIdBuffer()
   const docs: ReadDoc[] = []
-  const ptr = new Uint32Array(candidates.length + 1)
-  let ids = new Uint32Array(candidates.length * 64 + 16)
-  let counts = new Uint32Array(ids.length)
-  let n = 0
-  let countOf = new Uint32Array(1024)
-  candidates.forEach((c, k) => {
+  const texts: string[] = []
+  const textOf: number[] = [] // document k's text index, -1 when it has no terms
+  for (const c of candidates) {
     const loaded = loadSkillFile(c)
     const st = loaded.stat
     const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy }
     if (!loaded.result.ok) {
       docs.push({ ...base, ok: false, id: '', json: loaded.result.reason })
-    } else {
-      const skill = loaded.result.skill
-      docs.push({ ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)) })
-      if (!c.legacy) {
-        buf.length = 0
-        dict.addText(indexedText(skill), buf)
-        if (dict.terms.length > countOf.length) {
-          const next = new Uint32Array(Math.max(dict.terms.length, countOf.length * 2))
-          next.set(countOf)
-          countOf = next
-        }
-        if (n + buf.length > ids.length) {
-          const size = Math.max(ids.length * 2, n + buf.length)
-          const ni = new Uint32Array(size)
-          ni.set(ids.subarray(0, n))
-          ids = ni
-          const nc = new Uint32Array(size)
-          nc.set(counts.subarray(0, n))
-          counts = nc
-        }
-        // Distinct terms in first-seen order, then their counts (the index only needs the pairs).
-        const first = n
-        for (let i = 0; i < buf.length; i++) {
-          const t = buf.ids[i]!
-          if (countOf[t] === 0) ids[n++] = t
-          countOf[t]!++
-        }
-        for (let e = first; e < n; e++) {
-          counts[e] = countOf[ids[e]!]!
-          countOf[ids[e]!] = 0
-        }
-      }
+      textOf.push(-1)
+      continue
     }
+    const skill = loaded.result.skill
+    docs.push({ ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)) })
+    // Retired skills are listed but never ranked.
+    textOf.push(c.legacy ? -1 : texts.push(indexedText(skill)) - 1)
+  }
+  // The index builder's pass 1: each document's distinct terms with counts, words stemmed once per batch.
+  const terms = docTermsOf(texts)
+  const ptr = new Uint32Array(docs.length + 1)
+  let n = 0
+  docs.forEach((_, k) => {
+    const t = textOf[k]!
+    if (t >= 0) n += terms.docPtr[t + 1]! - terms.docPtr[t]!
     ptr[k + 1] = n
   })
-  return { docs, terms: dict.terms, ptr, ids: ids.slice(0, n), counts: counts.slice(0, n), thread: threadId }
+  const ids = new Uint32Array(n)
+  const counts = new Uint32Array(n)
+  docs.forEach((_, k) => {
+    const t = textOf[k]!
+    if (t < 0) return
+    const from = terms.docPtr[t]!
+    const to = terms.docPtr[t + 1]!
+    ids.set(terms.entTerm.subarray(from, to), ptr[k]!)
+    counts.set(terms.entCount.subarray(from, to), ptr[k]!)
+  })
+  return { docs, terms: terms.dict.terms, ptr, ids, counts, thread: threadId }
 }

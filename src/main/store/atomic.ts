@@ -148,8 +148,11 @@ async function targetMode(target: string, mustExist: boolean): Promise<number> {
   }
 }
 
-/** Writes `data` to `target` atomically; refuses symlinks and non-regular targets. */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+/**
+ * Writes `data` to `target` atomically; refuses symlinks and non-regular targets. `data` may also be a sequence of
+ * strings written one after another (a large text that should never exist as one string).
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string>, opts: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(target)
   let mode = 0o644
   // A create needs no look first: the exclusive link() below refuses any existing name (links included).
@@ -160,7 +163,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   try {
     const fh = await fs.promises.open(tmp, 'wx', mode)
     try {
-      await fh.writeFile(data)
+      if (typeof data === 'string' || data instanceof Uint8Array) await fh.writeFile(data)
+      else for (const piece of data) await fh.writeFile(piece) // each call goes on where the last one ended
       await fh.sync()
     } finally {
       await fh.close()

@@ -94,7 +94,7 @@ export async function containedFilePath(root: string, rel: string, opts: { creat
 }
 
 /** Writes `root/rel` atomically (temp + fsync + rename), its folders made inside root when missing. */
-export async function writeContained(root: string, rel: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<string> {
+export async function writeContained(root: string, rel: string, data: string | Uint8Array | Iterable<string>, opts: AtomicWriteOptions = {}): Promise<string> {
   const abs = await containedFilePath(root, rel)
   await writeFileAtomic(abs, data, opts)
   return abs

@@ -24,7 +24,7 @@ import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
 
 export { SKIPPED_DIRS }
-export { MAX_SKILL_FILE_BYTES, hashBytes } from './load'
+export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
 /** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
 const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */

@@ -47,6 +47,16 @@ function defineLazyHash(skill: Skill, text: string): void {
   Object.defineProperty(skill, HASH_SOURCE, { value: { text } satisfies HashSource })
 }
 
+/**
+ * The decoded text of the file a skill was parsed from (the text its `hash` is of), when the skill came from this
+ * store (a listing, get, create or update); undefined for a skill object built elsewhere (or a copy with uses added).
+ * Lets a caller that needs every file's text (curation's before/after texts) use the listing's own read instead of
+ * a second one.
+ */
+export function loadedSkillText(skill: Skill): string | undefined {
+  return (skill as Skill & { [HASH_SOURCE]?: HashSource })[HASH_SOURCE]?.text
+}
+
 export function freezeSkill(skill: Skill): Skill {
   Object.freeze(skill.task_directories)
   return Object.freeze(skill)

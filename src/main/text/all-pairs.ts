@@ -165,24 +165,27 @@ export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
   return bestCut
 }
 
-/** The join's read-only arrays (over SharedArrayBuffers, so worker threads read them without copies). */
+/**
+ * The join's arrays, all over SharedArrayBuffers so worker threads read them without copies. The index's own
+ * CSR rows are used, each reordered in place while the join runs: its rare entries first, then its frequent
+ * ones (each part still in term order), so the join needs no copy of the rows.
+ */
 export interface JoinData {
   n: number
   threshold: number
   boundEps: number
-  /** Rare part of each row (CSR) and, per entry, its own slot in its term's postings. */
-  rarePtr: Uint32Array
-  rareIds: Uint32Array
-  rareVals: Float64Array
+  /** Row d: rare entries [rowPtr[d], split[d]), frequent entries [split[d], rowPtr[d+1]). */
+  rowPtr: Uint32Array
+  split: Uint32Array
+  colIdx: Uint32Array
+  values: Float64Array
+  /** For the rare entry at CSR position q: its own slot in its term's postings. */
   rarePos: Uint32Array
   /** Postings (at least those of rare terms), doc ids ascending. */
   postPtr: Uint32Array
   postDoc: Uint32Array
   postVal: Float64Array
-  /** Frequent part of each row (CSR) and its L2 norm. */
-  freqPtr: Uint32Array
-  freqIds: Uint32Array
-  freqVals: Float64Array
+  /** L2 norm of each row's frequent part. */
   freqNorm: Float64Array
   vocabSize: number
 }
@@ -197,23 +200,21 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
   const n = d.n
   const theta = d.threshold
   const need = theta - d.boundEps
-  const rarePtr = d.rarePtr
-  const rareIds = d.rareIds
-  const rareVals = d.rareVals
+  const rowPtr = d.rowPtr
+  const split = d.split
+  const colIdx = d.colIdx
+  const values = d.values
   const rarePos = d.rarePos
   const postPtr = d.postPtr
   const postDoc = d.postDoc
   const postVal = d.postVal
-  const freqPtr = d.freqPtr
-  const freqIds = d.freqIds
-  const freqVals = d.freqVals
   const freqNorm = d.freqNorm
   for (let i = lo; i < hi; i++) {
     // Rare part: accumulate through the postings of documents after i.
-    const r1 = rarePtr[i + 1] as number
-    for (let q = rarePtr[i] as number; q < r1; q++) {
-      const t = rareIds[q] as number
-      const w = rareVals[q] as number
+    const f0 = split[i] as number
+    for (let q = rowPtr[i] as number; q < f0; q++) {
+      const t = colIdx[q] as number
+      const w = values[q] as number
       const end = postPtr[t + 1] as number
       for (let p = (rarePos[q] as number) + 1; p < end; p++) {
         const j = postDoc[p] as number
@@ -221,16 +222,15 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       }
     }
     const bi = freqNorm[i] as number
-    const f0 = freqPtr[i] as number
-    const f1 = freqPtr[i + 1] as number
-    for (let q = f0; q < f1; q++) dense[freqIds[q] as number] = freqVals[q] as number
+    const f1 = rowPtr[i + 1] as number
+    for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = values[q] as number
     // One sequential scan: the bound rare + ‖xᵢᶠ‖‖xⱼᶠ‖ also covers pairs sharing no rare term (rare = 0).
     for (let j = i + 1; j < n; j++) {
       const rare = acc[j] as number
       if (rare + bi * (freqNorm[j] as number) < need) continue
       let f = 0
-      const g1 = freqPtr[j + 1] as number
-      for (let q = freqPtr[j] as number; q < g1; q++) f += (dense[freqIds[q] as number] as number) * (freqVals[q] as number)
+      const g1 = rowPtr[j + 1] as number
+      for (let q = split[j] as number; q < g1; q++) f += (dense[colIdx[q] as number] as number) * (values[q] as number)
       const s = rare + f
       if (s >= theta) {
         outA.push(i)
@@ -239,7 +239,7 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       }
     }
     acc.fill(0, i + 1, n)
-    for (let q = f0; q < f1; q++) dense[freqIds[q] as number] = 0
+    for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = 0
   }
 }
 
@@ -247,46 +247,64 @@ function sharedArray<T extends Uint32Array | Float64Array>(make: new (buf: Share
   return new make(new SharedArrayBuffer(Math.max(1, length) * bytesPer))
 }
 
-/** Splits the index into the join's rare/frequent parts (shared memory). */
-export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: number): JoinData & { frequentDf: number } {
+/** A prepared join: its data and the way back to the index as it was (rows in term order). */
+export interface PreparedJoin {
+  data: JoinData
+  frequentDf: number
+  /** Puts the index's rows back in term order (idempotent). Call when the join is over, finished or not. */
+  restore(): void
+}
+
+/**
+ * Splits every row of the index into its rare and frequent parts — in place when the index keeps its rows in
+ * shared memory (the index must not be read until restore()), else in a shared copy — and notes each rare
+ * entry's slot in its postings.
+ */
+export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: number): PreparedJoin {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`)
   frequentDf ??= chooseFrequentDf(index, threshold)
   const n = index.docCount
   const v = index.vocab.length
+  const nnz = index.colIdx.length
   const isFrequent = new Uint8Array(v)
   for (let t = 0; t < v; t++) if ((index.df[t] as number) > frequentDf) isFrequent[t] = 1
 
-  // Split each CSR row into its rare and frequent parts.
-  const nnz = index.colIdx.length
-  let nFreq = 0
-  for (let q = 0; q < nnz; q++) nFreq += isFrequent[index.colIdx[q] as number] as number
-  const nRare = nnz - nFreq
-  const rarePtr = sharedArray(Uint32Array, 4, n + 1)
-  const freqPtr = sharedArray(Uint32Array, 4, n + 1)
-  const rareIds = sharedArray(Uint32Array, 4, nRare)
-  const rareVals = sharedArray(Float64Array, 8, nRare)
-  const rarePos = sharedArray(Uint32Array, 4, nRare)
-  const freqIds = sharedArray(Uint32Array, 4, nFreq)
-  const freqVals = sharedArray(Float64Array, 8, nFreq)
+  const inPlace = index.colIdx.buffer instanceof SharedArrayBuffer && index.values.buffer instanceof SharedArrayBuffer
+  const colIdx = inPlace ? index.colIdx : sharedArray(Uint32Array, 4, nnz)
+  const values = inPlace ? index.values : sharedArray(Float64Array, 8, nnz)
+  if (!inPlace) {
+    colIdx.set(index.colIdx)
+    values.set(index.values)
+  }
+  const rowPtr = sharedArray(Uint32Array, 4, n + 1)
+  rowPtr.set(index.rowPtr)
+  const split = sharedArray(Uint32Array, 4, n)
   const freqNorm = sharedArray(Float64Array, 8, n)
-  let r = 0
-  let f = 0
+  // Stable partition of each row: rare entries move to the front, frequent ones (kept aside) follow.
+  let longest = 0
+  for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
+  const asideIds = new Uint32Array(longest)
+  const asideVals = new Float64Array(longest)
   for (let d = 0; d < n; d++) {
+    const r1 = rowPtr[d + 1] as number
+    let r = rowPtr[d] as number
+    let f = 0
     let norm2 = 0
-    for (let q = index.rowPtr[d] as number; q < (index.rowPtr[d + 1] as number); q++) {
-      const t = index.colIdx[q] as number
-      const w = index.values[q] as number
+    for (let q = r; q < r1; q++) {
+      const t = colIdx[q] as number
+      const w = values[q] as number
       if (isFrequent[t]) {
-        freqIds[f] = t
-        freqVals[f++] = w
+        asideIds[f] = t
+        asideVals[f++] = w
         norm2 += w * w
       } else {
-        rareIds[r] = t
-        rareVals[r++] = w
+        colIdx[r] = t
+        values[r++] = w
       }
     }
-    rarePtr[d + 1] = r
-    freqPtr[d + 1] = f
+    split[d] = r
+    colIdx.set(asideIds.subarray(0, f), r)
+    values.set(asideVals.subarray(0, f), r)
     freqNorm[d] = Math.sqrt(norm2)
   }
 
@@ -301,28 +319,66 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
     postDoc.set(index.postDoc)
     postVal.set(index.postVal)
   }
+  const rarePos = sharedArray(Uint32Array, 4, nnz)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
-    for (let q = rarePtr[d] as number; q < (rarePtr[d + 1] as number); q++) {
-      const t = rareIds[q] as number
+    for (let q = rowPtr[d] as number; q < (split[d] as number); q++) {
+      const t = colIdx[q] as number
       const slot = fill[t] as number
       rarePos[q] = slot
       fill[t] = slot + 1
     }
   }
-  return { n, threshold, boundEps: BOUND_EPS, rarePtr, rareIds, rareVals, rarePos, postPtr, postDoc, postVal, freqPtr, freqIds, freqVals, freqNorm, vocabSize: v, frequentDf }
+  let restored = !inPlace
+  const restore = (): void => {
+    if (restored) return
+    restored = true
+    mergeRowsBack(rowPtr, split, colIdx, values, asideIds, asideVals)
+  }
+  const data: JoinData = { n, threshold, boundEps: BOUND_EPS, rowPtr, split, colIdx, values, rarePos, postPtr, postDoc, postVal, freqNorm, vocabSize: v }
+  return { data, frequentDf, restore }
+}
+
+/** Merges each row's rare and frequent parts (each in term order) back into one run in term order. */
+function mergeRowsBack(rowPtr: Uint32Array, split: Uint32Array, colIdx: Uint32Array, values: Float64Array, ids: Uint32Array, vals: Float64Array): void {
+  for (let d = 0; d < split.length; d++) {
+    const r0 = rowPtr[d] as number
+    const s = split[d] as number
+    const r1 = rowPtr[d + 1] as number
+    if (s === r0 || s === r1) continue
+    // Copy the rare part aside, then merge from the front (the write position never passes the frequent read position).
+    const rare = s - r0
+    ids.set(colIdx.subarray(r0, s))
+    vals.set(values.subarray(r0, s))
+    let a = 0
+    let b = s
+    let w = r0
+    while (a < rare && b < r1) {
+      if ((ids[a] as number) < (colIdx[b] as number)) {
+        colIdx[w] = ids[a] as number
+        values[w++] = vals[a++] as number
+      } else {
+        colIdx[w] = colIdx[b] as number
+        values[w++] = values[b++] as number
+      }
+    }
+    while (a < rare) {
+      colIdx[w] = ids[a] as number
+      values[w++] = vals[a++] as number
+    }
+  }
 }
 
 function packPairs(a: number[], b: number[], s: number[]): SimilarPairs {
   return { count: a.length, a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(s) }
 }
 
-/** Reusable join state; rows are processed in order, so callers can run it in slices. */
+/** Reusable join state; rows are processed in order, so callers can run it in slices. close() when done. */
 export class AllPairsJoin {
   readonly total: number
   /** Terms in more documents than this were treated as frequent. */
   readonly frequentDf: number
-  private readonly data: JoinData
+  private readonly prepared: PreparedJoin
   private readonly acc: Float64Array
   private readonly dense: Float64Array
   private next = 0
@@ -331,12 +387,11 @@ export class AllPairsJoin {
   private readonly outS: number[] = []
 
   constructor(index: TfIdfIndex, threshold: number, frequentDf?: number) {
-    const data = prepareJoin(index, threshold, frequentDf)
-    this.data = data
-    this.frequentDf = data.frequentDf
-    this.total = data.n
-    this.acc = new Float64Array(data.n)
-    this.dense = new Float64Array(data.vocabSize)
+    this.prepared = prepareJoin(index, threshold, frequentDf)
+    this.frequentDf = this.prepared.frequentDf
+    this.total = this.prepared.data.n
+    this.acc = new Float64Array(this.total)
+    this.dense = new Float64Array(this.prepared.data.vocabSize)
   }
 
   /** Rows processed so far. */
@@ -347,7 +402,7 @@ export class AllPairsJoin {
   /** Processes up to `rows` more rows; returns true when every row is done. */
   step(rows: number): boolean {
     const end = Math.min(this.total, this.next + Math.max(1, rows))
-    joinRows(this.data, this.next, end, this.acc, this.dense, this.outA, this.outB, this.outS)
+    joinRows(this.prepared.data, this.next, end, this.acc, this.dense, this.outA, this.outB, this.outS)
     this.next = end
     return this.next >= this.total
   }
@@ -356,16 +411,29 @@ export class AllPairsJoin {
   result(): SimilarPairs {
     return packPairs(this.outA, this.outB, this.outS)
   }
+
+  /** Gives the index its rows back in term order (the join cannot step any more). */
+  close(): void {
+    this.prepared.restore()
+    this.next = this.total
+  }
 }
 
 const PROGRESS_ROWS = 256
 
-/** All pairs with cosine ≥ threshold, synchronously on this thread (use allPairsAsync on a UI thread). */
+/**
+ * All pairs with cosine ≥ threshold, synchronously on this thread (use allPairsAsync on a UI thread). The
+ * index's rows are reordered while the join runs and put back before it returns.
+ */
 export function allPairs(index: TfIdfIndex, threshold: number, options: AllPairsOptions = {}): SimilarPairs {
   const join = new AllPairsJoin(index, threshold, options.frequentDf)
-  while (!join.step(PROGRESS_ROWS)) options.onProgress?.(join.done, join.total)
-  options.onProgress?.(join.done, join.total)
-  return join.result()
+  try {
+    while (!join.step(PROGRESS_ROWS)) options.onProgress?.(join.done, join.total)
+    options.onProgress?.(join.done, join.total)
+    return join.result()
+  } finally {
+    join.close()
+  }
 }
 
 /** Same as allPairs without blocking the event loop (worker threads, or time slices); rejects with the signal's reason when aborted. */
@@ -383,18 +451,22 @@ export async function allPairsAsync(index: TfIdfIndex, threshold: number, option
     }
   }
   const join = new AllPairsJoin(index, threshold, options.frequentDf)
-  const sliceMs = options.sliceMs ?? 30
-  let rows = 16
-  for (;;) {
-    options.signal?.throwIfAborted()
-    const started = performance.now()
-    const finished = join.step(rows)
-    const took = performance.now() - started
-    // Adapt the slice so each one lasts about sliceMs.
-    rows = Math.max(1, Math.min(4096, Math.round(took > 0 ? (rows * sliceMs) / took : rows * 2)))
-    options.onProgress?.(join.done, join.total)
-    if (finished) return join.result()
-    await new Promise<void>((resolve) => setImmediate(resolve))
+  try {
+    const sliceMs = options.sliceMs ?? 30
+    let rows = 16
+    for (;;) {
+      options.signal?.throwIfAborted()
+      const started = performance.now()
+      const finished = join.step(rows)
+      const took = performance.now() - started
+      // Adapt the slice so each one lasts about sliceMs.
+      rows = Math.max(1, Math.min(4096, Math.round(took > 0 ? (rows * sliceMs) / took : rows * 2)))
+      options.onProgress?.(join.done, join.total)
+      if (finished) return join.result()
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+  } finally {
+    join.close()
   }
 }
 
@@ -442,7 +514,15 @@ class WorkerFailure extends Error {}
 
 /** The join split over `workers` threads sharing the index arrays; pairs come back in the same order as allPairs. */
 async function allPairsParallel(index: TfIdfIndex, threshold: number, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
-  const data = prepareJoin(index, threshold, options.frequentDf)
+  const prepared = prepareJoin(index, threshold, options.frequentDf)
+  try {
+    return await runWorkers(prepared.data, workers, options)
+  } finally {
+    prepared.restore()
+  }
+}
+
+async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
   const n = data.n
   // counters[0]: next row to claim; counters[1]: rows finished (progress).
   const counters = new SharedArrayBuffer(8)

@@ -4,12 +4,15 @@
  * Skills generated from one template (e.g. Composio's 832 "-automation" skills) share most of their
  * lines word for word; only a few lines name the service. Those shared lines say nothing about whether
  * two skills duplicate each other, yet they dominate TF-IDF cosine and chain every templated skill into
- * one giant cluster. A line found (normalised) in many documents is treated as boilerplate and left out.
+ * one giant cluster. A line found (normalised: trimmed, whitespace runs → one space, lowercase) in many
+ * documents is treated as boilerplate and left out.
  *
- * Most lines of a corpus are unique, so lines are first counted by a hash of their normalised text
- * computed from the character codes (no string per line); only lines whose hash is common enough are
- * normalised as strings and counted exactly. Equal normalised lines always have equal hashes, so the
- * hash count never under-counts a line and the result is exact.
+ * Most lines of a corpus are unique, so lines are first counted by a key: a hash that equal normalised lines
+ * always share (it folds the hashes of the line's word runs, which the index builder computes anyway while it
+ * tokenizes, so keys cost almost nothing there). Keys are counted per document in a direct-mapped table:
+ * lines whose keys share a slot share its counter, which therefore never counts fewer documents than any of
+ * its lines is in. Only lines whose counter reaches the threshold are normalised as strings and counted
+ * exactly, so the result is exact — and when no counter reaches it, nothing else is done at all.
  */
 
 export interface BoilerplateOptions {
@@ -28,223 +31,196 @@ function normaliseLine(line: string): string {
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
-/** Marks a line without a letter or digit (never boilerplate). */
-const NO_WORD = 0
+/** The key of a line without a letter or digit (never boilerplate). */
+export const NO_WORD = 0
 
-function isAsciiSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13)
+/**
+ * A line's key from the FNV-1a hashes of its word runs, in order: runs of [a-z0-9] (ASCII letters
+ * lowercased) or of non-ASCII characters; everything else separates runs. Case and whitespace never change a
+ * run, so equal normalised lines get equal keys. Start from FNV_OFFSET, fold each run, finish with lineKeyEnd.
+ */
+function foldRun(key: number, runHash: number): number {
+  return Math.imul(key ^ runHash, FNV_PRIME)
 }
 
-/** FNV-1a over the char codes of a string (the hash of an already normalised line). */
-function hashString(s: string): number {
-  let h = FNV_OFFSET
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME)
-  return h | 1
+/** The finished key (never NO_WORD) of a line that had at least one run. */
+function lineKeyEnd(key: number): number {
+  return key | 1
+}
+
+/** Key of any line (normalised as a string first: Unicode whitespace and case rules). */
+export function lineKey(line: string): number {
+  const norm = normaliseLine(line)
+  if (!HAS_WORD.test(norm)) return NO_WORD
+  let key = FNV_OFFSET
+  let h = 0
+  let inRun = false
+  for (let k = 0; k < norm.length; k++) {
+    const c = norm.charCodeAt(k)
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 128) {
+      h = Math.imul((inRun ? h : FNV_OFFSET) ^ c, FNV_PRIME)
+      inRun = true
+    } else if (inRun) {
+      key = foldRun(key, h)
+      inRun = false
+    }
+  }
+  if (inRun) key = foldRun(key, h)
+  return lineKeyEnd(key)
+}
+
+/** Line keys of many documents: line k starts at `start[k]` of its document (it ends at the next \n). */
+export class LineKeys {
+  key: Int32Array
+  start: Uint32Array
+  count = 0
+
+  /** `capacity`: the expected number of lines (it grows when there are more). */
+  constructor(capacity = 4096) {
+    this.key = new Int32Array(Math.max(16, capacity))
+    this.start = new Uint32Array(this.key.length)
+  }
+
+  push(key: number, start: number): void {
+    if (this.count === this.key.length) {
+      const k = new Int32Array(this.key.length * 2)
+      k.set(this.key)
+      this.key = k
+      const s = new Uint32Array(this.start.length * 2)
+      s.set(this.start)
+      this.start = s
+    }
+    this.key[this.count] = key
+    this.start[this.count++] = start
+  }
+}
+
+/** The line of `doc` that starts at `start`. */
+export function lineAt(doc: string, start: number): string {
+  const end = doc.indexOf('\n', start)
+  return doc.slice(start, end < 0 ? doc.length : end)
+}
+
+/** The text of line k (of document `doc`, as recorded in `lines`). */
+export function lineText(doc: string, lines: LineKeys, k: number): string {
+  return lineAt(doc, lines.start[k] as number)
+}
+
+/** Documents a line must be in to be boilerplate. */
+function thresholdOf(docCount: number, options: BoilerplateOptions): number {
+  return Math.max(options.minDocs ?? 5, Math.ceil((options.minRatio ?? 0.02) * docCount))
+}
+
+/** Slot of a key in the counter table (high bits folded in: FNV's low bits alone mix poorly). */
+function slotOf(key: number, mask: number): number {
+  return (key ^ (key >>> 15)) & mask
 }
 
 /**
- * Hash of normaliseLine(text[start, end)), or NO_WORD when the line has no letter or digit. Pure ASCII lines
- * are normalised on the fly (trim, whitespace runs → one space, A–Z → a–z) without building a string;
- * a line with any non-ASCII character is normalised as a string (Unicode whitespace and case rules).
+ * Which lines are boilerplate (1) — exact — given every document's line keys (document d's lines are
+ * [linePtr[d], linePtr[d+1]) of `lines`); null when none is. `docText(d)`: document d's text, asked for only
+ * where a line may be boilerplate.
  */
-function lineHash(text: string, start: number, end: number): number {
-  let h = FNV_OFFSET
-  let word = false
-  let pendingSpace = false
-  let started = false
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 128) {
-      const line = normaliseLine(text.slice(start, end))
-      return HAS_WORD.test(line) ? hashString(line) : NO_WORD
-    }
-    if (isAsciiSpace(c)) {
-      pendingSpace = started
-      continue
-    }
-    if (pendingSpace) {
-      h = Math.imul(h ^ 32, FNV_PRIME)
-      pendingSpace = false
-    }
-    started = true
-    const lower = c >= 65 && c <= 90 ? c | 0x20 : c
-    if ((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57)) word = true
-    h = Math.imul(h ^ lower, FNV_PRIME)
-  }
-  return word ? h | 1 : NO_WORD
-}
-
-/** Open-addressing count of documents per line hash (each document counted once per hash). */
-class HashCounts {
-  private mask = (1 << 14) - 1
-  private keys = new Int32Array(this.mask + 1)
-  private counts = new Int32Array(this.mask + 1)
-  private lastDoc = new Int32Array(this.mask + 1)
-  private used = 0
-
-  add(h: number, doc: number): void {
-    let slot = h & this.mask
-    for (;;) {
-      const k = this.keys[slot] as number
-      if (k === h) {
-        if (this.lastDoc[slot] !== doc) {
-          this.lastDoc[slot] = doc
-          this.counts[slot] = (this.counts[slot] as number) + 1
-        }
-        return
-      }
-      if (k === 0) break
-      slot = (slot + 1) & this.mask
-    }
-    this.keys[slot] = h
-    this.counts[slot] = 1
-    this.lastDoc[slot] = doc
-    if (++this.used * 2 > this.mask) this.grow()
-  }
-
-  get(h: number): number {
-    let slot = h & this.mask
-    for (;;) {
-      const k = this.keys[slot] as number
-      if (k === h) return this.counts[slot] as number
-      if (k === 0) return 0
-      slot = (slot + 1) & this.mask
+export function boilerplateFlags(docCount: number, docText: (d: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
+  const threshold = thresholdOf(docCount, options)
+  if (docCount < threshold) return null
+  // Direct-mapped counters, about one slot per line (a unique line's counter stays far below any threshold, and
+  // a small table stays in cache): slot s holds [documents counted, last document + 1].
+  let size = 1 << 12
+  while (size < lines.count && size < 1 << 21) size <<= 1
+  const mask = size - 1
+  const counters = new Int32Array(size * 2)
+  let reached = false
+  for (let d = 0; d < docCount; d++) {
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
+      const key = lines.key[k] as number
+      if (key === NO_WORD) continue
+      const s = 2 * slotOf(key, mask)
+      if (counters[s + 1] === d + 1) continue
+      counters[s + 1] = d + 1
+      const n = (counters[s] as number) + 1
+      counters[s] = n
+      if (n >= threshold) reached = true
     }
   }
-
-  private grow(): void {
-    const { keys, counts, lastDoc } = this
-    this.mask = this.mask * 2 + 1
-    this.keys = new Int32Array(this.mask + 1)
-    this.counts = new Int32Array(this.mask + 1)
-    this.lastDoc = new Int32Array(this.mask + 1)
-    for (let s = 0; s < keys.length; s++) {
-      const k = keys[s] as number
-      if (k === 0) continue
-      let slot = k & this.mask
-      while (this.keys[slot] !== 0) slot = (slot + 1) & this.mask
-      this.keys[slot] = k
-      this.counts[slot] = counts[s] as number
-      this.lastDoc[slot] = lastDoc[s] as number
-    }
-  }
-}
-
-/** Every line of every document (split on \n, as String.split would): its bounds and normalised-text hash. */
-interface LineTable {
-  /** Document d's lines are [docPtr[d], docPtr[d+1]). */
-  docPtr: Uint32Array
-  start: Uint32Array
-  end: Uint32Array
-  hash: Int32Array
-  count: number
-}
-
-function lineTable(docs: readonly string[]): LineTable {
-  let cap = Math.max(1024, docs.length * 8)
-  let start = new Uint32Array(cap)
-  let end = new Uint32Array(cap)
-  let hash = new Int32Array(cap)
-  const docPtr = new Uint32Array(docs.length + 1)
-  let count = 0
-  for (let d = 0; d < docs.length; d++) {
-    const doc = docs[d] as string
-    let s = 0
-    for (;;) {
-      const nl = doc.indexOf('\n', s)
-      const e = nl < 0 ? doc.length : nl
-      if (count === cap) {
-        cap *= 2
-        const ns = new Uint32Array(cap)
-        ns.set(start)
-        start = ns
-        const ne = new Uint32Array(cap)
-        ne.set(end)
-        end = ne
-        const nh = new Int32Array(cap)
-        nh.set(hash)
-        hash = nh
-      }
-      start[count] = s
-      end[count] = e
-      hash[count] = lineHash(doc, s, e)
-      count++
-      if (nl < 0) break
-      s = nl + 1
-    }
-    docPtr[d + 1] = count
-  }
-  return { docPtr, start, end, hash, count }
-}
-
-interface Found {
-  lines: Set<string>
-  table: LineTable
-  /** Per line: its hash reached the threshold (so it may be boilerplate and is worth normalising). */
-  common: Uint8Array
-}
-
-function find(docs: readonly string[], options: BoilerplateOptions): Found {
-  const threshold = Math.max(options.minDocs ?? 5, Math.ceil((options.minRatio ?? 0.02) * docs.length))
-  const table = lineTable(docs)
-  const counts = new HashCounts()
-  for (let d = 0; d < docs.length; d++) {
-    for (let k = table.docPtr[d] as number; k < (table.docPtr[d + 1] as number); k++) {
-      const h = table.hash[k] as number
-      if (h !== NO_WORD) counts.add(h, d)
-    }
-  }
-  // Exact counts only for lines whose hash reached the threshold.
-  const common = new Uint8Array(table.count)
+  if (!reached) return null
+  // Exact document counts, only for lines whose counter reached the threshold.
+  const candidates: number[] = []
+  const texts: string[] = []
   const df = new Map<string, number>()
   const seen = new Set<string>()
-  for (let d = 0; d < docs.length; d++) {
-    const doc = docs[d] as string
+  // Boilerplate repeats word for word: each distinct raw line is normalised once.
+  const normalised = new Map<string, string>()
+  for (let d = 0; d < docCount; d++) {
     seen.clear()
-    for (let k = table.docPtr[d] as number; k < (table.docPtr[d + 1] as number); k++) {
-      const h = table.hash[k] as number
-      if (h === NO_WORD || counts.get(h) < threshold) continue
-      common[k] = 1
-      const line = normaliseLine(doc.slice(table.start[k], table.end[k]))
+    let text: string | undefined
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
+      const key = lines.key[k] as number
+      if (key === NO_WORD || (counters[2 * slotOf(key, mask)] as number) < threshold) continue
+      text ??= docText(d)
+      const raw = lineText(text, lines, k)
+      let line = normalised.get(raw)
+      if (line === undefined) {
+        line = normaliseLine(raw)
+        normalised.set(raw, line)
+      }
+      candidates.push(k)
+      texts.push(line)
       if (seen.has(line)) continue
       seen.add(line)
       df.set(line, (df.get(line) ?? 0) + 1)
     }
   }
-  const lines = new Set<string>()
-  for (const [line, n] of df) if (n >= threshold) lines.add(line)
-  return { lines, table, common }
+  let flags: Uint8Array | null = null
+  candidates.forEach((k, c) => {
+    if ((df.get(texts[c] as string) as number) < threshold) return
+    flags ??= new Uint8Array(lines.count)
+    flags[k] = 1
+  })
+  return flags
+}
+
+/** Keys of every line of every document (the plain way: one string per line; the index builder has a faster one). */
+function keysOf(docs: readonly string[]): { lines: LineKeys; linePtr: Uint32Array } {
+  const lines = new LineKeys()
+  const linePtr = new Uint32Array(docs.length + 1)
+  docs.forEach((doc, d) => {
+    let start = 0
+    for (;;) {
+      const end = doc.indexOf('\n', start)
+      lines.push(lineKey(doc.slice(start, end < 0 ? doc.length : end)), start)
+      if (end < 0) break
+      start = end + 1
+    }
+    linePtr[d + 1] = lines.count
+  })
+  return { lines, linePtr }
 }
 
 /** The set of normalised lines that count as boilerplate in this corpus. */
 export function findBoilerplateLines(docs: readonly string[], options: BoilerplateOptions = {}): Set<string> {
-  return find(docs, options).lines
+  const { lines, linePtr } = keysOf(docs)
+  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
+  const out = new Set<string>()
+  if (!flags) return out
+  docs.forEach((doc, d) => {
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) if (flags[k] === 1) out.add(normaliseLine(lineText(doc, lines, k)))
+  })
+  return out
 }
 
-/** Each document without its boilerplate lines (documents of a small corpus come back unchanged). */
+/** Each document without its boilerplate lines (documents without any come back as the same strings). */
 export function stripBoilerplate(docs: readonly string[], options: BoilerplateOptions = {}): string[] {
-  const { lines, table, common } = find(docs, options)
-  if (lines.size === 0) return [...docs]
+  const { lines, linePtr } = keysOf(docs)
+  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
+  if (!flags) return [...docs]
   return docs.map((doc, d) => {
-    // Kept lines are copied as runs of consecutive lines (one slice per run, not per line).
-    const parts: string[] = []
-    let runStart = -1
-    let runEnd = -1
+    const kept: string[] = []
     let dropped = false
-    for (let k = table.docPtr[d] as number; k < (table.docPtr[d + 1] as number); k++) {
-      const s = table.start[k] as number
-      const e = table.end[k] as number
-      if (common[k] === 1 && lines.has(normaliseLine(doc.slice(s, e)))) {
-        dropped = true
-        if (runStart >= 0) parts.push(doc.slice(runStart, runEnd))
-        runStart = -1
-        continue
-      }
-      if (runStart < 0) runStart = s
-      runEnd = e
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
+      if (flags[k] === 1) dropped = true
+      else kept.push(lineText(doc, lines, k))
     }
-    if (!dropped) return doc
-    if (runStart >= 0) parts.push(doc.slice(runStart, runEnd))
-    return parts.join('\n')
+    return dropped ? kept.join('\n') : doc
   })
 }

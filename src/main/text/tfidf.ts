@@ -6,11 +6,13 @@
  * all-pairs join touch only the documents that share a term. Built in one pass over flat typed arrays;
  * the postings are in shared memory so the join's worker threads read them without a copy.
  */
-import { TermDictionary, TermIdBuffer, tokenize } from './tokenize'
+import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type IndexDoc } from './doc-terms'
+import { tokenize } from './tokenize'
 
-export interface TfIdfOptions {
-  /** Tokenizer to use (default: the shared mixed Chinese/English tokenizer). */
-  tokenizer?: (text: string) => string[]
+export type { IndexDoc } from './doc-terms'
+
+/** With boilerplate limits, the index is that of the documents without their boilerplate lines. */
+export interface TfIdfOptions extends DocTermsOptions {
   /** Drop terms found in more than this fraction of documents (default 1 = keep all). */
   maxDfRatio?: number
   /** Drop terms found in fewer than this many documents (default 1 = keep all). */
@@ -61,51 +63,19 @@ export interface TfIdfIndex {
 }
 
 /** Builds the TF-IDF index of `docs` (document i = docs[i]). */
-export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions = {}): TfIdfIndex {
-  const tok = options.tokenizer ?? tokenize
-  const n = docs.length
+export function buildTfIdfIndex(docs: readonly IndexDoc[], options: TfIdfOptions = {}): TfIdfIndex {
+  return indexOf(docTermsOf(docs, options), docs.length, options)
+}
 
-  // Pass 1: every document's distinct provisional term ids (first-seen order) and their counts, in
-  // flat growable arrays. The default tokenizer yields ids directly (no string per token).
-  const dict = new TermDictionary()
-  const tokens = new TermIdBuffer()
-  const docPtr = new Uint32Array(n + 1)
-  let entTerm = new Uint32Array(Math.max(1024, n * 16))
-  let entCount = new Uint32Array(entTerm.length)
-  let nEnt = 0
-  let countOf = new Uint32Array(1024)
-  for (let d = 0; d < n; d++) {
-    tokens.length = 0
-    if (tok === tokenize) dict.addText(docs[d] as string, tokens)
-    else for (const term of tok(docs[d] as string)) tokens.push(dict.idOf(term))
-    if (dict.terms.length > countOf.length) {
-      const next = new Uint32Array(Math.max(dict.terms.length, countOf.length * 2))
-      next.set(countOf)
-      countOf = next
-    }
-    if (nEnt + tokens.length > entTerm.length) {
-      const size = Math.max(entTerm.length * 2, nEnt + tokens.length)
-      const nt = new Uint32Array(size)
-      nt.set(entTerm.subarray(0, nEnt))
-      entTerm = nt
-      const nc = new Uint32Array(size)
-      nc.set(entCount.subarray(0, nEnt))
-      entCount = nc
-    }
-    const first = nEnt
-    const ids = tokens.ids
-    for (let k = 0; k < tokens.length; k++) {
-      const id = ids[k] as number
-      if (countOf[id] === 0) entTerm[nEnt++] = id
-      countOf[id] = (countOf[id] as number) + 1
-    }
-    for (let e = first; e < nEnt; e++) {
-      const id = entTerm[e] as number
-      entCount[e] = countOf[id] as number
-      countOf[id] = 0
-    }
-    docPtr[d + 1] = nEnt
-  }
+/** The same index, with the text scanned by two threads on large corpora (see doc-terms.ts). */
+export async function buildTfIdfIndexAsync(docs: readonly IndexDoc[], options: TfIdfOptions & { workers?: number } = {}): Promise<TfIdfIndex> {
+  return indexOf(await docTermsAsync(docs, options), docs.length, options)
+}
+
+/** Pass 2: df/idf, CSR rows and postings from the documents' term counts. */
+function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex {
+  const tok = options.tokenizer ?? tokenize
+  const { dict, docPtr, entTerm, entCount, nEnt } = terms
   const provCount = dict.terms.length
   const provDf = new Uint32Array(provCount)
   for (let e = 0; e < nEnt; e++) {
@@ -115,7 +85,8 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
 
   // Keep terms within the df limits; final ids follow lexical order.
   const maxDf = (options.maxDfRatio ?? 1) * n
-  const minDf = options.minDf ?? 1
+  // A term seen only in boilerplate lines has df 0: never kept.
+  const minDf = Math.max(1, options.minDf ?? 1)
   const kept: string[] = []
   for (let id = 0; id < provCount; id++) {
     const f = provDf[id] as number
@@ -136,59 +107,106 @@ export function buildTfIdfIndex(docs: readonly string[], options: TfIdfOptions =
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // Row norms, then postings (CSC) by counting sort on the final term id: doc ids come out ascending.
-  const norms = new Float64Array(n)
-  const postPtr = new Uint32Array(v + 1)
-  for (let d = 0; d < n; d++) {
-    let norm = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      const w = (entCount[e] as number) * (idf[t] as number)
-      norm += w * w
-      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
-    }
-    norms[d] = Math.sqrt(norm)
-  }
-  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
-  const nnz = postPtr[v] as number
-  // Postings live in shared memory: the all-pairs join's worker threads read them without a copy.
-  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  // CSR rows: each document's final term ids sorted (a small sort per document, in cache), its L2 norm summed in
+  // that order (so it does not depend on where in a text a term first appears), values normalised.
   const rowPtr = new Uint32Array(n + 1)
-  const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
-    const norm = norms[d] as number
     let count = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      const w = (entCount[e] as number) * (idf[t] as number)
-      const slot = fill[t] as number
-      postDoc[slot] = d
-      postVal[slot] = norm > 0 ? w / norm : w
-      fill[t] = slot + 1
-      count++
-    }
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) if ((remap[entTerm[e] as number] as number) >= 0) count++
     rowPtr[d + 1] = (rowPtr[d] as number) + count
   }
-  // CSR rows by transposing the postings: walking terms in order leaves each row's term ids sorted.
-  const colIdx = new Uint32Array(nnz)
-  const values = new Float64Array(nnz)
-  const next = rowPtr.slice(0, n)
-  for (let t = 0; t < v; t++) {
-    for (let q = postPtr[t] as number; q < (postPtr[t + 1] as number); q++) {
-      const d = postDoc[q] as number
-      const slot = next[d] as number
-      colIdx[slot] = t
-      values[slot] = postVal[q] as number
-      next[d] = slot + 1
+  const nnz = rowPtr[n] as number
+  // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
+  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const countOfFinal = new Uint32Array(v)
+  const postPtr = new Uint32Array(v + 1)
+  // Each row's term ids are sorted in a scratch array (by sortIds: TypedArray.prototype.sort was the slowest
+  // part of the build).
+  let longest = 0
+  for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
+  const scratch = new Uint32Array(longest)
+  for (let d = 0; d < n; d++) {
+    const r0 = rowPtr[d] as number
+    const r1 = rowPtr[d + 1] as number
+    let k = 0
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
+      scratch[k++] = t
+      countOfFinal[t] = entCount[e] as number
+      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
+    }
+    sortIds(scratch, 0, k - 1)
+    colIdx.set(scratch.subarray(0, k), r0)
+    let q: number
+    let norm2 = 0
+    for (q = r0; q < r1; q++) {
+      const t = colIdx[q] as number
+      const w = (countOfFinal[t] as number) * (idf[t] as number)
+      values[q] = w
+      norm2 += w * w
+    }
+    const norm = Math.sqrt(norm2)
+    if (norm > 0) for (q = r0; q < r1; q++) values[q] = (values[q] as number) / norm
+  }
+  // Postings (CSC) by counting sort on the term id: documents in order, so each list comes out with ascending doc ids.
+  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
+  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const fill = postPtr.slice(0, v)
+  for (let d = 0; d < n; d++) {
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
+      const t = colIdx[q] as number
+      const slot = fill[t] as number
+      postDoc[slot] = d
+      postVal[slot] = values[q] as number
+      fill[t] = slot + 1
     }
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
 }
 
+/** Sorts a[lo..hi] (distinct values) ascending: quicksort with median-of-three, insertion sort on short runs. */
+function sortIds(a: Uint32Array, lo: number, hi: number): void {
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1
+    // Median of three to a[hi], then partition around it.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo)
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo)
+    if ((a[mid] as number) < (a[hi] as number)) swap(a, mid, hi)
+    const pivot = a[hi] as number
+    let i = lo
+    for (let j = lo; j < hi; j++) {
+      if ((a[j] as number) < pivot) swap(a, i++, j)
+    }
+    swap(a, i, hi)
+    // Recurse into the smaller side, loop on the larger (bounded stack).
+    if (i - lo < hi - i) {
+      sortIds(a, lo, i - 1)
+      lo = i + 1
+    } else {
+      sortIds(a, i + 1, hi)
+      hi = i - 1
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const x = a[i] as number
+    let j = i - 1
+    while (j >= lo && (a[j] as number) > x) {
+      a[j + 1] = a[j] as number
+      j--
+    }
+    a[j + 1] = x
+  }
+}
+
+function swap(a: Uint32Array, i: number, j: number): void {
+  const t = a[i] as number
+  a[i] = a[j] as number
+  a[j] = t
+}
 
 class Index implements TfIdfIndex {
   constructor(

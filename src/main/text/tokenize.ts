@@ -7,7 +7,7 @@
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words;
  *   mixed letter-digit identifiers that splitting would destroy (l2s, v0, gpt4o, utf8) are kept whole as well.
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
- * `TermDictionary` gives the same terms as ids without a string per token (the index builder's fast path).
+ * The index builder gets the same terms without a string per token (word-scan.ts + `TermDictionary`).
  */
 /**
  * Version of what `tokenize` produces. Persisted search indexes keep term counts made by it: change this
@@ -181,44 +181,15 @@ export function tokenize(text: string): string[] {
   return out
 }
 
-/** A growable list of term ids (reused across documents to avoid allocations). */
-export class TermIdBuffer {
-  ids = new Uint32Array(1024)
-  length = 0
-
-  push(id: number): void {
-    if (this.length === this.ids.length) {
-      const next = new Uint32Array(this.ids.length * 2)
-      next.set(this.ids)
-      this.ids = next
-    }
-    this.ids[this.length++] = id
-  }
-}
-
-const LF = 10
-
 /**
- * Turns texts into term ids with exactly the terms (and order) `tokenize` gives, but without creating a
- * string per token: plain ASCII words are hashed from their character codes and looked up in an
- * open-addressing table of the words seen so far (each distinct word is lowercased, stop-word checked and
- * stemmed once). Anything else — CamelCase or letter–digit words, lines with non-ASCII text — goes
- * through the same code as `tokenize` (tokens never cross a line break, so a line is a safe unit).
+ * Term ids for the index builder: each distinct word (as word-scan.ts finds it) is turned into its term once —
+ * lowercase, stop word check, Porter stem, exactly as `tokenize` does — and every term gets a stable id.
  */
 export class TermDictionary {
   /** Term id → term (first-seen order). */
   readonly terms: string[] = []
   private readonly termIds = new Map<string, number>()
-  // Word table: slot → word's offset/length in `pool` (lowercase char codes), its term id (-1 = dropped), hash.
-  private mask = 4095
-  private slotOff = new Int32Array(4096).fill(-1)
-  private slotLen = new Uint16Array(4096)
-  private slotTerm = new Int32Array(4096)
-  private slotHash = new Int32Array(4096)
-  private used = 0
-  private pool = new Uint8Array(1 << 16)
-  private poolEnd = 0
-  private readonly scratch: string[] = []
+  private readonly wordTerms = new Map<string, number>()
 
   /** The id of a term (added when new). */
   idOf(term: string): number {
@@ -231,116 +202,14 @@ export class TermDictionary {
     return id
   }
 
-  /** Appends the term ids of `text` to `out`. */
-  addText(text: string, out: TermIdBuffer): void {
-    const len = text.length
-    let lineStart = 0
-    let lineMark = out.length
-    let i = 0
-    while (i < len) {
-      let c = text.charCodeAt(i)
-      if (c === LF) {
-        lineStart = ++i
-        lineMark = out.length
-        continue
-      }
-      if (c >= 128) {
-        // Non-ASCII somewhere in this line: redo the whole line the general way.
-        out.length = lineMark
-        let end = text.indexOf('\n', i)
-        if (end < 0) end = len
-        this.addSlow(text.slice(lineStart, end), out)
-        i = end
-        continue
-      }
-      const lower = c | 0x20
-      const isLetter = lower >= 97 && lower <= 122
-      if (!isLetter && !(c >= 48 && c <= 57)) {
-        i++
-        continue
-      }
-      // A run of [A-Za-z0-9]: simple when it is [A-Z]?[a-z]+ or [0-9]+, hashed as lowercase on the way.
-      const start = i
-      const digits = !isLetter
-      let simple = true
-      let h = Math.imul(0x811c9dc5 ^ lower, 0x01000193)
-      i++
-      for (; i < len; i++) {
-        c = text.charCodeAt(i)
-        if (c >= 97 && c <= 122) {
-          if (digits) simple = false
-        } else if (c >= 48 && c <= 57) {
-          if (!digits) simple = false
-        } else if (c >= 65 && c <= 90) simple = false
-        else break
-        h = Math.imul(h ^ (c | 0x20), 0x01000193)
-      }
-      if (i < len && c >= 128) continue // the word goes on in another script: the line is redone above
-      if (simple) {
-        const term = this.lookupWord(text, start, i, h)
-        if (term >= 0) out.push(term)
-      } else {
-        this.scratch.length = 0
-        pushAsciiWord(text.slice(start, i), this.scratch)
-        for (const t of this.scratch) out.push(this.idOf(t))
-      }
+  /** The term id of a plain lowercase word ([a-z]+ or digits), or -1 when tokenize drops it (stop word, too short). */
+  termOfWord(word: string): number {
+    let id = this.wordTerms.get(word)
+    if (id === undefined) {
+      const term = normaliseWord(word)
+      id = term === '' ? -1 : this.idOf(term)
+      this.wordTerms.set(word, id)
     }
-  }
-
-  private addSlow(line: string, out: TermIdBuffer): void {
-    for (const t of tokenize(line)) out.push(this.idOf(t))
-  }
-
-  /** Term id of the simple word text[start, end) (lowercased), or -1 when it is dropped. */
-  private lookupWord(text: string, start: number, end: number, h: number): number {
-    const n = end - start
-    let slot = h & this.mask
-    for (;;) {
-      const off = this.slotOff[slot] as number
-      if (off < 0) break
-      if (this.slotHash[slot] === h && this.slotLen[slot] === n) {
-        let k = 0
-        while (k < n && this.pool[off + k] === (text.charCodeAt(start + k) | 0x20)) k++
-        if (k === n) return this.slotTerm[slot] as number
-      }
-      slot = (slot + 1) & this.mask
-    }
-    // New word: normalise it once (same rules as tokenize) and remember it.
-    const word = text.slice(start, end).toLowerCase()
-    const normalised = normaliseWord(word)
-    const term = normalised === '' ? -1 : this.idOf(normalised)
-    if (n >= 0xffff) return term // too long to remember (slotLen is 16-bit): looked up again next time
-    if (this.poolEnd + n > this.pool.length) {
-      const next = new Uint8Array(Math.max(this.pool.length * 2, this.poolEnd + n))
-      next.set(this.pool)
-      this.pool = next
-    }
-    for (let k = 0; k < n; k++) this.pool[this.poolEnd + k] = word.charCodeAt(k)
-    this.slotOff[slot] = this.poolEnd
-    this.slotLen[slot] = n
-    this.slotTerm[slot] = term
-    this.slotHash[slot] = h
-    this.poolEnd += n
-    if (++this.used * 2 > this.mask) this.grow()
-    return term
-  }
-
-  private grow(): void {
-    const { slotOff, slotLen, slotTerm, slotHash } = this
-    const size = (this.mask + 1) * 2
-    this.mask = size - 1
-    this.slotOff = new Int32Array(size).fill(-1)
-    this.slotLen = new Uint16Array(size)
-    this.slotTerm = new Int32Array(size)
-    this.slotHash = new Int32Array(size)
-    for (let s = 0; s < slotOff.length; s++) {
-      if ((slotOff[s] as number) < 0) continue
-      let slot = (slotHash[s] as number) & this.mask
-      while ((this.slotOff[slot] as number) >= 0) slot = (slot + 1) & this.mask
-      this.slotOff[slot] = slotOff[s] as number
-      this.slotLen[slot] = slotLen[s] as number
-      this.slotTerm[slot] = slotTerm[s] as number
-      this.slotHash[slot] = slotHash[s] as number
-    }
+    return id
   }
 }

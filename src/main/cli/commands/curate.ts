@@ -3,7 +3,8 @@ import type { Proposal } from '../../../shared/types'
 import type { LlmClient } from '../../llm/types'
 import { acceptProposal, curateLibrary, openForCuration } from '../../curate/service'
 import type { CurationSettings } from '../../curate/settings'
-import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+import { chunked, jsonPieces } from '../../curate/json-pieces'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -99,7 +100,8 @@ export const command: CliCommand = {
       }
     }
     if (values.json) {
-      printJson(io, { skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors })
+      // The same text as printJson, written in ~1 MB pieces (a large plan never becomes one string).
+      for (const chunk of chunked(jsonPieces({ skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }, 2), 1 << 20, '\n')) io.stdout(chunk)
     } else {
       if (plan.proposals.length === 0) io.stdout(`No proposals for ${plan.skills_loaded} skills.\n`)
       for (const p of plan.proposals) io.stdout(`\n${formatProposal(p)}\n`)

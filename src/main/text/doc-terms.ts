@@ -1,0 +1,285 @@
+/**
+ * Pass 1 of the index build: every document's distinct terms with their counts (as provisional term ids), and
+ * with boilerplate lines taken out when asked. The text is scanned by word-scan.ts (on large corpora by this
+ * thread and a worker, each taking part of the documents); each distinct word becomes its term once
+ * (`TermDictionary`), and what the scan leaves to the general tokenizer goes through `tokenize`.
+ */
+import { Worker } from 'node:worker_threads'
+import { boilerplateFlags, lineAt, lineKey, lineText, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
+import { TermDictionary, tokenize } from './tokenize'
+import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
+
+export interface DocTermsOptions {
+  /** Tokenizer to use (default: the shared mixed Chinese/English tokenizer, through the word scan). */
+  tokenizer?: (text: string) => string[]
+  /** Leave out template boilerplate lines (see boilerplate.ts) with these limits. */
+  boilerplate?: BoilerplateOptions
+}
+
+/** A document: its text, or its parts (the text is the parts joined by line breaks; no joined copy is made). */
+export type IndexDoc = string | readonly string[]
+
+export function textOf(doc: IndexDoc): string {
+  return typeof doc === 'string' ? doc : doc.join('\n')
+}
+
+/** Total characters of the documents (parts count their line breaks), to size arrays. */
+function totalChars(docs: readonly IndexDoc[]): number {
+  let chars = 0
+  for (const doc of docs) {
+    if (typeof doc === 'string') chars += doc.length
+    else for (const part of doc) chars += part.length + 1
+  }
+  return chars
+}
+
+/** Pass 1's result: every document's distinct provisional term ids (first-seen order) with their counts. */
+export class DocTerms {
+  readonly dict = new TermDictionary()
+  readonly docPtr: Uint32Array
+  entTerm: Uint32Array
+  entCount: Uint32Array
+  nEnt = 0
+  /** Line keys for boilerplate (when asked for); document d's lines are [linePtr[d], linePtr[d+1]). */
+  readonly lines: LineKeys | undefined
+  readonly linePtr: Uint32Array
+  /** Documents closed so far (the current one is number `docs`). */
+  docs = 0
+  /** Per term id: the current document + 1 when it has an entry there, and that entry's position. */
+  private inDoc = new Int32Array(1024)
+  private entryOf = new Uint32Array(1024)
+
+  constructor(n: number, capacity: number, lineCapacity: number | undefined) {
+    this.docPtr = new Uint32Array(n + 1)
+    this.entTerm = new Uint32Array(Math.max(1024, capacity))
+    this.entCount = new Uint32Array(this.entTerm.length)
+    this.lines = lineCapacity === undefined ? undefined : new LineKeys(lineCapacity)
+    this.linePtr = new Uint32Array(lineCapacity === undefined ? 0 : n + 1)
+  }
+
+  /** Room for `more` entries and for every term id the dictionary has. */
+  reserve(more: number): void {
+    if (this.nEnt + more > this.entTerm.length) {
+      const size = Math.max(this.entTerm.length * 2, this.nEnt + more)
+      const nt = new Uint32Array(size)
+      nt.set(this.entTerm.subarray(0, this.nEnt))
+      this.entTerm = nt
+      const nc = new Uint32Array(size)
+      nc.set(this.entCount.subarray(0, this.nEnt))
+      this.entCount = nc
+    }
+    const terms = this.dict.terms.length
+    if (terms > this.inDoc.length) {
+      const size = Math.max(terms, this.inDoc.length * 2)
+      const a = new Int32Array(size)
+      a.set(this.inDoc)
+      this.inDoc = a
+      const b = new Uint32Array(size)
+      b.set(this.entryOf)
+      this.entryOf = b
+    }
+  }
+
+  /** Counts `count` occurrences of a term in the current document (reserve() first). */
+  add(term: number, count: number): void {
+    const mark = this.docs + 1
+    if (this.inDoc[term] === mark) {
+      const e = this.entryOf[term] as number
+      this.entCount[e] = (this.entCount[e] as number) + count
+      return
+    }
+    this.inDoc[term] = mark
+    this.entryOf[term] = this.nEnt
+    this.entTerm[this.nEnt] = term
+    this.entCount[this.nEnt++] = count
+  }
+
+  /** Closes the current document. */
+  endDoc(): void {
+    this.docPtr[++this.docs] = this.nEnt
+    if (this.lines) this.linePtr[this.docs] = this.lines.count
+  }
+}
+
+/** A distinct word of a scan (lowercase ASCII codes) as a string. */
+function wordOf(scan: WordScan, w: number): string {
+  const off = scan.wordAt[2 * w] as number
+  const len = scan.wordAt[2 * w + 1] as number
+  let word = ''
+  for (let k = 0; k < len; k += 4096) word += String.fromCharCode.apply(null, scan.pool.subarray(off + k, off + Math.min(len, k + 4096)) as unknown as number[])
+  return word
+}
+
+/** Adds the documents docs[first, …) that `scan` covers: its words as terms, its slow pieces through tokenize. */
+function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, out: DocTerms): void {
+  const dict = out.dict
+  const termOfLocal = new Int32Array(scan.words)
+  for (let w = 0; w < scan.words; w++) termOfLocal[w] = dict.termOfWord(wordOf(scan, w))
+  const count = scan.docPtr.length - 1
+  out.reserve(scan.nEnt)
+  let slow = 0
+  for (let d = 0; d < count; d++) {
+    const doc = docs[first + d] as IndexDoc
+    for (let e = scan.docPtr[d] as number; e < (scan.docPtr[d + 1] as number); e++) {
+      const t = termOfLocal[scan.entWord[e] as number] as number
+      if (t >= 0) out.add(t, scan.entCount[e] as number)
+    }
+    for (; slow < scan.nSlow && scan.slow[4 * slow] === d; slow++) {
+      const part = typeof doc === 'string' ? doc : (doc[scan.slow[4 * slow + 1] as number] as string)
+      const ids = tokenize(part.slice(scan.slow[4 * slow + 2], scan.slow[4 * slow + 3])).map((term) => dict.idOf(term))
+      out.reserve(ids.length)
+      for (const id of ids) out.add(id, 1)
+    }
+    if (out.lines) {
+      let text: string | undefined
+      for (let k = scan.linePtr[d] as number; k < (scan.linePtr[d + 1] as number); k++) {
+        let key = scan.lineKey[k] as number
+        const start = scan.lineStart[k] as number
+        if (key === SLOW_LINE) key = lineKey(lineAt((text ??= textOf(doc)), start))
+        out.lines.push(key, start)
+      }
+    }
+    out.endDoc()
+  }
+}
+
+/** Documents from this many on are scanned by two threads (below, a worker costs more than it saves). */
+export const PARALLEL_SCAN_MIN_DOCS = 4000
+
+/** An empty pass-1 result sized for the documents. */
+function docTermsFor(n: number, chars: number, options: DocTermsOptions): DocTerms {
+  return new DocTerms(n, Math.ceil(chars / 8), options.boilerplate !== undefined ? Math.ceil(chars / 32) + n : undefined)
+}
+
+/** Pass 1 on this thread (`docs` as prepareDocs gives them). */
+function scanHere(docs: readonly IndexDoc[], options: DocTermsOptions, chars: number): DocTerms {
+  const out = docTermsFor(docs.length, chars, options)
+  const tok = options.tokenizer
+  if (tok) {
+    for (const doc of docs) {
+      const ids = tok(doc as string).map((term) => out.dict.idOf(term))
+      out.reserve(ids.length)
+      for (const id of ids) out.add(id, 1)
+      out.endDoc()
+    }
+    return out
+  }
+  const scan = createWordScan(docs.length, chars, options.boilerplate !== undefined)
+  scanDocs(scan, docs, 0, docs.length)
+  collectScan(scan, docs, 0, out)
+  return out
+}
+
+/** Pass 1 on this thread. */
+export function docTermsOf(docs: readonly IndexDoc[], options: DocTermsOptions = {}): DocTerms {
+  const prepared = prepareDocs(docs, options)
+  return dropBoilerplate(scanHere(prepared, options, totalChars(prepared)), prepared, options)
+}
+
+/**
+ * Pass 1 with the text scanned by two threads on large corpora: a worker takes the documents from about 45 % of
+ * the text on (this thread also turns both scans into terms, its own while the worker still scans); when the
+ * worker cannot run, this thread scans them too.
+ */
+export async function docTermsAsync(docs: readonly IndexDoc[], options: DocTermsOptions & { workers?: number } = {}): Promise<DocTerms> {
+  const prepared = prepareDocs(docs, options)
+  const chars = totalChars(prepared)
+  const n = prepared.length
+  if (options.tokenizer || n < PARALLEL_SCAN_MIN_DOCS || options.workers === 0) return dropBoilerplate(scanHere(prepared, options, chars), prepared, options)
+  let split = 0
+  let ownChars = 0
+  for (; split < n && ownChars < chars * 0.45; split++) ownChars += totalChars([prepared[split] as IndexDoc])
+  const rest = prepared.slice(split)
+  const scanned = scanInWorker(rest, chars - ownChars, options.boilerplate !== undefined)
+  // Claimed before this thread starts its own part, so a worker error cannot go unhandled meanwhile.
+  const settled = scanned.then(
+    (scan) => scan,
+    () => undefined
+  )
+  const own = createWordScan(split, ownChars, options.boilerplate !== undefined)
+  scanDocs(own, prepared, 0, split)
+  const out = docTermsFor(n, chars, options)
+  collectScan(own, prepared, 0, out)
+  const worker = await settled
+  const restScan = worker ?? createWordScan(n - split, chars - ownChars, options.boilerplate !== undefined)
+  if (!worker) scanDocs(restScan, prepared, split, n - split)
+  collectScan(restScan, prepared, split, out)
+  return dropBoilerplate(out, prepared, options)
+}
+
+/** Scans documents on a worker thread (rejects when the worker cannot start or fails). */
+export function scanInWorker(docs: readonly IndexDoc[], chars: number, withLines: boolean): Promise<WordScan> {
+  return new Promise<WordScan>((resolve, reject) => {
+    const worker = new Worker(wordScanWorkerSource(), { eval: true, workerData: { docs, chars, withLines } })
+    worker.once('message', (scan: WordScan) => {
+      resolve(scan)
+      void worker.terminate()
+    })
+    worker.once('error', reject)
+    worker.once('exit', (code) => reject(new Error(`word scan worker stopped (exit code ${code})`)))
+  })
+}
+
+/** Documents as the tokenizer takes them: strings (stripped of boilerplate first) for a custom tokenizer. */
+function prepareDocs(docs: readonly IndexDoc[], options: DocTermsOptions): readonly IndexDoc[] {
+  if (!options.tokenizer) return docs
+  return options.boilerplate ? stripBoilerplate(docs.map(textOf), options.boilerplate) : docs.map(textOf)
+}
+
+/** Takes the boilerplate lines (found from the line keys the scan recorded) out of the counts. */
+function dropBoilerplate(terms: DocTerms, docs: readonly IndexDoc[], options: DocTermsOptions): DocTerms {
+  if (!terms.lines || options.tokenizer) return terms
+  const docText = (d: number): string => textOf(docs[d] as IndexDoc)
+  const flags = boilerplateFlags(docs.length, docText, terms.lines, terms.linePtr, options.boilerplate)
+  if (flags) terms.nEnt = dropLines(docText, terms.lines, terms.linePtr, flags, terms.dict, terms.docPtr, terms.entTerm, terms.entCount)
+  return terms
+}
+
+/**
+ * Takes the terms of the flagged (boilerplate) lines out of their documents' counts, then compacts the
+ * entries (a term left with count 0 leaves its document). Each distinct line text is tokenized once.
+ * Returns the new number of entries; docPtr is rewritten in place.
+ */
+function dropLines(
+  docText: (d: number) => string,
+  lines: LineKeys,
+  linePtr: Uint32Array,
+  flags: Uint8Array,
+  dict: TermDictionary,
+  docPtr: Uint32Array,
+  entTerm: Uint32Array,
+  entCount: Uint32Array
+): number {
+  const termsOfLine = new Map<string, number[]>()
+  const slotOf = new Int32Array(dict.terms.length)
+  let out = 0
+  let first = 0
+  const n = docPtr.length - 1
+  for (let d = 0; d < n; d++) {
+    const last = docPtr[d + 1] as number
+    let doc: string | undefined
+    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
+      if (flags[k] !== 1) continue
+      if (doc === undefined) {
+        doc = docText(d)
+        for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
+      }
+      const text = lineText(doc, lines, k)
+      let ids = termsOfLine.get(text)
+      if (ids === undefined) {
+        ids = tokenize(text).map((term) => dict.idOf(term))
+        termsOfLine.set(text, ids)
+      }
+      for (const id of ids) entCount[slotOf[id] as number] = (entCount[slotOf[id] as number] as number) - 1
+    }
+    docPtr[d] = out
+    for (let e = first; e < last; e++) {
+      if (entCount[e] === 0) continue
+      entTerm[out] = entTerm[e] as number
+      entCount[out++] = entCount[e] as number
+    }
+    first = last
+  }
+  docPtr[n] = out
+  return out
+}
