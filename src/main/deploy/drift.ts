@@ -7,12 +7,17 @@
 import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
 import { fromSkillMd, parseSkillMd } from '../formats/skill-md'
-import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from '../store/skill-file'
+import { assembleSkillText, decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange, type SkillFileParts } from '../store/skill-file'
 import { changesForMeta } from '../store/skill-meta'
 import { keepBoth, mergeFrontMatter, mergeText } from '../sources/three-way'
 import { sha256 } from './render'
 
 export type Files = ReadonlyMap<string, Buffer>
+
+/** The file with a new body and front-matter changes; with no change to the front matter its text is kept as written. */
+function rewrite(file: SkillFileParts, changes: FrontMatterChange[], body: string): string {
+  return changes.length === 0 ? assembleSkillText({ yaml: file.yaml, body, bom: file.bom, eol: file.eol, gap: file.gap }) : rewriteSkillFile(file, changes, body)
+}
 
 const BOOKKEEPING = 'fm.metadata.skillbench'
 
@@ -103,7 +108,7 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
     const fm = mergeFrontMatter(b.file.data, libParsed.file.data, c.file.data, ['name'])
     conflicts += body.conflicts + fm.conflicts.length
     if (fm.conflicts.length > 0) notes.push(`changed in the library too, the library's kept: ${fm.conflicts.join(', ')}`)
-    after = rewriteSkillFile(libParsed.file, fm.changes, body.text)
+    after = rewrite(libParsed.file, fm.changes, body.text)
   } else {
     // An AGIAgent skill went out converted: its body and its description (usage conditions) come back.
     const bm = fromSkillMd(parseSkillMd(baseText))
@@ -119,7 +124,7 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
         notes.push('usage_conditions changed in the library too: the library’s kept')
       }
     }
-    after = rewriteSkillFile(libParsed.file, changesForMeta('agiagent', libParsed.file.data, meta, skill.skill_id), body.text)
+    after = rewrite(libParsed.file, Object.keys(meta).length > 0 ? changesForMeta('agiagent', libParsed.file.data, meta, skill.skill_id) : [], body.text)
   }
   const changes: FileChange[] = []
   if (after !== input.libraryText) changes.push({ path: skill.path, before: input.libraryText, after })
