@@ -80,6 +80,8 @@ function writeCodexSession(dir: string): void {
 export interface ServeOptions {
   /** A data root remembered from an earlier run (copied, written into the settings file before the start). */
   rememberedRoot?: string
+  /** More environment for the server (e.g. its cache folder). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
@@ -102,7 +104,7 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home }
+    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home, ...opts.env }
   })
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))

@@ -444,7 +444,7 @@ export async function undoDeploy(libraryRoot: string, id: string, by: string): P
       const conflicts: string[] = []
       if ((await currentHash(targetReal, MANIFEST_FILE)) !== d.manifest.after) conflicts.push('the target was deployed to again since (undo that deploy first)')
       for (const op of d.ops) if ((await currentHash(targetReal, op.rel)) !== op.after) conflicts.push(`${op.rel} was changed there since`)
-      if (conflicts.length > 0) throw new CurationError('conflict', `cannot undo this deploy: ${conflicts.join('; ')}`)
+      if (conflicts.length > 0) throw new CurationError('conflict', `the deploy cannot be undone: ${conflicts.join('; ')}`)
       const inverse: DeployFileOp[] = [...d.ops].reverse().map((op) => ({ rel: op.rel, before: op.after, after: op.before }))
       const changes = record.changes.map((c) => ({ path: c.path, before: c.after, after: c.before }))
       // (undoing the first deploy removes the manifest it made, with the files: nothing of ours is left there)

@@ -32,18 +32,19 @@ export function DeployScreen(): React.JSX.Element {
     queryFn: () => api.call('deploy.preview', { library: lib, to: spec! }),
     enabled: !!library && !!spec
   })
+  const undo = useMutation({
+    mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
+    onSuccess: () => {
+      setUndone(true)
+      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+    }
+  })
   const run = useMutation({
     mutationFn: () => api.call('deploy.run', { library: lib, to: spec! }),
     onSuccess: (result) => {
       setDone(result)
       setUndone(false)
-      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
-    }
-  })
-  const undo = useMutation({
-    mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
-    onSuccess: () => {
-      setUndone(true)
+      undo.reset()
       void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
     }
   })
@@ -107,6 +108,7 @@ export function DeployScreen(): React.JSX.Element {
               : done.journal_id
                 ? t('deploy.done', { written: done.counts.written, updated: done.counts.updated, removed: done.counts.removed })
                 : t('deploy.doneNothing')}
+            {done.proposals.length > 0 && !undone && ` ${t('deploy.offered', { n: done.proposals.length })}`}
           </span>
           {done.journal_id && !undone && (
             <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
@@ -128,7 +130,7 @@ export function DeployScreen(): React.JSX.Element {
           <BudgetMeter result={result} />
           {result.proposals.length > 0 && (
             <p className="banner banner-warn" data-testid="deploy-offered">
-              {t('deploy.offered', { n: result.proposals.length })}
+              {t(result.dryRun ? 'deploy.willOffer' : 'deploy.offered', { n: result.proposals.length })}
             </p>
           )}
           {result.skills.length === 0 ? (
@@ -149,16 +151,21 @@ export function DeployScreen(): React.JSX.Element {
                   return (
                     <tr key={s.name} data-testid="deploy-row" data-action={s.action}>
                       <th scope="row">
-                        <span className="strong">{s.name}</span>
-                        {s.title && s.title !== s.name && <span className="cell-sub">{s.title}</span>}
+                        <div className="deploy-name">
+                          <span className="strong">{s.name}</span>
+                          {s.title && s.title !== s.name && <span className="cell-sub">{s.title}</span>}
+                        </div>
                       </th>
                       <td>
                         <Badge tone={STATE_TONE[state]}>{t(`deploy.state.${s.action}` as MessageKey)}</Badge>
-                        {s.proposal && (
-                          <button type="button" className="link small deploy-offered-link" onClick={() => navigate({ screen: 'curate' })}>
-                            {t('deploy.offeredOne')}
-                          </button>
-                        )}
+                        {s.proposal &&
+                          (result.dryRun ? (
+                            <span className="small muted deploy-offered-link">{t('deploy.willOfferOne')}</span>
+                          ) : (
+                            <button type="button" className="link small deploy-offered-link" onClick={() => navigate({ screen: 'curate' })}>
+                              {t('deploy.offeredOne')}
+                            </button>
+                          ))}
                       </td>
                       <td>
                         <code className="small break">{filesSummary(s.files)}</code>

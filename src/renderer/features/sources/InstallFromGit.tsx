@@ -1,10 +1,11 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
+import { installReason } from './install-text'
 import '../../styles/deploy.css'
 
 /** "Install from git…": a button that opens the install dialog for the selected library. */
@@ -23,7 +24,7 @@ export function InstallFromGitButton(props: { library: string }): React.JSX.Elem
 
 /** Source, ref, folder and skill names; then what was installed and what was not, and why. */
 export function InstallDialog(props: { library: string; onClose: () => void }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
   const [source, setSource] = useState('')
@@ -42,6 +43,11 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(props.library) })
   })
   const result = install.data
+  // the Install button is disabled while it runs: the answer takes the keyboard focus, so Esc and Tab keep working
+  const answer = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (result || install.error) answer.current?.focus()
+  }, [result, install.error])
   return (
     <Dialog title={t('install.title')} onClose={props.onClose} testId="install-dialog">
       <p className="muted small">{t('install.help')}</p>
@@ -73,36 +79,38 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
             <span className="spinner" aria-hidden="true" /> {t('install.running')}
           </p>
         )}
-        {install.error && <ErrorNotice error={install.error} action="failed.install" />}
-        {result && (
-          <div role="status" data-testid="install-result">
-            {result.installed.length === 0 && <p>{t('install.nothing')}</p>}
-            {result.installed.length > 0 && (
-              <>
-                <p className="ok-text strong">{t('install.installed', { n: result.installed.length })}</p>
-                <ul className="install-result">
-                  {result.installed.map((s) => (
-                    <li key={s.path} data-testid="install-installed">
-                      <span className="strong">{s.name}</span> <code>{s.path}</code> <span className="muted">@{s.source.commit.slice(0, 12)}</span>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            {result.skipped.length > 0 && (
-              <>
-                <p className="strong">{t('install.skipped', { n: result.skipped.length })}</p>
-                <ul className="install-result">
-                  {result.skipped.map((s) => (
-                    <li key={`${s.name}:${s.reason}`} data-testid="install-skipped">
-                      <span className="strong">{s.name}</span>: {s.reason}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </div>
-        )}
+        <div ref={answer} tabIndex={-1} className="install-answer">
+          {install.error && <ErrorNotice error={install.error} action="failed.install" />}
+          {result && (
+            <div role="status" data-testid="install-result">
+              {result.installed.length === 0 && <p>{t('install.nothing')}</p>}
+              {result.installed.length > 0 && (
+                <>
+                  <p className="ok-text strong">{t('install.installed', { n: result.installed.length })}</p>
+                  <ul className="install-result">
+                    {result.installed.map((s) => (
+                      <li key={s.path} data-testid="install-installed">
+                        <span className="strong">{s.name}</span> <code>{s.path}</code> <span className="muted">@{s.source.commit.slice(0, 12)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {result.skipped.length > 0 && (
+                <>
+                  <p className="strong">{t('install.skipped', { n: result.skipped.length })}</p>
+                  <ul className="install-result">
+                    {result.skipped.map((s) => (
+                      <li key={`${s.name}:${s.reason}`} data-testid="install-skipped">
+                        <span className="strong">{s.name}</span>: {installReason(s.reason, lang)}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
+          )}
+        </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
             {t('install.close')}
