@@ -370,7 +370,7 @@ describe('containment, undo, recovery, concurrency', () => {
   it('prints the plan for people and the same data with --json; --dry-run says "Would deploy"', async () => {
     const dry = await runCli(['deploy', '--library', lib, '--to', 'claude', '--dry-run'])
     expect(dry.code).toBe(0)
-    expect(dry.stdout).toMatch(/^Would deploy to Claude Code \(personal\): .*\.claude\/skills\n {2}write {4}csv-tool  \(\+SKILL\.md\)\n/)
+    expect(dry.stdout).toMatch(/^Would deploy to Claude Code \(personal\): .*\.claude\/skills\n {2}write {4}csv-tool {2}\(\+SKILL\.md\)\n/)
     expect(dry.stdout).toContain('Claude Code (personal): ')
     const json = await runCli(['deploy', '--library', lib, '--to', 'claude', '--json'])
     const out = JSON.parse(json.stdout) as Record<string, unknown>
