@@ -73,7 +73,8 @@ export interface GitRun {
   env?: NodeJS.ProcessEnv
 }
 
-function folderBytes(dir: string): number {
+/** Bytes of the files under a folder (what a fetch has written so far). */
+export function folderBytes(dir: string): number {
   let total = 0
   let entries: fs.Dirent[]
   try {

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultCacheDir } from '../scan/cache'
 import { withLibraryLock } from '../store/lock'
-import { gitLimits, runGit, SourceError, tooBig, type GitLimits } from './git'
+import { folderBytes, gitLimits, runGit, SourceError, tooBig, type GitLimits } from './git'
 import type { SourceSpec } from './source-spec'
 
 export interface FetchedCommit {
@@ -96,7 +96,7 @@ export async function fetchCommit(spec: SourceSpec, ref: string | undefined, opt
       const target = `refs/skillbench/${want.oid ?? 'fetched'}`
       const refspec = `+${want.name}:${target}`
       const objects = path.join(repoDir, 'objects')
-      const sizeBefore = folderSize(objects)
+      const sizeBefore = folderBytes(objects)
       await runGit(['-C', repoDir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--depth', '1', '--', spec.url, refspec], {
         ...run,
         watch: { dir: objects, maxBytes: sizeBefore + limits.maxRepoBytes }
@@ -105,7 +105,7 @@ export async function fetchCommit(spec: SourceSpec, ref: string | undefined, opt
         throw err
       })
       const commit = (await runGit(['-C', repoDir, 'rev-parse', '--verify', '--end-of-options', `${target}^{commit}`], run)).toString('utf8').trim()
-      if (folderSize(objects) - sizeBefore > limits.maxRepoBytes) throw tooBig(limits.maxRepoBytes)
+      if (folderBytes(objects) - sizeBefore > limits.maxRepoBytes) throw tooBig(limits.maxRepoBytes)
       if (!want.oid) await runGit(['-C', repoDir, 'update-ref', `refs/skillbench/${commit}`, commit], run)
       return { repoDir, commit, ref: want.recorded }
     },
@@ -121,7 +121,7 @@ export async function ensureCommit(spec: SourceSpec, repoDir: string, commit: st
   try {
     await runGit(['-C', repoDir, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--depth', '1', '--', spec.url, `+${commit}:refs/skillbench/${commit}`], {
       ...run,
-      watch: { dir: path.join(repoDir, 'objects'), maxBytes: folderSize(path.join(repoDir, 'objects')) + limits.maxRepoBytes }
+      watch: { dir: path.join(repoDir, 'objects'), maxBytes: folderBytes(path.join(repoDir, 'objects')) + limits.maxRepoBytes }
     })
   } catch {
     return false
@@ -151,26 +151,6 @@ async function cleanPartial(repoDir: string): Promise<void> {
   for (const name of fs.readdirSync(pack, { withFileTypes: true })) {
     if (name.name.startsWith('tmp_') || name.name.startsWith('.tmp')) fs.rmSync(path.join(pack, name.name), { force: true, recursive: true })
   }
-}
-
-function folderSize(dir: string): number {
-  let total = 0
-  let entries: fs.Dirent[]
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true })
-  } catch {
-    return 0
-  }
-  for (const e of entries) {
-    const p = path.join(dir, e.name)
-    try {
-      if (e.isDirectory()) total += folderSize(p)
-      else if (e.isFile()) total += fs.lstatSync(p).size
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total
 }
 
 /** One entry of a commit's tree. */
