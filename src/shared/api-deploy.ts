@@ -63,6 +63,8 @@ export interface DeploySkillReport {
   notes?: string[]
   /** The `learned` proposal this drifted copy's changes became (review it in Curate). */
   proposal?: string
+  /** That proposal is already in the review queue (a run adds the others). */
+  proposalQueued?: boolean
 }
 
 /** The skill metadata (names + descriptions) the target will list, against the agent's documented budget. */
@@ -88,8 +90,8 @@ export interface DeployResult {
   budget: DeployBudget
   /** The journal entry of a real run that changed something (undo it like any change); null otherwise. */
   journal_id: string | null
-  /** Learned proposals made from drifted copies (queued by a real run). */
-  proposals: { id: string; name: string }[]
+  /** Learned proposals made from drifted copies (queued by a real run; `queued`: already in the review queue before it). */
+  proposals: { id: string; name: string; queued: boolean }[]
   warnings: string[]
 }
 

@@ -217,9 +217,11 @@ describe('re-deploy, retire, drift', () => {
       { path: 'pdf/SKILL.md', before: PDF, after: PDF.replace('Use pypdf.', 'Use pypdf; for scans run OCR first.') },
       { path: 'pdf/references/ocr.md', before: null, after: 'OCR with tesseract.\n' }
     ])
-    // a second deploy offers the same proposals, not new copies of them
+    // a second deploy finds the same proposals waiting, and adds no copies of them
+    expect(r.proposals.every((p) => !p.queued)).toBe(true)
     const again = await run('claude')
-    expect(again.proposals).toEqual(r.proposals)
+    expect(again.proposals).toEqual(r.proposals.map((p) => ({ ...p, queued: true })))
+    expect(again.skills.filter((s) => s.proposal).every((s) => s.proposalQueued)).toBe(true)
     expect((await loadPlan(fs.realpathSync(lib))).proposals.filter((p) => p.kind === 'learned').length).toBe(2)
     for (const p of learned) await acceptProposal(fs.realpathSync(lib), p.id, 'test')
     const synced = await run('claude')

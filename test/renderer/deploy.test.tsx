@@ -30,7 +30,7 @@ function preview(overrides: Partial<DeployResult> = {}): DeployResult {
     counts: { written: 1, updated: 1, removed: 0, unchanged: 1, drifted: 1, left: 1 },
     budget: { chars: 6900, ours: 6800, others: 100, limit: 8000, percent: 86, level: 'warn', source: 'docs' },
     journal_id: null,
-    proposals: [{ id: 'learned-3-abc', name: 'notes' }],
+    proposals: [{ id: 'learned-3-abc', name: 'notes', queued: false }],
     warnings: [],
     ...overrides
   }

@@ -15,6 +15,7 @@ import path from 'node:path'
 import type { DeployBudget, DeployResult, DeploySkillReport, DeployTargetInfo } from '../../shared/api-deploy'
 import type { FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../curate/apply'
+import { loadPlan } from '../curate/service'
 import { activeApplies, appendJournal, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../curate/journal'
 import { containedFilePath, existingDirInside, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
@@ -263,6 +264,8 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       }
       return report
     })
+    const queued = await queuedIds(library.root)
+    for (const r of reports) if (r.proposal) r.proposalQueued = queued.has(r.proposal)
     const budget = await measureBudget(target, targetReal, plan, desired)
     if (budget.level === 'warn' || budget.level === 'over') warnings.push(budgetMessage(info, budget))
     const result: DeployResult = {
@@ -272,7 +275,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       counts: counts(reports),
       budget,
       journal_id: null,
-      proposals: proposals.map((p) => ({ id: p.id, name: String(p.evidence.name) })),
+      proposals: proposals.map((p) => ({ id: p.id, name: String(p.evidence.name), queued: queued.has(p.id) })),
       warnings
     }
     if (opts.dryRun || !targetReal) return result
@@ -282,11 +285,17 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp)
       result.journal_id = record.id
     }
-    if (proposals.length > 0) await queueProposals(library.root, proposals)
+    if (proposals.some((p) => !queued.has(p.id))) await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id)))
     return result
   }
   if (opts.dryRun || !targetReal) return work()
   return withLibraryLock(targetReal, work, { ...LOCK_OPTS, purpose: `skillbench deploy ${target.spec}`.slice(0, 80) })
+}
+
+/** Ids of the proposals already in the library's plan (any status: a rejected one is not offered again). */
+async function queuedIds(root: string): Promise<Set<string>> {
+  const plan = await loadPlan(root).catch(() => null)
+  return new Set((plan?.proposals ?? []).map((p) => p.id))
 }
 
 // ---- carrying out, recovery, undo --------------------------------------------------------------

@@ -27,7 +27,10 @@ export function formatDeploy(r: DeployResult): string {
   lines.push(`${c.written} new, ${c.updated} updated, ${c.removed} removed, ${c.unchanged} in sync, ${c.drifted} changed there (left in place), ${c.left} left alone`)
   lines.push(budgetMessage(r.target, r.budget))
   for (const w of r.warnings) lines.push(`⚠️  ${w}`)
-  if (r.proposals.length > 0) lines.push(`${r.proposals.length} change(s) made in the target ${r.dryRun ? 'would be' : 'were'} offered back to the library: review them with \`skillbench proposals\``)
+  const fresh = r.proposals.filter((p) => !p.queued).length
+  if (fresh > 0) lines.push(`${fresh} change(s) made in the target ${r.dryRun ? 'would be' : 'were'} offered back to the library: review them with \`skillbench proposals\``)
+  const waiting = r.proposals.length - fresh
+  if (waiting > 0) lines.push(`${waiting} change(s) made in the target already wait for review (\`skillbench proposals\`)`)
   if (r.journal_id) lines.push(`Undo with \`skillbench undo ${r.journal_id}\`.`)
   return lines.join('\n') + '\n'
 }

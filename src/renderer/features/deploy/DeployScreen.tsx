@@ -12,6 +12,8 @@ import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCount
 import '../../styles/deploy.css'
 
 const deployKey = (library: string, spec: string): readonly unknown[] => [...queryKeys.library(library), 'deploy', spec]
+/** A dry run this recent is shown as it is (Preview, a deploy and file events read it again at once). */
+const PREVIEW_FRESH_MS = 5000
 
 /** Deploy view: pick an agent, see exactly what a deploy would do (the dry run) and each skill's status, deploy, undo. */
 export function DeployScreen(): React.JSX.Element {
@@ -30,7 +32,8 @@ export function DeployScreen(): React.JSX.Element {
   const preview = useQuery({
     queryKey: deployKey(lib, spec ?? ''),
     queryFn: () => api.call('deploy.preview', { library: lib, to: spec! }),
-    enabled: !!library && !!spec
+    enabled: !!library && !!spec,
+    staleTime: PREVIEW_FRESH_MS
   })
   const undo = useMutation({
     mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
@@ -72,7 +75,7 @@ export function DeployScreen(): React.JSX.Element {
             <input type="radio" name="deploy-target" value={target.spec} checked={choice === target.spec} onChange={() => setChoice(target.spec)} data-testid={`deploy-target-${target.spec}`} />
             <span className="strong">{target.label}</span>
             <code className="muted small break">{target.dir}</code>
-            <Badge tone={target.exists ? 'ok' : 'muted'}>{target.exists ? t('deploy.targetExists') : t('deploy.targetMissing')}</Badge>
+            {target.exists ? <TargetStatus library={lib} spec={target.spec} /> : <Badge tone="muted">{t('deploy.targetMissing')}</Badge>}
           </label>
         ))}
         {CUSTOM_KINDS.map((kind) => (
@@ -108,14 +111,14 @@ export function DeployScreen(): React.JSX.Element {
               : done.journal_id
                 ? t('deploy.done', { written: done.counts.written, updated: done.counts.updated, removed: done.counts.removed })
                 : t('deploy.doneNothing')}
-            {done.proposals.length > 0 && !undone && ` ${t('deploy.offered', { n: done.proposals.length })}`}
+            {done.proposals.some((p) => !p.queued) && !undone && ` ${t('deploy.offered', { n: done.proposals.filter((p) => !p.queued).length })}`}
           </span>
           {done.journal_id && !undone && (
             <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
               {t('deploy.undo')}
             </button>
           )}
-          {done.proposals.length > 0 && (
+          {done.proposals.some((p) => !p.queued) && (
             <button type="button" className="btn btn-small" onClick={() => navigate({ screen: 'curate' })}>
               {t('deploy.review')}
             </button>
@@ -128,9 +131,9 @@ export function DeployScreen(): React.JSX.Element {
             {t('deploy.summary', { inSync: counts.inSync, drifted: counts.drifted, notDeployed: counts.notDeployed, outdated: counts.outdated, retired: counts.retired })}
           </p>
           <BudgetMeter result={result} />
-          {result.proposals.length > 0 && (
+          {result.proposals.some((p) => !p.queued) && (
             <p className="banner banner-warn" data-testid="deploy-offered">
-              {t(result.dryRun ? 'deploy.willOffer' : 'deploy.offered', { n: result.proposals.length })}
+              {t(result.dryRun ? 'deploy.willOffer' : 'deploy.offered', { n: result.proposals.filter((p) => !p.queued).length })}
             </p>
           )}
           {result.skills.length === 0 ? (
@@ -159,7 +162,7 @@ export function DeployScreen(): React.JSX.Element {
                       <td>
                         <Badge tone={STATE_TONE[state]}>{t(`deploy.state.${s.action}` as MessageKey)}</Badge>
                         {s.proposal &&
-                          (result.dryRun ? (
+                          (result.dryRun && !s.proposalQueued ? (
                             <span className="small muted deploy-offered-link">{t('deploy.willOfferOne')}</span>
                           ) : (
                             <button type="button" className="link small deploy-offered-link" onClick={() => navigate({ screen: 'curate' })}>
@@ -190,6 +193,21 @@ export function DeployScreen(): React.JSX.Element {
         </>
       )}
     </section>
+  )
+}
+
+/** A target's status at a glance (its dry run, shared with the preview when it is the chosen one). */
+function TargetStatus(props: { library: string; spec: string }): React.JSX.Element {
+  const { t } = useI18n()
+  const api = useApi()
+  const status = useQuery({ queryKey: deployKey(props.library, props.spec), queryFn: () => api.call('deploy.preview', { library: props.library, to: props.spec }), staleTime: PREVIEW_FRESH_MS })
+  if (!status.data) return <Badge tone="muted">{t('deploy.targetExists')}</Badge>
+  const c = stateCounts(status.data)
+  const tone = c.drifted > 0 ? 'warn' : c.notDeployed + c.outdated + c.retired > 0 ? 'info' : 'ok'
+  return (
+    <span data-testid={`deploy-target-status-${props.spec}`}>
+      <Badge tone={tone}>{t('deploy.targetStatus', { inSync: c.inSync, drifted: c.drifted, notDeployed: c.notDeployed + c.outdated })}</Badge>
+    </span>
   )
 }
 

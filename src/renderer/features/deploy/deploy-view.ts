@@ -52,7 +52,7 @@ export function stateCounts(result: DeployResult): Record<SkillState, number> {
 
 /** Whether a real run would change anything (files, the manifest, or proposals to queue). */
 export function hasWork(result: DeployResult): boolean {
-  return result.proposals.length > 0 || result.skills.some((s) => ['create', 'update', 'remove', 'adopt', 'forget'].includes(s.action))
+  return result.proposals.some((p) => !p.queued) || result.skills.some((s) => ['create', 'update', 'remove', 'adopt', 'forget'].includes(s.action))
 }
 
 /** `+a ~b -c` for a skill's files. */
