@@ -145,6 +145,19 @@ describe('first deploy', () => {
     expect(fs.readdirSync(dir).filter((n) => n.startsWith('.')).sort()).toEqual([MANIFEST_FILE])
   })
 
+  it('keeps other agents\' top-level keys in a copied SKILL.md; a description over 1024 characters is shortened losslessly', async () => {
+    const ext = '---\nname: ext\ndescription: Manual only.\ndisable-model-invocation: true\n---\n\nRun by hand.\n'
+    write('ext/SKILL.md', ext)
+    const long = `---\nname: long-one\ndescription: ${'word '.repeat(240).trim()}\n---\n\nBody.\n`
+    write('long-one/SKILL.md', long)
+    await run('claude')
+    expect(fs.readFileSync(path.join(claudeDir(), 'ext', 'SKILL.md'), 'utf8')).toBe(ext)
+    const copy = parseSkillMd(fs.readFileSync(path.join(claudeDir(), 'long-one', 'SKILL.md'), 'utf8'))
+    expect(validateSkillMd(copy, { dirName: 'long-one' }).filter((p) => p.level === 'error')).toEqual([])
+    expect(String(copy.frontMatter.description).length).toBeLessThanOrEqual(1024)
+    expect(fromSkillMd(copy).description).toBe('word '.repeat(240).trim())
+  })
+
   it('leaves what it did not place untouched, byte for byte, inode and mtime', async () => {
     const before = stamp(claudeDir())
     await run('claude')
@@ -177,6 +190,19 @@ describe('re-deploy, retire, drift', () => {
     const now = stamp(claudeDir())
     const changed = Object.keys(now).filter((k) => now[k] !== first[k]).sort()
     expect(changed).toEqual([MANIFEST_FILE, 'pdf/references/api.md'])
+  })
+
+  it('--skill deploys only the skills named and leaves every other placed copy as it is', async () => {
+    await run('claude')
+    write('csv-tool/SKILL.md', CSV.replace('pandas', 'polars'))
+    write('pdf/references/api.md', 'The API, version 2.\n')
+    const before = stamp(path.join(claudeDir(), 'pdf'))
+    const r = await run('claude', { skills: ['csv-tool'] })
+    expect(r.skills.map((s) => [s.name, s.action])).toEqual([['csv-tool', 'update']])
+    expect(stamp(path.join(claudeDir(), 'pdf'))).toEqual(before)
+    await expect(run('claude', { skills: ['no-such-skill'] })).rejects.toThrow(/no active skill named "no-such-skill"/)
+    // the id or the library title names a skill too
+    expect((await run('claude', { skills: ['1767000000'], dryRun: true })).skills.map((s) => s.name)).toEqual(['skill-1767000000'])
   })
 
   it('a skill retired in the library is removed from the target only when the deployed copy is unchanged', async () => {

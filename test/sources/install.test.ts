@@ -209,11 +209,21 @@ describe('bad input: a clear message, nothing half-installed', () => {
         'escape/references/passwd': { link: '../../../../../etc/passwd' },
         'inside/SKILL.md': skillMd('inside', 'Has a link inside the repo.', 'x\n'),
         'inside/references/shared.md': { link: '../../shared/notes.md' },
-        'shared/notes.md': 'shared notes\n'
+        'shared/notes.md': 'shared notes\n',
+        // other agents' extensions and an over-long description are not refusals: installed as written, with a note
+        'ext/SKILL.md': skillMd('ext', 'x'.repeat(1100), 'x\n', 'disable-model-invocation: true\ncategory: tools\n')
       })
       lib = newLibrary()
-      const report = await installFromSource({ library: lib, source: bad.url, cwd: tmp, env })
-      expect(report.installed.map((s) => s.name)).toEqual(['inside'])
+      const notes: string[] = []
+      const report = await installFromSource({ library: lib, source: bad.url, cwd: tmp, env, onProgress: (m) => notes.push(m) })
+      expect(report.installed.map((s) => s.name)).toEqual(['ext', 'inside'])
+      expect(fs.readFileSync(path.join(lib, 'ext', 'SKILL.md'), 'utf8')).toMatch(/^---\nname: ext\ndescription: x{1100}\ndisable-model-invocation: true\ncategory: tools\nmetadata:/)
+      expect(notes.filter((n) => n.startsWith('note: ext:'))).toEqual([
+        'note: ext: description is 1100 characters, the limit is 1024 (installed as written)',
+        expect.stringMatching(/^note: ext: unexpected top-level key "disable-model-invocation"/),
+        expect.stringMatching(/^note: ext: unexpected top-level key "category"/)
+      ])
+      fs.rmSync(path.join(lib, 'ext'), { recursive: true })
       // a link inside the repository is copied as the file it points to
       expect(fs.lstatSync(path.join(lib, 'inside', 'references', 'shared.md')).isFile()).toBe(true)
       expect(fs.readFileSync(path.join(lib, 'inside', 'references', 'shared.md'), 'utf8')).toBe('shared notes\n')

@@ -1,8 +1,9 @@
 /**
  * What a library skill becomes in an agent's folder: `<name>/SKILL.md` following the Agent Skills rules, plus
- * the files of its folder. A SKILL.md that already follows them under its own name is copied byte for byte; any
- * other (an AGIAgent skill, a name or description out of bounds, extra top-level keys) is converted losslessly
- * by formats/: Skillbench's own fields ride under `metadata.skillbench`. Pure.
+ * the files of its folder. A SKILL.md whose name and description are within the rules under its own name is
+ * copied byte for byte (extra top-level keys included: they are agents' extensions); any other (an AGIAgent
+ * skill, a name or description out of bounds) is converted losslessly by formats/: Skillbench's own fields ride
+ * under `metadata.skillbench`. Pure.
  */
 import { createHash } from 'node:crypto'
 import type { Skill, SkillFormat } from '../../shared/types'
@@ -96,7 +97,9 @@ export function renderSkill(s: LibrarySkill, name: string): RenderedSkill {
   let verbatim = false
   if (s.skill.format === 'skill-md') {
     const record = parseSkillMd(s.text)
-    const errors = validateSkillMd(record, { dirName: name }).filter((p) => p.level === 'error')
+    // Extra top-level keys are other agents' extensions (Claude Code's `disable-model-invocation`…): agents that do
+    // not know them ignore them, so they stay where their authors put them; the name and description limits hold.
+    const errors = validateSkillMd(record, { dirName: name }).filter((p) => p.level === 'error' && !p.message.startsWith('unexpected top-level key '))
     if (errors.length === 0) {
       text = s.text
       verbatim = true

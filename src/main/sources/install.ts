@@ -58,20 +58,28 @@ interface Candidate {
   files: { rel: string; bytes: Buffer; executable: boolean }[]
 }
 
-/** Why a skill's SKILL.md cannot go into the library as it is (null when it can), and its name. Pure. */
-export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: string | null; text: string } {
+/**
+ * Problems of the Agent Skills rules a skill is installed with, as notes: extra top-level keys are other agents'
+ * extensions (Claude Code's `disable-model-invocation`, collections' `category`…) and stay as written; a description
+ * over 1024 characters is kept whole (deploy shortens it for agents, the full text going to the body).
+ */
+const TOLERATED = [/^unexpected top-level key /, /^description is \d+ characters, the limit is \d+$/]
+
+/** Why a skill's SKILL.md cannot go into the library as it is (null when it can), its name, and notes. Pure. */
+export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: string | null; text: string; notes: string[] } {
   const decoded = decodeSkillBytes(bytes)
-  if (!decoded.ok) return { name: fallbackName, problem: `SKILL.md ${decoded.reason}`, text: '' }
+  if (!decoded.ok) return { name: fallbackName, problem: `SKILL.md ${decoded.reason}`, text: '', notes: [] }
   const parsed = parseSkillText(decoded.text)
-  if (!parsed.ok) return { name: fallbackName, problem: `SKILL.md does not parse: ${parsed.reason}`, text: decoded.text }
+  if (!parsed.ok) return { name: fallbackName, problem: `SKILL.md does not parse: ${parsed.reason}`, text: decoded.text, notes: [] }
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
   const errors = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name })
     .filter((p) => p.level === 'error')
     .map((p) => p.message)
-  if (errors.length > 0) return { name, problem: `SKILL.md fails validation: ${errors.join('; ')}`, text: decoded.text }
-  if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text }
-  return { name, problem: null, text: decoded.text }
+  const fatal = errors.filter((m) => !TOLERATED.some((re) => re.test(m)))
+  if (fatal.length > 0) return { name, problem: `SKILL.md fails validation: ${fatal.join('; ')}`, text: decoded.text, notes: [] }
+  if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
+  return { name, problem: null, text: decoded.text, notes: errors }
 }
 
 /** Installs the skills of a source into the library (see the module comment). */
@@ -99,7 +107,11 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
   for (const skill of found) {
     const fallback = path.posix.basename(skill.dir) || path.posix.basename(spec.display).replace(/\.git$/, '')
     const bytes = blobs.get(skill.skillMd.oid)
-    const checked = bytes ? (skill.skillMd.size > MAX_SKILL_FILE_BYTES ? { name: fallback, problem: `SKILL.md is larger than ${MAX_SKILL_FILE_BYTES} bytes`, text: '' } : checkSkillMd(bytes, fallback)) : { name: fallback, problem: 'SKILL.md could not be read from the repository', text: '' }
+    const checked = bytes
+      ? skill.skillMd.size > MAX_SKILL_FILE_BYTES
+        ? { name: fallback, problem: `SKILL.md is larger than ${MAX_SKILL_FILE_BYTES} bytes`, text: '', notes: [] }
+        : checkSkillMd(bytes, fallback)
+      : { name: fallback, problem: 'SKILL.md could not be read from the repository', text: '', notes: [] }
     if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
     const where = skill.dir || '(repository root)'
     if (checked.problem) {
@@ -116,6 +128,7 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
       continue
     }
     seenNames.set(checked.name, skill.dir)
+    for (const note of [...checked.notes, ...skill.notes]) opts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
     const tooBig = skill.files.find((f) => f.size > MAX_RESOURCE_BYTES)
     if (tooBig) {
       report.skipped.push({ name: checked.name, reason: `${where}: ${tooBig.rel} is larger than ${MAX_RESOURCE_BYTES / (1024 * 1024)} MB` })
