@@ -13,6 +13,7 @@ import { acceptProposal, loadPlan } from '../../src/main/curate/service'
 import { installFromSource } from '../../src/main/sources/install'
 import { provenanceOfText } from '../../src/main/sources/provenance'
 import { updateFromSources } from '../../src/main/sources/update'
+import { saveEdits } from '../../src/main/workbench/review-queue'
 import { openLibrary } from '../../src/main/store/library'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
 
@@ -133,6 +134,17 @@ describe('update proposals', () => {
     const after = (await pending())[0]!.changes[0]!.after!
     expect(after).toContain(`<<<<<<< library (your version)\nStep two: read only the first page.\n=======\nStep two: read the pages in parallel.\n>>>>>>> upstream ${report.proposals[0]!.to.slice(0, 12)}\n`)
     expect(after).toContain('Step one: open the file.')
+    // accepting with the markers still in is refused; once the person chose, it applies
+    const root = fs.realpathSync(lib)
+    const id = report.proposals[0]!.id
+    const before = read('pdf/SKILL.md')
+    await expect(acceptProposal(root, id, 'test')).rejects.toThrow(/still marks places changed on both sides .* in pdf\/SKILL\.md: edit the result/)
+    expect(read('pdf/SKILL.md')).toBe(before)
+    const resolved = after.replace(/<<<<<<< [^\n]*\n(Step two: read only the first page\.\n)=======\n[^\n]*\n>>>>>>> [^\n]*\n/, '$1')
+    await saveEdits(root, id, [{ path: 'pdf/SKILL.md', before, after: resolved }])
+    await acceptProposal(root, id, 'test')
+    expect(read('pdf/SKILL.md')).toBe(resolved)
+    expect(provenanceOfText(resolved)!.commit).toBe(report.proposals[0]!.to)
   })
 
   it('queues one proposal per skill: a re-run finds it there; a newer upstream commit replaces the older one', async () => {

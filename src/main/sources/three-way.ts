@@ -105,10 +105,7 @@ export function keepBoth(ours: string, theirs: string, labels: MergeLabels): Tex
   return { text: `<<<<<<< ${labels.ours}\n${a}=======\n${t}>>>>>>> ${labels.theirs}\n`, conflicts: 1 }
 }
 
-/** True when a text still holds conflict markers of `mergeText`. */
-export function hasConflictMarkers(text: string): boolean {
-  return /^<<<<<<< .*\n[\s\S]*?^=======\n[\s\S]*?^>>>>>>> /m.test(text)
-}
+export { hasConflictMarkers } from '../curate/changes'
 
 function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
