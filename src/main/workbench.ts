@@ -45,6 +45,7 @@ import { AutoEnhancer } from './workbench/auto-enhance'
 import { readCodeFile } from './workbench/code-files'
 import { memoryHandlers } from './workbench/memory-service'
 import { sessionHandlers } from './workbench/session-sources'
+import { deployHandlers } from './workbench/deploy-service'
 import { protectionReason } from './curate/protect'
 import { parseSkillText } from './store/skill-file'
 import { locateSkillProblem } from '../shared/problem-position'
@@ -255,6 +256,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
         await refreshWatchers()
       }
     }),
+
+    ...deployHandlers({ requireLibrary: (library) => registry.requireLibrary(library), env: deps.env ?? process.env, noteWrites: (paths) => selfWrites.note(paths) }),
 
     'skills.readCode': async ({ library, path: rel }) => {
       const info = await registry.requireLibrary(library)

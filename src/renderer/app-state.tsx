@@ -19,6 +19,7 @@ export type Route =
   | { screen: 'file'; library: string; path: string }
   | { screen: 'reflect' }
   | { screen: 'curate' }
+  | { screen: 'deploy' }
   | { screen: 'memory' }
   | { screen: 'settings' }
 

@@ -19,6 +19,7 @@ import type {
   LoadError,
   TaskTrace
 } from './types'
+import { DEPLOY_INPUT_SCHEMAS, type DeployOutputs } from './api-deploy'
 
 // ---------- value types only the API uses ----------
 
@@ -481,11 +482,12 @@ export const API_INPUT_SCHEMAS = {
     tasks: z.array(z.string().max(4096)).max(10_000).optional(),
     force: z.boolean().optional(),
     llm: llmChoice
-  })
+  }),
+  ...DEPLOY_INPUT_SCHEMAS
 } as const
 
 /** What each method returns. */
-export interface ApiOutputs {
+export interface ApiOutputs extends DeployOutputs {
   'app.info': AppInfo
   'settings.get': PublicSettings
   'settings.update': PublicSettings
@@ -569,3 +571,4 @@ export class ApiError extends Error {
 }
 
 export type { FileChange, SkillFormat }
+export type * from './api-deploy'

@@ -175,7 +175,11 @@ export interface ToolResult {
   [key: string]: unknown
 }
 
-export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete'
+/**
+ * `update`: a skill installed from git changed upstream (`skillbench update`); `learned`: an agent (or a person)
+ * edited a deployed copy and the change is offered back to the library (`skillbench deploy`).
+ */
+export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete' | 'update' | 'learned'
 
 /** One file a proposal touches: exact text before and after (null = file absent). */
 export interface FileChange {
@@ -226,7 +230,8 @@ export interface CurationPlan {
 export interface JournalEntry {
   id: string
   proposal_id: string
-  kind: ProposalKind
+  /** `deploy`: skills written into an agent's folder (undo puts the folder back as it was). */
+  kind: ProposalKind | 'deploy'
   at: string
   by: string
   changes: FileChange[]

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { expect } from 'vitest'
 import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 
@@ -80,6 +81,8 @@ function writeCodexSession(dir: string): void {
 export interface ServeOptions {
   /** A data root remembered from an earlier run (copied, written into the settings file before the start). */
   rememberedRoot?: string
+  /** More environment for the server (e.g. its cache folder). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
@@ -102,7 +105,7 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home }
+    env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home, ...opts.env }
   })
   let stderr = ''
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
@@ -200,4 +203,16 @@ export async function audit(page: Page): Promise<AxeProblem[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('')}`) }))
   })
+}
+
+/** Audits the page and fails with the list of serious/critical violations (rule, elements) if there is one. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const problems = await audit(page)
+  expect(problems, `axe on ${where}:\n${JSON.stringify(problems, null, 1)}`).toEqual([])
+}
+
+/** Opens a screen from the sidebar and waits for it. */
+export async function go(page: Page, screen: string): Promise<void> {
+  await page.getByTestId(`nav-${screen}`).click()
+  await page.getByTestId(`screen-${screen}`).waitFor()
 }

@@ -97,11 +97,23 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/reject')
   },
   undo: {
-    summary: 'Revert an applied proposal (by proposal or journal id) if its files are unchanged since',
+    summary: 'Revert an applied proposal or a deploy (by proposal or journal id) if its files are unchanged since',
     load: () => import('./commands/undo')
   },
   restore: {
     summary: 'Bring a skill back from legacy/',
     load: () => import('./commands/restore')
+  },
+  install: {
+    summary: 'Install the skills of a git repository (https, ssh, file://, a local repo) into a library, with their provenance; never overwrites',
+    load: () => import('./commands/install')
+  },
+  update: {
+    summary: 'Fetch the sources of installed skills and queue an update proposal (exact before/after) for each one that changed upstream',
+    load: () => import('./commands/update')
+  },
+  deploy: {
+    summary: "Write the library's skills into an agent's skills folder (claude, codex, agents:PATH, …): only what changed, never touching what it did not place",
+    load: () => import('./commands/deploy')
   }
 }

@@ -384,6 +384,8 @@ export async function undoRecord(root: string, record: JournalRecord, by: string
 }
 
 async function undoRecordLocked(root: string, record: JournalRecord, by: string, hooks: TxHooks): Promise<JournalRecord> {
+  // A deploy changed an agent's folder, not the library: only the deploy module can undo it (its ops are empty here).
+  if (record.kind === 'deploy') throw new CurationError('invalid', `${record.proposal_id} is a deploy: undo it with \`skillbench undo ${record.id}\` or in the app's History`)
   const conflicts = await undoConflicts(root, record)
   if (conflicts.length > 0) {
     throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${conflicts.join('; ')}. Undo would overwrite those changes; revert them by hand first.`)

@@ -91,3 +91,13 @@ export function legacyMoveChanges(skill: Skill, raw: string, existing: ReadonlyS
     { path: `${targetDir}/SKILL.md`, before: null, after }
   ]
 }
+
+/** True when a text holds a region kept twice between conflict markers (`<<<<<<<` … `=======` … `>>>>>>>`). */
+export function hasConflictMarkers(text: string): boolean {
+  return /^<<<<<<< .*\n[\s\S]*?^=======\n[\s\S]*?^>>>>>>> /m.test(text)
+}
+
+/** Why a proposal cannot be accepted as it is: a file it writes still holds conflict markers it did not have before. */
+export function unresolvedConflicts(changes: readonly FileChange[]): string[] {
+  return changes.filter((c) => c.after !== null && hasConflictMarkers(c.after) && !(c.before !== null && hasConflictMarkers(c.before))).map((c) => c.path)
+}

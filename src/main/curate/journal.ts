@@ -21,7 +21,7 @@ export interface JournalRecord {
   id: string
   action: 'apply' | 'undo' | 'restore'
   proposal_id: string
-  kind: ProposalKind | 'restore'
+  kind: ProposalKind | 'restore' | 'deploy'
   /** ISO-8601 time of the commit. */
   at: string
   /** Who accepted it (user name), or the author when no user was given. */
@@ -34,6 +34,31 @@ export interface JournalRecord {
   ops: TxOp[]
   /** For undo records: the id of the record undone. */
   undoes?: string
+  /** Deploy records (kind `deploy`, `ops` empty): what was written into an agent's skills folder outside the library. */
+  deploy?: DeployRecord
+}
+
+/**
+ * One file a deploy wrote, replaced or removed in a target folder: its path relative to the target and the
+ * sha256 of its bytes before and after (null = absent). The bytes live in the library's deploy blob store.
+ */
+export interface DeployFileOp {
+  rel: string
+  before: string | null
+  after: string | null
+  /** Permission bits written (executable scripts keep theirs). */
+  mode?: number
+}
+
+/** What a deploy did to one target folder, enough to undo it (the manifest's bytes are blobs too). */
+export interface DeployRecord {
+  /** The target folder's real path. */
+  target: string
+  /** How it was named (`claude`, `codex`, `agents:/repo`, a folder). */
+  spec: string
+  ops: DeployFileOp[]
+  /** sha256 of the target's manifest before and after (null = absent). */
+  manifest: { before: string | null; after: string | null }
 }
 
 export const STATE_DIR = '.skillbench'

@@ -10,6 +10,7 @@ import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/librar
 import { readContainedText, writeContained } from '../store/contained'
 import { buildSkillFileName } from '../store/paths'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
+import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
@@ -183,6 +184,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     const proposal = findProposal(plan, id)
     if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
     if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
+    // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
+    const unresolved = unresolvedConflicts(proposal.changes)
+    if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
     const record = await applyProposal(root, proposal, { by, ...hooks })
     proposal.status = 'applied'
     await savePlan(root, plan)

@@ -67,6 +67,11 @@ export interface SkillLibrary extends SkillStore {
   readonly version: number
   /** Why the library's index.json could not be kept in sync by the last write (undefined when fine or absent). */
   readonly indexJsonProblem: string | undefined
+  /**
+   * Files another module wrote into the library under its lock (e.g. skills installed from git): reload them,
+   * announce them to other processes through the ledger, and keep index.json in step.
+   */
+  adoptWrites(relPaths: readonly string[]): Promise<void>
 }
 
 interface CacheEntry {
@@ -834,6 +839,19 @@ class Library implements SkillLibrary {
       if (restored.format === 'skill-md') await this.syncIndexJson()
       return this.present(restored)
     }, `restoring skill ${id}`)
+  }
+
+  async adoptWrites(relPaths: readonly string[]): Promise<void> {
+    const paths = relPaths.map((p) => checkRelPath(p))
+    if (paths.length === 0) return
+    await this.locked(async () => {
+      for (const rel of paths) {
+        this.noteWrite(rel, null)
+        this.reloadPath(rel)
+      }
+      await this.announce(paths)
+      if (paths.some((p) => skillFileAt(p)?.format === 'skill-md')) await this.syncIndexJson()
+    }, 'noting written files')
   }
 
   /**

@@ -366,7 +366,10 @@ export async function createCoreModules(): Promise<CoreModules> {
       return journalEntries(records)
     },
     async undo(store, entryId) {
-      const undo = await undoApplied(store.root, entryId, 'user')
+      // a deploy changed an agent's folder: its own undo puts that folder back (loaded when needed)
+      const { findDeployRecord, undoDeploy } = await import('../deploy/run')
+      const deployed = await findDeployRecord(store.root, entryId)
+      const undo = deployed ? await undoDeploy(store.root, deployed.id, 'user') : await undoApplied(store.root, entryId, 'user')
       const { records } = await readJournal(store.root)
       const original = records.find((r) => r.id === undo.undoes)
       return original ? { ...entryOf(original), undone_at: undo.at } : entryOf(undo)

@@ -1,4 +1,5 @@
 import { openForCuration, undoApplied } from '../../curate/service'
+import { findDeployRecord, undoDeploy } from '../../deploy/run'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'
 
@@ -9,7 +10,9 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
     if (positionals.length !== 1) throw new UsageError('give one proposal or journal id')
     const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
-    const record = await undoApplied(opened.root, positionals[0]!, actorName(values.user))
+    // a deploy changed an agent's folder: its own undo puts that folder back
+    const deployed = await findDeployRecord(opened.root, positionals[0]!)
+    const record = deployed ? await undoDeploy(opened.root, deployed.id, actorName(values.user)) : await undoApplied(opened.root, positionals[0]!, actorName(values.user))
     if (values.json) printJson(io, { status: 'success', journal_id: record.id, undoes: record.undoes, proposal_id: record.proposal_id })
     else io.stdout(`Undone ${record.proposal_id}; journal entry ${record.id}.\n`)
     return 0

@@ -18,7 +18,7 @@ import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
 
-const KIND_ORDER: ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete']
+const KIND_ORDER: ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
 
 /** One click computes the curation plan; review each proposal in a diff; undo right after accepting, or from history. */
 export function CurateScreen(): React.JSX.Element {

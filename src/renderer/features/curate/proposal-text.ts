@@ -30,7 +30,20 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       return { text: t('reason.agentEdit', { title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'delete':
       return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
+    case 'update':
+    case 'learned':
+      return sourceReason(t, p)
   }
+}
+
+/** Why an `update` (upstream changed) or `learned` (a deployed copy changed) proposal is there. */
+function sourceReason(t: Translate, p: Proposal): { text: string } {
+  const e = p.evidence
+  const conflicts = num(e.conflicts) ?? 0
+  const both = conflicts > 0 ? ` ${t('reason.bothChanged', { n: conflicts })}` : ''
+  if (p.kind === 'learned') return { text: t('reason.learned', { title: primaryTitle(p), target: typeof e.spec === 'string' ? e.spec : '' }) + both }
+  const vars = { repo: typeof e.repo === 'string' ? e.repo : '', title: primaryTitle(p), from: String(e.from ?? '').slice(0, 12), to: String(e.to ?? '').slice(0, 12) }
+  return { text: t(e.local_edit === true ? 'reason.updateLocal' : 'reason.update', vars) + both }
 }
 
 /** The words both skills use (surface words; older plans have only stems). */

@@ -14,6 +14,7 @@ import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { CurateScreen } from '../curate/CurateScreen'
+import { DeployScreen } from '../deploy/DeployScreen'
 import { MemoryScreen } from '../memory/MemoryScreen'
 import { SkillEditor } from '../editor/SkillEditor'
 import { SkillFileEditor } from '../editor/SkillFileEditor'
@@ -29,6 +30,7 @@ const NAV: { screen: Exclude<ScreenName, 'editor' | 'file'>; label: MessageKey; 
   { screen: 'skills', label: 'nav.skills', icon: '✦' },
   { screen: 'reflect', label: 'nav.reflect', icon: '↻' },
   { screen: 'curate', label: 'nav.curate', icon: '⇄' },
+  { screen: 'deploy', label: 'nav.deploy', icon: '⇪' },
   { screen: 'memory', label: 'nav.memory', icon: '✎' },
   { screen: 'settings', label: 'nav.settings', icon: '⚙' }
 ]
@@ -108,6 +110,8 @@ function Screen(): React.JSX.Element {
       return <ReflectScreen />
     case 'curate':
       return <CurateScreen />
+    case 'deploy':
+      return <DeployScreen />
     case 'memory':
       return <MemoryScreen />
     case 'settings':

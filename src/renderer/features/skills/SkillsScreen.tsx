@@ -11,6 +11,7 @@ import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
 import { translateServerMessage } from '../../i18n/server-messages'
 import { DEFAULT_FILTER, filterSkills } from './skill-filter'
+import { InstallFromGitButton } from '../sources/InstallFromGit'
 import type { SkillFilter, SkillSortKey } from './skill-filter'
 
 type Row = SkillSummary & { similarity?: number }
@@ -79,6 +80,8 @@ export function SkillsScreen(): React.JSX.Element {
         <span className="muted" data-testid="skill-count">
           {t('skills.count', { shown: rows.length, total: list.data?.skills.length ?? 0 })}
         </span>
+        <div className="spacer" />
+        <InstallFromGitButton library={library} />
       </header>
       <div className="toolbar" role="search">
         <input

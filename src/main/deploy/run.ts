@@ -1,0 +1,465 @@
+/**
+ * `skillbench deploy`: reads the library, plans against the target (plan.ts) and carries the plan out.
+ *
+ * Safety: the target folder itself must not be a symbolic link, and every path below it is walked with
+ * contained.ts (no link anywhere, O_NOFOLLOW); a lock in the target (`.skillbench-deploy.lock`, present only
+ * while held) keeps two deploys from interleaving. A real run keeps the bytes it replaces and writes in the
+ * library's blob store, writes its intent into the target, then the files (each atomically), the manifest, and
+ * last its journal record in the library — the commit point. A crash before that is rolled back by the next
+ * deploy into the target; `undo` puts the folder back from the blobs while nothing was changed there since.
+ * A dry run computes the same plan and writes nothing at all.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DeployBudget, DeployResult, DeploySkillReport, DeployTargetInfo } from '../../shared/api-deploy'
+import type { FileChange, Proposal } from '../../shared/types'
+import { CurationError } from '../curate/apply'
+import { loadPlan } from '../curate/service'
+import { activeApplies, appendJournal, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../curate/journal'
+import { containedFilePath, existingDirInside, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { openLibrary, type SkillLibrary } from '../store/library'
+import { withLibraryLock } from '../store/lock'
+import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
+import { listResources } from '../store/skill-index'
+import { StoreError } from '../store/types'
+import { queueProposals } from '../sources/update'
+import { getBlob, putBlob } from './blobs'
+import { learnedProposal } from './drift'
+import { INTENT_FILE, LOCK_FILE, MANIFEST_FILE, parseManifest, serializeManifest } from './manifest'
+import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
+import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
+import { resolveTarget, type DeployTarget } from './targets'
+
+export interface DeployOptions {
+  library: string
+  /** `claude`, `codex`, `agents:PATH`, … or a folder (see targets.ts). */
+  to: string
+  /** Only these skills (by deployed name, library name or title, or skill id); others in the target stay as they are. */
+  skills?: string[]
+  dryRun?: boolean
+  cwd: string
+  env?: NodeJS.ProcessEnv
+  /** Who deployed (journal). */
+  by?: string
+  now?: () => Date
+}
+
+/** Share of the budget from which a deploy warns that it is crowding the agent's list. */
+export const BUDGET_WARN_FRACTION = 0.8
+
+const LOCK_OPTS = { lockDir: '', lockName: LOCK_FILE }
+
+// ---- reading ------------------------------------------------------------------------------------
+
+/** Every active skill of the library with its text and (SKILL.md folders) the files beside it. */
+export async function librarySkills(library: SkillLibrary): Promise<{ skills: LibrarySkill[]; warnings: string[] }> {
+  const list = await library.list()
+  const warnings = list.errors.filter((e) => e.kind !== 'skipped').map((e) => `${e.path}: ${e.reason} (not deployed)`)
+  const skills: LibrarySkill[] = []
+  for (const skill of list.skills) {
+    const text = (await library.readRaw(skill.path)).text
+    const resources: LibrarySkill['resources'] = []
+    if (skill.format === 'skill-md') {
+      const dir = path.posix.dirname(skill.path)
+      const rels = await listResources(path.join(library.root, ...dir.split('/')))
+      // a skill folder nested inside this one is a skill of its own, not a file of this one
+      const nested = rels.filter((r) => r.endsWith('/SKILL.md')).map((r) => r.slice(0, -'SKILL.md'.length))
+      for (const rel of rels) {
+        if (nested.some((n) => rel.startsWith(n))) continue
+        const abs = await containedFilePath(library.root, `${dir}/${rel}`, { createDirs: false })
+        const st = await fs.promises.lstat(abs).catch(() => null)
+        const bytes = await readContained(library.root, `${dir}/${rel}`).catch(() => null)
+        if (!st || !bytes) continue
+        resources.push({ rel, bytes, mode: st.mode & 0o111 ? 0o755 : 0o644 })
+      }
+    }
+    skills.push({ skill, text, resources })
+  }
+  return { skills, warnings }
+}
+
+/** The state of one skill folder of the target, read without following any link. */
+export async function readFolder(targetReal: string, name: string): Promise<FolderState> {
+  const state: FolderState = { exists: false, linked: false, files: new Map(), hashes: new Map() }
+  const top = path.join(targetReal, name)
+  const st = await fs.promises.lstat(top).catch(() => null)
+  if (!st) return state
+  state.exists = true
+  if (!st.isDirectory()) {
+    state.linked = true // a link, or a file where a skill folder would be: never written through
+    return state
+  }
+  const walk = async (rel: string, depth: number): Promise<void> => {
+    if (depth > 12) return
+    for (const e of await fs.promises.readdir(path.join(top, rel), { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name
+      if (e.isSymbolicLink() || !(e.isFile() || e.isDirectory())) {
+        state.linked = true
+        continue
+      }
+      if (e.isDirectory()) await walk(childRel, depth + 1)
+      else {
+        const bytes = await readContained(targetReal, `${name}/${childRel}`)
+        if (bytes) {
+          state.files.set(childRel, bytes)
+          state.hashes.set(childRel, sha256(bytes))
+        }
+      }
+    }
+  }
+  await walk('', 0)
+  return state
+}
+
+/** The target folder's real path; refuses one that is itself a symbolic link (it would lead elsewhere). */
+async function targetFolder(target: DeployTarget, create: boolean): Promise<string | null> {
+  const st = await fs.promises.lstat(target.dir).catch(() => null)
+  if (st?.isSymbolicLink()) {
+    const to = await fs.promises.realpath(target.dir).catch(() => '(nowhere)')
+    throw new StoreError('path_escape', `${target.dir} is a symbolic link (→ ${to}): refusing to deploy into a folder that leads elsewhere; give the real folder instead`)
+  }
+  if (st && !st.isDirectory()) throw new StoreError('invalid_input', `${target.dir} is not a folder`)
+  if (!st) {
+    if (!create) return null
+    await fs.promises.mkdir(target.dir, { recursive: true })
+  }
+  return fs.promises.realpath(target.dir)
+}
+
+// ---- budget ------------------------------------------------------------------------------------
+
+function metaChars(text: string | null): number {
+  if (text === null) return 0
+  const parsed = parseSkillText(text)
+  if (!parsed.ok) return 0
+  const name = typeof parsed.file.data.name === 'string' ? parsed.file.data.name : ''
+  const description = typeof parsed.file.data.description === 'string' ? parsed.file.data.description : ''
+  return chars(name) + chars(description)
+}
+
+/** The metadata every skill folder of the target will carry after the plan, against the agent's budget. */
+async function measureBudget(target: DeployTarget, targetReal: string | null, plan: DeployPlan, desired: ReadonlyMap<string, RenderedSkill>): Promise<DeployBudget> {
+  let ours = 0
+  let others = 0
+  const planned = new Map(plan.skills.map((s) => [s.name, s.action]))
+  const folders = targetReal ? (await fs.promises.readdir(targetReal, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name) : []
+  for (const name of new Set([...folders, ...desired.keys()])) {
+    const action = planned.get(name)
+    if (action === 'remove' || action === 'forget') continue
+    const d = desired.get(name)
+    if (d && (action === 'create' || action === 'update' || action === 'unchanged' || action === 'adopt')) {
+      ours += d.metaChars
+      continue
+    }
+    if (!targetReal || !folders.includes(name)) continue
+    const text = await readContainedText(targetReal, `${name}/SKILL.md`).catch(() => null)
+    if (action === 'drifted') ours += metaChars(text)
+    else others += metaChars(text)
+  }
+  const total = ours + others
+  const limit = target.budget?.chars ?? null
+  const percent = limit ? Math.round((total / limit) * 100) : null
+  const level = limit === null ? 'none' : total > limit ? 'over' : total >= limit * BUDGET_WARN_FRACTION ? 'warn' : 'ok'
+  return { chars: total, ours, others, limit, percent, level, ...(target.budget ? { source: target.budget.source } : {}) }
+}
+
+/** The budget in one sentence for the CLI and warnings. */
+export function budgetMessage(target: DeployTargetInfo, b: DeployBudget): string {
+  if (b.limit === null) return `${target.label}: ${b.chars} characters of skill names and descriptions (no documented limit for this agent)`
+  const head = `${target.label}: ${b.chars} of about ${b.limit} characters of skill metadata (${b.percent}%)`
+  if (b.level === 'over') return `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list; deploy fewer skills (--skill) or shorten descriptions`
+  if (b.level === 'warn') return `${head} — close to the budget: more skills will crowd the agent's list`
+  return head
+}
+
+// ---- deploy ------------------------------------------------------------------------------------
+
+function skillMatches(s: LibrarySkill, name: string, wanted: string): boolean {
+  return wanted === name || wanted === s.skill.skill_id || wanted === s.skill.name || wanted === s.skill.title
+}
+
+function counts(skills: readonly DeploySkillReport[]): DeployResult['counts'] {
+  const c = { written: 0, updated: 0, removed: 0, unchanged: 0, drifted: 0, left: 0 }
+  for (const s of skills) {
+    if (s.action === 'create') c.written++
+    else if (s.action === 'update') c.updated++
+    else if (s.action === 'remove') c.removed++
+    else if (s.action === 'unchanged' || s.action === 'adopt' || s.action === 'forget') c.unchanged++
+    else if (s.action === 'drifted') c.drifted++
+    else c.left++
+  }
+  return c
+}
+
+/** Deploys (or with `dryRun`, only plans) the library's active skills into one target. */
+export async function deploy(opts: DeployOptions): Promise<DeployResult> {
+  const env = opts.env ?? process.env
+  const now = opts.now ?? (() => new Date())
+  let target: DeployTarget
+  try {
+    target = resolveTarget(opts.to, env, opts.cwd)
+  } catch (err) {
+    throw new StoreError('invalid_input', (err as Error).message)
+  }
+  const library = await openLibrary(opts.library)
+  const { skills, warnings } = await librarySkills(library)
+  const targetReal = await targetFolder(target, !opts.dryRun)
+  const work = async (): Promise<DeployResult> => {
+    if (targetReal && !opts.dryRun) await recoverDeploy(targetReal)
+    else if (targetReal && (await readContainedText(targetReal, INTENT_FILE).catch(() => null)) !== null) warnings.push('an interrupted deploy into this folder will be rolled back by the next real run')
+    const manifest = parseManifest(targetReal ? await readContainedText(targetReal, MANIFEST_FILE) : null)
+    const previous = new Map<string, string>()
+    for (const [name, e] of Object.entries(manifest.skills)) if (e.library === library.root) previous.set(e.skill_id, name)
+    const names = assignNames(skills, previous)
+    const chosen = opts.skills && opts.skills.length > 0 ? skills.filter((s) => opts.skills!.some((w) => skillMatches(s, names.get(s.skill.skill_id)!, w))) : skills
+    for (const w of opts.skills ?? []) {
+      if (!skills.some((s) => skillMatches(s, names.get(s.skill.skill_id)!, w))) throw new StoreError('not_found', `no active skill named ${JSON.stringify(w)} in ${library.root}`)
+    }
+    const desired = new Map<string, RenderedSkill>()
+    for (const s of chosen) {
+      const name = names.get(s.skill.skill_id)!
+      try {
+        desired.set(name, renderSkill(s, name))
+      } catch (err) {
+        warnings.push(`${s.skill.path}: ${(err as Error).message} (not deployed)`)
+      }
+    }
+    const scope = opts.skills && opts.skills.length > 0 ? new Set(chosen.map((s) => s.skill.skill_id)) : null
+    const folders = new Map<string, FolderState>()
+    for (const name of new Set([...desired.keys(), ...Object.keys(manifest.skills)])) {
+      folders.set(name, targetReal ? await readFolder(targetReal, name) : { exists: false, linked: false, files: new Map(), hashes: new Map() })
+    }
+    const blobs = new Map<string, Buffer | null>()
+    for (const e of Object.values(manifest.skills)) {
+      if (e.library !== library.root) continue
+      for (const hash of Object.values(e.files)) if (!blobs.has(hash)) blobs.set(hash, await getBlob(library.root, hash))
+    }
+    const stamp = now().toISOString()
+    const plan = planDeploy({ library: library.root, desired, scope, manifest, folders, blob: (h) => blobs.get(h) ?? null, now: stamp })
+    const byId = new Map(skills.map((s) => [s.skill.skill_id, s]))
+    const info: DeployTargetInfo = { spec: target.spec, agent: target.agent, label: target.label, dir: targetReal ?? target.dir, exists: targetReal !== null, budget: target.budget?.chars ?? null }
+    const proposals: Proposal[] = []
+    const reports: DeploySkillReport[] = plan.skills.map((p) => {
+      const report: DeploySkillReport = { name: p.name, action: p.action, ...(p.skill_id ? { skill_id: p.skill_id } : {}), ...(p.title ? { title: p.title } : {}), files: p.files, ...(p.why ? { why: p.why, reason: WHY_TEXT[p.why] } : {}) }
+      const source = p.skill_id ? byId.get(p.skill_id) : undefined
+      const d = desired.get(p.name)
+      const m = manifest.skills[p.name]
+      if (p.learn && source && d && m) {
+        const learned = learnedProposal({
+          skill: source.skill,
+          libraryText: source.text,
+          libraryFiles: new Map(source.resources.map((r) => [r.rel, r.bytes])),
+          deployed: deployedFiles(m, (h) => blobs.get(h) ?? null),
+          current: folders.get(p.name)!.files,
+          rendered: new Map([...d.files].map(([rel, f]) => [rel, f.bytes])),
+          name: p.name,
+          target: { spec: target.spec, label: target.label, dir: info.dir }
+        })
+        if (learned.proposal) {
+          proposals.push(learned.proposal)
+          report.proposal = learned.proposal.id
+        }
+        if (learned.notes.length > 0) report.notes = learned.notes
+      }
+      return report
+    })
+    const queued = await queuedIds(library.root)
+    for (const r of reports) if (r.proposal) r.proposalQueued = queued.has(r.proposal)
+    const budget = await measureBudget(target, targetReal, plan, desired)
+    if (budget.level === 'warn' || budget.level === 'over') warnings.push(budgetMessage(info, budget))
+    const result: DeployResult = {
+      target: info,
+      dryRun: opts.dryRun === true,
+      skills: reports,
+      counts: counts(reports),
+      budget,
+      journal_id: null,
+      proposals: proposals.map((p) => ({ id: p.id, name: String(p.evidence.name), queued: queued.has(p.id) })),
+      warnings
+    }
+    if (opts.dryRun || !targetReal) return result
+    const manifestText = serializeManifest(plan.manifest)
+    const manifestBefore = await readContainedText(targetReal, MANIFEST_FILE)
+    if (plan.ops.length > 0 || manifestText !== manifestBefore) {
+      const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp)
+      result.journal_id = record.id
+    }
+    if (proposals.some((p) => !queued.has(p.id))) await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id)))
+    return result
+  }
+  if (opts.dryRun || !targetReal) return work()
+  return withLibraryLock(targetReal, work, { ...LOCK_OPTS, purpose: `skillbench deploy ${target.spec}`.slice(0, 80) })
+}
+
+/** Ids of the proposals already in the library's plan (any status: a rejected one is not offered again). */
+async function queuedIds(root: string): Promise<Set<string>> {
+  const plan = await loadPlan(root).catch(() => null)
+  return new Set((plan?.proposals ?? []).map((p) => p.id))
+}
+
+// ---- carrying out, recovery, undo --------------------------------------------------------------
+
+interface Intent {
+  id: string
+  library: string
+  ops: DeployFileOp[]
+  manifest: DeployRecord['manifest']
+}
+
+/** Removes empty folders left by removed files, from the file's folder up to (not including) the target. */
+async function pruneEmptyDirs(targetReal: string, rel: string): Promise<void> {
+  let dir = path.posix.dirname(rel)
+  while (dir !== '.' && dir !== '') {
+    const abs = await existingDirInside(targetReal, dir)
+    if (!abs) break
+    try {
+      await fs.promises.rmdir(abs) // only succeeds when empty: nothing of anyone's is removed
+    } catch {
+      break
+    }
+    dir = path.posix.dirname(dir)
+  }
+}
+
+async function currentHash(targetReal: string, rel: string): Promise<string | null> {
+  const bytes = await readContained(targetReal, rel).catch((err: unknown) => {
+    if (err instanceof StoreError && err.code === 'path_escape') throw err
+    return null
+  })
+  return bytes ? sha256(bytes) : null
+}
+
+/** Puts file `rel` in the state `hash` (null = absent) from the blob store. */
+async function putFile(libraryRoot: string, targetReal: string, rel: string, hash: string | null, mode: number | undefined): Promise<void> {
+  if (hash === null) {
+    await unlinkContained(targetReal, rel)
+    await pruneEmptyDirs(targetReal, rel)
+    return
+  }
+  const bytes = await getBlob(libraryRoot, hash)
+  if (!bytes) throw new CurationError('conflict', `the bytes of ${rel} (${hash.slice(0, 12)}) are no longer in the library's deploy store`)
+  await writeContained(targetReal, rel, bytes, { mode: mode ?? 0o644 })
+}
+
+/** Applies ops + manifest as one recoverable change and journals it; returns the journal record. */
+async function applyOps(libraryRoot: string, targetReal: string, spec: string, ops: DeployFileOp[], manifest: DeployRecord['manifest'], record: Omit<JournalRecord, 'id' | 'at' | 'deploy' | 'ops'>, at: string): Promise<JournalRecord> {
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
+  const intent: Intent = { id, library: libraryRoot, ops, manifest }
+  await writeContained(targetReal, INTENT_FILE, JSON.stringify(intent) + '\n')
+  for (const op of ops) await putFile(libraryRoot, targetReal, op.rel, op.after, op.mode)
+  await putFile(libraryRoot, targetReal, MANIFEST_FILE, manifest.after, 0o644)
+  const deployRecord: DeployRecord = { target: targetReal, spec, ops, manifest }
+  const full: JournalRecord = { ...record, id, at, ops: [], deploy: deployRecord }
+  await withLibraryLock(libraryRoot, () => appendJournal(libraryRoot, full), { purpose: 'journaling a deploy' })
+  await unlinkContained(targetReal, INTENT_FILE)
+  return full
+}
+
+/** Most SKILL.md text a deploy's journal record carries for the History (beyond it: paths only). */
+const JOURNAL_TEXT_BYTES = 2 * 1024 * 1024
+
+function textOrEmpty(b: Buffer | null): string | null {
+  if (!b) return null
+  const d = decodeSkillBytes(b)
+  return d.ok ? d.text : ''
+}
+
+async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string): Promise<JournalRecord> {
+  // Every byte replaced or written goes to the blob store first: undo and recovery rebuild from it.
+  const ops: DeployFileOp[] = []
+  const changes: FileChange[] = []
+  const manifest = await withLibraryLock(
+    libraryRoot,
+    async () => {
+      for (const op of plan.ops) {
+        let before: Buffer | null = null
+        if (op.before !== null) {
+          before = await readContained(targetReal, op.rel)
+          if (!before || sha256(before) !== op.before) throw new CurationError('conflict', `${op.rel} changed while deploying: nothing was changed, run the deploy again`)
+          await putBlob(libraryRoot, before)
+        }
+        if (op.after) await putBlob(libraryRoot, op.after.bytes)
+        ops.push({ rel: op.rel, before: op.before, after: op.after?.hash ?? null, ...(op.after && op.after.mode !== 0o644 ? { mode: op.after.mode } : {}) })
+        if (op.rel.endsWith('/SKILL.md')) changes.push({ path: path.join(targetReal, op.rel), before: textOrEmpty(before), after: op.after ? textOrEmpty(op.after.bytes) : null })
+      }
+      const before = manifestBefore === null ? null : await putBlob(libraryRoot, Buffer.from(manifestBefore, 'utf8'))
+      const after = await putBlob(libraryRoot, Buffer.from(manifestAfter, 'utf8'))
+      return { before, after }
+    },
+    { purpose: 'keeping deployed files for undo' }
+  )
+  const size = changes.reduce((n, c) => n + (c.before?.length ?? 0) + (c.after?.length ?? 0), 0)
+  const shown = size <= JOURNAL_TEXT_BYTES ? changes : changes.map((c) => ({ path: c.path, before: c.before === null ? null : '', after: c.after === null ? null : '' }))
+  return applyOps(libraryRoot, targetReal, spec, ops, manifest, { action: 'apply', proposal_id: `deploy-${spec}`.slice(0, 200), kind: 'deploy', by, author: 'skillbench deploy', changes: shown }, at)
+}
+
+/** Rolls back a deploy into this target that a crash interrupted before its journal record (call under the target lock). */
+export async function recoverDeploy(targetReal: string): Promise<'none' | 'committed' | 'rolled-back'> {
+  const text = await readContainedText(targetReal, INTENT_FILE)
+  if (text === null) return 'none'
+  let intent: Intent
+  try {
+    intent = JSON.parse(text) as Intent
+    if (typeof intent.id !== 'string' || !Array.isArray(intent.ops)) throw new Error('bad shape')
+  } catch {
+    // torn while being written: nothing was done yet (ops start only after it is complete)
+    await unlinkContained(targetReal, INTENT_FILE)
+    return 'rolled-back'
+  }
+  const { records } = await readJournal(intent.library).catch(() => ({ records: [] as JournalRecord[] }))
+  if (records.some((r) => r.id === intent.id)) {
+    await unlinkContained(targetReal, INTENT_FILE)
+    return 'committed'
+  }
+  const problems: string[] = []
+  for (const op of [...intent.ops].reverse()) {
+    const now = await currentHash(targetReal, op.rel)
+    if (now === op.before) continue
+    if (now !== op.after) {
+      problems.push(`${op.rel} matches neither its old nor its new content`)
+      continue
+    }
+    await putFile(intent.library, targetReal, op.rel, op.before, undefined)
+  }
+  const manifestNow = await currentHash(targetReal, MANIFEST_FILE)
+  if (manifestNow !== intent.manifest.before && manifestNow === intent.manifest.after) await putFile(intent.library, targetReal, MANIFEST_FILE, intent.manifest.before, 0o644)
+  if (problems.length > 0) throw new CurationError('conflict', `an interrupted deploy into ${targetReal} could not be rolled back: ${problems.join('; ')}`)
+  await unlinkContained(targetReal, INTENT_FILE)
+  return 'rolled-back'
+}
+
+/** The deploy record an id names (journal id or proposal id), if it is a deploy that was not undone. */
+export async function findDeployRecord(libraryRoot: string, id: string): Promise<JournalRecord | null> {
+  const { records } = await readJournal(libraryRoot)
+  const record = records.find((r) => r.id === id) ?? activeApplies(records).find((r) => r.proposal_id === id)
+  return record && record.kind === 'deploy' && record.deploy ? record : null
+}
+
+/** Undoes a deploy: every file it wrote or removed goes back, if nothing was changed there since. */
+export async function undoDeploy(libraryRoot: string, id: string, by: string): Promise<JournalRecord> {
+  const { records } = await readJournal(libraryRoot)
+  const record = records.find((r) => r.id === id && r.kind === 'deploy')
+  if (!record?.deploy) throw new CurationError('not_found', `no deploy with id ${JSON.stringify(id)} in the journal`)
+  if (!activeApplies(records).some((r) => r.id === record.id)) throw new CurationError('not_found', `${record.id} is already undone`)
+  const d = record.deploy
+  const targetReal = d.target
+  const st = await fs.promises.lstat(targetReal).catch(() => null)
+  if (!st || st.isSymbolicLink() || !st.isDirectory()) throw new CurationError('conflict', `${targetReal} is no longer a folder: nothing to undo there`)
+  return withLibraryLock(
+    targetReal,
+    async () => {
+      await recoverDeploy(targetReal)
+      const conflicts: string[] = []
+      if ((await currentHash(targetReal, MANIFEST_FILE)) !== d.manifest.after) conflicts.push('the target was deployed to again since (undo that deploy first)')
+      for (const op of d.ops) if ((await currentHash(targetReal, op.rel)) !== op.after) conflicts.push(`${op.rel} was changed there since`)
+      if (conflicts.length > 0) throw new CurationError('conflict', `the deploy cannot be undone: ${conflicts.join('; ')}`)
+      const inverse: DeployFileOp[] = [...d.ops].reverse().map((op) => ({ rel: op.rel, before: op.after, after: op.before }))
+      const changes = record.changes.map((c) => ({ path: c.path, before: c.after, after: c.before }))
+      // (undoing the first deploy removes the manifest it made, with the files: nothing of ours is left there)
+      return applyOps(libraryRoot, targetReal, d.spec, inverse, { before: d.manifest.after, after: d.manifest.before }, { action: 'undo', proposal_id: record.proposal_id, kind: 'deploy', by, author: by, changes, undoes: record.id }, new Date().toISOString())
+    },
+    { ...LOCK_OPTS, purpose: 'undoing a deploy' }
+  )
+}
+

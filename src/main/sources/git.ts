@@ -1,0 +1,177 @@
+/**
+ * The system `git`, run so that it can never wait for a person: no terminal prompt, no askpass program, no
+ * credential manager dialog, SSH in batch mode, stdin closed. Every run has a time limit; a fetch also has a
+ * size limit (the objects folder is watched while it grows). Failures become a `SourceError` whose message says
+ * what to do (missing git, not a repository, credentials needed, too big, too slow).
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+export type SourceErrorCode = 'git_missing' | 'not_git' | 'auth' | 'not_found' | 'too_big' | 'timeout' | 'invalid' | 'git_failed' | 'no_skills'
+
+/** Why installing or updating from a source failed; the message is for the person. */
+export class SourceError extends Error {
+  constructor(
+    readonly code: SourceErrorCode,
+    message: string
+  ) {
+    super(message)
+    this.name = 'SourceError'
+  }
+}
+
+export interface GitLimits {
+  /** Longest a single git command may run (default SKILLBENCH_GIT_TIMEOUT_MS or 10 minutes). */
+  timeoutMs?: number
+  /** Largest a fetched repository may grow in the cache (default SKILLBENCH_GIT_MAX_MB or 512 MB). */
+  maxRepoBytes?: number
+}
+
+export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000
+export const DEFAULT_MAX_REPO_BYTES = 512 * 1024 * 1024
+
+export function gitLimits(limits: GitLimits = {}, env: NodeJS.ProcessEnv = process.env): Required<GitLimits> {
+  const envTimeout = Number(env.SKILLBENCH_GIT_TIMEOUT_MS)
+  const envMb = Number(env.SKILLBENCH_GIT_MAX_MB)
+  return {
+    timeoutMs: limits.timeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_GIT_TIMEOUT_MS),
+    maxRepoBytes: limits.maxRepoBytes ?? (envMb > 0 ? envMb * 1024 * 1024 : DEFAULT_MAX_REPO_BYTES)
+  }
+}
+
+/** The environment every git run gets: nothing may prompt, nothing of the user's repo hooks runs. */
+export function gitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base }
+  env.GIT_TERMINAL_PROMPT = '0'
+  // An askpass program would open a dialog: an empty GIT_ASKPASS makes git skip every askpass (also core.askPass).
+  env.GIT_ASKPASS = ''
+  env.SSH_ASKPASS = ''
+  env.SSH_ASKPASS_REQUIRE = 'never'
+  env.GCM_INTERACTIVE = 'never'
+  env.GIT_CONFIG_NOSYSTEM = base.GIT_CONFIG_NOSYSTEM ?? ''
+  // BatchMode: ssh fails instead of asking for a passphrase or a host-key confirmation.
+  if (!base.GIT_SSH_COMMAND && !base.GIT_SSH) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes -o ConnectTimeout=30'
+  env.LC_ALL = 'C' // messages in English, so failures can be recognised
+  delete env.GIT_DIR
+  delete env.GIT_WORK_TREE
+  delete env.GIT_INDEX_FILE
+  return env
+}
+
+/** Config for every run: no fsmonitor or hooks of any repo, no interactive credential helper. */
+const SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'credential.interactive=never', '-c', 'protocol.ext.allow=never']
+
+export interface GitRun {
+  cwd?: string
+  /** Bytes written to stdin, then closed (stdin is closed at once without it). */
+  input?: Buffer | string
+  signal?: AbortSignal
+  timeoutMs: number
+  /** A folder whose size is watched while the command runs (a fetch's objects); above `maxBytes` it is stopped. */
+  watch?: { dir: string; maxBytes: number }
+  env?: NodeJS.ProcessEnv
+}
+
+/** Bytes of the files under a folder (what a fetch has written so far). */
+export function folderBytes(dir: string): number {
+  let total = 0
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return 0
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name)
+    try {
+      if (e.isDirectory()) total += folderBytes(p)
+      else if (e.isFile()) total += fs.lstatSync(p).size
+    } catch {
+      // vanished while counting (git renames its temp packs)
+    }
+  }
+  return total
+}
+
+/** Runs `git ...args`; resolves with stdout (bytes) or rejects with a SourceError made from stderr. */
+export function runGit(args: string[], run: GitRun): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let child: ReturnType<typeof spawn>
+    try {
+      child = spawn('git', [...SAFE_CONFIG, ...args], { cwd: run.cwd, env: gitEnv(run.env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
+    } catch (err) {
+      reject(spawnError(err))
+      return
+    }
+    const out: Buffer[] = []
+    let err = ''
+    let stopped: SourceError | null = null
+    const stop = (why: SourceError): void => {
+      if (stopped) return
+      stopped = why
+      child.kill('SIGKILL')
+    }
+    const timer = setTimeout(() => stop(new SourceError('timeout', `git took longer than ${Math.round(run.timeoutMs / 1000)} s and was stopped (a very large repository or a slow network; SKILLBENCH_GIT_TIMEOUT_MS raises the limit)`)), run.timeoutMs)
+    const watcher = run.watch
+      ? setInterval(() => {
+          const bytes = folderBytes(run.watch!.dir)
+          if (bytes > run.watch!.maxBytes) stop(tooBig(run.watch!.maxBytes))
+        }, 200)
+      : undefined
+    const onAbort = (): void => stop(new SourceError('timeout', 'cancelled'))
+    run.signal?.addEventListener('abort', onAbort, { once: true })
+    child.stdout!.on('data', (d: Buffer) => out.push(d))
+    child.stderr!.on('data', (d: Buffer) => {
+      if (err.length < 64 * 1024) err += d.toString('utf8')
+    })
+    child.stdin!.on('error', () => undefined) // git may exit before reading all input
+    child.stdin!.end(run.input ?? '')
+    const finish = (): void => {
+      clearTimeout(timer)
+      if (watcher) clearInterval(watcher)
+      run.signal?.removeEventListener('abort', onAbort)
+    }
+    child.on('error', (e) => {
+      finish()
+      reject(spawnError(e))
+    })
+    child.on('close', (code) => {
+      finish()
+      if (stopped) reject(stopped)
+      else if (code === 0) resolve(Buffer.concat(out))
+      else reject(gitFailure(args, err))
+    })
+  })
+}
+
+function spawnError(err: unknown): SourceError {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return new SourceError('git_missing', 'git is not installed (or not on PATH): Skillbench uses the system git to fetch skills; install git and try again')
+  return new SourceError('git_failed', `git could not be started: ${(err as Error).message}`)
+}
+
+export function tooBig(maxBytes: number): SourceError {
+  return new SourceError('too_big', `the repository is larger than ${Math.round(maxBytes / (1024 * 1024))} MB and was not fetched (give --path to a smaller repository, or raise SKILLBENCH_GIT_MAX_MB)`)
+}
+
+/** A git failure in words, from its stderr. Pure. */
+export function gitFailure(args: readonly string[], stderr: string): SourceError {
+  const text = stderr.trim()
+  const last = text.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' ').replace(/\s+/g, ' ').slice(0, 400)
+  if (/terminal prompts disabled|could not read (Username|Password)|Authentication failed|authentication required|Permission denied \(publickey|Host key verification failed|HTTP Basic: Access denied|returned error: 40[13]|invalid credentials|Invalid username or password/i.test(text)) {
+    return new SourceError('auth', `the repository needs credentials (it may be private): Skillbench never asks for a password; set up a git credential helper or an SSH key that works without a prompt, then try again (git said: ${last})`)
+  }
+  if (/Repository not found|repository .* not found|returned error: 404|does not appear to be a git repository|not a git repository|not found: did you run git update-server-info|unable to access .*: The requested URL returned error|Could not resolve host|unable to find remote helper|Connection refused|no such file or directory/i.test(text)) {
+    return new SourceError('not_git', `not a git repository that can be read: ${last}`)
+  }
+  if (/couldn't find remote ref|unknown revision|not our ref|bad revision|invalid refspec/i.test(text)) {
+    return new SourceError('not_found', `no such branch, tag or commit in the repository: ${last}`)
+  }
+  return new SourceError('git_failed', `git ${args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''} failed: ${last || 'no message'}`)
+}
+
+/** Fails with git_missing when git cannot run at all. */
+export async function gitVersion(env?: NodeJS.ProcessEnv): Promise<string> {
+  return (await runGit(['--version'], { timeoutMs: 30_000, env })).toString('utf8').trim()
+}

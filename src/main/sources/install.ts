@@ -1,0 +1,244 @@
+/**
+ * `skillbench install SOURCE`: fetch a repository into the cache, find its skills, and add each one to the library
+ * as a SKILL.md folder with its files and its provenance. A skill is staged inside `.skillbench/staging/` and
+ * moved into place with one rename, so it is either wholly installed or not at all; a name already taken in the
+ * library is reported and never overwritten.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { validateSkillMd } from '../formats/skill-md'
+import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
+import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
+import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
+import { SKILL_MD_NAME } from '../store/skill-meta'
+import { gitLimits, SourceError, type GitLimits } from './git'
+import { provenanceOfText, withProvenance, type SkillSource } from './provenance'
+import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
+import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-skills'
+import { parseSource, type SourceSpec } from './source-spec'
+
+export interface InstallOptions extends GitLimits {
+  library: string
+  source: string
+  ref?: string
+  /** Folder of the repository to look in (default: all of it). */
+  path?: string
+  /** Only these skills (by `name`); default every skill found. */
+  skills?: string[]
+  cwd: string
+  env?: NodeJS.ProcessEnv
+  signal?: AbortSignal
+  /** Told what is happening (cloning, reading, writing). */
+  onProgress?: (message: string) => void
+}
+
+export interface InstalledSkill {
+  name: string
+  /** Library-relative path of the SKILL.md. */
+  path: string
+  source: SkillSource
+}
+
+/** `skillbench install --json`: exactly this shape. */
+export interface InstallReport {
+  installed: InstalledSkill[]
+  skipped: { name: string; reason: string }[]
+}
+
+/** Largest file of a skill copied into the library. */
+export const MAX_RESOURCE_BYTES = 64 * 1024 * 1024
+const STAGING = '.skillbench/staging'
+
+/** A skill of the repository ready to be written: its name, files (bytes) and provenance. */
+interface Candidate {
+  name: string
+  repoDir: string
+  skillText: string
+  files: { rel: string; bytes: Buffer; executable: boolean }[]
+}
+
+/**
+ * Problems of the Agent Skills rules a skill is installed with, as notes: extra top-level keys are other agents'
+ * extensions (Claude Code's `disable-model-invocation`, collections' `category`…) and stay as written; a description
+ * over 1024 characters is kept whole (deploy shortens it for agents, the full text going to the body).
+ */
+const TOLERATED = [/^unexpected top-level key /, /^description is \d+ characters, the limit is \d+$/]
+
+/** Why a skill's SKILL.md cannot go into the library as it is (null when it can), its name, and notes. Pure. */
+export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: string | null; text: string; notes: string[] } {
+  const decoded = decodeSkillBytes(bytes)
+  if (!decoded.ok) return { name: fallbackName, problem: `SKILL.md ${decoded.reason}`, text: '', notes: [] }
+  const parsed = parseSkillText(decoded.text)
+  if (!parsed.ok) return { name: fallbackName, problem: `SKILL.md does not parse: ${parsed.reason}`, text: decoded.text, notes: [] }
+  const fm = parsed.file.data
+  const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
+  const errors = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name })
+    .filter((p) => p.level === 'error')
+    .map((p) => p.message)
+  const fatal = errors.filter((m) => !TOLERATED.some((re) => re.test(m)))
+  if (fatal.length > 0) return { name, problem: `SKILL.md fails validation: ${fatal.join('; ')}`, text: decoded.text, notes: [] }
+  if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
+  return { name, problem: null, text: decoded.text, notes: errors }
+}
+
+/** Installs the skills of a source into the library (see the module comment). */
+export async function installFromSource(opts: InstallOptions): Promise<InstallReport> {
+  const spec = parseSource(opts.source, opts.cwd)
+  const subdir = (() => {
+    try {
+      return cleanSubdir(opts.path)
+    } catch (err) {
+      throw new SourceError('invalid', (err as Error).message)
+    }
+  })()
+  const limits = gitLimits(opts, opts.env)
+  const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
+  opts.onProgress?.(`Fetching ${spec.display}${opts.ref ? ` at ${opts.ref}` : ''}…`)
+  const fetched = await fetchCommit(spec, opts.ref, fetchOpts)
+  const found = await skillsOfCommit(spec, fetched, subdir, fetchOpts)
+  const report: InstallReport = { installed: [], skipped: [] }
+  opts.onProgress?.(`Found ${found.length} skill(s) at ${fetched.commit.slice(0, 12)}; checking them…`)
+
+  const blobs = await readBlobs(fetched.repoDir, found.map((s) => s.skillMd.oid), fetchOpts)
+  const wanted = opts.skills && opts.skills.length > 0 ? new Set(opts.skills) : null
+  const candidates: Candidate[] = []
+  const seenNames = new Map<string, string>()
+  for (const skill of found) {
+    const fallback = path.posix.basename(skill.dir) || path.posix.basename(spec.display).replace(/\.git$/, '')
+    const bytes = blobs.get(skill.skillMd.oid)
+    const checked = bytes
+      ? skill.skillMd.size > MAX_SKILL_FILE_BYTES
+        ? { name: fallback, problem: `SKILL.md is larger than ${MAX_SKILL_FILE_BYTES} bytes`, text: '', notes: [] }
+        : checkSkillMd(bytes, fallback)
+      : { name: fallback, problem: 'SKILL.md could not be read from the repository', text: '', notes: [] }
+    if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
+    const where = skill.dir || '(repository root)'
+    if (checked.problem) {
+      report.skipped.push({ name: checked.name, reason: `${where}: ${checked.problem}` })
+      continue
+    }
+    if (skill.problems.length > 0) {
+      report.skipped.push({ name: checked.name, reason: `${where}: ${skill.problems.join('; ')}` })
+      continue
+    }
+    const first = seenNames.get(checked.name)
+    if (first !== undefined) {
+      report.skipped.push({ name: checked.name, reason: `${where}: another skill of this repository (${first || 'its root'}) has the same name` })
+      continue
+    }
+    seenNames.set(checked.name, skill.dir)
+    for (const note of [...checked.notes, ...skill.notes]) opts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
+    const tooBig = skill.files.find((f) => f.size > MAX_RESOURCE_BYTES)
+    if (tooBig) {
+      report.skipped.push({ name: checked.name, reason: `${where}: ${tooBig.rel} is larger than ${MAX_RESOURCE_BYTES / (1024 * 1024)} MB` })
+      continue
+    }
+    candidates.push({ name: checked.name, repoDir: skill.dir, skillText: checked.text, files: skill.files.map((f) => ({ rel: f.rel, bytes: Buffer.alloc(0), executable: f.executable })) })
+  }
+  for (const name of wanted ?? []) {
+    if (!seenNames.has(name) && !report.skipped.some((s) => s.name === name)) report.skipped.push({ name, reason: `no skill named ${name} under ${subdir || 'the repository root'} of ${spec.display}` })
+  }
+  if (candidates.length === 0) return report
+
+  // Resource bytes only for the skills that will be written, with a budget for all of them together.
+  const total = found.filter((s) => candidates.some((c) => c.repoDir === s.dir)).reduce((n, s) => n + s.files.reduce((m, f) => m + f.size, 0), 0)
+  if (total > limits.maxRepoBytes) throw new SourceError('too_big', `the skills to install hold ${Math.round(total / (1024 * 1024))} MB of files, more than ${Math.round(limits.maxRepoBytes / (1024 * 1024))} MB: install fewer with --skill NAME`)
+  const resources = await readBlobs(fetched.repoDir, found.flatMap((s) => s.files.map((f) => f.oid)), fetchOpts)
+  for (const c of candidates) {
+    const skill = found.find((s) => s.dir === c.repoDir)!
+    c.files = skill.files.map((f) => ({ rel: f.rel, bytes: resources.get(f.oid) ?? Buffer.alloc(0), executable: f.executable }))
+  }
+
+  const library = await openOrCreate(opts.library)
+  opts.onProgress?.(`Writing into ${library.root}…`)
+  await library.locked(async () => {
+    await sweepStaging(library.root)
+    const current = await library.list()
+    const written: string[] = []
+    for (const c of candidates) {
+      const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir }
+      const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
+      if (clash) {
+        report.skipped.push({ name: c.name, reason: clash })
+        continue
+      }
+      try {
+        const rel = await writeSkillFolder(library.root, c, source)
+        written.push(rel)
+        report.installed.push({ name: c.name, path: rel, source })
+      } catch (err) {
+        // staged copies are removed: nothing of this skill is left in the library
+        report.skipped.push({ name: c.name, reason: `not installed: ${(err as Error).message}` })
+      }
+    }
+    await library.adoptWrites(written)
+  }, `installing skills from ${spec.display}`.slice(0, 80))
+  return report
+}
+
+/** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */
+export async function skillsOfCommit(spec: SourceSpec, fetched: FetchedCommit, subdir: string, fetchOpts: GitLimits & { env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RepoSkill[]> {
+  const entries = await listTree(fetched.repoDir, fetched.commit, subdir, fetchOpts)
+  const at = `${spec.display} at ${fetched.ref} (${fetched.commit.slice(0, 12)})`
+  if (subdir && entries.length === 0) throw new SourceError('not_found', `no folder ${subdir} in ${at}`)
+  const links = entries.filter((e) => e.mode === LINK_MODE)
+  const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), fetchOpts)
+  const linkTargets = new Map([...linkBlobs].map(([oid, b]) => [oid, b.toString('utf8')]))
+  const found = findRepoSkills(entries, subdir, linkTargets)
+  if (found.length === 0) throw new SourceError('no_skills', `no SKILL.md found under ${subdir || 'the repository root'} of ${at}`)
+  return found
+}
+
+async function openOrCreate(dir: string): Promise<SkillLibrary> {
+  await fs.promises.mkdir(dir, { recursive: true })
+  return openLibrary(dir)
+}
+
+/** Why `name` cannot be installed into this library (null when it can). */
+async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<string | null> {
+  const same = skills.find((s) => s.format === 'skill-md' && (s.name === name || path.posix.dirname(s.path) === name))
+  if (same) {
+    const text = await library.readRaw(same.path).then((r) => r.text, () => '')
+    const prov = provenanceOfText(text)
+    if (prov && prov.repo === repo && prov.path === repoPath) return `already installed from ${repo} (commit ${prov.commit.slice(0, 12)}) at ${same.path}: skillbench update brings its upstream changes`
+    return `a skill named ${name} already exists in the library (${same.path}): not overwritten`
+  }
+  const there = await fs.promises.lstat(path.join(library.root, name)).then(() => true, () => false)
+  if (there) return `${name} already exists in the library folder (not a skill Skillbench can read): not overwritten`
+  return null
+}
+
+/** Stages the skill's folder under .skillbench/staging and moves it into place in one rename; returns the SKILL.md path. */
+async function writeSkillFolder(root: string, c: Candidate, source: SkillSource): Promise<string> {
+  const stage = `${STAGING}/${process.pid}-${randomBytes(6).toString('hex')}`
+  try {
+    await writeContained(root, `${stage}/${c.name}/SKILL.md`, withProvenance(c.skillText, source))
+    for (const f of c.files) await writeContained(root, `${stage}/${c.name}/${f.rel}`, f.bytes, { mode: f.executable ? 0o755 : 0o644 })
+    await moveContained(root, `${stage}/${c.name}`, c.name)
+  } finally {
+    const dir = await existingDirInside(root, stage).catch(() => null)
+    if (dir) await fs.promises.rm(dir, { recursive: true, force: true })
+  }
+  return `${c.name}/SKILL.md`
+}
+
+/** Removes staging folders of installs whose process is gone (a crash mid-install leaves nothing in the library itself). */
+async function sweepStaging(root: string): Promise<void> {
+  await ensureDirInside(root, STAGING)
+  for (const name of await listContained(root, STAGING)) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1])
+    if (pid === process.pid || (pid && processAlive(pid))) continue
+    const dir = await existingDirInside(root, `${STAGING}/${name}`).catch(() => null)
+    if (dir) await fs.promises.rm(dir, { recursive: true, force: true })
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

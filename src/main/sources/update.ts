@@ -1,0 +1,285 @@
+/**
+ * `skillbench update`: for every skill installed from a source, fetch the source and, when the skill's files
+ * changed upstream, put a reviewable `update` proposal (exact before/after of every file) into the review queue.
+ * Nothing in the library changes until it is accepted. A skill also edited in the library is merged three ways
+ * (the installed upstream version is the base): the person's edits are kept, and a region both changed is kept
+ * twice between conflict markers, never dropped.
+ */
+import path from 'node:path'
+import type { FileChange, Proposal, Skill } from '../../shared/types'
+import { CurationError, withLibraryLock } from '../curate/apply'
+import { loadPlan, savePlan, type SavedPlan } from '../curate/service'
+import { readContained } from '../store/contained'
+import { openLibrary, type SkillLibrary } from '../store/library'
+import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
+import { listResources } from '../store/skill-index'
+import { gitLimits, SourceError, type GitLimits } from './git'
+import { provenanceOf, SOURCE_KEY_PATH, type SkillSource } from './provenance'
+import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
+import { findRepoSkills, LINK_MODE } from './repo-skills'
+import { parseSource, type SourceSpec } from './source-spec'
+import { keepBoth, mergeFrontMatter, mergeText, sameContent } from './three-way'
+
+export interface UpdateOptions extends GitLimits {
+  library: string
+  cwd: string
+  env?: NodeJS.ProcessEnv
+  signal?: AbortSignal
+  onProgress?: (message: string) => void
+}
+
+export interface UpdateReport {
+  /** Installed skills looked at. */
+  checked: number
+  proposals: { id: string; name: string; path: string; from: string; to: string; local_edit: boolean; conflicts: number; status: 'added' | 'exists' }[]
+  unchanged: { name: string; path: string; commit: string; note?: string }[]
+  failed: { name: string; path: string; reason: string }[]
+}
+
+interface Installed {
+  skill: Skill
+  text: string
+  source: SkillSource
+}
+
+/** Text of bytes when they are UTF-8 without NUL (a file a proposal can carry), else null. */
+function textOf(bytes: Buffer | null | undefined): string | null {
+  if (!bytes) return null
+  if (bytes.includes(0)) return null
+  const d = decodeSkillBytes(bytes)
+  return d.ok ? d.text : null
+}
+
+/** Files of the skill's folder in the library (SKILL.md excluded), rel → bytes. */
+async function libraryFiles(library: SkillLibrary, skillPath: string): Promise<Map<string, Buffer>> {
+  const dir = path.posix.dirname(skillPath)
+  const out = new Map<string, Buffer>()
+  for (const rel of await listResources(path.join(library.root, ...dir.split('/')))) {
+    const bytes = await readContained(library.root, `${dir}/${rel}`).catch(() => null)
+    if (bytes) out.set(rel, bytes)
+  }
+  return out
+}
+
+/** Upstream files of the skill at a commit: SKILL.md bytes and the others, rel → bytes; null when the folder is gone. */
+async function upstreamFiles(fetched: { repoDir: string }, commit: string, repoPath: string, opts: GitLimits & { env?: NodeJS.ProcessEnv }): Promise<{ skillMd: Buffer; files: Map<string, Buffer>; oids: Map<string, string> } | null> {
+  const entries = await listTree(fetched.repoDir, commit, repoPath, opts)
+  const links = entries.filter((e) => e.mode === LINK_MODE)
+  const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), opts)
+  const skills = findRepoSkills(entries, repoPath, new Map([...linkBlobs].map(([k, v]) => [k, v.toString('utf8')])))
+  const skill = skills.find((s) => s.dir === repoPath)
+  if (!skill || !skill.skillMd.oid) return null
+  const blobs = await readBlobs(fetched.repoDir, [skill.skillMd.oid, ...skill.files.map((f) => f.oid)], opts)
+  const files = new Map<string, Buffer>()
+  const oids = new Map<string, string>([['SKILL.md', skill.skillMd.oid]])
+  for (const f of skill.files) {
+    files.set(f.rel, blobs.get(f.oid) ?? Buffer.alloc(0))
+    oids.set(f.rel, f.oid)
+  }
+  return { skillMd: blobs.get(skill.skillMd.oid) ?? Buffer.alloc(0), files, oids }
+}
+
+/** Checks every installed skill of the library against its source and queues `update` proposals. */
+export async function updateFromSources(opts: UpdateOptions): Promise<UpdateReport> {
+  const library = await openLibrary(opts.library)
+  const report: UpdateReport = { checked: 0, proposals: [], unchanged: [], failed: [] }
+  const installed: Installed[] = []
+  for (const skill of (await library.list()).skills) {
+    if (skill.format !== 'skill-md') continue
+    const text = (await library.readRaw(skill.path)).text
+    const parsed = parseSkillText(text)
+    const source = parsed.ok ? provenanceOf(parsed.file.data) : null
+    if (source) installed.push({ skill, text, source })
+  }
+  report.checked = installed.length
+  const limits = gitLimits(opts, opts.env)
+  const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
+  const groups = new Map<string, Installed[]>()
+  for (const i of installed) groups.set(`${i.source.repo}\u0000${i.source.ref}`, [...(groups.get(`${i.source.repo}\u0000${i.source.ref}`) ?? []), i])
+  const proposals: Proposal[] = []
+  for (const members of groups.values()) {
+    const { repo, ref } = members[0]!.source
+    let spec: SourceSpec
+    let fetched: FetchedCommit
+    try {
+      spec = parseSource(repo, opts.cwd)
+      opts.onProgress?.(`Fetching ${repo} at ${ref}…`)
+      fetched = await fetchCommit(spec, ref === 'HEAD' ? undefined : ref, fetchOpts)
+    } catch (err) {
+      for (const m of members) report.failed.push({ name: m.skill.title, path: m.skill.path, reason: (err as Error).message })
+      continue
+    }
+    for (const m of members) {
+      try {
+        if (m.source.commit === fetched.commit) {
+          report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit })
+          continue
+        }
+        const proposal = await proposeUpdate(library, m, spec, fetched, fetchOpts)
+        if ('note' in proposal) report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit, note: proposal.note })
+        else proposals.push(proposal.proposal)
+      } catch (err) {
+        report.failed.push({ name: m.skill.title, path: m.skill.path, reason: (err as Error).message })
+      }
+    }
+  }
+  if (proposals.length > 0) {
+    const status = await queueProposals(library.root, proposals)
+    for (const p of proposals) {
+      const e = p.evidence
+      report.proposals.push({ id: p.id, name: p.members[0]!.title, path: p.members[0]!.path, from: String(e.from), to: String(e.to), local_edit: e.local_edit === true, conflicts: Number(e.conflicts) || 0, status: status.get(p.id) ?? 'added' })
+    }
+  }
+  return report
+}
+
+/** The update proposal of one skill, or a note saying why there is none. */
+async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }): Promise<{ proposal: Proposal } | { note: string }> {
+  const next: SkillSource = { ...m.source, commit: fetched.commit, ref: m.source.ref }
+  const upstream = await upstreamFiles(fetched, fetched.commit, m.source.path, opts)
+  if (!upstream) throw new SourceError('not_found', `${m.source.path || 'the skill'} is no longer in ${spec.display} at ${m.source.ref} (${fetched.commit.slice(0, 12)}): left as it is`)
+  const hasBase = await ensureCommit(spec, fetched.repoDir, m.source.commit, opts)
+  const base = hasBase ? await upstreamFiles(fetched, m.source.commit, m.source.path, opts) : null
+  if (base && [...new Set([...base.oids.keys(), ...upstream.oids.keys()])].every((rel) => base.oids.get(rel) === upstream.oids.get(rel))) {
+    return { note: `upstream moved to ${fetched.commit.slice(0, 12)} without changing this skill` }
+  }
+  const labels = { ours: 'library (your version)', theirs: `upstream ${fetched.commit.slice(0, 12)}` }
+  const dir = path.posix.dirname(m.skill.path)
+  const changes: FileChange[] = []
+  let conflicts = 0
+  const notes: string[] = []
+
+  // SKILL.md
+  const u1Text = textOf(upstream.skillMd)
+  const u1 = u1Text === null ? null : parseSkillText(u1Text)
+  if (!u1 || !u1.ok) throw new SourceError('invalid', `the upstream SKILL.md at ${fetched.commit.slice(0, 12)} does not parse: left as it is`)
+  const local = parseSkillText(m.text)
+  if (!local.ok) throw new SourceError('invalid', `${m.skill.path} does not parse: fix it first`)
+  const u0Text = base ? textOf(base.skillMd) : null
+  const u0 = u0Text === null ? null : parseSkillText(u0Text)
+  const baseOk = u0 !== null && u0.ok
+  const localEdited = !baseOk || !(sameContent(local.file.data, u0.file.data) && local.file.body === u0.file.body)
+  let after: string
+  if (baseOk && !localEdited) {
+    // Not edited here: take upstream's file as it is, with our bookkeeping (id, counters) and the new provenance.
+    after = rewriteSkillFile(u1.file, [...bookkeepingOf(local.file.data), { path: [...SOURCE_KEY_PATH], value: { ...next } }])
+  } else {
+    const body = baseOk ? mergeText(u0.file.body, local.file.body, u1.file.body, labels) : keepBoth(local.file.body, u1.file.body, labels)
+    const fm = baseOk ? mergeFrontMatter(u0.file.data, local.file.data, u1.file.data) : { changes: [] as FrontMatterChange[], conflicts: [] as string[] }
+    conflicts += body.conflicts + fm.conflicts.length
+    if (fm.conflicts.length > 0) notes.push(`front matter changed in both places, your version kept: ${fm.conflicts.join(', ')}`)
+    if (!baseOk) notes.push('the installed upstream version could not be fetched again: both versions are kept for you to choose')
+    after = rewriteSkillFile(local.file, [...fm.changes, { path: [...SOURCE_KEY_PATH], value: { ...next } }], body.text)
+  }
+  if (after !== m.text) changes.push({ path: m.skill.path, before: m.text, after })
+
+  // The other files of the folder
+  const mine = await libraryFiles(library, m.skill.path)
+  for (const rel of [...new Set([...upstream.files.keys(), ...(base?.files.keys() ?? []), ...mine.keys()])].sort()) {
+    const b0 = base?.files.get(rel) ?? null
+    const b1 = upstream.files.get(rel) ?? null
+    const cur = mine.get(rel) ?? null
+    if (base && (base.oids.get(rel) ?? null) === (upstream.oids.get(rel) ?? null)) continue // not changed upstream
+    if (!base && b1 === null) continue // cannot tell whether upstream removed it: keep ours
+    if (eq(cur, b1)) continue
+    const where = `${dir}/${rel}`
+    const curText = cur === null ? null : textOf(cur)
+    const b1Text = b1 === null ? null : textOf(b1)
+    if ((cur !== null && curText === null) || (b1 !== null && b1Text === null)) {
+      notes.push(`${rel} is a binary file changed upstream: not carried by this proposal (reinstall the skill to take it)`)
+      continue
+    }
+    const untouched = base ? eq(cur, b0) : cur === null
+    if (untouched) {
+      if (b1Text === null) changes.push({ path: where, before: curText, after: null }, { path: `legacy/${where}`, before: null, after: curText })
+      else changes.push({ path: where, before: curText, after: b1Text })
+      continue
+    }
+    // changed here and upstream
+    if (b1Text === null || curText === null) {
+      notes.push(`${rel} was ${b1Text === null ? 'removed upstream' : 'removed here'} and changed on the other side: your version kept`)
+      continue
+    }
+    const b0Text = b0 === null ? null : textOf(b0)
+    const merged = b0Text !== null ? mergeText(b0Text, curText, b1Text, labels) : keepBoth(curText, b1Text, labels)
+    conflicts += merged.conflicts
+    if (merged.text !== curText) changes.push({ path: where, before: curText, after: merged.text })
+  }
+  if (changes.length === 0) return { note: notes.length > 0 ? notes.join('; ') : 'upstream changes are already in the library' }
+  const from = m.source.commit.slice(0, 12)
+  const to = fetched.commit.slice(0, 12)
+  const reason = localEdited
+    ? `${spec.display} changed “${m.skill.title}” (${from} → ${to}). You edited it here too: your edits are kept${conflicts > 0 ? `; ${conflicts} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting` : ''}.`
+    : `${spec.display} changed “${m.skill.title}” (${from} → ${to}); it was not edited here, so the upstream version is taken as it is.`
+  return {
+    proposal: {
+      id: `update-${m.skill.skill_id}-${fetched.commit.slice(0, 12)}`,
+      kind: 'update',
+      members: [{ skill_id: m.skill.skill_id, title: m.skill.title, path: m.skill.path }],
+      score: 1,
+      reason,
+      evidence: {
+        repo: spec.display,
+        ref: m.source.ref,
+        path: m.source.path,
+        from: m.source.commit,
+        to: fetched.commit,
+        local_edit: localEdited,
+        conflicts,
+        ...(notes.length > 0 ? { notes } : {}),
+        // upstream's own change, so the reviewer sees both sides
+        ...(u0Text !== null ? { upstream: { before: u0Text, after: u1Text } } : { upstream: { before: null, after: u1Text } })
+      },
+      changes,
+      status: 'pending',
+      author: `upstream:${spec.display}`
+    }
+  }
+}
+
+function eq(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b)
+}
+
+/** Our bookkeeping of a skill (id, counters, dates) as changes, the provenance left out (it is set anew). */
+function bookkeepingOf(data: Record<string, unknown>): FrontMatterChange[] {
+  const md = data.metadata
+  const sb = md && typeof md === 'object' && !Array.isArray(md) ? (md as Record<string, unknown>).skillbench : undefined
+  if (!sb || typeof sb !== 'object' || Array.isArray(sb)) return []
+  return Object.entries(sb as Record<string, unknown>)
+    .filter(([k]) => k !== 'source')
+    .map(([k, v]) => ({ path: ['metadata', 'skillbench', k], value: v }))
+}
+
+/**
+ * Adds proposals to the library's plan (under the lock): one already there unchanged (or already decided) stays
+ * as it is; an older pending proposal of the same kind for the same skill is replaced by the newer one (the
+ * library or the source moved on). Returns each id's outcome.
+ */
+export async function queueProposals(root: string, proposals: readonly Proposal[]): Promise<Map<string, 'added' | 'exists'>> {
+  return withLibraryLock(root, async () => {
+    let plan: SavedPlan
+    try {
+      plan = await loadPlan(root)
+    } catch (err) {
+      if (!(err instanceof CurationError && err.code === 'not_found')) throw err
+      plan = { version: 1, created_at: new Date().toISOString(), library: root, skills_loaded: 0, proposals: [], errors: [] }
+    }
+    const out = new Map<string, 'added' | 'exists'>()
+    for (const p of proposals) {
+      const same = plan.proposals.find((x) => x.id === p.id)
+      // Kept as it is when already there unchanged, or decided (a rejected one stays rejected).
+      if (same && ((same.status ?? 'pending') !== 'pending' || JSON.stringify(same.changes) === JSON.stringify(p.changes))) {
+        out.set(p.id, 'exists')
+        continue
+      }
+      const member = p.members[0]?.skill_id
+      // an older pending one of the same kind for the same skill is outdated by this one
+      plan.proposals = plan.proposals.filter((x) => !(x.kind === p.kind && (x.status ?? 'pending') === 'pending' && x.members[0]?.skill_id === member))
+      plan.proposals.push(p)
+      out.set(p.id, 'added')
+    }
+    await savePlan(root, plan)
+    return out
+  }, { purpose: 'queueing proposals' })
+}

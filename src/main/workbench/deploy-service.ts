@@ -1,0 +1,71 @@
+/**
+ * The contract methods for skills coming in from git (install, update) and going out to agents (deploy). The
+ * renderer names a library the workbench listed; sources and targets are what the person typed (a URL, a
+ * repository folder, `claude`, a skills folder). Relative folders are refused: there is no working directory a
+ * person could mean in the app.
+ */
+import path from 'node:path'
+import type { ApiHandlers, LibraryInfo } from '../../shared/api'
+import type { DeployTargetInfo } from '../../shared/api-deploy'
+import { badRequest } from './errors'
+
+type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | 'deploy.preview' | 'deploy.run'
+
+export interface DeployServiceDeps {
+  requireLibrary: (library: string) => Promise<LibraryInfo>
+  env: NodeJS.ProcessEnv
+  /** Our own writes into a library, so the file watcher does not report them as outside changes. */
+  noteWrites: (absPaths: string[]) => Promise<void>
+}
+
+/** A folder typed in the app must be absolute (`~/…` allowed); URLs and agent names pass through. */
+function requireAbsolute(value: string, what: string): void {
+  const folder = value.replace(/^(claude-project|agents|gemini-project|opencode-project):/, '')
+  const isName = ['claude', 'codex', 'gemini', 'opencode'].includes(value)
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[\w.-]+@[\w.-]+:/.test(value)
+  if (!isName && !isUrl && !path.isAbsolute(folder) && !folder.startsWith('~/') && folder !== '~') throw badRequest(`${what} must be a URL or an absolute folder path, got ${JSON.stringify(value.slice(0, 200))}`)
+}
+
+export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, DeployMethods> {
+  const home = async (): Promise<string> => (await import('../deploy/targets')).homeOf(deps.env)
+  return {
+    'sources.install': async ({ library, source, ref, path: subdir, skills }) => {
+      const info = await deps.requireLibrary(library)
+      requireAbsolute(source, 'the source')
+      const { installFromSource } = await import('../sources/install')
+      const report = await installFromSource({ library: info.path, source, ref, path: subdir, skills, cwd: await home(), env: deps.env })
+      await deps.noteWrites(report.installed.map((s) => path.join(info.path, s.path)))
+      return report
+    },
+    'sources.update': async ({ library }) => {
+      const info = await deps.requireLibrary(library)
+      if (!info.exists) return { checked: 0, proposals: [], unchanged: [], failed: [] }
+      const { updateFromSources } = await import('../sources/update')
+      const report = await updateFromSources({ library: info.path, cwd: await home(), env: deps.env })
+      await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json')])
+      return report
+    },
+    'deploy.targets': async ({ library }) => {
+      await deps.requireLibrary(library)
+      const fs = await import('node:fs')
+      const { knownTargets } = await import('../deploy/targets')
+      return knownTargets(deps.env).map(
+        (t): DeployTargetInfo => ({ spec: t.spec, agent: t.agent, label: t.label, dir: t.dir, exists: fs.existsSync(t.dir), budget: t.budget?.chars ?? null })
+      )
+    },
+    'deploy.preview': async ({ library, to, skills }) => {
+      const info = await deps.requireLibrary(library)
+      requireAbsolute(to, 'the target')
+      const { deploy } = await import('../deploy/run')
+      return deploy({ library: info.path, to, skills, dryRun: true, cwd: await home(), env: deps.env })
+    },
+    'deploy.run': async ({ library, to, skills }) => {
+      const info = await deps.requireLibrary(library)
+      requireAbsolute(to, 'the target')
+      const { deploy } = await import('../deploy/run')
+      const result = await deploy({ library: info.path, to, skills, cwd: await home(), env: deps.env, by: 'user' })
+      await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json'), path.join(info.path, '.skillbench', 'journal')])
+      return result
+    }
+  }
+}

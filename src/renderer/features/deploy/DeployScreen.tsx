@@ -1,0 +1,234 @@
+import { useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { DeployResult } from '../../../shared/api-deploy'
+import { useApi } from '../../api/context'
+import { queryKeys } from '../../api/query-keys'
+import { useAppState } from '../../app-state'
+import { Badge } from '../../components/Badge'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { useI18n } from '../../i18n/i18n'
+import type { MessageKey } from '../../i18n/messages'
+import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, type CustomKind } from './deploy-view'
+import '../../styles/deploy.css'
+
+const deployKey = (library: string, spec: string): readonly unknown[] => [...queryKeys.library(library), 'deploy', spec]
+/** A dry run this recent is shown as it is (Preview, a deploy and file events read it again at once). */
+const PREVIEW_FRESH_MS = 5000
+
+/** Deploy view: pick an agent, see exactly what a deploy would do (the dry run) and each skill's status, deploy, undo. */
+export function DeployScreen(): React.JSX.Element {
+  const { t } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const { library, navigate } = useAppState()
+  const lib = library ?? ''
+  const [choice, setChoice] = useState<string>('claude')
+  const [folder, setFolder] = useState('')
+  const [done, setDone] = useState<DeployResult | null>(null)
+  const [undone, setUndone] = useState(false)
+  const targets = useQuery({ queryKey: [...queryKeys.library(lib), 'deploy-targets'], queryFn: () => api.call('deploy.targets', { library: lib }), enabled: !!library })
+  const custom = (CUSTOM_KINDS as readonly string[]).includes(choice) ? (choice as CustomKind) : null
+  const spec = custom ? customSpec(custom, folder) : choice
+  const preview = useQuery({
+    queryKey: deployKey(lib, spec ?? ''),
+    queryFn: () => api.call('deploy.preview', { library: lib, to: spec! }),
+    enabled: !!library && !!spec,
+    staleTime: PREVIEW_FRESH_MS
+  })
+  const undo = useMutation({
+    mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
+    onSuccess: () => {
+      setUndone(true)
+      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+    }
+  })
+  const run = useMutation({
+    mutationFn: () => api.call('deploy.run', { library: lib, to: spec! }),
+    onSuccess: (result) => {
+      setDone(result)
+      setUndone(false)
+      undo.reset()
+      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+    }
+  })
+
+  if (!library)
+    return (
+      <section className="screen" aria-labelledby="deploy-title">
+        <h1 id="deploy-title">{t('deploy.title')}</h1>
+        <p className="empty">{t('deploy.noLibrary')}</p>
+      </section>
+    )
+  const result = preview.data
+  const counts = result ? stateCounts(result) : null
+  return (
+    <section className="screen" aria-labelledby="deploy-title">
+      <header className="screen-header">
+        <h1 id="deploy-title">{t('deploy.title')}</h1>
+      </header>
+      <p className="lead">{t('deploy.lead')}</p>
+      {targets.error && <ErrorNotice error={targets.error} action="failed.loadTargets" onRetry={() => void targets.refetch()} />}
+      <fieldset className="deploy-targets panel" data-testid="deploy-targets">
+        <legend>{t('deploy.target')}</legend>
+        {(targets.data ?? []).map((target) => (
+          <label key={target.spec} className="deploy-target">
+            <input type="radio" name="deploy-target" value={target.spec} checked={choice === target.spec} onChange={() => setChoice(target.spec)} data-testid={`deploy-target-${target.spec}`} />
+            <span className="strong">{target.label}</span>
+            <code className="muted small break">{target.dir}</code>
+            {target.exists ? <TargetStatus library={lib} spec={target.spec} /> : <Badge tone="muted">{t('deploy.targetMissing')}</Badge>}
+          </label>
+        ))}
+        {CUSTOM_KINDS.map((kind) => (
+          <label key={kind} className="deploy-target">
+            <input type="radio" name="deploy-target" value={kind} checked={choice === kind} onChange={() => setChoice(kind)} data-testid={`deploy-target-${kind}`} />
+            <span>{t(`deploy.custom.${kind}` as MessageKey)}</span>
+          </label>
+        ))}
+        {custom && (
+          <label className="deploy-folder">
+            <span>{t(custom === 'folder' ? 'deploy.folder' : 'deploy.projectFolder')}</span>
+            <input className="input grow" value={folder} placeholder={t('deploy.folderHint')} onChange={(e) => setFolder(e.target.value)} data-testid="deploy-folder" spellCheck={false} />
+          </label>
+        )}
+      </fieldset>
+      <div className="toolbar">
+        <button type="button" className="btn" onClick={() => void preview.refetch()} disabled={!spec || preview.isFetching} data-testid="deploy-preview">
+          {preview.isFetching ? t('deploy.previewing') : t('deploy.previewAction')}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => run.mutate()} disabled={!result || run.isPending || !hasWork(result)} data-testid="deploy-run">
+          {run.isPending ? t('deploy.running') : t('deploy.run')}
+        </button>
+        {result && <span className="muted small">{t('deploy.into', { dir: result.target.dir })}</span>}
+      </div>
+      {preview.error && <ErrorNotice error={preview.error} action="failed.deployPreview" onRetry={() => void preview.refetch()} />}
+      {run.error && <ErrorNotice error={run.error} action="failed.deploy" />}
+      {undo.error && <ErrorNotice error={undo.error} action="failed.undoDeploy" />}
+      {done && (
+        <div className="banner banner-ok" role="status" data-testid="deploy-done">
+          <span>
+            {undone
+              ? t('deploy.undone')
+              : done.journal_id
+                ? t('deploy.done', { written: done.counts.written, updated: done.counts.updated, removed: done.counts.removed })
+                : t('deploy.doneNothing')}
+            {done.proposals.some((p) => !p.queued) && !undone && ` ${t('deploy.offered', { n: done.proposals.filter((p) => !p.queued).length })}`}
+          </span>
+          {done.journal_id && !undone && (
+            <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
+              {t('deploy.undo')}
+            </button>
+          )}
+          {done.proposals.some((p) => !p.queued) && (
+            <button type="button" className="btn btn-small" onClick={() => navigate({ screen: 'curate' })}>
+              {t('deploy.review')}
+            </button>
+          )}
+        </div>
+      )}
+      {result && counts && (
+        <>
+          <p className="deploy-summary" data-testid="deploy-summary">
+            {t('deploy.summary', { inSync: counts.inSync, drifted: counts.drifted, notDeployed: counts.notDeployed, outdated: counts.outdated, retired: counts.retired })}
+          </p>
+          <BudgetMeter result={result} />
+          {result.proposals.some((p) => !p.queued) && (
+            <p className="banner banner-warn" data-testid="deploy-offered">
+              {t(result.dryRun ? 'deploy.willOffer' : 'deploy.offered', { n: result.proposals.filter((p) => !p.queued).length })}
+            </p>
+          )}
+          {result.skills.length === 0 ? (
+            <p className="empty">{t('deploy.nothingToDo')}</p>
+          ) : (
+            <table className="deploy-table" data-testid="deploy-table">
+              <caption className="sr-only">{t('deploy.title')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('deploy.col.skill')}</th>
+                  <th scope="col">{t('deploy.col.state')}</th>
+                  <th scope="col">{t('deploy.col.files')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.skills.map((s) => {
+                  const state = stateOf(s.action)
+                  return (
+                    <tr key={s.name} data-testid="deploy-row" data-action={s.action}>
+                      <th scope="row">
+                        <div className="deploy-name">
+                          <span className="strong">{s.name}</span>
+                          {s.title && s.title !== s.name && <span className="cell-sub">{s.title}</span>}
+                        </div>
+                      </th>
+                      <td>
+                        <Badge tone={STATE_TONE[state]}>{t(`deploy.state.${s.action}` as MessageKey)}</Badge>
+                        {s.proposal &&
+                          (result.dryRun && !s.proposalQueued ? (
+                            <span className="small muted deploy-offered-link">{t('deploy.willOfferOne')}</span>
+                          ) : (
+                            <button type="button" className="link small deploy-offered-link" onClick={() => navigate({ screen: 'curate' })}>
+                              {t('deploy.offeredOne')}
+                            </button>
+                          ))}
+                      </td>
+                      <td>
+                        <code className="small break">{filesSummary(s.files)}</code>
+                        {s.why && <span className="cell-sub deploy-reason">{t(`deploy.why.${s.why}` as MessageKey)}</span>}
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          )}
+          {result.warnings.length > 0 && (
+            <details className="deploy-warnings">
+              <summary>{t('deploy.warnings')}</summary>
+              <ul>
+                {result.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
+/** A target's status at a glance (its dry run, shared with the preview when it is the chosen one). */
+function TargetStatus(props: { library: string; spec: string }): React.JSX.Element {
+  const { t } = useI18n()
+  const api = useApi()
+  const status = useQuery({ queryKey: deployKey(props.library, props.spec), queryFn: () => api.call('deploy.preview', { library: props.library, to: props.spec }), staleTime: PREVIEW_FRESH_MS })
+  if (!status.data) return <Badge tone="muted">{t('deploy.targetExists')}</Badge>
+  const c = stateCounts(status.data)
+  const tone = c.drifted > 0 ? 'warn' : c.notDeployed + c.outdated + c.retired > 0 ? 'info' : 'ok'
+  return (
+    <span data-testid={`deploy-target-status-${props.spec}`}>
+      <Badge tone={tone}>{t('deploy.targetStatus', { inSync: c.inSync, drifted: c.drifted, notDeployed: c.notDeployed + c.outdated })}</Badge>
+    </span>
+  )
+}
+
+/** The skill metadata the agent will list, against its documented budget. */
+function BudgetMeter(props: { result: DeployResult }): React.JSX.Element {
+  const { t } = useI18n()
+  const b = props.result.budget
+  return (
+    <div className={`deploy-budget deploy-budget-${b.level}`} data-testid="deploy-budget" data-level={b.level}>
+      {b.limit === null ? (
+        <span>{t('deploy.budgetNone', { chars: b.chars })}</span>
+      ) : (
+        <>
+          <label className="deploy-budget-row">
+            <span>{t('deploy.budget', { chars: b.chars, limit: b.limit, percent: b.percent ?? 0 })}</span>
+            <meter min={0} max={b.limit} low={b.limit * 0.8} high={b.limit} optimum={0} value={Math.min(b.chars, b.limit)} aria-label={t('deploy.budgetLabel')} />
+          </label>
+          {b.level === 'warn' && <span className="deploy-budget-note">{t('deploy.budgetWarn')}</span>}
+          {b.level === 'over' && <span className="deploy-budget-note">{t('deploy.budgetOver')}</span>}
+        </>
+      )}
+    </div>
+  )
+}

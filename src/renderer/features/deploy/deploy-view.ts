@@ -1,0 +1,61 @@
+/** Pure helpers of the Deploy view: target specs typed by the person, and what each action means as a status. */
+import type { DeployAction, DeployResult } from '../../../shared/api-deploy'
+
+export type CustomKind = 'claude-project' | 'agents' | 'folder'
+export const CUSTOM_KINDS: readonly CustomKind[] = ['claude-project', 'agents', 'folder']
+
+/** The `--to` value for a custom choice, or null while the folder is not an absolute path. */
+export function customSpec(kind: CustomKind, folder: string): string | null {
+  const f = folder.trim()
+  if (!(f.startsWith('/') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('~/'))) return null
+  return kind === 'folder' ? f : `${kind}:${f}`
+}
+
+export type SkillState = 'inSync' | 'drifted' | 'notDeployed' | 'outdated' | 'retired' | 'left'
+
+/** The per-skill status an action stands for (what is there now, before deploying). */
+export function stateOf(action: DeployAction): SkillState {
+  switch (action) {
+    case 'unchanged':
+    case 'adopt':
+    case 'forget':
+      return 'inSync'
+    case 'drifted':
+      return 'drifted'
+    case 'create':
+      return 'notDeployed'
+    case 'update':
+      return 'outdated'
+    case 'remove':
+      return 'retired'
+    case 'unmanaged':
+    case 'refused':
+      return 'left'
+  }
+}
+
+export const STATE_TONE: Record<SkillState, 'ok' | 'warn' | 'bad' | 'info' | 'muted' | 'accent'> = {
+  inSync: 'ok',
+  drifted: 'warn',
+  notDeployed: 'info',
+  outdated: 'accent',
+  retired: 'muted',
+  left: 'muted'
+}
+
+/** How many skills are in each state. */
+export function stateCounts(result: DeployResult): Record<SkillState, number> {
+  const out: Record<SkillState, number> = { inSync: 0, drifted: 0, notDeployed: 0, outdated: 0, retired: 0, left: 0 }
+  for (const s of result.skills) out[stateOf(s.action)]++
+  return out
+}
+
+/** Whether a real run would change anything (files, the manifest, or proposals to queue). */
+export function hasWork(result: DeployResult): boolean {
+  return result.proposals.some((p) => !p.queued) || result.skills.some((s) => ['create', 'update', 'remove', 'adopt', 'forget'].includes(s.action))
+}
+
+/** `+a ~b -c` for a skill's files. */
+export function filesSummary(files: DeployResult['skills'][number]['files']): string {
+  return files.map((f) => `${f.change === 'remove' ? '−' : f.change === 'write' ? '+' : '~'}${f.path}`).join('  ')
+}

@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+/** The Deploy view, "Install from git", the provenance panel, and update / learned proposals in words. */
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import type { DeployResult } from '../../src/shared/api-deploy'
+import type { Proposal } from '../../src/shared/types'
+import { formatMessage } from '../../src/renderer/i18n/i18n'
+import { MESSAGES } from '../../src/renderer/i18n/messages'
+import { proposalReason } from '../../src/renderer/features/curate/proposal-text'
+import { customSpec, hasWork, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
+import { provenanceOf } from '../../src/renderer/features/sources/ProvenancePanel'
+import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
+import { renderApp } from './render-app'
+
+vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
+
+const t = (key: keyof (typeof MESSAGES)['en'], vars?: Record<string, string | number>): string => formatMessage(MESSAGES.en[key], vars)
+
+function preview(overrides: Partial<DeployResult> = {}): DeployResult {
+  return {
+    target: { spec: 'claude', agent: 'claude', label: 'Claude Code (personal)', dir: '/home/u/.claude/skills', exists: true, budget: 8000 },
+    dryRun: true,
+    skills: [
+      { name: 'csv-tool', action: 'unchanged', skill_id: '1', title: 'csv-tool', files: [] },
+      { name: 'pdf', action: 'update', skill_id: '2', title: 'pdf', files: [{ path: 'references/api.md', change: 'update' }] },
+      { name: 'notes', action: 'drifted', skill_id: '3', title: 'notes', files: [], why: 'drifted', reason: 'changed here since it was deployed: left in place', proposal: 'learned-3-abc' },
+      { name: 'new-one', action: 'create', skill_id: '4', title: 'New one', files: [{ path: 'SKILL.md', change: 'write' }] },
+      { name: 'mine', action: 'unmanaged', files: [], why: 'not-ours' }
+    ],
+    counts: { written: 1, updated: 1, removed: 0, unchanged: 1, drifted: 1, left: 1 },
+    budget: { chars: 6900, ours: 6800, others: 100, limit: 8000, percent: 86, level: 'warn', source: 'docs' },
+    journal_id: null,
+    proposals: [{ id: 'learned-3-abc', name: 'notes', queued: false }],
+    warnings: [],
+    ...overrides
+  }
+}
+
+function setup() {
+  const lib = new FakeLibrary()
+  lib.add(makeMeta(1))
+  const api = createFakeApi(libraryHandlers(lib))
+  api.handlers['deploy.targets'] = async () => [
+    { spec: 'claude', agent: 'claude', label: 'Claude Code (personal)', dir: '/home/u/.claude/skills', exists: true, budget: 8000 },
+    { spec: 'codex', agent: 'codex', label: 'Codex', dir: '/home/u/.codex/skills', exists: false, budget: 8000 }
+  ]
+  api.handlers['deploy.preview'] = async ({ to }) => preview({ target: { ...preview().target, spec: to } })
+  api.handlers['deploy.run'] = async () => ({ ...preview(), dryRun: false, journal_id: 'j-1' })
+  api.handlers['curate.undo'] = async ({ entryId }) => ({ id: entryId, proposal_id: 'deploy-claude', kind: 'deploy', at: '2026-01-01T00:00:00Z', by: 'user', changes: [], undone_at: '2026-01-01T00:01:00Z' })
+  return { api, lib }
+}
+
+describe('Deploy view', () => {
+  it('shows each skill\'s status for the chosen agent, the budget, and deploys then undoes', async () => {
+    const { api } = setup()
+    renderApp(api, { screen: 'deploy' })
+    await screen.findByTestId('deploy-table')
+    const rows = screen.getAllByTestId('deploy-row')
+    expect(rows.map((r) => r.getAttribute('data-action'))).toEqual(['unchanged', 'update', 'drifted', 'create', 'unmanaged'])
+    expect(within(rows[2]!).getByText(t('deploy.state.drifted'))).toBeTruthy()
+    expect(within(rows[2]!).getByText(t('deploy.why.drifted'))).toBeTruthy()
+    expect(within(rows[1]!).getByText('~references/api.md')).toBeTruthy()
+    expect(screen.getByTestId('deploy-summary').textContent).toBe(t('deploy.summary', { inSync: 1, drifted: 1, notDeployed: 1, outdated: 1, retired: 0 }))
+    expect(screen.getByTestId('deploy-budget').getAttribute('data-level')).toBe('warn')
+    expect(screen.getByTestId('deploy-budget').textContent).toContain(t('deploy.budgetWarn'))
+    expect(screen.getByTestId('deploy-offered').textContent).toBe(t('deploy.willOffer', { n: 1 }))
+    expect(api.callsOf('deploy.preview')).toEqual([{ library: LIB, to: 'claude' }])
+    fireEvent.click(screen.getByTestId('deploy-run'))
+    expect((await screen.findByTestId('deploy-done')).textContent).toContain(`${t('deploy.done', { written: 1, updated: 1, removed: 0 })} ${t('deploy.offered', { n: 1 })}`)
+    expect(api.callsOf('deploy.run')).toEqual([{ library: LIB, to: 'claude' }])
+    fireEvent.click(screen.getByTestId('deploy-undo'))
+    await screen.findByText(t('deploy.undone'))
+    expect(api.callsOf('curate.undo')).toEqual([{ library: LIB, entryId: 'j-1' }])
+  })
+
+  it('takes another agent or a folder typed as an absolute path, previewing only then', async () => {
+    const { api } = setup()
+    renderApp(api, { screen: 'deploy' })
+    await screen.findByTestId('deploy-table')
+    fireEvent.click(screen.getByTestId('deploy-target-codex'))
+    await waitFor(() => expect(api.callsOf('deploy.preview').map((c) => c.to)).toEqual(['claude', 'codex']))
+    fireEvent.click(screen.getByTestId('deploy-target-agents'))
+    fireEvent.change(screen.getByTestId('deploy-folder'), { target: { value: 'relative/path' } })
+    expect((screen.getByTestId('deploy-preview') as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.change(screen.getByTestId('deploy-folder'), { target: { value: '/work/repo' } })
+    await waitFor(() => expect(api.callsOf('deploy.preview').map((c) => c.to)).toContain('agents:/work/repo'))
+  })
+
+  it('pure helpers: specs, counts, whether a run has anything to do', () => {
+    expect(customSpec('claude-project', ' /p ')).toBe('claude-project:/p')
+    expect(customSpec('folder', '~/skills')).toBe('~/skills')
+    expect(customSpec('agents', 'p')).toBeNull()
+    expect(stateCounts(preview())).toEqual({ inSync: 1, drifted: 1, notDeployed: 1, outdated: 1, retired: 0, left: 1 })
+    expect(hasWork(preview({ proposals: [], skills: [{ name: 'a', action: 'unchanged', files: [] }] }))).toBe(false)
+    expect(hasWork(preview())).toBe(true)
+  })
+})
+
+describe('Install from git and provenance', () => {
+  it('installs from the Skills screen and says what was installed and what was not, and why', async () => {
+    const { api } = setup()
+    api.handlers['sources.install'] = async () => ({
+      installed: [{ name: 'pdf', path: 'pdf/SKILL.md', source: { repo: 'https://github.com/o/r', ref: 'main', commit: 'a'.repeat(40), path: 'skills/pdf' } }],
+      skipped: [{ name: 'csv', reason: 'a skill named csv already exists in the library (csv/SKILL.md): not overwritten' }]
+    })
+    renderApp(api, { screen: 'skills' })
+    fireEvent.click(await screen.findByTestId('install-open'))
+    const dialog = screen.getByTestId('install-dialog')
+    expect((within(dialog).getByTestId('install-run') as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.change(within(dialog).getByTestId('install-source'), { target: { value: 'https://github.com/o/r' } })
+    fireEvent.change(within(dialog).getByTestId('install-path'), { target: { value: 'skills' } })
+    fireEvent.change(within(dialog).getByTestId('install-skills'), { target: { value: 'pdf, csv' } })
+    fireEvent.click(within(dialog).getByTestId('install-run'))
+    await within(dialog).findByTestId('install-result')
+    expect(api.callsOf('sources.install')).toEqual([{ library: LIB, source: 'https://github.com/o/r', path: 'skills', skills: ['pdf', 'csv'] }])
+    expect(within(dialog).getByTestId('install-installed').textContent).toContain('pdf')
+    expect(within(dialog).getByTestId('install-skipped').textContent).toContain('not overwritten')
+  })
+
+  it('shows an installed skill\'s source in the editor and checks it for updates', async () => {
+    const { api, lib } = setup()
+    const meta = makeMeta(2, { title: 'pdf' })
+    const s = lib.add(meta)
+    s.text = `---\nname: pdf\ndescription: PDFs.\nmetadata:\n  skillbench:\n    skill_id: '${meta.skill_id}'\n    source:\n      repo: https://github.com/o/r\n      ref: main\n      commit: ${'b'.repeat(40)}\n      path: skills/pdf\n---\n\nBody\n`
+    api.handlers['sources.update'] = async () => ({ checked: 1, proposals: [{ id: 'update-x', name: 'pdf', path: s.path, from: 'b'.repeat(40), to: 'c'.repeat(40), local_edit: false, conflicts: 0, status: 'added' }], unchanged: [], failed: [] })
+    api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: null, skills_loaded: 0, proposals: [], errors: [] })
+    renderApp(api, { screen: 'editor', library: LIB, skillId: meta.skill_id })
+    const panel = await screen.findByTestId('provenance')
+    expect(within(panel).getByTestId('provenance-repo').textContent).toBe('https://github.com/o/r')
+    expect(within(panel).getByText('bbbbbbbbbbbb')).toBeTruthy()
+    fireEvent.click(within(panel).getByTestId('provenance-check'))
+    expect((await within(panel).findByTestId('provenance-result')).textContent).toContain(t('source.queued'))
+  })
+
+  it('reads provenance only from metadata.skillbench.source', () => {
+    expect(provenanceOf('---\nname: x\ndescription: y\n---\n\nbody')).toBeNull()
+    expect(provenanceOf('---\nname: x\nmetadata:\n  skillbench:\n    source: {repo: r, ref: main, commit: abc1234, path: ""}\n---\n')).toEqual({ repo: 'r', ref: 'main', commit: 'abc1234', path: '' })
+  })
+
+  it('words update and learned proposals, saying where both sides changed', () => {
+    const base: Proposal = { id: 'u', kind: 'update', members: [{ skill_id: '1', title: 'pdf', path: 'pdf/SKILL.md' }], score: 1, reason: '', evidence: { repo: 'https://g/r', from: 'a'.repeat(40), to: 'b'.repeat(40), local_edit: true, conflicts: 2 }, changes: [] }
+    expect(proposalReason(t, base).text).toBe(`${t('reason.updateLocal', { repo: 'https://g/r', title: 'pdf', from: 'aaaaaaaaaaaa', to: 'bbbbbbbbbbbb' })} ${t('reason.bothChanged', { n: 2 })}`)
+    expect(proposalReason(t, { ...base, kind: 'learned', evidence: { spec: 'codex', conflicts: 0 } }).text).toBe(t('reason.learned', { title: 'pdf', target: 'codex' }))
+  })
+})
