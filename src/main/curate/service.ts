@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { readContainedText, writeContained } from '../store/contained'
@@ -44,6 +44,8 @@ export interface CurateOptions {
   now?: Date
   onProgress?: (p: CurationProgress) => void
   signal?: AbortSignal
+  /** The library's usage report (issue 14); without it cleanup goes by fetch_count alone and no review is proposed. */
+  usage?: UsageReport
 }
 
 /**
@@ -78,7 +80,8 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     settings: opts.settings,
     llm: opts.llm,
     onProgress: opts.onProgress,
-    signal: opts.signal
+    signal: opts.signal,
+    usage: opts.usage
   })
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
@@ -92,7 +95,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 }
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
-export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
+export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'review']
 
 /** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
 async function pendingOtherProposals(root: string): Promise<Proposal[]> {
@@ -161,6 +164,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     const proposal = findProposal(plan, id)
     if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
     if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
+    if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
+      throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
+    }
     const record = await applyProposal(root, proposal, { by, ...hooks })
     proposal.status = 'applied'
     await savePlan(root, plan)

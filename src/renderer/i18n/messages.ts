@@ -2,6 +2,8 @@
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
  * (the type enforces it); `{name}` placeholders are filled by formatMessage.
  */
+import { usageEn, usageZh } from './messages-usage'
+
 const en = {
   'nav.overview': 'Overview',
   'nav.workspaces': 'Workspaces',
@@ -461,7 +463,8 @@ const en = {
   'llmTest.not_found': 'Not found (404): check the base URL\'s path (often ending in /v1) and the model name.',
   'llmTest.http': 'The server answered with an error.',
   'llmTest.no_model': 'Enter a model name.',
-  'llmTest.other': 'The test failed.'
+  'llmTest.other': 'The test failed.',
+  ...usageEn
 }
 
 export type MessageKey = keyof typeof en
@@ -925,7 +928,8 @@ const zh: Record<MessageKey, string> = {
   'llmTest.not_found': '未找到（404）：请检查接口地址的路径（通常以 /v1 结尾）和模型名称。',
   'llmTest.http': '服务器返回了错误。',
   'llmTest.no_model': '请填写模型名称。',
-  'llmTest.other': '测试失败。'
+  'llmTest.other': '测试失败。',
+  ...usageZh
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

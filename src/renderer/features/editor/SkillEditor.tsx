@@ -13,6 +13,7 @@ import { formatDate, formatQuality } from '../../components/format'
 import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
 import { CodeFileDialog } from './CodeFileDialog'
+import { SkillUsagePanel } from '../usage/SkillUsagePanel'
 import { checkFrontMatter, rebaseFrontMatter } from './front-matter'
 
 interface Base {
@@ -255,6 +256,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
               />
             </section>
           )}
+          {!skill.legacy && <SkillUsagePanel library={library} skillId={skillId} />}
           <section className="panel">
             <h2>{t('editor.sourceTasks')}</h2>
             {skill.task_directories.length === 0 ? (
