@@ -51,7 +51,10 @@ const COMMAND_KEYS = ['command', 'cmd', 'input', 'script', 'commands']
 
 /** A skill file: `SKILL.md`, or an AGIAgent `skill_*.md`. */
 const SKILL_FILE = /(?:^|[\\/])(?:SKILL\.md|skill_[^\\/]*\.md)$/
-const SKILL_WORD = /SKILL\.md|skill_[^\s'"`]*?\.md|skill:load/
+/** A command that may print a skill file or load a skill (the cheap test before its words are split). */
+function mentionsSkill(text: string): boolean {
+  return text.includes('SKILL.md') || text.includes('skill:load') || (text.includes('skill_') && text.includes('.md'))
+}
 
 /** The skill a file path names: `…/skills/NAME/SKILL.md` → NAME (a SKILL.md in a folder: the folder's name). */
 export function skillNameOfPath(p: string): string | undefined {
@@ -131,7 +134,7 @@ export function refsOfCommand(command: string, workdir?: string): CallSkillRef[]
       // not JSON: read as it is
     }
   }
-  if (!SKILL_WORD.test(text)) return []
+  if (!mentionsSkill(text)) return []
   const out: CallSkillRef[] = []
   const words = shellWords(text)
   let start = 0
