@@ -94,6 +94,11 @@ export function SkillUsagePanel(props: { library: string; skillId: string }): Re
               queries: report.sources.find((s) => s.kind === 'ledger')?.tasks ?? 0
             })}
           </p>
+          {report.problems.map((p) => (
+            <p key={p} className="small bad-text" data-testid="usage-problem">
+              {t('usage.notRead', { text: p })}
+            </p>
+          ))}
         </>
       )}
     </section>

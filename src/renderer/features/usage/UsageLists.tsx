@@ -122,7 +122,7 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
                 <span className="usage-list-text">
                   <span className="ellipsis strong">{u.title || u.name}</span>
                   <span className="cell-sub bad-text">
-                    {t('usage.wentWrong', { bad: wentWrong(u), n: judged(u), base: baselineText(u.baseline) })} ({pct(wentWrong(u), judged(u))})
+                    {t('usage.wentWrongLong', { bad: wentWrong(u), n: judged(u), pct: pct(wentWrong(u), judged(u)), base: baselineText(u.baseline) })}
                   </span>
                 </span>
                 <button type="button" className="btn btn-small" data-testid="usage-failing-open" aria-label={t('usage.openAria', { title: u.title || u.name })} onClick={() => open(u.skill_id)}>
