@@ -86,7 +86,7 @@ describe('the Skills list', () => {
     await waitFor(() => expect(screen.getAllByTestId('skill-usage')).toHaveLength(4))
     const cells = screen.getAllByTestId('skill-usage').map((c) => c.textContent)
     expect(cells[0]).toBe(`3 uses · last ${iso(2).slice(0, 10)}too few uses to tell (1/2)`)
-    expect(cells[1]).toBe(`6 uses · last ${iso(1).slice(0, 10)}4 of 6 went wrong · baseline 10%`)
+    expect(cells[1]).toBe(`6 uses · last ${iso(1).slice(0, 10)}4/6 went wrong, baseline 10%`)
     expect(cells[2]).toBe('not used')
     expect(api.callsOf('usage.get')).toEqual([{ library: LIB }])
   })

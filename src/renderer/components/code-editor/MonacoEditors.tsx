@@ -15,13 +15,14 @@ function defineThemes(): void {
     base: 'vs',
     inherit: true,
     rules: [],
-    colors: { 'editorLineNumber.foreground': '#5c6470', 'editorLineNumber.activeForeground': '#1d2330', 'editorWhitespace.foreground': '#8a919c' }
+    // the dimmed number of the line after a final newline too (most skill files end with one)
+    colors: { 'editorLineNumber.foreground': '#5c6470', 'editorLineNumber.activeForeground': '#1d2330', 'editorLineNumber.dimmedForeground': '#5c6470', 'editorWhitespace.foreground': '#8a919c' }
   })
   monaco.editor.defineTheme('skillbench-dark', {
     base: 'vs-dark',
     inherit: true,
     rules: [],
-    colors: { 'editorLineNumber.foreground': '#a3abb8', 'editorLineNumber.activeForeground': '#e3e7ef' }
+    colors: { 'editorLineNumber.foreground': '#a3abb8', 'editorLineNumber.activeForeground': '#e3e7ef', 'editorLineNumber.dimmedForeground': '#a3abb8' }
   })
 }
 

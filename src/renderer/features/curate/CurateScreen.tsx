@@ -227,9 +227,12 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
         )}
       </div>
       <ul className="cell-sub proposal-changes" data-testid="proposal-changes">
-        {edits.map((c) => (
-          <li key={c.path}>{t(c.before === null ? 'curate.willCreate' : 'curate.willRewrite', { path: c.path })}</li>
-        ))}
+        {/* a review rewrites nothing unless the reviewer edits the skill */}
+        {edits
+          .filter((c) => c.before !== c.after)
+          .map((c) => (
+            <li key={c.path}>{t(c.before === null ? 'curate.willCreate' : 'curate.willRewrite', { path: c.path })}</li>
+          ))}
         {moves.map((m) => (
           <li key={m.from} data-testid="proposal-move">
             {t('curate.willMove', { from: m.from, to: m.to })}

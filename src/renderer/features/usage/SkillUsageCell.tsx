@@ -9,7 +9,7 @@ export function SkillUsageCell(props: { usage: SkillUsage | undefined; loading: 
   if (props.failed) return <span className="cell-sub">—</span>
   const cell = usageCell(t, props.usage)
   return (
-    <span className="cell-title usage-cell" data-testid="skill-usage">
+    <span className="cell-title usage-cell" data-testid="skill-usage" title={cell.result ? `${cell.uses}\n${cell.result}` : cell.uses}>
       <span className={cell.tone === 'muted' ? 'cell-sub' : 'usage-uses'}>{cell.uses}</span>
       {cell.result && <span className={cell.tone === 'bad' ? 'cell-sub bad-text' : 'cell-sub'}>{cell.result}</span>}
     </span>

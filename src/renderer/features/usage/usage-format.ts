@@ -29,7 +29,6 @@ export function usageCell(t: Translate, u: SkillUsage | undefined): { uses: stri
   if (!u || u.uses === 0) return { uses: t('usage.notUsed'), result: '', tone: 'muted' }
   const uses = `${u.uses === 1 ? t('usage.usesOne') : t('usage.uses', { n: u.uses })}${u.last_used_at ? ` · ${t('usage.last', { date: u.last_used_at.slice(0, 10) })}` : ''}`
   const n = judged(u)
-  const base = pct(wentWrong(u.baseline), u.baseline.tasks)
   switch (u.verdict) {
     case 'too-few':
     case 'unused':
@@ -37,9 +36,11 @@ export function usageCell(t: Translate, u: SkillUsage | undefined): { uses: stri
     case 'no-baseline':
       return { uses, result: `${u.completed}/${n} · ${t('usage.noBaseline')}`, tone: 'plain' }
     case 'fails-more':
-      return { uses, result: t('usage.wentWrong', { bad: wentWrong(u), n, base }), tone: 'bad' }
+      // how often its tasks went wrong, against how often the others did
+      return { uses, result: t('usage.wentWrong', { bad: wentWrong(u), n, base: pct(wentWrong(u.baseline), u.baseline.tasks) }), tone: 'bad' }
     case 'as-baseline':
-      return { uses, result: t('usage.wentWell', { ok: u.completed, n, base }), tone: 'plain' }
+      // success: how many completed, against the others' completion rate
+      return { uses, result: t('usage.wentWell', { ok: u.completed, n, base: pct(u.baseline.completed, u.baseline.tasks) }), tone: 'plain' }
   }
 }
 
