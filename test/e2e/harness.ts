@@ -11,6 +11,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 export const CHROMIUM = '/usr/bin/chromium'
 export const HAS_CHROMIUM = fs.existsSync(CHROMIUM)
@@ -203,4 +204,16 @@ export async function audit(page: Page): Promise<AxeProblem[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('')}`) }))
   })
+}
+
+/** Audits the page and fails with the list of serious/critical violations (rule, elements) if there is one. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const problems = await audit(page)
+  expect(problems, `axe on ${where}:\n${JSON.stringify(problems, null, 1)}`).toEqual([])
+}
+
+/** Opens a screen from the sidebar and waits for it. */
+export async function go(page: Page, screen: string): Promise<void> {
+  await page.getByTestId(`nav-${screen}`).click()
+  await page.getByTestId(`screen-${screen}`).waitFor()
 }

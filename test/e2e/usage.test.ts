@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { audit, buildRenderer, CHROMIUM, HAS_CHROMIUM, launch, serve, shot } from './harness'
+import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, serve, shot } from './harness'
 import type { Browser, Served } from './harness'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
@@ -74,16 +74,6 @@ function writeHome(home: string, libraryHint: string): void {
     { timestamp: at, type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'summary.md written' } }
   ]
   fs.writeFileSync(path.join(dir, 'rollout-usage-u1.jsonl'), recs.map((r) => JSON.stringify(r)).join('\n') + '\n')
-}
-
-async function expectAccessible(page: Page, where: string): Promise<void> {
-  const problems = await audit(page)
-  expect(problems, `axe on ${where}:\n${JSON.stringify(problems, null, 1)}`).toEqual([])
-}
-
-const go = async (page: Page, screen: string): Promise<void> => {
-  await page.getByTestId(`nav-${screen}`).click()
-  await page.getByTestId(`screen-${screen}`).waitFor()
 }
 
 describe.skipIf(!HAS_CHROMIUM)('usage evidence in Chromium', () => {

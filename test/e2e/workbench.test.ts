@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { audit, buildRenderer, CHROMIUM, HAS_CHROMIUM, launch, PROJECT, serve, shot } from './harness'
+import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, PROJECT, serve, shot } from './harness'
 import type { Browser, Served } from './harness'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
@@ -22,16 +22,6 @@ const FIXTURE = path.join(PROJECT, 'test', 'fixtures', 'e2e-root')
 const SAMPLE = path.join(PROJECT, 'resources', 'sample-data')
 const TASK = 'output_20260301_101500'
 
-/** Audits the page and fails with the list of serious/critical violations (rule, elements) if there is one. */
-async function expectAccessible(page: Page, where: string): Promise<void> {
-  const problems = await audit(page)
-  expect(problems, `axe on ${where}:\n${JSON.stringify(problems, null, 1)}`).toEqual([])
-}
-
-const go = async (page: Page, screen: string): Promise<void> => {
-  await page.getByTestId(`nav-${screen}`).click()
-  await page.getByTestId(`screen-${screen}`).waitFor()
-}
 
 describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
   let served: Served & { remembered?: string }

@@ -13,14 +13,20 @@ import { benchesDisposedAfterEach, tempDir } from './helpers'
 
 const bench = benchesDisposedAfterEach()
 
+/** A data root whose user alice holds the crafted library, with its tasks. */
+function usageRoot(prefix: string): { base: string; root: string; lib: string } {
+  const base = fs.realpathSync(tempDir(prefix))
+  const root = path.join(base, 'root')
+  const lib = path.join(root, 'alice', 'general', 'experience')
+  writeLibrary(lib)
+  writeAgiRoot(root)
+  return { base, root, lib }
+}
+
 describe('usage.get', () => {
   it('reads the data roots, the detected and added session folders and the ledger; refuses an unlisted library', async () => {
-    const base = fs.realpathSync(tempDir('usage-wb'))
-    const root = path.join(base, 'root')
-    const lib = path.join(root, 'alice', 'general', 'experience')
-    writeLibrary(lib)
+    const { base, root, lib } = usageRoot('usage-wb')
     writeLedger(lib)
-    writeAgiRoot(root)
     const home = path.join(base, 'home')
     writeClaudeSession(path.join(home, '.claude', 'projects'))
     writeCodexRollout(path.join(home, '.codex', 'sessions'), lib)
@@ -56,11 +62,7 @@ describe('usage.get', () => {
   })
 
   it('curation started in the app reads usage first: cleanup spares what agents used', async () => {
-    const base = fs.realpathSync(tempDir('usage-wb-curate'))
-    const root = path.join(base, 'root')
-    const lib = path.join(root, 'alice', 'general', 'experience')
-    writeLibrary(lib)
-    writeAgiRoot(root)
+    const { base, root } = usageRoot('usage-wb-curate')
     const b = await bench({ env: { SKILLBENCH_HOME: path.join(base, 'empty-home') } }, root)
     const library = (await b.call<LibraryInfo[]>('libraries.list')).find((l) => l.user === 'alice')!.path
     const job = await b.call<JobInfo>('curate.start', { library })
