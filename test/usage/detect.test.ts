@@ -173,3 +173,25 @@ describe('AGIAgent query_skill results', () => {
     }
   })
 })
+
+describe('Codex local_shell calls', () => {
+  it('a `local_shell_call` printing a SKILL.md is a read', async () => {
+    const { parseCodexRollout } = await import('../../src/main/scan/codex-cli')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-local-shell-'))
+    try {
+      const file = path.join(dir, 'rollout-x.jsonl')
+      const recs = [
+        { timestamp: '2026-11-01T10:00:00Z', type: 'event_msg', payload: { type: 'user_message', message: 'do it' } },
+        { timestamp: '2026-11-01T10:00:01Z', type: 'response_item', payload: { type: 'local_shell_call', call_id: 'l1', status: 'completed', action: { type: 'exec', command: ['bash', '-lc', 'cat skills/pdf/SKILL.md'], working_directory: '/lib' } } },
+        { timestamp: '2026-11-01T10:00:02Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'l1', output: 'Process exited with code 0' } },
+        { timestamp: '2026-11-01T10:00:03Z', type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'done' } }
+      ]
+      fs.writeFileSync(file, recs.map((r) => JSON.stringify(r)).join('\n') + '\n')
+      const [task] = await parseCodexRollout(file)
+      expect(task!.skillRefs).toEqual([{ kind: 'read', path: '/lib/skills/pdf/SKILL.md', name: 'pdf', errorsAfter: 0, agent: 'codex', line: 2, at: Date.parse('2026-11-01T10:00:01Z') }])
+      expect(task!.status).toBe('completed')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -140,6 +140,14 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         }
         break
       }
+      case 'local_shell_call': {
+        // the `local_shell` tool: {action: {type: 'exec', command: [...], working_directory}}
+        const action = asObj(p.action) ?? {}
+        const id = str(p.call_id) || str(p.id)
+        b.toolCall(id || undefined, 'codex', 'local_shell', toParams({ command: action.command ?? [], workdir: str(action.working_directory) }), undefined, line)
+        callNames.set(id, 'local_shell')
+        break
+      }
       case 'web_search_call':
         b.toolCall(str(p.id) || undefined, 'codex', 'web_search', toParams(asObj(p.action) ?? {}), undefined, line)
         break
