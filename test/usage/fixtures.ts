@@ -172,6 +172,10 @@ const cx = (ts: string, type: string, payload: Record<string, unknown>): Record<
  *  2 `skill:load deploy-check`, then a command fails (exit 1), no completion → failed
  *  3 older `shell` tool, ["bash","-lc","cat skills/pdf-report/SKILL.md"] run in the library → turn aborted → interrupted
  *  4 the developer message lists skills with their SKILL.md paths; `rg SKILL.md` → no use (completed, baseline)
+ *  5 query_skill through MCP (a `function_call` in the mcp__skillbench namespace) returns the joke → completed, but
+ *    corrected by request 6
+ *  6 "no, that is not what I asked for"; an MCP call known only from its `mcp_tool_call_end` event returns the
+ *    calculator → completed
  */
 export function writeCodexRollout(dir: string, libraryDir: string): string {
   return jsonl(path.join(dir, '2026', '11', '11', 'rollout-2026-11-11T10-00-00-usage.jsonl'), [
@@ -201,7 +205,17 @@ export function writeCodexRollout(dir: string, libraryDir: string): string {
     cx('2026-11-11T10:03:00.000Z', 'event_msg', { type: 'user_message', message: 'Which skills exist here?' }),
     cx('2026-11-11T10:03:01.000Z', 'response_item', { type: 'function_call', name: 'exec_command', call_id: 'x5', arguments: JSON.stringify({ cmd: 'rg --files -g SKILL.md ~/.codex/skills' }) }),
     cx('2026-11-11T10:03:02.000Z', 'response_item', { type: 'function_call_output', call_id: 'x5', output: 'Process exited with code 0\nOutput:\n/home/u/.codex/skills/pdf-report/SKILL.md' }),
-    cx('2026-11-11T10:03:10.000Z', 'event_msg', { type: 'task_complete', last_agent_message: 'pdf-report and brainstorming.' })
+    cx('2026-11-11T10:03:10.000Z', 'event_msg', { type: 'task_complete', last_agent_message: 'pdf-report and brainstorming.' }),
+
+    cx('2026-11-11T10:04:00.000Z', 'event_msg', { type: 'user_message', message: 'Find me a good joke skill' }),
+    cx('2026-11-11T10:04:01.000Z', 'response_item', { type: 'function_call', name: 'query_skill', namespace: 'mcp__skillbench', call_id: 'm1', arguments: JSON.stringify({ query: 'joke' }) }),
+    cx('2026-11-11T10:04:02.000Z', 'event_msg', { type: 'mcp_tool_call_end', call_id: 'm1', invocation: { server: 'skillbench', tool: 'query_skill', arguments: { query: 'joke' } }, result: { Ok: { content: [{ type: 'text', text: 'ignored: the function_call carries it' }] } } }),
+    cx('2026-11-11T10:04:03.000Z', 'response_item', { type: 'function_call_output', call_id: 'm1', output: JSON.stringify({ status: 'success', skills: [{ skill_id: IDS.joke }] }) }),
+    cx('2026-11-11T10:04:10.000Z', 'event_msg', { type: 'task_complete', last_agent_message: 'Use "Tell a joke".' }),
+
+    cx('2026-11-11T10:05:00.000Z', 'event_msg', { type: 'user_message', message: 'no, that is not what I asked for: I need a calculator' }),
+    cx('2026-11-11T10:05:02.000Z', 'event_msg', { type: 'mcp_tool_call_end', call_id: 'm2', invocation: { server: 'skillbench', tool: 'query_skill', arguments: { query: 'calculator' } }, result: { Ok: { content: [{ type: 'text', text: JSON.stringify({ skills: [{ skill_id: IDS.calculator }] }) }] } } }),
+    cx('2026-11-11T10:05:10.000Z', 'event_msg', { type: 'task_complete', last_agent_message: 'Use "Calculator in Python".' })
   ])
 }
 

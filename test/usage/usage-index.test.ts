@@ -63,10 +63,12 @@ describe('usage index on crafted Claude Code, Codex, AGIAgent and Synapse logs',
     expect(tasksOf(IDS.joke)).toContain('claude session-usage#6 completed query')
   })
 
-  it('Codex: a `sed -n` read, `skill:load`, and an older shell tool reading a library file by its relative path', () => {
+  it('Codex: a `sed -n` read, `skill:load`, an older shell tool reading a library file by its relative path, MCP queries', () => {
     expect(tasksOf('test-driven-development')).toEqual(['codex rollout-2026-11-11T10-00-00-usage#1 completed read'])
     expect(tasksOf('deploy-check')).toContain('codex rollout-2026-11-11T10-00-00-usage#2 failed load')
     expect(tasksOf('pdf-report')).toContain('codex rollout-2026-11-11T10-00-00-usage#3 interrupted read')
+    expect(tasksOf(IDS.joke)).toContain('codex rollout-2026-11-11T10-00-00-usage#5 corrected query')
+    expect(tasksOf(IDS.calculator)).toContain('codex rollout-2026-11-11T10-00-00-usage#6 completed query')
   })
 
   it('AGIAgent: the ids a query_skill result lists, a read of a skill file by its name, skill:load, a `cat`', () => {
@@ -87,8 +89,8 @@ describe('usage index on crafted Claude Code, Codex, AGIAgent and Synapse logs',
     expect(figures(byName('git-cleanup'))).toEqual([1, 0, 0, 0, 1])
     expect(figures(byName('test-driven-development'))).toEqual([1, 1, 0, 0, 0])
     // two tasks and the CLI's query (no task), the archived MCP query for the joke; the MCP query the Claude log shows is counted once
-    expect(figures(byName(IDS.calculator))).toEqual([3, 1, 1, 0, 0])
-    expect(figures(byName(IDS.joke))).toEqual([3, 1, 0, 1, 0])
+    expect(figures(byName(IDS.calculator))).toEqual([4, 2, 1, 0, 0])
+    expect(figures(byName(IDS.joke))).toEqual([4, 1, 0, 1, 1])
   })
 
   it('says why a task failed or was corrected', () => {
@@ -148,8 +150,8 @@ describe('usage index on crafted Claude Code, Codex, AGIAgent and Synapse logs',
     expect(later.since).toBe(new Date(since).toISOString())
     // Claude's session was on the 10th: only the Codex rollout (11th) and the CLI query (12th) remain
     expect(later.skills.find((s) => s.name === 'pdf-report')!.tasks.map((t) => t.source)).toEqual(['codex'])
-    expect(later.skills.find((s) => s.skill_id === IDS.calculator)!.tasks.map((t) => t.source)).toEqual(['cli'])
-    expect(later.skills.find((s) => s.skill_id === IDS.joke)!.uses).toBe(0)
+    expect(later.skills.find((s) => s.skill_id === IDS.calculator)!.tasks.map((t) => t.source)).toEqual(['cli', 'codex'])
+    expect(later.skills.find((s) => s.skill_id === IDS.joke)!.tasks.map((t) => t.source)).toEqual(['codex'])
     expect(later.baseline.tasks).toBe(1)
   })
 

@@ -41,7 +41,7 @@ describe('usage.get', () => {
     expect(report.sources.map((s) => [s.kind, s.tasks])).toEqual([
       ['agiagent', 5],
       ['claude', 8],
-      ['codex', 4],
+      ['codex', 6],
       ['synapse', 1],
       ['ledger', 3]
     ])
@@ -53,7 +53,7 @@ describe('usage.get', () => {
     expect(claudeTask).toMatchObject({ task: 'session-usage#1', origin: path.join(home, '.claude', 'projects') })
     const agiTask = pdf.tasks.find((t) => t.source === 'agiagent')!
     expect(agiTask).toMatchObject({ task: 'output_20261120_121500', origin: b.root, path: path.join(b.root, 'alice', 'output_20261120_121500') })
-    expect(report.skills.find((s) => s.skill_id === IDS.calculator)!.uses).toBe(3)
+    expect(report.skills.find((s) => s.skill_id === IDS.calculator)!.uses).toBe(4)
 
     // reading is all it does: the ledger, the logs and the skills are untouched
     expect(fs.readFileSync(path.join(lib, '.skillbench', 'usage.jsonl'), 'utf8')).toMatch(/"via":"cli"/)
