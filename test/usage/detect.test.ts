@@ -195,3 +195,14 @@ describe('Codex local_shell calls', () => {
     }
   })
 })
+
+describe('the id a skill file carries', () => {
+  it('AGIAgent `skill_id`, SKILL.md `metadata.skillbench.skill_id`, nothing else', async () => {
+    const { idOfSkillBytes } = await import('../../src/main/usage/copies')
+    expect(idOfSkillBytes(Buffer.from("---\nskill_id: '17'\ntitle: x\n---\nb"))).toBe('17')
+    expect(idOfSkillBytes(Buffer.from("---\nname: a\nmetadata:\n  skillbench:\n    skill_id: '0042'\n---\nb"))).toBe('0042')
+    expect(idOfSkillBytes(Buffer.from('---\nname: a\n---\nb'))).toBeUndefined()
+    expect(idOfSkillBytes(Buffer.from("---\nskill_id: '../x'\n---\nb"))).toBeUndefined()
+    expect(idOfSkillBytes(Buffer.from('not a skill'))).toBeUndefined()
+  })
+})

@@ -202,3 +202,45 @@ describe('usage sources and caches', () => {
     expect(c.tasks.length).toBe(a.tasks.length + 1)
   })
 })
+
+describe('deployed copies', () => {
+  it('a copy under another name says which skill it is: by the id it carries, or by a link into the library', async () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-copies-')))
+    try {
+      const library = path.join(base, 'lib')
+      writeLibrary(library)
+      // ~/.claude/skills/calc-py: the calculator exported as SKILL.md under another name, keeping its id
+      const home = path.join(base, 'home')
+      const calc = path.join(home, '.claude', 'skills', 'calc-py', 'SKILL.md')
+      fs.mkdirSync(path.dirname(calc), { recursive: true })
+      fs.writeFileSync(calc, `---\nname: calc-py\ndescription: A calculator\nmetadata:\n  skillbench:\n    skill_id: '${IDS.calculator}'\n---\n\nSteps.\n`)
+      // ~/.codex/skills/pdf → the library's pdf-report folder
+      fs.mkdirSync(path.join(home, '.codex', 'skills'), { recursive: true })
+      fs.symlinkSync(path.join(library, 'skills', 'pdf-report'), path.join(home, '.codex', 'skills', 'pdf'))
+      const rec = (ts: string, type: string, payload: Record<string, unknown>): string => JSON.stringify({ timestamp: ts, type, payload })
+      const codex = path.join(base, 'codex')
+      fs.mkdirSync(codex)
+      fs.writeFileSync(
+        path.join(codex, 'rollout-copies.jsonl'),
+        [
+          rec('2026-11-15T10:00:00Z', 'event_msg', { type: 'user_message', message: 'add 2 and 2' }),
+          rec('2026-11-15T10:00:01Z', 'response_item', { type: 'function_call', name: 'exec_command', call_id: 'a', arguments: JSON.stringify({ cmd: `cat ${calc}` }) }),
+          rec('2026-11-15T10:00:02Z', 'response_item', { type: 'function_call_output', call_id: 'a', output: 'Process exited with code 0' }),
+          rec('2026-11-15T10:00:03Z', 'event_msg', { type: 'task_complete', last_agent_message: '4' }),
+          rec('2026-11-15T10:01:00Z', 'event_msg', { type: 'user_message', message: 'the monthly pdf' }),
+          rec('2026-11-15T10:01:01Z', 'response_item', { type: 'function_call', name: 'exec_command', call_id: 'b', arguments: JSON.stringify({ cmd: `head -40 ${path.join(home, '.codex', 'skills', 'pdf', 'SKILL.md')}` }) }),
+          rec('2026-11-15T10:01:02Z', 'response_item', { type: 'function_call_output', call_id: 'b', output: 'Process exited with code 0' }),
+          rec('2026-11-15T10:01:03Z', 'event_msg', { type: 'task_complete', last_agent_message: 'done' })
+        ].join('\n') + '\n'
+      )
+      const store = await openLibrary(library)
+      const r = await collectUsage({ root: store.root, skills: (await store.list()).skills, sources: [{ kind: 'codex', dir: codex }] })
+      const uses = Object.fromEntries(r.skills.filter((s) => s.uses > 0).map((s) => [s.name, s.tasks.map((t) => t.task)]))
+      expect(uses).toEqual({ 'pdf-report': ['rollout-copies#2'], 'skill_Calculator in Python': ['rollout-copies#1'] })
+      // the copy was only read
+      expect(fs.readFileSync(calc, 'utf8')).toMatch(/^---\nname: calc-py/)
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true })
+    }
+  })
+})

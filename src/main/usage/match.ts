@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import type { Skill, SkillRef } from '../../shared/types'
+import type { SkillCopy } from './copies'
 
 /** The name a skill answers to: its SKILL.md `name`, else its folder's name; an AGIAgent skill its file stem. */
 export function skillName(s: Pick<Skill, 'name' | 'path' | 'format'>): string {
@@ -39,8 +40,11 @@ export class SkillMatcher {
   private readonly byFile = new Map<string, Skill[]>()
   private readonly root: string
 
-  /** `skills`: the library's active skills; `root`: its absolute folder (real path). */
-  constructor(skills: readonly Skill[], root: string) {
+  /**
+   * `skills`: the library's active skills; `root`: its absolute folder (real path); `copies`: what skill files read
+   * outside the library say about themselves on this machine (their id, their real path).
+   */
+  constructor(skills: readonly Skill[], root: string, private readonly copies: ReadonlyMap<string, SkillCopy> = new Map()) {
     this.root = root.replace(/\\/g, '/').replace(/\/+$/, '')
     for (const s of skills) {
       add(this.byId, s.skill_id, s)
@@ -76,6 +80,12 @@ export class SkillMatcher {
     if (ref.path) {
       const inside = this.inLibrary(ref.path)
       if (inside) return inside
+      // a deployed copy: a link into the library, or a file carrying the skill's id
+      const copy = this.copies.get(ref.path)
+      const real = copy?.real ? this.inLibrary(copy.real) : null
+      if (real?.length) return real
+      const byId = copy?.id ? this.byId.get(copy.id) : undefined
+      if (byId) return byId
       const file = path.posix.basename(ref.path.replace(/\\/g, '/'))
       if (file !== 'SKILL.md') return this.byFile.get(file) ?? []
     }

@@ -5,6 +5,7 @@
  */
 import type { Skill, SkillRef, SkillUsage, SkillUseKind, SkillUseTask, TaskOutcome, TaskTrace, UsageBaseline, UsageReport, UsageSourceKind, UsageVerdict } from '../../shared/types'
 import type { UseRecord } from '../store/ledger'
+import type { SkillCopy } from './copies'
 import { SkillMatcher, skillName } from './match'
 
 /** Below this many tasks that used a skill, its figures are shown but not judged ("too few uses to tell"). */
@@ -36,6 +37,8 @@ export interface UsageInput {
   now: Date
   sources?: UsageReport['sources']
   problems?: string[]
+  /** Skill files read outside the library that exist on this machine: their own id or real path (see copies.ts). */
+  copies?: ReadonlyMap<string, SkillCopy>
 }
 
 /** When a task happened: its own start, else its file's time. */
@@ -109,7 +112,7 @@ function errorAfter(trace: TaskTrace, ref: SkillRef): string | undefined {
 
 /** Builds the report (see the module comment). */
 export function buildUsageReport(input: UsageInput): UsageReport {
-  const matcher = new SkillMatcher(input.skills, input.root)
+  const matcher = new SkillMatcher(input.skills, input.root, input.copies)
   const since = input.since
   const perSkill = new Map<Skill, { tasks: SkillUseTask[]; sources: Set<UsageSourceKind>; last: number }>()
   for (const s of input.skills) perSkill.set(s, { tasks: [], sources: new Set(), last: -Infinity })

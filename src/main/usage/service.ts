@@ -10,6 +10,7 @@ import { ScanCache, cacheFileFor } from '../scan/cache'
 import { scanRoot } from '../scan/index'
 import { detectSessionDirs, scanSessions, type SessionSource } from '../scan/sessions'
 import { readUseHistory } from '../store/ledger'
+import { resolveCopies } from './copies'
 import { buildUsageReport, type ScannedTask } from './report'
 
 /** One folder to read uses from. */
@@ -91,7 +92,11 @@ export async function collectUsage(opts: CollectUsageOptions): Promise<UsageRepo
   const history = await readUseHistory(opts.root)
   problems.push(...history.problems)
   sources.push({ kind: 'ledger', dir: opts.root, tasks: history.uses.length })
-  return buildUsageReport({ skills: opts.skills, root: opts.root, tasks, ledger: history.uses, since: opts.since, now: opts.now ?? new Date(), sources, problems })
+  const copies = await resolveCopies(
+    tasks.flatMap((t) => t.trace.skillRefs ?? []),
+    opts.root
+  )
+  return buildUsageReport({ skills: opts.skills, root: opts.root, tasks, ledger: history.uses, since: opts.since, now: opts.now ?? new Date(), sources, problems, copies })
 }
 
 /** `<root>/<user>/general/experience` → `<root>`; null for a library outside an AGIAgent data root. */
