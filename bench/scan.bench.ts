@@ -1,12 +1,17 @@
 /**
  * Scan throughput: a generated root of 2,000 tasks / ~1 GB of AGIAgent logs in a temp dir (deleted after).
- * Reports cold scan MB/s (goal ≥ 300 MB/s) and the rescan of the unchanged root (goal < 300 ms).
+ * Reports cold scan MB/s (goal ≥ 300 MB/s) and the rescan of the unchanged root (goal < 300 ms); then the usage
+ * index over the same root (issue 14: one task in eight queries a skill and reads a skill file).
+ * `SCAN_BENCH_BEFORE=/path/to/other/checkout` also scans the same root with that checkout's scanner (e.g. main,
+ * exported with `git archive main src | tar -x -C DIR`), alternating, for a before/after in one run.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { scanRoot, ScanCache } from '../src/main/scan/index'
 import type { LogParse } from '../src/main/scan/agiagent-parser'
+import { openLibrary } from '../src/main/store/library'
+import { collectUsage, UsageScanner } from '../src/main/usage/service'
 
 const TASKS = Number(process.env.SCAN_BENCH_TASKS ?? 2000)
 const TARGET_BYTES = Number(process.env.SCAN_BENCH_BYTES ?? 1024 * 1024 * 1024)
@@ -14,6 +19,14 @@ const TARGET_BYTES = Number(process.env.SCAN_BENCH_BYTES ?? 1024 * 1024 * 1024)
 /** One realistic log: requirements, streamed prose (Chinese + English), tool calls, results, errors, completion. */
 function makeLog(i: number, bytes: number): Buffer {
   const parts: string[] = [`Received user requirement: 任务 ${i}: build a report from data_${i}.csv\n\n`]
+  if (i === 0) {
+    // a task that uses skills: a query_skill call and its result, a read of a skill file
+    parts.push(
+      `<invoke name="query_skill">\n<parameter name="query">report from csv</parameter>\n</invoke>\n--- Tool Execution Results ---\n## Tool 1: query_skill\n` +
+        `**Result:** {'status': 'success', 'skills_count': 2, 'skills': [{'skill_id': '1760000001', 'title': 'CSV report'}, {'skill_id': '1760000002', 'title': 'Plots'}]}\n` +
+        `<invoke name="read_file">\n<parameter name="target_file">/Users/u/data/alice/general/experience/skill_CSV report 3.md</parameter>\n</invoke>\n`
+    )
+  }
   parts.push(`Currently selected directory: /Users/u/data/alice/output_${i}\nworkspace subdirectory path: /Users/u/data/alice/output_${i}/workspace\n`)
   let size = 0
   let round = 0
@@ -96,6 +109,52 @@ async function main(): Promise<void> {
     const cacheBytes = fs.statSync(cacheFile).size
     fs.rmSync(cacheFile, { force: true })
 
+    // The usage index over the same root: a library of 50 skills, a fresh scanner (cold: the scan included), then
+    // the same scanner again (unchanged root: stat calls and the report).
+    const libDir = path.join(root, 'alice', 'general', 'experience')
+    fs.mkdirSync(libDir, { recursive: true })
+    for (let k = 0; k < 50; k++) {
+      const id = String(1760000000 + k)
+      fs.writeFileSync(
+        path.join(libDir, `skill_CSV report ${k}.md`),
+        `---\nskill_id: '${id}'\ntitle: CSV report ${k}\nusage_conditions: ''\nquality_index: 0.5\nfetch_count: 0\nrelated_code: ''\ntask_directories: []\ncreated_at: '2026-01-01T00:00:00'\nupdated_at: '2026-01-01T00:00:00'\nlast_used_at: null\nuser_preferences: ''\n---\n\nSteps ${k}.\n`
+      )
+    }
+    const lib = await openLibrary(libDir)
+    const skills = (await lib.list()).skills
+    const scanner = new UsageScanner()
+    const usageRun = async (): Promise<{ ms: number; cpuMs: number; uses: number }> => {
+      const c = process.cpuUsage()
+      const t = process.hrtime.bigint()
+      const report = await collectUsage({ root: lib.root, skills, sources: [{ kind: 'agiagent', dir: root }], scan: (src) => scanner.scan(src) })
+      return { ms: Number(process.hrtime.bigint() - t) / 1e6, cpuMs: cpuMs(process.cpuUsage(c)), uses: report.skills.reduce((n, u) => n + u.uses, 0) }
+    }
+    const usageCold = await usageRun()
+    const usageWarm = await usageRun()
+
+    // Before / after in the same run: the other checkout's scanner and ours, alternating, each with a fresh cache.
+    const compare: string[][] = []
+    if (process.env.SCAN_BENCH_BEFORE) {
+      const before = (await import(path.join(path.resolve(process.env.SCAN_BENCH_BEFORE), 'src', 'main', 'scan', 'index.ts'))) as { scanRoot: typeof scanRoot; ScanCache: typeof ScanCache }
+      const one = async (label: string, scan: typeof scanRoot, Cache: typeof ScanCache): Promise<string[]> => {
+        const cacheOf = new Cache<LogParse>()
+        const c = process.cpuUsage()
+        const t = process.hrtime.bigint()
+        await scan({ rootDir: root, cache: cacheOf })
+        const coldS = Number(process.hrtime.bigint() - t) / 1e9
+        const coldCpuS = cpuMs(process.cpuUsage(c)) / 1000
+        const t2 = process.hrtime.bigint()
+        await scan({ rootDir: root, cache: cacheOf })
+        const warm = Number(process.hrtime.bigint() - t2) / 1e6
+        return [label, `${fmt(mb0 / coldS, 0)} MB/s (${fmt(coldS, 2)} s)`, `${fmt(mb0 / coldCpuS, 0)} MB/CPU-s`, `${fmt(warm, 0)} ms`, `load ${os.loadavg()[0]!.toFixed(1)}`]
+      }
+      const mb0 = total / (1024 * 1024)
+      for (let round = 0; round < 2; round++) {
+        compare.push(await one('before', before.scanRoot, before.ScanCache))
+        compare.push(await one('after', scanRoot, ScanCache))
+      }
+    }
+
     const mb = total / (1024 * 1024)
     const calls = cold.tasks.reduce((n, t) => n + t.toolCalls.length, 0)
     const ok = warm.tasks.length === TASKS && cold.tasks.every((t) => t.status === 'completed')
@@ -109,7 +168,9 @@ async function main(): Promise<void> {
         `${fmt(persistedMs, 0)} ms wall, ${fmt(persistedCpuMs, 0)} ms CPU (load alone ${fmt(loadMs, 0)} ms wall, ${fmt(loadCpuMs, 0)} ms CPU; cache file ${fmt(cacheBytes / 1048576)} MB)`,
         '—'
       ],
-      ['Results consistent', ok ? 'yes' : '**NO**', 'every task parsed, completed']
+      ['Results consistent', ok ? 'yes' : '**NO**', 'every task parsed, completed'],
+      ['Usage index, cold (a new scanner: scan + report, 50 skills)', `${fmt(usageCold.ms / 1000, 2)} s wall, ${fmt(usageCold.cpuMs / 1000, 2)} CPU-s; ${usageCold.uses} uses found`, '≥ 300 MB/s (scan budget)'],
+      ['Usage index, unchanged root (same scanner)', `**${fmt(usageWarm.ms, 0)} ms** wall, ${fmt(usageWarm.cpuMs, 0)} ms CPU; ${usageWarm.uses} uses found`, '< 300 ms']
     ]
     const out = [
       '## Scan throughput (AGIAgent logs)',
@@ -119,7 +180,10 @@ async function main(): Promise<void> {
       '| Measure | Result | Goal |',
       '|---|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
-      ''
+      '',
+      ...(compare.length
+        ? ['Before / after on the same root, alternating (each with a fresh in-process cache):', '', '| scanner | cold wall | cold per CPU-s | rescan | load |', '|---|---|---|---|---|', ...compare.map((r) => `| ${r.join(' | ')} |`), '']
+        : [])
     ]
     process.stdout.write(out.join('\n') + '\n')
   } finally {

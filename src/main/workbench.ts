@@ -46,6 +46,7 @@ import { readCodeFile } from './workbench/code-files'
 import { memoryHandlers } from './workbench/memory-service'
 import { sessionHandlers } from './workbench/session-sources'
 import { deployHandlers } from './workbench/deploy-service'
+import { createUsageService } from './workbench/usage-service'
 import { protectionReason } from './curate/protect'
 import { parseSkillText } from './store/skill-file'
 import { locateSkillProblem } from '../shared/problem-position'
@@ -221,6 +222,15 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     return next.result
   }
 
+  const usage = createUsageService({
+    settings: settingsStore,
+    env: deps.env ?? process.env,
+    requireLibrary: (library) => registry.requireLibrary(library),
+    storeFor,
+    roots: () => registry.roots(),
+    scanRoot: (root) => scan(root)
+  })
+
   async function documentOf(store: SkillStore, skill: Skill): Promise<SkillDocument> {
     const { text } = await store.readRaw(skill.path)
     const relatedFiles = skill.related_code
@@ -258,6 +268,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }),
 
     ...deployHandlers({ requireLibrary: (library) => registry.requireLibrary(library), env: deps.env ?? process.env, noteWrites: (paths) => selfWrites.note(paths) }),
+    ...usage.handlers,
 
     'skills.readCode': async ({ library, path: rel }) => {
       const info = await registry.requireLibrary(library)
@@ -484,7 +495,14 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       const client = await llmFor(llm)
       const settings = settingsStore.settings
       return jobs.start('curate', async (ctx) => {
-        const plan = await core.curatePlan(store, settings, client, ctx)
+        // real usage first: cleanup must not retire what an agent used, and failing skills get a review
+        ctx.progress({ fraction: 0, stage: 'usage', message: "Reading the agents' logs for real usage..." })
+        const report = await usage.reportFor(info.path, ctx.signal, (message) => ctx.progress({ fraction: 0, stage: 'usage', message })).catch((err: unknown) => {
+          if (ctx.signal.aborted) throw err
+          ctx.progress({ fraction: 0, stage: 'log', message: `usage not read (${(err as Error).message}): cleanup goes by fetch_count alone` })
+          return undefined
+        })
+        const plan = await core.curatePlan(store, settings, client, ctx, report)
         await selfWrites.note([path.join(store.root, '.skillbench', 'plan.json')])
         return { library: info.path, plan }
       })

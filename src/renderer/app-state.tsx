@@ -11,7 +11,8 @@ import { queryKeys } from './api/query-keys'
 
 export type Route =
   | { screen: 'overview' }
-  | { screen: 'workspaces'; taskPath?: string }
+  /** `root` / `session`: where the task is (a link from a skill's usage opens it there). */
+  | { screen: 'workspaces'; taskPath?: string; root?: string; session?: { source: 'claude' | 'codex' | 'synapse'; dir: string } }
   | { screen: 'skills'; showErrors?: boolean }
   /** `focus`: put the keyboard in the editor (opened with Enter from a list). */
   | { screen: 'editor'; library: string; skillId: string; focus?: boolean }

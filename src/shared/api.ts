@@ -17,7 +17,8 @@ import type {
   Skill,
   SkillFormat,
   LoadError,
-  TaskTrace
+  TaskTrace,
+  UsageReport
 } from './types'
 import { DEPLOY_INPUT_SCHEMAS, type DeployOutputs } from './api-deploy'
 
@@ -473,6 +474,8 @@ export const API_INPUT_SCHEMAS = {
     start: z.number().int().min(0).optional()
   }),
   'sessions.setTarget': z.object({ source: sessionSource, dir: folder, library: library.nullable() }),
+  /** What agents really used of a library, from every configured source, and how those tasks ended (issue 14). */
+  'usage.get': z.object({ library }),
   'sessions.reflect': z.object({
     source: sessionSource,
     dir: folder,
@@ -539,6 +542,7 @@ export interface ApiOutputs extends DeployOutputs {
   'sessions.searchLog': LogSearchResult
   'sessions.setTarget': SessionSourceInfo[]
   'sessions.reflect': JobInfo
+  'usage.get': UsageReport
 }
 
 export type ApiMethod = keyof typeof API_INPUT_SCHEMAS

@@ -137,6 +137,41 @@ export interface TaskTrace {
   agentRequirements?: Record<string, string[]>
   /** Skills the session used (Claude Code `invoked_skills`, skill files read). */
   skillsUsed?: string[]
+  /**
+   * Every use of a skill the task's own actions show (issue 14), as the log names it: matched to a library's
+   * skills later, by name, path or id. Never taken from text the agent was merely shown (a skills list in a
+   * system prompt, a search result listing SKILL.md files).
+   */
+  skillRefs?: SkillRef[]
+  /** The user's next request when it says this task's result was wrong ("that's wrong", "不对…"), cut short. */
+  correctedBy?: string
+}
+
+/** How an agent used a skill. */
+export type SkillUseKind = 'skill-tool' | 'invoked' | 'read' | 'query' | 'load'
+
+/** One use of a skill in a task, as the log says it. */
+export interface SkillRef {
+  /**
+   * `skill-tool`: Claude Code's `Skill` tool; `invoked`: an `invoked_skills` attachment (a slash command);
+   * `read`: the agent read a skill file (Read tool, `cat`, `sed -n`, a shell read); `query`: a `query_skill` call
+   * returned it; `load`: `skill:load <name>`.
+   */
+  kind: SkillUseKind
+  /** The skill's name: the Skill tool's argument, the attachment's name, `skill:load NAME`, or NAME of `…/skills/NAME/SKILL.md`. */
+  name?: string
+  /** The skill file read, as the log wrote it. */
+  path?: string
+  /** The ids a `query_skill` call returned. */
+  ids?: string[]
+  /** When, ms since epoch (sessions; an AGIAgent task gives only its start). */
+  at?: number
+  /** Errors the task met after this use (its own call failing is no use at all, and is not counted). */
+  errorsAfter: number
+  /** Where it is in the raw log: the agent's log and byte offset (AGIAgent), or the 1-based line (sessions). */
+  agent?: string
+  offset?: number
+  line?: number
 }
 
 /** A task folder that was found but not parsed. */
@@ -177,9 +212,10 @@ export interface ToolResult {
 
 /**
  * `update`: a skill installed from git changed upstream (`skillbench update`); `learned`: an agent (or a person)
- * edited a deployed copy and the change is offered back to the library (`skillbench deploy`).
+ * edited a deployed copy and the change is offered back to the library (`skillbench deploy`); `review`: a skill whose
+ * tasks went wrong more often than the baseline, with the failing tasks as evidence (issue 14).
  */
-export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete' | 'update' | 'learned'
+export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete' | 'update' | 'learned' | 'review'
 
 /** One file a proposal touches: exact text before and after (null = file absent). */
 export interface FileChange {
@@ -282,4 +318,85 @@ export const DEFAULT_SETTINGS: Settings = {
   autoEnhance: false,
   proposalOnlyTools: { edit: true, delete: true },
   language: 'en'
+}
+
+// ---------- usage (issue 14) ----------
+
+/** How a task that used a skill ended. `incomplete`: no completion, no error after the use, not stopped. */
+export type TaskOutcome = 'completed' | 'failed' | 'interrupted' | 'corrected' | 'incomplete'
+
+/** Where a use was seen: an agent's logs, or a query through Skillbench itself (its ledger: `mcp`, `cli`…). */
+export type UsageSourceKind = TraceSource | 'mcp' | 'cli' | 'skillbench'
+
+/** One task (or one recorded query) that used a skill. */
+export interface SkillUseTask {
+  source: UsageSourceKind
+  /** The task's name (`output_…`, `<session>#n`); null for a query Skillbench recorded outside any scanned task. */
+  task: string | null
+  /** ISO time of the use (or of the task's start when the log gives no time). */
+  at: string
+  /** null for a recorded query (no task to judge). */
+  outcome: TaskOutcome | null
+  /** How the skill was used in it. */
+  how: SkillUseKind[]
+  /** The task folder or session file, to open its trace. */
+  path?: string
+  user?: string
+  /** The folder it was scanned from: a data root or a session folder. */
+  origin?: string
+  /** The first error after the use (failed tasks), cut short. */
+  error?: string
+  /** The follow-up request that said it was wrong (corrected tasks), cut short. */
+  correction?: string
+}
+
+/** Outcomes of tasks that used no skill of the library (same sources, same period): what "normal" looks like. */
+export interface UsageBaseline {
+  tasks: number
+  completed: number
+  failed: number
+  interrupted: number
+  /** Not in the CLI's JSON shape (the issue fixes it); used for the "went wrong" comparison. */
+  corrected: number
+}
+
+/**
+ * What the evidence says about a skill: `unused` (no use in the period), `too-few` (fewer uses than it takes to
+ * tell), `no-baseline` (too few tasks without it to compare), `fails-more` (its tasks went wrong clearly more
+ * often than the baseline), `as-baseline` (not worse).
+ */
+export type UsageVerdict = 'unused' | 'too-few' | 'no-baseline' | 'fails-more' | 'as-baseline'
+
+export interface SkillUsage {
+  skill_id: string
+  name: string
+  title: string
+  path: string
+  /** Tasks that used it plus recorded queries outside any scanned task. */
+  uses: number
+  completed: number
+  failed: number
+  interrupted: number
+  corrected: number
+  incomplete: number
+  last_used_at: string | null
+  tasks: SkillUseTask[]
+  /** Tasks without any skill of the library from the same sources as its uses, in the same period. */
+  baseline: UsageBaseline
+  verdict: UsageVerdict
+}
+
+export interface UsageReport {
+  skills: SkillUsage[]
+  /** Every scanned task that used no skill of the library, in the period. */
+  baseline: UsageBaseline
+  /** The period's start (ISO), null = everything scanned. */
+  since: string | null
+  generatedAt: string
+  /** What was scanned: each folder with its task count (`ledger`: the library's recorded queries). */
+  sources: { kind: UsageSourceKind | 'ledger'; dir: string; tasks: number }[]
+  /** Folders or files that could not be read, and why. */
+  problems: string[]
+  /** The thresholds the verdicts used. */
+  rules: { minUses: number; minBaseline: number; margin: number }
 }

@@ -83,6 +83,8 @@ export interface ServeOptions {
   rememberedRoot?: string
   /** More environment for the server (e.g. its cache folder). */
   env?: NodeJS.ProcessEnv
+  /** Adds agents' session folders to the test's home folder (given its path) before the start. */
+  home?: (homeDir: string) => void
 }
 
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
@@ -102,6 +104,7 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
     fs.writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ version: 1, settings: { dataRoots: [fs.realpathSync(remembered)] } }))
   }
   writeCodexSession(path.join(home, '.codex', 'sessions', '2026', '03', '02'))
+  opts.home?.(home)
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,6 +22,7 @@ const FIXTURE = path.join(PROJECT, 'test', 'fixtures', 'e2e-root')
 const SAMPLE = path.join(PROJECT, 'resources', 'sample-data')
 const TASK = 'output_20260301_101500'
 
+
 describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
   let served: Served & { remembered?: string }
   let browser: Browser & { consoleErrors: string[] }

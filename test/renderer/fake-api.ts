@@ -109,6 +109,7 @@ export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
     'roots.list': async () => [{ path: ROOT, exists: true, users: ['alice'], taskCount: 0, remembered: true, thisRunOnly: false }],
     'jobs.list': async () => [],
     'sessions.list': async () => [],
+    'usage.get': async () => ({ skills: [], baseline: { tasks: 0, completed: 0, failed: 0, interrupted: 0, corrected: 0 }, since: null, generatedAt: new Date(0).toISOString(), sources: [], problems: [], rules: { minUses: 5, minBaseline: 5, margin: 0.2 } }),
     'skills.list': async ({ includeLegacy }) => ({
       skills: [...lib.skills.values()].filter((s) => includeLegacy || !s.legacy).map((s) => lib.summary(s)),
       errors: []

@@ -80,6 +80,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
     load: () => import('./commands/reflect')
   },
+  usage: {
+    summary: "Which skills agents really used (Claude Code, Codex, Synapse, AGIAgent logs, Skillbench's own queries) and how those tasks ended, against tasks without them",
+    load: () => import('./commands/usage')
+  },
   curate: {
     summary: 'Propose merges, consolidations and cleanups for a library (nothing changes until accepted or --apply)',
     load: () => import('./commands/curate')

@@ -3,7 +3,7 @@
  * before/after text of every file they touch. Pure except for the optional model calls; nothing is written.
  */
 import { createHash } from 'node:crypto'
-import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill } from '../../shared/types'
+import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
@@ -15,6 +15,7 @@ import { surfaceWords } from './evidence-words'
 import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
 import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
+import { cleanupUsageEvidence, reviewProposal, usageById, useSince } from './usage-rules'
 
 export interface CurationProgress {
   step: 1 | 2 | 3
@@ -36,6 +37,8 @@ export interface PlanInput {
   llm?: LlmClient
   onProgress?: (p: CurationProgress) => void
   signal?: AbortSignal
+  /** What agents really used (issue 14): cleanup spares skills used inside its window; failing skills get a review. */
+  usage?: UsageReport
 }
 
 /** Stable id: same kind, same members in the same file state → same id. */
@@ -267,10 +270,13 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
 
   progress({ step: 3, message: 'Step 3: Cleaning unused skills...' })
   const cutoff = input.now.getTime() - settings.cleanupDays * 86_400_000
+  const usage = usageById(input.usage)
   skills.forEach((s, i) => {
     if (!eligible(i) || s.fetch_count !== 0) return
     const created = Date.parse(s.created_at)
     if (!Number.isFinite(created) || created >= cutoff) return
+    // fetch_count only counts our own queries: an agent that loaded or read it inside the window used it
+    if (useSince(usage.get(s.skill_id), cutoff)) return
     try {
       const changes = legacyMoveChanges(s, input.texts.get(s.path)!, input.existingPaths, reserved, input.now)
       const ageDays = Math.floor((input.now.getTime() - created) / 86_400_000)
@@ -279,8 +285,8 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
         kind: 'cleanup',
         members: [memberOf(s)],
         score: 0,
-        reason: `never used by an agent in the ${ageDays} days since it was made (more than ${settings.cleanupDays}); moves to legacy/ (restorable)`,
-        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays, cleanup_days: settings.cleanupDays },
+        reason: `never used by an agent in the ${ageDays} days since it was made (more than ${settings.cleanupDays})${input.usage ? `, nor in the last ${settings.cleanupDays} days of the agents' logs read` : ''}; moves to legacy/ (restorable)`,
+        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays, cleanup_days: settings.cleanupDays, ...cleanupUsageEvidence(usage.get(s.skill_id), input.usage) },
         changes,
         status: 'pending',
         author: 'offline'
@@ -291,6 +297,15 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     }
   })
   progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'cleanup').length} cleanup(s)` })
+  if (input.usage) {
+    skills.forEach((s, i) => {
+      const u = usage.get(s.skill_id)
+      if (!eligible(i) || u?.verdict !== 'fails-more') return
+      proposals.push(reviewProposal(proposalId('review', [s]), s, memberOf(s), input.texts.get(s.path)!, u, input.usage!))
+      used[i] = 1
+    })
+    progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'review').length} review(s) of skills whose tasks went wrong more often` })
+  }
   return { skills_loaded: skills.length, proposals, errors, protected: protectedSkills }
 }
 

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind, SkillList } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind, SkillList, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/library'
 import { readContainedText, writeContained } from '../store/contained'
@@ -53,6 +53,8 @@ export interface CurateOptions {
   now?: Date
   onProgress?: (p: CurationProgress) => void
   signal?: AbortSignal
+  /** The library's usage report (issue 14); without it cleanup goes by fetch_count alone and no review is proposed. */
+  usage?: UsageReport
 }
 
 /**
@@ -89,7 +91,8 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     settings: opts.settings,
     llm: opts.llm,
     onProgress: opts.onProgress,
-    signal: opts.signal
+    signal: opts.signal,
+    usage: opts.usage
   })
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
@@ -103,7 +106,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 }
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
-export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup']
+export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'review']
 const CURATION_KINDS_SOURCE = CURATION_KINDS.join('|')
 
 /**
@@ -187,6 +190,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
     const unresolved = unresolvedConflicts(proposal.changes)
     if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
+    if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
+      throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
+    }
     const record = await applyProposal(root, proposal, { by, ...hooks })
     proposal.status = 'applied'
     await savePlan(root, plan)

@@ -7,12 +7,15 @@
  * Pure: no I/O, never throws on any input.
  */
 import type { AgentMessage, ToolCall } from '../../shared/types'
+import { idsFromQueryResult, isSkillQuery } from './skill-refs'
 
 /** What one log file says, before it is merged into a task trace. */
 export interface LogParse {
   /** `manager` or the sub-agent id (`agent_001`…). */
   agent: string
   requirements: string[]
+  /** Byte offset of each requirement's marker in the log (same order as `requirements`). */
+  requirementOffsets: number[]
   /** Requirements (after the first) with no completion marker in the 200 characters before them, plus user stops. */
   interruptions: number
   /** A completion marker was seen after the last requirement (or anywhere when there is none). */
@@ -23,6 +26,10 @@ export interface LogParse {
   /** Every tool call the log holds; more than `toolCalls.length` when the cap (maxToolCalls) was reached. */
   toolCallsTotal: number
   errors: string[]
+  /** Byte offset of each error's line or block in the log (same order as `errors`). */
+  errorOffsets: number[]
+  /** The skill ids each `query_skill` call's result listed, by the call's byte offset. */
+  queryResults: { offset: number; ids: string[] }[]
   agentMessages: AgentMessage[]
   preferences: string[]
   bytes: number
@@ -39,7 +46,10 @@ export const PARSER_LIMITS = {
   maxToolCalls: 20_000,
   maxErrors: 2_000,
   maxMessages: 10_000,
-  interruptWindowChars: 200
+  interruptWindowChars: 200,
+  /** How far after a `query_skill` call its result is looked for (it ends at the next requirement). */
+  queryResultBytes: 64 * 1024,
+  maxQueryResults: 2_000
 } as const
 
 const enc = (s: string): Buffer => Buffer.from(s, 'utf8')
@@ -123,9 +133,11 @@ const CONTINUATION_MAX_BYTES = 2000
 
 type Mode =
   | { kind: 'idle' }
-  | { kind: 'req'; text: string; lines: number; start: number; window: string }
+  | { kind: 'req'; text: string; lines: number; start: number; window: string; offset: number }
   | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean; at: number }
-  | { kind: 'errfb'; text: string; lines: number }
+  | { kind: 'errfb'; text: string; lines: number; offset: number }
+  /** After a `query_skill` call: its result is read (without consuming it) for the skill ids it returned. */
+  | { kind: 'qpeek'; offset: number }
   | { kind: 'line'; hit: Kind; parts: Buffer[]; at: number; end: number }
 
 const IDLE: Mode = { kind: 'idle' }
@@ -152,12 +164,15 @@ export class AgiAgentLogParser {
     this.out = {
       agent,
       requirements: [],
+      requirementOffsets: [],
       interruptions: 0,
       completed: false,
       stoppedByUser: false,
       toolCalls: [],
       toolCallsTotal: 0,
       errors: [],
+      errorOffsets: [],
+      queryResults: [],
       agentMessages: [],
       preferences: [],
       bytes: 0
@@ -208,6 +223,8 @@ export class AgiAgentLogParser {
     if (!this.finished) {
       this.remember(this.carry, this.process(this.carry, true))
       this.closeMode(true)
+      // a query cut off by the end of the log has no result to read
+      this.mode = IDLE
       this.finished = true
       this.out.completed = this.sawRequirement ? this.completedSinceReq : this.anyCompletion
       this.out.stoppedByUser = this.segmentStopped && !this.completedSinceReq
@@ -321,7 +338,7 @@ export class AgiAgentLogParser {
     switch (kind) {
       case 'req': {
         const window = this.text(this.before(data, at, PARSER_LIMITS.interruptWindowChars * 4))
-        this.mode = { kind: 'req', text: '', lines: 0, start: end, window }
+        this.mode = { kind: 'req', text: '', lines: 0, start: end, window, offset: this.base + at }
         return end
       }
       case 'invoke': {
@@ -338,7 +355,7 @@ export class AgiAgentLogParser {
         if (prefix.endsWith('END OF ')) {
           return end
         }
-        this.mode = { kind: 'errfb', text: (prefix.trim() + ' ERROR FEEDBACK').trim(), lines: 0 }
+        this.mode = { kind: 'errfb', text: (prefix.trim() + ' ERROR FEEDBACK').trim(), lines: 0, offset: this.base + at }
         return end
       }
       case 'tc': {
@@ -413,6 +430,23 @@ export class AgiAgentLogParser {
     switch (mode.kind) {
       case 'invoke':
         return this.continueInvoke(mode, data, pos, limit)
+      case 'qpeek': {
+        // The result is text after the call; it ends at the next requirement, or is read up to a bound.
+        const max = pos + PARSER_LIMITS.queryResultBytes
+        let end = data.indexOf(N_NEWLINE_REQ, pos)
+        if (end === -1 || end > max) {
+          if (data.length < max && !final) {
+            return STALL
+          }
+          end = Math.min(max, data.length)
+        }
+        this.mode = IDLE
+        const ids = idsFromQueryResult(queryResultText(this.text(data, pos, end)))
+        if (ids.length) {
+          this.out.queryResults.push({ offset: mode.offset, ids })
+        }
+        return pos
+      }
       case 'line': {
         // Read the marker's line without consuming it: later markers on the same line are still scanned.
         const nl = data.indexOf(NL, mode.at)
@@ -575,7 +609,7 @@ export class AgiAgentLogParser {
     this.mode = IDLE
     switch (mode.kind) {
       case 'req':
-        this.addRequirement(mode.text.trim(), mode.window)
+        this.addRequirement(mode.text.trim(), mode.window, mode.offset)
         break
       case 'invoke': {
         if (mode.parts.length === 0) {
@@ -585,7 +619,7 @@ export class AgiAgentLogParser {
         break
       }
       case 'errfb':
-        this.addError(mode.text)
+        this.addError(mode.text, mode.offset)
         break
 
       default:
@@ -606,9 +640,13 @@ export class AgiAgentLogParser {
       call.offset = offset
       this.out.toolCalls.push(call)
     }
+    if (!partial && isSkillQuery(call.name) && this.out.queryResults.length < PARSER_LIMITS.maxQueryResults) {
+      // callers set the mode to idle before adding a call; the result that follows is read next
+      this.mode = { kind: 'qpeek', offset }
+    }
   }
 
-  private addRequirement(text: string, windowBefore: string): void {
+  private addRequirement(text: string, windowBefore: string, offset: number): void {
     {
       if (this.sawRequirement) {
         const chars = [...windowBefore]
@@ -626,6 +664,7 @@ export class AgiAgentLogParser {
       this.completedSinceReq = false
       this.segmentStopped = false
       this.out.requirements.push(text.slice(0, PARSER_LIMITS.requirementChars))
+      this.out.requirementOffsets.push(offset)
       for (const p of extractPreferences(text)) {
         if (!this.out.preferences.includes(p)) {
           this.out.preferences.push(p)
@@ -634,10 +673,11 @@ export class AgiAgentLogParser {
     }
   }
 
-  private addError(text: string): void {
+  private addError(text: string, offset: number): void {
     const t = text.trim().slice(0, PARSER_LIMITS.errorChars)
     if (t && this.out.errors.length < PARSER_LIMITS.maxErrors) {
       this.out.errors.push(t)
+      this.out.errorOffsets.push(offset)
     }
   }
 
@@ -660,7 +700,7 @@ export class AgiAgentLogParser {
     switch (hit) {
       case 'cross':
         if (ERRORISH.test(line)) {
-          this.addError(this.withPrefix(fromMarker, data, at))
+          this.addError(this.withPrefix(fromMarker, data, at), this.base + at)
         }
         break
       case 'sent': {
@@ -755,6 +795,21 @@ function bytesAt(data: Buffer, i: number, word: Buffer, end: number): boolean {
     }
   }
   return true
+}
+
+/**
+ * The part of the text after a `query_skill` call that is its result: from its `## Tool N: query_skill` header
+ * to the next tool's header when the log has them; else up to the next tool call.
+ */
+export function queryResultText(after: string): string {
+  const head = /(?:^|\n)#+\s*Tool\s*\d*\s*[:：]\s*query_skill\b|Tool:\s*query_skill\b/.exec(after)
+  if (head) {
+    const rest = after.slice(head.index + 1)
+    const next = rest.search(/\n#+\s*Tool\s*\d+\s*[:：]/)
+    return next === -1 ? rest : rest.slice(0, next)
+  }
+  const call = after.indexOf('<invoke')
+  return call === -1 ? after : after.slice(0, call)
 }
 
 /** True when the text holds a completion signal (not a mere mention of the word). */

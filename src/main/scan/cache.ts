@@ -14,7 +14,7 @@ import v8 from 'node:v8'
 import type { AgentMessage, ToolCall } from '../../shared/types'
 import type { LogParse } from './agiagent-parser'
 
-const FORMAT = 3
+const FORMAT = 4
 /** File signature: a cache written by another format (or a stray file) is ignored, never misread. */
 const MAGIC = Buffer.from('SKILLBENCH-SCAN\n')
 
@@ -124,7 +124,7 @@ export class ScanCache<T = unknown> {
 /** The parsed-log shape stored compactly (see `encodeLog`). */
 type LogLike = LogParse
 
-const LOG_TAG = 'log2'
+const LOG_TAG = 'log3'
 /** Added to a call's parameter count when the call is partial (cut off). */
 const PARTIAL = 1 << 20
 
@@ -132,7 +132,8 @@ function isLogLike(v: unknown): v is LogLike {
   const l = v as LogLike
   return (
     typeof v === 'object' && v !== null && typeof l.agent === 'string' && Array.isArray(l.toolCalls) && Array.isArray(l.requirements) &&
-    Array.isArray(l.errors) && Array.isArray(l.agentMessages) && Array.isArray(l.preferences) && Object.keys(v).length === 11 &&
+    Array.isArray(l.errors) && Array.isArray(l.agentMessages) && Array.isArray(l.preferences) && Array.isArray(l.requirementOffsets) &&
+    Array.isArray(l.errorOffsets) && Array.isArray(l.queryResults) && Object.keys(v).length === 14 &&
     // Only what the log parser produces: every call of the log's own agent, with nothing but name/params/offset/partial.
     l.toolCalls.every((c) => c.agent === l.agent && c.ok === undefined && typeof c.offset === 'number' && Object.keys(c).length === (c.partial ? 5 : 4))
   )
@@ -160,7 +161,9 @@ function encodeValue(value: unknown): unknown {
     }
   }
   const v = value
-  return [LOG_TAG, v.agent, v.requirements, v.interruptions, v.completed, v.stoppedByUser, keys, calls, v.errors, v.agentMessages, v.preferences, v.bytes, v.toolCallsTotal]
+  // query results as [offset, ids] pairs (rare: most logs have none)
+  const queries = v.queryResults.map((q) => [q.offset, q.ids])
+  return [LOG_TAG, v.agent, v.requirements, v.interruptions, v.completed, v.stoppedByUser, keys, calls, v.errors, v.agentMessages, v.preferences, v.bytes, v.toolCallsTotal, v.requirementOffsets, v.errorOffsets, queries]
 }
 
 function decodeEntry<T>(e: unknown): [string, Entry<T>] | null {
@@ -178,12 +181,15 @@ function decodeValue(v: unknown): unknown {
   if (v[0] === 'raw' && v.length === 2) {
     return v[1]
   }
-  if (v[0] !== LOG_TAG || v.length !== 13) {
+  if (v[0] !== LOG_TAG || v.length !== 16) {
     return undefined
   }
-  const [, agent, requirements, interruptions, completed, stoppedByUser, keys, calls, errors, agentMessages, preferences, bytes, toolCallsTotal] = v as [
-    string, string, string[], number, boolean, boolean, string[], (string | number)[], string[], AgentMessage[], string[], number, number
+  const [, agent, requirements, interruptions, completed, stoppedByUser, keys, calls, errors, agentMessages, preferences, bytes, toolCallsTotal, requirementOffsets, errorOffsets, queries] = v as [
+    string, string, string[], number, boolean, boolean, string[], (string | number)[], string[], AgentMessage[], string[], number, number, number[], number[], [number, string[]][]
   ]
+  if (!Array.isArray(requirementOffsets) || !Array.isArray(errorOffsets) || !Array.isArray(queries)) {
+    return undefined
+  }
   const toolCalls: ToolCall[] = []
   for (let i = 0; i < calls.length; ) {
     const name = calls[i++]
@@ -212,5 +218,6 @@ function decodeValue(v: unknown): unknown {
     call.offset = offset
     toolCalls.push(call)
   }
-  return { agent, requirements, interruptions, completed, stoppedByUser, toolCalls, toolCallsTotal, errors, agentMessages, preferences, bytes }
+  const queryResults = queries.map(([offset, ids]) => ({ offset, ids }))
+  return { agent, requirements, requirementOffsets, interruptions, completed, stoppedByUser, toolCalls, toolCallsTotal, errors, errorOffsets, queryResults, agentMessages, preferences, bytes }
 }

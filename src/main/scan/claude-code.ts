@@ -8,8 +8,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
+import type { ScanCache } from './cache'
 import type { LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, cachedParse, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
@@ -72,7 +73,10 @@ function makeRecordHandler(b: SessionTaskBuilder, agent: string, ownerCallId: st
     if (attachment && str(attachment.type) === 'invoked_skills') {
       const skills = Array.isArray(attachment.skills) ? attachment.skills : []
       for (const s of skills) {
-        b.skill(typeof s === 'string' ? s : str(asObj(s)?.name))
+        const o = asObj(s)
+        // `path` is a SKILL.md path, or a label such as `userSettings:name`
+        const where = str(o?.path)
+        b.invokedSkill(typeof s === 'string' ? s : str(o?.name), where.includes('/') || where.includes('\\') ? where : undefined)
       }
     }
     if (type === 'progress') {
@@ -147,7 +151,8 @@ function makeRecordHandler(b: SessionTaskBuilder, agent: string, ownerCallId: st
       }
       if (block.type === 'tool_result') {
         const failed = block.is_error === true
-        b.toolResult(str(block.tool_use_id) || undefined, !failed, failed ? resultText(block.content).slice(0, 500) : undefined)
+        const id = str(block.tool_use_id) || undefined
+        b.toolResult(id, !failed, failed ? resultText(block.content).slice(0, 500) : undefined, b.wantsResult(id) ? resultText(block.content) : undefined)
       } else if (block.type === 'text') {
         texts.push(str(block.text))
       }
@@ -237,7 +242,7 @@ export async function listClaudeSessions(dir: string, notes?: SkipNotes): Promis
 /** All tasks of all sessions under a Claude folder. */
 export async function scanClaudeDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]> } = {}
 ): Promise<TaskTrace[]> {
   const { sessions, subagents } = await listClaudeSessions(dir, opts.notes)
   const tasks: TaskTrace[] = []
@@ -245,7 +250,8 @@ export async function scanClaudeDir(
   for (const s of sessions) {
     opts.signal?.throwIfAborted()
     const project = path.basename(path.dirname(s))
-    tasks.push(...(await parseClaudeSession(s, { subagentFiles: subagents, reader: opts.reader, user: project, notes: opts.notes })))
+    // a session's sub-agents append progress lines to it: an unchanged session file means unchanged tasks
+    tasks.push(...(await cachedParse(s, opts.cache, () => parseClaudeSession(s, { subagentFiles: subagents, reader: opts.reader, user: project, notes: opts.notes }))))
     opts.onProgress?.(++done, sessions.length, s)
   }
   return tasks

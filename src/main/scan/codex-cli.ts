@@ -7,8 +7,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
+import type { ScanCache } from './cache'
 import type { LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, cachedParse, noteUnreadableEntry, readJsonRecords, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 
@@ -39,6 +40,23 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
   let sawUserEvent = false
   // write_stdin polls a running command: its "exited with code" repeats the command's own failure.
   const callNames = new Map<string, string>()
+  /**
+   * An MCP call known only from its end event (no `function_call` item with its id): recorded as a call with its
+   * result, so a `query_skill` through MCP shows the skills it returned.
+   */
+  const mcpCallEnd = (p: Json, line: number): void => {
+    const id = str(p.call_id)
+    const invocation = asObj(p.invocation)
+    if (!id || callNames.has(id) || !invocation) return
+    const name = `mcp__${str(invocation.server)}__${str(invocation.tool)}`
+    b.toolCall(id, 'codex', name, toParams(invocation.arguments ?? {}), undefined, line)
+    callNames.set(id, name)
+    const result = asObj(p.result)
+    const ok = asObj(result?.Ok)
+    const text = (Array.isArray(ok?.content) ? ok.content : []).map((c) => str(asObj(c)?.text)).join('\n')
+    const failed = !ok || ok.isError === true
+    b.toolResult(id, !failed, failed ? (text || JSON.stringify(result?.Err ?? 'failed')).slice(0, 300) : undefined, b.wantsResult(id) ? text : undefined)
+  }
   const onRecord = (r: Json, line: number): void => {
     b.at(recordTime(r))
     const type = str(r.type)
@@ -84,6 +102,9 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         case 'error':
           b.error(str(p.message) || 'error')
           break
+        case 'mcp_tool_call_end':
+          mcpCallEnd(p, line)
+          break
         default:
           break
       }
@@ -119,16 +140,25 @@ export async function parseCodexRollout(file: string, opts: { reader?: LogReader
         }
         break
       }
+      case 'local_shell_call': {
+        // the `local_shell` tool: {action: {type: 'exec', command: [...], working_directory}}
+        const action = asObj(p.action) ?? {}
+        const id = str(p.call_id) || str(p.id)
+        b.toolCall(id || undefined, 'codex', 'local_shell', toParams({ command: action.command ?? [], workdir: str(action.working_directory) }), undefined, line)
+        callNames.set(id, 'local_shell')
+        break
+      }
       case 'web_search_call':
         b.toolCall(str(p.id) || undefined, 'codex', 'web_search', toParams(asObj(p.action) ?? {}), undefined, line)
         break
       case 'function_call_output':
       case 'custom_tool_call_output': {
+        const id = str(p.call_id) || undefined
         const code = callNames.get(str(p.call_id)) === 'write_stdin' ? undefined : exitCodeOf(p.output)
         if (code !== undefined && code !== 0) {
-          b.toolResult(str(p.call_id) || undefined, false, `exit ${code}: ${String(typeof p.output === 'string' ? p.output : '').slice(0, 300)}`)
+          b.toolResult(id, false, `exit ${code}: ${String(typeof p.output === 'string' ? p.output : '').slice(0, 300)}`)
         } else {
-          b.toolResult(str(p.call_id) || undefined, true)
+          b.toolResult(id, true, undefined, b.wantsResult(id) ? (typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? '')) : undefined)
         }
         break
       }
@@ -163,14 +193,14 @@ export async function listCodexRollouts(dir: string, notes?: SkipNotes): Promise
 /** All tasks of all rollouts under a Codex folder. */
 export async function scanCodexDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]> } = {}
 ): Promise<TaskTrace[]> {
   const files = await listCodexRollouts(dir, opts.notes)
   const tasks: TaskTrace[] = []
   let done = 0
   for (const f of files) {
     opts.signal?.throwIfAborted()
-    tasks.push(...(await parseCodexRollout(f, { reader: opts.reader, notes: opts.notes })))
+    tasks.push(...(await cachedParse(f, opts.cache, () => parseCodexRollout(f, { reader: opts.reader, notes: opts.notes }))))
     opts.onProgress?.(++done, files.length, f)
   }
   return tasks

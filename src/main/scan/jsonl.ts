@@ -2,7 +2,8 @@
  * What the JSONL session adapters (Claude Code, Codex CLI, Synapse) share: loose JSON access and a
  * record reader that skips torn or corrupt lines instead of failing the whole file.
  */
-import type fs from 'node:fs'
+import fs from 'node:fs'
+import type { TaskTrace } from '../../shared/types'
 import { MAX_JSONL_LINE_CHARS, readLines, type LogReader } from './read-log'
 
 export type Json = Record<string, unknown>
@@ -79,4 +80,23 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
     notes?.skip(file, `${overlong} line(s) longer than ${mb(MAX_JSONL_LINE_CHARS)} skipped (the longest ${mb(longest)} characters); the rest of the file was read`)
   }
   return bad
+}
+
+/**
+ * A session file's tasks from `cache` when the file's size and mtime are unchanged since they were parsed, else
+ * parsed now (and cached). `variant` keeps parses of the same file with different settings apart.
+ */
+export async function cachedParse(
+  file: string,
+  cache: { get(path: string, size: number, mtimeMs: number): TaskTrace[] | undefined; set(path: string, size: number, mtimeMs: number, value: TaskTrace[]): void } | undefined,
+  parse: () => Promise<TaskTrace[]>,
+  variant = ''
+): Promise<TaskTrace[]> {
+  if (!cache) return parse()
+  const st = await fs.promises.stat(file).catch(() => null)
+  const hit = st ? cache.get(file + variant, st.size, st.mtimeMs) : undefined
+  if (hit) return hit
+  const tasks = await parse()
+  if (st) cache.set(file + variant, st.size, st.mtimeMs, tasks)
+  return tasks
 }

@@ -3,7 +3,8 @@
  * Shared by the Claude Code, Codex CLI and Synapse adapters so they all produce the same TaskTrace.
  */
 import path from 'node:path'
-import type { TaskTrace, ToolCall, TraceSource } from '../../shared/types'
+import type { SkillRef, TaskTrace, ToolCall, TraceSource } from '../../shared/types'
+import { idsFromQueryResult, isCorrection, isSkillQuery, mayUseSkill, refsOfCall } from './skill-refs'
 
 const TEXT_CAP = 4000
 const PARAM_CAP = 4000
@@ -41,13 +42,29 @@ interface Segment {
   finalText?: string
   files: string[]
   skills: string[]
+  /** Skill uses, each with the number of errors the segment had when it happened. */
+  refs: { ref: SkillRef; errorsBefore: number }[]
   startedAt?: number
+}
+
+/** A call that may show a skill use once its result is known (a failed read is no use; a query's ids are in its result). */
+interface WatchedCall {
+  seg: Segment
+  /** Uses the call's arguments showed (dropped when the call fails). */
+  refs: { ref: SkillRef; errorsBefore: number }[]
+  query: boolean
+  at?: number
+  line?: number
+  agent: string
 }
 
 /** Accumulates session events into tasks. */
 export class SessionTaskBuilder {
   private readonly segments: Segment[] = []
   private readonly seenCalls = new Set<string>()
+  private readonly watched = new Map<string, WatchedCall>()
+  /** Skill names used so far in the session (an `invoked_skills` replay after a compaction names them again). */
+  private readonly usedNames = new Set<string>()
   /** The time of the record being handled (set by `at`). */
   private recordTime: number | undefined
 
@@ -85,7 +102,8 @@ export class SessionTaskBuilder {
       interruptions: 0,
       completed: false,
       files: [],
-      skills: []
+      skills: [],
+      refs: []
     }
     this.segments.push(seg)
     return seg
@@ -127,10 +145,65 @@ export class SessionTaskBuilder {
     if (!ownerCallId) {
       seg.completed = false
     }
+    if (mayUseSkill(name)) {
+      this.watchCall(seg, id, agent, name, params, line)
+    }
   }
 
-  /** The result of a call: a failure is an error of the task the call belongs to. */
-  toolResult(id: string | undefined, ok: boolean, errorText?: string): void {
+  /** Records the uses a call's arguments show, and watches its result (failure, query ids). */
+  private watchCall(seg: Segment, id: string | undefined, agent: string, name: string, params: Record<string, string>, line?: number): void {
+    const refs = refsOfCall(name, params).map((r) => this.addRef(seg, { ...r, errorsAfter: 0, agent, ...(line !== undefined ? { line } : {}) }))
+    const query = isSkillQuery(name)
+    if (id && (refs.length > 0 || query)) {
+      this.watched.set(id, { seg, refs, query, agent, ...(this.recordTime !== undefined ? { at: this.recordTime } : {}), ...(line !== undefined ? { line } : {}) })
+    }
+  }
+
+  private addRef(seg: Segment, ref: SkillRef): { ref: SkillRef; errorsBefore: number } {
+    if (this.recordTime !== undefined && ref.at === undefined) ref.at = this.recordTime
+    if (ref.name) this.usedNames.add(ref.name)
+    const entry = { ref, errorsBefore: seg.errors.length }
+    seg.refs.push(entry)
+    return entry
+  }
+
+  /** True when the result text of this call is wanted (a `query_skill` call: its result lists the skills it returned). */
+  wantsResult(id: string | undefined): boolean {
+    return id !== undefined && this.watched.get(id)?.query === true
+  }
+
+  /**
+   * A skill named by an `invoked_skills` attachment (a slash command ran it). Claude Code re-attaches every skill
+   * invoked earlier after a compaction: a name this session already used is that replay, not a new use.
+   */
+  invokedSkill(name: string, skillPath?: string): void {
+    if (!name) return
+    this.skill(name)
+    if (this.usedNames.has(name)) return
+    this.addRef(this.current(), { kind: 'invoked', name, errorsAfter: 0, ...(skillPath ? { path: skillPath } : {}) })
+  }
+
+  /**
+   * The result of a call: a failure is an error of the task the call belongs to. `resultText`: the result of a
+   * call `wantsResult` asked for (a query's answer).
+   */
+  toolResult(id: string | undefined, ok: boolean, errorText?: string, resultText?: string): void {
+    const watched = id !== undefined ? this.watched.get(id) : undefined
+    if (watched) {
+      this.watched.delete(id!)
+      if (!ok) {
+        // a read that failed read nothing: no use
+        watched.seg.refs = watched.seg.refs.filter((r) => !watched.refs.includes(r))
+      } else if (watched.query && resultText) {
+        const ids = idsFromQueryResult(resultText)
+        if (ids.length) {
+          watched.seg.refs.push({
+            ref: { kind: 'query', ids, errorsAfter: 0, agent: watched.agent, ...(watched.at !== undefined ? { at: watched.at } : {}), ...(watched.line !== undefined ? { line: watched.line } : {}) },
+            errorsBefore: watched.seg.errors.length
+          })
+        }
+      }
+    }
     let seg: Segment | undefined
     let call: ToolCall | undefined
     for (let i = this.segments.length - 1; i >= 0 && !call; i--) {
@@ -205,7 +278,7 @@ export class SessionTaskBuilder {
   tasks(): TaskTrace[] {
     const out: TaskTrace[] = []
     let n = 0
-    for (const seg of this.segments) {
+    for (const [i, seg] of this.segments.entries()) {
       if (seg.requirement === null && seg.toolCalls.length === 0) {
         continue
       }
@@ -232,6 +305,13 @@ export class SessionTaskBuilder {
       }
       if (seg.skills.length) {
         trace.skillsUsed = seg.skills
+      }
+      if (seg.refs.length) {
+        trace.skillRefs = seg.refs.map(({ ref, errorsBefore }) => ({ ...ref, errorsAfter: seg.errors.length - errorsBefore }))
+      }
+      const next = this.segments[i + 1]?.requirement
+      if (next && isCorrection(next)) {
+        trace.correctedBy = cap(next, 300)
       }
       if (seg.startedAt !== undefined) {
         trace.startedAt = seg.startedAt

@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { ScanResult, TaskTrace } from '../../shared/types'
+import type { ScanCache } from './cache'
 import { scanClaudeDir } from './claude-code'
 import { scanCodexDir } from './codex-cli'
 import { ScanError } from './discover'
@@ -25,6 +26,8 @@ export interface ScanSessionsOptions {
   reader?: LogReader
   signal?: AbortSignal
   onProgress?: (done: number, total: number, path: string) => void
+  /** Parsed tasks per session file, reused while the file's size and mtime are unchanged. */
+  cache?: ScanCache<TaskTrace[]>
 }
 
 /** The home folder sessions are looked for in (`SKILLBENCH_HOME` first, for tests). */
@@ -60,7 +63,7 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
     throw new ScanError(`session folder not found: ${dir}`)
   }
   const skipped: ScanResult['skipped'] = []
-  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
+  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
   let tasks: TaskTrace[]
   switch (opts.source) {
     case 'claude':

@@ -9,8 +9,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { TaskTrace } from '../../shared/types'
 import { DEFAULT_SETTINGS } from '../../shared/types'
+import type { ScanCache } from './cache'
 import { readTail, type LogReader } from './read-log'
-import { asObj, noteUnreadableEntry, recordTime, str, type Json, type SkipNotes } from './jsonl'
+import { asObj, cachedParse, noteUnreadableEntry, recordTime, str, type Json, type SkipNotes } from './jsonl'
 import { SessionTaskBuilder, toParams } from './session-tasks'
 
 const INTERRUPT = /^\[Request interrupted by user/
@@ -56,7 +57,8 @@ function onMessage(b: SessionTaskBuilder, rec: Json): void {
     for (const blk of blocks) {
       if (blk?.type === 'tool_result') {
         const failed = blk.is_error === true
-        b.toolResult(str(blk.tool_use_id) || undefined, !failed, failed ? textOf(blk.content).slice(0, 500) : undefined)
+        const id = str(blk.tool_use_id) || undefined
+        b.toolResult(id, !failed, failed ? textOf(blk.content).slice(0, 500) : undefined, b.wantsResult(id) ? textOf(blk.content) : undefined)
       }
     }
     const text = textOf(content).trim()
@@ -106,7 +108,8 @@ function onMessage(b: SessionTaskBuilder, rec: Json): void {
   if (role === 'tool') {
     const text = textOf(content)
     const failed = m.is_error === true || rec.is_error === true || /^\s*(error|失败|failed)\b/i.test(text)
-    b.toolResult(str(m.tool_call_id) || undefined, !failed, failed ? text.slice(0, 500) : undefined)
+    const id = str(m.tool_call_id) || undefined
+    b.toolResult(id, !failed, failed ? text.slice(0, 500) : undefined, b.wantsResult(id) ? text : undefined)
   }
 }
 
@@ -160,14 +163,16 @@ export async function listSynapseSessions(dir: string, notes?: SkipNotes): Promi
 /** All tasks of all sessions in a Synapse folder, each session read from its end. */
 export async function scanSynapseDir(
   dir: string,
-  opts: { maxChars?: number; reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes } = {}
+  opts: { maxChars?: number; reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]> } = {}
 ): Promise<TaskTrace[]> {
   const files = await listSynapseSessions(dir, opts.notes)
   const tasks: TaskTrace[] = []
   let done = 0
   for (const f of files) {
     opts.signal?.throwIfAborted()
-    tasks.push(...(await parseSynapseSession(f, { maxChars: opts.maxChars, reader: opts.reader })).tasks)
+    // what is read depends on the cut: a cached parse is only reused for the same one
+    const cut = opts.maxChars ?? DEFAULT_SETTINGS.maxEnhanceContextChars
+    tasks.push(...(await cachedParse(f, opts.cache, async () => (await parseSynapseSession(f, { maxChars: opts.maxChars, reader: opts.reader })).tasks, `#${cut}`)))
     opts.onProgress?.(++done, files.length, f)
   }
   return tasks

@@ -2,8 +2,9 @@
  * Builds one AGIAgent task trace from the parsed logs of its folder (pure).
  */
 import path from 'node:path'
-import type { TaskStatus, TaskTrace, ToolCall } from '../../shared/types'
+import type { SkillRef, TaskStatus, TaskTrace, ToolCall } from '../../shared/types'
 import type { LogParse } from './agiagent-parser'
+import { isCorrection, mayUseSkill, refsOfCall } from './skill-refs'
 
 /** Tools whose path parameter names a file they create or change. */
 const WRITING_TOOL = /edit|write|create|append|replace|save|patch|insert|move|copy|rename|update_file|new_file/i
@@ -139,6 +140,54 @@ export function startedAtFromName(taskDir: string): number | undefined {
   return date.getTime()
 }
 
+/**
+ * The skill uses the logs show: reads and loads from the calls' arguments, ids from `query_skill` results. Errors
+ * after a use: the same log's errors past its offset, plus every error of the task's other logs (their order
+ * against this log is not known).
+ */
+export function skillRefsOfLogs(logs: readonly LogParse[], startedAt: number | undefined): SkillRef[] {
+  const refs: SkillRef[] = []
+  const totalErrors = logs.reduce((n, l) => n + l.errors.length, 0)
+  for (const l of logs) {
+    const offsets = l.errorOffsets ?? []
+    const after = (offset: number): number => {
+      let n = 0
+      for (const o of offsets) if (o > offset) n++
+      return totalErrors - l.errors.length + n
+    }
+    const base = (offset: number): Pick<SkillRef, 'errorsAfter' | 'agent' | 'offset' | 'at'> => ({
+      errorsAfter: after(offset),
+      agent: l.agent,
+      offset,
+      ...(startedAt !== undefined ? { at: startedAt } : {})
+    })
+    const mine: SkillRef[] = []
+    for (const c of l.toolCalls) {
+      if (!mayUseSkill(c.name)) continue
+      for (const r of refsOfCall(c.name, c.params)) mine.push({ ...r, ...base(c.offset ?? 0) })
+    }
+    for (const q of l.queryResults ?? []) mine.push({ kind: 'query', ids: q.ids, ...base(q.offset) })
+    refs.push(...mine.sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0)))
+  }
+  return refs
+}
+
+/**
+ * The user's follow-up that says the work was wrong: the first later requirement of the manager's log (after the
+ * first skill use in it, when there is one) that reads as a correction.
+ */
+function correctionOf(manager: LogParse | undefined, refs: readonly SkillRef[]): string | undefined {
+  if (!manager || manager.requirements.length < 2) return undefined
+  const firstUse = refs.find((r) => r.agent === manager.agent)?.offset
+  const offsets = manager.requirementOffsets ?? []
+  for (let i = 1; i < manager.requirements.length; i++) {
+    if (firstUse !== undefined && (offsets[i] ?? 0) < firstUse) continue
+    const text = manager.requirements[i]!
+    if (isCorrection(text)) return text.slice(0, 300)
+  }
+  return undefined
+}
+
 /** Merges manager.out and the agent logs into one trace; requirements and interruptions come from the manager. */
 export function buildTaskTrace(
   task: { path: string; user: string; taskDir: string; mtime: number },
@@ -178,6 +227,14 @@ export function buildTaskTrace(
   const startedAt = startedAtFromName(task.taskDir)
   if (startedAt !== undefined) {
     trace.startedAt = startedAt
+  }
+  const refs = skillRefsOfLogs(logs, startedAt ?? task.mtime)
+  if (refs.length > 0) {
+    trace.skillRefs = refs
+  }
+  const corrected = correctionOf(manager, refs)
+  if (corrected !== undefined) {
+    trace.correctedBy = corrected
   }
   if (toolCallsTotal > toolCalls.length) {
     trace.toolCallsTotal = toolCallsTotal

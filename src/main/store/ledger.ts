@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { listContained, readContained } from './contained'
 
 export const LEDGER_REL = '.skillbench/usage.jsonl'
 /** The intent of a fold in progress (present only while folding or after a crash mid-fold). */
@@ -240,4 +241,49 @@ export class LedgerTail {
   get unfoldedBytes(): number {
     return this.offset - this.foldEnd
   }
+}
+
+/** One recorded query hit: which skills a `query_skill` (MCP, CLI, app) returned, when, and through what. */
+export interface UseRecord {
+  ids: string[]
+  /** As written: naive local ISO time. */
+  at: string
+  /** `mcp`, `cli`… (absent in old lines). */
+  via?: string
+}
+
+/** Largest ledger file read for history (a bigger one is reported, not read). */
+const HISTORY_MAX_BYTES = 256 * 1024 * 1024
+
+/**
+ * Every query hit Skillbench recorded for a library, oldest first: the archived ledgers
+ * (`.skillbench/usage-archive/usage-*.jsonl`, named by time) and then the current one. Only reads, and never
+ * through a link: a linked folder or file is named in `problems` and skipped, as is a file that cannot be read.
+ * `root` must be the library's real path.
+ */
+export async function readUseHistory(root: string): Promise<{ uses: UseRecord[]; problems: string[] }> {
+  const uses: UseRecord[] = []
+  const problems: string[] = []
+  const files: string[] = []
+  try {
+    const names = await listContained(root, LEDGER_ARCHIVE_REL)
+    files.push(...names.filter((n) => /^usage-.*\.jsonl$/.test(n)).sort().map((n) => `${LEDGER_ARCHIVE_REL}/${n}`))
+  } catch (err) {
+    problems.push(`${LEDGER_ARCHIVE_REL}: ${(err as Error).message}`)
+  }
+  files.push(LEDGER_REL)
+  for (const rel of files) {
+    let bytes: Buffer | null
+    try {
+      bytes = await readContained(root, rel, { maxBytes: HISTORY_MAX_BYTES })
+    } catch (err) {
+      problems.push(`${rel}: ${(err as Error).message}`)
+      continue
+    }
+    if (!bytes) continue
+    for (const r of parseLedgerChunk(bytes).records) {
+      if (r.t === 'use') uses.push({ ids: r.ids, at: r.at, ...(r.via ? { via: r.via } : {}) })
+    }
+  }
+  return { uses, problems }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary } from '../../shared/api'
-import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace } from '../../shared/types'
+import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
 import type { JobContext } from './jobs'
@@ -65,7 +65,8 @@ export interface CoreModules {
   /** Scans a data root (incremental: `cache` is kept by the workbench per root). */
   scanRoot(rootDir: string, cache: unknown, signal?: AbortSignal): Promise<{ result: ScanResult; cache: unknown }>
   reflect(req: ReflectRequest, ctx: JobContext): Promise<ReflectSummary>
-  curatePlan(store: SkillStore, settings: Settings, llm: LlmClient | undefined, ctx: JobContext): Promise<CurationPlan>
+  /** `usage`: the library's usage report (issue 14): cleanup spares what agents used, failing skills get a review. */
+  curatePlan(store: SkillStore, settings: Settings, llm: LlmClient | undefined, ctx: JobContext, usage?: UsageReport): Promise<CurationPlan>
   readPlan(store: SkillStore): Promise<{ plan: CurationPlan; computedAt: string | null }>
   accept(store: SkillStore, proposalId: string, edited?: { path: string; before: string | null; after: string | null }[]): Promise<JournalEntry>
   reject(store: SkillStore, proposalId: string): Promise<Proposal>
@@ -329,12 +330,13 @@ export async function createCoreModules(): Promise<CoreModules> {
     },
     similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds)),
 
-    async curatePlan(store, settings, llm, ctx) {
+    async curatePlan(store, settings, llm, ctx, usage) {
       const opened = await openedForCuration(store)
       // curateLibrary keeps other producers' pending proposals (enhance, agents' edits) in plan.json itself
       const plan = await curateLibrary(opened, {
         settings: curationSettingsOf(settings),
         llm,
+        usage,
         signal: ctx.signal,
         onProgress: (p) =>
           ctx.progress({

@@ -13,8 +13,9 @@ export function invalidateForEvent(client: QueryClient, event: ApiEvent): void {
       if (event.root) {
         void client.invalidateQueries({ queryKey: queryKeys.root(event.root) })
         void client.invalidateQueries({ queryKey: queryKeys.roots() })
-        // a user's memory folder (<root>/<user>/memory by default) lives in the data root
-        void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'library' && q.queryKey[2] === 'memory' })
+        // a user's memory folder (<root>/<user>/memory by default) lives in the data root; and a new or finished
+        // task there may use any library's skills
+        void client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'library' && (q.queryKey[2] === 'memory' || q.queryKey[2] === 'usage') })
       }
       if (!event.library && !event.root) {
         void client.invalidateQueries({ queryKey: ['library'] })

@@ -18,6 +18,7 @@ export const queryKeys = {
   curatePlan: (library: string) => ['library', library, 'curate-plan'] as const,
   journal: (library: string) => ['library', library, 'journal'] as const,
   overview: (library: string) => ['library', library, 'overview'] as const,
+  usage: (library: string) => ['library', library, 'usage'] as const,
   codeFile: (library: string, path: string) => ['library', library, 'code', path] as const,
   memory: (library: string) => ['library', library, 'memory'] as const,
   memoryStatus: (library: string) => ['library', library, 'memory', 'status'] as const,

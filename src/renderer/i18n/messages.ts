@@ -4,6 +4,8 @@ import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
  * (the type enforces it); `{name}` placeholders are filled by formatMessage.
  */
+import { usageEn, usageZh } from './messages-usage'
+
 const en = {
   'nav.overview': 'Overview',
   'nav.workspaces': 'Workspaces',
@@ -464,7 +466,8 @@ const en = {
   'llmTest.http': 'The server answered with an error.',
   'llmTest.no_model': 'Enter a model name.',
   'llmTest.other': 'The test failed.',
-  ...DEPLOY_EN
+  ...DEPLOY_EN,
+  ...usageEn
 }
 
 export type MessageKey = keyof typeof en
@@ -929,7 +932,8 @@ const zh: Record<MessageKey, string> = {
   'llmTest.http': '服务器返回了错误。',
   'llmTest.no_model': '请填写模型名称。',
   'llmTest.other': '测试失败。',
-  ...DEPLOY_ZH
+  ...DEPLOY_ZH,
+  ...usageZh
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

@@ -106,6 +106,13 @@ const RULES: Rule[] = [
   [/^✅ Proposed (\d+) consolidation\(s\)$/, (m) => `✅ 提议了 ${m[1]} 项归并`],
   [/^✅ Proposed (\d+) cleanup\(s\)$/, (m) => `✅ 提议了 ${m[1]} 项清理`],
   [/^(\d+) proposals$/, (m) => `${m[1]} 个提议`],
+  // usage evidence (issue 14)
+  [/^Reading the agents' logs for real usage\.\.\.$/, () => '正在读取智能体日志，查看技能的真实使用情况…'],
+  [/^reading (\w+) logs in (.+)$/s, (m) => `正在读取 ${m[2]} 中的 ${m[1]} 日志`],
+  [/^usage not read \((.+)\): cleanup goes by fetch_count alone$/s, (m) => `未能读取使用情况（${translateServerMessage(m[1]!, 'zh')}）：清理只按 fetch_count 判断`],
+  [/^✅ Proposed (\d+) review\(s\) of skills whose tasks went wrong more often$/, (m) => `✅ 提议了 ${m[1]} 项复查（使用后任务更常出错的技能）`],
+  [/^proposal (.+) asks for a review: (.+)$/s, (m) => `提议 ${m[1]} 需要复查：请在复查对话框中修改技能后接受以保存修改，或拒绝以保持原样`],
+  [/^session folder not found: (.+)$/s, (m) => `找不到会话文件夹：${m[1]}`],
   [/^Auto-enhance: (\d+) new finished task\(s\) in (.+)$/s, (m) => `自动增强：${m[2]} 中有 ${m[1]} 个新完成的任务`],
   [/^\[([^\]]+)\] (.+)$/s, (m) => `[${m[1]}] ${translateServerMessage(m[2]!, 'zh')}`],
   // generic shapes last

@@ -15,7 +15,8 @@ const OPTIONS = {
   'merge-threshold': { type: 'string' },
   eps: { type: 'string' },
   'cleanup-days': { type: 'string' },
-  'include-edited': { type: 'boolean', default: false }
+  'include-edited': { type: 'boolean', default: false },
+  'no-usage': { type: 'boolean', default: false }
 } as const
 
 /** The name journal records carry: --user, else the OS user. */
@@ -47,7 +48,7 @@ export const command: CliCommand = {
   name: 'curate',
   usage:
     'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
-    '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited]',
+    '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited] [--no-usage]',
   async run(argv, io: CliIo) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     if (values.llm !== 'offline' && values.llm !== 'openai') throw new UsageError('--llm must be offline or openai')
@@ -71,9 +72,21 @@ export const command: CliCommand = {
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
     let lastStep = 0
+    // what agents really used (the library's data root, the session folders at their usual places, the ledger)
+    let usage
+    if (!values['no-usage']) {
+      const { collectUsage, defaultUsageSources, UsageScanner } = await import('../../usage/service')
+      io.stderr("Reading the agents' logs for real usage...\n")
+      const scanner = new UsageScanner({ persist: true, env: io.env })
+      const list = await opened.library.list()
+      usage = await collectUsage({ root: opened.root, skills: list.skills.filter((s) => !s.legacy), sources: defaultUsageSources(opened.root, io.env), signal: io.signal, scan: (s) => scanner.scan(s, io.signal) })
+      for (const p of await scanner.save()) io.stderr(`${p}\n`)
+      io.stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
+    }
     const plan = await curateLibrary(opened, {
       llm,
       settings,
+      usage,
       signal: io.signal,
       onProgress: (p) => {
         if (p.done === undefined) {
@@ -89,6 +102,8 @@ export const command: CliCommand = {
     if (values.apply) {
       const by = actorName(values.user)
       for (const p of plan.proposals) {
+        // a review asks a person to read the failing tasks and edit the skill: nothing to apply unattended
+        if (p.kind === 'review') continue
         try {
           await acceptProposal(opened.root, p.id, by)
           p.status = 'applied'

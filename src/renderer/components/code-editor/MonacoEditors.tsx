@@ -15,6 +15,7 @@ function defineThemes(): void {
     base: 'vs',
     inherit: true,
     rules: [],
+    // the dimmed number of the line after a final newline too (most skill files end with one)
     colors: { 'editorLineNumber.foreground': '#5c6470', 'editorLineNumber.activeForeground': '#1d2330', 'editorLineNumber.dimmedForeground': '#5c6470', 'editorWhitespace.foreground': '#8a919c' }
   })
   monaco.editor.defineTheme('skillbench-dark', {

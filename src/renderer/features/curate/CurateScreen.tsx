@@ -17,8 +17,9 @@ import { translateServerMessage } from '../../i18n/server-messages'
 import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
+import { ReviewEvidence } from '../usage/ReviewEvidence'
 
-const KIND_ORDER: ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
+const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
 
 /** One click computes the curation plan; review each proposal in a diff; undo right after accepting, or from history. */
 export function CurateScreen(): React.JSX.Element {
@@ -226,9 +227,12 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
         )}
       </div>
       <ul className="cell-sub proposal-changes" data-testid="proposal-changes">
-        {edits.map((c) => (
-          <li key={c.path}>{t(c.before === null ? 'curate.willCreate' : 'curate.willRewrite', { path: c.path })}</li>
-        ))}
+        {/* a review rewrites nothing unless the reviewer edits the skill */}
+        {edits
+          .filter((c) => c.before !== c.after)
+          .map((c) => (
+            <li key={c.path}>{t(c.before === null ? 'curate.willCreate' : 'curate.willRewrite', { path: c.path })}</li>
+          ))}
         {moves.map((m) => (
           <li key={m.from} data-testid="proposal-move">
             {t('curate.willMove', { from: m.from, to: m.to })}
@@ -242,13 +246,14 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
           ))}
         </ul>
       )}
+      {p.kind === 'review' && <ReviewEvidence proposal={p} />}
       {(p.status ?? 'pending') === 'pending' && (
         <div className="proposal-actions">
           <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={props.onReview}>
             {t('curate.review')}
           </button>
           <button type="button" className="btn" data-testid="proposal-reject" disabled={props.rejecting} onClick={props.onReject}>
-            {t('curate.reject')}
+            {t(p.kind === 'review' ? 'curate.keepAsIs' : 'curate.reject')}
           </button>
         </div>
       )}
@@ -277,6 +282,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
   return (
     <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposal.members.map((m) => m.title || m.skill_id).join(' + ')}`} onClose={props.onClose} wide testId="review-dialog">
       <p className="proposal-reason">{proposalReason(t, proposal).text}</p>
+      {proposal.kind === 'review' && <p className="muted small">{t('curate.reviewHint')}</p>}
       {tabs > 1 && (
         <div className="tabs" role="tablist" aria-label={t('curate.files')}>
           {rewritten.map((c, i) => (
@@ -312,6 +318,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
       ) : (
         <MovesList moves={moves} />
       )}
+      {proposal.kind === 'review' && <ReviewEvidence proposal={proposal} />}
       {accept.error && <ErrorNotice error={accept.error} action="failed.accept" />}
       {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
       <div className="dialog-actions">
@@ -319,10 +326,17 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
           {t('common.cancel')}
         </button>
         <button type="button" className="btn" data-testid="review-reject" disabled={reject.isPending || accept.isPending} onClick={() => reject.mutate()}>
-          {t('curate.reject')}
+          {t(proposal.kind === 'review' ? 'curate.keepAsIs' : 'curate.reject')}
         </button>
-        <button type="button" className="btn btn-primary" data-testid="review-accept" disabled={accept.isPending || reject.isPending} onClick={() => accept.mutate()}>
-          {Object.keys(edits).length > 0 ? t('curate.acceptEdited') : t('curate.accept')}
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="review-accept"
+          // a review changes nothing until the skill is edited
+          disabled={accept.isPending || reject.isPending || (proposal.kind === 'review' && !Object.entries(edits).some(([p, text]) => text !== proposal.changes.find((c) => c.path === p)?.before))}
+          onClick={() => accept.mutate()}
+        >
+          {proposal.kind === 'review' ? t('curate.saveEdit') : Object.keys(edits).length > 0 ? t('curate.acceptEdited') : t('curate.accept')}
         </button>
       </div>
     </Dialog>

@@ -23,7 +23,15 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       if (typeof e.model_reason === 'string') return { text: t('reason.consolidateModel', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }), quote: e.model_reason }
       return { text: t('reason.consolidate', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
     case 'cleanup':
-      return { text: t('reason.cleanup', { days: num(e.age_days) ?? '?', limit: num(e.cleanup_days) ?? 30 }) }
+      return { text: t(e.usage_checked === true ? 'reason.cleanupChecked' : 'reason.cleanup', { days: num(e.age_days) ?? '?', limit: num(e.cleanup_days) ?? 30 }) }
+    case 'review': {
+      const n = num(e.tasks) ?? 0
+      const bad = num(e.went_wrong) ?? 0
+      const b = e.baseline as { tasks?: number; failed?: number; corrected?: number } | undefined
+      const baseBad = (b?.failed ?? 0) + (b?.corrected ?? 0)
+      const base = `${baseBad}/${b?.tasks ?? 0} (${b?.tasks ? Math.round((100 * baseBad) / b.tasks) : 0}%)`
+      return { text: t('reason.review', { bad, n, pct: `${n ? Math.round((100 * bad) / n) : 0}%`, base }) }
+    }
     case 'enhance':
       return { text: t('reason.enhance', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'edit':

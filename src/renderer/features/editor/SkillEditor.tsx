@@ -14,6 +14,7 @@ import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
 import { CodeFileDialog } from './CodeFileDialog'
 import { ProvenancePanel } from '../sources/ProvenancePanel'
+import { SkillUsagePanel } from '../usage/SkillUsagePanel'
 import { checkFrontMatter, rebaseFrontMatter } from './front-matter'
 
 interface Base {
@@ -257,6 +258,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
             </section>
           )}
           <ProvenancePanel library={library} text={loaded.text} skillPath={skill.path} />
+          {!skill.legacy && <SkillUsagePanel library={library} skillId={skillId} />}
           <section className="panel">
             <h2>{t('editor.sourceTasks')}</h2>
             {skill.task_directories.length === 0 ? (

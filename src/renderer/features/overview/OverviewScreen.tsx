@@ -14,6 +14,7 @@ import type { Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { readFlag } from '../../progress-flags'
 import { layoutClusters, placeLabels } from './cluster-layout'
+import { UsageLists } from '../usage/UsageLists'
 
 const PALETTE = ['#2563eb', '#047857', '#b45309', '#7c3aed', '#be185d', '#0f766e', '#c2410c', '#4338ca', '#4d7c0f', '#0e7490']
 
@@ -130,6 +131,7 @@ export function OverviewScreen(): React.JSX.Element {
               </section>
             </div>
           </div>
+          <UsageLists library={library} />
         </>
       )}
     </section>
@@ -152,7 +154,7 @@ export function describeActivity(t: Translate, r: RecentActivity): string {
   }
 }
 
-const KINDS = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete'] as const
+const KINDS = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'review'] as const
 
 function kindName(t: Translate, kind: string): string {
   return (KINDS as readonly string[]).includes(kind) ? t(`kind.${kind as (typeof KINDS)[number]}`) : kind

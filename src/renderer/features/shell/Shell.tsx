@@ -99,7 +99,7 @@ function Screen(): React.JSX.Element {
     case 'overview':
       return <OverviewScreen />
     case 'workspaces':
-      return <WorkspacesScreen initialTask={route.taskPath} />
+      return <WorkspacesScreen initialTask={route.taskPath} initialRoot={route.root} initialSession={route.session} />
     case 'skills':
       return <SkillsScreen />
     case 'editor':

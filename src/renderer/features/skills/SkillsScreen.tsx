@@ -12,6 +12,8 @@ import { useI18n } from '../../i18n/i18n'
 import { translateServerMessage } from '../../i18n/server-messages'
 import { DEFAULT_FILTER, filterSkills } from './skill-filter'
 import { InstallFromGitButton } from '../sources/InstallFromGit'
+import { SkillUsageCell } from '../usage/SkillUsageCell'
+import { useUsage } from '../usage/use-usage'
 import type { SkillFilter, SkillSortKey } from './skill-filter'
 
 type Row = SkillSummary & { similarity?: number }
@@ -50,6 +52,8 @@ export function SkillsScreen(): React.JSX.Element {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.library(library!) })
   })
   const deferredFilter = useDeferredValue(filter)
+  const usage = useUsage(library)
+  const usageById = useMemo(() => new Map((usage.data?.skills ?? []).map((u) => [u.skill_id, u])), [usage.data])
 
   const rows: Row[] = useMemo(() => {
     const all = list.data?.skills ?? []
@@ -130,6 +134,7 @@ export function SkillsScreen(): React.JSX.Element {
       {list.error && <ErrorNotice error={list.error} action="failed.listSkills" onRetry={() => void list.refetch()} />}
       {ranked.error && <ErrorNotice error={ranked.error} action="failed.search" />}
       {restore.error && <ErrorNotice error={restore.error} action="failed.restoreSkill" />}
+      {usage.error && <ErrorNotice error={usage.error} action="usage.failedLoad" onRetry={() => void usage.refetch()} />}
       {(list.data?.errors.length ?? 0) > 0 && (
         <details className="load-errors" open={route.screen === 'skills' && route.showErrors ? true : undefined} data-testid="load-errors">
           <summary>{t('skills.loadErrors', { n: list.data!.errors.length })}</summary>
@@ -158,6 +163,7 @@ export function SkillsScreen(): React.JSX.Element {
         <span>{t('skills.col.title')}</span>
         <span>{searchText.length >= 2 ? t('skills.col.similarity') : t('skills.col.quality')}</span>
         <span>{t('skills.col.fetch')}</span>
+        <span>{t('usage.col')}</span>
         <span>{t('skills.col.lastUsed')}</span>
         <span>{t('skills.col.created')}</span>
         <span />
@@ -199,6 +205,7 @@ export function SkillsScreen(): React.JSX.Element {
                 )}
               </span>
               <span>{s.fetch_count}</span>
+              {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
               <span>{formatDate(s.last_used_at, lang)}</span>
               <span>{formatDate(s.created_at, lang)}</span>
               <span className="cell-badges">

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SessionSourceInfo, SessionSourceKind, TaskSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
@@ -72,7 +72,7 @@ function AddSessionFolder(props: { onAdded: (s: SessionSourceInfo) => void }): R
 }
 
 /** Data roots → users → tasks, with the parsed trace beside the raw log. */
-export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Element {
+export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: string; initialSession?: { source: SessionSourceKind; dir: string } }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const { root, setRoot, navigate, library } = useAppState()
@@ -83,7 +83,12 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   const [selected, setSelected] = useState<string | null>(null)
   const client = useQueryClient()
   const sessions = useSessionSources()
-  const [picked, setPicked] = useState('')
+  // a link to a task names its session folder or data root: open there (once)
+  const [picked, setPicked] = useState(props.initialSession ? sourceKey(props.initialSession) : '')
+  const { initialRoot, initialSession } = props
+  useEffect(() => {
+    if (initialRoot && !initialSession) setRoot(initialRoot)
+  }, [initialRoot, initialSession, setRoot])
   const session = sessions.list.find((x) => sourceKey(x) === picked) ?? null
   const rootInfo = roots.data?.find((r) => r.path === root)
   const origin: TaskOrigin | null = session ? { kind: 'session', source: session.source, dir: session.dir } : root ? { kind: 'root', root } : null
@@ -130,7 +135,7 @@ export function WorkspacesScreen(props: { initialTask?: string }): React.JSX.Ele
   const initialTask = props.initialTask
   const data = tasks.data
   const [initialApplied, setInitialApplied] = useState(false)
-  if (!initialApplied && initialTask && data) {
+  if (!initialApplied && initialTask && data && !(initialRoot && !initialSession && root !== initialRoot)) {
     setInitialApplied(true)
     const hit = data.tasks.find((x) => x.path === initialTask || x.taskDir === initialTask)
     if (hit) setSelected(taskKey(hit))
