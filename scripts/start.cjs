@@ -71,6 +71,11 @@ function build() {
 
 /** The Electron binary, or the reason there is none. Never prints the downloader's noise. */
 function findElectron() {
+  // SKILLBENCH_ELECTRON_BINARY: an Electron installed elsewhere (and the tests' stand-in for one)
+  const given = process.env.SKILLBENCH_ELECTRON_BINARY
+  if (given) {
+    return fs.existsSync(given) ? { binary: given } : { reason: `SKILLBENCH_ELECTRON_BINARY names ${given}, which does not exist` }
+  }
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'))) {
     // an optional dependency: npm skips it where its declared engines (Node >= 22.12 for Electron 42+) do not fit
     const [major, minor] = process.versions.node.split('.').map(Number)
@@ -125,6 +130,15 @@ function noRootsConfigured() {
   }
 }
 
+/** The arguments given to `npm start -- …`, with the sample root added on a first run (none given, none configured). */
+function launchArgs() {
+  const args = process.argv.slice(2)
+  if (noRootsConfigured() && !args.some((a) => a === '--root-dir' || a.startsWith('--root-dir='))) {
+    args.push('--root-dir', sampleRoot())
+  }
+  return args
+}
+
 let webModeStarted = false
 
 function startWebMode(reason) {
@@ -133,10 +147,7 @@ function startWebMode(reason) {
   }
   webModeStarted = true
   log(`Electron could not start here (${reason}); starting web mode instead.`)
-  const args = [path.join(ROOT, 'bin', 'skillbench.mjs'), 'serve', '--no-build', ...process.argv.slice(2)]
-  if (noRootsConfigured() && !process.argv.includes('--root-dir')) {
-    args.push('--root-dir', sampleRoot())
-  }
+  const args = [path.join(ROOT, 'bin', 'skillbench.mjs'), 'serve', '--no-build', ...launchArgs()]
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => child.kill(signal))
@@ -157,7 +168,7 @@ function main() {
   const started = Date.now()
   const env = { ...process.env }
   delete env.ELECTRON_RUN_AS_NODE
-  const child = spawn(electron.binary, [ROOT], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env })
+  const child = spawn(electron.binary, [ROOT, ...launchArgs()], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env })
   let stderr = ''
   child.stderr.on('data', (d) => {
     stderr += d.toString()

@@ -12,6 +12,7 @@ import { APP_HOST, APP_ORIGIN, APP_SCHEME } from './app-url'
 import { wireIpc } from './ipc'
 import { createSafeStorageSecretStore } from './safe-storage-secrets'
 import { hardenContents, hardenSession, serveAppFile } from './security'
+import { rootDirFromArgs } from './launch-args'
 import { secureWindowOptions } from './window-options'
 
 // must run before `ready`: app:// behaves like an https origin (fetch, workers, CSP 'self')
@@ -51,8 +52,11 @@ async function start(): Promise<void> {
     return serveAppFile(rendererDir, request.url)
   })
   const settingsDir = resolveSettingsDir()
+  // `npm start -- --root-dir DIR` (or the sample root on a first run) opens there, as `skillbench serve` does
+  const rootDir = rootDirFromArgs(process.argv.slice(1), process.cwd())
   workbench = await createWorkbench({
     settingsDir,
+    initialRoots: rootDir ? [rootDir] : [],
     transport: 'electron',
     secrets: createSafeStorageSecretStore(safeStorage, settingsDir),
     emit,
