@@ -4,10 +4,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { isTempName } from '../store/atomic'
-import { SKIPPED_DIRS } from '../store/library'
 import { decodeSkillBytes } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
+import { walkSkillTree } from '../store/walk'
 import { fromAgiAgent, parseAgiAgent, validateAgiAgent, type AgiAgentRecord } from './agiagent'
 import { fromLearnedYaml, parseLearnedYaml, validateLearnedYaml, type LearnedRecord } from './learned-yaml'
 import { fromMasConfig, MAS_CONFIG_FILE, parseMasConfig, validateMasConfig, type MasConfigRecord } from './mas-config'
@@ -17,7 +16,6 @@ import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdR
 
 /** Largest skill file read (bigger ones are reported, not read). */
 export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
-const MAX_DEPTH = 12
 
 /** A skill file found under a root. */
 export interface FoundSkillFile {
@@ -47,10 +45,6 @@ export type LoadedSkill = AnyRecord & {
   problems: Problem[]
 }
 
-function posix(p: string): string {
-  return p.split(path.sep).join('/')
-}
-
 /** Which format a file name says, before reading it (`learned-yaml` = any other YAML, checked by content). */
 export function formatFromName(name: string): FormatId | null {
   if (name === 'SKILL.md') return 'skill-md'
@@ -66,32 +60,13 @@ export function formatFromName(name: string): FormatId | null {
  */
 export async function findSkillFiles(root: string, only?: FormatId): Promise<FoundSkillFile[]> {
   const out: FoundSkillFile[] = []
-  async function walk(dir: string, depth: number): Promise<void> {
-    if (depth > MAX_DEPTH) return
-    let entries: fs.Dirent[]
-    try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    const hasSkillMd = depth > 0 && entries.some((e) => e.isFile() && e.name === 'SKILL.md')
-    for (const entry of entries) {
-      const abs = path.join(dir, entry.name)
-      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
-      if (entry.isDirectory()) {
-        if (!hasSkillMd && !SKIPPED_DIRS.has(entry.name)) await walk(abs, depth + 1)
-        continue
-      }
-      if (!entry.isFile()) continue
-      const format = formatFromName(entry.name)
-      if (!format || (only && format !== only && !(only === 'mas-config' && format === 'learned-yaml'))) continue
-      if (hasSkillMd && format !== 'skill-md') continue
-      if (depth === 0 && format === 'skill-md') continue // a SKILL.md at the root is not a skill folder of the tree
-      out.push({ format, path: posix(path.relative(root, abs)), abs })
-    }
-  }
-  await walk(root, 0)
+  await walkSkillTree(root, (f) => {
+    const format = formatFromName(f.name)
+    if (!format || (only && format !== only && !(only === 'mas-config' && format === 'learned-yaml'))) return
+    if (f.inSkillFolder && format !== 'skill-md') return
+    if (f.depth === 0 && format === 'skill-md') return // a SKILL.md at the root is not a skill folder of the tree
+    out.push({ format, path: f.rel, abs: f.abs })
+  })
   return out
 }
 

@@ -13,23 +13,14 @@ import type { Candidate, LibraryWalk } from '../store/walk'
 import { skillFileAt } from '../store/walk'
 import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
 import { encodeIndex, IndexFile } from './codec'
-import { readDocs, type ReadBatch } from './read-docs'
+import { readDocs, type ReadBatch, type ReadDoc } from './read-docs'
 import { readDocsInParallel } from './read-parallel'
 import type { ListedSkill } from './skill-text'
 
 export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
-/** One skill file as the index knows it. */
-interface IndexedDoc {
-  rel: string
-  size: number
-  mtimeMs: number
-  ino: number
-  ctimeMs: number
-  ok: boolean
-  legacy: boolean
-  /** skill_id ('' when the file does not load). */
-  id: string
+/** One skill file as the index knows it: as read (read-docs.ts), or still in the saved index file. */
+interface IndexedDoc extends Omit<ReadDoc, 'json'> {
   /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row). */
   json?: string
   /** Term ids and counts (active skills only). Undefined: still in the index file (row). */

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { isTempName } from './atomic'
 import { readContainedText, writeContained } from './contained'
 import { decodeSkillBytes, parseSkillText } from './skill-file'
-import { SKIPPED_DIRS } from './walk'
+import { walkSkillTree } from './walk'
 
 export const INDEX_FILE = 'index.json'
 
@@ -42,27 +42,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Every `SKILL.md` below the root (not the root's own), not looking inside a skill folder; links never followed. */
 async function findSkillMdFiles(root: string): Promise<{ path: string; abs: string }[]> {
   const out: { path: string; abs: string }[] = []
-  async function walk(dir: string, rel: string, depth: number): Promise<void> {
-    if (depth > MAX_DEPTH) return
-    let entries: fs.Dirent[]
-    try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    const hasSkillMd = depth > 0 && entries.some((e) => e.isFile() && e.name === 'SKILL.md')
-    for (const entry of entries) {
-      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory()) {
-        if (!hasSkillMd && !SKIPPED_DIRS.has(entry.name)) await walk(path.join(dir, entry.name), childRel, depth + 1)
-      } else if (entry.isFile() && entry.name === 'SKILL.md' && depth > 0) {
-        out.push({ path: childRel, abs: path.join(dir, entry.name) })
-      }
-    }
-  }
-  await walk(root, '', 0)
+  await walkSkillTree(root, (f) => {
+    if (f.name === 'SKILL.md' && f.depth > 0) out.push({ path: f.rel, abs: f.abs })
+  })
   return out
 }
 

@@ -103,3 +103,45 @@ export function skillFileAt(rel: string): { format: Skill['format']; legacy: boo
   }
   return null
 }
+
+/** A regular file met by `walkSkillTree`. */
+export interface TreeFile {
+  name: string
+  abs: string
+  /** Relative to the tree root, forward slashes. */
+  rel: string
+  /** 0: directly in the root. */
+  depth: number
+  /** Its folder holds a SKILL.md (a skill folder: nothing below it is searched). */
+  inSkillFolder: boolean
+}
+
+/**
+ * Visits the regular files of a skill tree in name order: links and our temp files skipped, `SKIPPED_DIRS` not
+ * entered, nothing below a skill folder (one with a SKILL.md, the root's own excepted), at most 12 levels;
+ * unreadable folders passed over. Shared by the `index.json` catalogue and the format importer.
+ */
+export async function walkSkillTree(root: string, onFile: (file: TreeFile) => void): Promise<void> {
+  async function walk(dir: string, rel: string, depth: number): Promise<void> {
+    if (depth > MAX_DEPTH) return
+    let entries: fs.Dirent[]
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const inSkillFolder = depth > 0 && entries.some((e) => e.isFile() && e.name === 'SKILL.md')
+    for (const entry of entries) {
+      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
+      const abs = path.join(dir, entry.name)
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory()) {
+        if (!inSkillFolder && !SKIPPED_DIRS.has(entry.name)) await walk(abs, childRel, depth + 1)
+      } else if (entry.isFile()) {
+        onFile({ name: entry.name, abs, rel: childRel, depth, inSkillFolder })
+      }
+    }
+  }
+  await walk(root, '', 0)
+}
