@@ -15,6 +15,18 @@ const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-agents-settings-'
 export const AGENT_ENV: Record<string, string> = { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000' }
 
 /** What one agent was told. */
+/** One `skillbench` CLI run as an agent runs it: exit code and both streams. */
+export function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+  })
+}
+
 export interface AgentLog {
   /** Skill ids returned by each successful query (each was told its use counted). */
   queried: string[][]

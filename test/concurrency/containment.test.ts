@@ -3,7 +3,6 @@
  * link (of a folder or a file) that leads outside is refused with path_escape, through the CLI, an MCP server and
  * the web API, and a hashed sentinel tree outside is unchanged afterwards.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +12,7 @@ import { reflectionLogName } from '../../src/main/reflect/reflection-log'
 import { makeLibrary } from '../curate/fixtures'
 import { CALC_LOG, makeRoot } from '../reflect/make-root'
 import { hashTree, tempDir } from '../store/helpers'
-import { AGENT_ENV, BIN, PROJECT, startMcpAgent } from './agents'
+import { cli, startMcpAgent } from './agents'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -42,17 +41,6 @@ function library(): string {
   const dir = fs.realpathSync(makeLibrary(SKILLS))
   dirs.push(dir)
   return dir
-}
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }))
-  })
 }
 
 const ESCAPE = /symbolic link.*nothing was written outside the library|path_escape|symbolic link/

@@ -3,7 +3,7 @@
  * active files with one skill_id are reported and changes by that id refused; leftover temp files in the
  * bookkeeping folders are swept at open; related_code lists a copied file once.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,23 +13,12 @@ import { scanRoot } from '../../src/main/scan'
 import { makeLibrary, skillFileText } from '../curate/fixtures'
 import { CALC_LOG, makeRoot } from '../reflect/make-root'
 import { hashTree, tempDir } from '../store/helpers'
-import { AGENT_ENV, BIN, PROJECT } from './agents'
+import { cli } from './agents'
 
 const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
 })
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }))
-  })
-}
 
 const mkfifo = (p: string): void => void spawnSync('mkfifo', [p])
 const haveMkfifo = spawnSync('mkfifo', ['--version']).status === 0
