@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { serializeSkillFile } from '../src/main/store/skill-file'
 import { generateCorpus, rng } from './cluster-corpus'
+import { generatedSkillData } from './skill-data'
 
 export const EN = [
   'parse', 'csv', 'file', 'sort', 'column', 'pandas', 'http', 'request', 'retry', 'timeout', 'json', 'schema', 'validate', 'docker',
@@ -45,19 +46,7 @@ export function writeMixedLibrary(dir: string, count: number, { seed = 42, skill
     const zh = i % 2 === 0
     const title = zh ? `${words(ZH, 4, '')}：${words(ZH, 3, '')}` : words(EN, 5, ' ')
     const body = Array.from({ length: 12 }, () => text(zh, 14)).join('\n\n') + '\n'
-    const data = {
-      skill_id: String(1_700_000_000 + i),
-      title,
-      usage_conditions: text(zh, 10),
-      quality_index: 0.5,
-      fetch_count: i % 7,
-      related_code: '',
-      task_directories: [`output_${20260101 + (i % 300)}_${i}`],
-      created_at: '2026-01-17T09:59:21.686210',
-      updated_at: '2026-01-17T09:59:21.686233',
-      last_used_at: null,
-      user_preferences: ''
-    }
+    const data = generatedSkillData(i, title, text(zh, 10), 0.5, i % 7)
     const file = path.join(dir, `skill_${i}_${title.slice(0, 12).replace(/[\s：]/g, '_')}.md`)
     fs.writeFileSync(file, serializeSkillFile(data, body))
     files.push(file)
