@@ -21,13 +21,21 @@ export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
 /** One skill file as the index knows it: as read (read-docs.ts), or still in the saved index file. */
 interface IndexedDoc extends Omit<ReadDoc, 'json'> {
-  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row). */
+  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row), or kept as `jsonBytes`. */
   json?: string
+  /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
+  jsonBytes?: Buffer
   /** Term ids and counts (active skills only). Undefined: still in the index file (row). */
   terms?: Uint32Array
   counts?: Uint32Array
   /** Row in the saved index file this came from (-1: read from the library). */
   row: number
+}
+
+/** A document's listing text, decoded from the saved bytes the first time it is needed. */
+function jsonText(d: IndexedDoc): string {
+  d.json ??= d.jsonBytes!.toString('utf8')
+  return d.json
 }
 
 interface Derived {
@@ -210,7 +218,7 @@ export class SearchIndex {
     }
     for (const d of this.docs) {
       if (d.row < 0) continue
-      d.json ??= json.toString('utf8', jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
+      if (d.json === undefined) d.jsonBytes ??= json.subarray(jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
       d.terms ??= fwdTerm.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
       d.counts ??= fwdCount.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
       d.row = -1
@@ -356,8 +364,8 @@ export class SearchIndex {
     const skills: ListedSkill[] = []
     const errors: LoadError[] = []
     for (const d of this.docs) {
-      if (!d.ok) errors.push({ path: d.rel, reason: d.json!, kind: 'unreadable' })
-      else if (includeLegacy || !d.legacy) skills.push(JSON.parse(d.json!) as ListedSkill)
+      if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
+      else if (includeLegacy || !d.legacy) skills.push(JSON.parse(jsonText(d)) as ListedSkill)
     }
     return { skills, errors }
   }
@@ -384,7 +392,11 @@ export class SearchIndex {
     const fwdPtr = new Uint32Array(n + 1)
     let nnz = 0
     docs.forEach((d, i) => {
-      stat.set([d.size, d.mtimeMs, d.ino, d.ctimeMs], i * 4)
+      const o = i * 4
+      stat[o] = d.size
+      stat[o + 1] = d.mtimeMs
+      stat[o + 2] = d.ino
+      stat[o + 3] = d.ctimeMs
       flags[i] = (d.ok ? 1 : 0) | (d.legacy ? 2 : 0)
       nnz += d.terms!.length
       fwdPtr[i + 1] = nnz
@@ -397,7 +409,7 @@ export class SearchIndex {
     })
     const der = this.ensureDerived()
     const text = (parts: string[]): Uint8Array => Buffer.from(parts.join('\n'), 'utf8')
-    const json = docs.map((d) => Buffer.from(d.json!, 'utf8'))
+    const json = docs.map((d) => d.jsonBytes ?? Buffer.from(d.json!, 'utf8'))
     const jsonPtr = new Uint32Array(n + 1)
     json.forEach((b, i) => (jsonPtr[i + 1] = jsonPtr[i]! + b.length))
     return encodeIndex(
