@@ -117,3 +117,30 @@ describe('the real build (after `npm run build`)', () => {
 if (!fs.existsSync(path.join(ROOT, 'out', 'main', 'cli-sources.json'))) {
   process.stderr.write('[bin.test] out/main is not built: the checks of the real build are skipped (run `npm run build`)\n')
 }
+
+describe('a reader that goes away (`skillbench list --json | head`)', () => {
+  it('is not a crash: the command ends with exit 0 and nothing on stderr', async () => {
+    const { spawn } = await import('node:child_process')
+    const { serializeSkillFile } = await import('../../src/main/store/skill-file')
+    const lib = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-epipe-'))
+    try {
+      // ~400 skills: far more JSON than a pipe holds, so writes are still pending when the reader leaves
+      for (let i = 0; i < 400; i++) {
+        const data = { skill_id: String(1_700_000_000 + i), title: `Skill number ${i} about csv parsing`, usage_conditions: 'when csv files need parsing '.repeat(8), quality_index: 0.5, fetch_count: 0 }
+        fs.writeFileSync(path.join(lib, `skill_${i}.md`), serializeSkillFile(data, 'Body.\n'))
+      }
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'list', '--library', lib, '--json'], {
+        env: { ...process.env, NODE_OPTIONS: '' },
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+      let stderr = ''
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      child.stdout.once('data', () => child.stdout.destroy())
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+    } finally {
+      fs.rmSync(lib, { recursive: true, force: true })
+    }
+  })
+})

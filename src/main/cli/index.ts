@@ -67,8 +67,15 @@ export function runFromProcess(): void {
     process.stderr.write('\nCancelling… (press Ctrl-C again to quit now)\n')
     controller.abort()
   })
+  // A reader that went away (`skillbench list --json | head`) is not an error of the command: the rest of the
+  // output is dropped and the command still finishes what it writes to the library (no crash mid-way).
+  let stdoutGone = false
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err
+    stdoutGone = true
+  })
   const io: CliIo = {
-    stdout: (t) => void process.stdout.write(t),
+    stdout: (t) => void (stdoutGone || process.stdout.write(t)),
     stderr: (t) => void process.stderr.write(t),
     isTTY: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
