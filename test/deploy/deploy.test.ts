@@ -400,6 +400,10 @@ describe('containment, undo, recovery, concurrency', () => {
     expect(dry.code).toBe(0)
     expect(dry.stdout).toMatch(/^Would deploy to Claude Code \(personal\): .*\.claude\/skills\n {2}write {4}csv-tool {2}\(\+SKILL\.md\)\n/)
     expect(dry.stdout).toContain('Claude Code (personal): ')
+    // a plain folder is named once
+    const folder = path.join(tmp, 'plain-folder')
+    const plain = await runCli(['deploy', '--library', lib, '--to', folder, '--dry-run'])
+    expect(plain.stdout.split('\n')[0]).toBe(`Would deploy to ${folder}`)
     const json = await runCli(['deploy', '--library', lib, '--to', 'claude', '--json'])
     const out = JSON.parse(json.stdout) as Record<string, unknown>
     expect(Object.keys(out)).toEqual(['target', 'dryRun', 'skills', 'counts', 'budget', 'journal_id', 'proposals', 'warnings'])

@@ -17,7 +17,9 @@ const VERB: Record<string, string> = {
 
 /** The plan or the run in lines a person reads (the same for --dry-run and a real run, apart from the tense). */
 export function formatDeploy(r: DeployResult): string {
-  const lines = [`${r.dryRun ? 'Would deploy' : 'Deployed'} to ${r.target.label}: ${r.target.dir}`]
+  // a plain folder's label is its path: said once
+  const where = r.target.label === r.target.dir ? r.target.dir : `${r.target.label}: ${r.target.dir}`
+  const lines = [`${r.dryRun ? 'Would deploy' : 'Deployed'} to ${where}`]
   for (const s of r.skills) {
     const files = s.files.length > 0 ? `  (${s.files.map((f) => `${f.change === 'remove' ? '-' : f.change === 'write' ? '+' : '~'}${f.path}`).join(' ')})` : ''
     lines.push(`  ${VERB[s.action] ?? s.action} ${s.name}${files}${s.reason ? ` — ${s.reason}` : ''}${s.proposal ? ` → proposal ${s.proposal}` : ''}`)
