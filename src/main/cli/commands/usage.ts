@@ -48,6 +48,7 @@ function pct(n: number, of: number): string {
 /** "went wrong" (failed or corrected) of the tasks that used it, and of its baseline. */
 function comparison(s: SkillUsage): string {
   const judged = s.completed + s.failed + s.interrupted + s.corrected + s.incomplete
+  if (judged === 0) return '-' // no task used it: nothing to compare
   const bad = s.failed + s.corrected
   return `${bad}/${judged} ${pct(bad, judged)} vs ${s.baseline.failed + s.baseline.corrected}/${s.baseline.tasks} ${pct(s.baseline.failed + s.baseline.corrected, s.baseline.tasks)}`
 }
