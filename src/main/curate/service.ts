@@ -159,6 +159,19 @@ export async function loadPlan(root: string): Promise<SavedPlan> {
   }
 }
 
+/**
+ * The pending plan, or an empty one when the library has none yet (for adding proposals under the lock). Only a
+ * missing plan is started afresh: an unreadable one is an error, never overwritten.
+ */
+export async function loadPlanOrEmpty(root: string, now: Date = new Date()): Promise<SavedPlan> {
+  try {
+    return await loadPlan(root)
+  } catch (err) {
+    if (!(err instanceof CurationError && err.code === 'not_found')) throw err
+    return { version: 1, created_at: now.toISOString(), library: root, skills_loaded: 0, proposals: [], errors: [] }
+  }
+}
+
 /** Plan proposals with their status brought up to date from the journal. */
 export async function proposalsWithStatus(root: string): Promise<{ plan: SavedPlan; journal: JournalRecord[] }> {
   const plan = await loadPlan(root)

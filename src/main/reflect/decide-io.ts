@@ -1,7 +1,7 @@
 /** The I/O side of create / enhance / none: finding the closest skills and saving enhancement proposals. */
 import type { Proposal, QueriedSkill } from '../../shared/types'
-import { CurationError, withLibraryLock } from '../curate/apply'
-import { loadPlan, savePlan, type SavedPlan } from '../curate/service'
+import { withLibraryLock } from '../curate/apply'
+import { loadPlan, loadPlanOrEmpty, savePlan } from '../curate/service'
 import type { SkillStore } from '../store/types'
 import { createSkillTools } from '../tools/skill-tools'
 
@@ -18,14 +18,7 @@ export async function findClosestSkills(store: SkillStore, text: string, top = 3
  */
 export async function savePendingProposal(libraryRoot: string, proposal: Proposal, now: Date = new Date()): Promise<'added' | 'exists'> {
   return withLibraryLock(libraryRoot, async () => {
-    let plan: SavedPlan
-    try {
-      plan = await loadPlan(libraryRoot)
-    } catch (err) {
-      // Only a missing plan is started afresh; an unreadable one is never overwritten.
-      if (!(err instanceof CurationError && err.code === 'not_found')) throw err
-      plan = { version: 1, created_at: now.toISOString(), library: libraryRoot, skills_loaded: 0, proposals: [], errors: [] }
-    }
+    const plan = await loadPlanOrEmpty(libraryRoot, now)
     if (plan.proposals.some((p) => p.id === proposal.id)) return 'exists'
     plan.proposals.push(proposal)
     await savePlan(libraryRoot, plan)

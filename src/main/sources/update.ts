@@ -7,8 +7,8 @@
  */
 import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
-import { CurationError, withLibraryLock } from '../curate/apply'
-import { loadPlan, savePlan, type SavedPlan } from '../curate/service'
+import { withLibraryLock } from '../curate/apply'
+import { loadPlanOrEmpty, savePlan } from '../curate/service'
 import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
@@ -258,13 +258,7 @@ function bookkeepingOf(data: Record<string, unknown>): FrontMatterChange[] {
  */
 export async function queueProposals(root: string, proposals: readonly Proposal[]): Promise<Map<string, 'added' | 'exists'>> {
   return withLibraryLock(root, async () => {
-    let plan: SavedPlan
-    try {
-      plan = await loadPlan(root)
-    } catch (err) {
-      if (!(err instanceof CurationError && err.code === 'not_found')) throw err
-      plan = { version: 1, created_at: new Date().toISOString(), library: root, skills_loaded: 0, proposals: [], errors: [] }
-    }
+    const plan = await loadPlanOrEmpty(root)
     const out = new Map<string, 'added' | 'exists'>()
     for (const p of proposals) {
       const same = plan.proposals.find((x) => x.id === p.id)
