@@ -8,6 +8,7 @@
  * the query, ties to the earlier path, the best match returned even at score 0.
  */
 import fs from 'node:fs'
+import { lowerBound } from '../../shared/sorted'
 import type { LoadError } from '../../shared/types'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { skillFileAt } from '../store/walk'
@@ -171,14 +172,7 @@ export class SearchIndex {
   }
 
   private position(docs: IndexedDoc[], rel: string): number {
-    let lo = 0
-    let hi = docs.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (docs[mid]!.rel < rel) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return lowerBound(docs, rel, (d) => d.rel)
   }
 
   private replaceDocs(docs: IndexedDoc[]): void {

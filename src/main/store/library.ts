@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
 import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, parseSkillAt, type LoadResult } from './load'
@@ -574,17 +575,11 @@ class Library implements SkillLibrary {
     const last = this.last
     if (!last) return
     const skills = last.all.skills
-    let lo = 0
-    let hi = skills.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (skills[mid]!.path < rel) lo = mid + 1
-      else hi = mid
-    }
-    const here = skills[lo]?.path === rel
-    if (skill && here) skills[lo] = skill
-    else if (skill) skills.splice(lo, 0, skill)
-    else if (here) skills.splice(lo, 1)
+    const at = lowerBound(skills, rel, (s) => s.path)
+    const here = skills[at]?.path === rel
+    if (skill && here) skills[at] = skill
+    else if (skill) skills.splice(at, 0, skill)
+    else if (here) skills.splice(at, 1)
   }
 
   /** After a write of ours: the listing stays valid (patched), stamped with the new version. */
