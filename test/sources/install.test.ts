@@ -139,6 +139,43 @@ describe('install from a file:// repository', () => {
   })
 })
 
+describe('several processes installing into one library at once', () => {
+  it('four `skillbench install` processes of one repository: each skill lands once, the others say so, nothing is left staged', async () => {
+    const { spawn } = await import('node:child_process')
+    const lib = newLibrary()
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'install', repo.url, '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
+          let stdout = ''
+          let stderr = ''
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+          child.on('close', (code) => resolve({ code, stdout, stderr }))
+        })
+      })
+    )
+    const installed: string[] = []
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0)
+      const out = JSON.parse(r.stdout) as { installed: { name: string }[]; skipped: { name: string; reason: string }[] }
+      installed.push(...out.installed.map((s) => s.name))
+      // a skill not installed by this process is reported as there already, never silently dropped
+      for (const s of out.skipped) expect(s.reason).toMatch(/already (installed|exists)/)
+      expect([...out.installed.map((s) => s.name), ...out.skipped.map((s) => s.name)].sort()).toEqual(['csv-tool', 'pdf'])
+    }
+    expect(installed.sort()).toEqual(['csv-tool', 'pdf'])
+    // exactly the two skill folders, complete, and no staging folder or temp file anywhere
+    expect(fs.readdirSync(lib).filter((n) => n !== '.skillbench').sort()).toEqual(['csv-tool', 'pdf'])
+    expect(fs.readFileSync(path.join(lib, 'pdf', 'references', 'api.md'), 'utf8')).toBe('The API.\n')
+    const leftovers = Object.keys(snapshot(lib)).filter((f) => /\.tmp$|staging|\.sb-/.test(f))
+    expect(leftovers).toEqual([])
+    const listed = await (await openLibrary(lib)).list()
+    expect(listed.skills.map((s) => s.title).sort()).toEqual(['csv-tool', 'pdf'])
+    expect(listed.errors).toEqual([])
+  }, 120_000)
+})
+
 describe('bad input: a clear message, nothing half-installed', () => {
   let lib: string
   afterEach(() => {
