@@ -158,6 +158,33 @@ describe('update proposals', () => {
     expect((await pending()).map((p) => p.id)).toEqual([newer.proposals[0]!.id])
   })
 
+  it('three `skillbench update` processes at once: one pending proposal for the changed skill, every process told of it', async () => {
+    const { spawn } = await import('node:child_process')
+    repo.commit({ 'skills/pdf/SKILL.md': PDF.replace('Step one', 'Step 1') })
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () => {
+        return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'update', '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
+          let stdout = ''
+          let stderr = ''
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+          child.on('close', (code) => resolve({ code, stdout, stderr }))
+        })
+      })
+    )
+    const ids = new Set<string>()
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0)
+      const out = JSON.parse(r.stdout) as { proposals: { id: string }[] }
+      expect(out.proposals.length).toBe(1)
+      ids.add(out.proposals[0]!.id)
+    }
+    expect(ids.size).toBe(1)
+    expect((await pending()).map((p) => p.id)).toEqual([...ids])
+    expect(read('pdf/SKILL.md')).toContain('Step one') // nothing changes until it is accepted
+  }, 120_000)
+
   it('a source that can no longer be fetched fails with its reason (CLI exit 1), the others still checked', async () => {
     fs.rmSync(repo.bare, { recursive: true })
     const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'update', '--library', lib, '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
