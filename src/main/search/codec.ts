@@ -7,7 +7,7 @@ import zlib from 'node:zlib'
 
 const MAGIC = 'SBSEARCH'
 /** Bumped when the layout below changes. */
-export const CODEC_VERSION = 1
+export const CODEC_VERSION = 2
 
 export interface IndexHeader {
   codec: number
@@ -18,6 +18,8 @@ export interface IndexHeader {
   nnz: number
   /** Derived arrays (df, norms, postings) are present and match the forward index. */
   derived: boolean
+  /** Names this saved index: a delta file applies only to the index it names. */
+  nonce?: string
   sections: Record<string, [offset: number, length: number]>
   /** CRC-32 of each section: a section damaged on disk is never used. */
   crc: Record<string, number>

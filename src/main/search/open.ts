@@ -11,6 +11,8 @@ import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
 import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
+import { IndexFile } from './codec'
+import { decodeDelta, encodeDelta } from './delta'
 import { SearchIndex, type ListedSkill } from './search-index'
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
@@ -27,27 +29,81 @@ export interface OpenedSearch {
   changed: number
 }
 
-/** The saved index of `root`, or an empty one when there is none (or it is unusable: it is then rebuilt). */
+/** The file of changes since the saved index (delta.ts), beside it. */
+export function searchDeltaFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+  return searchIndexFile(root, env).replace(/\.idx$/, '.delta')
+}
+
+/** The saved index of `root` with the changes saved since, or an empty one when there is none (or it is unusable: it is then rebuilt). */
 export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.env): SearchIndex {
-  return SearchIndex.fromFile(searchIndexFile(root, env), root) ?? new SearchIndex(root)
+  const index = SearchIndex.fromFile(searchIndexFile(root, env), root)
+  if (!index) return new SearchIndex(root)
+  const bytes = readCacheFile(searchDeltaFile(root, env))
+  const delta = bytes ? decodeDelta(bytes) : null
+  // A delta of another saved index (replaced by some process since) is passed over: its files are read again.
+  if (delta) index.applyDelta(delta)
+  return index
+}
+
+/** A cache file's bytes, never through a link; null when absent or unreadable. */
+function readCacheFile(file: string): Buffer | null {
+  let fd: number
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return null
+  }
+  try {
+    return fs.readFileSync(fd)
+  } catch {
+    return null
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Writes a cache file whole: a temp file renamed over it (readers see the old or the new one, never a mix; never through a link). */
+function writeCacheFile(file: string, bytes: Buffer): void {
+  const tmp = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' })
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+}
+
+/** The name of the index saved in `file` now (null: none). */
+function savedNonce(file: string): string | null {
+  const f = IndexFile.open(file)
+  f?.close()
+  return f?.header.nonce ?? null
 }
 
 /**
- * Saves the index for the next process (temp file + rename: readers see the old or the new index, never a mix;
- * not fsynced — it is derived data, every array is validated on load and every entry is checked against the files).
+ * Saves the index for the next process. A few changed skills since the saved index are written as a small delta
+ * beside it; more (or a saved index some other process has replaced meanwhile) rewrite the whole index. Not
+ * fsynced — it is derived data, every array is validated on load and every entry is checked against the files.
  * A cache folder that cannot be written only costs speed.
  */
 export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = process.env): boolean {
   const file = searchIndexFile(index.root, env)
-  const tmp = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-    fs.writeFileSync(tmp, index.toBuffer(), { mode: 0o600 })
-    fs.renameSync(tmp, file)
-    index.dirty = false
+    const delta = index.baseNonce !== null && savedNonce(file) === index.baseNonce ? index.deltaSinceBase() : null
+    if (delta) {
+      writeCacheFile(searchDeltaFile(index.root, env), encodeDelta(delta))
+      index.dirty = false
+      return true
+    }
+    const nonce = crypto.randomBytes(12).toString('hex')
+    writeCacheFile(file, index.toBuffer(nonce))
+    index.markSaved(nonce)
+    // The old delta named the replaced index: it would be passed over; gone, it costs no read.
+    fs.rmSync(searchDeltaFile(index.root, env), { force: true })
     return true
   } catch {
-    fs.rmSync(tmp, { force: true })
     return false
   }
 }

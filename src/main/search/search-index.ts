@@ -14,6 +14,8 @@ import type { Candidate, LibraryWalk } from '../store/walk'
 import { skillFileAt } from '../store/walk'
 import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
 import { encodeIndex, IndexFile } from './codec'
+import type { DeltaDoc, IndexDelta } from './delta'
+import { deriveRanking, type Derived } from './derive'
 import { readDocs, type ReadBatch, type ReadDoc } from './read-docs'
 import { readDocsInParallel } from './read-parallel'
 import type { ListedSkill } from './skill-text'
@@ -26,27 +28,22 @@ interface IndexedDoc extends Omit<ReadDoc, 'json'> {
   json?: string
   /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
   jsonBytes?: Buffer
-  /** Term ids and counts (active skills only). Undefined: still in the index file (row). */
+  /** Term ids and counts (active skills only), for documents read in this process or from a delta; the others' are in the postings. */
   terms?: Uint32Array
   counts?: Uint32Array
-  /** Row in the saved index file this came from (-1: read from the library). */
+  /** Row in the open saved file whose listing text is not read yet (-1: none). */
   row: number
+  /** Row in the saved base index this document is unchanged from (-1: read since; it belongs in a delta). */
+  baseRow: number
 }
+
+/** Documents changed since the saved index beyond which the whole index is written again rather than a delta. */
+export const MAX_DELTA_DOCS = 256
 
 /** A document's listing text, decoded from the saved bytes the first time it is needed. */
 function jsonText(d: IndexedDoc): string {
   d.json ??= d.jsonBytes!.toString('utf8')
   return d.json
-}
-
-interface Derived {
-  active: number
-  idf: Float64Array
-  df: Uint32Array
-  norm: Float64Array
-  postPtr: Uint32Array
-  postDoc: Uint32Array
-  postVal: Float64Array
 }
 
 export interface SearchHit {
@@ -67,7 +64,11 @@ export class SearchIndex {
   private vocab: string[] = []
   private termIds: Map<string, number> | null = null
   private dict: TermDictionary | null = null
+  /** The ranking arrays, and the document list they were built over (when that is not `docs`, they are rebuilt from it). */
   private derived: Derived | null = null
+  private derivedDocs: IndexedDoc[] | null = null
+  /** The saved index the documents with `baseRow >= 0` are unchanged from. */
+  private base: { nonce: string; paths: string[] } | null = null
   /** Changed since it was loaded or saved. */
   dirty = false
 
@@ -117,26 +118,30 @@ export class SearchIndex {
 
   /** Documents from read batches (in their order), their terms mapped into this index's vocabulary. */
   private adopt(batches: ReadBatch[]): IndexedDoc[] {
-    // Documents kept from the saved file must get their terms before the vocabulary object changes hands.
-    this.loadFileData()
-    if (!this.dict) {
-      this.dict = new TermDictionary()
-      for (const t of this.vocab) this.dict.idOf(t)
-    }
+    const dict = this.dictionary()
     const out: IndexedDoc[] = []
     for (const b of batches) {
-      const global = Uint32Array.from(b.terms, (t) => this.dict!.idOf(t))
+      const global = Uint32Array.from(b.terms, (t) => dict.idOf(t))
       b.docs.forEach((d, k) => {
         const from = b.ptr[k]!
         const to = b.ptr[k + 1]!
         const terms = new Uint32Array(to - from)
         for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
-        out.push({ ...d, row: -1, terms, counts: b.counts.slice(from, to) })
+        out.push({ ...d, row: -1, baseRow: -1, terms, counts: b.counts.slice(from, to) })
       })
     }
-    this.vocab = this.dict.terms
+    this.vocab = dict.terms
     this.termIds = null
     return out
+  }
+
+  /** The vocabulary as a dictionary new terms are added to (it only grows: ids in the postings keep their meaning). */
+  private dictionary(): TermDictionary {
+    if (!this.dict) {
+      this.dict = new TermDictionary()
+      for (const t of this.vocab) this.dict.idOf(t)
+    }
+    return this.dict
   }
 
   /** Reloads the files at these library paths (written by some process, as the ledger says); returns how many changed. */
@@ -176,45 +181,38 @@ export class SearchIndex {
   }
 
   private replaceDocs(docs: IndexedDoc[]): void {
-    // Documents kept from the file need their terms for the new derived arrays: read them now.
-    this.loadFileData()
+    // The ranking arrays stay: the next query rebuilds them from these and the changed documents' terms.
     this.docs = docs
-    this.derived = null
     this.dirty = true
   }
 
-  /** Reads the listing texts and term counts of the documents that came from the saved file, then lets it go. */
-  private loadFileData(): void {
+  /** Reads the listing texts of the documents that came from the saved file, then lets it go. */
+  private loadListings(): void {
     const file = this.file
     if (!file) return
-    let jsonPtr: Uint32Array, json: Buffer, fwdPtr: Uint32Array, fwdTerm: Uint32Array, fwdCount: Uint32Array
+    let jsonPtr: Uint32Array, json: Buffer
     try {
       jsonPtr = file.u32('jsonPtr')
       json = Buffer.from(file.bytes('json'))
-      fwdPtr = file.u32('fwdPtr')
-      fwdTerm = file.u32('fwdTerm')
-      fwdCount = file.u32('fwdCount')
-      const v = file.header.vocab
       const rows = jsonPtr.length - 1
-      if (rows !== file.header.docs || fwdPtr.length !== rows + 1 || jsonPtr[rows] !== json.length || fwdPtr[rows] !== fwdTerm.length || fwdCount.length !== fwdTerm.length) throw new Error('damaged')
-      for (let k = 0; k < fwdTerm.length; k++) if (fwdTerm[k]! >= v) throw new Error('damaged')
+      if (rows !== file.header.docs || jsonPtr[rows] !== json.length) throw new Error('damaged')
+      for (let r = 0; r < rows; r++) if (jsonPtr[r]! > jsonPtr[r + 1]!) throw new Error('damaged')
     } catch {
-      // A damaged saved index costs a re-read of those files, never a wrong answer.
+      // A damaged saved index costs a re-read of those files, never a wrong answer; the whole index is written again.
       this.closeFile()
-      // (In place: callers may hold these objects in a new document list.)
       const damaged = this.docs.filter((d) => d.row >= 0)
-      for (const d of damaged) d.row = -1
-      const again = this.adopt([readDocs(damaged.map((d) => ({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy })))])
-      damaged.forEach((d, i) => Object.assign(d, again[i]))
-      this.derived = null
+      const again = readDocs(damaged.map((d) => ({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy })))
+      damaged.forEach((d, i) => {
+        d.json = again.docs[i]!.json
+        d.row = -1
+      })
+      this.base = null
       this.dirty = true
       return
     }
     for (const d of this.docs) {
       if (d.row < 0) continue
       if (d.json === undefined) d.jsonBytes ??= json.subarray(jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
-      d.terms ??= fwdTerm.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
-      d.counts ??= fwdCount.subarray(fwdPtr[d.row]!, fwdPtr[d.row + 1]!)
       d.row = -1
     }
     this.closeFile()
@@ -228,56 +226,20 @@ export class SearchIndex {
 
   // ---- ranking ------------------------------------------------------------------------------
 
-  /** df, idf, row norms and the postings (doc ids ascending), from the documents' term counts. */
+  /**
+   * df, idf, row norms and the postings (doc ids ascending) of the current documents: the saved or last arrays
+   * when the documents are the same, else rebuilt from them and the changed documents' own terms.
+   */
   private ensureDerived(): Derived {
-    if (this.derived) return this.derived
-    const v = this.vocab.length
-    const docs = this.docs
-    const df = new Uint32Array(v)
-    let active = 0
-    let nnz = 0
-    this.loadFileData()
-    for (const d of docs) {
-      if (!d.ok || d.legacy) continue
-      active++
-      nnz += d.terms!.length
-      for (const t of d.terms!) df[t]!++
-    }
-    const idf = new Float64Array(v)
-    for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + df[t]!)) + 1
-    const norm = new Float64Array(docs.length)
-    const postPtr = new Uint32Array(v + 1)
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!
-      const terms = d.terms!
-      const counts = d.counts!
-      let s = 0
-      for (let k = 0; k < terms.length; k++) {
-        const t = terms[k]!
-        const w = counts[k]! * idf[t]!
-        s += w * w
-        postPtr[t + 1]!++
-      }
-      norm[i] = Math.sqrt(s)
-    }
-    for (let t = 0; t < v; t++) postPtr[t + 1]! += postPtr[t]!
-    const postDoc = new Uint32Array(nnz)
-    const postVal = new Float64Array(nnz)
-    const fill = postPtr.slice(0, v)
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!
-      const n = norm[i]!
-      const terms = d.terms!
-      const counts = d.counts!
-      for (let k = 0; k < terms.length; k++) {
-        const t = terms[k]!
-        const w = counts[k]! * idf[t]!
-        const slot = fill[t]!++
-        postDoc[slot] = i
-        postVal[slot] = n > 0 ? w / n : w
-      }
-    }
-    this.derived = { active, idf, df, norm, postPtr, postDoc, postVal }
+    if (this.derived && this.derivedDocs === this.docs) return this.derived
+    const prevId = new Map<IndexedDoc, number>()
+    this.derivedDocs?.forEach((d, i) => prevId.set(d, i))
+    this.derived = deriveRanking(
+      this.docs.map((d) => ({ active: d.ok && !d.legacy, prevId: prevId.get(d) ?? -1, terms: d.terms, counts: d.counts })),
+      this.vocab.length,
+      this.derived
+    )
+    this.derivedDocs = this.docs
     return this.derived
   }
 
@@ -299,7 +261,7 @@ export class SearchIndex {
    * match is always returned, even at score 0; [] only when there is no active skill.
    */
   query(text: string, top: number): SearchHit[] {
-    const { idf, postPtr, postDoc, postVal, active } = this.ensureDerived()
+    const { idf, norm, postPtr, postDoc, postCount, active } = this.ensureDerived()
     if (active === 0 || !(top > 0)) return []
     const counts = new Map<number, number>()
     for (const term of tokenize(text)) {
@@ -320,10 +282,13 @@ export class SearchIndex {
     for (let i = 0; i < ids.length; i++) {
       const t = ids[i]!
       const w = qn > 0 ? weights[i]! / qn : weights[i]!
+      const f = idf[t]!
       for (let q = postPtr[t]!; q < postPtr[t + 1]!; q++) {
         const d = postDoc[q]!
         if (scores[d] === 0) touched.push(d)
-        scores[d] = scores[d]! + w * postVal[q]!
+        // The document's weight of this term: count × idf, over its row norm.
+        const dw = postCount[q]! * f
+        scores[d] = scores[d]! + w * (norm[d]! > 0 ? dw / norm[d]! : dw)
       }
     }
     const best: { doc: number; score: number }[] = []
@@ -354,7 +319,7 @@ export class SearchIndex {
    * file that does not load, in path order; with `duplicates`, the active ids two files share.
    */
   listing(includeLegacy: boolean): { skills: ListedSkill[]; errors: LoadError[] } {
-    this.loadFileData()
+    this.loadListings()
     const skills: ListedSkill[] = []
     const errors: LoadError[] = []
     for (const d of this.docs) {
@@ -377,14 +342,13 @@ export class SearchIndex {
 
   // ---- persistence --------------------------------------------------------------------------
 
-  toBuffer(): Buffer {
-    this.loadFileData()
+  /** The whole index as a file, named by `nonce` (a delta written later names the index it applies to). */
+  toBuffer(nonce: string): Buffer {
+    this.loadListings()
     const docs = this.docs
     const n = docs.length
     const stat = new Float64Array(n * 4)
     const flags = new Uint8Array(n)
-    const fwdPtr = new Uint32Array(n + 1)
-    let nnz = 0
     docs.forEach((d, i) => {
       const o = i * 4
       stat[o] = d.size
@@ -392,14 +356,6 @@ export class SearchIndex {
       stat[o + 2] = d.ino
       stat[o + 3] = d.ctimeMs
       flags[i] = (d.ok ? 1 : 0) | (d.legacy ? 2 : 0)
-      nnz += d.terms!.length
-      fwdPtr[i + 1] = nnz
-    })
-    const fwdTerm = new Uint32Array(nnz)
-    const fwdCount = new Uint32Array(nnz)
-    docs.forEach((d, i) => {
-      fwdTerm.set(d.terms!, fwdPtr[i]!)
-      fwdCount.set(d.counts!, fwdPtr[i]!)
     })
     const der = this.ensureDerived()
     const text = (parts: string[]): Uint8Array => Buffer.from(parts.join('\n'), 'utf8')
@@ -407,7 +363,7 @@ export class SearchIndex {
     const jsonPtr = new Uint32Array(n + 1)
     json.forEach((b, i) => (jsonPtr[i + 1] = jsonPtr[i]! + b.length))
     return encodeIndex(
-      { tokenizer: TOKENIZER_VERSION, root: this.root, docs: n, vocab: this.vocab.length, nnz, derived: true },
+      { tokenizer: TOKENIZER_VERSION, root: this.root, docs: n, vocab: this.vocab.length, nnz: der.postDoc.length, derived: true, nonce },
       {
         paths: text(docs.map((d) => d.rel)),
         ids: text(docs.map((d) => d.id)),
@@ -416,29 +372,94 @@ export class SearchIndex {
         jsonPtr,
         json: Buffer.concat(json),
         vocab: text(this.vocab),
-        fwdPtr,
-        fwdTerm,
-        fwdCount,
         df: der.df,
         norm: der.norm,
         postPtr: der.postPtr,
         postDoc: der.postDoc,
-        postVal: der.postVal
+        postCount: der.postCount
       }
     )
   }
 
+  /** The saved index this one is a delta away from (null: none, or it must be written whole). */
+  get baseNonce(): string | null {
+    return this.base?.nonce ?? null
+  }
+
+  /** Records that the whole index was saved under `nonce`: every document is now unchanged from it. */
+  markSaved(nonce: string): void {
+    this.base = { nonce, paths: this.docs.map((d) => d.rel) }
+    this.docs.forEach((d, i) => (d.baseRow = i))
+    this.dirty = false
+  }
+
+  /** What changed since the saved index, or null when there is none or too much has changed for a delta. */
+  deltaSinceBase(): IndexDelta | null {
+    if (!this.base) return null
+    const changed = this.docs.filter((d) => d.baseRow < 0)
+    if (changed.length > MAX_DELTA_DOCS || changed.some((d) => !d.terms)) return null
+    const present = new Uint8Array(this.base.paths.length)
+    for (const d of this.docs) if (d.baseRow >= 0) present[d.baseRow] = 1
+    // A path read again is replaced by its new document, not gone.
+    const reread = new Set(changed.map((d) => d.rel))
+    const gone: string[] = []
+    present.forEach((p, row) => {
+      const rel = this.base!.paths[row]!
+      if (!p && !reread.has(rel)) gone.push(rel)
+    })
+    if (gone.length > MAX_DELTA_DOCS) return null
+    const docs: DeltaDoc[] = changed.map((d) => ({
+      rel: d.rel,
+      size: d.size,
+      mtimeMs: d.mtimeMs,
+      ino: d.ino,
+      ctimeMs: d.ctimeMs,
+      ok: d.ok,
+      legacy: d.legacy,
+      id: d.id,
+      json: jsonText(d),
+      terms: Array.from(d.terms!, (t) => this.vocab[t]!),
+      counts: Array.from(d.counts!)
+    }))
+    return { base: this.base.nonce, root: this.root, tokenizer: TOKENIZER_VERSION, gone, docs }
+  }
+
+  /**
+   * Applies a delta written for this saved index (right after loading it): its documents replace or join the
+   * saved ones, its gone paths leave. The ranking arrays are rebuilt from them at the first query. False (and
+   * nothing changed) when the delta does not belong to this index or does not fit it.
+   */
+  applyDelta(delta: IndexDelta): boolean {
+    if (!this.base || delta.base !== this.base.nonce || delta.root !== this.root || delta.tokenizer !== TOKENIZER_VERSION) return false
+    const gone = new Set(delta.gone)
+    const byRel = new Map(delta.docs.map((d) => [d.rel, d]))
+    if (byRel.size !== delta.docs.length || delta.docs.some((d) => gone.has(d.rel) || !skillFileAt(d.rel))) return false
+    const docs: IndexedDoc[] = []
+    for (const d of this.docs) if (!gone.has(d.rel) && !byRel.has(d.rel)) docs.push(d)
+    if (docs.length + gone.size + byRel.size < this.docs.length) return false
+    const dict = this.dictionary()
+    for (const d of delta.docs) {
+      const terms = Uint32Array.from(d.terms, (t) => dict.idOf(t))
+      const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, row: -1, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
+      docs.splice(this.position(docs, d.rel), 0, doc)
+    }
+    this.vocab = dict.terms
+    this.termIds = null
+    this.docs = docs
+    return true
+  }
+
   /**
    * The index saved in `file`, or null when it is not a usable index of this root (another tokenizer or codec
-   * version, another library, a damaged file). Reads only what a query needs; listing texts and term counts are
-   * read from the same open file when first needed. Every array read is checked against the others.
+   * version, another library, a damaged file). Reads only what a query needs; listing texts are read from the
+   * same open file when first needed. Every array read is checked against the others.
    */
   static fromFile(path: string, root: string): SearchIndex | null {
     const file = IndexFile.open(path)
     if (!file) return null
     const h = file.header
     try {
-      if (h.tokenizer !== TOKENIZER_VERSION || h.root !== root || !h.derived) throw new Error('not usable here')
+      if (h.tokenizer !== TOKENIZER_VERSION || h.root !== root || !h.derived || typeof h.nonce !== 'string') throw new Error('not usable here')
       const n = h.docs
       const v = h.vocab
       const paths = n > 0 ? file.text('paths').split('\n') : []
@@ -446,11 +467,11 @@ export class SearchIndex {
       const vocab = v > 0 ? file.text('vocab').split('\n') : []
       const stat = file.f64('stat')
       const flags = file.bytes('flags')
-      const der = { df: file.u32('df'), norm: file.f64('norm'), postPtr: file.u32('postPtr'), postDoc: file.u32('postDoc'), postVal: file.f64('postVal') }
+      const der = { df: file.u32('df'), norm: file.f64('norm'), postPtr: file.u32('postPtr'), postDoc: file.u32('postDoc'), postCount: file.u32('postCount') }
       if (paths.length !== n || ids.length !== n || vocab.length !== v || stat.length !== n * 4 || flags.length !== n) throw new Error('damaged')
-      if (der.df.length !== v || der.norm.length !== n || der.postPtr.length !== v + 1 || der.postPtr[v] !== h.nnz || der.postDoc.length !== h.nnz || der.postVal.length !== h.nnz) throw new Error('damaged')
-      for (let t = 0; t < v; t++) if (der.postPtr[t]! > der.postPtr[t + 1]!) throw new Error('damaged')
-      for (let k = 0; k < der.postDoc.length; k++) if (der.postDoc[k]! >= n) throw new Error('damaged')
+      if (der.df.length !== v || der.norm.length !== n || der.postPtr.length !== v + 1 || der.postPtr[v] !== h.nnz || der.postDoc.length !== h.nnz || der.postCount.length !== h.nnz) throw new Error('damaged')
+      for (let t = 0; t < v; t++) if (der.postPtr[t]! > der.postPtr[t + 1]! || der.df[t] !== der.postPtr[t + 1]! - der.postPtr[t]!) throw new Error('damaged')
+      for (let k = 0; k < der.postDoc.length; k++) if (der.postDoc[k]! >= n || der.postCount[k]! < 1) throw new Error('damaged')
       const index = new SearchIndex(root)
       let active = 0
       for (let i = 0; i < n; i++) {
@@ -458,12 +479,14 @@ export class SearchIndex {
         const ok = (flags[i]! & 1) === 1
         const legacy = (flags[i]! & 2) === 2
         if (ok && !legacy) active++
-        index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, row: i })
+        index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, row: i, baseRow: i })
       }
       const idf = new Float64Array(v)
       for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + der.df[t]!)) + 1
       index.vocab = vocab
       index.derived = { active, idf, ...der }
+      index.derivedDocs = index.docs
+      index.base = { nonce: h.nonce, paths }
       index.file = file
       return index
     } catch {
