@@ -4,6 +4,9 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CliIo } from '../../src/main/cli/common'
 import { main } from '../../src/main/cli/index'
+import { listJsonText } from '../../src/main/cli/commands/list'
+import { listedSkill } from '../../src/main/search/search-index'
+import { openLibrary } from '../../src/main/store/library'
 import { copyTree, FIXTURE_LIBRARY, hashTree, tempDir } from '../store/helpers'
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -52,6 +55,19 @@ describe('the real CLI process', () => {
       expect(s).not.toHaveProperty('body')
     }
     expect(out.errors.map((e: { path: string }) => e.path)).toContain('skill_js_engine.md')
+  })
+
+  it('list --json (printed from the saved JSON texts) is the same document as the store\'s listing printed whole', async () => {
+    for (const legacy of [[], ['--legacy']]) {
+      const r = spawnCli('list', '--library', dir, '--json', ...legacy)
+      expect(r.code).toBe(0)
+      const listed = await (await openLibrary(dir)).list({ includeLegacy: legacy.length > 0 })
+      const out = JSON.parse(r.stdout) as { skills: unknown[]; errors: { path: string; kind?: string }[] }
+      expect(out.skills).toEqual(listed.skills.map(listedSkill))
+      const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
+      expect(out.errors.map(key).sort()).toEqual(listed.errors.map(key).sort())
+    }
+    expect(listJsonText({ skills: [], errors: [] })).toBe(JSON.stringify({ skills: [], errors: [] }, null, 2) + '\n')
   })
 
   it('query --json --no-touch returns the query_skill answer and writes nothing', () => {

@@ -13,7 +13,7 @@ import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
 import { IndexFile } from './codec'
 import { decodeDelta, encodeDelta } from './delta'
-import { SearchIndex, type ListedSkill } from './search-index'
+import { SearchIndex, type ListedSkill, type ListedText } from './search-index'
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
 export function searchIndexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -121,28 +121,37 @@ export async function openSearchIndex(root: string, opts: { env?: NodeJS.Process
 }
 
 /**
- * A listing of the library from its search index, as the store would list it: every skill (everything but the
- * body, with the uses not folded yet added), and everything passed over — links and special files, files that do
- * not load, active skills sharing an id. Reads only the files that changed since the index was saved.
+ * A listing of the library from its search index, as the store would list it, each skill as its JSON text: every
+ * skill (everything but the body, with the uses not folded yet added), and everything passed over — links and
+ * special files, files that do not load, active skills sharing an id. Reads only the files that changed since the
+ * index was saved, and parses only the skills with uses to add.
  */
-export async function listFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
+export async function listTextsFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
   const { index, walk } = await openSearchIndex(root, { env: opts.env })
-  const all = index.listing(true)
+  const all = index.listingTexts(true)
   const ledger = new LedgerTail(root)
   ledger.poll()
   const uses = ledger.uses()
-  // The file that carries an id's uses, as the store decides: active over legacy, else the first by path.
-  const carrier = new Map<string, string>()
-  for (const s of all.skills) {
-    const prev = carrier.get(s.skill_id)
-    if (!prev || (!s.legacy && prev.startsWith('legacy/'))) carrier.set(s.skill_id, s.path)
-  }
   if (uses.size > 0) {
+    // The file that carries an id's uses, as the store decides: active over legacy, else the first by path.
+    const carrier = new Map<string, string>()
+    for (const s of all.skills) {
+      const prev = carrier.get(s.skill_id)
+      if (!prev || (!s.legacy && prev.startsWith('legacy/'))) carrier.set(s.skill_id, s.path)
+    }
     for (const s of all.skills) {
       const use = uses.get(s.skill_id)
-      if (use && carrier.get(s.skill_id) === s.path) Object.assign(s, withPendingUse(s, use))
+      if (!use || carrier.get(s.skill_id) !== s.path) continue
+      const skill = JSON.parse(s.json) as ListedSkill
+      s.json = JSON.stringify(Object.assign(skill, withPendingUse(skill, use)))
     }
   }
   const errors = [...walk.skipped, ...all.errors, ...duplicateIdErrors(duplicateIds(all.skills))]
   return { skills: opts.includeLegacy ? all.skills : all.skills.filter((s) => !s.legacy), errors }
+}
+
+/** The same listing with every skill parsed. */
+export async function listFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
+  const { skills, errors } = await listTextsFromIndex(root, opts)
+  return { skills: skills.map((s) => JSON.parse(s.json) as ListedSkill), errors }
 }

@@ -7,10 +7,10 @@
  * Ranking is `query_skill`'s: raw term counts × smooth idf over the active skills, L2-normalised rows, cosine with
  * the query, ties to the earlier path, the best match returned even at score 0.
  */
-import fs from 'node:fs'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError } from '../../shared/types'
 import type { Candidate, LibraryWalk } from '../store/walk'
+import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
 import { skillFileAt } from '../store/walk'
 import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
 import { encodeIndex, IndexFile } from './codec'
@@ -46,6 +46,14 @@ function jsonText(d: IndexedDoc): string {
   return d.json
 }
 
+/** A listed skill as JSON text (a `ListedSkill`), with what is needed to place it without parsing. */
+export interface ListedText {
+  skill_id: string
+  path: string
+  legacy: boolean
+  json: string
+}
+
 export interface SearchHit {
   /** Library-relative path of the skill file. */
   path: string
@@ -53,8 +61,8 @@ export interface SearchHit {
   score: number
 }
 
-function sameStat(d: IndexedDoc, st: fs.Stats): boolean {
-  return d.size === st.size && d.mtimeMs === st.mtimeMs && d.ino === st.ino && d.ctimeMs === st.ctimeMs
+function sameStat(d: IndexedDoc, key: Float64Array): boolean {
+  return d.size === key[KEY_SIZE] && d.mtimeMs === key[KEY_MTIME] && d.ino === key[KEY_INO] && d.ctimeMs === key[KEY_CTIME]
 }
 
 export class SearchIndex {
@@ -86,29 +94,27 @@ export class SearchIndex {
    * Returns how many documents changed (added, changed, removed).
    */
   async sync(walk: LibraryWalk): Promise<number> {
-    const byRel = new Map<string, IndexedDoc>()
-    for (const d of this.docs) byRel.set(d.rel, d)
+    // Both lists are sorted by path: walked side by side.
+    const docs = this.docs
     const kept: (IndexedDoc | null)[] = []
     const toRead: Candidate[] = []
+    const key = new Float64Array(5)
+    let j = 0
+    let gone = 0
     for (const c of walk.candidates) {
-      const old = byRel.get(c.rel)
-      if (old) {
-        byRel.delete(c.rel)
-        let st: fs.Stats | undefined
-        try {
-          st = fs.lstatSync(c.abs)
-        } catch {
-          st = undefined
-        }
-        if (st && sameStat(old, st)) {
-          kept.push(old)
-          continue
-        }
+      while (j < docs.length && docs[j]!.rel < c.rel) {
+        j++
+        gone++
+      }
+      const old = j < docs.length && docs[j]!.rel === c.rel ? docs[j++] : undefined
+      if (old && lstatKey(c.abs, key) && sameStat(old, key)) {
+        kept.push(old)
+        continue
       }
       kept.push(null)
       toRead.push(c)
     }
-    const changed = toRead.length + byRel.size
+    const changed = toRead.length + gone + (docs.length - j)
     if (changed === 0) return 0
     const read = this.adopt(await readDocsInParallel(toRead))
     let r = 0
@@ -148,25 +154,20 @@ export class SearchIndex {
   refreshPaths(rels: readonly string[]): number {
     let changed = 0
     const docs = [...this.docs]
+    const key = new Float64Array(5)
     for (const rel of rels) {
       const kind = skillFileAt(rel)
       if (!kind) continue
       const at = this.position(docs, rel)
       const here = docs[at]?.rel === rel
-      let st: fs.Stats | undefined
-      try {
-        st = fs.lstatSync(`${this.root}/${rel}`)
-      } catch {
-        st = undefined
-      }
-      if (!st || !st.isFile()) {
+      if (!lstatKey(`${this.root}/${rel}`, key) || !isRegularFile(key)) {
         if (here) {
           docs.splice(at, 1)
           changed++
         }
         continue
       }
-      if (here && sameStat(docs[at]!, st)) continue
+      if (here && sameStat(docs[at]!, key)) continue
       const doc = this.adopt([readDocs([{ abs: `${this.root}/${rel}`, rel, ...kind }])])[0]!
       if (here) docs[at] = doc
       else docs.splice(at, 0, doc)
@@ -319,12 +320,18 @@ export class SearchIndex {
    * file that does not load, in path order; with `duplicates`, the active ids two files share.
    */
   listing(includeLegacy: boolean): { skills: ListedSkill[]; errors: LoadError[] } {
+    const { skills, errors } = this.listingTexts(includeLegacy)
+    return { skills: skills.map((s) => JSON.parse(s.json) as ListedSkill), errors }
+  }
+
+  /** The same listing with each skill still as its saved JSON text (a caller that only prints it parses nothing). */
+  listingTexts(includeLegacy: boolean): { skills: ListedText[]; errors: LoadError[] } {
     this.loadListings()
-    const skills: ListedSkill[] = []
+    const skills: ListedText[] = []
     const errors: LoadError[] = []
     for (const d of this.docs) {
       if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
-      else if (includeLegacy || !d.legacy) skills.push(JSON.parse(jsonText(d)) as ListedSkill)
+      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: jsonText(d) })
     }
     return { skills, errors }
   }

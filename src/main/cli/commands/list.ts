@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import type { LoadError, Skill } from '../../../shared/types'
-import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { fitWidth, formatTable } from '../../tools/cli-support'
 import { listedSkill, type ListedSkill } from '../../search/search-index'
 import { StoreError } from '../../store/types'
@@ -10,6 +10,15 @@ const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false 
 /** The `--json` shape of one listed skill (everything but the body). */
 export function publicSkill(s: Skill): ListedSkill {
   return listedSkill(s)
+}
+
+/**
+ * `list --json` from the skills' saved JSON texts, one skill per line: the same document as the parsed listing
+ * printed whole (10,000 skills need no parse and no re-stringify).
+ */
+export function listJsonText(list: { skills: readonly { json: string }[]; errors: LoadError[] }): string {
+  const skills = list.skills.length ? `[\n    ${list.skills.map((s) => s.json).join(',\n    ')}\n  ]` : '[]'
+  return `{\n  "skills": ${skills},\n  "errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
 }
 
 /** A readable table of the skills, then the files that could not be read. */
@@ -46,10 +55,10 @@ export const command: CliCommand = {
       throw new StoreError('not_found', `library folder not found: ${dir}`)
     }
     // From the persistent search index: only files changed since it was saved are read.
-    const { listFromIndex } = await import('../../search/open')
-    const list = await listFromIndex(root, { includeLegacy: values.legacy, env: io.env })
-    if (values.json) printJson(io, list)
-    else io.stdout(formatSkillTable(list) + '\n')
+    const { listTextsFromIndex } = await import('../../search/open')
+    const list = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
+    if (values.json) io.stdout(listJsonText(list))
+    else io.stdout(formatSkillTable({ skills: list.skills.map((s) => JSON.parse(s.json) as ListedSkill), errors: list.errors }) + '\n')
     return 0
   }
 }
