@@ -67,7 +67,7 @@ describe('the real CLI process', () => {
       const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
       expect(out.errors.map(key).sort()).toEqual(listed.errors.map(key).sort())
     }
-    expect(listJsonText({ skills: [], errors: [] })).toBe(JSON.stringify({ skills: [], errors: [] }, null, 2) + '\n')
+    expect(listJsonText({ skills: [], errors: [] }).toString()).toBe(JSON.stringify({ skills: [], errors: [] }, null, 2) + '\n')
   })
 
   it('query --json --no-touch returns the query_skill answer and writes nothing', () => {

@@ -331,7 +331,7 @@ function cliIo(): CliIo & { out: string[]; err: string[] } {
   return {
     out,
     err,
-    stdout: (t) => void out.push(t),
+    stdout: (t) => void out.push(String(t)),
     stderr: (t) => void err.push(t),
     isTTY: false,
     cwd: tmp,

@@ -214,7 +214,7 @@ describe('Synapse fixtures', () => {
     jsonl('.synapse/sessions/s.jsonl', conversation)
     expect(detectSessionDirs(env)).toEqual([{ source: 'synapse', dir: defaultSessionDir('synapse', env) }])
     const out: string[] = []
-    const io: CliIo = { stdout: (t) => void out.push(t), stderr: () => {}, isTTY: false, cwd: tmp, env, signal: new AbortController().signal }
+    const io: CliIo = { stdout: (t) => void out.push(String(t)), stderr: () => {}, isTTY: false, cwd: tmp, env, signal: new AbortController().signal }
     expect(await main(['scan', '--synapse-dir', path.join(tmp, '.synapse', 'sessions'), '--json'], io)).toBe(0)
     const doc = JSON.parse(out.join('')) as { tasks: { source: string; taskDir: string }[] }
     expect(doc.tasks.map((t) => [t.source, t.taskDir])).toEqual([

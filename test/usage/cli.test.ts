@@ -19,7 +19,7 @@ function run(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
   const out: string[] = []
   const err: string[] = []
   const io: CliIo = {
-    stdout: (t) => void out.push(t),
+    stdout: (t) => void out.push(String(t)),
     stderr: (t) => void err.push(t),
     isTTY: false,
     cwd: tmp,

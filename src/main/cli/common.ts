@@ -11,7 +11,8 @@ export class UsageError extends Error {
 
 /** Where CLI commands write: machine output on stdout, progress and logs on stderr. */
 export interface CliIo {
-  stdout: (text: string) => void
+  /** Text, or bytes already encoded (UTF-8). */
+  stdout: (text: string | Uint8Array) => void
   stderr: (text: string) => void
   /** True when stderr is a terminal (progress bars are drawn only then). */
   isTTY: boolean

@@ -13,7 +13,7 @@ import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
 import { IndexFile } from './codec'
 import { decodeDelta, encodeDelta } from './delta'
-import { SearchIndex, type ListedSkill, type ListedText } from './search-index'
+import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
 export function searchIndexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -142,7 +142,7 @@ export async function listTextsFromIndex(root: string, opts: { includeLegacy?: b
     for (const s of all.skills) {
       const use = uses.get(s.skill_id)
       if (!use || carrier.get(s.skill_id) !== s.path) continue
-      const skill = JSON.parse(s.json) as ListedSkill
+      const skill = parseListed(s)
       s.json = JSON.stringify(Object.assign(skill, withPendingUse(skill, use)))
     }
   }
@@ -153,5 +153,5 @@ export async function listTextsFromIndex(root: string, opts: { includeLegacy?: b
 /** The same listing with every skill parsed. */
 export async function listFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
   const { skills, errors } = await listTextsFromIndex(root, opts)
-  return { skills: skills.map((s) => JSON.parse(s.json) as ListedSkill), errors }
+  return { skills: skills.map(parseListed), errors }
 }

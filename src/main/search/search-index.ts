@@ -51,7 +51,13 @@ export interface ListedText {
   skill_id: string
   path: string
   legacy: boolean
-  json: string
+  /** The JSON text, or its UTF-8 bytes as saved (printed as they are, decoded only to be parsed). */
+  json: string | Buffer
+}
+
+/** A listed skill parsed. */
+export function parseListed(s: ListedText): ListedSkill {
+  return JSON.parse(typeof s.json === 'string' ? s.json : s.json.toString('utf8')) as ListedSkill
 }
 
 export interface SearchHit {
@@ -321,7 +327,7 @@ export class SearchIndex {
    */
   listing(includeLegacy: boolean): { skills: ListedSkill[]; errors: LoadError[] } {
     const { skills, errors } = this.listingTexts(includeLegacy)
-    return { skills: skills.map((s) => JSON.parse(s.json) as ListedSkill), errors }
+    return { skills: skills.map(parseListed), errors }
   }
 
   /** The same listing with each skill still as its saved JSON text (a caller that only prints it parses nothing). */
@@ -331,7 +337,7 @@ export class SearchIndex {
     const errors: LoadError[] = []
     for (const d of this.docs) {
       if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
-      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: jsonText(d) })
+      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes! })
     }
     return { skills, errors }
   }

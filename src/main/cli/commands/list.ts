@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import type { LoadError, Skill } from '../../../shared/types'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { fitWidth, formatTable } from '../../tools/cli-support'
-import { listedSkill, type ListedSkill } from '../../search/search-index'
+import { listedSkill, parseListed, type ListedSkill, type ListedText } from '../../search/search-index'
 import { StoreError } from '../../store/types'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false } } as const
@@ -16,9 +16,13 @@ export function publicSkill(s: Skill): ListedSkill {
  * `list --json` from the skills' saved JSON texts, one skill per line: the same document as the parsed listing
  * printed whole (10,000 skills need no parse and no re-stringify).
  */
-export function listJsonText(list: { skills: readonly { json: string }[]; errors: LoadError[] }): string {
-  const skills = list.skills.length ? `[\n    ${list.skills.map((s) => s.json).join(',\n    ')}\n  ]` : '[]'
-  return `{\n  "skills": ${skills},\n  "errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
+export function listJsonText(list: { skills: readonly ListedText[]; errors: LoadError[] }): Buffer {
+  const errors = `"errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
+  if (list.skills.length === 0) return Buffer.from(`{\n  "skills": [],\n  ${errors}`)
+  const parts: (string | Buffer)[] = ['{\n  "skills": [\n    ']
+  list.skills.forEach((s, i) => parts.push(...(i > 0 ? [',\n    ', s.json] : [s.json])))
+  parts.push(`\n  ],\n  ${errors}`)
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)))
 }
 
 /** A readable table of the skills, then the files that could not be read. */
@@ -58,7 +62,7 @@ export const command: CliCommand = {
     const { listTextsFromIndex } = await import('../../search/open')
     const list = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
     if (values.json) io.stdout(listJsonText(list))
-    else io.stdout(formatSkillTable({ skills: list.skills.map((s) => JSON.parse(s.json) as ListedSkill), errors: list.errors }) + '\n')
+    else io.stdout(formatSkillTable({ skills: list.skills.map(parseListed), errors: list.errors }) + '\n')
     return 0
   }
 }
