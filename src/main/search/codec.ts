@@ -68,6 +68,15 @@ function align(n: number): number {
   return (n + 7) & ~7
 }
 
+/** A cache file opened for reading, never through a link; null when absent or unreadable. */
+export function openCacheFile(file: string): number | null {
+  try {
+    return fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return null
+  }
+}
+
 /**
  * Reads an index file section by section through one open descriptor: the warm query path reads only what it
  * needs, and a later lazy read sees the same file even when another process has replaced it meanwhile.
@@ -80,12 +89,8 @@ export class IndexFile {
 
   /** Opens `file`; null when absent or not an index of this codec. */
   static open(file: string): IndexFile | null {
-    let fd: number
-    try {
-      fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
-    } catch {
-      return null
-    }
+    const fd = openCacheFile(file)
+    if (fd === null) return null
     try {
       const size = fs.fstatSync(fd).size
       const head = Buffer.alloc(MAGIC.length + 8)

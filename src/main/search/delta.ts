@@ -5,20 +5,12 @@
  * Pure encoding and checking; the file is read and written by open.ts.
  */
 import zlib from 'node:zlib'
+import type { ReadDoc } from './read-docs'
 
 const MAGIC = 'SBDELTA1\n'
 
-export interface DeltaDoc {
-  rel: string
-  size: number
-  mtimeMs: number
-  ino: number
-  ctimeMs: number
-  ok: boolean
-  legacy: boolean
-  id: string
-  /** The listing JSON (ok) or why the file does not load. */
-  json: string
+/** A document as read (its listing JSON, or why the file does not load), with its terms as words. */
+export interface DeltaDoc extends ReadDoc {
   terms: string[]
   counts: number[]
 }

@@ -11,7 +11,7 @@ import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
 import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
-import { IndexFile } from './codec'
+import { IndexFile, openCacheFile } from './codec'
 import { decodeDelta, encodeDelta } from './delta'
 import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
 
@@ -47,12 +47,8 @@ export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.e
 
 /** A cache file's bytes, never through a link; null when absent or unreadable. */
 function readCacheFile(file: string): Buffer | null {
-  let fd: number
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
-  } catch {
-    return null
-  }
+  const fd = openCacheFile(file)
+  if (fd === null) return null
   try {
     return fs.readFileSync(fd)
   } catch {
