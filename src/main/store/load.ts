@@ -142,13 +142,21 @@ export function duplicateIdErrors(duplicates: ReadonlyMap<string, readonly strin
 
 /** Active skills' ids found in more than one file: id → paths. Pure. */
 export function duplicateIds(skills: readonly { skill_id: string; path: string; legacy: boolean }[]): Map<string, string[]> {
-  const byId = new Map<string, string[]>()
+  // Two passes: the paths are gathered only for the ids seen twice (a listing of 10,000 has none, usually).
+  const seen = new Set<string>()
+  const twice = new Set<string>()
   for (const s of skills) {
     if (s.legacy) continue
+    if (seen.has(s.skill_id)) twice.add(s.skill_id)
+    else seen.add(s.skill_id)
+  }
+  const byId = new Map<string, string[]>()
+  if (twice.size === 0) return byId
+  for (const s of skills) {
+    if (s.legacy || !twice.has(s.skill_id)) continue
     const list = byId.get(s.skill_id)
     if (list) list.push(s.path)
     else byId.set(s.skill_id, [s.path])
   }
-  for (const [id, paths] of byId) if (paths.length < 2) byId.delete(id)
   return byId
 }

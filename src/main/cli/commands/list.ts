@@ -19,10 +19,21 @@ export function publicSkill(s: Skill): ListedSkill {
 export function listJsonText(list: { skills: readonly ListedText[]; errors: LoadError[] }): Buffer {
   const errors = `"errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
   if (list.skills.length === 0) return Buffer.from(`{\n  "skills": [],\n  ${errors}`)
-  const parts: (string | Buffer)[] = ['{\n  "skills": [\n    ']
-  list.skills.forEach((s, i) => parts.push(...(i > 0 ? [',\n    ', s.json] : [s.json])))
-  parts.push(`\n  ],\n  ${errors}`)
-  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)))
+  const head = Buffer.from('{\n  "skills": [\n    ')
+  const sep = Buffer.from(',\n    ')
+  const tail = Buffer.from(`\n  ],\n  ${errors}`)
+  const parts = list.skills.map((s) => (typeof s.json === 'string' ? Buffer.from(s.json, 'utf8') : s.json))
+  let size = head.length + tail.length + sep.length * (parts.length - 1)
+  for (const p of parts) size += p.length
+  // One buffer, filled in place: 10,000 parts through Buffer.concat cost more than the copying.
+  const out = Buffer.allocUnsafe(size)
+  let at = head.copy(out, 0)
+  parts.forEach((p, i) => {
+    if (i > 0) at += sep.copy(out, at)
+    at += p.copy(out, at)
+  })
+  tail.copy(out, at)
+  return out
 }
 
 /** A readable table of the skills, then the files that could not be read. */
