@@ -159,10 +159,12 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   const proposals: Proposal[] = []
   const reserved = new Set<string>()
   const allPaths = skills.map((s) => s.path)
-  const blocked = skills.map((s) => protectionReason(s, settings.protectEdited) ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
+  // each skill's protection once (it parses three timestamps)
+  const protection = skills.map((s) => protectionReason(s, settings.protectEdited))
+  const blocked = skills.map((s, i) => protection[i] ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
   const protectedSkills: ProtectedSkill[] = []
-  skills.forEach((s) => {
-    const why = protectionReason(s, settings.protectEdited)
+  skills.forEach((s, i) => {
+    const why = protection[i]
     if (why) protectedSkills.push({ skill_id: s.skill_id, title: s.title, path: s.path, reason: s.pinned === true ? 'pinned' : 'edited' })
   })
   const used = new Uint8Array(skills.length)

@@ -53,13 +53,19 @@ function normaliseWord(word: string): string {
   return ASCII_WORD.test(word) ? PorterStemmer.stem(word) : word
 }
 
-function pushWord(word: string, out: string[]): void {
+/** normaliseWord through the cache (the index builder's dictionary fills it too, so evidence words later cost a lookup). */
+function cachedTerm(word: string): string {
   let term = wordCache.get(word)
   if (term === undefined) {
     term = normaliseWord(word)
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear()
     wordCache.set(word, term)
   }
+  return term
+}
+
+function pushWord(word: string, out: string[]): void {
+  const term = cachedTerm(word)
   if (term !== '') out.push(term)
 }
 
@@ -206,7 +212,7 @@ export class TermDictionary {
   termOfWord(word: string): number {
     let id = this.wordTerms.get(word)
     if (id === undefined) {
-      const term = normaliseWord(word)
+      const term = cachedTerm(word)
       id = term === '' ? -1 : this.idOf(term)
       this.wordTerms.set(word, id)
     }
