@@ -2,9 +2,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import type * as Tokenize from '../../src/main/text/tokenize'
+import type * as StemCache from '../../src/main/text/stem-cache'
 
 /** A fresh copy of the tokenizer and the stem cache (each with its own empty word cache). */
-async function freshModules(): Promise<{ tok: typeof import('../../src/main/text/tokenize'); cache: typeof import('../../src/main/text/stem-cache') }> {
+async function freshModules(): Promise<{ tok: typeof Tokenize; cache: typeof StemCache }> {
   vi.resetModules()
   return { tok: await import('../../src/main/text/tokenize'), cache: await import('../../src/main/text/stem-cache') }
 }
