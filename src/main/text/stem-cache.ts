@@ -40,7 +40,8 @@ export async function loadStems(file: string): Promise<number> {
 export async function saveStems(file: string, loaded: number): Promise<void> {
   const entries = stemmedWords()
   if (entries.length <= loaded) return
-  const kept = entries.slice(0, MAX_WORDS)
+  // the words this run met come last: over the limit, the oldest loaded ones give way
+  const kept = entries.slice(-MAX_WORDS)
   const body = `${HEADER}\n${kept.map(([w, t]) => `${w}\t${t}`).join('\n')}\nend ${kept.length}\n`
   await fs.promises.mkdir(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
