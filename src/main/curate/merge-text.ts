@@ -124,10 +124,48 @@ function words(text: string): Set<string> {
   return out
 }
 
+/**
+ * Normalised texts and word sets of the blocks and items one merge compares: each block is compared with every
+ * kept one, so without this the same few texts are normalised and split into words again and again.
+ */
+class TextMemo {
+  private readonly norms = new Map<string, string>()
+  private readonly wordSets = new Map<string, Set<string>>()
+  private readonly lists = new Map<string, ReturnType<typeof listItems>>()
+  private readonly headings = new Map<string, string>()
+
+  norm(text: string): string {
+    return cached(this.norms, text, normaliseText)
+  }
+
+  /** Same answer as samePoint(a, b). */
+  same(a: string, b: string): boolean {
+    return sameWords(cached(this.wordSets, a, words), cached(this.wordSets, b, words))
+  }
+
+  /** listItems of a block (the result is shared: read it, never change it). */
+  list(block: string): ReturnType<typeof listItems> {
+    return cached(this.lists, block, listItems)
+  }
+
+  heading(line: string): string {
+    return cached(this.headings, line, normaliseHeading)
+  }
+}
+
+function cached<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
+  if (map.has(key)) return map.get(key) as V
+  const value = make(key)
+  map.set(key, value)
+  return value
+}
+
 /** True when two texts share most of their words (the shorter one's view): the same point, reworded. */
 export function samePoint(a: string, b: string): boolean {
-  const x = words(a)
-  const y = words(b)
+  return sameWords(words(a), words(b))
+}
+
+function sameWords(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
   if (x.size === 0 || y.size === 0) return false
   let shared = 0
   for (const w of x) if (y.has(w)) shared++
@@ -147,22 +185,23 @@ export function mergeBodies(bodies: readonly string[]): string {
   const [first, ...rest] = bodies
   if (first === undefined) return ''
   const sections = splitSections(first)
+  const memo = new TextMemo()
   let changed = false
   for (const body of rest) {
     for (const s of splitSections(body)) {
       // one title: another skill's H1 does not start a section; its text joins the untitled lead
       const heading = s.heading !== null && H1.test(s.heading) ? null : s.heading
-      const key = heading === null ? null : normaliseHeading(heading)
-      let target = sections.find((t) => (t.heading === null || H1.test(t.heading) ? key === null : key !== null && normaliseHeading(t.heading) === key))
+      const key = heading === null ? null : memo.heading(heading)
+      let target = sections.find((t) => (t.heading === null || H1.test(t.heading) ? key === null : key !== null && memo.heading(t.heading) === key))
       for (const block of s.blocks) {
-        if (isKnown(sections, block)) continue
+        if (isKnown(sections, block, memo)) continue
         if (!target) {
           target = { heading, blocks: [] }
           // text before any heading must stay before the first heading, or it would read as part of the last section
           if (heading === null) sections.splice(sections[0]?.heading !== null && H1.test(sections[0]?.heading ?? '') ? 1 : 0, 0, target)
           else sections.push(target)
         }
-        if (addBlock(target, block)) changed = true
+        if (addBlock(target, block, memo)) changed = true
       }
     }
   }
@@ -171,10 +210,10 @@ export function mergeBodies(bodies: readonly string[]): string {
 }
 
 /** True when the block's text is already in the merged body (equal to, or contained in, a kept block). */
-function isKnown(sections: readonly Section[], block: string): boolean {
-  const norm = normaliseText(block)
+function isKnown(sections: readonly Section[], block: string, memo: TextMemo): boolean {
+  const norm = memo.norm(block)
   if (norm === '') return true
-  return sections.some((s) => s.blocks.some((k) => normaliseText(k).includes(norm)))
+  return sections.some((s) => s.blocks.some((k) => memo.norm(k).includes(norm)))
 }
 
 /**
@@ -182,9 +221,9 @@ function isKnown(sections: readonly Section[], block: string): boolean {
  * item matching its nearest known predecessor, else before the one matching its nearest known successor, else
  * at the end. Null when nothing is new.
  */
-function mergeItems(kept: readonly string[], incoming: readonly string[]): string[] | null {
+function mergeItems(kept: readonly string[], incoming: readonly string[], memo: TextMemo): string[] | null {
   const out = [...kept]
-  const matchOf = (item: string): number => out.findIndex((e) => samePoint(e, item))
+  const matchOf = (item: string): number => out.findIndex((e) => memo.same(e, item))
   let added = false
   incoming.forEach((item, i) => {
     if (matchOf(item) !== -1) return
@@ -212,26 +251,26 @@ function mergeItems(kept: readonly string[], incoming: readonly string[]): strin
 }
 
 /** Adds a block to a section, list items into the section's list of the same kind; false when nothing was new. */
-function addBlock(section: Section, block: string): boolean {
-  const list = listItems(block)
+function addBlock(section: Section, block: string, memo: TextMemo): boolean {
+  const list = memo.list(block)
   if (list) {
-    const at = section.blocks.findIndex((b) => listItems(b)?.kind === list.kind)
+    const at = section.blocks.findIndex((b) => memo.list(b)?.kind === list.kind)
     if (at !== -1) {
-      const merged = mergeItems(listItems(section.blocks[at]!)!.items, list.items)
+      const merged = mergeItems(memo.list(section.blocks[at]!)!.items, list.items, memo)
       if (!merged) return false
       section.blocks[at] = renderList(list.kind, merged)
       return true
     }
-    const unique = list.items.filter((item, i) => !list.items.slice(0, i).some((e) => samePoint(e, item)))
+    const unique = list.items.filter((item, i) => !list.items.slice(0, i).some((e) => memo.same(e, item)))
     section.blocks.push(renderList(list.kind, unique))
     return true
   }
   const label = labelOf(block)
   if (label !== null && section.blocks.some((b) => labelOf(b) === label)) return false
-  if (section.blocks.some((b) => !listItems(b) && samePoint(b, block))) return false
+  if (section.blocks.some((b) => !memo.list(b) && memo.same(b, block))) return false
   // a fuller version of a kept sentence ("Completed." → "Completed: tests and README delivered.") replaces it
-  const bare = (t: string): string => normaliseText(t).replace(/[.。!！:：;；\s]+$/, '')
-  const shorter = section.blocks.findIndex((b) => !listItems(b) && bare(b) !== '' && bare(block).startsWith(bare(b)))
+  const bare = (t: string): string => memo.norm(t).replace(/[.。!！:：;；\s]+$/, '')
+  const shorter = section.blocks.findIndex((b) => !memo.list(b) && bare(b) !== '' && bare(block).startsWith(bare(b)))
   if (shorter !== -1) section.blocks[shorter] = block
   else section.blocks.push(block)
   return true

@@ -11,7 +11,7 @@ import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
-import { surfaceWords } from './evidence-words'
+import { surfaceWords, type WordTerms } from './evidence-words'
 import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
 import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
@@ -98,9 +98,9 @@ export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'bo
 }
 
 /** Shared terms as words the skills use (computed for the proposal's members only). */
-function sharedWords(group: readonly number[], skills: readonly Skill[], index: TfIdfIndex, n: number): { shared_terms: string[]; shared_words: string[] } {
+function sharedWords(group: readonly number[], skills: readonly Skill[], index: TfIdfIndex, n: number, wordTerms: WordTerms): { shared_terms: string[]; shared_words: string[] } {
   const terms = sharedTerms(group, index, n)
-  return { shared_terms: terms, shared_words: surfaceWords(terms, group.map((i) => similarityText(skills[i]!))) }
+  return { shared_terms: terms, shared_words: surfaceWords(terms, group.map((i) => similarityText(skills[i]!)), wordTerms) }
 }
 
 /** Why the primary stays, for the reason text: it is rated highest, else used most, else the oldest. */
@@ -159,15 +159,18 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   const proposals: Proposal[] = []
   const reserved = new Set<string>()
   const allPaths = skills.map((s) => s.path)
-  const blocked = skills.map((s) => protectionReason(s, settings.protectEdited) ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
+  // each skill's protection once (it parses three timestamps)
+  const protection = skills.map((s) => protectionReason(s, settings.protectEdited))
+  const blocked = skills.map((s, i) => protection[i] ?? unmovableReason(s, allPaths) ?? (input.texts.has(s.path) ? null : 'file text not loaded'))
   const protectedSkills: ProtectedSkill[] = []
-  skills.forEach((s) => {
-    const why = protectionReason(s, settings.protectEdited)
+  skills.forEach((s, i) => {
+    const why = protection[i]
     if (why) protectedSkills.push({ skill_id: s.skill_id, title: s.title, path: s.path, reason: s.pinned === true ? 'pinned' : 'edited' })
   })
   const used = new Uint8Array(skills.length)
   const eligible = (i: number): boolean => blocked[i] === null && used[i] === 0
   const progress = input.onProgress ?? (() => undefined)
+  const wordTerms: WordTerms = new Map()
 
   progress({ step: 1, message: 'Step 1: Merging similar skills...' })
   const engine = skills.length >= 2 ? await similarityEngine(skills, settings, input) : null
@@ -188,7 +191,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           evidence: {
             similarity: round(Math.min(...scores)),
             pair_similarities: scores.map(round),
-            ...sharedWords(group, skills, index, settings.evidenceTerms),
+            ...sharedWords(group, skills, index, settings.evidenceTerms, wordTerms),
             primary: primary.skill_id,
             primary_why: primaryWhy(primary, members),
             threshold: settings.mergeThreshold
@@ -219,7 +222,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       const members = cluster.map((i) => skills[i]!)
       const scores = pairScores(cluster, index)
       const mean = scores.reduce((a, b) => a + b, 0) / scores.length
-      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...sharedWords(cluster, skills, index, settings.evidenceTerms), eps: settings.eps, min_samples: settings.minSamples }
+      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...sharedWords(cluster, skills, index, settings.evidenceTerms, wordTerms), eps: settings.eps, min_samples: settings.minSamples }
       const primary = pickPrimary(members)
       try {
         let proposal: Proposal | null

@@ -9,6 +9,7 @@
 import { isAscii, isUtf8, transcode } from 'node:buffer'
 import { isStringFieldPath, STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
+import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
 
@@ -242,20 +243,6 @@ function firstLine(s: string): string {
 }
 
 /**
- * Strings that YAML 1.1 readers (PyYAML, which upstream AGIAgent uses) would turn into something else:
- * booleans like `yes`/`off`, numbers with leading zeros, timestamps. We single-quote them on write.
- */
-const YAML11_AMBIGUOUS = new RegExp(
-  [
-    '^[-+]?[0-9][0-9_:.eE+-]*$', // ints (octal 0123, 1_000, sexagesimal 1:30), floats, ids
-    '^[-+]?\\.[0-9_]*$',
-    '^[-+]?\\.(?:inf|Inf|INF)$|^\\.(?:nan|NaN|NAN)$',
-    '^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:$|[Tt ][0-9])', // timestamps
-    '^(?:~|null|Null|NULL|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$'
-  ].join('|')
-)
-
-/**
  * Multi-line strings a block scalar (`|`) cannot carry: a line of only spaces/tabs (a `yaml` quirk turns `" \n"`
  * into `"\n"` and refuses `"  \n\t\n"`). Double quotes spell any string exactly.
  */
@@ -297,6 +284,12 @@ export interface FrontMatterChange {
  * everything not changed. New keys go at the end of their map.
  */
 export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[]): string {
+  // Plain front matter (nearly all of it) is patched without the package, to the same text.
+  return patchSimpleYaml(yaml, changes) ?? patchWithYamlLibrary(yaml, changes)
+}
+
+/** The full path of patchFrontMatterYaml: the `yaml` package (parse, set, print). Exported for tests. */
+export function patchWithYamlLibrary(yaml: string, changes: FrontMatterChange[]): string {
   const { Document, parseDocument, isMap } = yamlLib()
   const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, { uniqueKeys: true, schema: 'core', merge: false })
   if (doc.errors.length > 0 || !isMap(doc.contents)) {

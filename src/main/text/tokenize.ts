@@ -53,13 +53,49 @@ function normaliseWord(word: string): string {
   return ASCII_WORD.test(word) ? PorterStemmer.stem(word) : word
 }
 
-function pushWord(word: string, out: string[]): void {
+/**
+ * The lowercase ASCII words stemmed so far (word → term, '' for a dropped word), to keep between processes
+ * (stem-cache.ts): stemming is most of the cost of a large vocabulary.
+ */
+export function stemmedWords(): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (const [word, term] of wordCache) if (ASCII_WORD.test(word)) out.push([word, term])
+  return out
+}
+
+/**
+ * Adds stems saved by an earlier process. They are checked first: a sample is stemmed again, and nothing is
+ * taken when one differs (a stemmer that changed without a TOKENIZER_VERSION change). Returns how many were taken.
+ */
+export function primeStems(entries: ReadonlyArray<readonly [string, string]>): number {
+  const step = Math.max(1, Math.floor(entries.length / 32))
+  for (let i = 0; i < entries.length; i += step) {
+    const [word, term] = entries[i] as readonly [string, string]
+    if (!ASCII_WORD.test(word) || normaliseWord(word) !== term) return 0
+  }
+  let taken = 0
+  for (const [word, term] of entries) {
+    if (wordCache.size >= WORD_CACHE_LIMIT) break
+    if (!ASCII_WORD.test(word) || wordCache.has(word)) continue
+    wordCache.set(word, term)
+    taken++
+  }
+  return taken
+}
+
+/** normaliseWord through the cache (the index builder's dictionary fills it too, so evidence words later cost a lookup). */
+function cachedTerm(word: string): string {
   let term = wordCache.get(word)
   if (term === undefined) {
     term = normaliseWord(word)
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear()
     wordCache.set(word, term)
   }
+  return term
+}
+
+function pushWord(word: string, out: string[]): void {
+  const term = cachedTerm(word)
   if (term !== '') out.push(term)
 }
 
@@ -206,7 +242,7 @@ export class TermDictionary {
   termOfWord(word: string): number {
     let id = this.wordTerms.get(word)
     if (id === undefined) {
-      const term = normaliseWord(word)
+      const term = cachedTerm(word)
       id = term === '' ? -1 : this.idOf(term)
       this.wordTerms.set(word, id)
     }

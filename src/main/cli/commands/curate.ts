@@ -4,6 +4,8 @@ import type { LlmClient } from '../../llm/types'
 import { acceptProposal, curateLibrary, openForCuration } from '../../curate/service'
 import type { CurationSettings } from '../../curate/settings'
 import { chunked, jsonPieces } from '../../curate/json-pieces'
+import { defaultCacheDir } from '../../scan/cache'
+import { loadStems, saveStems, stemCacheFile } from '../../text/stem-cache'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 
 const OPTIONS = {
@@ -68,7 +70,9 @@ export const command: CliCommand = {
       llm = createOpenAiClient(llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env))
     }
 
-    const opened = await openForCuration(dir)
+    // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
+    const stemFile = stemCacheFile(defaultCacheDir(io.env))
+    const [opened, stemsLoaded] = await Promise.all([openForCuration(dir), loadStems(stemFile)])
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
     let lastStep = 0
@@ -78,7 +82,8 @@ export const command: CliCommand = {
       const { collectUsage, defaultUsageSources, UsageScanner } = await import('../../usage/service')
       io.stderr("Reading the agents' logs for real usage...\n")
       const scanner = new UsageScanner({ persist: true, env: io.env })
-      const list = await opened.library.list()
+      // the listing opening the library just made (listing 20,000 files again costs a stat of each)
+      const list = opened.listing ?? (await opened.library.list())
       usage = await collectUsage({ root: opened.root, skills: list.skills.filter((s) => !s.legacy), sources: defaultUsageSources(opened.root, io.env), signal: io.signal, scan: (s) => scanner.scan(s, io.signal) })
       for (const p of await scanner.save()) io.stderr(`${p}\n`)
       io.stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
@@ -97,6 +102,8 @@ export const command: CliCommand = {
         }
       }
     })
+
+    await saveStems(stemFile, stemsLoaded)
 
     const applyErrors: string[] = []
     if (values.apply) {
