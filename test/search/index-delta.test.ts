@@ -105,13 +105,25 @@ describe('changes since the saved search index', () => {
     await openSearchIndex(dir)
     const deltaFile = searchDeltaFile(dir)
     const good = fs.readFileSync(deltaFile)
-    const bad = Buffer.from(good)
-    bad[bad.length - 40] = bad[bad.length - 40]! ^ 0x21
-    fs.writeFileSync(deltaFile, bad)
+    const sections = (JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }).sections
+    const damage = (section: string): void => {
+      const bad = Buffer.from(good)
+      const at = sections[section]![0] + Math.floor(sections[section]![1] / 2)
+      bad[at] = bad[at]! ^ 0x21
+      fs.writeFileSync(deltaFile, bad)
+    }
+    // The changes themselves damaged: not applied, those five files are read again.
+    damage('delta')
     const damaged = loadSearchIndex(dir)
-    const synced = await damaged.sync(await walkLibrary(dir))
-    expect(synced).toBe(5) // the delta's documents read again from the library
+    expect(await damaged.sync(await walkLibrary(dir))).toBe(5)
     for (const q of QUERIES) await expectAsRebuilt(damaged, dir, q, 3)
+    // Only its ranking arrays damaged: the changes apply, the arrays are rebuilt from the index's and theirs.
+    for (const section of ['postCount', 'norm']) {
+      damage(section)
+      const rebuilt = loadSearchIndex(dir)
+      expect(await rebuilt.sync(await walkLibrary(dir))).toBe(0)
+      for (const q of QUERIES) await expectAsRebuilt(rebuilt, dir, q, 3)
+    }
     // Another process rewrote the whole index meanwhile; the old delta (put back) names the old one: not applied.
     const other = new SearchIndex(dir)
     await other.sync(await walkLibrary(dir))

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listFromIndex, loadSearchIndex, openSearchIndex, searchIndexFile } from '../../src/main/search/open'
+import { listFromIndex, loadSearchIndex, openSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
 import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedSkill } from '../../src/main/search/search-index'
 import { openLibrary } from '../../src/main/store/library'
@@ -76,6 +76,8 @@ describe('the persistent search index', () => {
     for (const section of ['postCount', 'json', 'postDoc', 'paths']) {
       const [off, len] = header.sections[section]!
       const bad = Buffer.from(good)
+      // Without a delta beside it (a delta's own arrays would stand in for the index's).
+      fs.rmSync(searchDeltaFile(dir), { force: true })
       const at = off + Math.floor(len / 2)
       bad[at] = bad[at]! ^ 0x5a
       fs.writeFileSync(file, bad)

@@ -20,6 +20,8 @@ export interface IndexHeader {
   derived: boolean
   /** Names this saved index: a delta file applies only to the index it names. */
   nonce?: string
+  /** In a delta file: the nonce of the index it applies to. */
+  base?: string
   sections: Record<string, [offset: number, length: number]>
   /** CRC-32 of each section: a section damaged on disk is never used. */
   crc: Record<string, number>
@@ -69,7 +71,7 @@ function align(n: number): number {
 }
 
 /** A cache file opened for reading, never through a link; null when absent or unreadable. */
-export function openCacheFile(file: string): number | null {
+function openCacheFile(file: string): number | null {
   try {
     return fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
   } catch {

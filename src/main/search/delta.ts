@@ -1,13 +1,15 @@
 /**
- * The changes since a saved search index, as a small file beside it: the documents read again since the index was
- * written (with their terms as words, as the vocabulary may have grown) and the paths gone. A process that saw a
- * few changed skills writes this instead of rewriting the whole index; the next process loads the index, then this.
- * Pure encoding and checking; the file is read and written by open.ts.
+ * The changes since a saved search index, as a file beside it: the documents read again since the index was
+ * written (their terms as words), the paths gone, the words the vocabulary gained (in id order) — and the ranking
+ * arrays over the documents as they are after these changes, so the next process need not rebuild them. A process
+ * that saw a few changed skills writes this (the arrays it has just built, ~5 MB at 10,000 skills) instead of
+ * rewriting the whole index with every listing text. Same layout as the index (codec.ts): the changes are the
+ * `delta` section (CRC-checked JSON), the arrays the other sections; the header names the index it applies to.
  */
-import zlib from 'node:zlib'
+import type { Derived } from './derive'
+import type { IndexFile } from './codec';
+import { encodeIndex } from './codec'
 import type { ReadDoc } from './read-docs'
-
-const MAGIC = 'SBDELTA1\n'
 
 /** A document as read (its listing JSON, or why the file does not load), with its terms as words. */
 export interface DeltaDoc extends ReadDoc {
@@ -20,48 +22,57 @@ export interface IndexDelta {
   base: string
   root: string
   tokenizer: number
+  /** Words added to the saved index's vocabulary, in id order. */
+  vocab: string[]
   /** Paths of the saved index that are gone. */
   gone: string[]
   /** Documents new or changed since, by path. */
   docs: DeltaDoc[]
 }
 
-export function encodeDelta(delta: IndexDelta): Buffer {
-  const body = Buffer.from(JSON.stringify(delta), 'utf8')
-  return Buffer.concat([Buffer.from(`${MAGIC}${zlib.crc32(body).toString(16).padStart(8, '0')}\n`, 'latin1'), body])
+export function encodeDelta(delta: IndexDelta, ranking: Derived, docCount: number, vocabSize: number): Buffer {
+  return encodeIndex(
+    { tokenizer: delta.tokenizer, root: delta.root, docs: docCount, vocab: vocabSize, nnz: ranking.postDoc.length, derived: true, base: delta.base },
+    {
+      delta: Buffer.from(JSON.stringify(delta), 'utf8'),
+      df: ranking.df,
+      norm: ranking.norm,
+      postPtr: ranking.postPtr,
+      postDoc: ranking.postDoc,
+      postCount: ranking.postCount
+    }
+  )
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+const isText = (x: unknown): x is string => typeof x === 'string'
 
 function isDeltaDoc(d: unknown): d is DeltaDoc {
   const x = d as DeltaDoc
   return (
     typeof x === 'object' &&
     x !== null &&
-    typeof x.rel === 'string' &&
+    isText(x.rel) &&
     [x.size, x.mtimeMs, x.ino, x.ctimeMs].every(isNum) &&
     typeof x.ok === 'boolean' &&
     typeof x.legacy === 'boolean' &&
-    typeof x.id === 'string' &&
-    typeof x.json === 'string' &&
+    isText(x.id) &&
+    isText(x.json) &&
     Array.isArray(x.terms) &&
     Array.isArray(x.counts) &&
     x.terms.length === x.counts.length &&
-    x.terms.every((t) => typeof t === 'string' && t !== '') &&
+    x.terms.every((t) => isText(t) && t !== '') &&
     x.counts.every((c) => Number.isInteger(c) && c >= 1)
   )
 }
 
-/** The delta in `buf`, or null when it is not one (damaged, foreign, of another layout). */
-export function decodeDelta(buf: Buffer): IndexDelta | null {
-  const head = MAGIC.length + 9
-  if (buf.length < head || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return null
-  const body = buf.subarray(head)
-  if (zlib.crc32(body) !== parseInt(buf.toString('latin1', MAGIC.length, MAGIC.length + 8), 16)) return null
+/** The changes in an open delta file, or null when they are not usable (damaged, foreign, of another layout). */
+export function readDeltaChanges(file: IndexFile): IndexDelta | null {
   try {
-    const d = JSON.parse(body.toString('utf8')) as IndexDelta
-    if (typeof d.base !== 'string' || typeof d.root !== 'string' || !isNum(d.tokenizer)) return null
-    if (!Array.isArray(d.gone) || !d.gone.every((g) => typeof g === 'string') || !Array.isArray(d.docs) || !d.docs.every(isDeltaDoc)) return null
+    if (!isText(file.header.base)) return null
+    const d = JSON.parse(file.text('delta')) as IndexDelta
+    if (!isText(d.base) || d.base !== file.header.base || !isText(d.root) || !isNum(d.tokenizer)) return null
+    if (!Array.isArray(d.vocab) || !d.vocab.every(isText) || !Array.isArray(d.gone) || !d.gone.every(isText) || !Array.isArray(d.docs) || !d.docs.every(isDeltaDoc)) return null
     return d
   } catch {
     return null

@@ -11,8 +11,8 @@ import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
 import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
-import { IndexFile, openCacheFile } from './codec'
-import { decodeDelta, encodeDelta } from './delta'
+import { IndexFile } from './codec'
+import { encodeDelta, readDeltaChanges } from './delta'
 import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
@@ -38,24 +38,17 @@ export function searchDeltaFile(root: string, env: NodeJS.ProcessEnv = process.e
 export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.env): SearchIndex {
   const index = SearchIndex.fromFile(searchIndexFile(root, env), root)
   if (!index) return new SearchIndex(root)
-  const bytes = readCacheFile(searchDeltaFile(root, env))
-  const delta = bytes ? decodeDelta(bytes) : null
   // A delta of another saved index (replaced by some process since) is passed over: its files are read again.
-  if (delta) index.applyDelta(delta)
-  return index
-}
-
-/** A cache file's bytes, never through a link; null when absent or unreadable. */
-function readCacheFile(file: string): Buffer | null {
-  const fd = openCacheFile(file)
-  if (fd === null) return null
-  try {
-    return fs.readFileSync(fd)
-  } catch {
-    return null
-  } finally {
-    fs.closeSync(fd)
+  const deltaFile = IndexFile.open(searchDeltaFile(root, env))
+  let ranked = false
+  if (deltaFile) {
+    const changes = readDeltaChanges(deltaFile)
+    ranked = changes !== null && index.applyDelta(changes, deltaFile) === 'ranked'
+    deltaFile.close()
   }
+  if (ranked || index.loadSavedRanking()) return index
+  index.closeFile()
+  return new SearchIndex(root)
 }
 
 /** Writes a cache file whole: a temp file renamed over it (readers see the old or the new one, never a mix; never through a link). */
@@ -89,7 +82,7 @@ export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = pro
   try {
     const delta = index.baseNonce !== null && savedNonce(file) === index.baseNonce ? index.deltaSinceBase() : null
     if (delta) {
-      writeCacheFile(searchDeltaFile(index.root, env), encodeDelta(delta))
+      writeCacheFile(searchDeltaFile(index.root, env), encodeDelta(delta.delta, delta.ranking, delta.docs, delta.vocab))
       index.dirty = false
       return true
     }
@@ -107,8 +100,10 @@ export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = pro
 /** A current index of the library at `root` (its real path): loaded, checked against every file, saved when changed. */
 export async function openSearchIndex(root: string, opts: { env?: NodeJS.ProcessEnv; index?: SearchIndex; save?: boolean } = {}): Promise<OpenedSearch> {
   const env = opts.env ?? process.env
+  // The library's top folder is read on the thread pool while the saved index loads here.
+  const walking = walkLibrary(root)
   const index = opts.index ?? loadSearchIndex(root, env)
-  const walk = await walkLibrary(root)
+  const walk = await walking
   // Temp files of crashed writers are swept at open, as the store does.
   for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
   const changed = await index.sync(walk)

@@ -81,8 +81,8 @@ export class SearchIndex {
   /** The ranking arrays, and the document list they were built over (when that is not `docs`, they are rebuilt from it). */
   private derived: Derived | null = null
   private derivedDocs: IndexedDoc[] | null = null
-  /** The saved index the documents with `baseRow >= 0` are unchanged from. */
-  private base: { nonce: string; paths: string[] } | null = null
+  /** The saved index the documents with `baseRow >= 0` are unchanged from (and how many words its vocabulary had). */
+  private base: { nonce: string; paths: string[]; vocab: number } | null = null
   /** Changed since it was loaded or saved. */
   dirty = false
 
@@ -401,13 +401,16 @@ export class SearchIndex {
 
   /** Records that the whole index was saved under `nonce`: every document is now unchanged from it. */
   markSaved(nonce: string): void {
-    this.base = { nonce, paths: this.docs.map((d) => d.rel) }
+    this.base = { nonce, paths: this.docs.map((d) => d.rel), vocab: this.vocab.length }
     this.docs.forEach((d, i) => (d.baseRow = i))
     this.dirty = false
   }
 
-  /** What changed since the saved index, or null when there is none or too much has changed for a delta. */
-  deltaSinceBase(): IndexDelta | null {
+  /**
+   * What changed since the saved index, with the ranking arrays over the documents as they are now; null when
+   * there is no saved index or too much has changed for a delta.
+   */
+  deltaSinceBase(): { delta: IndexDelta; ranking: Derived; docs: number; vocab: number } | null {
     if (!this.base) return null
     const changed = this.docs.filter((d) => d.baseRow < 0)
     if (changed.length > MAX_DELTA_DOCS || changed.some((d) => !d.terms)) return null
@@ -434,38 +437,59 @@ export class SearchIndex {
       terms: Array.from(d.terms!, (t) => this.vocab[t]!),
       counts: Array.from(d.counts!)
     }))
-    return { base: this.base.nonce, root: this.root, tokenizer: TOKENIZER_VERSION, gone, docs }
+    const delta = { base: this.base.nonce, root: this.root, tokenizer: TOKENIZER_VERSION, vocab: this.vocab.slice(this.base.vocab), gone, docs }
+    return { delta, ranking: this.ensureDerived(), docs: this.docs.length, vocab: this.vocab.length }
   }
 
   /**
-   * Applies a delta written for this saved index (right after loading it): its documents replace or join the
-   * saved ones, its gone paths leave. The ranking arrays are rebuilt from them at the first query. False (and
-   * nothing changed) when the delta does not belong to this index or does not fit it.
+   * Applies a delta written for this saved index (right after loading it): its words join the vocabulary, its
+   * documents replace or join the saved ones, its gone paths leave; its ranking arrays (from `file`) are used when
+   * they fit the result ('ranked'), else they are rebuilt at the first query ('applied'). False (and nothing
+   * changed) when the delta does not belong to this index or does not fit it.
    */
-  applyDelta(delta: IndexDelta): boolean {
+  applyDelta(delta: IndexDelta, file: IndexFile | null): 'ranked' | 'applied' | false {
     if (!this.base || delta.base !== this.base.nonce || delta.root !== this.root || delta.tokenizer !== TOKENIZER_VERSION) return false
+    if (this.vocab.length !== this.base.vocab) return false
     const gone = new Set(delta.gone)
     const byRel = new Map(delta.docs.map((d) => [d.rel, d]))
     if (byRel.size !== delta.docs.length || delta.docs.some((d) => gone.has(d.rel) || !skillFileAt(d.rel))) return false
     const docs: IndexedDoc[] = []
     for (const d of this.docs) if (!gone.has(d.rel) && !byRel.has(d.rel)) docs.push(d)
     if (docs.length + gone.size + byRel.size < this.docs.length) return false
-    const dict = this.dictionary()
+    // The added words first, in the writer's order: the saved arrays' term ids mean the same here.
+    const dict = new TermDictionary()
+    for (const t of this.vocab) dict.idOf(t)
+    for (const t of delta.vocab) dict.idOf(t)
+    if (dict.terms.length !== this.vocab.length + delta.vocab.length) return false
     for (const d of delta.docs) {
       const terms = Uint32Array.from(d.terms, (t) => dict.idOf(t))
       const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, row: -1, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
       docs.splice(this.position(docs, d.rel), 0, doc)
     }
+    this.dict = dict
     this.vocab = dict.terms
     this.termIds = null
     this.docs = docs
+    const ranking = file ? readRanking(file, docs) : null
+    if (!ranking) return 'applied'
+    this.derived = ranking
+    this.derivedDocs = docs
+    return 'ranked'
+  }
+
+  /** Reads the saved index's ranking arrays (over its own documents); false when they are damaged. */
+  loadSavedRanking(): boolean {
+    const base = this.derivedDocs
+    const ranking = this.file && base ? readRanking(this.file, base) : null
+    if (!ranking) return false
+    this.derived = ranking
     return true
   }
 
   /**
-   * The index saved in `file`, or null when it is not a usable index of this root (another tokenizer or codec
-   * version, another library, a damaged file). Reads only what a query needs; listing texts are read from the
-   * same open file when first needed. Every array read is checked against the others.
+   * The index saved in `file` without its ranking arrays (`loadSavedRanking`, or a delta's), or null when it is
+   * not a usable index of this root (another tokenizer or codec version, another library, a damaged file). Listing
+   * texts are read from the same open file when first needed. Every array read is checked against the others.
    */
   static fromFile(path: string, root: string): SearchIndex | null {
     const file = IndexFile.open(path)
@@ -480,31 +504,46 @@ export class SearchIndex {
       const vocab = v > 0 ? file.text('vocab').split('\n') : []
       const stat = file.f64('stat')
       const flags = file.bytes('flags')
-      const der = { df: file.u32('df'), norm: file.f64('norm'), postPtr: file.u32('postPtr'), postDoc: file.u32('postDoc'), postCount: file.u32('postCount') }
       if (paths.length !== n || ids.length !== n || vocab.length !== v || stat.length !== n * 4 || flags.length !== n) throw new Error('damaged')
-      if (der.df.length !== v || der.norm.length !== n || der.postPtr.length !== v + 1 || der.postPtr[v] !== h.nnz || der.postDoc.length !== h.nnz || der.postCount.length !== h.nnz) throw new Error('damaged')
-      for (let t = 0; t < v; t++) if (der.postPtr[t]! > der.postPtr[t + 1]! || der.df[t] !== der.postPtr[t + 1]! - der.postPtr[t]!) throw new Error('damaged')
-      for (let k = 0; k < der.postDoc.length; k++) if (der.postDoc[k]! >= n || der.postCount[k]! < 1) throw new Error('damaged')
       const index = new SearchIndex(root)
-      let active = 0
       for (let i = 0; i < n; i++) {
         if (i > 0 && !(paths[i - 1]! < paths[i]!)) throw new Error('damaged')
         const ok = (flags[i]! & 1) === 1
         const legacy = (flags[i]! & 2) === 2
-        if (ok && !legacy) active++
         index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, row: i, baseRow: i })
       }
-      const idf = new Float64Array(v)
-      for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + der.df[t]!)) + 1
       index.vocab = vocab
-      index.derived = { active, idf, ...der }
       index.derivedDocs = index.docs
-      index.base = { nonce: h.nonce, paths }
+      index.base = { nonce: h.nonce, paths, vocab: v }
       index.file = file
       return index
     } catch {
       file.close()
       return null
     }
+  }
+}
+
+/**
+ * The ranking arrays saved in `file` (an index or a delta) for these documents, or null when they do not fit them
+ * (other counts, a damaged section, ids out of range).
+ */
+function readRanking(file: IndexFile, docs: readonly IndexedDoc[]): Derived | null {
+  const h = file.header
+  const n = docs.length
+  const v = h.vocab
+  try {
+    if (h.docs !== n) return null
+    const der = { df: file.u32('df'), norm: file.f64('norm'), postPtr: file.u32('postPtr'), postDoc: file.u32('postDoc'), postCount: file.u32('postCount') }
+    if (der.df.length !== v || der.norm.length !== n || der.postPtr.length !== v + 1 || der.postPtr[v] !== h.nnz || der.postDoc.length !== h.nnz || der.postCount.length !== h.nnz) return null
+    for (let t = 0; t < v; t++) if (der.postPtr[t]! > der.postPtr[t + 1]! || der.df[t] !== der.postPtr[t + 1]! - der.postPtr[t]!) return null
+    for (let k = 0; k < der.postDoc.length; k++) if (der.postDoc[k]! >= n || der.postCount[k]! < 1) return null
+    let active = 0
+    for (const d of docs) if (d.ok && !d.legacy) active++
+    const idf = new Float64Array(v)
+    for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + der.df[t]!)) + 1
+    return { active, idf, ...der }
+  } catch {
+    return null
   }
 }

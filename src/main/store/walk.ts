@@ -35,8 +35,9 @@ export interface LibraryWalk {
 const SLICE_MS = 8
 
 /**
- * Walks a library folder (`root`: its real path). Throws when the root itself cannot be read. Folders are listed
- * synchronously (a thread-pool round trip per folder costs more than the listing), in slices with yields between.
+ * Walks a library folder (`root`: its real path). Throws when the root itself cannot be read. The root is listed on
+ * the thread pool (started at the call, so the caller can work meanwhile); the folders below synchronously (a
+ * round trip per folder costs more than the listing), in slices with yields between.
  */
 export async function walkLibrary(root: string): Promise<LibraryWalk> {
   const candidates: Candidate[] = []
@@ -52,7 +53,8 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
     }
     let entries: fs.Dirent[]
     try {
-      entries = fs.readdirSync(absDir, { withFileTypes: true })
+      // The root is listed on the thread pool: the caller can do other work meanwhile (load a saved index).
+      entries = top && relDir === '' && !legacy ? await fs.promises.readdir(absDir, { withFileTypes: true }) : fs.readdirSync(absDir, { withFileTypes: true })
     } catch (err) {
       if (top && relDir === '') throw err
       skipped.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
