@@ -38,6 +38,8 @@ export interface StdioFront {
    * when stdin ended (or the signal aborted) and everything was answered here.
    */
   readonly sdkWanted: Promise<boolean>
+  /** Resolves when the first bytes (or the end) of stdin arrived. */
+  readonly firstInput: Promise<void>
   /** Answers query_skill calls from now on (before, they wait); `ready` settles when the search index is open. */
   answerQueries(answer: ToolAnswerer, ready: Promise<unknown>): void
   /** Stops answering here and hands the rest of the conversation over. Call once. */
@@ -98,6 +100,8 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
   let settled = false
   const sdkWanted = new Promise<boolean>((resolve) => (resolveWanted = resolve))
 
+  let gotInput!: () => void
+  const firstInput = new Promise<void>((resolve) => (gotInput = resolve))
   const write = (msg: unknown): void => void stdout.write(JSON.stringify(msg) + '\n')
 
   const settle = (wanted: boolean): void => {
@@ -166,6 +170,7 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
   }
 
   const onData = (chunk: Buffer | string): void => {
+    gotInput()
     if (handed) {
       if (flushed) handed.write(chunk)
       else later.push(chunk)
@@ -179,6 +184,7 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
   }
   const onEnd = (): void => {
     ended = true
+    gotInput()
     if (handed) {
       if (flushed) handed.end()
     } else decide()
@@ -188,6 +194,7 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
 
   return {
     sdkWanted,
+    firstInput,
     answerQueries(answerer, ready) {
       answer = answerer
       void ready

@@ -43,6 +43,9 @@ Options:
                          paths) in Claude Code (claude), a project .mcp.json (mcp-json), Codex
                          (~/.codex/config.toml) or Cursor (.cursor/mcp.json), and exit`
 
+/** How long the server waits for a client's first message before opening the index (a few event-loop turns). */
+const FIRST_INPUT_WAIT_MS = 20
+
 /** The library folder's real path (what the store and the index are keyed by), or undefined when it is missing. */
 function realLibraryRoot(dir: string): string | undefined {
   try {
@@ -116,6 +119,10 @@ export const command: CliCommand = {
     const { startStdioFront } = await import('../../mcp/stdio-front')
     const front = startStdioFront({ stdin: process.stdin, stdout: process.stdout, log })
     io.signal.addEventListener('abort', () => front.close(), { once: true })
+    // A client writes initialize as soon as it has started us: it is answered before the index's synchronous work
+    // (loading the saved file, the stats) holds the thread. Reading a pipe takes a few turns of the event loop;
+    // a client that says nothing at once is not waited for.
+    await Promise.race([front.firstInput, new Promise((resolve) => setTimeout(resolve, FIRST_INPUT_WAIT_MS))])
     // The index first (its walk and stats are most of the first query's wait), then the rest of the server.
     const { LibrarySearch } = await import('../../search/library-search')
     const root = realLibraryRoot(dir)
