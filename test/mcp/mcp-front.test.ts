@@ -155,6 +155,27 @@ describe('the stdio front', () => {
     search.close()
   })
 
+  it('reads a Chinese query cut in the middle of a character between two chunks', async () => {
+    const { dir, root, env, ids } = await library()
+    const io = pipes()
+    const front = startStdioFront({ stdin: io.stdin, stdout: io.stdout })
+    const bytes = Buffer.from(JSON.stringify(query(5, '帮我写一个中文笑话')) + '\n')
+    const cut = bytes.indexOf(Buffer.from('笑')) + 1 // inside the three bytes of 笑
+    io.stdin.write(bytes.subarray(0, cut))
+    io.stdin.write(bytes.subarray(cut))
+    io.stdin.end()
+    const search = new LibrarySearch(root, { env })
+    const store = await openLibrary(dir, { lazy: true, locate: (id) => search.peek()?.pathOf(id) })
+    const real = createToolAnswerer({ store, search })
+    const asked: unknown[] = []
+    front.answerQueries((name, args) => (asked.push(args.query), real(name, args)), search.current())
+    const answer = (await io.next(5)).result as { structuredContent: { skills: { skill_id: string }[] } }
+    expect(asked).toEqual(['帮我写一个中文笑话'])
+    expect(answer.structuredContent.skills[0]?.skill_id).toBe(ids.joke)
+    expect(await front.sdkWanted).toBe(false)
+    search.close()
+  })
+
   it('loads the SDK when idle: the index is open and no early answer is in flight', async () => {
     const { dir, root, env } = await library()
     const io = pipes()

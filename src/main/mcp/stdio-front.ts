@@ -17,6 +17,9 @@ import type { ToolAnswerer } from './tool-answers'
 
 type RequestId = string | number
 
+/** The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE). */
+const MAX_LINE_BYTES = 10 * 1024 * 1024
+
 export interface StdioFrontOptions {
   stdin: Readable
   stdout: Writable
@@ -86,7 +89,8 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
   const forwarded: string[] = []
   const answered = new Set<RequestId>()
   const inFlight = new Set<Promise<void>>()
-  let partial = ''
+  /** Bytes after the last newline (split on bytes: a character cut between two chunks stays whole). */
+  let partial: Buffer = Buffer.alloc(0)
   let ended = false
   /** Set once a line went to the SDK that it must answer: later lines go there too, in order. */
   let sdkOnly = false
@@ -176,10 +180,15 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
       else later.push(chunk)
       return
     }
-    const text = partial + chunk.toString()
-    const lines = text.split('\n')
-    partial = lines.pop()!
-    incoming.push(...lines.map((l) => l.replace(/\r$/, '')))
+    const buf = partial.length > 0 ? Buffer.concat([partial, Buffer.from(chunk)]) : Buffer.from(chunk)
+    let start = 0
+    for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a, start)) {
+      incoming.push(buf.toString('utf8', start, nl).replace(/\r$/, ''))
+      start = nl + 1
+    }
+    partial = buf.subarray(start)
+    // A line longer than the SDK accepts is the SDK's to refuse.
+    if (partial.length > MAX_LINE_BYTES) sdkOnly = true
     pump()
   }
   const onEnd = (): void => {
@@ -208,10 +217,10 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
     handOver() {
       const stream = new PassThrough()
       handed = stream
-      const kept = [...forwarded, ...incoming].map((line) => line + '\n').join('') + partial
+      const kept = Buffer.concat([Buffer.from([...forwarded, ...incoming].map((line) => line + '\n').join('')), partial])
       forwarded.length = 0
       incoming.length = 0
-      partial = ''
+      partial = Buffer.alloc(0)
       const start = (): void => {
         if (flushed) return
         stream.write(kept)
