@@ -49,7 +49,6 @@ import { deployHandlers } from './workbench/deploy-service'
 import { createUsageService } from './workbench/usage-service'
 import { protectionReason } from './curate/protect'
 import { parseSkillText } from './store/skill-file'
-import { locateSkillProblem } from '../shared/problem-position'
 import { testLlmConnection } from './workbench/llm-test'
 import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../shared/base-url'
 
@@ -600,7 +599,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }
     const parsed = parseSkillText(text)
     const reason = error?.reason ?? (parsed.ok ? 'the file does not load as a skill' : parsed.reason)
-    const at = parsed.ok ? null : locateSkillProblem(text)
+    // loaded here: it brings the full YAML parser (~60–115 ms), which the first screens do not need
+    const at = parsed.ok ? null : (await import('../shared/problem-position')).locateSkillProblem(text)
     return { path: rel, text, hash, problem: { reason, ...(at ? { line: at.line, column: at.column } : {}) } }
   }
 

@@ -180,24 +180,43 @@ describe('skillbench mcp with long-term memory disabled', () => {
   })
 })
 
+/** `skillbench mcp` spawned on a library, sent `messages` as one script (stdin closed after): its exit code and stdout messages. */
+async function runScript(libDir: string, messages: unknown[]): Promise<{ code: number | null; msgs: Record<string, unknown>[] }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--library', libDir], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...ENV } })
+  let out = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  for (const msg of messages) child.stdin.write(JSON.stringify(msg) + '\n')
+  child.stdin.end()
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  return { code, msgs: out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) }
+}
+
 describe('stdout carries only the protocol', () => {
   it('every stdout line of a session is a JSON-RPC message', async () => {
     const lib = await makeLibrary()
     tmpDirs.push(lib.dir)
-    const child = spawn(process.execPath, [BIN, 'mcp', '--library', lib.dir], { cwd: PROJECT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...ENV } })
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    const send = (msg: unknown): void => void child.stdin.write(JSON.stringify(msg) + '\n')
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' })
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'rate_skill', arguments: { skill_id: 'nope', rating: 9 } } })
-    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'query_skill', arguments: { query: 'git conflicts' } } })
-    child.stdin.end()
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    const { code, msgs } = await runScript(lib.dir, [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'rate_skill', arguments: { skill_id: 'nope', rating: 9 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'query_skill', arguments: { query: 'git conflicts' } } }
+    ])
     expect(code).toBe(0)
-    const lines = out.split('\n').filter(Boolean)
-    const msgs = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id?: number })
     expect(msgs.every((m) => m.jsonrpc === '2.0')).toBe(true)
-    expect(msgs.map((m) => m.id).filter((id) => id !== undefined).sort()).toEqual([1, 2, 3])
+    expect(msgs.map((m) => m.id as number).sort()).toEqual([1, 2, 3])
+  })
+  it('a script sending initialize and one query, then closing stdin, gets both answers (the SDK is never loaded)', async () => {
+    const lib = await makeLibrary()
+    tmpDirs.push(lib.dir)
+    const { code, msgs } = await runScript(lib.dir, [
+      { jsonrpc: '2.0', id: 'a', method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'script', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'query_skill', arguments: { query: 'python calculator' } } }
+    ])
+    expect(code).toBe(0)
+    const results = msgs.map((m) => m.result as { protocolVersion?: string; structuredContent?: { skills: { skill_id: string }[] } })
+    expect(msgs.map((m) => m.id)).toEqual(['a', 'b'])
+    expect(results[0]?.protocolVersion).toBe('2024-11-05')
+    expect(results[1]?.structuredContent?.skills[0]?.skill_id).toBe(lib.ids.calc)
   })
 })

@@ -217,3 +217,36 @@ describe('web mode server: the page', () => {
     expect(missing.status).toBe(404)
   })
 })
+
+describe('web mode server: start-up', () => {
+  it('listens before the API has loaded: the page and an early API call made at once are both answered', async () => {
+    let early: Promise<[Reply, Reply]> | undefined
+    let resolvedBeforeListening = true
+    const started = startServer({
+      port: 0,
+      rootDir: root,
+      settingsDir: tempDir('settings-early'),
+      rendererDir,
+      watch: false,
+      onListening: ({ url, openUrl }) => {
+        resolvedBeforeListening = false
+        const port = Number(new URL(url).port)
+        const token = new URL(openUrl).searchParams.get('token')!
+        // a RunningServer-shaped handle for the helpers: only port and token are used
+        const handle = { port, token } as RunningServer
+        early = Promise.all([request(handle, { path: '/' }), api(handle, 'app.info', {})])
+      }
+    })
+    const running = await started
+    try {
+      expect(resolvedBeforeListening).toBe(false)
+      const [page, info] = await early!
+      expect(page.status).toBe(200)
+      expect(page.body).toContain('Skillbench test page')
+      expect(info.status).toBe(200)
+      expect(info.json()).toEqual((await api(running, 'app.info', {})).json())
+    } finally {
+      await running.close()
+    }
+  })
+})

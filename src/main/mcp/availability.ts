@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { Settings } from '../../shared/types'
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { configBool, parseConfigTxt } from '../config/config-txt'
-import { parseStored, resolveSettingsDir, SETTINGS_FILE } from '../workbench/settings-store'
+import { resolveSettingsDir, SETTINGS_FILE } from '../workbench/settings-dir'
 
 /** Upstream's exact refusal text. */
 export const LONG_TERM_MEMORY_DISABLED = 'Skill tools are only available when long-term memory is enabled'
@@ -23,11 +23,45 @@ export function configCandidates(rootDir: string): string[] {
   return [path.join(rootDir, 'config.txt'), path.join(rootDir, 'config', 'config.txt')]
 }
 
+/** The two workbench settings the MCP server follows. */
+export type ToolSettings = Pick<Settings, 'enableLongTermMemory' | 'proposalOnlyTools'>
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /**
- * The workbench's saved settings (read-only: a damaged or missing file gives undefined, and is left as it is),
- * with the file they came from.
+ * The tool settings of a settings file's text, as the workbench reads them (settings-store.ts `parseStored`, which
+ * validates with the API schema; test/mcp checks they agree): a bad value falls back to its default, a file that is
+ * not a JSON object gives undefined. Read by hand so the server does not load zod before its first answer.
  */
-export async function readAppSettings(env: NodeJS.ProcessEnv): Promise<{ settings: Settings; file: string } | undefined> {
+export function toolSettingsFrom(text: string): ToolSettings | undefined {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!data || typeof data !== 'object') return undefined
+  const raw = (data as { settings?: unknown }).settings
+  const stored = isObject(raw) ? raw : {}
+  const enable = stored.enableLongTermMemory
+  const tools = stored.proposalOnlyTools
+  const flag = (v: unknown): v is boolean | undefined => v === undefined || typeof v === 'boolean'
+  const toolsOk = isObject(tools) && flag(tools.edit) && flag(tools.delete)
+  const defaults = DEFAULT_SETTINGS.proposalOnlyTools
+  return {
+    enableLongTermMemory: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.enableLongTermMemory,
+    proposalOnlyTools: {
+      edit: toolsOk && typeof tools.edit === 'boolean' ? tools.edit : defaults.edit,
+      delete: toolsOk && typeof tools.delete === 'boolean' ? tools.delete : defaults.delete
+    }
+  }
+}
+
+/**
+ * The workbench's saved tool settings (read-only: a damaged or missing file gives undefined, and is left as it
+ * is), with the file they came from.
+ */
+export async function readAppSettings(env: NodeJS.ProcessEnv): Promise<{ settings: ToolSettings; file: string } | undefined> {
   const file = path.join(resolveSettingsDir(env), SETTINGS_FILE)
   let text: string
   try {
@@ -35,8 +69,8 @@ export async function readAppSettings(env: NodeJS.ProcessEnv): Promise<{ setting
   } catch {
     return undefined
   }
-  const stored = parseStored(text)
-  return stored ? { settings: stored.settings, file } : undefined
+  const settings = toolSettingsFrom(text)
+  return settings ? { settings, file } : undefined
 }
 
 /**

@@ -9,112 +9,29 @@
 import type { Readable, Writable } from 'node:stream'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { McpError, ErrorCode, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { McpError, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import type { QueryResult, ToolResult } from '../../shared/types'
-import { legacyMoveChanges } from '../curate/changes'
 import { isValidSkillId } from '../store/paths'
-import {
-  callSkillTool,
-  createSkillTools,
-  DISABLED_MESSAGE,
-  SKILL_TOOL_SCHEMAS,
-  type SkillToolName,
-  type ToolStore
-} from '../tools/index'
+import { DISABLED_MESSAGE, SKILL_TOOL_SCHEMAS, type SkillToolName } from '../tools/index'
 import type { Availability } from './availability'
+import { SERVER_NAME, SERVER_VERSION, serverInstructions } from './handshake'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
-import { deleteProposal, editProposal, savePendingProposal, type ToolRequestEvidence } from './pending-proposals'
 import { skillToolsPrompt } from './prompt-snippet'
-import { createProposalRecorder } from './proposal-recorder'
-import type { LibrarySearch } from '../search/library-search'
+import { createToolAnswerer, type ToolAnswerOptions } from './tool-answers'
 
-export const SERVER_NAME = 'skillbench'
-export const SERVER_VERSION = '0.1.0'
+export { SERVER_NAME, SERVER_VERSION }
 
-export interface SkillMcpServerOptions {
-  store: ToolStore
-  /** The library's persistent search index, kept current (queries rank with it; without it, in memory). */
-  search?: Pick<LibrarySearch, 'current'>
+export interface SkillMcpServerOptions extends Omit<ToolAnswerOptions, 'available'> {
   /** Default: available (a plain library with nothing saying otherwise). */
   availability?: Availability
-  /** Which write tools only make pending proposals (default: both edit and delete). */
-  proposalOnly?: { edit: boolean; delete: boolean }
-  /** The agent workspace copy_skill_files copies from. */
-  workspaceRoot?: string
-  now?: () => Date
-  /** Diagnostics sink; never stdout in stdio mode. */
-  log?: (line: string) => void
-}
-
-/** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused. */
-function toolAnswer(result: QueryResult | ToolResult): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
-    structuredContent: result as unknown as Record<string, unknown>,
-    isError: result.status === 'error'
-  }
-}
-
-/** The arguments kept as evidence in a proposal (the new text itself is in the proposal's `after`). */
-function evidenceArgs(args: Record<string, unknown>): Record<string, unknown> {
-  const { code_edit: codeEdit, ...rest } = args
-  return { ...rest, code_edit_chars: typeof codeEdit === 'string' ? codeEdit.length : 0 }
 }
 
 /** Builds the MCP server (not yet connected). */
 export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   const available = opts.availability?.available ?? true
-  const proposalOnly = opts.proposalOnly ?? { edit: true, delete: true }
-  const now = opts.now ?? (() => new Date())
-  const log = opts.log ?? (() => undefined)
-  const search = opts.search
-  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp', ...(search ? { search: () => search.current() } : {}) })
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: skillToolsPrompt('en'), capabilities: { logging: {} } }
-  )
+  const answer = createToolAnswerer({ ...opts, available })
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: serverInstructions(), capabilities: { logging: {} } })
   const clientName = (): string | undefined => server.server.getClientVersion()?.name
-
-  /** edit_skill / delete_skill in proposal mode: run the real tool on a recording store, save what it would write. */
-  const propose = async (name: 'edit_skill' | 'delete_skill', args: Record<string, unknown>): Promise<QueryResult | ToolResult> => {
-    const recorder = createProposalRecorder(opts.store, now)
-    const dry = createSkillTools(recorder.store, { now, workspaceRoot: opts.workspaceRoot })
-    const result = await callSkillTool(dry, name, args)
-    const write = recorder.captured[0]
-    if (result.status === 'error' || !write) {
-      return result
-    }
-    const evidence: ToolRequestEvidence = { tool: name, args: evidenceArgs(args), base_hash: write.baseHash, client: clientName() }
-    let proposal
-    if (write.kind === 'edit') {
-      if (write.noop || write.before === write.after) {
-        return { status: 'success', message: `The edit leaves skill ${write.skill.skill_id} unchanged: no proposal was made`, skill_id: write.skill.skill_id, pending: false }
-      }
-      proposal = editProposal(write.skill, write.before, write.after, evidence, now())
-    } else {
-      const all = await opts.store.list({ includeLegacy: true })
-      const existing = new Set(all.skills.map((s) => s.path))
-      const changes = legacyMoveChanges(write.skill, write.text, existing, new Set(), now())
-      const to = changes.find((c) => c.before === null)?.path ?? write.to
-      proposal = deleteProposal(write.skill, changes, { ...evidence, move: { from: write.from, to } }, now())
-    }
-    let rel: string
-    try {
-      rel = await savePendingProposal(opts.store.root, proposal)
-    } catch (err) {
-      return { status: 'error', message: (err as Error).message, skill_id: write.skill.skill_id }
-    }
-    const what = write.kind === 'edit' ? `Edit of skill ${write.skill.skill_id} (${String(args.edit_mode)})` : `Retiring skill ${write.skill.skill_id} to legacy/`
-    return {
-      status: 'success',
-      message: `${what} proposed: it waits for review in Skillbench, and the skill stays as it is until a person accepts it.`,
-      skill_id: write.skill.skill_id,
-      pending: true,
-      proposal_id: proposal.id,
-      proposal_path: rel
-    }
-  }
 
   for (const schema of SKILL_TOOL_SCHEMAS) {
     const name = schema.function.name as SkillToolName
@@ -130,16 +47,7 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
           openWorldHint: false
         }
       },
-      async (args: Record<string, unknown>) => {
-        if (!available) {
-          log(`${name}: refused (long-term memory is disabled)`)
-          return toolAnswer({ status: 'error', message: DISABLED_MESSAGE })
-        }
-        const proposalMode = (name === 'edit_skill' && proposalOnly.edit) || (name === 'delete_skill' && proposalOnly.delete)
-        const result = proposalMode ? await propose(name, args) : await callSkillTool(tools, name, args)
-        log(`${name}: ${result.status}${result.status === 'error' ? ` — ${result.message}` : ''}`)
-        return toolAnswer(result)
-      }
+      async (args: Record<string, unknown>) => answer(name, args, clientName())
     )
   }
 
@@ -197,14 +105,22 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
 
 /** Serves over stdio until the client disconnects; resolves when the connection closes. */
 export async function serveStdio(
-  opts: SkillMcpServerOptions & { stdin?: Readable; stdout?: Writable; signal?: AbortSignal }
+  opts: SkillMcpServerOptions & {
+    stdin?: Readable
+    stdout?: Writable
+    signal?: AbortSignal
+    /** Requests the stdio front already answered (stdio-front.ts): the SDK's answers to them are not sent. */
+    answered?: Set<string | number>
+    /** Called once the server listens and counts what it must answer (the stdio front then passes its messages on). */
+    onListening?: () => void
+  }
 ): Promise<void> {
   const server = createSkillMcpServer(opts)
+  const log = opts.log ?? (() => undefined)
   const transport = new StdioServerTransport(opts.stdin, opts.stdout)
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve()
   })
-  await server.connect(transport)
   // Requests received but not yet answered: a client that sends its last request and closes
   // stdin (a script, a pipe) still gets every answer before we close.
   const pending = new Set<string | number>()
@@ -214,6 +130,14 @@ export async function serveStdio(
       void server.close()
     }
   }
+  // Listening before the transport starts: a handed-over stream may end as soon as it is read.
+  const stdin = opts.stdin ?? process.stdin
+  const onEnd = (): void => {
+    ending = true
+    closeIfDone()
+  }
+  stdin.once('end', onEnd)
+  await server.connect(transport)
   const onMessage = transport.onmessage
   transport.onmessage = (msg: JSONRPCMessage) => {
     if ('method' in msg && 'id' in msg) {
@@ -222,8 +146,13 @@ export async function serveStdio(
     onMessage?.(msg)
   }
   const send = transport.send.bind(transport)
+  const answered = opts.answered ?? new Set()
   transport.send = async (msg: JSONRPCMessage) => {
     try {
+      if (!('method' in msg) && 'id' in msg && msg.id !== undefined && answered.delete(msg.id)) {
+        if ('error' in msg) log(`the SDK refused a request answered early (${msg.error.message})`)
+        return
+      }
       await send(msg)
     } finally {
       if (!('method' in msg) && 'id' in msg && msg.id !== undefined && pending.delete(msg.id)) {
@@ -231,13 +160,8 @@ export async function serveStdio(
       }
     }
   }
-  const stdin = opts.stdin ?? process.stdin
-  const onEnd = (): void => {
-    ending = true
-    closeIfDone()
-  }
-  stdin.once('end', onEnd)
   opts.signal?.addEventListener('abort', () => void server.close(), { once: true })
+  opts.onListening?.()
   try {
     await closed
   } finally {

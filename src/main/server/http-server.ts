@@ -27,10 +27,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { ApiEvent } from '../../shared/api'
-import { createWorkbench, type Workbench } from '../workbench'
-import { statusForCode } from '../workbench/errors'
+import type { Workbench } from '../workbench'
 import { createFileSecretStore, type SecretStore } from '../workbench/secrets'
-import { resolveSettingsDir } from '../workbench/settings-store'
+import { resolveSettingsDir } from '../workbench/settings-dir'
 import type { CoreModules } from '../workbench/core-modules'
 import { RENDERER_CSP } from './csp'
 import { defaultRendererDir } from './project-paths'
@@ -40,6 +39,10 @@ export const TOKEN_HEADER = 'x-skillbench-token'
 /** Largest accepted request body (skills.save allows 5 MB of text; JSON escaping may double it). */
 const MAX_BODY_BYTES = 12 * 1024 * 1024
 const SSE_PING_MS = 15_000
+/** How long after listening the API loads when no page has been asked for yet (a browser is slower to come). */
+const API_LOAD_IDLE_MS = 1000
+/** How long after the page the API loads when its script has not been asked for yet. */
+const API_LOAD_AFTER_PAGE_MS = 400
 
 export interface ServerOptions {
   /** 0 = a free port. */
@@ -57,6 +60,11 @@ export interface ServerOptions {
   secrets?: SecretStore
   core?: CoreModules
   watch?: boolean
+  /**
+   * Called as soon as the server listens, before the workbench has loaded: the page can be fetched while the API
+   * loads (API calls wait for it). `startServer` itself resolves once the API is ready.
+   */
+  onListening?: (urls: { url: string; openUrl: string }) => void
 }
 
 export interface RunningServer {
@@ -109,15 +117,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.write(frame)
     }
   }
-  const workbench = await createWorkbench({
-    settingsDir,
-    transport: 'web',
-    secrets: options.secrets ?? createFileSecretStore(settingsDir),
-    emit: broadcast,
-    initialRoots: options.rootDir ? [path.resolve(options.rootDir)] : [],
-    core: options.core,
-    watch: options.watch
-  })
+  // The API's modules (zod, the workbench: ~450 ms of loading, in one synchronous block per module) load after
+  // the first page's script has been sent (or shortly after listening when no browser comes at once), so the
+  // browser parses the page while they load; API calls arriving before wait for them.
+  let api: Promise<{ workbench: Workbench; statusForCode: (code: string) => number }> | undefined
+  let apiTimer: NodeJS.Timeout | undefined
+  const scheduleApiLoad = (ms: number): void => {
+    clearTimeout(apiTimer)
+    apiTimer = setTimeout(() => void loadApi(), ms)
+  }
+  let markStarted!: () => void
+  const apiStarted = new Promise<void>((resolve) => (markStarted = resolve))
+  const loadApi = (): typeof api & object => {
+    markStarted()
+    return (api ??= (async () => {
+      const [{ createWorkbench }, { statusForCode }] = await Promise.all([import('../workbench'), import('../workbench/errors')])
+      const workbench = await createWorkbench({
+        settingsDir,
+        transport: 'web',
+        secrets: options.secrets ?? createFileSecretStore(settingsDir),
+        emit: broadcast,
+        initialRoots: options.rootDir ? [path.resolve(options.rootDir)] : [],
+        core: options.core,
+        watch: options.watch
+      })
+      return { workbench, statusForCode }
+    })())
+  }
 
   let port = 0
   const server = http.createServer((req, res) => {
@@ -198,6 +224,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return
       }
     }
+    const { workbench, statusForCode } = await loadApi()
     const answer = await workbench.dispatch(method, input)
     if (answer.ok) {
       sendJson(res, 200, answer.value)
@@ -267,6 +294,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     res.writeHead(200, headers)
     res.end(headOnly ? undefined : data)
+    if (!api && ext === '.js') scheduleApiLoad(0)
+    else if (!api && file === indexFile) scheduleApiLoad(API_LOAD_AFTER_PAGE_MS)
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -278,6 +307,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   })
   port = (server.address() as AddressInfo).port
   const url = `http://${host}:${port}/`
+  options.onListening?.({ url, openUrl: `${url}?token=${token}` })
+  // Without a page to wait for (no onListening: tests, embedding), the API loads at once.
+  scheduleApiLoad(options.onListening ? API_LOAD_IDLE_MS : 0)
+  let workbench: Workbench
+  try {
+    await apiStarted
+    workbench = (await loadApi()).workbench
+  } catch (err) {
+    server.close()
+    throw err
+  } finally {
+    clearTimeout(apiTimer)
+  }
   return {
     url,
     openUrl: `${url}?token=${token}`,

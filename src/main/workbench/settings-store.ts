@@ -1,12 +1,11 @@
 import { promises as fsp } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { API_INPUT_SCHEMAS, type SettingsPatch } from '../../shared/api'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { writeFileAtomic } from './fs-atomic'
+import { resolveSettingsDir, SETTINGS_FILE } from './settings-dir'
 
-/** The settings file inside the settings dir. */
-export const SETTINGS_FILE = 'settings.json'
+export { resolveSettingsDir, SETTINGS_FILE }
 
 /** A session folder of another agent the user added on the Workspaces screen. */
 export interface StoredSessionSource {
@@ -24,17 +23,6 @@ export interface StoredSettings {
   sessionSources: StoredSessionSource[]
   /** The library chosen for the skills of each session folder (`<source>:<dir>` → library path). */
   sessionTargets: Record<string, string>
-}
-
-/**
- * The settings dir: `$SKILLBENCH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/skillbench`, else `~/.config/skillbench`.
- */
-export function resolveSettingsDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SKILLBENCH_CONFIG_DIR) {
-    return path.resolve(env.SKILLBENCH_CONFIG_DIR)
-  }
-  const base = env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(os.homedir(), '.config')
-  return path.join(base, 'skillbench')
 }
 
 /** Applies a validated patch to settings (nested objects merged one level deep). Pure. */

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 
@@ -41,6 +42,18 @@ Options:
   --print-config CLIENT  print the lines that register this server (with the same options, absolute
                          paths) in Claude Code (claude), a project .mcp.json (mcp-json), Codex
                          (~/.codex/config.toml) or Cursor (.cursor/mcp.json), and exit`
+
+/** How long the server waits for a client's first message before opening the index (a few event-loop turns). */
+const FIRST_INPUT_WAIT_MS = 20
+
+/** The library folder's real path (what the store and the index are keyed by), or undefined when it is missing. */
+function realLibraryRoot(dir: string): string | undefined {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return undefined
+  }
+}
 
 /** `node <this CLI> mcp …` with absolute paths, as a client would start this same server. */
 function serverLaunch(
@@ -99,41 +112,56 @@ export const command: CliCommand = {
       io.stdout(clientConfigSnippet(kind, serverLaunch(values, dir, io.cwd)))
       return 0
     }
-    const [{ openLibrary }, { combinedAvailability, readAppSettings }, { serveStdio }, { LibrarySearch }] = await Promise.all([
-      import('../../store/library'),
-      import('../../mcp/availability'),
-      import('../../mcp/server'),
-      import('../../search/library-search')
-    ])
-    const app = values['ignore-settings'] ? undefined : await readAppSettings(io.env)
-    const availability = await combinedAvailability({
-      rootDir: values.library ? undefined : path.resolve(io.cwd, values['root-dir'] ?? '.'),
-      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
-      settings: app
-    })
-    // Lazily: the first query is answered from the persistent search index, not by reading every skill file.
-    const late: { search?: InstanceType<typeof LibrarySearch> } = {}
-    const store = await openLibrary(dir, { lazy: true, locate: (id) => late.search?.peek()?.pathOf(id) })
-    const search = (late.search = new LibrarySearch(store.root, { env: io.env }))
-    // Warmed while the client connects, so the first query_skill finds it ready.
-    void search.current().catch(() => undefined)
-    const fromSettings = app?.settings.proposalOnlyTools ?? { edit: true, delete: true }
-    const proposalOnly = { edit: fromSettings.edit && !values['direct-edit'], delete: fromSettings.delete && !values['direct-delete'] }
+    // Start-up order (docs/ARCHITECTURE.md, "The MCP server's start-up"): read stdin and answer `initialize`
+    // at once, open the search index next, answer the first queries from it; the MCP SDK (~200 ms of modules)
+    // loads only when a message needs it or when idle.
     const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
-    log(
-      `serving ${store.root} over stdio; skill tools ${availability.available ? 'available' : 'DISABLED (long-term memory is off)'} (${availability.source}); ` +
-        `edit: ${proposalOnly.edit ? 'proposals' : 'direct'}, delete: ${proposalOnly.delete ? 'proposals' : 'direct'}`
-    )
-    await serveStdio({
-      store,
-      search,
-      availability,
-      proposalOnly,
-      workspaceRoot: path.resolve(io.cwd, values.workspace ?? '.'),
-      log,
-      signal: io.signal
-    })
-    search.close()
+    const { startStdioFront } = await import('../../mcp/stdio-front')
+    const front = startStdioFront({ stdin: process.stdin, stdout: process.stdout, log })
+    io.signal.addEventListener('abort', () => front.close(), { once: true })
+    // A client writes initialize as soon as it has started us: it is answered before the index's synchronous work
+    // (loading the saved file, the stats) holds the thread. Reading a pipe takes a few turns of the event loop;
+    // a client that says nothing at once is not waited for.
+    await Promise.race([front.firstInput, new Promise((resolve) => setTimeout(resolve, FIRST_INPUT_WAIT_MS))])
+    // The index first (its walk and stats are most of the first query's wait), then the rest of the server.
+    const { LibrarySearch } = await import('../../search/library-search')
+    const root = realLibraryRoot(dir)
+    const search = root === undefined ? undefined : new LibrarySearch(root, { env: io.env })
+    const opened = search?.current()
+    opened?.catch(() => undefined) // a failure is the first query's to report
+    try {
+      const [{ openLibrary }, { combinedAvailability, readAppSettings }, { createToolAnswerer }] = await Promise.all([
+        import('../../store/library'),
+        import('../../mcp/availability'),
+        import('../../mcp/tool-answers')
+      ])
+      // Lazily: the first query is answered from the persistent search index, not by reading every skill file.
+      const store = await openLibrary(dir, { lazy: true, locate: (id) => search?.peek()?.pathOf(id) })
+      if (!search || !opened) throw new Error(`library folder not found: ${dir}`) // openLibrary found it: not reached
+      const app = values['ignore-settings'] ? undefined : await readAppSettings(io.env)
+      const availability = await combinedAvailability({
+        rootDir: values.library ? undefined : path.resolve(io.cwd, values['root-dir'] ?? '.'),
+        configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
+        settings: app
+      })
+      const fromSettings = app?.settings.proposalOnlyTools ?? { edit: true, delete: true }
+      const proposalOnly = { edit: fromSettings.edit && !values['direct-edit'], delete: fromSettings.delete && !values['direct-delete'] }
+      log(
+        `serving ${store.root} over stdio; skill tools ${availability.available ? 'available' : 'DISABLED (long-term memory is off)'} (${availability.source}); ` +
+          `edit: ${proposalOnly.edit ? 'proposals' : 'direct'}, delete: ${proposalOnly.delete ? 'proposals' : 'direct'}`
+      )
+      const workspaceRoot = path.resolve(io.cwd, values.workspace ?? '.')
+      front.answerQueries(createToolAnswerer({ store, search, available: availability.available, proposalOnly, workspaceRoot, log }), opened)
+      if (await front.sdkWanted) {
+        const { serveStdio } = await import('../../mcp/server')
+        const handed = front.handOver()
+        await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, log, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
+      }
+      await front.drained()
+    } finally {
+      front.close()
+      search?.close()
+    }
     log('client disconnected')
     return 0
   }

@@ -46,16 +46,19 @@ export const command: CliCommand = {
         }
       }
     }
+    // The URL is printed (and the browser opened) as soon as the server listens: the page loads while the API does.
     const server = await startServer({
       port,
       rootDir: values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined,
-      rendererDir
+      rendererDir,
+      onListening: ({ openUrl }) => {
+        io.stdout(`Skillbench is running at ${openUrl}\n`)
+        io.stderr('Keep this URL private: its token lets a page use your workbench. Ctrl-C stops the server.\n')
+        if (values.open && !values['no-open']) {
+          openInBrowser(openUrl)
+        }
+      }
     })
-    io.stdout(`Skillbench is running at ${server.openUrl}\n`)
-    io.stderr('Keep this URL private: its token lets a page use your workbench. Ctrl-C stops the server.\n')
-    if (values.open && !values['no-open']) {
-      openInBrowser(server.openUrl)
-    }
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) {
         resolve()

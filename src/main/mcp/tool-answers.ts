@@ -1,0 +1,108 @@
+/**
+ * What the MCP server answers to a tool call, without the SDK: availability, proposal mode for edit/delete, the
+ * tool itself, the answer as an MCP result. The SDK server's handlers and the stdio front's early query answers
+ * both come from here, so they cannot differ.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { QueryResult, ToolResult } from '../../shared/types'
+import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/index'
+import type { LibrarySearch } from '../search/library-search'
+
+export interface ToolAnswerOptions {
+  store: ToolStore
+  /** The library's persistent search index, kept current (queries rank with it; without it, in memory). */
+  search?: Pick<LibrarySearch, 'current'>
+  /** Default: available. */
+  available?: boolean
+  /** Which write tools only make pending proposals (default: both edit and delete). */
+  proposalOnly?: { edit: boolean; delete: boolean }
+  /** The agent workspace copy_skill_files copies from. */
+  workspaceRoot?: string
+  now?: () => Date
+  /** Diagnostics sink; never stdout in stdio mode. */
+  log?: (line: string) => void
+}
+
+/** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused. */
+export function toolAnswer(result: QueryResult | ToolResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+    structuredContent: result as unknown as Record<string, unknown>,
+    isError: result.status === 'error'
+  }
+}
+
+/** The arguments kept as evidence in a proposal (the new text itself is in the proposal's `after`). */
+function evidenceArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const { code_edit: codeEdit, ...rest } = args
+  return { ...rest, code_edit_chars: typeof codeEdit === 'string' ? codeEdit.length : 0 }
+}
+
+/** Answers tool calls whose arguments the caller has validated; `clientName` goes into a proposal's evidence. */
+export type ToolAnswerer = (name: SkillToolName, args: Record<string, unknown>, clientName?: string) => Promise<CallToolResult>
+
+export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
+  const available = opts.available ?? true
+  const proposalOnly = opts.proposalOnly ?? { edit: true, delete: true }
+  const now = opts.now ?? (() => new Date())
+  const log = opts.log ?? (() => undefined)
+  const search = opts.search
+  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp', ...(search ? { search: () => search.current() } : {}) })
+
+  /** edit_skill / delete_skill in proposal mode: run the real tool on a recording store, save what it would write. */
+  const propose = async (name: 'edit_skill' | 'delete_skill', args: Record<string, unknown>, clientName: string | undefined): Promise<QueryResult | ToolResult> => {
+    // Loaded here: the proposal modules are not needed by a server that only answers queries.
+    const [{ createProposalRecorder }, { deleteProposal, editProposal, savePendingProposal }, { legacyMoveChanges }] = await Promise.all([
+      import('./proposal-recorder'),
+      import('./pending-proposals'),
+      import('../curate/changes')
+    ])
+    const recorder = createProposalRecorder(opts.store, now)
+    const dry = createSkillTools(recorder.store, { now, workspaceRoot: opts.workspaceRoot })
+    const result = await callSkillTool(dry, name, args)
+    const write = recorder.captured[0]
+    if (result.status === 'error' || !write) {
+      return result
+    }
+    const evidence = { tool: name, args: evidenceArgs(args), base_hash: write.baseHash, client: clientName }
+    let proposal
+    if (write.kind === 'edit') {
+      if (write.noop || write.before === write.after) {
+        return { status: 'success', message: `The edit leaves skill ${write.skill.skill_id} unchanged: no proposal was made`, skill_id: write.skill.skill_id, pending: false }
+      }
+      proposal = editProposal(write.skill, write.before, write.after, evidence, now())
+    } else {
+      const all = await opts.store.list({ includeLegacy: true })
+      const existing = new Set(all.skills.map((s) => s.path))
+      const changes = legacyMoveChanges(write.skill, write.text, existing, new Set(), now())
+      const to = changes.find((c) => c.before === null)?.path ?? write.to
+      proposal = deleteProposal(write.skill, changes, { ...evidence, move: { from: write.from, to } }, now())
+    }
+    let rel: string
+    try {
+      rel = await savePendingProposal(opts.store.root, proposal)
+    } catch (err) {
+      return { status: 'error', message: (err as Error).message, skill_id: write.skill.skill_id }
+    }
+    const what = write.kind === 'edit' ? `Edit of skill ${write.skill.skill_id} (${String(args.edit_mode)})` : `Retiring skill ${write.skill.skill_id} to legacy/`
+    return {
+      status: 'success',
+      message: `${what} proposed: it waits for review in Skillbench, and the skill stays as it is until a person accepts it.`,
+      skill_id: write.skill.skill_id,
+      pending: true,
+      proposal_id: proposal.id,
+      proposal_path: rel
+    }
+  }
+
+  return async (name, args, clientName) => {
+    if (!available) {
+      log(`${name}: refused (long-term memory is disabled)`)
+      return toolAnswer({ status: 'error', message: DISABLED_MESSAGE })
+    }
+    const proposalMode = (name === 'edit_skill' && proposalOnly.edit) || (name === 'delete_skill' && proposalOnly.delete)
+    const result = proposalMode ? await propose(name, args, clientName) : await callSkillTool(tools, name, args)
+    log(`${name}: ${result.status}${result.status === 'error' ? ` — ${result.message}` : ''}`)
+    return toolAnswer(result)
+  }
+}
