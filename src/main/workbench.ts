@@ -21,7 +21,6 @@ import {
   type PublicSettings,
   type SkillDocument,
   type SkillFileText,
-  type SkillSummary,
   type TaskSummary
 } from '../shared/api'
 import type { ScanResult, Skill } from '../shared/types'
@@ -105,7 +104,6 @@ export interface Workbench {
   dispose(): Promise<void>
 }
 
-const PREVIEW_CHARS = 200
 /** Libraries read in the background at start. */
 const PREWARM_LIBRARIES = 4
 /** The prewarm waits for this long without an API call (the first screen's calls go first). */
@@ -378,9 +376,9 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       if (!info.exists) {
         return { skills: [], errors: [] }
       }
-      const store = await storeFor(library)
-      const list = await store.list({ includeLegacy })
-      return { skills: list.skills.map(toSummary), errors: list.errors }
+      // From the library's search index (warm from the cache folder): the rows without opening the store, which
+      // reads every file.
+      return core.listSkills(await fsp.realpath(info.path), includeLegacy ?? false)
     },
 
     'skills.get': async ({ library, skillId, includeLegacy }) => {
@@ -741,11 +739,6 @@ function requireSkillFilePath(rel: string): void {
   if (!(/^skill_.*\.md$/.test(name) || name === 'SKILL.md')) {
     throw badRequest(`not a skill file: ${rel}`)
   }
-}
-
-function toSummary(skill: Skill): SkillSummary {
-  const { body, ...rest } = skill
-  return { ...rest, preview: body.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS), bodyChars: body.length }
 }
 
 function emptyOverview(): OverviewResult {

@@ -9,7 +9,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { listFromIndex, loadSearchIndex, openSearchIndex, saveSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
+import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedSkill, MAX_DELTA_DOCS, SearchIndex } from '../../src/main/search/search-index'
+import { skillPreview } from '../../src/main/search/skill-text'
 import { openLibrary } from '../../src/main/store/library'
 import { walkLibrary } from '../../src/main/store/walk'
 import { tempDir } from '../store/helpers'
@@ -79,7 +81,14 @@ describe('changes since the saved search index', () => {
     expect(third.changed).toBe(0)
     for (const q of QUERIES) await expectAsRebuilt(third.index, dir, q, 5)
     const lib = await openLibrary(dir)
-    expect((await listFromIndex(dir, { includeLegacy: true })).skills).toEqual((await lib.list({ includeLegacy: true })).skills.map(listedSkill))
+    const listed = await lib.list({ includeLegacy: true })
+    expect((await listFromIndex(dir, { includeLegacy: true })).skills).toEqual(listed.skills.map(listedSkill))
+    // The app's rows from index + delta: previews of the changed skills come from the delta.
+    const search = new LibrarySearch(dir, { saveDelayMs: 0 })
+    const rows = await search.summaries(true)
+    search.close()
+    expect(rows.skills).toEqual(listed.skills.map(({ body, ...rest }) => ({ ...rest, preview: skillPreview(body), bodyChars: body.length })))
+    expect(rows.skills.find((s) => s.path === 'skill_new_2.md')!.preview.length).toBeGreaterThan(0)
   })
 
   it('more changes than a delta holds rewrite the whole index, and the delta goes', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listFromIndex, loadSearchIndex, openSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
 import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedSkill } from '../../src/main/search/search-index'
+import { skillPreview } from '../../src/main/search/skill-text'
 import { openLibrary } from '../../src/main/store/library'
 import { tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
 import { readDocs } from '../../src/main/search/read-docs'
@@ -65,6 +66,21 @@ describe('the persistent search index', () => {
       expect(fromIndex.errors.map(key).sort()).toEqual(fromStore.errors.map(key).sort())
     }
     expect((await listFromIndex(dir)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
+    // The app's list rows: what the store's skills make (everything but the body, its start as one line, its length).
+    const search = new LibrarySearch(dir, { saveDelayMs: 0 })
+    for (const legacy of [false, true]) {
+      const fromStore = await lib.list({ includeLegacy: legacy })
+      const rows = await search.summaries(legacy)
+      expect(rows.skills).toEqual(fromStore.skills.map(({ body, ...rest }) => ({ ...rest, preview: skillPreview(body), bodyChars: body.length })))
+      expect(rows.skills.some((s) => s.preview.length > 0)).toBe(true)
+      const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
+      expect(rows.errors.map(key).sort()).toEqual(fromStore.errors.map(key).sort())
+    }
+    // An editor's save is in the next rows at once (every file's stat is checked for a list).
+    const f = path.join(dir, 'skill_14.md')
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/^title: .*$/m, 'title: Renamed by an editor'))
+    expect((await search.summaries(false)).skills.find((s) => s.path === 'skill_14.md')!.title).toBe('Renamed by an editor')
+    search.close()
   })
 
   it('rebuilds from a damaged, foreign or other-version file, and never reads one through a link', async () => {

@@ -7,7 +7,7 @@ import zlib from 'node:zlib'
 
 const MAGIC = 'SBSEARCH'
 /** Bumped when the layout below changes. */
-export const CODEC_VERSION = 2
+export const CODEC_VERSION = 3
 
 export interface IndexHeader {
   codec: number

@@ -58,6 +58,7 @@ function isDeltaDoc(d: unknown): d is DeltaDoc {
     typeof x.legacy === 'boolean' &&
     isText(x.id) &&
     isText(x.json) &&
+    isText(x.preview) &&
     Array.isArray(x.terms) &&
     Array.isArray(x.counts) &&
     x.terms.length === x.counts.length &&

@@ -6,8 +6,11 @@
  */
 import { LedgerTail } from '../store/ledger'
 import { walkLibrary } from '../store/walk'
-import { openSearchIndex, saveSearchIndex } from './open'
-import type { SearchIndex } from './search-index'
+import type { SkillListResult } from '../../shared/api'
+import type { LoadError } from '../../shared/types'
+import { listingOf, openSearchIndex, saveSearchIndex } from './open'
+import { parseListed, type SearchIndex } from './search-index'
+import { summaryOf } from './skill-text'
 
 export interface LibrarySearchOptions {
   env?: NodeJS.ProcessEnv
@@ -23,6 +26,8 @@ export class LibrarySearch {
   private checkedAt = 0
   private readonly ledger: LedgerTail
   private saveTimer: NodeJS.Timeout | undefined
+  /** What the last full walk passed over (links, special files): part of a listing. */
+  private skipped: LoadError[] = []
 
   constructor(
     readonly root: string,
@@ -36,13 +41,17 @@ export class LibrarySearch {
     return this.index
   }
 
-  /** The index, current: reloads what other processes wrote, and every changed file when the last check is old. */
-  async current(): Promise<SearchIndex> {
+  /**
+   * The index, current: reloads what other processes wrote, and every changed file when the last check is old
+   * (or `full`: always — a list a person looks at right after an editor saved).
+   */
+  async current(opts: { full?: boolean } = {}): Promise<SearchIndex> {
     if (!this.index) {
       this.opening ??= (async () => {
         this.ledger.poll() // what is in the ledger now is covered by the walk below
-        const { index } = await openSearchIndex(this.root, { env: this.opts.env })
+        const { index, walk } = await openSearchIndex(this.root, { env: this.opts.env })
         this.index = index
+        this.skipped = walk.skipped
         this.checkedAt = Date.now()
         return index
       })().finally(() => (this.opening = null))
@@ -50,14 +59,23 @@ export class LibrarySearch {
     }
     const index = this.index
     const changes = this.ledger.poll()
-    if (changes.reset || Date.now() - this.checkedAt >= (this.opts.maxAgeMs ?? 1000)) {
-      await index.sync(await walkLibrary(this.root))
+    if (opts.full || changes.reset || Date.now() - this.checkedAt >= (this.opts.maxAgeMs ?? 1000)) {
+      const walk = await walkLibrary(this.root)
+      await index.sync(walk)
+      this.skipped = walk.skipped
       this.checkedAt = Date.now()
     } else if (changes.paths.length > 0) {
       index.refreshPaths(changes.paths)
     }
     if (index.dirty) this.scheduleSave()
     return index
+  }
+
+  /** The library's list rows from the index, checked against every file's stat: only changed files are read. */
+  async summaries(includeLegacy: boolean): Promise<SkillListResult> {
+    const index = await this.current({ full: true })
+    const { skills, errors } = listingOf(index, this.skipped, includeLegacy)
+    return { skills: skills.map((s) => summaryOf(parseListed(s), s.preview)), errors }
   }
 
   private scheduleSave(): void {

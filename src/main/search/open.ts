@@ -119,8 +119,13 @@ export async function openSearchIndex(root: string, opts: { env?: NodeJS.Process
  */
 export async function listTextsFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
   const { index, walk } = await openSearchIndex(root, { env: opts.env })
+  return listingOf(index, walk.skipped, opts.includeLegacy ?? false)
+}
+
+/** The listing of a current index (`skipped`: what its last walk passed over), with the ledger's unfolded uses. */
+export function listingOf(index: SearchIndex, skipped: readonly LoadError[], includeLegacy: boolean): { skills: ListedText[]; errors: LoadError[] } {
   const all = index.listingTexts(true)
-  const ledger = new LedgerTail(root)
+  const ledger = new LedgerTail(index.root)
   ledger.poll()
   const uses = ledger.uses()
   if (uses.size > 0) {
@@ -137,8 +142,8 @@ export async function listTextsFromIndex(root: string, opts: { includeLegacy?: b
       s.json = JSON.stringify(Object.assign(skill, withPendingUse(skill, use)))
     }
   }
-  const errors = [...walk.skipped, ...all.errors, ...duplicateIdErrors(duplicateIds(all.skills))]
-  return { skills: opts.includeLegacy ? all.skills : all.skills.filter((s) => !s.legacy), errors }
+  const errors = [...skipped, ...all.errors, ...duplicateIdErrors(duplicateIds(all.skills))]
+  return { skills: includeLegacy ? all.skills : all.skills.filter((s) => !s.legacy), errors }
 }
 
 /** The same listing with every skill parsed. */

@@ -7,7 +7,7 @@ import { threadId } from 'node:worker_threads'
 import type { Candidate } from '../store/walk'
 import { loadSkillFile } from '../store/load'
 import { docTermsOf } from '../text/doc-terms'
-import { indexedText, listedSkill } from './skill-text'
+import { indexedText, listedSkill, skillPreview } from './skill-text'
 
 /** One file as read: its stat key, what a listing shows (or why it does not load), its terms (local ids). */
 export interface ReadDoc {
@@ -20,6 +20,8 @@ export interface ReadDoc {
   legacy: boolean
   id: string
   json: string
+  /** The start of the body as one line, for list rows ('' when the file does not load). */
+  preview: string
 }
 
 /** A batch of read files; document k's terms are ids[ptr[k]..ptr[k+1]) into `terms`, with their counts. */
@@ -42,12 +44,12 @@ export function readDocs(candidates: readonly Candidate[]): ReadBatch {
     const st = loaded.stat
     const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy }
     if (!loaded.result.ok) {
-      docs.push({ ...base, ok: false, id: '', json: loaded.result.reason })
+      docs.push({ ...base, ok: false, id: '', json: loaded.result.reason, preview: '' })
       textOf.push(-1)
       continue
     }
     const skill = loaded.result.skill
-    docs.push({ ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)) })
+    docs.push({ ...base, ok: true, id: skill.skill_id, json: JSON.stringify(listedSkill(skill)), preview: skillPreview(skill.body) })
     // Retired skills are listed but never ranked.
     textOf.push(c.legacy ? -1 : texts.push(indexedText(skill)) - 1)
   }

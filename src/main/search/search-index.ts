@@ -23,7 +23,9 @@ import type { ListedSkill } from './skill-text'
 export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
 /** One skill file as the index knows it: as read (read-docs.ts), or still in the saved index file. */
-interface IndexedDoc extends Omit<ReadDoc, 'json'> {
+interface IndexedDoc extends Omit<ReadDoc, 'json' | 'preview'> {
+  /** Undefined: still in the index file (row). */
+  preview?: string
   /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row), or kept as `jsonBytes`. */
   json?: string
   /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
@@ -53,6 +55,8 @@ export interface ListedText {
   legacy: boolean
   /** The JSON text, or its UTF-8 bytes as saved (printed as they are, decoded only to be parsed). */
   json: string | Buffer
+  /** The start of the body as one line (what a list row shows). */
+  preview: string
 }
 
 /** A listed skill parsed. */
@@ -197,12 +201,13 @@ export class SearchIndex {
   private loadListings(): void {
     const file = this.file
     if (!file) return
-    let jsonPtr: Uint32Array, json: Buffer
+    let jsonPtr: Uint32Array, json: Buffer, previews: string[]
     try {
       jsonPtr = file.u32('jsonPtr')
       json = Buffer.from(file.bytes('json'))
+      previews = file.header.docs > 0 ? file.text('previews').split('\n') : []
       const rows = jsonPtr.length - 1
-      if (rows !== file.header.docs || jsonPtr[rows] !== json.length) throw new Error('damaged')
+      if (rows !== file.header.docs || jsonPtr[rows] !== json.length || previews.length !== rows) throw new Error('damaged')
       for (let r = 0; r < rows; r++) if (jsonPtr[r]! > jsonPtr[r + 1]!) throw new Error('damaged')
     } catch {
       // A damaged saved index costs a re-read of those files, never a wrong answer; the whole index is written again.
@@ -211,6 +216,7 @@ export class SearchIndex {
       const again = readDocs(damaged.map((d) => ({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy })))
       damaged.forEach((d, i) => {
         d.json = again.docs[i]!.json
+        d.preview = again.docs[i]!.preview
         d.row = -1
       })
       this.base = null
@@ -220,6 +226,7 @@ export class SearchIndex {
     for (const d of this.docs) {
       if (d.row < 0) continue
       if (d.json === undefined) d.jsonBytes ??= json.subarray(jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
+      d.preview ??= previews[d.row]!
       d.row = -1
     }
     this.closeFile()
@@ -337,7 +344,7 @@ export class SearchIndex {
     const errors: LoadError[] = []
     for (const d of this.docs) {
       if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
-      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes! })
+      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes!, preview: d.preview! })
     }
     return { skills, errors }
   }
@@ -384,6 +391,8 @@ export class SearchIndex {
         flags,
         jsonPtr,
         json: Buffer.concat(json),
+        // One line each: a preview's whitespace is collapsed to spaces.
+        previews: text(docs.map((d) => d.preview!)),
         vocab: text(this.vocab),
         df: der.df,
         norm: der.norm,
@@ -434,6 +443,7 @@ export class SearchIndex {
       legacy: d.legacy,
       id: d.id,
       json: jsonText(d),
+      preview: d.preview!,
       terms: Array.from(d.terms!, (t) => this.vocab[t]!),
       counts: Array.from(d.counts!)
     }))
@@ -463,7 +473,7 @@ export class SearchIndex {
     if (dict.terms.length !== this.vocab.length + delta.vocab.length) return false
     for (const d of delta.docs) {
       const terms = Uint32Array.from(d.terms, (t) => dict.idOf(t))
-      const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, row: -1, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
+      const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, preview: d.preview, row: -1, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
       docs.splice(this.position(docs, d.rel), 0, doc)
     }
     this.dict = dict

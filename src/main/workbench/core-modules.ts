@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ApiError, type OverviewResult, type RateResult, type ReflectSummary } from '../../shared/api'
+import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
@@ -58,6 +58,8 @@ export interface CoreModules {
   openLibrary(dir: string): Promise<SkillStore>
   /** Why `text` cannot be saved as this skill's file (unparsable front matter, changed id…), or undefined. */
   checkSkillText(text: string, current: Skill): string | undefined
+  /** The list rows of a library (its real path), from its search index: only files changed since it was saved are read. */
+  listSkills(root: string, includeLegacy: boolean): Promise<SkillListResult>
   /** `query_skill` ranking without touching fetch_count (searching in the UI is not an agent using a skill). */
   query(store: SkillStore, text: string, top: number): Promise<QueryResult>
   /** `rate_skill` semantics: quality = 0.7·old + 0.3·rating. */
@@ -88,6 +90,7 @@ export function unavailableCore(): CoreModules {
     openLibrary: async () => unavailable('the skill store'),
     checkSkillText: () => unavailable('the skill parser'),
     query: async () => unavailable('search'),
+    listSkills: async () => unavailable('the skill listing'),
     rate: async () => unavailable('rating'),
     scanRoot: async () => unavailable('the task scanner'),
     reflect: async () => unavailable('reflection'),
@@ -272,6 +275,7 @@ export async function createCoreModules(): Promise<CoreModules> {
       }
       return undefined
     },
+    listSkills: (root, includeLegacy) => searchOf(root).summaries(includeLegacy),
     async query(store, text, top) {
       const search = searchOf(store.root)
       return createSkillTools(store, { search: () => search.current() }).query_skill(text, { top, touch: false })
