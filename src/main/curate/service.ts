@@ -99,7 +99,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     usage: opts.usage,
     termCache: cache?.forDocs
   })
-  if (cache?.bytes) await saveTermCache(cache.file, cache.bytes)
+  await cache?.saving
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
   // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
@@ -112,14 +112,14 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 }
 
 /** The term cache of one run: what buildPlan asks of it, and the bytes to save once the plan is built. */
-function termCacheFor(file: string, root: string): { file: string; bytes?: Buffer; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
+function termCacheFor(file: string, root: string): { saving?: Promise<void>; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
   const cache: ReturnType<typeof termCacheFor> = {
-    file,
     forDocs: (docs, lines) => {
       const keys = docs.map(documentKey)
       const reuse = loadTermCache(file, root, lines, keys)
-      // encoded while the arrays still hold every document's terms (boilerplate is taken out of them next)
-      return { ...(reuse ? { reuse } : {}), onScanned: (table) => (cache.bytes = encodeTermCache(root, lines, keys, table)) }
+      // Encoded while the arrays still hold every document's terms (boilerplate is taken out of them next), and
+      // written at once: the bytes are not kept through the rest of the plan.
+      return { ...(reuse ? { reuse } : {}), onScanned: (table) => void (cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))) }
     }
   }
   return cache

@@ -50,12 +50,37 @@ export function encodeTermCache(root: string, lines: boolean, keys: readonly str
     keys: new Uint8Array(keyBytes.buffer, keyBytes.byteOffset, keyBytes.length),
     vocab: new Uint8Array(vocab.buffer, vocab.byteOffset, vocab.length),
     docPtr: table.docPtr,
-    entTerm: table.entTerm,
-    entCount: table.entCount,
+    entTerm: narrow(table.entTerm),
+    entCount: narrow(table.entCount),
     linePtr: table.linePtr,
     lineKey: new Uint32Array(table.lineKey.buffer, table.lineKey.byteOffset, table.lineKey.length),
-    lineStart: table.lineStart
+    lineStart: narrow(table.lineStart)
   })
+}
+
+// The largest arrays are stored in the fewest bytes their values fit (a first byte says how many): at 20,000
+// skills the file is about half as large, and so is the memory for its bytes.
+function narrow(a: Uint32Array): Uint8Array {
+  let max = 0
+  for (let i = 0; i < a.length; i++) if ((a[i] as number) > max) max = a[i] as number
+  const width = max < 0x100 ? 1 : max < 0x10000 ? 2 : 4
+  const out = new Uint8Array(8 + a.length * width)
+  out[0] = width
+  const body = out.subarray(8)
+  if (width === 1) body.set(a)
+  else if (width === 2) new Uint16Array(body.buffer, body.byteOffset, a.length).set(a)
+  else new Uint32Array(body.buffer, body.byteOffset, a.length).set(a)
+  return out
+}
+
+/** The array narrow() stored (null when the bytes are not such an array). */
+function widen(b: Uint8Array): Uint32Array | null {
+  const width = b[0]
+  const body = b.subarray(8)
+  if (b.length < 8 || !(width === 1 || width === 2 || width === 4) || body.length % width !== 0) return null
+  if (width === 1) return Uint32Array.from(body)
+  if (width === 2) return Uint32Array.from(new Uint16Array(body.buffer, body.byteOffset, body.length / 2))
+  return new Uint32Array(body.buffer, body.byteOffset, body.length / 4)
 }
 
 /**
@@ -68,14 +93,19 @@ export function loadTermCache(file: string, root: string, lines: boolean, keys: 
   try {
     const h = f.header as unknown as TermCacheHeader
     if (h.kind !== KIND || h.format !== TERM_CACHE_FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.root !== root || h.lines !== lines) return undefined
+    const entTerm = widen(f.bytes('entTerm'))
+    const entCount = widen(f.bytes('entCount'))
+    const lineStart = widen(f.bytes('lineStart'))
+    if (!entTerm || !entCount || !lineStart) return undefined
+    const vocabBytes = f.bytes('vocab')
     const table: TermTable = {
-      vocab: f.header.vocab === 0 ? [] : Buffer.from(f.bytes('vocab')).toString('utf8').split('\n'),
+      vocab: f.header.vocab === 0 ? [] : Buffer.from(vocabBytes.buffer, vocabBytes.byteOffset, vocabBytes.length).toString('utf8').split('\n'),
       docPtr: f.u32('docPtr'),
-      entTerm: f.u32('entTerm'),
-      entCount: f.u32('entCount'),
+      entTerm,
+      entCount,
       linePtr: f.u32('linePtr'),
       lineKey: signed(f.u32('lineKey')),
-      lineStart: f.u32('lineStart')
+      lineStart
     }
     const keyBytes = f.bytes('keys')
     if (table.vocab.length !== f.header.vocab || !consistent(table, h.docs, keyBytes.length)) return undefined

@@ -14,7 +14,10 @@ export interface DocTermsOptions {
   tokenizer?: (text: string) => string[]
   /** Leave out template boilerplate lines (see boilerplate.ts) with these limits. */
   boilerplate?: BoilerplateOptions
-  /** Documents whose pass-1 results an earlier build kept (the default tokenizer only): they are not scanned. */
+  /**
+   * Documents whose pass-1 results an earlier build kept (the default tokenizer only): they are not scanned. The
+   * table's arrays may be taken over (and changed): it is the caller's no more.
+   */
   reuse?: ReusedTerms
   /**
    * Given the pass-1 results of every document (before boilerplate lines are taken out), synchronously, when at
@@ -123,6 +126,28 @@ export class DocTerms {
   push(term: number, count: number): void {
     this.entTerm[this.nEnt] = term
     this.entCount[this.nEnt++] = count
+  }
+
+  /**
+   * The pass-1 results a table holds for exactly these documents, in its order: its arrays are taken over (the
+   * caller gives them up), its vocabulary numbered in its order.
+   */
+  static adopt(t: TermTable, withLines: boolean): DocTerms {
+    const n = t.docPtr.length - 1
+    const out = new DocTerms(n, 0, withLines ? 0 : undefined)
+    for (const term of t.vocab) out.dict.idOf(term)
+    out.docPtr.set(t.docPtr)
+    out.entTerm = t.entTerm
+    out.entCount = t.entCount
+    out.nEnt = t.entTerm.length
+    if (out.lines) {
+      out.linePtr.set(t.linePtr)
+      out.lines.key = t.lineKey
+      out.lines.start = t.lineStart
+      out.lines.count = t.lineKey.length
+    }
+    out.docs = n
+    return out
   }
 
   /** The results so far as a table (views of this object's arrays: valid until they change). */
@@ -237,10 +262,17 @@ export async function docTermsAsync(docs: readonly IndexDoc[], options: DocTerms
     const todo: number[] = []
     for (let d = 0; d < prepared.length; d++) if ((reuse.rowOf[d] as number) < 0) todo.push(d)
     const fresh = todo.length > 0 ? await scanAll(todo.map((d) => prepared[d] as IndexDoc), options) : undefined
-    terms = assemble(prepared, options, reuse, fresh)
+    // The usual warm case: the table holds exactly these documents in this order (nothing changed since it was saved).
+    terms = !fresh && isIdentity(reuse) ? DocTerms.adopt(reuse.table, options.boilerplate !== undefined) : assemble(prepared, options, reuse, fresh)
     if (fresh) options.onScanned?.(terms.table())
   }
   return dropBoilerplate(terms, prepared, options)
+}
+
+function isIdentity({ table, rowOf }: ReusedTerms): boolean {
+  if (table.docPtr.length !== rowOf.length + 1) return false
+  for (let d = 0; d < rowOf.length; d++) if (rowOf[d] !== d) return false
+  return true
 }
 
 /**
