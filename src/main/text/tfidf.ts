@@ -107,68 +107,105 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // Postings first, by counting sort on the final term id: documents are visited in order, so each list comes out
-  // with ascending doc ids. Then the rows by walking the postings term by term: each row comes out sorted by term
-  // id with no sort at all.
+  // CSR rows: each document's final term ids sorted (a small sort per document, in cache), its L2 norm summed in
+  // that order (so it does not depend on where in a text a term first appears), values normalised.
   const rowPtr = new Uint32Array(n + 1)
-  const postPtr = new Uint32Array(v + 1)
   for (let d = 0; d < n; d++) {
     let count = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      count++
-      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
-    }
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) if ((remap[entTerm[e] as number] as number) >= 0) count++
     rowPtr[d + 1] = (rowPtr[d] as number) + count
   }
-  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
   const nnz = rowPtr[n] as number
   // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
-  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
-  // Each posting's raw count first (in postVal), then its weight once the row norms are known.
-  const fill = postPtr.slice(0, v)
+  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const countOfFinal = new Uint32Array(v)
+  const postPtr = new Uint32Array(v + 1)
+  // Each row's term ids are sorted in a scratch array (by sortIds: TypedArray.prototype.sort was the slowest
+  // part of the build).
+  let longest = 0
+  for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
+  const scratch = new Uint32Array(longest)
   for (let d = 0; d < n; d++) {
+    const r0 = rowPtr[d] as number
+    const r1 = rowPtr[d + 1] as number
+    let k = 0
     for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
       const t = remap[entTerm[e] as number] as number
       if (t < 0) continue
+      scratch[k++] = t
+      countOfFinal[t] = entCount[e] as number
+      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
+    }
+    sortIds(scratch, 0, k - 1)
+    colIdx.set(scratch.subarray(0, k), r0)
+    let q: number
+    let norm2 = 0
+    for (q = r0; q < r1; q++) {
+      const t = colIdx[q] as number
+      const w = (countOfFinal[t] as number) * (idf[t] as number)
+      values[q] = w
+      norm2 += w * w
+    }
+    const norm = Math.sqrt(norm2)
+    if (norm > 0) for (q = r0; q < r1; q++) values[q] = (values[q] as number) / norm
+  }
+  // Postings (CSC) by counting sort on the term id: documents in order, so each list comes out with ascending doc ids.
+  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
+  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const fill = postPtr.slice(0, v)
+  for (let d = 0; d < n; d++) {
+    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
+      const t = colIdx[q] as number
       const slot = fill[t] as number
       postDoc[slot] = d
-      postVal[slot] = entCount[e] as number
+      postVal[slot] = values[q] as number
       fill[t] = slot + 1
     }
   }
-  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
-  // Walking the terms in order visits each row's entries in term order: its squared norm is summed in that order
-  // (so it does not depend on where in a text a term first appears).
-  const norm = new Float64Array(n)
-  const rowFill = rowPtr.slice(0, n)
-  for (let t = 0; t < v; t++) {
-    const idfT = idf[t] as number
-    for (let p = postPtr[t] as number; p < (postPtr[t + 1] as number); p++) {
-      const d = postDoc[p] as number
-      const q = rowFill[d] as number
-      const w = (postVal[p] as number) * idfT
-      colIdx[q] = t
-      values[q] = w
-      postVal[p] = w
-      norm[d] = (norm[d] as number) + w * w
-      rowFill[d] = q + 1
-    }
-  }
-  for (let d = 0; d < n; d++) norm[d] = Math.sqrt(norm[d] as number)
-  for (let d = 0; d < n; d++) {
-    const nd = norm[d] as number
-    if (nd > 0) for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) values[q] = (values[q] as number) / nd
-  }
-  for (let p = 0; p < nnz; p++) {
-    const nd = norm[postDoc[p] as number] as number
-    if (nd > 0) postVal[p] = (postVal[p] as number) / nd
-  }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
+}
+
+/** Sorts a[lo..hi] (distinct values) ascending: quicksort with median-of-three, insertion sort on short runs. */
+function sortIds(a: Uint32Array, lo: number, hi: number): void {
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >>> 1
+    // Median of three to a[hi], then partition around it.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo)
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo)
+    if ((a[mid] as number) < (a[hi] as number)) swap(a, mid, hi)
+    const pivot = a[hi] as number
+    let i = lo
+    for (let j = lo; j < hi; j++) {
+      if ((a[j] as number) < pivot) swap(a, i++, j)
+    }
+    swap(a, i, hi)
+    // Recurse into the smaller side, loop on the larger (bounded stack).
+    if (i - lo < hi - i) {
+      sortIds(a, lo, i - 1)
+      lo = i + 1
+    } else {
+      sortIds(a, i + 1, hi)
+      hi = i - 1
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const x = a[i] as number
+    let j = i - 1
+    while (j >= lo && (a[j] as number) > x) {
+      a[j + 1] = a[j] as number
+      j--
+    }
+    a[j + 1] = x
+  }
+}
+
+function swap(a: Uint32Array, i: number, j: number): void {
+  const t = a[i] as number
+  a[i] = a[j] as number
+  a[j] = t
 }
 
 class Index implements TfIdfIndex {
