@@ -143,15 +143,6 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     const dir = tempDir('terms-real')
     fs.cpSync(realPath('skills', 'anthropics_skills'), path.join(dir, 'anthropics_skills'), { recursive: true })
     fs.cpSync(realPath('skills', 'composiohq_awesome-claude-skills'), path.join(dir, 'composiohq_awesome-claude-skills'), { recursive: true })
-    const chmod = (d: string): void => {
-      fs.chmodSync(d, 0o755)
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        const abs = path.join(d, e.name)
-        if (e.isDirectory()) chmod(abs)
-        else if (e.isFile()) fs.chmodSync(abs, 0o644)
-      }
-    }
-    chmod(dir)
     const cacheDir = tempDir('terms-real-cache')
     const plainPlan = await curate(dir)
     // duplicates across the two corpora: the plan depends on the similarity scores
@@ -161,6 +152,7 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     expect(planJson(await curate(dir, cacheDir))).toBe(plain)
     const listing = (await openForCuration(dir)).listing!.skills.filter((s) => !s.legacy)
     const target = path.join(dir, listing[0]!.path)
+    fs.chmodSync(target, 0o644)
     fs.appendFileSync(target, '\nA new closing line about retrying flaky network uploads.\n')
     expect(planJson(await curate(dir, cacheDir))).toBe(planJson(await curate(dir)))
   }, 120_000)
