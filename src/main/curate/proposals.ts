@@ -7,6 +7,7 @@ import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, Pro
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import type { DocTermsOptions } from '../text/doc-terms'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import { consolidationClusters, mergeGroups } from './grouping'
@@ -39,6 +40,11 @@ export interface PlanInput {
   signal?: AbortSignal
   /** What agents really used (issue 14): cleanup spares skills used inside its window; failing skills get a review. */
   usage?: UsageReport
+  /**
+   * Pass-1 results kept from earlier runs (term-cache.ts): given the documents the index reads (one per skill,
+   * as similarityParts gives them), which of them it has and where fresh results go.
+   */
+  termCache?: (docs: ReadonlyArray<readonly string[]>, lines: boolean) => Pick<DocTermsOptions, 'reuse' | 'onScanned'>
 }
 
 /** Stable id: same kind, same members in the same file state → same id. */
@@ -64,7 +70,9 @@ interface Engine {
 async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
   // Template boilerplate lines are left out while the index is built (one pass over the text, two threads on
   // large libraries).
-  const index = await buildTfIdfIndexAsync(skills.map(similarityParts), settings.stripBoilerplate ? { boilerplate: {} } : {})
+  const docs = skills.map(similarityParts)
+  const kept = input.termCache?.(docs, settings.stripBoilerplate) ?? {}
+  const index = await buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...kept } : kept)
   input.signal?.throwIfAborted()
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9

@@ -14,6 +14,7 @@ import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
+import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
 
 /** The pending plan as saved in `.skillbench/plan.json`. */
@@ -55,6 +56,8 @@ export interface CurateOptions {
   signal?: AbortSignal
   /** The library's usage report (issue 14); without it cleanup goes by fetch_count alone and no review is proposed. */
   usage?: UsageReport
+  /** The cache folder: the index's first pass is kept there between runs (term-cache.ts); without it, nothing is kept. */
+  cacheDir?: string
 }
 
 /**
@@ -82,6 +85,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   const legacyDir = path.join(root, 'legacy')
   // Non-skill files in legacy/ also block names.
   for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
+  const cache = opts.cacheDir === undefined ? undefined : termCacheFor(termCacheFile(opts.cacheDir, root), root)
   const plan = await buildPlan({
     skills: active,
     texts,
@@ -92,8 +96,10 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     llm: opts.llm,
     onProgress: opts.onProgress,
     signal: opts.signal,
-    usage: opts.usage
+    usage: opts.usage,
+    termCache: cache?.forDocs
   })
+  await cache?.saving
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
   // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
@@ -103,6 +109,20 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     await savePlan(root, { ...saved, proposals: [...saved.proposals, ...kept.filter((p) => !ids.has(p.id))] })
   })
   return saved
+}
+
+/** The term cache of one run: what buildPlan asks of it, and the bytes to save once the plan is built. */
+function termCacheFor(file: string, root: string): { saving?: Promise<void>; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
+  const cache: ReturnType<typeof termCacheFor> = {
+    forDocs: (docs, lines) => {
+      const keys = docs.map(documentKey)
+      const reuse = loadTermCache(file, root, lines, keys)
+      // Encoded while the arrays still hold every document's terms (boilerplate is taken out of them next), and
+      // written at once: the bytes are not kept through the rest of the plan.
+      return { ...(reuse ? { reuse } : {}), onScanned: (table) => void (cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))) }
+    }
+  }
+  return cache
 }
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */

@@ -14,8 +14,9 @@
  * splits them across worker threads over SharedArrayBuffers for large corpora.
  */
 import os from 'node:os'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { TfIdfIndex } from './tfidf'
+import { startWorker } from './warm-workers'
 
 /** Pairs (a < b) with their cosine, in ascending (a, b) order. */
 export interface SimilarPairs {
@@ -439,7 +440,7 @@ export function allPairs(index: TfIdfIndex, threshold: number, options: AllPairs
 /** Same as allPairs without blocking the event loop (worker threads, or time slices); rejects with the signal's reason when aborted. */
 export async function allPairsAsync(index: TfIdfIndex, threshold: number, options: AllPairsAsyncOptions = {}): Promise<SimilarPairs> {
   options.signal?.throwIfAborted()
-  const workers = options.workers ?? (index.docCount >= PARALLEL_MIN_DOCS ? defaultWorkers() : 0)
+  const workers = options.workers ?? joinWorkerCount(index.docCount)
   if (workers > 0 && index.docCount > 1) {
     try {
       return await allPairsParallel(index, threshold, workers, options)
@@ -468,6 +469,11 @@ export async function allPairsAsync(index: TfIdfIndex, threshold: number, option
   } finally {
     join.close()
   }
+}
+
+/** Worker threads allPairsAsync uses by default for `docs` documents. */
+export function joinWorkerCount(docs: number): number {
+  return docs >= PARALLEL_MIN_DOCS ? defaultWorkers() : 0
 }
 
 function defaultWorkers(): number {
@@ -532,7 +538,7 @@ async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyn
   for (let w = 0; w < Math.min(workers, Math.ceil(n / CHUNK_ROWS)); w++) {
     let worker: Worker
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { data, counters, chunk: CHUNK_ROWS } })
+      worker = startWorker(WORKER_SOURCE, { data, counters, chunk: CHUNK_ROWS })
     } catch (err) {
       for (const t of threads) void t.terminate()
       throw new WorkerFailure(`cannot start a similarity worker: ${(err as Error).message}`)

@@ -4,9 +4,9 @@
  * thread and a worker, each taking part of the documents); each distinct word becomes its term once
  * (`TermDictionary`), and what the scan leaves to the general tokenizer goes through `tokenize`.
  */
-import { Worker } from 'node:worker_threads'
 import { boilerplateFlags, lineAt, lineKey, lineText, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary, tokenize } from './tokenize'
+import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
 
 export interface DocTermsOptions {
@@ -14,6 +14,34 @@ export interface DocTermsOptions {
   tokenizer?: (text: string) => string[]
   /** Leave out template boilerplate lines (see boilerplate.ts) with these limits. */
   boilerplate?: BoilerplateOptions
+  /**
+   * Documents whose pass-1 results an earlier build kept (the default tokenizer only): they are not scanned. The
+   * table's arrays may be taken over (and changed): it is the caller's no more.
+   */
+  reuse?: ReusedTerms
+  /**
+   * Given the pass-1 results of every document (before boilerplate lines are taken out), synchronously, when at
+   * least one document was scanned: for keeping them (the arrays are changed after the call returns).
+   */
+  onScanned?: (table: TermTable) => void
+}
+
+/** Pass-1 results of documents as a table: terms (before boilerplate is taken out) and line keys. */
+export interface TermTable {
+  vocab: readonly string[]
+  /** Document r's entries are [docPtr[r], docPtr[r+1]), its lines [linePtr[r], linePtr[r+1]). */
+  docPtr: Uint32Array
+  entTerm: Uint32Array
+  entCount: Uint32Array
+  linePtr: Uint32Array
+  lineKey: Int32Array
+  lineStart: Uint32Array
+}
+
+/** A table of earlier results and, per document of this build, its row there (-1: scan it). */
+export interface ReusedTerms {
+  table: TermTable
+  rowOf: Int32Array
 }
 
 /** A document: its text, or its parts (the text is the parts joined by line breaks; no joined copy is made). */
@@ -92,6 +120,48 @@ export class DocTerms {
     this.entryOf[term] = this.nEnt
     this.entTerm[this.nEnt] = term
     this.entCount[this.nEnt++] = count
+  }
+
+  /** Appends an entry for a term the current document does not have yet (reserve() first). */
+  push(term: number, count: number): void {
+    this.entTerm[this.nEnt] = term
+    this.entCount[this.nEnt++] = count
+  }
+
+  /**
+   * The pass-1 results a table holds for exactly these documents, in its order: its arrays are taken over (the
+   * caller gives them up), its vocabulary numbered in its order.
+   */
+  static adopt(t: TermTable, withLines: boolean): DocTerms {
+    const n = t.docPtr.length - 1
+    const out = new DocTerms(n, 0, withLines ? 0 : undefined)
+    for (const term of t.vocab) out.dict.idOf(term)
+    out.docPtr.set(t.docPtr)
+    out.entTerm = t.entTerm
+    out.entCount = t.entCount
+    out.nEnt = t.entTerm.length
+    if (out.lines) {
+      out.linePtr.set(t.linePtr)
+      out.lines.key = t.lineKey
+      out.lines.start = t.lineStart
+      out.lines.count = t.lineKey.length
+    }
+    out.docs = n
+    return out
+  }
+
+  /** The results so far as a table (views of this object's arrays: valid until they change). */
+  table(): TermTable {
+    const lines = this.lines ?? new LineKeys(0)
+    return {
+      vocab: this.dict.terms,
+      docPtr: this.docPtr.subarray(0, this.docs + 1),
+      entTerm: this.entTerm.subarray(0, this.nEnt),
+      entCount: this.entCount.subarray(0, this.nEnt),
+      linePtr: this.lines ? this.linePtr.subarray(0, this.docs + 1) : new Uint32Array(this.docs + 1),
+      lineKey: lines.key.subarray(0, lines.count),
+      lineStart: lines.start.subarray(0, lines.count)
+    }
   }
 
   /** Closes the current document. */
@@ -183,9 +253,65 @@ export function docTermsOf(docs: readonly IndexDoc[], options: DocTermsOptions =
  */
 export async function docTermsAsync(docs: readonly IndexDoc[], options: DocTermsOptions & { workers?: number } = {}): Promise<DocTerms> {
   const prepared = prepareDocs(docs, options)
+  const reuse = options.tokenizer ? undefined : options.reuse
+  let terms: DocTerms
+  if (!reuse) {
+    terms = await scanAll(prepared, options)
+    if (terms.docs > 0) options.onScanned?.(terms.table())
+  } else {
+    const todo: number[] = []
+    for (let d = 0; d < prepared.length; d++) if ((reuse.rowOf[d] as number) < 0) todo.push(d)
+    const fresh = todo.length > 0 ? await scanAll(todo.map((d) => prepared[d] as IndexDoc), options) : undefined
+    // The usual warm case: the table holds exactly these documents in this order (nothing changed since it was saved).
+    terms = !fresh && isIdentity(reuse) ? DocTerms.adopt(reuse.table, options.boilerplate !== undefined) : assemble(prepared, options, reuse, fresh)
+    if (fresh) options.onScanned?.(terms.table())
+  }
+  return dropBoilerplate(terms, prepared, options)
+}
+
+function isIdentity({ table, rowOf }: ReusedTerms): boolean {
+  if (table.docPtr.length !== rowOf.length + 1) return false
+  for (let d = 0; d < rowOf.length; d++) if (rowOf[d] !== d) return false
+  return true
+}
+
+/**
+ * Pass 1 for every document: its rows of the table when it has one, else its part of `fresh` (the scan of the
+ * documents without one, in order). The same result as scanning them all: only term ids may be numbered otherwise.
+ */
+function assemble(docs: readonly IndexDoc[], options: DocTermsOptions, reuse: ReusedTerms, fresh: DocTerms | undefined): DocTerms {
+  const n = docs.length
+  const { table, rowOf } = reuse
+  const out = docTermsFor(n, totalChars(docs), options)
+  const fromTable = new Int32Array(table.vocab.length).fill(-1)
+  const freshTable = fresh?.table()
+  const fromFresh = new Int32Array(fresh ? fresh.dict.terms.length : 0).fill(-1)
+  let f = 0
+  for (let d = 0; d < n; d++) {
+    const r = rowOf[d] as number
+    const src = r >= 0 ? table : (freshTable as TermTable)
+    const row = r >= 0 ? r : f++
+    const map = r >= 0 ? fromTable : fromFresh
+    const e0 = src.docPtr[row] as number
+    const e1 = src.docPtr[row + 1] as number
+    // Term ids first (a new term grows the dictionary), then room, then the entries (distinct within a document).
+    for (let e = e0; e < e1; e++) {
+      const t = src.entTerm[e] as number
+      if ((map[t] as number) < 0) map[t] = out.dict.idOf(src.vocab[t] as string)
+    }
+    out.reserve(e1 - e0)
+    for (let e = e0; e < e1; e++) out.push(map[src.entTerm[e] as number] as number, src.entCount[e] as number)
+    if (out.lines) for (let k = src.linePtr[row] as number; k < (src.linePtr[row + 1] as number); k++) out.lines.push(src.lineKey[k] as number, src.lineStart[k] as number)
+    out.endDoc()
+  }
+  return out
+}
+
+/** Pass 1 without taking boilerplate out: on this thread, or with a worker on large corpora. */
+async function scanAll(prepared: readonly IndexDoc[], options: DocTermsOptions & { workers?: number }): Promise<DocTerms> {
   const chars = totalChars(prepared)
   const n = prepared.length
-  if (options.tokenizer || n < PARALLEL_SCAN_MIN_DOCS || options.workers === 0) return dropBoilerplate(scanHere(prepared, options, chars), prepared, options)
+  if (options.tokenizer || n < PARALLEL_SCAN_MIN_DOCS || options.workers === 0) return scanHere(prepared, options, chars)
   let split = 0
   let ownChars = 0
   for (; split < n && ownChars < chars * 0.45; split++) ownChars += totalChars([prepared[split] as IndexDoc])
@@ -204,13 +330,13 @@ export async function docTermsAsync(docs: readonly IndexDoc[], options: DocTerms
   const restScan = worker ?? createWordScan(n - split, chars - ownChars, options.boilerplate !== undefined)
   if (!worker) scanDocs(restScan, prepared, split, n - split)
   collectScan(restScan, prepared, split, out)
-  return dropBoilerplate(out, prepared, options)
+  return out
 }
 
 /** Scans documents on a worker thread (rejects when the worker cannot start or fails). */
 export function scanInWorker(docs: readonly IndexDoc[], chars: number, withLines: boolean): Promise<WordScan> {
   return new Promise<WordScan>((resolve, reject) => {
-    const worker = new Worker(wordScanWorkerSource(), { eval: true, workerData: { docs, chars, withLines } })
+    const worker = startWorker(wordScanWorkerSource(), { docs, chars, withLines })
     worker.once('message', (scan: WordScan) => {
       resolve(scan)
       void worker.terminate()

@@ -5,7 +5,9 @@ import { acceptProposal, curateLibrary, openForCuration } from '../../curate/ser
 import type { CurationSettings } from '../../curate/settings'
 import { chunked, jsonPieces } from '../../curate/json-pieces'
 import { defaultCacheDir } from '../../scan/cache'
+import { warmCurationWorkers, warmForFolder } from '../../curate/warm-up'
 import { loadStems, saveStems, stemCacheFile } from '../../text/stem-cache'
+import { releaseWarmWorkers } from '../../text/warm-workers'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 
 const OPTIONS = {
@@ -72,7 +74,9 @@ export const command: CliCommand = {
 
     // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
-    const [opened, stemsLoaded] = await Promise.all([openForCuration(dir), loadStems(stemFile)])
+    // the worker threads the similarity work takes start now (by the top folder's size), overlapping the listing
+    const [opened, stemsLoaded] = await Promise.all([openForCuration(dir), loadStems(stemFile), warmForFolder(dir)])
+    if (opened.listing) warmCurationWorkers(opened.listing.skills.filter((s) => !s.legacy).length)
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
     let lastStep = 0
@@ -90,6 +94,7 @@ export const command: CliCommand = {
     }
     const plan = await curateLibrary(opened, {
       llm,
+      cacheDir: defaultCacheDir(io.env),
       settings,
       usage,
       signal: io.signal,
@@ -103,6 +108,7 @@ export const command: CliCommand = {
       }
     })
 
+    releaseWarmWorkers()
     await saveStems(stemFile, stemsLoaded)
 
     const applyErrors: string[] = []

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { CurationPlan } from '../../src/shared/types'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { documentKey, encodeTermCache, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
+import { similarityParts } from '../../src/main/curate/proposals'
+import { docTermsAsync, type TermTable } from '../../src/main/text/doc-terms'
+import { buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
+import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
+import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const NOW = new Date('2026-11-21T12:00:00Z')
+// The same template lines in every skill: boilerplate, taken out of the index.
+const TEMPLATE = '\n\n## Notes\n\nRecorded by the agent after the task.\nReview before reuse.\n'
+const skills: FixtureSkill[] = [
+  { id: '1001', title: 'Sorting arrays', body: SORTING + TEMPLATE, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
+  { id: '1002', title: 'Sorting arrays in TS', body: SORTING_COPY + TEMPLATE, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
+  { id: '1003', title: 'Deploy with compose', body: DEPLOY + TEMPLATE, created: '2026-11-01T00:00:00', fetch: 1 },
+  { id: '1004', title: 'Compose deployment checklist', body: DEPLOY_NEAR + TEMPLATE, created: '2026-11-01T00:00:00', fetch: 1 },
+  { id: '1005', title: 'Haiku', body: POETRY + TEMPLATE, created: '2026-01-01T00:00:00' }
+]
+
+/** A plan as JSON without the run's own clock. */
+function planJson(plan: CurationPlan): string {
+  return JSON.stringify({ ...plan, created_at: undefined })
+}
+
+async function curate(dir: string, cacheDir?: string): Promise<CurationPlan> {
+  return curateLibrary(await openForCuration(dir), { now: NOW, ...(cacheDir ? { cacheDir } : {}) })
+}
+
+/** The pass-1 table and keys of a library's documents, as a run saves them. */
+async function savedBytes(dir: string, root: string): Promise<{ bytes: Buffer; keys: string[] }> {
+  const opened = await openForCuration(dir)
+  const docs = opened.listing!.skills.filter((s) => !s.legacy).map(similarityParts)
+  const keys = docs.map(documentKey)
+  let bytes: Buffer | undefined
+  await docTermsAsync(docs, { boilerplate: {}, onScanned: (t: TermTable) => (bytes = encodeTermCache(root, true, keys, t)) })
+  return { bytes: bytes!, keys }
+}
+
+describe('term cache (the index first pass kept between curate runs)', () => {
+  it('a run with the cache gives the same plan as one without, cold and warm; a changed skill is scanned again at the next run', async () => {
+    const dir = makeLibrary(skills)
+    const cacheDir = tempDir('terms-cache')
+    const plain = planJson(await curate(dir))
+    expect(planJson(await curate(dir, cacheDir))).toBe(plain)
+    const root = fs.realpathSync(dir)
+    const file = termCacheFile(cacheDir, root)
+    expect(fs.existsSync(file)).toBe(true)
+    const mtime = fs.statSync(file).mtimeMs
+    // warm: every document found, nothing rewritten
+    expect(planJson(await curate(dir, cacheDir))).toBe(plain)
+    expect(fs.statSync(file).mtimeMs).toBe(mtime)
+
+    // An editor changes one skill: the next run sees it (its old row is not used) and saves the new terms.
+    const edited = path.join(dir, 'skill_1005.md')
+    fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('# Writing haiku', '# Sorting arrays in TypeScript'))
+    const fresh = planJson(await curate(dir))
+    expect(planJson(await curate(dir, cacheDir))).toBe(fresh)
+    expect(fresh).not.toBe(plain)
+    const opened = await openForCuration(dir)
+    const keys = opened.listing!.skills.filter((s) => !s.legacy).map((s) => documentKey(similarityParts(s)))
+    const reuse = loadTermCache(file, root, true, keys)!
+    expect([...reuse.rowOf].every((r) => r >= 0)).toBe(true)
+  })
+
+  it('reused rows build the same index as a scan of every document (some rows reused, some scanned)', async () => {
+    const dir = makeLibrary(skills)
+    const root = fs.realpathSync(dir)
+    const { bytes, keys } = await savedBytes(dir, root)
+    const file = path.join(tempDir('terms-file'), 'x.terms')
+    fs.writeFileSync(file, bytes)
+    const docs = (await openForCuration(dir)).listing!.skills.filter((s) => !s.legacy).map(similarityParts)
+    const reuse = loadTermCache(file, root, true, keys)!
+    // every other document as if it had changed
+    reuse.rowOf.forEach((_, d) => d % 2 === 1 && (reuse.rowOf[d] = -1))
+    const scanned = await buildTfIdfIndexAsync(docs, { boilerplate: {} })
+    const mixed = await buildTfIdfIndexAsync(docs, { boilerplate: {}, reuse })
+    expect(mixed.vocab).toEqual(scanned.vocab)
+    expect([...mixed.rowPtr]).toEqual([...scanned.rowPtr])
+    expect([...mixed.colIdx]).toEqual([...scanned.colIdx])
+    expect([...mixed.values]).toEqual([...scanned.values])
+    expect(scanned.vocab).not.toContain('reus') // the template lines were taken out in both
+  })
+
+  it('ignores a torn file, a damaged one, a foreign one, another library\'s and one made without line keys', async () => {
+    const dir = makeLibrary(skills)
+    const root = fs.realpathSync(dir)
+    const { bytes, keys } = await savedBytes(dir, root)
+    const file = path.join(tempDir('terms-bad'), 'x.terms')
+    const damaged = Buffer.from(bytes)
+    // a byte inside the sections (the end may be alignment padding)
+    const mid = Math.floor(damaged.length / 2)
+    damaged[mid] = (damaged[mid] as number) ^ 0xff
+    const cases: Buffer[] = [bytes.subarray(0, bytes.length - 100), damaged, Buffer.from('not a cache file at all, just text\n'), Buffer.alloc(0)]
+    for (const bad of cases) {
+      fs.writeFileSync(file, bad)
+      expect(loadTermCache(file, root, true, keys)).toBeUndefined()
+    }
+    fs.writeFileSync(file, bytes)
+    expect(loadTermCache(file, root, true, keys)).toBeDefined()
+    expect(loadTermCache(file, `${root}-other`, true, keys)).toBeUndefined()
+    expect(loadTermCache(file, root, false, keys)).toBeUndefined()
+    expect(loadTermCache(path.join(path.dirname(file), 'absent.terms'), root, true, keys)).toBeUndefined()
+    // and a run over a torn file gives the plan a run without cache gives, and replaces the file with a good one
+    const cacheDir = tempDir('terms-torn')
+    const real = termCacheFile(cacheDir, root)
+    fs.mkdirSync(path.dirname(real), { recursive: true })
+    fs.writeFileSync(real, bytes.subarray(0, 200))
+    expect(planJson(await curate(dir, cacheDir))).toBe(planJson(await curate(dir)))
+    expect(loadTermCache(real, root, true, keys)).toBeDefined()
+  })
+
+  it('several curate processes at once on one library and one cache folder: all succeed with the same plan, the cache stays usable', async () => {
+    const dir = makeLibrary(skills)
+    const cacheDir = tempDir('terms-procs')
+    const env = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: cacheDir, SKILLBENCH_CONFIG_DIR: tempDir('terms-config') }
+    const runOne = (): Promise<{ code: number | null; stdout: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'curate', '--library', dir, '--json', '--no-usage'], { env, cwd: ROOT })
+        let stdout = ''
+        child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
+        child.on('close', (code) => resolve({ code, stdout }))
+      })
+    const runs = await Promise.all([runOne(), runOne(), runOne()])
+    const clockless = (s: string): string => s.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, 'T')
+    for (const r of runs) expect(r.code).toBe(0)
+    expect(new Set(runs.map((r) => clockless(r.stdout))).size).toBe(1)
+    expect(JSON.parse(runs[0]!.stdout).proposals.length).toBeGreaterThan(0)
+    const root = fs.realpathSync(dir)
+    const keys = (await openForCuration(dir)).listing!.skills.filter((s) => !s.legacy).map((s) => documentKey(similarityParts(s)))
+    const reuse = loadTermCache(termCacheFile(cacheDir, root), root, true, keys)!
+    expect([...reuse.rowOf].every((r) => r >= 0)).toBe(true)
+    // no temporary file left behind
+    expect(fs.readdirSync(path.join(cacheDir, 'curate')).filter((n) => n.endsWith('.tmp'))).toEqual([])
+  }, 60_000)
+
+  it.skipIf(!HAS_REAL_DATA)('real SKILL.md corpus: the same plan cold, warm and after a skill changed', async () => {
+    const dir = tempDir('terms-real')
+    fs.cpSync(realPath('skills', 'anthropics_skills'), path.join(dir, 'anthropics_skills'), { recursive: true })
+    fs.cpSync(realPath('skills', 'composiohq_awesome-claude-skills'), path.join(dir, 'composiohq_awesome-claude-skills'), { recursive: true })
+    const cacheDir = tempDir('terms-real-cache')
+    const plainPlan = await curate(dir)
+    // duplicates across the two corpora: the plan depends on the similarity scores
+    expect(plainPlan.proposals.filter((p) => p.kind === 'merge').length).toBeGreaterThan(0)
+    const plain = planJson(plainPlan)
+    expect(planJson(await curate(dir, cacheDir))).toBe(plain)
+    expect(planJson(await curate(dir, cacheDir))).toBe(plain)
+    const listing = (await openForCuration(dir)).listing!.skills.filter((s) => !s.legacy)
+    const target = path.join(dir, listing[0]!.path)
+    fs.chmodSync(target, 0o644)
+    fs.appendFileSync(target, '\nA new closing line about retrying flaky network uploads.\n')
+    expect(planJson(await curate(dir, cacheDir))).toBe(planJson(await curate(dir)))
+  }, 120_000)
+})
