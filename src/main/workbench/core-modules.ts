@@ -18,6 +18,7 @@ import { stripBoilerplate } from '../text/boilerplate'
 import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { LibrarySearch } from '../search/library-search'
+import { defaultCacheDir } from '../scan/cache'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
 import {
@@ -340,6 +341,8 @@ export async function createCoreModules(): Promise<CoreModules> {
       const plan = await curateLibrary(opened, {
         settings: curationSettingsOf(settings),
         llm,
+        // The same term cache as `skillbench curate` (the user's cache folder): a second curation reads only changed skills.
+        cacheDir: defaultCacheDir(),
         usage,
         signal: ctx.signal,
         onProgress: (p) =>
