@@ -9,8 +9,8 @@
  * tokenizer version, of another library, torn, or failing its CRC is ignored (and replaced by the next save).
  */
 import { hash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
+import { writeCacheFile } from '../cache-files'
 import { encodeIndex, IndexFile } from '../search/codec'
 import type { ReusedTerms, TermTable } from '../text/doc-terms'
 import { TOKENIZER_VERSION } from '../text/tokenize'
@@ -142,12 +142,5 @@ function consistent(t: TermTable, docs: number, keyBytes: number): boolean {
 
 /** Saves the encoded table (temp file + rename, never through a link); a cache that cannot be written costs only the next run's time. */
 export async function saveTermCache(file: string, bytes: Buffer): Promise<void> {
-  const tmp = `${file}.${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.tmp`
-  try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 })
-    await fs.promises.writeFile(tmp, bytes, { mode: 0o600, flag: 'wx' })
-    await fs.promises.rename(tmp, file)
-  } catch {
-    await fs.promises.rm(tmp, { force: true }).catch(() => undefined)
-  }
+  await writeCacheFile(file, bytes).catch(() => undefined)
 }

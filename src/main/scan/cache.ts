@@ -7,11 +7,11 @@
  * deserialisation instead of a large JSON parse.
  */
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
 import type { AgentMessage, ToolCall } from '../../shared/types'
+import { readCacheFile, writeCacheFile } from '../cache-files'
 import type { LogParse } from './agiagent-parser'
 
 const FORMAT = 4
@@ -86,8 +86,8 @@ export class ScanCache<T = unknown> {
       return
     }
     try {
-      const buf = await fs.promises.readFile(this.file)
-      if (buf.length > MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) {
+      const buf = await readCacheFile(this.file)
+      if (buf && buf.length > MAGIC.length && buf.subarray(0, MAGIC.length).equals(MAGIC)) {
         const raw = v8.deserialize(buf.subarray(MAGIC.length)) as { format?: unknown; v8?: unknown; entries?: unknown }
         // V8's format is read back only by the V8 that wrote it (the CLI and the app may differ).
         if (raw.format === FORMAT && raw.v8 === process.versions.v8 && Array.isArray(raw.entries)) {
@@ -112,11 +112,8 @@ export class ScanCache<T = unknown> {
     if (!this.file || !this.dirty) {
       return
     }
-    await fs.promises.mkdir(path.dirname(this.file), { recursive: true })
-    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`
     const entries = [...this.entries].map(([key, e]) => [key, e.size, e.mtimeMs, encodeValue(e.value)])
-    await fs.promises.writeFile(tmp, Buffer.concat([MAGIC, v8.serialize({ format: FORMAT, v8: process.versions.v8, entries })]))
-    await fs.promises.rename(tmp, this.file)
+    await writeCacheFile(this.file, Buffer.concat([MAGIC, v8.serialize({ format: FORMAT, v8: process.versions.v8, entries })]))
     this.dirty = false
   }
 }

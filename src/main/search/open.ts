@@ -11,6 +11,7 @@ import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
 import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { defaultCacheDir } from '../scan/cache'
+import { writeCacheFileSync } from '../cache-files'
 import { IndexFile } from './codec'
 import { encodeDelta, readDeltaChanges } from './delta'
 import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
@@ -51,19 +52,6 @@ export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.e
   return new SearchIndex(root)
 }
 
-/** Writes a cache file whole: a temp file renamed over it (readers see the old or the new one, never a mix; never through a link). */
-function writeCacheFile(file: string, bytes: Buffer): void {
-  const tmp = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-    fs.writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' })
-    fs.renameSync(tmp, file)
-  } catch (err) {
-    fs.rmSync(tmp, { force: true })
-    throw err
-  }
-}
-
 /** The name of the index saved in `file` now (null: none). */
 function savedNonce(file: string): string | null {
   const f = IndexFile.open(file)
@@ -82,12 +70,12 @@ export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = pro
   try {
     const delta = index.baseNonce !== null && savedNonce(file) === index.baseNonce ? index.deltaSinceBase() : null
     if (delta) {
-      writeCacheFile(searchDeltaFile(index.root, env), encodeDelta(delta.delta, delta.ranking, delta.docs, delta.vocab))
+      writeCacheFileSync(searchDeltaFile(index.root, env), encodeDelta(delta.delta, delta.ranking, delta.docs, delta.vocab))
       index.dirty = false
       return true
     }
     const nonce = crypto.randomBytes(12).toString('hex')
-    writeCacheFile(file, index.toBuffer(nonce))
+    writeCacheFileSync(file, index.toBuffer(nonce))
     index.markSaved(nonce)
     // The old delta named the replaced index: it would be passed over; gone, it costs no read.
     fs.rmSync(searchDeltaFile(index.root, env), { force: true })

@@ -6,8 +6,8 @@
  * torn or foreign file is ignored. Written whole to a temporary name and renamed, so processes sharing the
  * folder never read half a file (the last writer's vocabulary wins: it is a cache).
  */
-import fs from 'node:fs'
 import path from 'node:path'
+import { readCacheFile, writeCacheFile } from '../cache-files'
 import { primeStems, stemmedWords, TOKENIZER_VERSION } from './tokenize'
 
 const HEADER = `skillbench stems v${TOKENIZER_VERSION}`
@@ -20,8 +20,9 @@ export function stemCacheFile(cacheDir: string): string {
 
 /** Primes tokenize's word cache from the file; returns the number of words taken (0 when absent or unusable). */
 export async function loadStems(file: string): Promise<number> {
-  const text = await fs.promises.readFile(file, 'utf8').catch(() => null)
-  if (text === null) return 0
+  const bytes = await readCacheFile(file)
+  if (bytes === null) return 0
+  const text = bytes.toString('utf8')
   const lines = text.split('\n')
   // header, word\tterm lines, `end N`, and the final line break
   const end = /^end (\d+)$/.exec(lines[lines.length - 2] ?? '')
@@ -43,13 +44,6 @@ export async function saveStems(file: string, loaded: number): Promise<void> {
   // the words this run met come last: over the limit, the oldest loaded ones give way
   const kept = entries.slice(-MAX_WORDS)
   const body = `${HEADER}\n${kept.map(([w, t]) => `${w}\t${t}`).join('\n')}\nend ${kept.length}\n`
-  await fs.promises.mkdir(path.dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
-  try {
-    await fs.promises.writeFile(tmp, body)
-    await fs.promises.rename(tmp, file)
-  } catch {
-    // a cache that cannot be written costs the next run its stems, nothing else
-    await fs.promises.rm(tmp, { force: true }).catch(() => undefined)
-  }
+  // a cache that cannot be written costs the next run its stems, nothing else
+  await writeCacheFile(file, body).catch(() => undefined)
 }
