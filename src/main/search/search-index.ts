@@ -24,23 +24,29 @@ export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
 /** One skill file as the index knows it: as read (read-docs.ts), or still in the saved index file. */
 interface IndexedDoc extends Omit<ReadDoc, 'json' | 'preview'> {
-  /** Undefined: still in the index file (row). */
+  /** Undefined: still only in the open saved file, at `baseRow` (see listingInFile). */
   preview?: string
-  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the index file (row), or kept as `jsonBytes`. */
+  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the saved file, or kept as `jsonBytes`. */
   json?: string
   /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
   jsonBytes?: Buffer
   /** Term ids and counts (active skills only), for documents read in this process or from a delta; the others' are in the postings. */
   terms?: Uint32Array
   counts?: Uint32Array
-  /** Row in the open saved file whose listing text is not read yet (-1: none). */
-  row: number
   /** Row in the saved base index this document is unchanged from (-1: read since; it belongs in a delta). */
   baseRow: number
 }
 
 /** Documents changed since the saved index beyond which the whole index is written again rather than a delta. */
 export const MAX_DELTA_DOCS = 256
+
+/**
+ * Whether a document's listing text and preview are still only in the open saved file (at its `baseRow`): a
+ * document loaded from the file until they are read; every document read or taken from a delta carries them.
+ */
+function listingInFile(d: IndexedDoc): boolean {
+  return d.preview === undefined
+}
 
 /** A document's listing text, decoded from the saved bytes the first time it is needed. */
 function jsonText(d: IndexedDoc): string {
@@ -143,7 +149,7 @@ export class SearchIndex {
         const to = b.ptr[k + 1]!
         const terms = new Uint32Array(to - from)
         for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
-        out.push({ ...d, row: -1, baseRow: -1, terms, counts: b.counts.slice(from, to) })
+        out.push({ ...d, baseRow: -1, terms, counts: b.counts.slice(from, to) })
       })
     }
     this.vocab = dict.terms
@@ -212,22 +218,20 @@ export class SearchIndex {
     } catch {
       // A damaged saved index costs a re-read of those files, never a wrong answer; the whole index is written again.
       this.closeFile()
-      const damaged = this.docs.filter((d) => d.row >= 0)
+      const damaged = this.docs.filter(listingInFile)
       const again = readDocs(damaged.map((d) => ({ abs: `${this.root}/${d.rel}`, rel: d.rel, format: skillFileAt(d.rel)?.format ?? 'agiagent', legacy: d.legacy })))
       damaged.forEach((d, i) => {
         d.json = again.docs[i]!.json
         d.preview = again.docs[i]!.preview
-        d.row = -1
       })
       this.base = null
       this.dirty = true
       return
     }
     for (const d of this.docs) {
-      if (d.row < 0) continue
-      if (d.json === undefined) d.jsonBytes ??= json.subarray(jsonPtr[d.row]!, jsonPtr[d.row + 1]!)
-      d.preview ??= previews[d.row]!
-      d.row = -1
+      if (!listingInFile(d)) continue
+      d.jsonBytes = json.subarray(jsonPtr[d.baseRow]!, jsonPtr[d.baseRow + 1]!)
+      d.preview = previews[d.baseRow]!
     }
     this.closeFile()
   }
@@ -473,7 +477,7 @@ export class SearchIndex {
     if (dict.terms.length !== this.vocab.length + delta.vocab.length) return false
     for (const d of delta.docs) {
       const terms = Uint32Array.from(d.terms, (t) => dict.idOf(t))
-      const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, preview: d.preview, row: -1, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
+      const doc: IndexedDoc = { rel: d.rel, size: d.size, mtimeMs: d.mtimeMs, ino: d.ino, ctimeMs: d.ctimeMs, ok: d.ok, legacy: d.legacy, id: d.id, json: d.json, preview: d.preview, baseRow: -1, terms, counts: Uint32Array.from(d.counts) }
       docs.splice(this.position(docs, d.rel), 0, doc)
     }
     this.dict = dict
@@ -520,7 +524,7 @@ export class SearchIndex {
         if (i > 0 && !(paths[i - 1]! < paths[i]!)) throw new Error('damaged')
         const ok = (flags[i]! & 1) === 1
         const legacy = (flags[i]! & 2) === 2
-        index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, row: i, baseRow: i })
+        index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, baseRow: i })
       }
       index.vocab = vocab
       index.derivedDocs = index.docs
