@@ -20,6 +20,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv
   /** Aborted on Ctrl-C. */
   signal: AbortSignal
+  /** How to run this CLI as another process (node, its flags, the script); only when it runs as its own process. */
+  selfCommand?: readonly string[]
 }
 
 /** One `skillbench` sub-command; each lives in its own file under `commands/`. */

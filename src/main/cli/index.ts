@@ -80,7 +80,8 @@ export function runFromProcess(): void {
     isTTY: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
     env: process.env,
-    signal: controller.signal
+    signal: controller.signal,
+    selfCommand: [process.execPath, ...process.execArgv, process.argv[1]!]
   }
   main(process.argv.slice(2), io).then(
     (code) => {

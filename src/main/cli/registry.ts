@@ -44,6 +44,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'Find the skills most relevant to a text (TF-IDF, Chinese and English)',
     load: () => import('./commands/query')
   },
+  'search-server': {
+    summary: "Keep a library's search index in memory for fast queries (started by query on large libraries)",
+    load: () => import('./commands/search-server')
+  },
   rate: {
     summary: 'Rate a skill from 0 to 1 (quality = 0.7 × old + 0.3 × rating)',
     load: () => import('./commands/rate')

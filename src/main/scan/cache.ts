@@ -7,11 +7,11 @@
  * deserialisation instead of a large JSON parse.
  */
 import crypto from 'node:crypto'
-import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
 import type { AgentMessage, ToolCall } from '../../shared/types'
 import { readCacheFile, writeCacheFile } from '../cache-files'
+import { defaultCacheDir } from '../cache-dir'
 import type { LogParse } from './agiagent-parser'
 
 const FORMAT = 4
@@ -24,16 +24,7 @@ interface Entry<T> {
   value: T
 }
 
-/** `$SKILLBENCH_CACHE_DIR`, else `$XDG_CACHE_HOME/skillbench`, else `~/.cache/skillbench`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SKILLBENCH_CACHE_DIR) {
-    return path.resolve(env.SKILLBENCH_CACHE_DIR)
-  }
-  if (env.XDG_CACHE_HOME) {
-    return path.join(path.resolve(env.XDG_CACHE_HOME), 'skillbench')
-  }
-  return path.join(os.homedir(), '.cache', 'skillbench')
-}
+export { defaultCacheDir }
 
 /** The persisted cache file for one scanned folder (a hash of its path, so roots never collide). */
 export function cacheFileFor(rootDir: string, env: NodeJS.ProcessEnv = process.env): string {

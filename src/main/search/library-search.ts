@@ -1,13 +1,16 @@
 /**
- * The search index of one library in a long-lived process (an MCP server, the app): opened once (warm from the
- * cache folder), then kept current cheaply before each use — the ledger says which skills other Skillbench
- * processes wrote (those files are re-read), and a full check of every file's stat runs when the last one is older
- * than `maxAgeMs` (edits by other programs). Saved back to the cache folder after changes, at most every few seconds.
+ * The search index of one library in a long-lived process (an MCP server, the app, the search server): opened once
+ * (warm from the cache folder), then kept current cheaply before each use. With a change feed (file notifications,
+ * change-feed.ts) only the files it names are checked again, and the whole library when it asks for that: always
+ * current. Without one, the ledger says which skills other Skillbench processes wrote (those files are re-read), and
+ * a full check of every file's stat runs when the last one is older than `maxAgeMs` (edits by other programs).
+ * Saved back to the cache folder after changes, at most every few seconds.
  */
 import { LedgerTail } from '../store/ledger'
 import { walkLibrary } from '../store/walk'
 import type { SkillListResult } from '../../shared/api'
 import type { LoadError } from '../../shared/types'
+import type { ChangeFeed } from './change-feed'
 import { listingOf, openSearchIndex, saveSearchIndex } from './open'
 import { parseListed, type SearchIndex } from './search-index'
 import { summaryOf } from './skill-text'
@@ -18,6 +21,8 @@ export interface LibrarySearchOptions {
   maxAgeMs?: number
   /** How long after a change the index is saved (default 5000 ms; 0 = at once). */
   saveDelayMs?: number
+  /** File notifications for this library (closed with it); used unless it reports a fallback. */
+  feed?: ChangeFeed
 }
 
 export class LibrarySearch {
@@ -50,14 +55,31 @@ export class LibrarySearch {
       this.opening ??= (async () => {
         this.ledger.poll() // what is in the ledger now is covered by the walk below
         const { index, walk } = await openSearchIndex(this.root, { env: this.opts.env })
-        this.index = index
         this.skipped = walk.skipped
         this.checkedAt = Date.now()
+        if (this.watched()) {
+          // Watched from now on: one more walk covers what was written before the watches were in place.
+          this.opts.feed!.track(walk.dirs)
+          this.opts.feed!.take()
+          await this.walkAndSync(index)
+        }
+        this.index = index
         return index
       })().finally(() => (this.opening = null))
       return this.opening
     }
     const index = this.index
+    if (this.watched()) {
+      // A poll of the event loop first, so every write finished before this call has had its notification
+      // delivered: an immediate queued from another immediate runs only after the loop polled its handles again.
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
+      const seen = this.opts.feed!.take()
+      const written = this.ledger.poll()
+      if (seen.full || written.reset) await this.walkAndSync(index)
+      else if (seen.paths.length + written.paths.length > 0) index.refreshPaths([...new Set([...seen.paths, ...written.paths])])
+      if (index.dirty) this.scheduleSave()
+      return index
+    }
     const changes = this.ledger.poll()
     if (opts.full || changes.reset || Date.now() - this.checkedAt >= (this.opts.maxAgeMs ?? 1000)) {
       const walk = await walkLibrary(this.root)
@@ -69,6 +91,23 @@ export class LibrarySearch {
     }
     if (index.dirty) this.scheduleSave()
     return index
+  }
+
+  /** Whether a change feed keeps the index current (else: stat checks). */
+  private watched(): boolean {
+    return this.opts.feed !== undefined && this.opts.feed.fallback === null
+  }
+
+  /** Walks the library and brings the index in line; again while the walk found folders not watched before. */
+  private async walkAndSync(index: SearchIndex): Promise<void> {
+    for (;;) {
+      const walk = await walkLibrary(this.root)
+      await index.sync(walk)
+      this.skipped = walk.skipped
+      this.checkedAt = Date.now()
+      // Writes in a folder between its listing and its new watch raised no notification: one more walk sees them.
+      if (this.opts.feed!.track(walk.dirs) === 0) return
+    }
   }
 
   /** The library's list rows from the index, checked against every file's stat: only changed files are read. */
@@ -94,5 +133,6 @@ export class LibrarySearch {
     this.saveTimer = undefined
     if (this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
     this.index?.closeFile()
+    this.opts.feed?.close()
   }
 }

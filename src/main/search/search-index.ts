@@ -166,7 +166,11 @@ export class SearchIndex {
     return this.dict
   }
 
-  /** Reloads the files at these library paths (written by some process, as the ledger says); returns how many changed. */
+  /**
+   * Reloads the files at these library paths (written by some process, as the ledger or a file notification says);
+   * returns how many were re-read or removed. Each is read again even when its stat looks unchanged: a rewrite of
+   * the same size within the filesystem's timestamp tick leaves size, mtime and ctime as they were.
+   */
   refreshPaths(rels: readonly string[]): number {
     let changed = 0
     const docs = [...this.docs]
@@ -183,7 +187,6 @@ export class SearchIndex {
         }
         continue
       }
-      if (here && sameStat(docs[at]!, key)) continue
       const doc = this.adopt([readDocs([{ abs: `${this.root}/${rel}`, rel, ...kind }])])[0]!
       if (here) docs[at] = doc
       else docs.splice(at, 0, doc)

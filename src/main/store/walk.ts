@@ -29,6 +29,8 @@ export interface LibraryWalk {
   temps: string[]
   /** Entries passed over on purpose, with why (`kind: 'skipped'`); unreadable folders too. */
   skipped: LoadError[]
+  /** Every folder listed, library-relative ('' is the root): what a watcher of the library must watch. */
+  dirs: string[]
 }
 
 /** Longest stretch of synchronous listing before the walk yields to the event loop (the app stays responsive). */
@@ -43,6 +45,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
   const candidates: Candidate[] = []
   const temps: string[] = []
   const skipped: LoadError[] = []
+  const dirs: string[] = []
   const skip = (rel: string, reason: string): void => void skipped.push({ path: rel, reason, kind: 'skipped' })
   let sliceStart = performance.now()
   // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
@@ -60,6 +63,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       skipped.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
       return
     }
+    dirs.push(relDir)
     const subdirs: string[] = []
     for (const e of entries) {
       const name = e.name
@@ -92,7 +96,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
   }
   await visit(root, '', 0, false, true)
   candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-  return { candidates, temps, skipped }
+  return { candidates, temps, skipped, dirs }
 }
 
 /** The kind of skill file a library-relative path names (null: not a skill file). */

@@ -1,22 +1,24 @@
-import type { QueryResult } from '../../../shared/types'
-import { LIBRARY_OPTIONS, parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
-import { fitWidth, formatTable, openLibraryFromFlags } from '../../tools/cli-support'
-import { createSkillTools } from '../../tools/skill-tools'
+import fs from 'node:fs'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+import { AUTO_SERVER_MIN_SKILLS, searchServerMode, searchServerSocket } from '../../search/server/address'
 
-const OPTIONS = { ...LIBRARY_OPTIONS, top: { type: 'string' }, 'no-touch': { type: 'boolean', default: false } } as const
+const OPTIONS = {
+  ...LIBRARY_OPTIONS,
+  top: { type: 'string' },
+  'no-touch': { type: 'boolean', default: false },
+  'no-server': { type: 'boolean', default: false }
+} as const
 
-/** A readable ranking: one row per skill, then its usage conditions. */
-export function formatQueryTable(result: QueryResult): string {
-  if (result.skills_count === 0) return result.message
-  const rows = result.skills.map((s, i) => [String(i + 1), s.similarity_score.toFixed(3), s.quality_index.toFixed(2), s.skill_id, fitWidth(s.title, 60)])
-  const lines = [`Found ${result.skills_count} relevant skill(s):`, '', formatTable(['#', 'SCORE', 'QUALITY', 'ID', 'TITLE'], rows), '']
-  result.skills.forEach((s, i) => lines.push(`${i + 1}. ${s.path}`, `   Use when: ${fitWidth(s.usage_conditions || '-', 100)}`))
-  return lines.join('\n')
+/** Writes an answer's output; its exit code. */
+function print(io: CliIo, out: { stdout: string; stderr: string; code: number }): number {
+  if (out.stdout) io.stdout(out.stdout)
+  if (out.stderr) io.stderr(out.stderr)
+  return out.code
 }
 
 export const command: CliCommand = {
   name: 'query',
-  usage: 'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--json]',
+  usage: 'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--no-server] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const text = positionals.join(' ').trim()
@@ -26,18 +28,46 @@ export const command: CliCommand = {
       top = Number(values.top)
       if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50')
     }
-    // Ranked from the persistent search index (only changed files are read); the library itself is not listed.
-    const { openSearchIndex } = await import('../../search/open')
+    const touch = !values['no-touch']
+    const json = Boolean(values.json)
+    const mode = values['no-server'] ? 'off' : searchServerMode(io.env)
+    const trace = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (line: string) => io.stderr(`[search] ${line}\n`) : () => undefined
+
+    // A running search server of this library answers without loading anything (only this module and net).
+    let root: string | null = null
+    try {
+      root = fs.realpathSync(resolveLibraryDir(values, io.cwd))
+    } catch {
+      // A missing library is reported by the in-process path below, with the store's message.
+    }
+    const socket = root && mode !== 'off' ? searchServerSocket(root, io.env) : null
+    if (socket) {
+      const { askSearchServer } = await import('../../search/server/client')
+      const asked = await askSearchServer(socket, { text, top, touch, json, via: 'cli' })
+      if ('answered' in asked) {
+        trace(`answered by the search server in ${asked.ms} ms`)
+        return print(io, asked.answered)
+      }
+      trace(asked.fallback)
+    }
+
+    // In process: ranked from the persistent search index (only changed files are read); the library is not listed.
+    const [{ openSearchIndex }, { openLibraryFromFlags }, { createSkillTools }, { queryOutput }] = await Promise.all([
+      import('../../search/open'),
+      import('../../tools/cli-support'),
+      import('../../tools/skill-tools'),
+      import('../query-output')
+    ])
     const late: { index?: Awaited<ReturnType<typeof openSearchIndex>>['index'] } = {}
     const lib = await openLibraryFromFlags(values, io, { lazy: true, locate: (id) => late.index?.pathOf(id) })
     const index = (late.index = (await openSearchIndex(lib.root, { env: io.env })).index)
-    const result = await createSkillTools(lib, { via: 'cli', search: async () => index }).query_skill(text, { top, touch: !values['no-touch'] })
-    if (values.json) printJson(io, result)
-    else if (result.status === 'success') io.stdout(formatQueryTable(result) + '\n')
-    if (result.status !== 'success') {
-      io.stderr(`${result.message}\n`)
-      return 1
+    const result = await createSkillTools(lib, { via: 'cli', search: async () => index }).query_skill(text, { top, touch })
+    const code = print(io, queryOutput(result, json))
+    // The next query of a large library is answered by a server started now, in the background.
+    if (socket && io.selfCommand && (mode === 'on' || index.activeCount >= AUTO_SERVER_MIN_SKILLS)) {
+      const { startSearchServer } = await import('../../search/server/start')
+      if (startSearchServer(io.selfCommand, lib.root, socket, io.env)) trace('search server started')
     }
-    return 0
+    return code
   }
 }

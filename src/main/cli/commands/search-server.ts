@@ -1,0 +1,51 @@
+import fs from 'node:fs'
+import net from 'node:net'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { searchServerSocket } from '../../search/server/address'
+
+const OPTIONS = { ...LIBRARY_OPTIONS, stop: { type: 'boolean', default: false }, status: { type: 'boolean', default: false }, 'idle-minutes': { type: 'string' } } as const
+
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket)
+    c.on('connect', () => (c.destroy(), resolve(true)))
+    c.on('error', () => resolve(false))
+  })
+}
+
+export const command: CliCommand = {
+  name: 'search-server',
+  usage: 'skillbench search-server (--library DIR | --root-dir DIR --user NAME) [--status | --stop] [--idle-minutes N]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS)
+    let root: string
+    try {
+      root = fs.realpathSync(resolveLibraryDir(values, io.cwd))
+    } catch {
+      throw new Error(`library folder not found: ${resolveLibraryDir(values, io.cwd)}`)
+    }
+    const socket = searchServerSocket(root, io.env)
+    if (!socket) throw new Error('the cache folder path is too long for a socket on this system: no search server')
+    if (values.status || values.stop) {
+      const up = await answers(socket)
+      if (values.stop && up) {
+        // A server steps down within seconds once its socket file is gone (it checks every 2 s).
+        fs.rmSync(socket, { force: true })
+        io.stdout(`search server of ${root} asked to stop\n`)
+      } else {
+        io.stdout(`${up ? 'a search server answers' : 'no search server'} for ${root}\n`)
+      }
+      return 0
+    }
+    let idleMs: number | undefined
+    if (values['idle-minutes'] !== undefined) {
+      const m = Number(values['idle-minutes'])
+      if (!(m > 0 && m <= 24 * 60)) throw new UsageError('--idle-minutes must be a number from 0 to 1440')
+      idleMs = m * 60_000
+    } else if (io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) {
+      idleMs = Math.max(100, Number(io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) || 600_000)
+    }
+    const { runSearchServer } = await import('../search-server')
+    return runSearchServer(root, { env: io.env, idleMs, log: (line) => io.stderr(`skillbench search-server: ${line}\n`) })
+  }
+}

@@ -1,0 +1,20 @@
+/** What `skillbench query` prints for an answer: the same text whether it was ranked in process or by the search server. */
+import type { QueryResult } from '../../shared/types'
+import { fitWidth, formatTable } from '../tools/cli-support'
+
+/** A readable ranking: one row per skill, then its usage conditions. */
+export function formatQueryTable(result: QueryResult): string {
+  if (result.skills_count === 0) return result.message
+  const rows = result.skills.map((s, i) => [String(i + 1), s.similarity_score.toFixed(3), s.quality_index.toFixed(2), s.skill_id, fitWidth(s.title, 60)])
+  const lines = [`Found ${result.skills_count} relevant skill(s):`, '', formatTable(['#', 'SCORE', 'QUALITY', 'ID', 'TITLE'], rows), '']
+  result.skills.forEach((s, i) => lines.push(`${i + 1}. ${s.path}`, `   Use when: ${fitWidth(s.usage_conditions || '-', 100)}`))
+  return lines.join('\n')
+}
+
+/** stdout, stderr and exit code of a query answer (`json`: the --json document). */
+export function queryOutput(result: QueryResult, json: boolean): { stdout: string; stderr: string; code: number } {
+  let stdout = ''
+  if (json) stdout = JSON.stringify(result, null, 2) + '\n'
+  else if (result.status === 'success') stdout = formatQueryTable(result) + '\n'
+  return result.status === 'success' ? { stdout, stderr: '', code: 0 } : { stdout, stderr: `${result.message}\n`, code: 1 }
+}

@@ -1,0 +1,226 @@
+/**
+ * The search server of one library: a background process that keeps the library's search index in memory, current
+ * through file notifications (change-feed.ts; a stat of every file where those cannot be trusted), and answers
+ * `skillbench query` over a Unix socket in the private cache folder, so a query costs a Node start and a round trip
+ * instead of loading the index. Answers are made by the same code as in process (createSkillTools + queryOutput).
+ *
+ * It steps down — closes, removes its socket, saves its index — after `idleMs` without a question, when a client
+ * of another build asks, when its socket is removed or taken over (a cache folder emptied, a newer server), or when
+ * the library is gone. Questions are answered one at a time, in order.
+ */
+import fs from 'node:fs'
+import net from 'node:net'
+import { openLibrary } from '../store/library'
+import { LibrarySearch } from '../search/library-search'
+import { watchLibrary } from '../search/change-feed'
+import { buildStamp, searchServerSocket, startingMarker } from '../search/server/address'
+import { MAX_REQUEST_BYTES, parseRequest, type QueryRequest, type ServerAnswer } from '../search/server/protocol'
+import { createSkillTools } from '../tools/skill-tools'
+import { queryOutput } from './query-output'
+
+export interface SearchServerOptions {
+  env: NodeJS.ProcessEnv
+  /** Steps down after this long without a question (default 10 minutes). */
+  idleMs?: number
+  /** How often it checks that its socket and library are still there (default 2 s). */
+  checkMs?: number
+  /** Progress lines (the command's stderr; nobody reads it when started in the background). */
+  log?: (line: string) => void
+}
+
+/** Checks that the folder holding the socket is ours alone: a socket others can reach would answer them. */
+function privateFolderProblem(dir: string): string | null {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const st = fs.lstatSync(dir)
+  if (!st.isDirectory()) return `${dir} is not a folder`
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return `${dir} belongs to another user`
+  if ((st.mode & 0o077) !== 0) return `${dir} can be read by other users (mode ${(st.mode & 0o777).toString(8)})`
+  return null
+}
+
+/** The inode of the socket file (null: gone). */
+function socketInode(socket: string): number | null {
+  const st = fs.lstatSync(socket, { throwIfNoEntry: false })
+  return st?.isSocket() ? st.ino : null
+}
+
+/** Whether a server answers on `socket` (a connection is accepted). */
+function answering(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket)
+    c.on('connect', () => {
+      c.destroy()
+      resolve(true)
+    })
+    c.on('error', () => resolve(false))
+  })
+}
+
+/** Listens on `socket`; a socket file left by a server that is gone is replaced. False: another server answers there. */
+async function listen(server: net.Server, socket: string): Promise<boolean> {
+  const attempt = (): Promise<NodeJS.ErrnoException | null> =>
+    new Promise((resolve) => {
+      server.once('error', resolve)
+      server.listen(socket, () => {
+        server.off('error', resolve)
+        resolve(null)
+      })
+    })
+  let err = await attempt()
+  if (err?.code === 'EADDRINUSE') {
+    if (await answering(socket)) return false
+    const st = fs.lstatSync(socket, { throwIfNoEntry: false })
+    if (st && !st.isSocket()) throw new Error(`${socket} is not a socket: not replaced`)
+    fs.rmSync(socket, { force: true })
+    err = await attempt()
+  }
+  if (err) throw err
+  return true
+}
+
+/** Runs the server of the library at `root` (its real path) until it steps down; returns the exit code. */
+export async function runSearchServer(root: string, opts: SearchServerOptions): Promise<number> {
+  const log = opts.log ?? (() => undefined)
+  const socket = searchServerSocket(root, opts.env)
+  if (!socket) {
+    log('the socket path in the cache folder is too long for this system: no search server')
+    return 1
+  }
+  const marker = startingMarker(socket)
+  const folderProblem = privateFolderProblem(socket.slice(0, socket.lastIndexOf('/')))
+  if (folderProblem) {
+    fs.rmSync(marker, { force: true })
+    log(`not started: ${folderProblem}`)
+    return 1
+  }
+  // A write seen is taken in soon after (not at the next question): the question then finds the index current.
+  let refreshTimer: NodeJS.Timeout | undefined
+  const refreshSoon = (): void => {
+    if (refreshTimer || closing) return
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined
+      queue = queue.then(() => warm().catch(() => undefined))
+    }, 25)
+  }
+  const feed = watchLibrary(root, { onChange: refreshSoon })
+  if (feed.fallback) log(feed.fallback)
+  const search = new LibrarySearch(root, { env: opts.env, feed, saveDelayMs: 2000 })
+  // Current, with its ranking arrays built (the first question would otherwise pay for them).
+  const warm = async (): Promise<void> => void (await search.current({ full: true })).query('warm up', 1)
+  let queue: Promise<void> = Promise.resolve()
+  let closing = false
+  try {
+    await warm()
+  } catch (err) {
+    fs.rmSync(marker, { force: true })
+    search.close()
+    log(`cannot open the library: ${(err as Error).message}`)
+    return 1
+  }
+
+  const build = buildStamp()
+  let idleTimer: NodeJS.Timeout | undefined
+  let ownInode: number | null = null
+  let stopResolve: (why: string) => void = () => undefined
+  const stopped = new Promise<string>((resolve) => (stopResolve = resolve))
+  const stepDown = (why: string): void => {
+    closing = true
+    stopResolve(why)
+  }
+
+  const answer = async (req: QueryRequest): Promise<ServerAnswer> => {
+    if (req.build !== build) {
+      stepDown('a client of another build asked')
+      return { ok: false, reason: 'build' }
+    }
+    if (closing) return { ok: false, reason: 'closing' }
+    if (Date.now() > req.deadline) return { ok: false, reason: 'late' }
+    try {
+      const index = await search.current({ full: true })
+      const lib = await openLibrary(root, { lazy: true, locate: (id) => index.pathOf(id) })
+      const result = await createSkillTools(lib, { via: req.via, search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
+      return { ok: true, ...queryOutput(result, req.json) }
+    } catch (err) {
+      // The library may be gone or unreadable: the client answers in process and reports it the usual way.
+      return { ok: false, reason: 'failed', message: (err as Error).message.split('\n')[0] }
+    }
+  }
+
+  const server = net.createServer((conn) => {
+    resetIdle()
+    const chunks: Buffer[] = []
+    let size = 0
+    conn.on('error', () => conn.destroy())
+    conn.on('data', (chunk: Buffer) => {
+      const nl = chunk.indexOf(10)
+      chunks.push(nl === -1 ? chunk : chunk.subarray(0, nl))
+      size += chunk.length
+      if (size > MAX_REQUEST_BYTES) {
+        conn.end(JSON.stringify({ ok: false, reason: 'bad-request', message: 'request too large' }) + '\n')
+        return
+      }
+      if (nl === -1) return
+      conn.pause()
+      const req = parseRequest(Buffer.concat(chunks).toString('utf8'))
+      if (!req) {
+        conn.end(JSON.stringify({ ok: false, reason: 'bad-request' } satisfies ServerAnswer) + '\n')
+        return
+      }
+      queue = queue.then(async () => {
+        const a = await answer(req)
+        if (!conn.destroyed) conn.end(JSON.stringify(a) + '\n')
+        resetIdle()
+      })
+    })
+  })
+
+  const resetIdle = (): void => {
+    clearTimeout(idleTimer)
+    if (closing) return
+    idleTimer = setTimeout(() => stepDown(`no question for ${Math.round((opts.idleMs ?? 600_000) / 1000)} s`), opts.idleMs ?? 600_000)
+  }
+
+  try {
+    if (!(await listen(server, socket))) {
+      fs.rmSync(marker, { force: true })
+      search.close()
+      log('another search server answers for this library')
+      return 0
+    }
+  } catch (err) {
+    fs.rmSync(marker, { force: true })
+    search.close()
+    log(`cannot listen on ${socket}: ${(err as Error).message}`)
+    return 1
+  }
+  fs.chmodSync(socket, 0o600)
+  ownInode = socketInode(socket)
+  fs.rmSync(marker, { force: true })
+  resetIdle()
+  log(`search server of ${root} listening on ${socket}`)
+
+  // The socket removed or replaced (cache folder emptied, a newer server) or the library gone: step down.
+  const watchdog = setInterval(() => {
+    if (socketInode(socket) !== ownInode) stepDown('its socket was removed or replaced')
+    else if (!fs.existsSync(root)) stepDown('the library is gone')
+  }, opts.checkMs ?? 2000)
+  const onSignal = (): void => stepDown('stopped')
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+
+  const why = await stopped
+  closing = true
+  clearTimeout(refreshTimer)
+  clearInterval(watchdog)
+  clearTimeout(idleTimer)
+  process.off('SIGTERM', onSignal)
+  process.off('SIGINT', onSignal)
+  // No new connection reaches a server without its socket file; questions already queued are answered first.
+  if (socketInode(socket) === ownInode) fs.rmSync(socket, { force: true })
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await queue
+  clearTimeout(idleTimer)
+  search.close()
+  log(`search server stepped down: ${why}`)
+  return 0
+}

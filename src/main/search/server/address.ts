@@ -1,0 +1,60 @@
+/**
+ * Where a library's search server listens (a Unix socket beside its index in the private cache folder) and how a
+ * client and a server tell they come from the same build. Light: the CLI's fast path loads only this and net.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { defaultCacheDir } from '../../cache-dir'
+
+/** Unix socket paths longer than this do not fit sockaddr_un everywhere (108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 100
+
+/** The key of a library in the cache folder: a hash of its real path (the index file uses the same). */
+export function libraryKey(root: string): string {
+  return crypto.createHash('sha256').update(root).digest('hex').slice(0, 20)
+}
+
+/** The folder of search indexes and servers in the cache folder. */
+export function searchCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(defaultCacheDir(env), 'search')
+}
+
+/** The socket of the search server of `root` (its real path), or null where the path is too long for a socket. */
+export function searchServerSocket(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (process.platform === 'win32') return null // named pipes are not set up: Windows answers in process
+  const file = path.join(searchCacheDir(env), `${libraryKey(root)}.sock`)
+  return Buffer.byteLength(file) <= MAX_SOCKET_PATH ? file : null
+}
+
+/** The marker a process leaves while it starts a server (so concurrent queries do not each start one). */
+export function startingMarker(socket: string): string {
+  return socket.replace(/\.sock$/, '.starting')
+}
+
+let stamp: string | undefined
+/** This build: a client only talks to a server made from the same code (after an update the old one steps down). */
+export function buildStamp(): string {
+  if (stamp === undefined) {
+    let file: string
+    try {
+      const st = fs.statSync(__filename)
+      file = `${__filename}:${st.size}:${st.mtimeMs}`
+    } catch {
+      file = __filename
+    }
+    stamp = `1:${process.version}:${file}`
+  }
+  return stamp
+}
+
+/** What `SKILLBENCH_SEARCH_SERVER` asks: off (never), on (for any library size), or auto (large libraries). */
+export function searchServerMode(env: NodeJS.ProcessEnv): 'off' | 'on' | 'auto' {
+  const v = (env.SKILLBENCH_SEARCH_SERVER ?? '').trim().toLowerCase()
+  if (v === '0' || v === 'off' || v === 'no' || v === 'false') return 'off'
+  if (v === '1' || v === 'on' || v === 'yes' || v === 'true') return 'on'
+  return 'auto'
+}
+
+/** Libraries with at least this many active skills get a search server in `auto` mode (below, a query is quick anyway). */
+export const AUTO_SERVER_MIN_SKILLS = 2000

@@ -1,0 +1,170 @@
+/**
+ * The search server as agents meet it: real `skillbench query` processes against a real server process. The first
+ * query answers in process and starts the server; the next ones are answered by it with the very same output,
+ * see every write made just before them (in place, new files, new SKILL.md folders, removals), count each use once
+ * under concurrency, and the server steps down when asked, idle, replaced or asked by another build.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { notificationGap } from '../../src/main/search/change-feed'
+import { searchServerSocket } from '../../src/main/search/server/address'
+import { makeLibrary, QUERIES, skillText } from './library-fixture'
+
+const PROJECT = path.resolve(__dirname, '..', '..')
+const BIN = path.join(PROJECT, 'bin', 'skillbench.mjs')
+const CACHE = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-server-cache-'))
+const ENV = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: CACHE, SKILLBENCH_CONFIG_DIR: CACHE, SKILLBENCH_SEARCH_SERVER: 'on', SKILLBENCH_SEARCH_TRACE: '1', SKILLBENCH_SEARCH_SERVER_IDLE_MS: '60000' }
+const libraries: string[] = []
+
+function run(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+  })
+}
+
+const served = (r: { stderr: string }): boolean => r.stderr.includes('[search] answered by the search server')
+
+async function until(what: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const status = async (dir: string): Promise<string> => (await run(['search-server', '--status', '--library', dir])).stdout
+
+/** A library with its server up (started by a first query, as an agent's first call does). */
+async function served_library(n = 40): Promise<string> {
+  const dir = makeLibrary(n)
+  libraries.push(dir)
+  const first = await run(['query', 'retry http timeout', '--library', dir, '--no-touch'])
+  expect(first.code).toBe(0)
+  expect(served(first)).toBe(false)
+  expect(first.stderr).toContain('[search] search server started')
+  await until(async () => (await status(dir)).startsWith('a search server answers'))
+  return dir
+}
+
+afterAll(async () => {
+  for (const dir of libraries) await run(['search-server', '--stop', '--library', dir])
+  fs.rmSync(CACHE, { recursive: true, force: true })
+})
+
+const watched = process.platform === 'linux' && notificationGap(fs.realpathSync(os.tmpdir())) === null
+
+describe.runIf(process.platform !== 'win32')('skillbench query with the search server', () => {
+  it('answers with the same output as in process, table and JSON, English and Chinese', async () => {
+    const dir = await served_library()
+    for (const q of QUERIES) {
+      for (const json of [false, true]) {
+        const flags = ['--library', dir, '--no-touch', '--top', '4', ...(json ? ['--json'] : [])]
+        const viaServer = await run(['query', q, ...flags])
+        const inProcess = await run(['query', q, ...flags, '--no-server'])
+        expect(served(viaServer)).toBe(true)
+        expect(served(inProcess)).toBe(false)
+        expect(viaServer.code).toBe(inProcess.code)
+        expect(viaServer.stdout).toBe(inProcess.stdout)
+      }
+    }
+    // Bad input is answered as in process: exit 2 before any server is asked.
+    const bad = await run(['query', 'x', '--library', dir, '--top', '99'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--top must be a whole number')
+  }, 120_000)
+
+  it.runIf(watched)('sees every write made just before the question', async () => {
+    const dir = await served_library()
+    const top = async (q: string): Promise<string> => {
+      const r = await run(['query', q, '--library', dir, '--no-touch', '--json', '--top', '1'])
+      expect(served(r)).toBe(true)
+      return (JSON.parse(r.stdout) as { skills: { path: string }[] }).skills[0]!.path
+    }
+    for (let round = 0; round < 3; round++) {
+      const word = `quokka${'abc'[round]}zebra`
+      // In place, same size (as an editor saving over the file).
+      const file = path.join(dir, 'skill_5.md')
+      const before = fs.readFileSync(file, 'utf8')
+      const cut = before.lastIndexOf('\n', before.length - 2)
+      fs.writeFileSync(file, before.slice(0, cut + 1) + word.padEnd(before.length - cut - 2, ' ') + '\n')
+      expect(await top(word)).toBe('skill_5.md')
+      // A new skill file, then a new SKILL.md folder, then both removed.
+      fs.writeFileSync(path.join(dir, `skill_${500 + round}.md`), skillText(500 + round).replace(/\n$/, `\nnarwhal${round}\n`))
+      expect(await top(`narwhal${round}`)).toBe(`skill_${500 + round}.md`)
+      fs.mkdirSync(path.join(dir, `tools${round}`, 'axo'), { recursive: true })
+      fs.writeFileSync(path.join(dir, `tools${round}`, 'axo', 'SKILL.md'), `---\nname: axo\ndescription: axolotl${round} care\n---\nbody\n`)
+      expect(await top(`axolotl${round} care`)).toBe(`tools${round}/axo/SKILL.md`)
+      fs.rmSync(path.join(dir, `tools${round}`), { recursive: true })
+      fs.rmSync(path.join(dir, `skill_${500 + round}.md`))
+      expect(await top(`axolotl${round} narwhal${round}`)).not.toMatch(/axo|skill_50/)
+    }
+  }, 120_000)
+
+  it('counts each use once when many agents query at once through the server', async () => {
+    const dir = await served_library()
+    const fetchCounts = async (): Promise<Map<string, number>> => {
+      const r = await run(['list', '--library', dir, '--json'])
+      return new Map((JSON.parse(r.stdout) as { skills: { skill_id: string; fetch_count: number }[] }).skills.map((s) => [s.skill_id, s.fetch_count]))
+    }
+    const before = await fetchCounts()
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => run(['query', QUERIES[i % 5]!, '--library', dir, '--json'])))
+    const returned = new Map<string, number>()
+    for (const a of answers) {
+      expect(a.code).toBe(0)
+      for (const s of (JSON.parse(a.stdout) as { skills: { skill_id: string }[] }).skills) returned.set(s.skill_id, (returned.get(s.skill_id) ?? 0) + 1)
+    }
+    expect(answers.filter(served).length).toBeGreaterThan(0)
+    const after = await fetchCounts()
+    for (const [id, n] of returned) expect(after.get(id)! - before.get(id)!).toBe(n)
+  }, 120_000)
+
+  it('refuses bad requests, steps down for another build, and a new one starts after', async () => {
+    const dir = await served_library(10)
+    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const ask = (line: string): Promise<string> =>
+      new Promise((resolve) => {
+        const c = net.connect(socket)
+        let out = ''
+        c.on('connect', () => c.write(line))
+        c.on('data', (d: Buffer) => (out += d.toString()))
+        c.on('end', () => resolve(out))
+        c.on('error', (e) => resolve(`error ${e.message}`))
+      })
+    expect(JSON.parse(await ask('not json\n'))).toMatchObject({ ok: false, reason: 'bad-request' })
+    expect(JSON.parse(await ask('x'.repeat(300_000)))).toMatchObject({ ok: false, reason: 'bad-request' })
+    const late = { op: 'query', build: 'x', text: 'a', top: 1, touch: true, json: true, via: 'cli', deadline: 0 }
+    expect(JSON.parse(await ask(JSON.stringify(late) + '\n'))).toMatchObject({ ok: false, reason: 'build' })
+    await until(async () => (await status(dir)).startsWith('no search server'))
+    const next = await run(['query', 'retry', '--library', dir, '--no-touch'])
+    expect(next.code).toBe(0)
+    expect(served(next)).toBe(false)
+    await until(async () => (await status(dir)).startsWith('a search server answers'))
+  }, 120_000)
+
+  it('steps down when stopped, when its socket is removed and when idle; never started when switched off', async () => {
+    const dir = await served_library(10)
+    expect((await run(['search-server', '--stop', '--library', dir])).stdout).toContain('asked to stop')
+    await until(async () => (await status(dir)).startsWith('no search server'))
+
+    const idle = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER_IDLE_MS: '800' })
+    expect(idle.stderr).toContain('search server started')
+    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    await until(() => fs.existsSync(socket))
+    await until(() => !fs.existsSync(socket), 15_000)
+
+    const off = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
+    expect(off.code).toBe(0)
+    expect(off.stderr).not.toContain('search server')
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await status(dir)).toMatch(/^no search server/)
+  }, 120_000)
+})
