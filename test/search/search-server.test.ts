@@ -141,7 +141,10 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
       })
     expect(JSON.parse(await ask('not json\n'))).toMatchObject({ ok: false, reason: 'bad-request' })
     expect(JSON.parse(await ask('x'.repeat(300_000)))).toMatchObject({ ok: false, reason: 'bad-request' })
-    const late = { op: 'query', build: 'x', text: 'a', top: 1, touch: true, json: true, via: 'cli', deadline: 0 }
+    const other = { op: 'query', build: 'x', root: '/elsewhere', text: 'a', top: 1, touch: true, json: true, via: 'cli', deadline: Date.now() + 60_000 }
+    const late = { ...other, root: fs.realpathSync(dir), deadline: 0 }
+    expect(JSON.parse(await ask(JSON.stringify(other) + '\n'))).toMatchObject({ ok: false, reason: 'other-library' })
+    expect(await status(dir)).toMatch(/^a search server answers/)
     expect(JSON.parse(await ask(JSON.stringify(late) + '\n'))).toMatchObject({ ok: false, reason: 'build' })
     await until(async () => (await status(dir)).startsWith('no search server'))
     const next = await run(['query', 'retry', '--library', dir, '--no-touch'])

@@ -129,6 +129,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
   }
 
   const answer = async (req: QueryRequest): Promise<ServerAnswer> => {
+    if (req.root !== root) return { ok: false, reason: 'other-library' }
     if (req.build !== build) {
       stepDown('a client of another build asked')
       return { ok: false, reason: 'build' }

@@ -10,7 +10,7 @@ import { sweepTempFiles } from '../store/atomic'
 import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
 import { walkLibrary, type LibraryWalk } from '../store/walk'
-import { libraryKey, searchCacheDir } from './server/address'
+import { searchCacheDir } from './server/address'
 import { writeCacheFileSync } from '../cache-files'
 import { IndexFile } from './codec'
 import { encodeDelta, readDeltaChanges } from './delta'
@@ -18,7 +18,8 @@ import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './s
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
 export function searchIndexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(searchCacheDir(env), `${libraryKey(root)}.idx`)
+  const key = crypto.createHash('sha256').update(root).digest('hex').slice(0, 20)
+  return path.join(searchCacheDir(env), `${key}.idx`)
 }
 
 export interface OpenedSearch {

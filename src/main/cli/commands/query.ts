@@ -43,7 +43,7 @@ export const command: CliCommand = {
     const socket = root && mode !== 'off' ? searchServerSocket(root, io.env) : null
     if (socket) {
       const { askSearchServer } = await import('../../search/server/client')
-      const asked = await askSearchServer(socket, { text, top, touch, json, via: 'cli' })
+      const asked = await askSearchServer(socket, { root: root!, text, top, touch, json, via: 'cli' })
       if ('answered' in asked) {
         trace(`answered by the search server in ${asked.ms} ms`)
         return print(io, asked.answered)

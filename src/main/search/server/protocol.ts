@@ -7,6 +7,8 @@ export interface QueryRequest {
   op: 'query'
   /** buildStamp() of the client: a server of another build steps down. */
   build: string
+  /** The library asked about (its real path): a server answers only for its own. */
+  root: string
   text: string
   top: number
   touch: boolean
@@ -20,7 +22,7 @@ export interface QueryRequest {
 export type ServerAnswer =
   | { ok: true; stdout: string; stderr: string; code: number }
   /** Not answered and nothing written: the client answers in process. */
-  | { ok: false; reason: 'build' | 'late' | 'closing' | 'bad-request' | 'failed'; message?: string }
+  | { ok: false; reason: 'build' | 'other-library' | 'late' | 'closing' | 'bad-request' | 'failed'; message?: string }
 
 /** The largest request line a server reads (a query is at most 20,000 characters). */
 export const MAX_REQUEST_BYTES = 256 * 1024
@@ -38,6 +40,7 @@ export function parseRequest(line: string): QueryRequest | null {
   const ok =
     r.op === 'query' &&
     typeof r.build === 'string' &&
+    typeof r.root === 'string' &&
     typeof r.text === 'string' &&
     Number.isInteger(r.top) &&
     typeof r.touch === 'boolean' &&
