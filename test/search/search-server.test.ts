@@ -9,6 +9,8 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { notificationGap } from '../../src/main/search/change-feed'
 import { searchServerSocket } from '../../src/main/search/server/address'
@@ -125,6 +127,32 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     expect(answers.filter(served).length).toBeGreaterThan(0)
     const after = await fetchCounts()
     for (const [id, n] of returned) expect(after.get(id)! - before.get(id)!).toBe(n)
+  }, 120_000)
+
+  it('answers an MCP server\'s queries with the in-process ranking, each use counted once', async () => {
+    const dir = await served_library()
+    const ask = async (env: NodeJS.ProcessEnv, query: string): Promise<{ result: { skills: { skill_id: string; similarity_score: number }[] }; log: string }> => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', dir], cwd: PROJECT, env: env as Record<string, string>, stderr: 'pipe' })
+      let log = ''
+      transport.stderr?.on('data', (d: Buffer) => (log += d.toString()))
+      const client = new Client({ name: 'search-server-test', version: '1' })
+      await client.connect(transport)
+      const res = (await client.callTool({ name: 'query_skill', arguments: { query } })) as { structuredContent: { skills: { skill_id: string; similarity_score: number }[] } }
+      await client.close()
+      return { result: res.structuredContent, log }
+    }
+    const before = JSON.parse((await run(['list', '--library', dir, '--json'])).stdout) as { skills: { skill_id: string; fetch_count: number }[] }
+    for (const q of ['retry http timeout', '写一个计算器 除零保护']) {
+      const viaServer = await ask(ENV, q)
+      const inProcess = await ask({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' }, q)
+      expect(viaServer.log).toContain('query_skill: success (search server)')
+      expect(inProcess.log).not.toContain('(search server)')
+      expect(viaServer.result.skills.map((s) => [s.skill_id, s.similarity_score])).toEqual(inProcess.result.skills.map((s) => [s.skill_id, s.similarity_score]))
+    }
+    // Every use counted once, whoever answered (4 queries × 3 skills).
+    const after = JSON.parse((await run(['list', '--library', dir, '--json'])).stdout) as { skills: { fetch_count: number }[] }
+    const total = (l: { skills: { fetch_count: number }[] }): number => l.skills.reduce((n, s) => n + s.fetch_count, 0)
+    expect(total(after) - total(before)).toBe(12)
   }, 120_000)
 
   it('refuses bad requests, steps down for another build, and a new one starts after', async () => {

@@ -14,6 +14,7 @@ import { openLibrary } from '../store/library'
 import { LibrarySearch } from '../search/library-search'
 import { watchLibrary } from '../search/change-feed'
 import { buildStamp, searchServerSocket, startingMarker } from '../search/server/address'
+import { serverAnswers } from '../search/server/client'
 import { MAX_REQUEST_BYTES, parseRequest, type QueryRequest, type ServerAnswer } from '../search/server/protocol'
 import { createSkillTools } from '../tools/skill-tools'
 import { queryOutput } from './query-output'
@@ -44,18 +45,6 @@ function socketInode(socket: string): number | null {
   return st?.isSocket() ? st.ino : null
 }
 
-/** Whether a server answers on `socket` (a connection is accepted). */
-function answering(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(socket)
-    c.on('connect', () => {
-      c.destroy()
-      resolve(true)
-    })
-    c.on('error', () => resolve(false))
-  })
-}
-
 /** Listens on `socket`; a socket file left by a server that is gone is replaced. False: another server answers there. */
 async function listen(server: net.Server, socket: string): Promise<boolean> {
   const attempt = (): Promise<NodeJS.ErrnoException | null> =>
@@ -68,7 +57,7 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
     })
   let err = await attempt()
   if (err?.code === 'EADDRINUSE') {
-    if (await answering(socket)) return false
+    if (await serverAnswers(socket)) return false
     const st = fs.lstatSync(socket, { throwIfNoEntry: false })
     if (st && !st.isSocket()) throw new Error(`${socket} is not a socket: not replaced`)
     fs.rmSync(socket, { force: true })

@@ -21,6 +21,11 @@ export interface ToolAnswerOptions {
   now?: () => Date
   /** Diagnostics sink; never stdout in stdio mode. */
   log?: (line: string) => void
+  /**
+   * Asks the library's search server (search/server/); null when none answers — the query is then answered here.
+   * The server runs the same query_skill, recording the use with `via: mcp`.
+   */
+  remoteQuery?: (query: string) => Promise<QueryResult | null>
 }
 
 /** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused. */
@@ -99,6 +104,13 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     if (!available) {
       log(`${name}: refused (long-term memory is disabled)`)
       return toolAnswer({ status: 'error', message: DISABLED_MESSAGE })
+    }
+    if (name === 'query_skill' && opts.remoteQuery) {
+      const remote = await opts.remoteQuery(typeof args.query === 'string' ? args.query : '')
+      if (remote) {
+        log(`query_skill: ${remote.status} (search server)${remote.status === 'error' ? ` — ${remote.message}` : ''}`)
+        return toolAnswer(remote)
+      }
     }
     const proposalMode = (name === 'edit_skill' && proposalOnly.edit) || (name === 'delete_skill' && proposalOnly.delete)
     const result = proposalMode ? await propose(name, args, clientName) : await callSkillTool(tools, name, args)

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import type { QueryResult } from '../../../shared/types'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 
 const OPTIONS = {
@@ -53,6 +54,27 @@ function realLibraryRoot(dir: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The library's search server as this MCP server uses it: whether one answers now, and a query asker (null: the
+ * query is answered in process). Off with SKILLBENCH_SEARCH_SERVER=off; not where there is no socket path.
+ */
+async function searchServerFor(root: string, env: NodeJS.ProcessEnv): Promise<{ up: boolean; socket: string; ask: (query: string) => Promise<QueryResult | null> } | undefined> {
+  const { searchServerMode, searchServerSocket } = await import('../../search/server/address')
+  const socket = searchServerMode(env) === 'off' ? null : searchServerSocket(root, env)
+  if (!socket) return undefined
+  const { askSearchServerForResult, serverAnswers } = await import('../../search/server/client')
+  const ask = async (query: string): Promise<QueryResult | null> => {
+    const r = await askSearchServerForResult(socket, { root, text: query, top: 3, touch: true, via: 'mcp' })
+    return isQueryResult(r) ? r : null
+  }
+  return { up: await serverAnswers(socket), socket, ask }
+}
+
+/** A query answer as the server sends it (anything else: answered here). */
+function isQueryResult(v: unknown): v is QueryResult {
+  return typeof v === 'object' && v !== null && ((v as QueryResult).status === 'success' || (v as QueryResult).status === 'error') && typeof (v as QueryResult).message === 'string'
 }
 
 /** `node <this CLI> mcp …` with absolute paths, as a client would start this same server. */
@@ -127,8 +149,21 @@ export const command: CliCommand = {
     const { LibrarySearch } = await import('../../search/library-search')
     const root = realLibraryRoot(dir)
     const search = root === undefined ? undefined : new LibrarySearch(root, { env: io.env })
-    const opened = search?.current()
+    // A search server of this library (started by a query of a large library) answers the queries: this process
+    // then neither loads the index nor holds it. Otherwise the index opens now, and for a large library a server is
+    // started in the background for the next sessions and CLI calls.
+    const remote = root === undefined ? undefined : await searchServerFor(root, io.env)
+    const opened = remote?.up ? Promise.resolve() : search?.current()
     opened?.catch(() => undefined) // a failure is the first query's to report
+    if (remote && !remote.up && io.selfCommand) {
+      const { AUTO_SERVER_MIN_SKILLS, searchServerMode } = await import('../../search/server/address')
+      void opened?.then(async () => {
+        const index = search?.peek()
+        if (!index || (searchServerMode(io.env) !== 'on' && index.activeCount < AUTO_SERVER_MIN_SKILLS)) return
+        const { startSearchServer } = await import('../../search/server/start')
+        if (startSearchServer(io.selfCommand!, root!, remote.socket, io.env)) log('search server started for this library')
+      })
+    }
     try {
       const [{ openLibrary }, { combinedAvailability, readAppSettings }, { createToolAnswerer }] = await Promise.all([
         import('../../store/library'),
@@ -151,11 +186,12 @@ export const command: CliCommand = {
           `edit: ${proposalOnly.edit ? 'proposals' : 'direct'}, delete: ${proposalOnly.delete ? 'proposals' : 'direct'}`
       )
       const workspaceRoot = path.resolve(io.cwd, values.workspace ?? '.')
-      front.answerQueries(createToolAnswerer({ store, search, available: availability.available, proposalOnly, workspaceRoot, log }), opened)
+      const remoteQuery = remote?.ask
+      front.answerQueries(createToolAnswerer({ store, search, available: availability.available, proposalOnly, workspaceRoot, log, remoteQuery }), opened)
       if (await front.sdkWanted) {
         const { serveStdio } = await import('../../mcp/server')
         const handed = front.handOver()
-        await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, log, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
+        await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, log, remoteQuery, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
       }
       await front.drained()
     } finally {

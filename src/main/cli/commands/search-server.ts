@@ -1,17 +1,9 @@
 import fs from 'node:fs'
-import net from 'node:net'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { searchServerSocket } from '../../search/server/address'
+import { serverAnswers } from '../../search/server/client'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, stop: { type: 'boolean', default: false }, status: { type: 'boolean', default: false }, 'idle-minutes': { type: 'string' } } as const
-
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(socket)
-    c.on('connect', () => (c.destroy(), resolve(true)))
-    c.on('error', () => resolve(false))
-  })
-}
 
 export const command: CliCommand = {
   name: 'search-server',
@@ -27,7 +19,7 @@ export const command: CliCommand = {
     const socket = searchServerSocket(root, io.env)
     if (!socket) throw new Error('the cache folder path is too long for a socket on this system: no search server')
     if (values.status || values.stop) {
-      const up = await answers(socket)
+      const up = await serverAnswers(socket)
       if (values.stop && up) {
         // A server steps down within seconds once its socket file is gone (it checks every 2 s).
         fs.rmSync(socket, { force: true })

@@ -47,3 +47,29 @@ export function askSearchServer(socket: string, req: Omit<QueryRequest, 'build' 
     conn.on('error', (err: NodeJS.ErrnoException) => finish({ fallback: `no search server (${err.code ?? err.message})` }))
   })
 }
+
+/**
+ * The query's answer as the JSON document `skillbench query --json` prints (a QueryResult), from the server on
+ * `socket`; null when the caller must answer itself.
+ */
+export async function askSearchServerForResult(socket: string, req: Omit<QueryRequest, 'build' | 'deadline' | 'op' | 'json'>): Promise<unknown> {
+  const asked = await askSearchServer(socket, { ...req, json: true })
+  if (!('answered' in asked)) return null
+  try {
+    return JSON.parse(asked.answered.stdout) as unknown
+  } catch {
+    return null
+  }
+}
+
+/** Whether a server accepts connections on `socket` (a probe: nothing is asked). */
+export function serverAnswers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket)
+    c.on('connect', () => {
+      c.destroy()
+      resolve(true)
+    })
+    c.on('error', () => resolve(false))
+  })
+}
