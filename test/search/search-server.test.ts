@@ -137,7 +137,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
       transport.stderr?.on('data', (d: Buffer) => (log += d.toString()))
       const client = new Client({ name: 'search-server-test', version: '1' })
       await client.connect(transport)
-      const res = (await client.callTool({ name: 'query_skill', arguments: { query } })) as { structuredContent: { skills: { skill_id: string; similarity_score: number }[] } }
+      const res = (await client.callTool({ name: 'query_skill', arguments: { query } })) as unknown as { structuredContent: { skills: { skill_id: string; similarity_score: number }[] } }
       await client.close()
       return { result: res.structuredContent, log }
     }
