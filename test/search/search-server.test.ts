@@ -84,6 +84,27 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     expect(bad.stderr).toContain('--top must be a whole number')
   }, 120_000)
 
+  it('lists the library with the same bytes as in process, and sees a write made just before', async () => {
+    const dir = await served_library()
+    const compare = async (): Promise<void> => {
+      for (const flags of [['--json'], [], ['--json', '--legacy'], ['--legacy']]) {
+        const viaServer = await run(['list', '--library', dir, ...flags])
+        const inProcess = await run(['list', '--library', dir, ...flags, '--no-server'])
+        expect(served(viaServer)).toBe(true)
+        expect(served(inProcess)).toBe(false)
+        expect(viaServer.code).toBe(0)
+        expect(viaServer.stdout).toBe(inProcess.stdout)
+      }
+    }
+    await compare()
+    fs.writeFileSync(path.join(dir, 'skill_777.md'), skillText(777))
+    fs.rmSync(path.join(dir, 'skill_3.md'))
+    const listed = JSON.parse((await run(['list', '--library', dir, '--json'])).stdout) as { skills: { path: string }[] }
+    expect(listed.skills.map((s) => s.path)).toContain('skill_777.md')
+    expect(listed.skills.map((s) => s.path)).not.toContain('skill_3.md')
+    await compare()
+  }, 120_000)
+
   it.runIf(watched)('sees every write made just before the question', async () => {
     const dir = await served_library()
     const top = async (q: string): Promise<string> => {

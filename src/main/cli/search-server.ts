@@ -15,8 +15,9 @@ import { LibrarySearch } from '../search/library-search'
 import { watchLibrary } from '../search/change-feed'
 import { buildStamp, searchServerSocket, startingMarker } from '../search/server/address'
 import { serverAnswers } from '../search/server/client'
-import { MAX_REQUEST_BYTES, parseRequest, type QueryRequest, type ServerAnswer } from '../search/server/protocol'
+import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type ServerRequest } from '../search/server/protocol'
 import { createSkillTools } from '../tools/skill-tools'
+import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
 
 export interface SearchServerOptions {
@@ -117,23 +118,38 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
     stopResolve(why)
   }
 
-  const answer = async (req: QueryRequest): Promise<ServerAnswer> => {
-    if (req.root !== root) return { ok: false, reason: 'other-library' }
+  type Answer = { header: AnswerHeader; stdout?: Buffer }
+  const refuse = (reason: Extract<AnswerHeader, { ok: false }>['reason'], message?: string): Answer => ({ header: { ok: false, reason, ...(message ? { message } : {}) } })
+  const answered = (out: { stdout: Buffer | string; stderr: string; code: number }): Answer => {
+    const stdout = typeof out.stdout === 'string' ? Buffer.from(out.stdout) : out.stdout
+    return { header: { ok: true, stderr: out.stderr, code: out.code, bytes: stdout.length }, stdout }
+  }
+
+  const answer = async (req: ServerRequest): Promise<Answer> => {
+    if (req.root !== root) return refuse('other-library')
     if (req.build !== build) {
       stepDown('a client of another build asked')
-      return { ok: false, reason: 'build' }
+      return refuse('build')
     }
-    if (closing) return { ok: false, reason: 'closing' }
-    if (Date.now() > req.deadline) return { ok: false, reason: 'late' }
+    if (closing) return refuse('closing')
+    if (Date.now() > req.deadline) return refuse('late')
     try {
+      if (req.op === 'list') return answered({ stdout: listOutput(await search.listing(req.legacy), req.json), stderr: '', code: 0 })
       const index = await search.current({ full: true })
       const lib = await openLibrary(root, { lazy: true, locate: (id) => index.pathOf(id) })
       const result = await createSkillTools(lib, { via: req.via, search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
-      return { ok: true, ...queryOutput(result, req.json) }
+      return answered(queryOutput(result, req.json))
     } catch (err) {
       // The library may be gone or unreadable: the client answers in process and reports it the usual way.
-      return { ok: false, reason: 'failed', message: (err as Error).message.split('\n')[0] }
+      return refuse('failed', (err as Error).message.split('\n')[0])
     }
+  }
+
+  const send = (conn: net.Socket, a: Answer): void => {
+    if (conn.destroyed || conn.writableEnded) return
+    conn.write(JSON.stringify(a.header) + '\n')
+    if (a.stdout) conn.end(a.stdout)
+    else conn.end()
   }
 
   const server = net.createServer((conn) => {
@@ -146,19 +162,18 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
       chunks.push(nl === -1 ? chunk : chunk.subarray(0, nl))
       size += chunk.length
       if (size > MAX_REQUEST_BYTES) {
-        conn.end(JSON.stringify({ ok: false, reason: 'bad-request', message: 'request too large' }) + '\n')
+        send(conn, refuse('bad-request', 'request too large'))
         return
       }
       if (nl === -1) return
       conn.pause()
       const req = parseRequest(Buffer.concat(chunks).toString('utf8'))
       if (!req) {
-        conn.end(JSON.stringify({ ok: false, reason: 'bad-request' } satisfies ServerAnswer) + '\n')
+        send(conn, refuse('bad-request'))
         return
       }
       queue = queue.then(async () => {
-        const a = await answer(req)
-        if (!conn.destroyed) conn.end(JSON.stringify(a) + '\n')
+        send(conn, await answer(req))
         resetIdle()
       })
     })

@@ -12,7 +12,7 @@ import type { SkillListResult } from '../../shared/api'
 import type { LoadError } from '../../shared/types'
 import type { ChangeFeed } from './change-feed'
 import { listingOf, openSearchIndex, saveSearchIndex } from './open'
-import { parseListed, type SearchIndex } from './search-index'
+import { parseListed, type ListedText, type SearchIndex } from './search-index'
 import { summaryOf } from './skill-text'
 
 export interface LibrarySearchOptions {
@@ -108,6 +108,11 @@ export class LibrarySearch {
       // Writes in a folder between its listing and its new watch raised no notification: one more walk sees them.
       if (this.opts.feed!.track(walk.dirs) === 0) return
     }
+  }
+
+  /** The library's listing (as `skillbench list` prints it) from the index, checked as `current({ full: true })`. */
+  async listing(includeLegacy: boolean): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
+    return listingOf(await this.current({ full: true }), this.skipped, includeLegacy)
   }
 
   /** The library's list rows from the index, checked against every file's stat: only changed files are read. */

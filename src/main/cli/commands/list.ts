@@ -1,63 +1,14 @@
 import fs from 'node:fs'
-import type { LoadError, Skill } from '../../../shared/types'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { fitWidth, formatTable } from '../../tools/cli-support'
-import { listedSkill, parseListed, type ListedSkill, type ListedText } from '../../search/search-index'
-import { StoreError } from '../../store/types'
+import { searchServerMode, searchServerSocket } from '../../search/server/address'
 
-const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false } } as const
+export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
-/** The `--json` shape of one listed skill (everything but the body). */
-export function publicSkill(s: Skill): ListedSkill {
-  return listedSkill(s)
-}
-
-/**
- * `list --json` from the skills' saved JSON texts, one skill per line: the same document as the parsed listing
- * printed whole (10,000 skills need no parse and no re-stringify).
- */
-export function listJsonText(list: { skills: readonly ListedText[]; errors: LoadError[] }): Buffer {
-  const errors = `"errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
-  if (list.skills.length === 0) return Buffer.from(`{\n  "skills": [],\n  ${errors}`)
-  const head = Buffer.from('{\n  "skills": [\n    ')
-  const sep = Buffer.from(',\n    ')
-  const tail = Buffer.from(`\n  ],\n  ${errors}`)
-  const parts = list.skills.map((s) => (typeof s.json === 'string' ? Buffer.from(s.json, 'utf8') : s.json))
-  let size = head.length + tail.length + sep.length * (parts.length - 1)
-  for (const p of parts) size += p.length
-  // One buffer, filled in place: 10,000 parts through Buffer.concat cost more than the copying.
-  const out = Buffer.allocUnsafe(size)
-  let at = head.copy(out, 0)
-  parts.forEach((p, i) => {
-    if (i > 0) at += sep.copy(out, at)
-    at += p.copy(out, at)
-  })
-  tail.copy(out, at)
-  return out
-}
-
-/** A readable table of the skills, then the files that could not be read. */
-export function formatSkillTable(list: { skills: Omit<Skill, 'body'>[]; errors: LoadError[] }): string {
-  const rows = list.skills.map((s) => [
-    s.skill_id,
-    s.quality_index.toFixed(2),
-    String(s.fetch_count),
-    s.last_used_at ? s.last_used_at.slice(0, 10) : '-',
-    s.format === 'agiagent' ? 'agi' : 'md',
-    fitWidth(s.legacy ? `[legacy] ${s.title}` : s.title, 60)
-  ])
-  const lines = [`${list.skills.length} skill(s), ${list.errors.length} unreadable file(s)`]
-  if (rows.length) lines.push('', formatTable(['ID', 'QUALITY', 'FETCHES', 'LAST USED', 'FMT', 'TITLE'], rows))
-  if (list.errors.length) {
-    lines.push('', 'Not loaded:')
-    for (const e of list.errors) lines.push(`  ${e.path}: ${e.reason}`)
-  }
-  return lines.join('\n')
-}
+const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false }, 'no-server': { type: 'boolean', default: false } } as const
 
 export const command: CliCommand = {
   name: 'list',
-  usage: 'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--json]',
+  usage: 'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--no-server] [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
@@ -67,13 +18,25 @@ export const command: CliCommand = {
       root = fs.realpathSync(dir)
       if (!fs.statSync(root).isDirectory()) throw new Error('not a folder')
     } catch {
+      const { StoreError } = await import('../../store/types')
       throw new StoreError('not_found', `library folder not found: ${dir}`)
     }
+    const json = Boolean(values.json)
+    // A running search server of this library has the listing in memory (it is not started for a listing).
+    const socket = values['no-server'] || searchServerMode(io.env) === 'off' ? null : searchServerSocket(root, io.env)
+    if (socket) {
+      const { askSearchServer } = await import('../../search/server/client')
+      const asked = await askSearchServer(socket, { op: 'list', root, legacy: values.legacy, json })
+      if ('answered' in asked) {
+        if (io.env.SKILLBENCH_SEARCH_TRACE === '1') io.stderr(`[search] answered by the search server in ${asked.ms} ms\n`)
+        io.stdout(asked.answered.stdout)
+        if (asked.answered.stderr) io.stderr(asked.answered.stderr)
+        return asked.answered.code
+      }
+    }
     // From the persistent search index: only files changed since it was saved are read.
-    const { listTextsFromIndex } = await import('../../search/open')
-    const list = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
-    if (values.json) io.stdout(listJsonText(list))
-    else io.stdout(formatSkillTable({ skills: list.skills.map(parseListed), errors: list.errors }) + '\n')
+    const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
+    io.stdout(listOutput(await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env }), json))
     return 0
   }
 }

@@ -10,8 +10,8 @@ const OPTIONS = {
 } as const
 
 /** Writes an answer's output; its exit code. */
-function print(io: CliIo, out: { stdout: string; stderr: string; code: number }): number {
-  if (out.stdout) io.stdout(out.stdout)
+function print(io: CliIo, out: { stdout: string | Uint8Array; stderr: string; code: number }): number {
+  if (out.stdout.length > 0) io.stdout(out.stdout)
   if (out.stderr) io.stderr(out.stderr)
   return out.code
 }
@@ -43,7 +43,7 @@ export const command: CliCommand = {
     const socket = root && mode !== 'off' ? searchServerSocket(root, io.env) : null
     if (socket) {
       const { askSearchServer } = await import('../../search/server/client')
-      const asked = await askSearchServer(socket, { root: root!, text, top, touch, json, via: 'cli' })
+      const asked = await askSearchServer(socket, { op: 'query', root: root!, text, top, touch, json, via: 'cli' })
       if ('answered' in asked) {
         trace(`answered by the search server in ${asked.ms} ms`)
         return print(io, asked.answered)

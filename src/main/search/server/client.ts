@@ -4,17 +4,22 @@
  */
 import net from 'node:net'
 import { buildStamp } from './address'
-import { MAX_REQUEST_BYTES, parseAnswer, type QueryRequest, type ServerAnswer } from './protocol'
+import { parseHeader, type CommandOutput, type ServerRequest } from './protocol'
 
 /** How long a client waits for an answer before it answers in process (the server then drops the request unanswered). */
 export const ANSWER_TIMEOUT_MS = 20_000
 /** Extra wait past the deadline, so a request the server started on is answered, not repeated in process. */
 const GRACE_MS = 5_000
+/** The largest header line accepted. */
+const MAX_HEADER_BYTES = 64 * 1024
 
-export type AskResult = { answered: Extract<ServerAnswer, { ok: true }>; ms: number } | { fallback: string }
+export type AskResult = { answered: CommandOutput; ms: number } | { fallback: string }
+
+/** A request as a caller gives it (the client adds the build and the deadline). */
+export type Question = ServerRequest extends infer R ? (R extends ServerRequest ? Omit<R, 'build' | 'deadline'> : never) : never
 
 /** Asks the server listening on `socket`; a fallback names why the caller must answer itself. */
-export function askSearchServer(socket: string, req: Omit<QueryRequest, 'build' | 'deadline' | 'op'>, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
+export function askSearchServer(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
   return new Promise((resolve) => {
     let settled = false
     const finish = (r: AskResult): void => {
@@ -24,7 +29,7 @@ export function askSearchServer(socket: string, req: Omit<QueryRequest, 'build' 
       conn.destroy()
       resolve(r)
     }
-    const request: QueryRequest = { op: 'query', build: buildStamp(), deadline: Date.now() + timeoutMs, ...req }
+    const request = { ...question, build: buildStamp(), deadline: Date.now() + timeoutMs } as ServerRequest
     const began = Date.now()
     const conn = net.connect(socket)
     const timer = setTimeout(() => finish({ fallback: `the search server did not answer in ${Math.round((timeoutMs + GRACE_MS) / 1000)} s` }), timeoutMs + GRACE_MS)
@@ -34,14 +39,15 @@ export function askSearchServer(socket: string, req: Omit<QueryRequest, 'build' 
     conn.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
       size += chunk.length
-      if (size > 64 * MAX_REQUEST_BYTES) finish({ fallback: 'the search server answered too much' })
     })
     conn.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8')
-      const answer = parseAnswer(text.endsWith('\n') ? text.slice(0, -1) : text)
-      if (!answer) finish({ fallback: 'the search server gave no answer' })
-      else if (answer.ok) finish({ answered: answer, ms: Date.now() - began })
-      else finish({ fallback: `the search server did not answer (${answer.reason}${answer.message ? `: ${answer.message}` : ''})` })
+      const all = Buffer.concat(chunks, size)
+      const nl = all.indexOf(10)
+      const header = nl === -1 || nl > MAX_HEADER_BYTES ? null : parseHeader(all.subarray(0, nl).toString('utf8'))
+      if (!header) finish({ fallback: 'the search server gave no answer' })
+      else if (!header.ok) finish({ fallback: `the search server did not answer (${header.reason}${header.message ? `: ${header.message}` : ''})` })
+      else if (all.length - nl - 1 !== header.bytes) finish({ fallback: 'the search server\'s answer was cut short' })
+      else finish({ answered: { stdout: all.subarray(nl + 1), stderr: header.stderr, code: header.code }, ms: Date.now() - began })
     })
     // No server (no socket, or one left by a server that is gone): the usual case before the first start.
     conn.on('error', (err: NodeJS.ErrnoException) => finish({ fallback: `no search server (${err.code ?? err.message})` }))
@@ -52,11 +58,11 @@ export function askSearchServer(socket: string, req: Omit<QueryRequest, 'build' 
  * The query's answer as the JSON document `skillbench query --json` prints (a QueryResult), from the server on
  * `socket`; null when the caller must answer itself.
  */
-export async function askSearchServerForResult(socket: string, req: Omit<QueryRequest, 'build' | 'deadline' | 'op' | 'json'>): Promise<unknown> {
-  const asked = await askSearchServer(socket, { ...req, json: true })
+export async function askSearchServerForResult(socket: string, question: { root: string; text: string; top: number; touch: boolean; via: string }): Promise<unknown> {
+  const asked = await askSearchServer(socket, { op: 'query', ...question, json: true })
   if (!('answered' in asked)) return null
   try {
-    return JSON.parse(asked.answered.stdout) as unknown
+    return JSON.parse(asked.answered.stdout.toString('utf8')) as unknown
   } catch {
     return null
   }
