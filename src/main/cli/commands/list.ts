@@ -24,7 +24,8 @@ export const command: CliCommand = {
     const json = Boolean(values.json)
     // A running search server of this library has the listing in memory (it is not started for a listing).
     const socket = values['no-server'] || searchServerMode(io.env) === 'off' ? null : searchServerSocket(root, io.env)
-    if (socket) {
+    // No socket file, no server: the client module and a connection attempt are not paid for.
+    if (socket && fs.existsSync(socket)) {
       const { askSearchServer } = await import('../../search/server/client')
       const asked = await askSearchServer(socket, { op: 'list', root, legacy: values.legacy, json })
       if ('answered' in asked) {

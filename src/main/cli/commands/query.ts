@@ -41,7 +41,8 @@ export const command: CliCommand = {
       // A missing library is reported by the in-process path below, with the store's message.
     }
     const socket = root && mode !== 'off' ? searchServerSocket(root, io.env) : null
-    if (socket) {
+    // No socket file, no server: the client module and a connection attempt are not paid for.
+    if (socket && fs.existsSync(socket)) {
       const { askSearchServer } = await import('../../search/server/client')
       const asked = await askSearchServer(socket, { op: 'query', root: root!, text, top, touch, json, via: 'cli' })
       if ('answered' in asked) {
