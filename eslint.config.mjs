@@ -25,7 +25,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: ['electron', 'node:*', 'fs', 'path', 'openai', '**/main/**'] }]
+      // Types only from the API contract: its values are zod schemas, which would be parsed and built by every page.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', 'node:*', 'fs', 'path', 'openai', '**/main/**'] },
+            { group: ['**/shared/api', '**/shared/api-deploy', 'zod'], allowTypeImports: true, message: 'types only from the API contract (its values are zod schemas); ApiError is in shared/api-error' }
+          ]
+        }
+      ]
     }
   },
   {

@@ -563,16 +563,7 @@ export interface SkillbenchApi {
   readonly transport: 'electron' | 'web'
 }
 
-/** An error thrown by `SkillbenchApi.call`, same on both transports. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string
-  ) {
-    super(message)
-    this.name = 'ApiError'
-  }
-}
+export { ApiError } from './api-error'
 
 export type { FileChange, SkillFormat }
 export type * from './api-deploy'

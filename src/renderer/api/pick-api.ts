@@ -1,4 +1,4 @@
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { SkillbenchApi } from '../../shared/api'
 import { withApiErrors } from '../../preload/channels'
 import { createWebClient } from './web-client'

@@ -6,7 +6,7 @@
  * non-2xx + `{ error: { code, message } }`. Events: `GET /api/events?token=…` as SSE, each
  * `data:` line one JSON `ApiEvent`.
  */
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import type { ApiEvent, ApiInput, ApiMethod, ApiOutput, SkillbenchApi } from '../../shared/api'
 
 export interface WebClientOptions {

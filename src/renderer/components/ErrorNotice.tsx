@@ -1,4 +1,4 @@
-import { ApiError } from '../../shared/api'
+import { ApiError } from '../../shared/api-error'
 import { useI18n } from '../i18n/i18n'
 import type { Translate } from '../i18n/i18n'
 import type { MessageKey } from '../i18n/messages'

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { SkillDocument } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ApiError } from '../../../shared/api'
+import { ApiError } from '../../../shared/api-error'
 import type { MemoryDocument, MemoryStatusResult } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
