@@ -43,6 +43,8 @@ const SSE_PING_MS = 15_000
 const API_LOAD_IDLE_MS = 1000
 /** How long after the page the API loads when its script has not been asked for yet. */
 const API_LOAD_AFTER_PAGE_MS = 400
+/** How long after a script of the page the API loads (each script sent restarts the wait). */
+const API_LOAD_AFTER_SCRIPT_MS = 30
 
 export interface ServerOptions {
   /** 0 = a free port. */
@@ -294,7 +296,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     res.writeHead(200, headers)
     res.end(headOnly ? undefined : data)
-    if (!api && ext === '.js') scheduleApiLoad(0)
+    // The page's scripts come in parallel (the entry and its preloaded chunks): the API loads once the last of
+    // them is sent, not between them (its modules load in one block that would hold the others back).
+    if (!api && ext === '.js') scheduleApiLoad(API_LOAD_AFTER_SCRIPT_MS)
     else if (!api && file === indexFile) scheduleApiLoad(API_LOAD_AFTER_PAGE_MS)
   }
 

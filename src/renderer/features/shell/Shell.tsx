@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { LibraryInfo } from '../../../shared/api'
 import { useApi } from '../../api/context'
@@ -13,16 +13,20 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
-import { CurateScreen } from '../curate/CurateScreen'
-import { DeployScreen } from '../deploy/DeployScreen'
-import { MemoryScreen } from '../memory/MemoryScreen'
-import { SkillEditor } from '../editor/SkillEditor'
-import { SkillFileEditor } from '../editor/SkillFileEditor'
 import { OverviewScreen } from '../overview/OverviewScreen'
-import { ReflectScreen } from '../reflect/ReflectScreen'
-import { SettingsScreen } from '../settings/SettingsScreen'
 import { SkillsScreen } from '../skills/SkillsScreen'
-import { WorkspacesScreen } from '../workspaces/WorkspacesScreen'
+
+// The first screens (Overview, Skills) come with the page; the others (and what only they need: the YAML parser of
+// the editors, the curation diff) load when first opened, so the page a person waits for parses less.
+const CurateScreen = lazy(async () => ({ default: (await import('../curate/CurateScreen')).CurateScreen }))
+const DeployScreen = lazy(async () => ({ default: (await import('../deploy/DeployScreen')).DeployScreen }))
+const MemoryScreen = lazy(async () => ({ default: (await import('../memory/MemoryScreen')).MemoryScreen }))
+const SkillEditor = lazy(async () => ({ default: (await import('../editor/SkillEditor')).SkillEditor }))
+const SkillFileEditor = lazy(async () => ({ default: (await import('../editor/SkillFileEditor')).SkillFileEditor }))
+const ReflectScreen = lazy(async () => ({ default: (await import('../reflect/ReflectScreen')).ReflectScreen }))
+const SettingsScreen = lazy(async () => ({ default: (await import('../settings/SettingsScreen')).SettingsScreen }))
+const WorkspacesScreen = lazy(async () => ({ default: (await import('../workspaces/WorkspacesScreen')).WorkspacesScreen }))
+
 
 const NAV: { screen: Exclude<ScreenName, 'editor' | 'file'>; label: MessageKey; icon: string }[] = [
   { screen: 'overview', label: 'nav.overview', icon: '◎' },
@@ -94,6 +98,15 @@ function JobsStatus(): React.JSX.Element {
 }
 
 function Screen(): React.JSX.Element {
+  const { t } = useI18n()
+  return (
+    <Suspense fallback={<p className="muted" role="status">{t('common.loading')}</p>}>
+      <CurrentScreen />
+    </Suspense>
+  )
+}
+
+function CurrentScreen(): React.JSX.Element {
   const { route } = useAppState()
   switch (route.screen) {
     case 'overview':
