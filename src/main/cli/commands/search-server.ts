@@ -32,7 +32,7 @@ export const command: CliCommand = {
     let idleMs: number | undefined
     if (values['idle-minutes'] !== undefined) {
       const m = Number(values['idle-minutes'])
-      if (!(m > 0 && m <= 24 * 60)) throw new UsageError('--idle-minutes must be a number from 0 to 1440')
+      if (!(m > 0 && m <= 24 * 60)) throw new UsageError('--idle-minutes must be a number above 0, at most 1440')
       idleMs = m * 60_000
     } else if (io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) {
       idleMs = Math.max(100, Number(io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) || 600_000)

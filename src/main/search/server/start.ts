@@ -25,7 +25,7 @@ export function startSearchServer(command: readonly string[], root: string, sock
   }
   try {
     const [exe, ...args] = command
-    const child = spawn(exe!, [...args, 'search-server', '--library', root], { detached: true, stdio: 'ignore', env, windowsHide: true })
+    const child = spawn(exe!, [...args, 'search-server', '--library', root], { detached: true, stdio: 'ignore', env, cwd: root, windowsHide: true })
     child.on('error', () => fs.rmSync(marker, { force: true }))
     child.unref()
     return true
