@@ -202,6 +202,22 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     await until(async () => (await status(dir)).startsWith('a search server answers'))
   }, 120_000)
 
+  it('does not trust a socket in a folder other users can write to', async () => {
+    const dir = await served_library(10)
+    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const folder = path.dirname(socket)
+    fs.chmodSync(folder, 0o777)
+    try {
+      const r = await run(['query', 'retry', '--library', dir, '--no-touch'])
+      expect(r.code).toBe(0)
+      expect(served(r)).toBe(false)
+      expect(r.stderr).toContain('the search server socket is not used (in a folder others can write to)')
+    } finally {
+      fs.chmodSync(folder, 0o700)
+    }
+    expect(served(await run(['query', 'retry', '--library', dir, '--no-touch']))).toBe(true)
+  }, 120_000)
+
   it('steps down when stopped, when its socket is removed and when idle; never started when switched off', async () => {
     const dir = await served_library(10)
     expect((await run(['search-server', '--stop', '--library', dir])).stdout).toContain('asked to stop')

@@ -20,6 +20,9 @@ import { createSkillTools } from '../tools/skill-tools'
 import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
 
+/** How long a connection may take to send its question. */
+const REQUEST_TIMEOUT_MS = 10_000
+
 export interface SearchServerOptions {
   env: NodeJS.ProcessEnv
   /** Steps down after this long without a question (default 10 minutes). */
@@ -154,6 +157,8 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
 
   const server = net.createServer((conn) => {
     resetIdle()
+    // A client that connects and never finishes its question does not hold the server (or its stepping down).
+    conn.setTimeout(REQUEST_TIMEOUT_MS, () => conn.destroy())
     const chunks: Buffer[] = []
     let size = 0
     conn.on('error', () => conn.destroy())
@@ -166,6 +171,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
         return
       }
       if (nl === -1) return
+      conn.setTimeout(0) // the question is in: answering it may take a walk of the library
       conn.pause()
       const req = parseRequest(Buffer.concat(chunks).toString('utf8'))
       if (!req) {

@@ -64,12 +64,12 @@ async function searchServerFor(root: string, env: NodeJS.ProcessEnv): Promise<{ 
   const { searchServerMode, searchServerSocket } = await import('../../search/server/address')
   const socket = searchServerMode(env) === 'off' ? null : searchServerSocket(root, env)
   if (!socket) return undefined
-  const { askSearchServerForResult, serverAnswers } = await import('../../search/server/client')
+  const { askSearchServerForResult, serverAnswers, untrustedSocket } = await import('../../search/server/client')
   const ask = async (query: string): Promise<QueryResult | null> => {
     const r = await askSearchServerForResult(socket, { root, text: query, top: 3, touch: true, via: 'mcp' })
     return isQueryResult(r) ? r : null
   }
-  return { up: await serverAnswers(socket), socket, ask }
+  return { up: untrustedSocket(socket) === null && (await serverAnswers(socket)), socket, ask }
 }
 
 /** A query answer as the server sends it (anything else: answered here). */

@@ -2,7 +2,9 @@
  * The CLI's side of the search server: ask the server of a library; when there is none, it is of another build or
  * it does not answer in time, the caller answers in process (and may start one: start.ts).
  */
+import fs from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
 import { buildStamp } from './address'
 import { parseHeader, type CommandOutput, type ServerRequest } from './protocol'
 
@@ -18,8 +20,28 @@ export type AskResult = { answered: CommandOutput; ms: number } | { fallback: st
 /** A request as a caller gives it (the client adds the build and the deadline). */
 export type Question = ServerRequest extends infer R ? (R extends ServerRequest ? Omit<R, 'build' | 'deadline'> : never) : never
 
+/**
+ * Why the socket must not be trusted (null: it may): it answers with skill texts an agent will act on, so it must
+ * be ours, in a folder only we can write to (a cache folder pointed at a shared place could hold another user's).
+ */
+export function untrustedSocket(socket: string): string | null {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null
+  try {
+    const st = fs.lstatSync(socket)
+    const dir = fs.lstatSync(path.dirname(socket))
+    if (!st.isSocket()) return 'not a socket'
+    if (uid !== null && (st.uid !== uid || dir.uid !== uid)) return 'owned by another user'
+    if (!dir.isDirectory() || (dir.mode & 0o022) !== 0) return 'in a folder others can write to'
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'cannot be checked'
+  }
+  return null
+}
+
 /** Asks the server listening on `socket`; a fallback names why the caller must answer itself. */
 export function askSearchServer(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
+  const distrust = untrustedSocket(socket)
+  if (distrust) return Promise.resolve({ fallback: `the search server socket is not used (${distrust})` })
   return new Promise((resolve) => {
     let settled = false
     const finish = (r: AskResult): void => {
