@@ -1,8 +1,9 @@
 /**
  * The search server of one library: a background process that keeps the library's search index in memory, current
  * through file notifications (change-feed.ts; a stat of every file where those cannot be trusted), and answers
- * `skillbench query` over a Unix socket in the private cache folder, so a query costs a Node start and a round trip
- * instead of loading the index. Answers are made by the same code as in process (createSkillTools + queryOutput).
+ * `skillbench query` and `list` over a Unix socket in the private cache folder, so they cost a Node start and a
+ * round trip instead of loading the index. Answers are made by the same code as in process (createSkillTools +
+ * queryOutput, listingOf + listOutput).
  *
  * It steps down — closes, removes its socket, saves its index — after `idleMs` without a question, when a client
  * of another build asks, when its socket is removed or taken over (a cache folder emptied, a newer server), or when
@@ -10,6 +11,7 @@
  */
 import fs from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
 import { openLibrary } from '../store/library'
 import { LibrarySearch } from '../search/library-search'
 import { watchLibrary } from '../search/change-feed'
@@ -80,7 +82,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
     return 1
   }
   const marker = startingMarker(socket)
-  const folderProblem = privateFolderProblem(socket.slice(0, socket.lastIndexOf('/')))
+  const folderProblem = privateFolderProblem(path.dirname(socket))
   if (folderProblem) {
     fs.rmSync(marker, { force: true })
     log(`not started: ${folderProblem}`)
@@ -220,17 +222,16 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
   process.once('SIGINT', onSignal)
 
   const why = await stopped
-  closing = true
   clearTimeout(refreshTimer)
   clearInterval(watchdog)
   clearTimeout(idleTimer)
   process.off('SIGTERM', onSignal)
   process.off('SIGINT', onSignal)
-  // No new connection reaches a server without its socket file; questions already queued are answered first.
+  // No new connection reaches a server without its socket file; questions already queued are refused (`closing`:
+  // their clients answer in process) before it goes.
   if (socketInode(socket) === ownInode) fs.rmSync(socket, { force: true })
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await queue
-  clearTimeout(idleTimer)
   search.close()
   log(`search server stepped down: ${why}`)
   return 0

@@ -14,7 +14,10 @@ import { SKIPPED_DIRS, skillFileAt } from '../store/walk'
 export interface LibraryChanges {
   /** A walk of the whole library is needed (the paths are then not enough). */
   full: boolean
-  /** Library-relative skill file paths written, created or removed since the last take. */
+  /**
+   * Library-relative skill file paths written, created or removed since the last take — also with `full`: a walk
+   * compares stats, and a same-size rewrite within one timestamp tick is only known from its notification.
+   */
   paths: string[]
 }
 
@@ -100,9 +103,10 @@ export function watchLibrary(root: string, opts: { onChange?: () => void } = {})
   let broken: string | null = fallback
 
   const onEvent = (dirRel: string, name: string | null): void => {
-    if (full) return
+    if (events > MAX_EVENTS_BETWEEN_WALKS) return // some may be lost: the walk asked for covers what a stat shows
     if (++events > MAX_EVENTS_BETWEEN_WALKS) {
       full = true
+      paths = new Set()
       opts.onChange?.()
       return
     }
@@ -153,7 +157,7 @@ export function watchLibrary(root: string, opts: { onChange?: () => void } = {})
     },
     take() {
       if (broken) return { full: true, paths: [] }
-      const out = { full, paths: full ? [] : [...paths] }
+      const out = { full, paths: [...paths] }
       paths = new Set()
       if (full) {
         // The walk that follows covers everything up to now; counting starts again after it.

@@ -76,7 +76,8 @@ export class LibrarySearch {
       const seen = this.opts.feed!.take()
       const written = this.ledger.poll()
       if (seen.full || written.reset) await this.walkAndSync(index)
-      else if (seen.paths.length + written.paths.length > 0) index.refreshPaths([...new Set([...seen.paths, ...written.paths])])
+      // Named files are read again even after a walk: a same-size rewrite in one timestamp tick shows only here.
+      if (seen.paths.length + written.paths.length > 0) index.refreshPaths([...new Set([...seen.paths, ...written.paths])])
       if (index.dirty) this.scheduleSave()
       return index
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { searchServerMode, searchServerSocket } from '../../search/server/address'
+import { answerFromServer, serverSocketFor } from '../server-answer'
 
 export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
@@ -23,18 +23,8 @@ export const command: CliCommand = {
     }
     const json = Boolean(values.json)
     // A running search server of this library has the listing in memory (it is not started for a listing).
-    const socket = values['no-server'] || searchServerMode(io.env) === 'off' ? null : searchServerSocket(root, io.env)
-    // No socket file, no server: the client module and a connection attempt are not paid for.
-    if (socket && fs.existsSync(socket)) {
-      const { askSearchServer } = await import('../../search/server/client')
-      const asked = await askSearchServer(socket, { op: 'list', root, legacy: values.legacy, json })
-      if ('answered' in asked) {
-        if (io.env.SKILLBENCH_SEARCH_TRACE === '1') io.stderr(`[search] answered by the search server in ${asked.ms} ms\n`)
-        io.stdout(asked.answered.stdout)
-        if (asked.answered.stderr) io.stderr(asked.answered.stderr)
-        return asked.answered.code
-      }
-    }
+    const served = await answerFromServer(io, serverSocketFor(root, io, values['no-server']), { op: 'list', root, legacy: values.legacy, json })
+    if (served !== null) return served
     // From the persistent search index: only files changed since it was saved are read.
     const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
     io.stdout(listOutput(await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env }), json))

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
-import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
-import { AUTO_SERVER_MIN_SKILLS, searchServerMode, searchServerSocket } from '../../search/server/address'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { AUTO_SERVER_MIN_SKILLS, searchServerMode } from '../../search/server/address'
+import { answerFromServer, serverSocketFor } from '../server-answer'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -8,13 +9,6 @@ const OPTIONS = {
   'no-touch': { type: 'boolean', default: false },
   'no-server': { type: 'boolean', default: false }
 } as const
-
-/** Writes an answer's output; its exit code. */
-function print(io: CliIo, out: { stdout: string | Uint8Array; stderr: string; code: number }): number {
-  if (out.stdout.length > 0) io.stdout(out.stdout)
-  if (out.stderr) io.stderr(out.stderr)
-  return out.code
-}
 
 export const command: CliCommand = {
   name: 'query',
@@ -30,7 +24,6 @@ export const command: CliCommand = {
     }
     const touch = !values['no-touch']
     const json = Boolean(values.json)
-    const mode = values['no-server'] ? 'off' : searchServerMode(io.env)
     const trace = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (line: string) => io.stderr(`[search] ${line}\n`) : () => undefined
 
     // A running search server of this library answers without loading anything (only this module and net).
@@ -40,17 +33,9 @@ export const command: CliCommand = {
     } catch {
       // A missing library is reported by the in-process path below, with the store's message.
     }
-    const socket = root && mode !== 'off' ? searchServerSocket(root, io.env) : null
-    // No socket file, no server: the client module and a connection attempt are not paid for.
-    if (socket && fs.existsSync(socket)) {
-      const { askSearchServer } = await import('../../search/server/client')
-      const asked = await askSearchServer(socket, { op: 'query', root: root!, text, top, touch, json, via: 'cli' })
-      if ('answered' in asked) {
-        trace(`answered by the search server in ${asked.ms} ms`)
-        return print(io, asked.answered)
-      }
-      trace(asked.fallback)
-    }
+    const socket = serverSocketFor(root, io, values['no-server'])
+    const served = await answerFromServer(io, socket, { op: 'query', root: root ?? '', text, top, touch, json, via: 'cli' })
+    if (served !== null) return served
 
     // In process: ranked from the persistent search index (only changed files are read); the library is not listed.
     const [{ openSearchIndex }, { openLibraryFromFlags }, { createSkillTools }, { queryOutput }] = await Promise.all([
@@ -63,12 +48,14 @@ export const command: CliCommand = {
     const lib = await openLibraryFromFlags(values, io, { lazy: true, locate: (id) => late.index?.pathOf(id) })
     const index = (late.index = (await openSearchIndex(lib.root, { env: io.env })).index)
     const result = await createSkillTools(lib, { via: 'cli', search: async () => index }).query_skill(text, { top, touch })
-    const code = print(io, queryOutput(result, json))
+    const out = queryOutput(result, json)
+    if (out.stdout) io.stdout(out.stdout)
+    if (out.stderr) io.stderr(out.stderr)
     // The next query of a large library is answered by a server started now, in the background.
-    if (socket && io.selfCommand && (mode === 'on' || index.activeCount >= AUTO_SERVER_MIN_SKILLS)) {
+    if (socket && io.selfCommand && (searchServerMode(io.env) === 'on' || index.activeCount >= AUTO_SERVER_MIN_SKILLS)) {
       const { startSearchServer } = await import('../../search/server/start')
       if (startSearchServer(io.selfCommand, lib.root, socket, io.env)) trace('search server started')
     }
-    return code
+    return out.code
   }
 }
