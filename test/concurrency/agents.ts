@@ -23,7 +23,8 @@ export function cli(args: string[]): Promise<{ code: number; stdout: string; std
     let stderr = ''
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+    // 'close', not 'exit': the child's output may still be in the pipe when it exits.
+    p.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
   })
 }
 
