@@ -24,8 +24,6 @@ interface Entry<T> {
   value: T
 }
 
-export { defaultCacheDir }
-
 /** The persisted cache file for one scanned folder (a hash of its path, so roots never collide). */
 export function cacheFileFor(rootDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = crypto.createHash('sha256').update(path.resolve(rootDir)).digest('hex').slice(0, 16)

@@ -10,7 +10,8 @@ import { discoverTasks, inspectTaskDir, mapLimit, resolveRootDir, ScanError, typ
 import { readChunks, readChunksSliced, type LogReader } from './read-log'
 import { buildTaskTrace } from './task-trace'
 
-export { ScanCache, cacheFileFor, defaultCacheDir } from './cache'
+export { ScanCache, cacheFileFor } from './cache'
+export { defaultCacheDir } from '../cache-dir'
 export { ScanError, resolveRootDir, discoverTasks } from './discover'
 export { parseAgiAgentLog, AgiAgentLogParser, type LogParse } from './agiagent-parser'
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { defaultCacheDir } from '../scan/cache'
+import { defaultCacheDir } from '../cache-dir'
 import { withLibraryLock } from '../store/lock'
 import { folderBytes, gitLimits, runGit, SourceError, tooBig, type GitLimits } from './git'
 import type { SourceSpec } from './source-spec'

@@ -18,7 +18,7 @@ import { stripBoilerplate } from '../text/boilerplate'
 import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { LibrarySearch } from '../search/library-search'
-import { defaultCacheDir } from '../scan/cache'
+import { defaultCacheDir } from '../cache-dir'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
 import {

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { buildStamp } from './address'
-import { parseHeader, type CommandOutput, type ServerRequest } from './protocol'
+import { parseHeader, type CommandOutput, type ListRequest, type QueryRequest, type ServerRequest } from './protocol'
 
 /** How long a client waits for an answer before it answers in process (the server then drops the request unanswered). */
 export const ANSWER_TIMEOUT_MS = 20_000
@@ -18,7 +18,7 @@ const MAX_HEADER_BYTES = 64 * 1024
 export type AskResult = { answered: CommandOutput; ms: number } | { fallback: string }
 
 /** A request as a caller gives it (the client adds the build and the deadline). */
-export type Question = ServerRequest extends infer R ? (R extends ServerRequest ? Omit<R, 'build' | 'deadline'> : never) : never
+export type Question = Omit<QueryRequest, 'build' | 'deadline'> | Omit<ListRequest, 'build' | 'deadline'>
 
 /**
  * Why the socket must not be trusted (null: it may): it answers with skill texts an agent will act on, so it must
