@@ -5,20 +5,19 @@ import { tokenize } from '../../src/main/text/tokenize'
 import { expectSameIndex } from './same-index'
 
 describe('tokenize', () => {
-  it('segments Chinese words and keeps English words next to them', () => {
+  it('gives every Chinese word as bigrams and keeps English words next to them', () => {
     const terms = tokenize('Python排序算法实现经验总结')
     expect(terms).toEqual(expect.arrayContaining(['python', '排序', '算法', '实现', '经验', '总结']))
   })
 
-  it('adds no bigrams across real word boundaries', () => {
-    const terms = tokenize('排序算法')
-    expect(terms).toEqual(['排序', '算法'])
+  it('indexes each CJK character and each pair of neighbours, in text order', () => {
+    expect(tokenize('排序算法')).toEqual(['排', '序', '排序', '算', '序算', '法', '算法'])
+    expect(tokenize('React组件性能优化')).toEqual(['react', '组', '件', '组件', '性', '件性', '能', '性能', '优', '能优', '化', '优化'])
   })
 
-  it('recovers compounds the segmenter splits through bigrams', () => {
-    const terms = tokenize('React组件性能优化')
-    expect(terms).toContain('组件')
-    expect(terms).toContain('优化')
+  it('makes a query share terms with a text that holds its words apart', () => {
+    const doc = new Set(tokenize('部署服务时遇到超时错误，需要重试'))
+    expect(tokenize('部署超时重试').filter((t) => t.length === 2 && doc.has(t))).toEqual(['部署', '超时', '重试'])
   })
 
   it('drops Chinese stop words and bigrams around particles', () => {
@@ -67,7 +66,7 @@ describe('tokenize', () => {
 })
 
 describe('tokenize on long CJK runs', () => {
-  it('cuts runs without breaking astral characters and keeps every word', () => {
+  it('never breaks astral characters and keeps every word', () => {
     const text = '𠀀数据'.repeat(400)
     const terms = tokenize(text)
     expect(terms.every((t) => !/[\uD800-\uDFFF]/.test(t) || /^(?:[\uD800-\uDBFF][\uDC00-\uDFFF]|[^\uD800-\uDFFF])+$/.test(t))).toBe(true)
@@ -114,6 +113,18 @@ describe('the index builder’s word scan (word-scan.ts + TermDictionary)', () =
     )
     const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''))
     fc.assert(fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), same), { numRuns: 300 })
+  })
+
+  it('matches where Chinese lines give more terms than the scan sized its tables for', () => {
+    // Lines with Chinese or other non-ASCII text go through tokenize; the documents after them must still get
+    // every scanned word (a typed array drops writes past its end without a word).
+    for (const n of [100, 160, 240]) {
+      const docs = Array.from({ length: n }, (_, i) => [`Skill ${i % 97}`, i % 3 === 0 ? '使用 MCP 工具' : 'Use when sorting', `Rube MCP: step ${i % 13} of HTTPServer\n- gpt4o naïve ${i % 7}`])
+      const df = new Map<string, number>()
+      for (const doc of docs) for (const t of new Set(tokenize(doc.join('\n')))) df.set(t, (df.get(t) ?? 0) + 1)
+      const index = buildTfIdfIndex(docs)
+      expect(Object.fromEntries(index.vocab.map((t, i) => [t, index.df[i]]))).toEqual(Object.fromEntries(df))
+    }
   })
 
   it('matches on long texts and many documents', () => {

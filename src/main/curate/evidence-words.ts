@@ -6,6 +6,9 @@
 import { tokenize } from '../text/tokenize'
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
+const CJK_TERM = new RegExp(`^[${CJK}]+$`, 'u')
+const CJK_RUN = new RegExp(`[${CJK}]+`, 'gu')
 
 /**
  * Lowercase word → its one term, or null when it tokenizes to none or several. One plan asks about the same
@@ -46,6 +49,48 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
       }
     }
     if (!out.includes(best)) out.push(best)
+  }
+  return readableChinese(out, texts)
+}
+
+/**
+ * Chinese terms are characters and character pairs (tokenize.ts): as words a person reads, each pair becomes the
+ * longest stretch of the texts made only of shared pairs (部署 + 署超 + 超时 → 部署超时, as the texts say it), and
+ * lone characters are left out.
+ */
+function readableChinese(words: readonly string[], texts: readonly string[]): string[] {
+  const pairs = new Set(words.filter((w) => CJK_TERM.test(w) && [...w].length === 2))
+  const stretches = new Map<string, number>()
+  if (pairs.size > 0) {
+    for (const text of texts) {
+      for (const run of text.match(CJK_RUN) ?? []) {
+        const chars = [...run]
+        let start = 0
+        for (let i = 1; i <= chars.length; i++) {
+          if (i < chars.length && pairs.has(chars[i - 1]! + chars[i]!)) continue
+          if (i - start >= 2) {
+            const stretch = chars.slice(start, i).join('')
+            stretches.set(stretch, (stretches.get(stretch) ?? 0) + 1)
+          }
+          start = i
+        }
+      }
+    }
+  }
+  const out: string[] = []
+  for (const word of words) {
+    let shown = word
+    if (CJK_TERM.test(word)) {
+      if ([...word].length < 2) continue
+      let best = 0
+      for (const [stretch, n] of stretches) {
+        if (stretch.includes(word) && (n > best || (n === best && stretch.length > shown.length))) {
+          shown = stretch
+          best = n
+        }
+      }
+    }
+    if (!out.includes(shown)) out.push(shown)
   }
   return out
 }

@@ -107,8 +107,10 @@ export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'bo
 
 /** Shared terms as words the skills use (computed for the proposal's members only). */
 function sharedWords(group: readonly number[], skills: readonly Skill[], index: TfIdfIndex, n: number, wordTerms: WordTerms): { shared_terms: string[]; shared_words: string[] } {
-  const terms = sharedTerms(group, index, n)
-  return { shared_terms: terms, shared_words: surfaceWords(terms, group.map((i) => similarityText(skills[i]!)), wordTerms) }
+  // Twice as many terms for the words: Chinese characters and pairs fold into fewer words (evidence-words.ts).
+  const terms = sharedTerms(group, index, 2 * n)
+  const words = surfaceWords(terms, group.map((i) => similarityText(skills[i]!)), wordTerms)
+  return { shared_terms: terms.slice(0, n), shared_words: words.slice(0, n) }
 }
 
 /** Why the primary stays, for the reason text: it is rated highest, else used most, else the oldest. */

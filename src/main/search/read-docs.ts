@@ -1,6 +1,6 @@
 /**
- * Reading skill files into index documents, the expensive part of a cold build (Chinese word segmentation costs
- * ~1.5 µs a character): done here in one place for the calling thread and for worker threads alike. Term ids are
+ * Reading skill files into index documents, the expensive part of a cold build (parsing, then tokenizing): done
+ * here in one place for the calling thread and for worker threads alike. Term ids are
  * local to one batch; the index maps them to its own vocabulary.
  */
 import { threadId } from 'node:worker_threads'

@@ -1,5 +1,5 @@
 /**
- * A cold build reads thousands of files and segments their Chinese text: split over the cores (this thread plus
+ * A cold build reads and tokenizes thousands of files: split over the cores (this thread plus
  * worker threads), which halves it on a 2-core machine. Small reads stay on this thread (a worker costs tens of
  * milliseconds to start). Anything a worker cannot do (no worker file next to this build, a thread that fails) is
  * done here instead: the result is the same either way.

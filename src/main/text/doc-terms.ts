@@ -197,7 +197,9 @@ function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, o
     for (; slow < scan.nSlow && scan.slow[4 * slow] === d; slow++) {
       const part = typeof doc === 'string' ? doc : (doc[scan.slow[4 * slow + 1] as number] as string)
       const ids = tokenize(part.slice(scan.slow[4 * slow + 2], scan.slow[4 * slow + 3])).map((term) => dict.idOf(term))
-      out.reserve(ids.length)
+      // Room also for the later documents' scanned entries, which the reserve above counted on: a typed array
+      // drops writes past its end without a word.
+      out.reserve(ids.length + scan.nEnt - (scan.docPtr[d + 1] as number))
       for (const id of ids) out.add(id, 1)
     }
     if (out.lines) {

@@ -1,9 +1,12 @@
 /**
  * Tokenizer for mixed Chinese/English skill text, shared by curation and `query_skill`.
  *
- * - Only CJK runs (cut to ≤256 chars: Intl.Segmenter is super-linear on long strings) are segmented.
- * - CJK runs go through Intl.Segmenter('zh') word segmentation, plus a bigram wherever two single
- *   characters stand side by side, for recall on compounds it splits (组/件 → 组件).
+ * - CJK runs become their characters and every pair of neighbouring characters (unigrams + overlapping bigrams,
+ *   as CJK search engines index them): 部署超时 → 部 署 超 时 部署 署超 超时. A word is a run of bigrams, so a
+ *   query shares the bigrams of every word it contains, and the unigrams keep one-character words findable.
+ *   Particles (的, 了, 是 …) break a run: no bigram spans them. Dictionary segmentation (Intl.Segmenter) gave
+ *   words instead, at ~1.5 µs a character, half of a cold index build; this costs a few percent of that and
+ *   ranks the real queries in the tests the same (see docs/ARCHITECTURE.md, "Chinese text").
  * - Other text: CamelCase / letter-digit / snake_case splitting, lowercase, Porter stemming for ASCII words;
  *   mixed letter-digit identifiers that splitting would destroy (l2s, v0, gpt4o, utf8) are kept whole as well.
  * - English and Chinese stop words are dropped, as are 1-character non-CJK tokens.
@@ -13,7 +16,7 @@
  * Version of what `tokenize` produces. Persisted search indexes keep term counts made by it: change this
  * whenever the terms of any text change (a test pins a probe text's terms so a change cannot go unnoticed).
  */
-export const TOKENIZER_VERSION = 1
+export const TOKENIZER_VERSION = 2
 
 import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
@@ -37,11 +40,8 @@ const EXTRA_CHINESE = [
   '然后', '或者', '并且', '而且', '就是', '还是', '已经', '其中', '可以', '需要', '进行', '通过', '的话', '它',
 ]
 const STOP_WORDS: ReadonlySet<string> = new Set([...englishStopWords, ...EXTRA_ENGLISH, ...chineseStopWords, ...EXTRA_CHINESE])
-/** A bigram containing one of these particles is noise (排序的 → 序的). */
-const BIGRAM_BREAKERS: ReadonlySet<string> = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
-
-// Made on the first CJK run: constructing it loads ICU's Chinese dictionary (10–25 ms of every command's start-up).
-let segmenter: Intl.Segmenter | undefined
+/** Particles: neither a term themselves nor part of a bigram (排序的方法 → no 序的, 的方). */
+const PARTICLES: ReadonlySet<string> = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
 
 // Porter stemming is regex-heavy and words repeat a lot across a corpus: cache each lowercase word's
 // outcome (its stem, or '' when it is dropped) so most words cost one Map lookup. Bounded.
@@ -164,55 +164,37 @@ function pushLatin(piece: string, out: string[]): void {
   }
 }
 
-/** Longest CJK run given to the segmenter at once: Intl.Segmenter is super-linear on long strings. */
-const MAX_SEGMENT_CHARS = 256
-
+/** Unigrams and bigrams of one CJK run (characters outside the BMP count as one character). */
 function pushCjk(run: string, out: string[]): void {
-  // Bigrams only join two adjacent single-character segments: that is where the segmenter broke a
-  // compound it does not know (组/件 → 组件). Bigrams across real word boundaries (排序|算法 → 序算) are noise.
-  let prev: string | null = null
-  let prevEnd = -1
-  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' })
-  for (const seg of segmenter.segment(run)) {
-    if (!seg.isWordLike) {
-      prev = null
+  let prev = ''
+  for (const char of run) {
+    if (PARTICLES.has(char)) {
+      prev = ''
       continue
     }
-    const word = seg.segment.toLowerCase()
-    if (!STOP_WORDS.has(word)) out.push(word)
-    const single = word.length === 1 || (word.length === 2 && word.codePointAt(0)! > 0xffff)
-    if (single && prev !== null && prevEnd === seg.index && !BIGRAM_BREAKERS.has(prev) && !BIGRAM_BREAKERS.has(word)) {
-      const bigram = prev + word
+    if (!STOP_WORDS.has(char)) out.push(char)
+    if (prev !== '') {
+      const bigram = prev + char
       if (!STOP_WORDS.has(bigram)) out.push(bigram)
     }
-    prev = single ? word : null
-    prevEnd = seg.index + seg.segment.length
+    prev = char
   }
 }
 
-/** Splits text into normalised index terms (lowercase, stemmed English, segmented Chinese + bigrams, no stop words). */
+/** Splits text into normalised index terms (lowercase, stemmed English, Chinese unigrams + bigrams, no stop words). */
 export function tokenize(text: string): string[] {
   const out: string[] = []
   if (!CJK_TEST.test(text)) {
     pushLatin(text, out)
     return out
   }
-  // split() with one capture group alternates: even = non-CJK, odd = CJK run. Runs end at any
-  // punctuation, space or Latin letter, so they are short; very long ones are cut into pieces.
+  // split() with one capture group alternates: even = non-CJK, odd = CJK run.
   const pieces = text.split(CJK_SPLIT)
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i] as string
     if (piece.length === 0) continue
     if (i % 2 === 0) pushLatin(piece, out)
-    else {
-      for (let p = 0; p < piece.length; ) {
-        let end = Math.min(piece.length, p + MAX_SEGMENT_CHARS)
-        // Never cut a surrogate pair (CJK extension characters are outside the BMP).
-        if (end < piece.length && /[\uD800-\uDBFF]/.test(piece.charAt(end - 1))) end--
-        pushCjk(piece.slice(p, end), out)
-        p = end
-      }
-    }
+    else pushCjk(piece, out)
   }
   return out
 }
