@@ -109,7 +109,7 @@ describe('the index builder’s word scan (word-scan.ts + TermDictionary)', () =
   it('counts exactly tokenize’s terms, on any text', () => {
     const piece = fc.constantFrom(
       'running', 'Running', 'RUN', 'the', 'a', 'x', 'l2s', 'gpt4o', 'Base64Encoder', 'HTTPServer', 'snake_case', '42', '7',
-      'café', 'naïve', '排序', '算法', '组件', '的', 'Ελληνικά', '𠀀', ' ', ' ', '\n', '\r\n', '\t', '-', '.', ',', '—', '→', '#', '`', "it's"
+      'café', 'naïve', '排序', '算法', '组件', '的', '是', '我们', '一个', 'ひらがな', 'カタカナ', '한국어', 'Ελληνικά', '𠀀', '𪚥', ' ', ' ', '\n', '\r\n', '\t', '-', '.', ',', '—', '→', '#', '`', "it's"
     )
     const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''))
     fc.assert(fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), same), { numRuns: 300 })

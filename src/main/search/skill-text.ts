@@ -15,6 +15,12 @@ export const PREVIEW_CHARS = 200
 
 /** The start of a skill's body as one line (what a list row shows under the title). */
 export function skillPreview(body: string): string {
+  // Only the start is shown: collapse a prefix (longer only when its whitespace shrank it below a row), the same
+  // characters as collapsing the whole body, since they lie before the prefix's end.
+  for (let length = PREVIEW_CHARS + 56; length < body.length; length *= 4) {
+    const start = body.slice(0, length).replace(/\s+/g, ' ').trimStart()
+    if (start.length > PREVIEW_CHARS) return start.slice(0, PREVIEW_CHARS)
+  }
   return body.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_CHARS)
 }
 

@@ -5,7 +5,7 @@
  * (`TermDictionary`), and what the scan leaves to the general tokenizer goes through `tokenize`.
  */
 import { boilerplateFlags, lineAt, lineKey, lineText, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
-import { TermDictionary, tokenize } from './tokenize'
+import { TermDictionary } from './tokenize'
 import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
 
@@ -196,7 +196,8 @@ function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, o
     }
     for (; slow < scan.nSlow && scan.slow[4 * slow] === d; slow++) {
       const part = typeof doc === 'string' ? doc : (doc[scan.slow[4 * slow + 1] as number] as string)
-      const ids = tokenize(part.slice(scan.slow[4 * slow + 2], scan.slow[4 * slow + 3])).map((term) => dict.idOf(term))
+      const ids: number[] = []
+      dict.pushTermIds(part.slice(scan.slow[4 * slow + 2], scan.slow[4 * slow + 3]), ids)
       // Room also for the later documents' scanned entries, which the reserve above counted on: a typed array
       // drops writes past its end without a word.
       out.reserve(ids.length + scan.nEnt - (scan.docPtr[d + 1] as number))
@@ -395,7 +396,8 @@ function dropLines(
       const text = lineText(doc, lines, k)
       let ids = termsOfLine.get(text)
       if (ids === undefined) {
-        ids = tokenize(text).map((term) => dict.idOf(term))
+        ids = []
+        dict.pushTermIds(text, ids)
         termsOfLine.set(text, ids)
       }
       for (const id of ids) entCount[slotOf[id] as number] = (entCount[slotOf[id] as number] as number) - 1

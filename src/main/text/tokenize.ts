@@ -42,6 +42,7 @@ const EXTRA_CHINESE = [
 const STOP_WORDS: ReadonlySet<string> = new Set([...englishStopWords, ...EXTRA_ENGLISH, ...chineseStopWords, ...EXTRA_CHINESE])
 /** Particles: neither a term themselves nor part of a bigram (排序的方法 → no 序的, 的方). */
 const PARTICLES: ReadonlySet<string> = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
+const PARTICLE_UNITS: ReadonlySet<number> = new Set([...PARTICLES].map((c) => c.charCodeAt(0)))
 
 // Porter stemming is regex-heavy and words repeat a lot across a corpus: cache each lowercase word's
 // outcome (its stem, or '' when it is dropped) so most words cost one Map lookup. Bounded.
@@ -200,6 +201,14 @@ export function tokenize(text: string): string[] {
 }
 
 /**
+ * Kana, CJK extension A and the unified ideographs (U+3040–U+9FFF): most CJK text. A pair of them gets a small
+ * integer key (offset × span + offset < 2^30, an unboxed number), so the index builder finds a pair's term id
+ * without making its string; other CJK characters take the string path.
+ */
+const PAIR_FIRST = 0x3040
+const PAIR_SPAN = 0xa000 - PAIR_FIRST
+
+/**
  * Term ids for the index builder: each distinct word (as word-scan.ts finds it) is turned into its term once —
  * lowercase, stop word check, Porter stem, exactly as `tokenize` does — and every term gets a stable id.
  */
@@ -218,6 +227,78 @@ export class TermDictionary {
       this.termIds.set(term, id)
     }
     return id
+  }
+
+  /**
+   * Appends the ids of `tokenize(text)`'s terms, in order (the same terms: a test checks it on any text). CJK
+   * runs make no string per character or pair once the dictionary has met it.
+   */
+  pushTermIds(text: string, out: number[]): void {
+    if (!CJK_TEST.test(text)) {
+      for (const term of tokenize(text)) out.push(this.idOf(term))
+      return
+    }
+    const pieces = text.split(CJK_SPLIT)
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i] as string
+      if (piece.length === 0) continue
+      if (i % 2 === 1) this.pushCjkIds(piece, out)
+      else for (const term of tokenize(piece)) out.push(this.idOf(term))
+    }
+  }
+
+  /** Id of a CJK unigram or pair term, -1 when tokenize drops it (a stop word). */
+  private cjkTermId(term: string): number {
+    return STOP_WORDS.has(term) ? -1 : this.idOf(term)
+  }
+
+  // Per code unit in the pair range: its unigram id + 2 (0: not met yet, 1: dropped); per pair key likewise.
+  private readonly unigramIds = new Int32Array(PAIR_SPAN)
+  private readonly pairIds = new Map<number, number>()
+
+  /** pushCjk's terms as ids: unigrams and pairs within the pair range by number, the rest by string. */
+  private pushCjkIds(run: string, out: number[]): void {
+    let prevOffset = -1 // the previous character's offset in the pair range, -1 for none or outside it
+    let prev = '' // the previous character as a string, when outside the pair range
+    for (let i = 0; i < run.length; i++) {
+      const unit = run.charCodeAt(i)
+      const offset = unit - PAIR_FIRST
+      if (offset >= 0 && offset < PAIR_SPAN && !PARTICLE_UNITS.has(unit)) {
+        let uni = this.unigramIds[offset] as number
+        if (uni === 0) uni = this.unigramIds[offset] = this.cjkTermId(run.charAt(i)) + 2
+        if (uni > 1) out.push(uni - 2)
+        if (prevOffset >= 0) {
+          const key = prevOffset * PAIR_SPAN + offset
+          let pair = this.pairIds.get(key)
+          if (pair === undefined) {
+            pair = this.cjkTermId(String.fromCharCode(prevOffset + PAIR_FIRST, unit))
+            this.pairIds.set(key, pair)
+          }
+          if (pair >= 0) out.push(pair)
+        } else if (prev !== '') {
+          const id = this.cjkTermId(prev + run.charAt(i))
+          if (id >= 0) out.push(id)
+        }
+        prevOffset = offset
+        prev = ''
+        continue
+      }
+      // Outside the pair range (or a particle): by string, a surrogate pair as one character.
+      const char = unit >= 0xd800 && unit < 0xdc00 && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? run.slice(i, ++i + 1) : run.charAt(i)
+      const previous = prevOffset >= 0 ? String.fromCharCode(prevOffset + PAIR_FIRST) : prev
+      prevOffset = -1
+      if (PARTICLES.has(char)) {
+        prev = ''
+        continue
+      }
+      const uni = this.cjkTermId(char)
+      if (uni >= 0) out.push(uni)
+      if (previous !== '') {
+        const id = this.cjkTermId(previous + char)
+        if (id >= 0) out.push(id)
+      }
+      prev = char
+    }
   }
 
   /** The term id of a plain lowercase word ([a-z]+ or digits), or -1 when tokenize drops it (stop word, too short). */
