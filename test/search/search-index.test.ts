@@ -119,6 +119,37 @@ describe('the persistent search index', () => {
     expect(fs.readFileSync(elsewhere).equals(good)).toBe(true)
   })
 
+  it('a listing never reads the ranking arrays; one that must save reads them then, and a damaged one costs only that save', async () => {
+    const file = searchIndexFile(dir)
+    await openSearchIndex(dir)
+    fs.rmSync(searchDeltaFile(dir), { force: true })
+    const good = fs.readFileSync(file)
+    const header = JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }
+    const [off, len] = header.sections.postDoc!
+    const bad = Buffer.from(good)
+    const at = off + Math.floor(len / 2)
+    bad[at] = bad[at]! ^ 0x5a
+    fs.writeFileSync(file, bad)
+    const store = async (): Promise<unknown> => (await (await openLibrary(dir)).list()).skills.map(listedSkill)
+    // Nothing changed: listed from the saved index as it is (not rebuilt, the damage not even seen).
+    expect((await listFromIndex(dir)).skills).toEqual(await store())
+    expect(fs.readFileSync(file).equals(bad)).toBe(true)
+    // A changed skill: listed as it is now; saving needs the ranking, finds it damaged, and leaves the file alone.
+    const edited = path.join(dir, fs.readdirSync(dir).filter((f) => /^skill_\d+\.md$/.test(f)).sort()[5]!)
+    const original = fs.readFileSync(edited, 'utf8')
+    fs.writeFileSync(edited, `${original}\nChecked again.\n`)
+    expect((await listFromIndex(dir)).skills).toEqual(await store())
+    expect(fs.readFileSync(file).equals(bad)).toBe(true)
+    // The next query loads the ranking at once, finds the damage and rebuilds: exact answers.
+    const again = await openSearchIndex(dir)
+    expect(again.changed).toBeGreaterThan(100)
+    for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
+    // With an intact file, a listing after a change saves it (reading the ranking then) and a query reads one file.
+    fs.writeFileSync(edited, original)
+    await listFromIndex(dir)
+    expect((await openSearchIndex(dir)).changed).toBe(0)
+  })
+
   it('in a long-lived process, sees another process\'s write at the next query (ledger) and an editor\'s within the freshness bound', async () => {
     const search = new LibrarySearch(dir, { maxAgeMs: 60_000, saveDelayMs: 0 })
     const before = (await search.current()).query('quantum entanglement lab notes', 1)[0]!

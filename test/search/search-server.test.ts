@@ -235,5 +235,13 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     expect(off.stderr).not.toContain('search server')
     await new Promise((r) => setTimeout(r, 500))
     expect(await status(dir)).toMatch(/^no search server/)
+
+    // A listing answered in process starts one too, for the next listing or query.
+    const listed = await run(['list', '--library', dir, '--json'])
+    expect(listed.code).toBe(0)
+    expect(served(listed)).toBe(false)
+    expect(listed.stderr).toContain('search server started')
+    await until(async () => (await status(dir)).startsWith('a search server answers'))
+    expect(served(await run(['list', '--library', dir, '--json']))).toBe(true)
   }, 120_000)
 })

@@ -35,13 +35,20 @@ export function searchDeltaFile(root: string, env: NodeJS.ProcessEnv = process.e
   return searchIndexFile(root, env).replace(/\.idx$/, '.delta')
 }
 
-/** The saved index of `root` with the changes saved since, or an empty one when there is none (or it is unusable: it is then rebuilt). */
-export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.env): SearchIndex {
+/**
+ * The saved index of `root` with the changes saved since, or an empty one when there is none (or it is unusable: it
+ * is then rebuilt). `ranking: false` (a listing) leaves the ranking arrays to be read when first needed.
+ */
+export function loadSearchIndex(root: string, env: NodeJS.ProcessEnv = process.env, { ranking = true } = {}): SearchIndex {
   const index = SearchIndex.fromFile(searchIndexFile(root, env), root)
   if (!index) return new SearchIndex(root)
   // A delta of another saved index (replaced by some process since) is passed over: its files are read again.
   const deltaFile = IndexFile.open(searchDeltaFile(root, env))
   let ranked = false
+  if (!deltaFile && !ranking) {
+    index.deferSavedRanking()
+    return index
+  }
   if (deltaFile) {
     const changes = readDeltaChanges(deltaFile)
     ranked = changes !== null && index.applyDelta(changes, deltaFile) === 'ranked'
@@ -86,11 +93,11 @@ export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = pro
 }
 
 /** A current index of the library at `root` (its real path): loaded, checked against every file, saved when changed. */
-export async function openSearchIndex(root: string, opts: { env?: NodeJS.ProcessEnv; index?: SearchIndex; save?: boolean } = {}): Promise<OpenedSearch> {
+export async function openSearchIndex(root: string, opts: { env?: NodeJS.ProcessEnv; index?: SearchIndex; save?: boolean; ranking?: boolean } = {}): Promise<OpenedSearch> {
   const env = opts.env ?? process.env
   // The library's top folder is read on the thread pool while the saved index loads here.
   const walking = walkLibrary(root)
-  const index = opts.index ?? loadSearchIndex(root, env)
+  const index = opts.index ?? loadSearchIndex(root, env, { ranking: opts.ranking })
   const walk = await walking
   // Temp files of crashed writers are swept at open, as the store does.
   for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
@@ -106,7 +113,7 @@ export async function openSearchIndex(root: string, opts: { env?: NodeJS.Process
  * index was saved, and parses only the skills with uses to add.
  */
 export async function listTextsFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
-  const { index, walk } = await openSearchIndex(root, { env: opts.env })
+  const { index, walk } = await openSearchIndex(root, { env: opts.env, ranking: false })
   return listingOf(index, walk.skipped, opts.includeLegacy ?? false)
 }
 

@@ -91,6 +91,8 @@ export class SearchIndex {
   /** The ranking arrays, and the document list they were built over (when that is not `docs`, they are rebuilt from it). */
   private derived: Derived | null = null
   private derivedDocs: IndexedDoc[] | null = null
+  /** The saved ranking arrays are read at their first use (`deferSavedRanking`). */
+  private rankingDeferred = false
   /** The saved index the documents with `baseRow >= 0` are unchanged from (and how many words its vocabulary had). */
   private base: { nonce: string; paths: string[]; vocab: number } | null = null
   /** Changed since it was loaded or saved. */
@@ -252,6 +254,11 @@ export class SearchIndex {
    * when the documents are the same, else rebuilt from them and the changed documents' own terms.
    */
   private ensureDerived(): Derived {
+    if (this.rankingDeferred) {
+      this.rankingDeferred = false
+      // The documents' own terms are not in memory: without the saved arrays nothing can be derived.
+      if (!this.loadSavedRanking()) throw new Error('the saved search index has damaged ranking arrays')
+    }
     if (this.derived && this.derivedDocs === this.docs) return this.derived
     const prevId = new Map<IndexedDoc, number>()
     this.derivedDocs?.forEach((d, i) => prevId.set(d, i))
@@ -492,6 +499,14 @@ export class SearchIndex {
     this.derived = ranking
     this.derivedDocs = docs
     return 'ranked'
+  }
+
+  /**
+   * Leaves the saved ranking arrays in the file until something ranks, counts or saves (a listing never does). A
+   * damaged section then makes that step throw (saving catches it; the next full load rebuilds the index).
+   */
+  deferSavedRanking(): void {
+    if (this.file && !this.derived) this.rankingDeferred = true
   }
 
   /** Reads the saved index's ranking arrays (over its own documents); false when they are damaged. */

@@ -22,12 +22,24 @@ export const command: CliCommand = {
       throw new StoreError('not_found', `library folder not found: ${dir}`)
     }
     const json = Boolean(values.json)
-    // A running search server of this library has the listing in memory (it is not started for a listing).
-    const served = await answerFromServer(io, serverSocketFor(root, io, values['no-server']), { op: 'list', root, legacy: values.legacy, json })
+    // A running search server of this library has the listing in memory.
+    const socket = serverSocketFor(root, io, values['no-server'])
+    const served = await answerFromServer(io, socket, { op: 'list', root, legacy: values.legacy, json })
     if (served !== null) return served
     // From the persistent search index: only files changed since it was saved are read.
-    const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
-    io.stdout(listOutput(await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env }), json))
+    const [{ listTextsFromIndex }, { listOutput }, { AUTO_SERVER_MIN_SKILLS, searchServerMode }] = await Promise.all([
+      import('../../search/open'),
+      import('../list-output'),
+      import('../../search/server/address')
+    ])
+    const listing = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
+    io.stdout(listOutput(listing, json))
+    // As after a query: the next listing or query of a large library is answered by a server started now.
+    const active = listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0)
+    if (socket && io.selfCommand && (searchServerMode(io.env) === 'on' || active >= AUTO_SERVER_MIN_SKILLS)) {
+      const { startSearchServer } = await import('../../search/server/start')
+      if (startSearchServer(io.selfCommand, root, socket, io.env) && io.env.SKILLBENCH_SEARCH_TRACE === '1') io.stderr('[search] search server started\n')
+    }
     return 0
   }
 }
