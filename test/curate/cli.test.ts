@@ -48,6 +48,17 @@ describe('skillbench curate / proposals / accept / reject / undo / restore', () 
     expect(plan.proposals.map((p) => p.kind)).toEqual(['merge', 'merge', 'cleanup'])
   })
 
+  it('curate prints each proposal with the shared words as the skills write them', async () => {
+    const dir = library()
+    const c = io()
+    expect(await main(['curate', '--library', dir], c.io)).toBe(0)
+    const line = c.out.stdout.split('\n').find((l) => l.includes('shared words:'))!
+    const words = line.split('shared words:')[1]!.trim().split(', ')
+    expect(words.length).toBeGreaterThan(0)
+    // Words, not stems: each is in the sorting skills' text as written.
+    for (const w of words) expect(`${SORTING}\n${SORTING_COPY}\nSorting arrays in TS`.toLowerCase()).toContain(w)
+  })
+
   it('accept, proposals, undo, reject, restore work on the plan and journal', async () => {
     const dir = library()
     const before = snapshot(dir)

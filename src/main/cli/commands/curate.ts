@@ -43,7 +43,9 @@ function numberFlag(value: string | undefined, flag: string): number | undefined
 /** One proposal as a few readable lines. */
 export function formatProposal(p: Proposal): string {
   const members = p.members.map((m) => `    - ${m.skill_id}  ${m.title.slice(0, 70)}  (${m.path})`)
-  const terms = p.evidence.shared_terms?.length ? `\n    shared terms: ${p.evidence.shared_terms.join(', ')}` : ''
+  // The words as the skills write them (index terms are stems and Chinese character pairs); older plans have terms only.
+  const words = Array.isArray(p.evidence.shared_words) && p.evidence.shared_words.length ? (p.evidence.shared_words as string[]) : p.evidence.shared_terms
+  const terms = words?.length ? `\n    shared words: ${words.join(', ')}` : ''
   const files = p.changes.map((c) => `    ${c.before === null ? '+' : c.after === null ? '-' : '~'} ${c.path}`)
   return [`[${p.id}] ${p.kind}${p.status && p.status !== 'pending' ? ` (${p.status})` : ''}  score ${p.score}`, `    ${p.reason}${terms}`, ...members, '    files:', ...files].join('\n')
 }
