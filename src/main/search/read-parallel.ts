@@ -67,15 +67,25 @@ function inWorker(entry: { script: string; eval: boolean }, share: Candidate[]):
 /** Reads the files (in this order), split over the cores when there are many. */
 export async function readDocsInParallel(
   candidates: readonly Candidate[],
-  opts: { threads?: number; minFiles?: number } = {}
+  opts: { threads?: number; minFiles?: number; onBatch?: (batch: ReadBatch) => void } = {}
 ): Promise<ReadBatch[]> {
   const threads = opts.threads ?? Math.min(os.availableParallelism(), MAX_THREADS)
   const entry = candidates.length >= (opts.minFiles ?? MIN_FILES_FOR_WORKERS) && threads > 1 ? workerEntry() : null
-  if (!entry) return [readDocs(candidates)]
+  const batches: ReadBatch[] = []
+  const take = (batch: ReadBatch): void => {
+    batches.push(batch)
+    opts.onBatch?.(batch)
+  }
+  if (!entry) {
+    take(readDocs(candidates))
+    return batches
+  }
   // Contiguous shares keep the order; every share mixes languages as the library does.
   const size = Math.ceil(candidates.length / threads)
   const shares = Array.from({ length: threads }, (_, k) => candidates.slice(k * size, (k + 1) * size)).filter((s) => s.length > 0)
   const others = shares.slice(1).map((share) => inWorker(entry, share))
-  const mine = readDocs(shares[0]!)
-  return [mine, ...(await Promise.all(others))]
+  // This thread's share is handed on at once (in order: it is the first), while the workers finish theirs.
+  take(readDocs(shares[0]!))
+  for (const other of others) take(await other)
+  return batches
 }

@@ -134,7 +134,9 @@ export class SearchIndex {
     }
     const changed = toRead.length + gone + (docs.length - j)
     if (changed === 0) return 0
-    const read = this.adopt(await readDocsInParallel(toRead))
+    // Each batch is taken in as it comes: this thread's own while the workers still read theirs.
+    const read: IndexedDoc[] = []
+    await readDocsInParallel(toRead, { onBatch: (batch) => this.adoptInto(batch, read) })
     let r = 0
     this.replaceDocs(kept.map((d) => d ?? read[r++]!))
     return changed
@@ -142,21 +144,24 @@ export class SearchIndex {
 
   /** Documents from read batches (in their order), their terms mapped into this index's vocabulary. */
   private adopt(batches: ReadBatch[]): IndexedDoc[] {
-    const dict = this.dictionary()
     const out: IndexedDoc[] = []
-    for (const b of batches) {
-      const global = Uint32Array.from(b.terms, (t) => dict.idOf(t))
-      b.docs.forEach((d, k) => {
-        const from = b.ptr[k]!
-        const to = b.ptr[k + 1]!
-        const terms = new Uint32Array(to - from)
-        for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
-        out.push({ ...d, baseRow: -1, terms, counts: b.counts.slice(from, to) })
-      })
-    }
+    for (const b of batches) this.adoptInto(b, out)
+    return out
+  }
+
+  /** Appends a read batch's documents to `out`, their terms mapped into this index's vocabulary. */
+  private adoptInto(b: ReadBatch, out: IndexedDoc[]): void {
+    const dict = this.dictionary()
+    const global = Uint32Array.from(b.terms, (t) => dict.idOf(t))
+    b.docs.forEach((d, k) => {
+      const from = b.ptr[k]!
+      const to = b.ptr[k + 1]!
+      const terms = new Uint32Array(to - from)
+      for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
+      out.push({ ...d, baseRow: -1, terms, counts: b.counts.slice(from, to) })
+    })
     this.vocab = dict.terms
     this.termIds = null
-    return out
   }
 
   /** The vocabulary as a dictionary new terms are added to (it only grows: ids in the postings keep their meaning). */
