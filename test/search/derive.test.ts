@@ -37,4 +37,19 @@ describe('deriveRanking', () => {
     // And it really changed: the edited document's postings are new, the removed ones gone.
     expect(Array.from(incremental.postDoc)).not.toEqual(Array.from(first.postDoc))
   })
+
+  it('equals a full build after files edited in place (kept documents at their ids), also when new terms appear', () => {
+    const v0 = 30
+    const docs = Array.from({ length: 80 }, () => ({ active: true, ...doc(v0) }))
+    const first = deriveRanking(docs.map((d) => ({ ...d, prevId: -1 })), v0, null)
+    for (const edited of [[5], [0, 79], [10, 11, 40, 41, 42], Array.from({ length: 70 }, (_, i) => i)]) {
+      for (const v1 of [v0, v0 + 3]) {
+        const next = docs.map((d, i) => (edited.includes(i) ? { active: i % 7 !== 3, prevId: -1, ...doc(v1) } : { ...d, prevId: i }))
+        for (const d of next) if (!d.active) Object.assign(d, { terms: new Uint32Array(0), counts: new Uint32Array(0) })
+        const full = deriveRanking(next.map((d) => ({ ...d, prevId: -1 })), v1, null)
+        const incremental = deriveRanking(next.map((d) => (d.prevId >= 0 ? { active: d.active, prevId: d.prevId } : d)), v1, first)
+        for (const k of ['df', 'idf', 'norm', 'postPtr', 'postDoc', 'postCount'] as const) expect(Array.from(incremental[k]), `${edited.length} edited, ${k}`).toEqual(Array.from(full[k]))
+      }
+    }
+  })
 })

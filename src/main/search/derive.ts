@@ -68,10 +68,42 @@ function mergePostings(prev: Derived | null, moved: Int32Array, fresh: FreshPost
   const postPtr = new Uint32Array(v + 1)
   const postDoc = new Uint32Array(cap)
   const postCount = new Uint32Array(cap)
+  // Files edited in place (the usual change): every kept document stays at its id. A term's postings are then
+  // the previous ones with the dropped documents' entries taken out and the new entries put in: block copies
+  // between those few places instead of an entry-by-entry merge.
+  const dropped = inPlaceDrops(moved)
   let out = 0
   for (let t = 0; t < v; t++) {
     let f = fPtr[t]!
     const fEnd = fPtr[t + 1]!
+    if (dropped && t < prevV) {
+      let q = prevPtr[t]!
+      const qEnd = prevPtr[t + 1]!
+      let k = 0
+      for (;;) {
+        const fresh = f < fEnd ? fDoc[f]! : -1
+        const drop = k < dropped.length ? dropped[k]! : -1
+        if (fresh < 0 && drop < 0) break
+        const stop = fresh < 0 ? drop : drop < 0 ? fresh : Math.min(fresh, drop)
+        const at = lowerBound(prevDoc, q, qEnd, stop)
+        postDoc.set(prevDoc.subarray(q, at), out)
+        postCount.set(prevCount.subarray(q, at), out)
+        out += at - q
+        q = at
+        // An entry at `stop` is a dropped document's (a kept document never has a new one's id): left out.
+        if (q < qEnd && prevDoc[q] === stop) q++
+        if (drop === stop) k++
+        if (fresh === stop) {
+          postDoc[out] = stop
+          postCount[out++] = fCount[f++]!
+        }
+      }
+      postDoc.set(prevDoc.subarray(q, qEnd), out)
+      postCount.set(prevCount.subarray(q, qEnd), out)
+      out += qEnd - q
+      postPtr[t + 1] = out
+      continue
+    }
     if (t < prevV) {
       const qEnd = prevPtr[t + 1]!
       for (let q = prevPtr[t]!; q < qEnd; q++) {
@@ -93,6 +125,33 @@ function mergePostings(prev: Derived | null, moved: Int32Array, fresh: FreshPost
     postPtr[t + 1] = out
   }
   return { postPtr, postDoc: postDoc.subarray(0, out), postCount: postCount.subarray(0, out) }
+}
+
+/**
+ * The dropped previous documents, sorted, when every kept one stays at its id (null otherwise, or when more than a
+ * few are dropped: each costs a binary search per term).
+ */
+function inPlaceDrops(moved: Int32Array): Uint32Array | null {
+  const dropped: number[] = []
+  for (let i = 0; i < moved.length; i++) {
+    const to = moved[i]!
+    if (to === i) continue
+    if (to >= 0 || dropped.length === 8) return null
+    dropped.push(i)
+  }
+  return Uint32Array.from(dropped)
+}
+
+/** The first position in the ascending docs[from, to) whose id is ≥ id (`to` when none). */
+function lowerBound(docs: Uint32Array, from: number, to: number, id: number): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (docs[mid]! < id) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Row norms, summed in term-id order (the same order whichever way the postings were built). */
