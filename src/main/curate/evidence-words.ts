@@ -3,12 +3,11 @@
  * each, the word the skills actually use most ("calculator", "install"). Only the few texts of one proposal are
  * read, never the whole library.
  */
-import { tokenize } from '../text/tokenize'
+import { CJK_CLASS, tokenize } from '../text/tokenize'
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu
-const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
-const CJK_TERM = new RegExp(`^[${CJK}]+$`, 'u')
-const CJK_RUN = new RegExp(`[${CJK}]+`, 'gu')
+const CJK_TERM = new RegExp(`^[${CJK_CLASS}]+$`, 'u')
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'gu')
 
 /**
  * Lowercase word → its one term, or null when it tokenizes to none or several. One plan asks about the same

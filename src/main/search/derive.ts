@@ -5,6 +5,8 @@
  * depends only on the documents' term counts and the term ids, never on the path that built it: every sum runs in
  * term-id order, so over one vocabulary an incremental build equals a full one bit for bit.
  */
+import { firstAtOrAfter } from '../text/sorted-ids'
+
 
 /** The ranking arrays over one list of documents (doc ids = positions in that list). */
 export interface Derived {
@@ -85,7 +87,7 @@ function mergePostings(prev: Derived | null, moved: Int32Array, fresh: FreshPost
         const drop = k < dropped.length ? dropped[k]! : -1
         if (fresh < 0 && drop < 0) break
         const stop = fresh < 0 ? drop : drop < 0 ? fresh : Math.min(fresh, drop)
-        const at = lowerBound(prevDoc, q, qEnd, stop)
+        const at = firstAtOrAfter(prevDoc, q, qEnd, stop)
         postDoc.set(prevDoc.subarray(q, at), out)
         postCount.set(prevCount.subarray(q, at), out)
         out += at - q
@@ -140,18 +142,6 @@ function inPlaceDrops(moved: Int32Array): Uint32Array | null {
     dropped.push(i)
   }
   return Uint32Array.from(dropped)
-}
-
-/** The first position in the ascending docs[from, to) whose id is ≥ id (`to` when none). */
-function lowerBound(docs: Uint32Array, from: number, to: number, id: number): number {
-  let lo = from
-  let hi = to
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (docs[mid]! < id) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** Row norms, summed in term-id order (the same order whichever way the postings were built). */

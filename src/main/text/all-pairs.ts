@@ -17,6 +17,7 @@ import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import type { TfIdfIndex } from './tfidf'
 import { startWorker } from './warm-workers'
+import { firstAtOrAfter } from './sorted-ids'
 
 /** Pairs (a < b) with their cosine, in ascending (a, b) order. */
 export interface SimilarPairs {
@@ -55,14 +56,7 @@ const SAMPLE_ROWS = 64
 
 /** Index of the first posting of term t at or after document d (postings are sorted by doc). */
 function postingAtOrAfter(index: TfIdfIndex, t: number, d: number): number {
-  let lo = index.postPtr[t] as number
-  let hi = index.postPtr[t + 1] as number
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((index.postDoc[mid] as number) < d) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+  return firstAtOrAfter(index.postDoc, index.postPtr[t] as number, index.postPtr[t + 1] as number, d)
 }
 
 /**

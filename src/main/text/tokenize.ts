@@ -22,7 +22,8 @@ import PorterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js'
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
 
-const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
+/** CJK scripts (a regular-expression class body): runs of these are indexed as characters and pairs. */
+export const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
 /** Splits a line into alternating non-CJK / CJK pieces (the capture keeps the CJK runs). */
 const CJK_SPLIT = new RegExp(`([${CJK_CLASS}]+)`, 'u')
 /** Maximal runs of letters/marks/digits (underscore and punctuation separate words). */
