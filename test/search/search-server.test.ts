@@ -175,6 +175,22 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const after = JSON.parse((await run(['list', '--library', dir, '--json'])).stdout) as { skills: { fetch_count: number }[] }
     const total = (l: { skills: { fetch_count: number }[] }): number => l.skills.reduce((n, s) => n + s.fetch_count, 0)
     expect(total(after) - total(before)).toBe(12)
+
+    // With no server up, an MCP session that opened the index itself starts one for the next sessions.
+    await run(['search-server', '--stop', '--library', dir])
+    await until(async () => (await status(dir)).startsWith('no search server'))
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', dir], cwd: PROJECT, env: ENV as Record<string, string>, stderr: 'pipe' })
+    let log = ''
+    transport.stderr?.on('data', (d: Buffer) => (log += d.toString()))
+    const client = new Client({ name: 'search-server-test', version: '1' })
+    await client.connect(transport)
+    try {
+      await client.callTool({ name: 'query_skill', arguments: { query: 'retry http timeout' } })
+      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      expect(log).toContain('search server started for this library')
+    } finally {
+      await client.close()
+    }
   }, 120_000)
 
   it('refuses bad requests, steps down for another build, and a new one starts after', async () => {

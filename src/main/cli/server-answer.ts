@@ -1,10 +1,11 @@
 /**
  * The fast path of `query` and `list`: the library's search server answers when one runs (only this module, the
- * address and — when a socket exists — the socket client are loaded). Null: the command answers in process.
+ * address and — when a socket exists — the socket client are loaded). Null: the command answers in process, and
+ * then starts the server of a large library for the next call.
  */
 import fs from 'node:fs'
 import type { CliIo } from './common'
-import { searchServerMode, searchServerSocket } from '../search/server/address'
+import { AUTO_SERVER_MIN_SKILLS, searchServerMode, searchServerSocket } from '../search/server/address'
 import type { Question } from '../search/server/client'
 
 /** The socket of `root`'s search server to use, or null (switched off by `--no-server` or the environment). */
@@ -12,11 +13,16 @@ export function serverSocketFor(root: string | null, io: CliIo, noServer: boolea
   return root && !noServer && searchServerMode(io.env) !== 'off' ? searchServerSocket(root, io.env) : null
 }
 
+/** `SKILLBENCH_SEARCH_TRACE=1`: who answered, on stderr. */
+function tracer(io: CliIo): (line: string) => void {
+  return io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (line) => io.stderr(`[search] ${line}\n`) : () => undefined
+}
+
 /** Prints the server's answer and returns the exit code; null when there is none to print. */
 export async function answerFromServer(io: CliIo, socket: string | null, question: Question): Promise<number | null> {
   // No socket file, no server: the client module and a connection attempt are not paid for.
   if (!socket || !fs.existsSync(socket)) return null
-  const trace = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (line: string) => io.stderr(`[search] ${line}\n`) : () => undefined
+  const trace = tracer(io)
   const { askSearchServer } = await import('../search/server/client')
   const asked = await askSearchServer(socket, question)
   if (!('answered' in asked)) {
@@ -27,4 +33,16 @@ export async function answerFromServer(io: CliIo, socket: string | null, questio
   if (asked.answered.stdout.length > 0) io.stdout(asked.answered.stdout)
   if (asked.answered.stderr) io.stderr(asked.answered.stderr)
   return asked.answered.code
+}
+
+/**
+ * After an answer in process: starts `root`'s search server in the background when the library has at least
+ * AUTO_SERVER_MIN_SKILLS active skills (any size with SKILLBENCH_SEARCH_SERVER=on). True when one was started.
+ */
+export async function startServerAfterAnswer(io: CliIo, root: string, socket: string | null, activeSkills: number): Promise<boolean> {
+  if (!socket || !io.selfCommand || (searchServerMode(io.env) !== 'on' && activeSkills < AUTO_SERVER_MIN_SKILLS)) return false
+  const { startSearchServer } = await import('../search/server/start')
+  const started = startSearchServer(io.selfCommand, root, socket, io.env)
+  if (started) tracer(io)('search server started')
+  return started
 }

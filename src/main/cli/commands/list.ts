@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { answerFromServer, serverSocketFor } from '../server-answer'
+import { answerFromServer, serverSocketFor, startServerAfterAnswer } from '../server-answer'
 
 export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
@@ -27,19 +27,11 @@ export const command: CliCommand = {
     const served = await answerFromServer(io, socket, { op: 'list', root, legacy: values.legacy, json })
     if (served !== null) return served
     // From the persistent search index: only files changed since it was saved are read.
-    const [{ listTextsFromIndex }, { listOutput }, { AUTO_SERVER_MIN_SKILLS, searchServerMode }] = await Promise.all([
-      import('../../search/open'),
-      import('../list-output'),
-      import('../../search/server/address')
-    ])
+    const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
     const listing = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
     io.stdout(listOutput(listing, json))
     // As after a query: the next listing or query of a large library is answered by a server started now.
-    const active = listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0)
-    if (socket && io.selfCommand && (searchServerMode(io.env) === 'on' || active >= AUTO_SERVER_MIN_SKILLS)) {
-      const { startSearchServer } = await import('../../search/server/start')
-      if (startSearchServer(io.selfCommand, root, socket, io.env) && io.env.SKILLBENCH_SEARCH_TRACE === '1') io.stderr('[search] search server started\n')
-    }
+    await startServerAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
     return 0
   }
 }

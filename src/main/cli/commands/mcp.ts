@@ -155,13 +155,11 @@ export const command: CliCommand = {
     const remote = root === undefined ? undefined : await searchServerFor(root, io.env)
     const opened = remote?.up ? Promise.resolve() : search?.current()
     opened?.catch(() => undefined) // a failure is the first query's to report
-    if (remote && !remote.up && io.selfCommand) {
-      const { AUTO_SERVER_MIN_SKILLS, searchServerMode } = await import('../../search/server/address')
+    if (remote && !remote.up) {
       void opened?.then(async () => {
         const index = search?.peek()
-        if (!index || (searchServerMode(io.env) !== 'on' && index.activeCount < AUTO_SERVER_MIN_SKILLS)) return
-        const { startSearchServer } = await import('../../search/server/start')
-        if (startSearchServer(io.selfCommand!, root!, remote.socket, io.env)) log('search server started for this library')
+        const { startServerAfterAnswer } = await import('../server-answer')
+        if (index && (await startServerAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search server started for this library')
       })
     }
     try {

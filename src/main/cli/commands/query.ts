@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { AUTO_SERVER_MIN_SKILLS, searchServerMode } from '../../search/server/address'
-import { answerFromServer, serverSocketFor } from '../server-answer'
+import { answerFromServer, serverSocketFor, startServerAfterAnswer } from '../server-answer'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -24,7 +23,6 @@ export const command: CliCommand = {
     }
     const touch = !values['no-touch']
     const json = Boolean(values.json)
-    const trace = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (line: string) => io.stderr(`[search] ${line}\n`) : () => undefined
 
     // A running search server of this library answers without loading anything (only this module and net).
     let root: string | null = null
@@ -52,10 +50,7 @@ export const command: CliCommand = {
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
     // The next query of a large library is answered by a server started now, in the background.
-    if (socket && io.selfCommand && (searchServerMode(io.env) === 'on' || index.activeCount >= AUTO_SERVER_MIN_SKILLS)) {
-      const { startSearchServer } = await import('../../search/server/start')
-      if (startSearchServer(io.selfCommand, lib.root, socket, io.env)) trace('search server started')
-    }
+    await startServerAfterAnswer(io, lib.root, socket, index.activeCount)
     return out.code
   }
 }
