@@ -107,8 +107,9 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
-  // CSR rows: each document's final term ids sorted (a small sort per document, in cache), its L2 norm summed in
-  // that order (so it does not depend on where in a text a term first appears), values normalised.
+  // Two counting sorts instead of a sort per row: the entries go to the postings by term (documents in order, so
+  // each list comes out with ascending doc ids, holding the raw counts), then back to the rows by walking the
+  // terms in order (so each row comes out with ascending term ids).
   const rowPtr = new Uint32Array(n + 1)
   for (let d = 0; d < n; d++) {
     let count = 0
@@ -116,96 +117,56 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     rowPtr[d + 1] = (rowPtr[d] as number) + count
   }
   const nnz = rowPtr[n] as number
-  // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
-  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
-  const countOfFinal = new Uint32Array(v)
   const postPtr = new Uint32Array(v + 1)
-  // Each row's term ids are sorted in a scratch array (by sortIds: TypedArray.prototype.sort was the slowest
-  // part of the build).
-  let longest = 0
-  for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
-  const scratch = new Uint32Array(longest)
-  for (let d = 0; d < n; d++) {
-    const r0 = rowPtr[d] as number
-    const r1 = rowPtr[d + 1] as number
-    let k = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      scratch[k++] = t
-      countOfFinal[t] = entCount[e] as number
-      postPtr[t + 1] = (postPtr[t + 1] as number) + 1
-    }
-    sortIds(scratch, 0, k - 1)
-    colIdx.set(scratch.subarray(0, k), r0)
-    let q: number
-    let norm2 = 0
-    for (q = r0; q < r1; q++) {
-      const t = colIdx[q] as number
-      const w = (countOfFinal[t] as number) * (idf[t] as number)
-      values[q] = w
-      norm2 += w * w
-    }
-    const norm = Math.sqrt(norm2)
-    if (norm > 0) for (q = r0; q < r1; q++) values[q] = (values[q] as number) / norm
-  }
-  // Postings (CSC) by counting sort on the term id: documents in order, so each list comes out with ascending doc ids.
-  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t + 1] as number) + (postPtr[t] as number)
+  for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t] as number) + (df[t] as number)
+  // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
   const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
   const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
-    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
-      const t = colIdx[q] as number
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
       const slot = fill[t] as number
       postDoc[slot] = d
-      postVal[slot] = values[q] as number
+      postVal[slot] = entCount[e] as number
       fill[t] = slot + 1
+    }
+  }
+  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
+  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const rowFill = rowPtr.slice(0, n)
+  for (let t = 0; t < v; t++) {
+    const w = idf[t] as number
+    for (let p = postPtr[t] as number; p < (postPtr[t + 1] as number); p++) {
+      const d = postDoc[p] as number
+      const q = rowFill[d] as number
+      colIdx[q] = t
+      values[q] = (postVal[p] as number) * w
+      rowFill[d] = q + 1
+    }
+  }
+  // Each row's L2 norm summed in term order (so it does not depend on where in a text a term first appears).
+  const norms = new Float64Array(n)
+  for (let d = 0; d < n; d++) {
+    const r1 = rowPtr[d + 1] as number
+    let norm2 = 0
+    for (let q = rowPtr[d] as number; q < r1; q++) norm2 += (values[q] as number) * (values[q] as number)
+    const norm = Math.sqrt(norm2)
+    norms[d] = norm
+    if (norm > 0) for (let q = rowPtr[d] as number; q < r1; q++) values[q] = (values[q] as number) / norm
+  }
+  // The postings' values, computed as the rows' were (count × idf, then / norm): bit for bit the same numbers.
+  for (let t = 0; t < v; t++) {
+    const w = idf[t] as number
+    for (let p = postPtr[t] as number; p < (postPtr[t + 1] as number); p++) {
+      const norm = norms[postDoc[p] as number] as number
+      const x = (postVal[p] as number) * w
+      postVal[p] = norm > 0 ? x / norm : x
     }
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
-}
-
-/** Sorts a[lo..hi] (distinct values) ascending: quicksort with median-of-three, insertion sort on short runs. */
-function sortIds(a: Uint32Array, lo: number, hi: number): void {
-  while (hi - lo > 16) {
-    const mid = (lo + hi) >>> 1
-    // Median of three to a[hi], then partition around it.
-    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo)
-    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo)
-    if ((a[mid] as number) < (a[hi] as number)) swap(a, mid, hi)
-    const pivot = a[hi] as number
-    let i = lo
-    for (let j = lo; j < hi; j++) {
-      if ((a[j] as number) < pivot) swap(a, i++, j)
-    }
-    swap(a, i, hi)
-    // Recurse into the smaller side, loop on the larger (bounded stack).
-    if (i - lo < hi - i) {
-      sortIds(a, lo, i - 1)
-      lo = i + 1
-    } else {
-      sortIds(a, i + 1, hi)
-      hi = i - 1
-    }
-  }
-  for (let i = lo + 1; i <= hi; i++) {
-    const x = a[i] as number
-    let j = i - 1
-    while (j >= lo && (a[j] as number) > x) {
-      a[j + 1] = a[j] as number
-      j--
-    }
-    a[j + 1] = x
-  }
-}
-
-function swap(a: Uint32Array, i: number, j: number): void {
-  const t = a[i] as number
-  a[i] = a[j] as number
-  a[j] = t
 }
 
 class Index implements TfIdfIndex {
