@@ -26,6 +26,19 @@ describe('Skills screen', () => {
     expect(api.callsOf('skills.list')[0]).toEqual({ library: LIB, includeLegacy: true })
   })
 
+  it('puts the last fetch beside the fetch count, apart from what the agents\' logs say about use', async () => {
+    const { api } = setup(1, (lib) => lib.add(makeMeta(1, { fetch_count: 3, last_used_at: '2026-10-28T09:12:00.000Z' })))
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    const head = [...document.querySelectorAll('.list-head > span')].map((c) => c.textContent)
+    expect(head.slice(2, 5)).toEqual(['Fetches', 'Last fetched', 'Used by agents'])
+    const row = screen.getAllByTestId('skill-row').find((r) => r.textContent?.includes('2026-10-28'))!
+    const cells = [...row.querySelector('.skill-grid')!.children].map((c) => c.textContent)
+    expect(cells[2]).toBe('3')
+    expect(cells[3]).toContain('2026-10-28')
+    expect(row.querySelector('[data-testid="skill-usage"]')).toBe(row.querySelector('.skill-grid')!.children[4])
+  })
+
   it('keeps 10,000 skills virtualised: only a window of rows is in the DOM', async () => {
     const { api } = setup(10_000)
     renderApp(api, { screen: 'skills' })

@@ -226,7 +226,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
               <dd>{formatDate(skill.created_at, lang)}</dd>
               <dt>{t('editor.updated')}</dt>
               <dd>{formatDate(skill.updated_at, lang)}</dd>
-              <dt>{t('skills.col.lastUsed')}</dt>
+              <dt>{t('skills.col.lastFetched')}</dt>
               <dd>{formatDate(skill.last_used_at, lang)}</dd>
               <dt>{t('editor.file')}</dt>
               <dd className="break">{skill.path}</dd>

@@ -102,7 +102,7 @@ export function SkillsScreen(): React.JSX.Element {
           <select data-testid="skill-sort" value={filter.sort} onChange={(e) => set('sort', e.target.value as SkillSortKey)} disabled={searchText.length >= 2}>
             <option value="quality">{t('skills.col.quality')}</option>
             <option value="fetch">{t('skills.col.fetch')}</option>
-            <option value="lastUsed">{t('skills.col.lastUsed')}</option>
+            <option value="lastUsed">{t('skills.col.lastFetched')}</option>
             <option value="created">{t('skills.col.created')}</option>
             <option value="title">{t('skills.col.title')}</option>
           </select>
@@ -163,8 +163,8 @@ export function SkillsScreen(): React.JSX.Element {
         <span>{t('skills.col.title')}</span>
         <span>{searchText.length >= 2 ? t('skills.col.similarity') : t('skills.col.quality')}</span>
         <span>{t('skills.col.fetch')}</span>
+        <span>{t('skills.col.lastFetched')}</span>
         <span>{t('usage.col')}</span>
-        <span>{t('skills.col.lastUsed')}</span>
         <span>{t('skills.col.created')}</span>
         <span />
       </div>
@@ -205,8 +205,8 @@ export function SkillsScreen(): React.JSX.Element {
                 )}
               </span>
               <span>{s.fetch_count}</span>
-              {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
               <span>{formatDate(s.last_used_at, lang)}</span>
+              {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
               <span>{formatDate(s.created_at, lang)}</span>
               <span className="cell-badges">
                 <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>
