@@ -6,9 +6,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listFromIndex, loadSearchIndex, openSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
+import { listFromIndex, listTextsFromIndex, loadSearchIndex, openSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
 import { LibrarySearch } from '../../src/main/search/library-search'
-import { listedSkill } from '../../src/main/search/search-index'
+import { listedPreview, listedSkill, MAX_DELTA_DOCS } from '../../src/main/search/search-index'
 import { skillPreview } from '../../src/main/search/skill-text'
 import { openLibrary } from '../../src/main/store/library'
 import { tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
@@ -81,6 +81,39 @@ describe('the persistent search index', () => {
     fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/^title: .*$/m, 'title: Renamed by an editor'))
     expect((await search.summaries(false)).skills.find((s) => s.path === 'skill_14.md')!.title).toBe('Renamed by an editor')
     search.close()
+  })
+
+  it('keeps every preview through save, load and a whole rewrite, multi-byte text included (read from the file only when asked)', async () => {
+    const zh = makeLibrary(MAX_DELTA_DOCS + 1)
+    dirs.push(zh)
+    const bodies = ['部署超时：先检查网络，再重试三次。', 'Ünïcödé — 引号「测试」and emoji 🚀 in one line.', '', '第一行\n第二行\n\n第三行 with English']
+    bodies.forEach((body, i) => fs.writeFileSync(path.join(zh, `skill_zh_${i}.md`), `---\ntitle: 多字节 ${i}\nskill_id: '180000000${i}'\n---\n${body}\n`))
+    const expected = async (): Promise<unknown> => {
+      const listed = await (await openLibrary(zh)).list({ includeLegacy: true })
+      return listed.skills.map(({ body, ...rest }) => ({ ...rest, preview: skillPreview(body), bodyChars: body.length }))
+    }
+    const rows = async (): Promise<unknown> => {
+      const search = new LibrarySearch(zh, { saveDelayMs: 0 })
+      try {
+        return (await search.summaries(true)).skills
+      } finally {
+        search.close()
+      }
+    }
+    await openSearchIndex(zh) // built and saved
+    expect(await rows()).toEqual(await expected()) // previews from the saved file
+    // The listing a CLI prints hands the saved previews over undecoded; they decode to the same text.
+    const texts = (await listTextsFromIndex(zh, { includeLegacy: true })).skills
+    expect(texts.some((s) => Buffer.isBuffer(s.preview))).toBe(true)
+    expect(texts.map(listedPreview)).toEqual(((await expected()) as { preview: string }[]).map((r) => r.preview))
+    // More changes than a delta holds: the whole index is written again, the unchanged skills' previews from the
+    // old file's bytes.
+    const before = fs.readFileSync(searchIndexFile(zh))
+    for (let i = 0; i <= MAX_DELTA_DOCS; i++) fs.appendFileSync(path.join(zh, `skill_${i}.md`), `\nMore text ${i}.\n`)
+    await openSearchIndex(zh)
+    expect(fs.readFileSync(searchIndexFile(zh)).equals(before)).toBe(false)
+    expect(fs.existsSync(searchDeltaFile(zh))).toBe(false)
+    expect(await rows()).toEqual(await expected())
   })
 
   it('rebuilds from a damaged, foreign or other-version file, and never reads one through a link', async () => {

@@ -12,7 +12,7 @@ import type { SkillListResult } from '../../shared/api'
 import type { LoadError } from '../../shared/types'
 import type { ChangeFeed } from './change-feed'
 import { listingOf, openSearchIndex, saveSearchIndex } from './open'
-import { parseListed, type ListedText, type SearchIndex } from './search-index'
+import { listedPreview, parseListed, type ListedText, type SearchIndex } from './search-index'
 import { summaryOf } from './skill-text'
 
 export interface LibrarySearchOptions {
@@ -120,7 +120,7 @@ export class LibrarySearch {
   async summaries(includeLegacy: boolean): Promise<SkillListResult> {
     const index = await this.current({ full: true })
     const { skills, errors } = listingOf(index, this.skipped, includeLegacy)
-    return { skills: skills.map((s) => summaryOf(parseListed(s), s.preview)), errors }
+    return { skills: skills.map((s) => summaryOf(parseListed(s), listedPreview(s))), errors }
   }
 
   private scheduleSave(): void {

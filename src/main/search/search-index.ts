@@ -24,8 +24,10 @@ export { indexedText, listedSkill, type ListedSkill } from './skill-text'
 
 /** One skill file as the index knows it: as read (read-docs.ts), or still in the saved index file. */
 interface IndexedDoc extends Omit<ReadDoc, 'json' | 'preview'> {
-  /** Undefined: still only in the open saved file, at `baseRow` (see listingInFile). */
+  /** Undefined: still only in the open saved file, at `baseRow` (see listingInFile), or kept as `previewBytes`. */
   preview?: string
+  /** The same text as the saved file holds it (UTF-8): decoded only when a caller reads previews. */
+  previewBytes?: Buffer
   /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the saved file, or kept as `jsonBytes`. */
   json?: string
   /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
@@ -45,13 +47,24 @@ export const MAX_DELTA_DOCS = 256
  * document loaded from the file until they are read; every document read or taken from a delta carries them.
  */
 function listingInFile(d: IndexedDoc): boolean {
-  return d.preview === undefined
+  return d.preview === undefined && d.previewBytes === undefined
 }
 
 /** A document's listing text, decoded from the saved bytes the first time it is needed. */
 function jsonText(d: IndexedDoc): string {
   d.json ??= d.jsonBytes!.toString('utf8')
   return d.json
+}
+
+/** A document's preview, decoded from the saved bytes the first time it is needed. */
+function previewText(d: IndexedDoc): string {
+  d.preview ??= d.previewBytes!.toString('utf8')
+  return d.preview
+}
+
+/** A listed skill's preview as text (a listing hands it over as the saved bytes when it has not been decoded). */
+export function listedPreview(s: Pick<ListedText, 'preview'>): string {
+  return typeof s.preview === 'string' ? s.preview : s.preview.toString('utf8')
 }
 
 /** A listed skill as JSON text (a `ListedSkill`), with what is needed to place it without parsing. */
@@ -61,8 +74,8 @@ export interface ListedText {
   legacy: boolean
   /** The JSON text, or its UTF-8 bytes as saved (printed as they are, decoded only to be parsed). */
   json: string | Buffer
-  /** The start of the body as one line (what a list row shows). */
-  preview: string
+  /** The start of the body as one line (what a list row shows), or its UTF-8 bytes as saved (see listedPreview). */
+  preview: string | Buffer
 }
 
 /** A listed skill parsed. */
@@ -217,13 +230,24 @@ export class SearchIndex {
   private loadListings(): void {
     const file = this.file
     if (!file) return
-    let jsonPtr: Uint32Array, json: Buffer, previews: string[]
+    let jsonPtr: Uint32Array, json: Buffer, previews: Buffer, previewEnd: Uint32Array
     try {
       jsonPtr = file.u32('jsonPtr')
       json = Buffer.from(file.bytes('json'))
-      previews = file.header.docs > 0 ? file.text('previews').split('\n') : []
+      // Kept as bytes, split at the line breaks (a UTF-8 line break byte is never part of another character): a
+      // listing printed as JSON never decodes them.
+      previews = Buffer.from(file.bytes('previews'))
       const rows = jsonPtr.length - 1
-      if (rows !== file.header.docs || jsonPtr[rows] !== json.length || previews.length !== rows) throw new Error('damaged')
+      previewEnd = new Uint32Array(rows)
+      let at = 0
+      for (let r = 0; r < rows; r++) {
+        const end = previews.indexOf(10, at)
+        // Every row but the last ends at a line break; the last at the end of the section, with none inside.
+        if (r < rows - 1 ? end < 0 : end >= 0) throw new Error('damaged')
+        previewEnd[r] = end < 0 ? previews.length : end
+        at = end + 1
+      }
+      if (rows !== file.header.docs || jsonPtr[rows] !== json.length) throw new Error('damaged')
       for (let r = 0; r < rows; r++) if (jsonPtr[r]! > jsonPtr[r + 1]!) throw new Error('damaged')
     } catch {
       // A damaged saved index costs a re-read of those files, never a wrong answer; the whole index is written again.
@@ -241,7 +265,7 @@ export class SearchIndex {
     for (const d of this.docs) {
       if (!listingInFile(d)) continue
       d.jsonBytes = json.subarray(jsonPtr[d.baseRow]!, jsonPtr[d.baseRow + 1]!)
-      d.preview = previews[d.baseRow]!
+      d.previewBytes = previews.subarray(d.baseRow === 0 ? 0 : previewEnd[d.baseRow - 1]! + 1, previewEnd[d.baseRow]!)
     }
     this.closeFile()
   }
@@ -363,7 +387,7 @@ export class SearchIndex {
     const errors: LoadError[] = []
     for (const d of this.docs) {
       if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
-      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes!, preview: d.preview! })
+      else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes!, preview: d.preview ?? d.previewBytes! })
     }
     return { skills, errors }
   }
@@ -411,7 +435,7 @@ export class SearchIndex {
         jsonPtr,
         json: Buffer.concat(json),
         // One line each: a preview's whitespace is collapsed to spaces.
-        previews: text(docs.map((d) => d.preview!)),
+        previews: text(docs.map(previewText)),
         vocab: text(this.vocab),
         df: der.df,
         norm: der.norm,
@@ -462,7 +486,7 @@ export class SearchIndex {
       legacy: d.legacy,
       id: d.id,
       json: jsonText(d),
-      preview: d.preview!,
+      preview: previewText(d),
       terms: Array.from(d.terms!, (t) => this.vocab[t]!),
       counts: Array.from(d.counts!)
     }))
