@@ -21,6 +21,8 @@ function parseTime(value: string | null | undefined): number | null {
 /** True when the skill looks edited by a person after it was created (rule above). */
 export function looksEditedByHand(skill: Pick<Skill, 'created_at' | 'updated_at' | 'last_used_at' | 'edited_by_hand'>): boolean {
   if (skill.edited_by_hand !== undefined) return skill.edited_by_hand
+  // The usual case, a skill never updated, without parsing dates (a large library has tens of thousands).
+  if (skill.updated_at === skill.created_at) return false
   const created = parseTime(skill.created_at)
   const updated = parseTime(skill.updated_at)
   if (created === null || updated === null || updated - created <= MINUTE_MS) return false
