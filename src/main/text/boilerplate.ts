@@ -124,10 +124,12 @@ function slotOf(key: number, mask: number): number {
 export function boilerplateFlags(docCount: number, docText: (d: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
   const threshold = thresholdOf(docCount, options)
   if (docCount < threshold) return null
-  // Direct-mapped counters, about one slot per line (a unique line's counter stays far below any threshold, and
-  // a small table stays in cache): slot s holds [documents counted, last document + 1].
+  // Direct-mapped counters: slot s holds [documents counted, last document + 1]. Lines sharing a slot add up, so a
+  // slot can pass the threshold without one line doing so (the exact count below sorts that out); with about
+  // threshold / 8 lines per slot that is rare, and the table stays small enough to stay in cache.
+  const wanted = Math.ceil((8 * lines.count) / threshold)
   let size = 1 << 12
-  while (size < lines.count && size < 1 << 21) size <<= 1
+  while (size < wanted && size < 1 << 21) size <<= 1
   const mask = size - 1
   const counters = new Int32Array(size * 2)
   let reached = false
