@@ -15,7 +15,7 @@ process.env.ELECTRON_MAJOR_VER ??= declaredElectron?.split('.')[0]
 
 /**
  * Writes `out/main/cli-sources.json`: when the build started and every source file the compiled CLI (entry `cli`
- * and every chunk it imports, statically or lazily) was built from. `bin/skillbench.mjs` stats exactly these
+ * and every chunk it imports, statically or lazily) was built from. `bin/skillbench.cjs` stats exactly these
  * files (a millisecond) and runs the sources through tsx instead when one is newer or gone, so a stale build
  * never runs old code in a dev checkout.
  */
@@ -52,7 +52,7 @@ function cliSourcesManifest(): Plugin {
  * renderer, which web mode (`skillbench serve`) serves too. Monaco is bundled from node_modules (no CDN); its
  * workers are emitted as files by Vite's `?worker` imports.
  *
- * The Node build has two entries sharing chunks: `index` (Electron) and `cli` (`bin/skillbench.mjs` loads it;
+ * The Node build has two entries sharing chunks: `index` (Electron) and `cli` (`bin/skillbench.cjs` loads it;
  * every command is its own lazily loaded chunk). Its target is the Node that package.json's engines allow, as
  * the CLI runs on the user's Node; dependencies stay external (loaded from node_modules only where used).
  */

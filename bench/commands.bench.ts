@@ -32,7 +32,7 @@ import { chromium } from 'playwright-core'
 import { writeCorpusLibrary, writeMixedLibrary } from './libraries'
 
 const ROOT = path.resolve(__dirname, '..')
-const BIN = path.join(ROOT, 'bin', 'skillbench.mjs')
+const BIN = path.join(ROOT, 'bin', 'skillbench.cjs')
 const PYTHON = '/usr/bin/python3'
 const CHROMIUM = '/usr/bin/chromium'
 const TIME = '/usr/bin/time'

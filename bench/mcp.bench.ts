@@ -57,7 +57,7 @@ function p95(xs: number[]): number {
 
 async function mcpFigures(dir: string): Promise<string[]> {
   const t0 = performance.now()
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'mcp', '--library', dir], cwd: PROJECT, stderr: 'ignore' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(PROJECT, 'bin', 'skillbench.cjs'), 'mcp', '--library', dir], cwd: PROJECT, stderr: 'ignore' })
   const client = new Client({ name: 'bench', version: '1' })
   await client.connect(transport)
   const startMs = performance.now() - t0

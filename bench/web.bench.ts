@@ -65,7 +65,7 @@ interface Served {
 
 async function serve(root: string, configDir: string): Promise<Served> {
   const started = performance.now()
-  const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: RENDERER }

@@ -147,7 +147,7 @@ function startWebMode(reason) {
   }
   webModeStarted = true
   log(`Electron could not start here (${reason}); starting web mode instead.`)
-  const args = [path.join(ROOT, 'bin', 'skillbench.mjs'), 'serve', '--no-build', ...launchArgs()]
+  const args = [path.join(ROOT, 'bin', 'skillbench.cjs'), 'serve', '--no-build', ...launchArgs()]
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => child.kill(signal))

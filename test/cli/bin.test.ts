@@ -1,8 +1,9 @@
 /**
- * bin/skillbench.mjs picks what to run: the compiled CLI (out/main/cli.js) while it is current, the TypeScript
- * sources through tsx when there is no build, when a source it was built from is newer or gone, or when
- * SKILLBENCH_FROM_SOURCE is set. Checked on a throw-away project folder whose "build" says which one ran; the
- * real build is checked too where it exists (after `npm run build`, as `npm test` does).
+ * bin/skillbench.cjs (and bin/skillbench.mjs, the entry older configurations name, which loads it) picks what to
+ * run: the compiled CLI (out/main/cli.js) while it is current, the TypeScript sources through tsx when there is no
+ * build, when a source it was built from is newer or gone, or when SKILLBENCH_FROM_SOURCE is set. Checked on a
+ * throw-away project folder whose "build" says which one ran; the real build is checked too where it exists (after
+ * `npm run build`, as `npm test` does).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -14,7 +15,7 @@ const ROOT = path.resolve(__dirname, '..', '..')
 
 let project: string
 
-/** Runs `node <project>/bin/skillbench.mjs …` with pipes (as an agent would: no terminal). */
+/** Runs `node <project>/bin/skillbench.cjs …` (or .mjs) with pipes (as an agent would: no terminal). */
 function runBin(bin: string, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
@@ -41,7 +42,7 @@ beforeAll(() => {
   // checkout, and src/extra.ts is this project's own file to change.
   project = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-bin-'))
   fs.mkdirSync(path.join(project, 'bin'))
-  fs.copyFileSync(path.join(ROOT, 'bin', 'skillbench.mjs'), path.join(project, 'bin', 'skillbench.mjs'))
+  for (const entry of ['skillbench.cjs', 'skillbench.mjs']) fs.copyFileSync(path.join(ROOT, 'bin', entry), path.join(project, 'bin', entry))
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(project, 'package.json'))
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'))
   fs.mkdirSync(path.join(project, 'src'))
@@ -54,8 +55,8 @@ afterAll(() => {
   fs.rmSync(project, { recursive: true, force: true })
 })
 
-describe('bin/skillbench.mjs', () => {
-  const bin = (): string => path.join(project, 'bin', 'skillbench.mjs')
+describe.each(['skillbench.cjs', 'skillbench.mjs'])('bin/%s', (entry) => {
+  const bin = (): string => path.join(project, 'bin', entry)
 
   it('runs the compiled CLI while every source it was built from is older than the build', () => {
     setMtime('src/extra.ts', Date.now() - 60_000)
@@ -85,6 +86,14 @@ describe('bin/skillbench.mjs', () => {
     fs.rmSync(path.join(project, 'out'), { recursive: true })
     const none = runBin(bin(), ['--version'])
     expect(none).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' })
+  })
+})
+
+describe('the package', () => {
+  it('installs `skillbench` as the CommonJS entry (no ES module loader to start on every command)', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    expect(pkg.bin).toEqual({ skillbench: 'bin/skillbench.cjs' })
+    expect(fs.statSync(path.join(ROOT, 'bin', 'skillbench.cjs')).mode & 0o111).not.toBe(0)
   })
 })
 
@@ -129,7 +138,7 @@ describe('a reader that goes away (`skillbench list --json | head`)', () => {
         const data = { skill_id: String(1_700_000_000 + i), title: `Skill number ${i} about csv parsing`, usage_conditions: 'when csv files need parsing '.repeat(8), quality_index: 0.5, fetch_count: 0 }
         fs.writeFileSync(path.join(lib, `skill_${i}.md`), serializeSkillFile(data, 'Body.\n'))
       }
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'list', '--library', lib, '--json'], {
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'list', '--library', lib, '--json'], {
         env: { ...process.env, NODE_OPTIONS: '' },
         stdio: ['ignore', 'pipe', 'pipe']
       })

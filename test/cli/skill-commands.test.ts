@@ -37,9 +37,9 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   return { code, stdout, stderr }
 }
 
-/** Runs the real CLI as users do (`node bin/skillbench.mjs …`). */
+/** Runs the real CLI as users do (`node bin/skillbench.cjs …`). */
 function spawnCli(...argv: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), ...argv], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 })
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), ...argv], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export const PROJECT = path.resolve(__dirname, '..', '..')
-export const BIN = path.join(PROJECT, 'bin', 'skillbench.mjs')
+export const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
 const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-agents-settings-'))
 export const AGENT_ENV: Record<string, string> = { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000' }
 

@@ -121,7 +121,7 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     const env = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: cacheDir, SKILLBENCH_CONFIG_DIR: tempDir('terms-config') }
     const runOne = (): Promise<{ code: number | null; stdout: string }> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'curate', '--library', dir, '--json', '--no-usage'], { env, cwd: ROOT })
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'curate', '--library', dir, '--json', '--no-usage'], { env, cwd: ROOT })
         let stdout = ''
         child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
         child.on('close', (code) => resolve({ code, stdout }))

@@ -415,7 +415,7 @@ describe('containment, undo, recovery, concurrency', () => {
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' } })
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

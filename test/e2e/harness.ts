@@ -105,7 +105,7 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
   }
   writeCodexSession(path.join(home, '.codex', 'sessions', '2026', '03', '02'))
   opts.home?.(home)
-  const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.mjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CONFIG_DIR: configDir, SKILLBENCH_RENDERER_DIR: rendererDir, SKILLBENCH_HOME: home, ...opts.env }

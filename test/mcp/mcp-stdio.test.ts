@@ -1,5 +1,6 @@
 /**
- * The real thing: the SDK's MCP client spawns `node bin/skillbench.mjs mcp …` and talks over stdio.
+ * The real thing: the SDK's MCP client spawns `node bin/skillbench.mjs mcp …` and talks over stdio. The .mjs entry
+ * on purpose: it is the one agents' existing MCP configurations name (bin/skillbench.cjs is tested everywhere else).
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'

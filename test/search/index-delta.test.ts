@@ -17,7 +17,7 @@ import { walkLibrary } from '../../src/main/store/walk'
 import { tempDir } from '../store/helpers'
 import { engineAnswer, expectSameRanking, makeLibrary, QUERIES, skillText } from './library-fixture'
 
-const BIN = path.resolve(__dirname, '..', '..', 'bin', 'skillbench.mjs')
+const BIN = path.resolve(__dirname, '..', '..', 'bin', 'skillbench.cjs')
 const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })

@@ -17,7 +17,7 @@ import { searchServerSocket } from '../../src/main/search/server/address'
 import { makeLibrary, QUERIES, skillText } from './library-fixture'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
-const BIN = path.join(PROJECT, 'bin', 'skillbench.mjs')
+const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
 const CACHE = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-server-cache-'))
 const ENV = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: CACHE, SKILLBENCH_CONFIG_DIR: CACHE, SKILLBENCH_SEARCH_SERVER: 'on', SKILLBENCH_SEARCH_TRACE: '1', SKILLBENCH_SEARCH_SERVER_IDLE_MS: '60000' }
 const libraries: string[] = []

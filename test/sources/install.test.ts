@@ -129,7 +129,7 @@ describe('install from a file:// repository', () => {
 
   it('prints exactly {installed, skipped} with --json', () => {
     const lib = newLibrary()
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'install', repo.url, '--library', lib, '--skill', 'csv-tool', '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'install', repo.url, '--library', lib, '--skill', 'csv-tool', '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
     expect(r.stderr).not.toContain('Error:')
     expect(r.status).toBe(0)
     const out = JSON.parse(r.stdout) as Record<string, unknown>
@@ -146,7 +146,7 @@ describe('several processes installing into one library at once', () => {
     const runs = await Promise.all(
       Array.from({ length: 4 }, () => {
         return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'install', repo.url, '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
+          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'install', repo.url, '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
           let stdout = ''
           let stderr = ''
           child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

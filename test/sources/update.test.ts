@@ -164,7 +164,7 @@ describe('update proposals', () => {
     const runs = await Promise.all(
       Array.from({ length: 3 }, () => {
         return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'update', '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
+          const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'update', '--library', lib, '--json'], { env: { ...env, NODE_OPTIONS: '' } })
           let stdout = ''
           let stderr = ''
           child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -187,7 +187,7 @@ describe('update proposals', () => {
 
   it('a source that can no longer be fetched fails with its reason (CLI exit 1), the others still checked', async () => {
     fs.rmSync(repo.bare, { recursive: true })
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.mjs'), 'update', '--library', lib, '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'update', '--library', lib, '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
     expect(r.status).toBe(1)
     const out = JSON.parse(r.stdout) as { failed: { name: string; reason: string }[] }
     expect(out.failed.map((f) => f.name).sort()).toEqual(['csv', 'pdf'])

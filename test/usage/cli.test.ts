@@ -95,7 +95,7 @@ describe('skillbench usage', () => {
   })
 
   it('the installed command lists it', () => {
-    const res = spawnSync(process.execPath, [path.resolve(__dirname, '..', '..', 'bin', 'skillbench.mjs'), '--help'], { encoding: 'utf8' })
+    const res = spawnSync(process.execPath, [path.resolve(__dirname, '..', '..', 'bin', 'skillbench.cjs'), '--help'], { encoding: 'utf8' })
     expect(res.stdout).toMatch(/^\s+usage\s+Which skills agents really used/m)
   })
 })

@@ -55,7 +55,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Entry point used by bin/skillbench.mjs. */
+/** Entry point used by bin/skillbench.cjs. */
 export function runFromProcess(): void {
   const controller = new AbortController()
   let interrupted = false

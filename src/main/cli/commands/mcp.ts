@@ -92,7 +92,7 @@ function serverLaunch(
   libraryDir: string,
   cwd: string
 ): { command: string; args: string[] } {
-  const bin = path.resolve(process.argv[1] ?? path.join(cwd, 'bin', 'skillbench.mjs'))
+  const bin = path.resolve(process.argv[1] ?? path.join(cwd, 'bin', 'skillbench.cjs'))
   const args = [bin, 'mcp']
   if (values.library) {
     args.push('--library', libraryDir)
