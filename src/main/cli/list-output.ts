@@ -21,14 +21,20 @@ export function listJsonText(list: { skills: readonly ListedText[]; errors: Load
   const parts = list.skills.map((s) => (typeof s.json === 'string' ? Buffer.from(s.json, 'utf8') : s.json))
   let size = head.length + tail.length + sep.length * (parts.length - 1)
   for (const p of parts) size += p.length
-  // One buffer, filled in place: 10,000 parts through Buffer.concat cost more than the copying.
+  // One buffer, filled in place: 10,000 parts through Buffer.concat cost more than the copying, and
+  // Uint8Array#set is a bare memcpy where Buffer#copy checks its arguments in JavaScript first (~3× the time here).
   const out = Buffer.allocUnsafe(size)
-  let at = head.copy(out, 0)
+  out.set(head, 0)
+  let at = head.length
   parts.forEach((p, i) => {
-    if (i > 0) at += sep.copy(out, at)
-    at += p.copy(out, at)
+    if (i > 0) {
+      out.set(sep, at)
+      at += sep.length
+    }
+    out.set(p, at)
+    at += p.length
   })
-  tail.copy(out, at)
+  out.set(tail, at)
   return out
 }
 
