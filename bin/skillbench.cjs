@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `skillbench` command. It runs the compiled CLI that the build (`npm run build`, also run by `npm start`
 // and `npm test`) writes to out/main/cli.js. Where there is no build (a fresh clone right after `npm install`),
-// or the build is older than one of the sources it was made from (out/main/cli-sources.json lists them; a
-// millisecond of stat calls), it runs the TypeScript sources through tsx instead: slower to start, never stale.
+// or the build is older than one of the sources it was made from (out/main/cli-sources.json lists them; about
+// 2 ms of stat calls), it runs the TypeScript sources through tsx instead: slower to start, never stale.
 // SKILLBENCH_FROM_SOURCE=1 always runs the sources. stdout and stderr stay the command's own: the one hint about
 // building is printed only to a person at a terminal.
 // CommonJS on purpose: a .mjs entry first starts Node's ES module loader, ~9 ms of every command's start.
