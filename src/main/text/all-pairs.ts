@@ -7,8 +7,8 @@
  *   cos(i,j) = rare(i,j) + freq(i,j)  and  freq(i,j) ≤ ‖xᵢᶠ‖·‖xⱼᶠ‖   (Cauchy–Schwarz)
  * Rare parts are accumulated through postings into a dense row accumulator; one sequential scan over the
  * row then verifies exactly (frequent part added) only the pairs where rare(i,j) + ‖xᵢᶠ‖‖xⱼᶠ‖ can still
- * reach the threshold — including pairs that share no rare term at all. The result is exact, identical
- * to the full computation.
+ * reach the threshold — including pairs that share no rare term at all. The result is exact: the same pairs
+ * as the full computation, each score the same sum up to the order of its additions (the last bit).
  *
  * Rows are independent (each rare entry knows its own position in its postings list), so `allPairsAsync`
  * splits them across worker threads over SharedArrayBuffers for large corpora.
@@ -205,12 +205,37 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
   const postVal = d.postVal
   const freqNorm = d.freqNorm
   for (let i = lo; i < hi; i++) {
-    // Rare part: accumulate through the postings of documents after i.
+    // Rare part: accumulate through the postings of documents after i. Two lists are walked side by side:
+    // each list is a short run somewhere in a large array, so its reads mostly miss the cache, and two
+    // independent runs keep twice the reads in flight (about a third less time than one list at a time).
     const f0 = split[i] as number
-    for (let q = rowPtr[i] as number; q < f0; q++) {
-      const t = colIdx[q] as number
+    let q = rowPtr[i] as number
+    for (; q + 1 < f0; q += 2) {
+      const w1 = values[q] as number
+      const w2 = values[q + 1] as number
+      let p1 = (rarePos[q] as number) + 1
+      let p2 = (rarePos[q + 1] as number) + 1
+      const e1 = postPtr[(colIdx[q] as number) + 1] as number
+      const e2 = postPtr[(colIdx[q + 1] as number) + 1] as number
+      const both = p1 + Math.min(e1 - p1, e2 - p2)
+      for (; p1 < both; p1++, p2++) {
+        const j1 = postDoc[p1] as number
+        acc[j1] = (acc[j1] as number) + w1 * (postVal[p1] as number)
+        const j2 = postDoc[p2] as number
+        acc[j2] = (acc[j2] as number) + w2 * (postVal[p2] as number)
+      }
+      for (; p1 < e1; p1++) {
+        const j = postDoc[p1] as number
+        acc[j] = (acc[j] as number) + w1 * (postVal[p1] as number)
+      }
+      for (; p2 < e2; p2++) {
+        const j = postDoc[p2] as number
+        acc[j] = (acc[j] as number) + w2 * (postVal[p2] as number)
+      }
+    }
+    if (q < f0) {
       const w = values[q] as number
-      const end = postPtr[t + 1] as number
+      const end = postPtr[(colIdx[q] as number) + 1] as number
       for (let p = (rarePos[q] as number) + 1; p < end; p++) {
         const j = postDoc[p] as number
         acc[j] = (acc[j] as number) + w * (postVal[p] as number)
