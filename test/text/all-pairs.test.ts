@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { allPairs, allPairsAsync, sharedTopTerms, type SimilarPairs } from '../../src/main/text/all-pairs'
+import { allPairs, allPairsAsync, prepareJoin, sharedTopTerms, type SimilarPairs } from '../../src/main/text/all-pairs'
 import { buildTfIdfIndex, type TfIdfIndex } from '../../src/main/text/tfidf'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
@@ -34,8 +34,9 @@ describe('allPairs', () => {
         fc.array(doc, { minLength: 1, maxLength: 25 }),
         fc.constantFrom(0.3, 0.5, 0.7, 0.9, 1),
         fc.integer({ min: 0, max: 30 }),
-        (docs, threshold, frequentDf) => {
-          const index = buildTfIdfIndex(docs, { tokenizer: words })
+        fc.constantFrom('lexical' as const, 'df' as const),
+        (docs, threshold, frequentDf, termOrder) => {
+          const index = buildTfIdfIndex(docs, { tokenizer: words, termOrder })
           const want = bruteForce(index, threshold).filter(([, , s]) => Math.abs(s - threshold) > 1e-9)
           const got = asTriples(allPairs(index, threshold, { frequentDf })).filter(([, , s]) => Math.abs(s - threshold) > 1e-9)
           expectSamePairs(got, want)
@@ -140,6 +141,38 @@ describe('allPairsAsync on worker threads', () => {
     await expect(pending).rejects.toThrow('cancelled')
     expect(rows()).toEqual(before)
     expect(index.similarity(0, 1)).toBeCloseTo(bruteForce(index, 0).find(([a, b]) => a === 0 && b === 1)?.[2] ?? 0, 12)
+  })
+
+  it('takes the rows of an index numbered by document frequency as they lie, on workers too', async () => {
+    const index = buildTfIdfIndex(corpus(900), { tokenizer: words, termOrder: 'df' })
+    const lexical = buildTfIdfIndex(corpus(900), { tokenizer: words })
+    const rows = (): [number[], number[]] => [Array.from(index.colIdx), Array.from(index.values)]
+    const before = rows()
+    const pairs = (p: SimilarPairs): string[] => asTriples(p).map(([a, b, s]) => `${a}-${b} ${s.toFixed(12)}`)
+    for (const frequentDf of [undefined, 3, 40]) {
+      // While the join runs (its last progress report comes before it is over), the rows are as they were.
+      const during: Array<[number[], number[]]> = []
+      const par = await allPairsAsync(index, 0.5, { workers: 2, frequentDf, onProgress: () => during.push(rows()) })
+      expect(par.count).toBeGreaterThan(0)
+      expect(during.length).toBeGreaterThan(0)
+      for (const seen of during) expect(seen).toEqual(before)
+      expect(pairs(par)).toEqual(pairs(allPairs(lexical, 0.5, { frequentDf })))
+      expect(asTriples(par)).toEqual(asTriples(allPairs(index, 0.5, { frequentDf })))
+      expect(rows()).toEqual(before)
+    }
+    const prepared = prepareJoin(index, 0.5, 40)
+    expect(prepared.reordered).toBe(false)
+    prepared.restore()
+    const preparedLexical = prepareJoin(lexical, 0.5, 40)
+    expect(preparedLexical.reordered).toBe(true)
+    preparedLexical.restore()
+    // An index in lexical order has its rows reordered meanwhile (and put back after).
+    const lexicalRows = (): number[] => Array.from(lexical.colIdx)
+    const lexicalBefore = lexicalRows()
+    let reordered = false
+    await allPairsAsync(lexical, 0.5, { workers: 2, frequentDf: 40, onProgress: () => (reordered ||= lexicalRows().join() !== lexicalBefore.join()) })
+    expect(reordered).toBe(true)
+    expect(lexicalRows()).toEqual(lexicalBefore)
   })
 
   it('rejects with the abort reason and stops its workers', async () => {

@@ -89,6 +89,26 @@ describe('buildTfIdfIndex', () => {
     )
   })
 
+  it("numbers terms rarest first with termOrder 'df' (ties lexical), and gives the same vectors", () => {
+    const docs = ['c a b', 'a b', 'a d', 'a b e', 'd e']
+    const lexical = buildTfIdfIndex(docs, { tokenizer: words })
+    const byDf = buildTfIdfIndex(docs, { tokenizer: words, termOrder: 'df' })
+    // df: a 4, b 3, c 1, d 2, e 2
+    expect([...byDf.vocab]).toEqual(['c', 'd', 'e', 'b', 'a'])
+    expect(Array.from(byDf.df)).toEqual([1, 2, 2, 3, 4])
+    expect([...byDf.termIds.entries()].sort()).toEqual([['a', 4], ['b', 3], ['c', 0], ['d', 1], ['e', 2]])
+    for (let d = 0; d < docs.length; d++) {
+      for (let q = byDf.rowPtr[d]! + 1; q < byDf.rowPtr[d + 1]!; q++) expect(byDf.colIdx[q]!).toBeGreaterThan(byDf.colIdx[q - 1]!)
+      const weights = (index: typeof lexical): Array<[string, number]> => index.termsOf(d).map((t) => [t.term, t.weight])
+      weights(byDf).forEach(([term, w], k) => {
+        expect(term).toBe(weights(lexical)[k]![0])
+        expect(w).toBeCloseTo(weights(lexical)[k]![1], 14)
+      })
+      for (let e = 0; e < docs.length; e++) expect(byDf.similarity(d, e)).toBeCloseTo(lexical.similarity(d, e), 14)
+    }
+    expect(byDf.query('a e', 2).map((h) => h.doc)).toEqual(lexical.query('a e', 2).map((h) => h.doc))
+  })
+
   it('query finds the relevant skill in mixed Chinese/English text with the default tokenizer', () => {
     const index = buildTfIdfIndex([
       '计算器 实现 Python calculator with add subtract multiply',

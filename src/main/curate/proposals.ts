@@ -72,7 +72,9 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   // large libraries).
   const docs = skills.map(similarityParts)
   const kept = input.termCache?.(docs, settings.stripBoilerplate) ?? {}
-  const index = await buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...kept } : kept)
+  // Term ids by document frequency: the join then takes each row's rare terms as they lie (all-pairs.ts).
+  const options = { ...kept, termOrder: 'df' as const }
+  const index = await buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
   input.signal?.throwIfAborted()
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9

@@ -271,14 +271,17 @@ function sharedArray<T extends Uint32Array | Float64Array>(make: new (buf: Share
 export interface PreparedJoin {
   data: JoinData
   frequentDf: number
+  /** Whether the index's own rows were reordered for the join (restore() puts them back). */
+  reordered: boolean
   /** Puts the index's rows back in term order (idempotent). Call when the join is over, finished or not. */
   restore(): void
 }
 
 /**
- * Splits every row of the index into its rare and frequent parts — in place when the index keeps its rows in
- * shared memory (the index must not be read until restore()), else in a shared copy — and notes each rare
- * entry's slot in its postings.
+ * Splits every row of the index into its rare and frequent parts and notes each rare entry's slot in its
+ * postings. An index whose term ids follow document frequency (`termOrder: 'df'`) already holds each row's rare
+ * terms first: only the boundaries are found. Otherwise the rows are reordered — in place when the index keeps
+ * them in shared memory (the index must not be read until restore()), else in a shared copy.
  */
 export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: number): PreparedJoin {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`)
@@ -286,9 +289,10 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
   const n = index.docCount
   const v = index.vocab.length
   const nnz = index.colIdx.length
-  const isFrequent = new Uint8Array(v)
-  for (let t = 0; t < v; t++) if ((index.df[t] as number) > frequentDf) isFrequent[t] = 1
-
+  const rowPtr = sharedArray(Uint32Array, 4, n + 1)
+  rowPtr.set(index.rowPtr)
+  const split = sharedArray(Uint32Array, 4, n)
+  const freqNorm = sharedArray(Float64Array, 8, n)
   const inPlace = index.colIdx.buffer instanceof SharedArrayBuffer && index.values.buffer instanceof SharedArrayBuffer
   const colIdx = inPlace ? index.colIdx : sharedArray(Uint32Array, 4, nnz)
   const values = inPlace ? index.values : sharedArray(Float64Array, 8, nnz)
@@ -296,11 +300,74 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
     colIdx.set(index.colIdx)
     values.set(index.values)
   }
-  const rowPtr = sharedArray(Uint32Array, 4, n + 1)
-  rowPtr.set(index.rowPtr)
-  const split = sharedArray(Uint32Array, 4, n)
-  const freqNorm = sharedArray(Float64Array, 8, n)
-  // Stable partition of each row: rare entries move to the front, frequent ones (kept aside) follow.
+  let restore = (): void => undefined
+  const ordered = dfAscending(index.df)
+  if (ordered) {
+    // Terms [0, firstFrequent) are the rare ones, and every row lists them first.
+    let firstFrequent = 0
+    while (firstFrequent < v && (index.df[firstFrequent] as number) <= frequentDf) firstFrequent++
+    for (let d = 0; d < n; d++) {
+      const r1 = rowPtr[d + 1] as number
+      const r = firstAtOrAfter(colIdx, rowPtr[d] as number, r1, firstFrequent)
+      split[d] = r
+      let norm2 = 0
+      for (let q = r; q < r1; q++) norm2 += (values[q] as number) * (values[q] as number)
+      freqNorm[d] = Math.sqrt(norm2)
+    }
+  } else {
+    restore = partitionRows(index, frequentDf, rowPtr, split, colIdx, values, freqNorm)
+    if (!inPlace) restore = () => undefined
+  }
+
+  // Postings: the index's own when they are in shared memory (a rare term's list is complete there, and
+  // frequent terms' lists are never read), else a shared copy. Each rare entry notes its own slot.
+  const shared = index.postDoc.buffer instanceof SharedArrayBuffer && index.postVal.buffer instanceof SharedArrayBuffer
+  const postPtr = shared ? index.postPtr : sharedArray(Uint32Array, 4, v + 1)
+  const postDoc = shared ? index.postDoc : sharedArray(Uint32Array, 4, nnz)
+  const postVal = shared ? index.postVal : sharedArray(Float64Array, 8, nnz)
+  if (!shared) {
+    postPtr.set(index.postPtr)
+    postDoc.set(index.postDoc)
+    postVal.set(index.postVal)
+  }
+  const rarePos = sharedArray(Uint32Array, 4, nnz)
+  const fill = postPtr.slice(0, v)
+  for (let d = 0; d < n; d++) {
+    for (let q = rowPtr[d] as number; q < (split[d] as number); q++) {
+      const t = colIdx[q] as number
+      const slot = fill[t] as number
+      rarePos[q] = slot
+      fill[t] = slot + 1
+    }
+  }
+  let restored = false
+  const data: JoinData = { n, threshold, boundEps: BOUND_EPS, rowPtr, split, colIdx, values, rarePos, postPtr, postDoc, postVal, freqNorm, vocabSize: v }
+  return {
+    data,
+    frequentDf,
+    reordered: inPlace && !ordered,
+    restore: () => {
+      if (restored) return
+      restored = true
+      restore()
+    }
+  }
+}
+
+function dfAscending(df: Uint32Array): boolean {
+  for (let t = 1; t < df.length; t++) if ((df[t - 1] as number) > (df[t] as number)) return false
+  return true
+}
+
+/**
+ * Stable partition of each row (rows in term order): rare entries move to the front, frequent ones (kept aside)
+ * follow; fills split and freqNorm. Returns what puts the rows back in term order.
+ */
+function partitionRows(index: TfIdfIndex, frequentDf: number, rowPtr: Uint32Array, split: Uint32Array, colIdx: Uint32Array, values: Float64Array, freqNorm: Float64Array): () => void {
+  const n = index.docCount
+  const v = index.vocab.length
+  const isFrequent = new Uint8Array(v)
+  for (let t = 0; t < v; t++) if ((index.df[t] as number) > frequentDf) isFrequent[t] = 1
   let longest = 0
   for (let d = 0; d < n; d++) longest = Math.max(longest, (rowPtr[d + 1] as number) - (rowPtr[d] as number))
   const asideIds = new Uint32Array(longest)
@@ -327,36 +394,7 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
     values.set(asideVals.subarray(0, f), r)
     freqNorm[d] = Math.sqrt(norm2)
   }
-
-  // Postings: the index's own when they are in shared memory (a rare term's list is complete there, and
-  // frequent terms' lists are never read), else a shared copy. Each rare entry notes its own slot.
-  const shared = index.postDoc.buffer instanceof SharedArrayBuffer && index.postVal.buffer instanceof SharedArrayBuffer
-  const postPtr = shared ? index.postPtr : sharedArray(Uint32Array, 4, v + 1)
-  const postDoc = shared ? index.postDoc : sharedArray(Uint32Array, 4, nnz)
-  const postVal = shared ? index.postVal : sharedArray(Float64Array, 8, nnz)
-  if (!shared) {
-    postPtr.set(index.postPtr)
-    postDoc.set(index.postDoc)
-    postVal.set(index.postVal)
-  }
-  const rarePos = sharedArray(Uint32Array, 4, nnz)
-  const fill = postPtr.slice(0, v)
-  for (let d = 0; d < n; d++) {
-    for (let q = rowPtr[d] as number; q < (split[d] as number); q++) {
-      const t = colIdx[q] as number
-      const slot = fill[t] as number
-      rarePos[q] = slot
-      fill[t] = slot + 1
-    }
-  }
-  let restored = !inPlace
-  const restore = (): void => {
-    if (restored) return
-    restored = true
-    mergeRowsBack(rowPtr, split, colIdx, values, asideIds, asideVals)
-  }
-  const data: JoinData = { n, threshold, boundEps: BOUND_EPS, rowPtr, split, colIdx, values, rarePos, postPtr, postDoc, postVal, freqNorm, vocabSize: v }
-  return { data, frequentDf, restore }
+  return () => mergeRowsBack(rowPtr, split, colIdx, values, asideIds, asideVals)
 }
 
 /** Merges each row's rare and frequent parts (each in term order) back into one run in term order. */

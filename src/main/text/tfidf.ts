@@ -17,6 +17,11 @@ export interface TfIdfOptions extends DocTermsOptions {
   maxDfRatio?: number
   /** Drop terms found in fewer than this many documents (default 1 = keep all). */
   minDf?: number
+  /**
+   * Term ids in lexical order (default), or by document frequency, rarest first (ties lexical): then every row
+   * holds its rarer terms before its commoner ones, as the all-pairs join splits them, with no reordering.
+   */
+  termOrder?: 'lexical' | 'df'
 }
 
 export interface QueryHit {
@@ -37,7 +42,7 @@ export interface SparseVector {
 
 export interface TfIdfIndex {
   readonly docCount: number
-  /** Term id → term, sorted (so term ids follow lexical order). */
+  /** Term id → term: sorted lexically, or by document frequency then lexically (`termOrder: 'df'`). */
   readonly vocab: readonly string[]
   readonly termIds: ReadonlyMap<string, number>
   /** Smooth idf per term id. */
@@ -83,16 +88,17 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     provDf[id] = (provDf[id] as number) + 1
   }
 
-  // Keep terms within the df limits; final ids follow lexical order.
+  // Keep terms within the df limits; final ids follow lexical order (then, when asked, document frequency).
   const maxDf = (options.maxDfRatio ?? 1) * n
   // A term seen only in boilerplate lines has df 0: never kept.
   const minDf = Math.max(1, options.minDf ?? 1)
-  const kept: string[] = []
+  let kept: string[] = []
   for (let id = 0; id < provCount; id++) {
     const f = provDf[id] as number
     if (f >= minDf && f <= maxDf) kept.push(dict.terms[id] as string)
   }
   kept.sort()
+  if (options.termOrder === 'df') kept = byDocumentFrequency(kept, n, (term) => provDf[dict.idOf(term)] as number)
   const termIds = new Map<string, number>()
   kept.forEach((t, i) => termIds.set(t, i))
   const v = kept.length
@@ -167,6 +173,21 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
+}
+
+/** The terms (in lexical order) stably sorted by document frequency, rarest first: a counting sort. */
+function byDocumentFrequency(terms: readonly string[], n: number, dfOf: (term: string) => number): string[] {
+  const dfs = terms.map(dfOf)
+  const start = new Uint32Array(n + 2)
+  for (const f of dfs) start[f + 1] = (start[f + 1] as number) + 1
+  for (let f = 1; f <= n + 1; f++) start[f] = (start[f] as number) + (start[f - 1] as number)
+  const out = new Array<string>(terms.length)
+  terms.forEach((term, i) => {
+    const f = dfs[i] as number
+    out[start[f] as number] = term
+    start[f] = (start[f] as number) + 1
+  })
+  return out
 }
 
 class Index implements TfIdfIndex {
