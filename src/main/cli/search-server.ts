@@ -104,8 +104,14 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
   const warm = async (): Promise<void> => void (await search.current({ full: true })).query('warm up', 1)
   let queue: Promise<void> = Promise.resolve()
   let closing = false
+  // One library object for every question, opened lazily (no listing): like the app's, it stays current by stat
+  // and by following the ledger, and a question does not pay ~2 ms for opening it again. Skills are located
+  // through the index the question is answered from.
+  let answering: Awaited<ReturnType<typeof search.current>> | undefined
+  let lib: Awaited<ReturnType<typeof openLibrary>>
   try {
     await warm()
+    lib = await openLibrary(root, { lazy: true, locate: (id) => answering?.pathOf(id) })
   } catch (err) {
     fs.rmSync(marker, { force: true })
     search.close()
@@ -141,7 +147,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
     try {
       if (req.op === 'list') return answered({ stdout: listOutput(await search.listing(req.legacy), req.json), stderr: '', code: 0 })
       const index = await search.current({ full: true })
-      const lib = await openLibrary(root, { lazy: true, locate: (id) => index.pathOf(id) })
+      answering = index
       const result = await createSkillTools(lib, { via: req.via, search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
       return answered(queryOutput(result, req.json))
     } catch (err) {

@@ -28,28 +28,25 @@ function segments(rel: string): string[] {
 
 /**
  * Checks (and with `create`, makes) the folder chain `root/rel`: each segment a real folder, never a link.
- * Returns the absolute path, or null when a folder is missing and `create` is false.
+ * Returns the absolute path, or null when a folder is missing and `create` is false. Synchronous calls on
+ * purpose (here and in the other small checks below): each promise-based call is a trip through the thread
+ * pool, and a recorded use (`query` on every agent task) makes about a dozen of them.
  */
-async function walkDirs(root: string, rel: string, create: boolean): Promise<string | null> {
+function walkDirs(root: string, rel: string, create: boolean): string | null {
   let abs = root
   let sofar = ''
   for (const seg of segments(rel)) {
     abs = path.join(abs, seg)
     sofar = sofar ? `${sofar}/${seg}` : seg
-    let st: fs.Stats | undefined
-    try {
-      st = await fs.promises.lstat(abs)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    }
+    let st = fs.lstatSync(abs, { throwIfNoEntry: false })
     if (!st) {
       if (!create) return null
       try {
-        await fs.promises.mkdir(abs)
+        fs.mkdirSync(abs)
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       }
-      st = await fs.promises.lstat(abs)
+      st = fs.lstatSync(abs)
     }
     if (st.isSymbolicLink()) throw escapeError(root, sofar, 'is a symbolic link (folders the product writes into must be real folders inside the library)')
     if (!st.isDirectory()) throw new StoreError('invalid_input', `${path.join(root, sofar)} is not a folder`)
@@ -68,16 +65,12 @@ export async function existingDirInside(root: string, rel: string): Promise<stri
 }
 
 /** Refuses a target that is a link (or, unless `folderOk`, not a regular file); returns whether it exists. */
-async function checkFileTarget(root: string, rel: string, abs: string, folderOk: boolean): Promise<boolean> {
-  try {
-    const st = await fs.promises.lstat(abs)
-    if (st.isSymbolicLink()) throw escapeError(root, rel, 'is a symbolic link (never written through)')
-    if (!st.isFile() && !(folderOk && st.isDirectory())) throw new StoreError('invalid_input', `${abs} is not a regular file`)
-    return true
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw err
-  }
+function checkFileTarget(root: string, rel: string, abs: string, folderOk: boolean): boolean {
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false })
+  if (!st) return false
+  if (st.isSymbolicLink()) throw escapeError(root, rel, 'is a symbolic link (never written through)')
+  if (!st.isFile() && !(folderOk && st.isDirectory())) throw new StoreError('invalid_input', `${abs} is not a regular file`)
+  return true
 }
 
 /**
@@ -87,9 +80,9 @@ async function checkFileTarget(root: string, rel: string, abs: string, folderOk:
 export async function containedFilePath(root: string, rel: string, opts: { createDirs?: boolean; folderOk?: boolean } = {}): Promise<string> {
   const clean = checkRelPath(rel)
   const dirRel = path.posix.dirname(clean)
-  const dir = await walkDirs(root, dirRel === '.' ? '' : dirRel, opts.createDirs !== false)
+  const dir = walkDirs(root, dirRel === '.' ? '' : dirRel, opts.createDirs !== false)
   const abs = path.join(dir ?? path.join(root, dirRel), path.posix.basename(clean))
-  if (dir) await checkFileTarget(root, clean, abs, opts.folderOk === true)
+  if (dir) checkFileTarget(root, clean, abs, opts.folderOk === true)
   return abs
 }
 
@@ -106,27 +99,32 @@ export async function writeContained(root: string, rel: string, data: string | U
  */
 export async function appendContained(root: string, rel: string, text: string, opts: { fsync?: boolean; mode?: number } = {}): Promise<void> {
   const abs = await containedFilePath(root, rel)
-  let fh: fs.promises.FileHandle
+  let fd: number
   try {
-    fh = await fs.promises.open(abs, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | O_NOFOLLOW, opts.mode ?? 0o644)
+    fd = fs.openSync(abs, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | O_NOFOLLOW, opts.mode ?? 0o644)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw escapeError(root, rel, 'is a symbolic link (never appended through)')
     throw err
   }
   try {
-    const st = await fh.stat()
+    const st = fs.fstatSync(fd)
     if (!st.isFile()) throw new StoreError('invalid_input', `${abs} is not a regular file`)
     let prefix = ''
     if (st.size > 0) {
       const last = Buffer.alloc(1)
-      await fh.read(last, 0, 1, st.size - 1)
+      fs.readSync(fd, last, 0, 1, st.size - 1)
       if (last[0] !== 0x0a) prefix = '\n'
     }
-    await fh.write(prefix + text)
-    if (opts.fsync) await fh.datasync()
+    writeAllSync(fd, Buffer.from(prefix + text, 'utf8'))
+    if (opts.fsync) fs.fdatasyncSync(fd)
   } finally {
-    await fh.close()
+    fs.closeSync(fd)
   }
+}
+
+/** Writes all of `bytes` (a write may take fewer than asked). */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done)
 }
 
 /** Reads `root/rel` as bytes without following links (folders or file); null when it does not exist. */

@@ -183,7 +183,7 @@ class Library implements SkillLibrary {
 
   private async foldInterrupted(): Promise<boolean> {
     try {
-      await fs.promises.lstat(path.join(this.root, FOLD_INTENT_REL))
+      fs.lstatSync(path.join(this.root, FOLD_INTENT_REL))
       return true
     } catch {
       return false
