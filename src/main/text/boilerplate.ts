@@ -118,10 +118,10 @@ function slotOf(key: number, mask: number): number {
 
 /**
  * Which lines are boilerplate (1) — exact — given every document's line keys (document d's lines are
- * [linePtr[d], linePtr[d+1]) of `lines`); null when none is. `docText(d)`: document d's text, asked for only
- * where a line may be boilerplate.
+ * [linePtr[d], linePtr[d+1]) of `lines`); null when none is. `lineOf(d, start)`: the line of document d that
+ * starts at `start`, asked for only where a line may be boilerplate.
  */
-export function boilerplateFlags(docCount: number, docText: (d: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
+export function boilerplateFlags(docCount: number, lineOf: (d: number, start: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
   const threshold = thresholdOf(docCount, options)
   if (docCount < threshold) return null
   // Direct-mapped counters: slot s holds [documents counted, last document + 1]. Lines sharing a slot add up, so a
@@ -155,12 +155,10 @@ export function boilerplateFlags(docCount: number, docText: (d: number) => strin
   const normalised = new Map<string, string>()
   for (let d = 0; d < docCount; d++) {
     seen.clear()
-    let text: string | undefined
     for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
       const key = lines.key[k] as number
       if (key === NO_WORD || (counters[2 * slotOf(key, mask)] as number) < threshold) continue
-      text ??= docText(d)
-      const raw = lineText(text, lines, k)
+      const raw = lineOf(d, lines.start[k] as number)
       let line = normalised.get(raw)
       if (line === undefined) {
         line = normaliseLine(raw)
@@ -202,7 +200,7 @@ function keysOf(docs: readonly string[]): { lines: LineKeys; linePtr: Uint32Arra
 /** The set of normalised lines that count as boilerplate in this corpus. */
 export function findBoilerplateLines(docs: readonly string[], options: BoilerplateOptions = {}): Set<string> {
   const { lines, linePtr } = keysOf(docs)
-  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
+  const flags = boilerplateFlags(docs.length, (d, start) => lineAt(docs[d] as string, start), lines, linePtr, options)
   const out = new Set<string>()
   if (!flags) return out
   docs.forEach((doc, d) => {
@@ -214,7 +212,7 @@ export function findBoilerplateLines(docs: readonly string[], options: Boilerpla
 /** Each document without its boilerplate lines (documents without any come back as the same strings). */
 export function stripBoilerplate(docs: readonly string[], options: BoilerplateOptions = {}): string[] {
   const { lines, linePtr } = keysOf(docs)
-  const flags = boilerplateFlags(docs.length, (d) => docs[d] as string, lines, linePtr, options)
+  const flags = boilerplateFlags(docs.length, (d, start) => lineAt(docs[d] as string, start), lines, linePtr, options)
   if (!flags) return [...docs]
   return docs.map((doc, d) => {
     const kept: string[] = []

@@ -4,7 +4,7 @@
  * thread and a worker, each taking part of the documents); each distinct word becomes its term once
  * (`TermDictionary`), and what the scan leaves to the general tokenizer goes through `tokenize`.
  */
-import { boilerplateFlags, lineAt, lineKey, lineText, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
+import { boilerplateFlags, lineAt, lineKey, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary } from './tokenize'
 import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
@@ -49,6 +49,20 @@ export type IndexDoc = string | readonly string[]
 
 export function textOf(doc: IndexDoc): string {
   return typeof doc === 'string' ? doc : doc.join('\n')
+}
+
+/**
+ * The line of a document's text that starts at `start`, without joining its parts: a line never crosses from one
+ * part to the next (a line break joins them), so it is the part's line at the same place.
+ */
+export function lineOfDoc(doc: IndexDoc, start: number): string {
+  if (typeof doc === 'string') return lineAt(doc, start)
+  let offset = start
+  for (const part of doc) {
+    if (offset <= part.length) return lineAt(part, offset)
+    offset -= part.length + 1
+  }
+  return ''
 }
 
 /** Total characters of the documents (parts count their line breaks), to size arrays. */
@@ -204,11 +218,10 @@ function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, o
       for (const id of ids) out.add(id, 1)
     }
     if (out.lines) {
-      let text: string | undefined
       for (let k = scan.linePtr[d] as number; k < (scan.linePtr[d + 1] as number); k++) {
         let key = scan.lineKey[k] as number
         const start = scan.lineStart[k] as number
-        if (key === SLOW_LINE) key = lineKey(lineAt((text ??= textOf(doc)), start))
+        if (key === SLOW_LINE) key = lineKey(lineOfDoc(doc, start))
         out.lines.push(key, start)
       }
     }
@@ -358,9 +371,9 @@ function prepareDocs(docs: readonly IndexDoc[], options: DocTermsOptions): reado
 /** Takes the boilerplate lines (found from the line keys the scan recorded) out of the counts. */
 function dropBoilerplate(terms: DocTerms, docs: readonly IndexDoc[], options: DocTermsOptions): DocTerms {
   if (!terms.lines || options.tokenizer) return terms
-  const docText = (d: number): string => textOf(docs[d] as IndexDoc)
-  const flags = boilerplateFlags(docs.length, docText, terms.lines, terms.linePtr, options.boilerplate)
-  if (flags) terms.nEnt = dropLines(docText, terms.lines, terms.linePtr, flags, terms.dict, terms.docPtr, terms.entTerm, terms.entCount)
+  const lineOf = (d: number, start: number): string => lineOfDoc(docs[d] as IndexDoc, start)
+  const flags = boilerplateFlags(docs.length, lineOf, terms.lines, terms.linePtr, options.boilerplate)
+  if (flags) terms.nEnt = dropLines(lineOf, terms.lines, terms.linePtr, flags, terms.dict, terms.docPtr, terms.entTerm, terms.entCount)
   return terms
 }
 
@@ -370,7 +383,7 @@ function dropBoilerplate(terms: DocTerms, docs: readonly IndexDoc[], options: Do
  * Returns the new number of entries; docPtr is rewritten in place.
  */
 function dropLines(
-  docText: (d: number) => string,
+  lineOf: (d: number, start: number) => string,
   lines: LineKeys,
   linePtr: Uint32Array,
   flags: Uint8Array,
@@ -386,14 +399,14 @@ function dropLines(
   const n = docPtr.length - 1
   for (let d = 0; d < n; d++) {
     const last = docPtr[d + 1] as number
-    let doc: string | undefined
+    let slotsSet = false
     for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) {
       if (flags[k] !== 1) continue
-      if (doc === undefined) {
-        doc = docText(d)
+      if (!slotsSet) {
+        slotsSet = true
         for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
       }
-      const text = lineText(doc, lines, k)
+      const text = lineOf(d, lines.start[k] as number)
       let ids = termsOfLine.get(text)
       if (ids === undefined) {
         ids = []
