@@ -7,6 +7,7 @@ import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, Pro
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import type { JoinShape } from './cut-cache'
 import type { DocTermsOptions } from '../text/doc-terms'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
@@ -45,6 +46,11 @@ export interface PlanInput {
    * as similarityParts gives them), which of them it has and where fresh results go.
    */
   termCache?: (docs: ReadonlyArray<readonly string[]>, lines: boolean) => Pick<DocTermsOptions, 'reuse' | 'onScanned'>
+  /**
+   * The join's frequent-term cut-off an earlier run chose for a corpus of this shape (cut-cache.ts: it decides how
+   * fast the join is, never its pairs), and where to keep the one this run chose.
+   */
+  joinCut?: { reuse(shape: JoinShape): Promise<number | undefined>; keep(shape: JoinShape, frequentDf: number): void }
 }
 
 /** Stable id: same kind, same members in the same file state → same id. */
@@ -78,10 +84,15 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   input.signal?.throwIfAborted()
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
-  const pairs = await allPairsAsync(index, Math.max(1e-6, floor), {
+  const threshold = Math.max(1e-6, floor)
+  const shape: JoinShape = { docs: index.docCount, entries: index.colIdx.length, threshold }
+  const earlierCut = await input.joinCut?.reuse(shape)
+  const pairs = await allPairsAsync(index, threshold, {
     signal: input.signal,
-    onProgress: (done, total) => input.onProgress?.({ step: 1, message: 'comparing skills', done, total })
+    onProgress: (done, total) => input.onProgress?.({ step: 1, message: 'comparing skills', done, total }),
+    ...(earlierCut !== undefined ? { frequentDf: earlierCut } : {})
   })
+  if (earlierCut === undefined && pairs.frequentDf !== undefined) input.joinCut?.keep(shape, pairs.frequentDf)
   return { index, pairs }
 }
 

@@ -14,6 +14,7 @@ import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
+import { cutCacheFile, loadCut, saveCut } from './cut-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
 
@@ -86,6 +87,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   // Non-skill files in legacy/ also block names.
   for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
   const cache = opts.cacheDir === undefined ? undefined : termCacheFor(termCacheFile(opts.cacheDir, root), root)
+  const cut = opts.cacheDir === undefined ? undefined : cutCacheFor(cutCacheFile(termCacheFile(opts.cacheDir, root)))
   const plan = await buildPlan({
     skills: active,
     texts,
@@ -97,9 +99,11 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     onProgress: opts.onProgress,
     signal: opts.signal,
     usage: opts.usage,
-    termCache: cache?.forDocs
+    termCache: cache?.forDocs,
+    joinCut: cut?.joinCut
   })
   await cache?.saving
+  await cut?.saving
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
   // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
@@ -123,6 +127,17 @@ function termCacheFor(file: string, root: string): { saving?: Promise<void>; for
     }
   }
   return cache
+}
+
+/** The join's cut-off of one run: the kept one when the corpus kept its shape, and the write of a newly chosen one. */
+function cutCacheFor(file: string): { saving?: Promise<void>; joinCut: NonNullable<Parameters<typeof buildPlan>[0]['joinCut']> } {
+  const cut: ReturnType<typeof cutCacheFor> = {
+    joinCut: {
+      reuse: (shape) => loadCut(file, shape),
+      keep: (shape, frequentDf) => void (cut.saving = saveCut(file, shape, frequentDf))
+    }
+  }
+  return cut
 }
 
 /** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */

@@ -25,6 +25,8 @@ export interface SimilarPairs {
   a: Uint32Array
   b: Uint32Array
   score: Float64Array
+  /** The frequent-term cut-off the join used (absent when no join ran). */
+  frequentDf?: number
 }
 
 export interface AllPairsOptions {
@@ -467,7 +469,7 @@ export class AllPairsJoin {
 
   /** The pairs found so far (all of them once step() returned true). */
   result(): SimilarPairs {
-    return packPairs(this.outA, this.outB, this.outS)
+    return { ...packPairs(this.outA, this.outB, this.outS), frequentDf: this.frequentDf }
   }
 
   /** Gives the index its rows back in term order (the join cannot step any more). */
@@ -579,7 +581,7 @@ class WorkerFailure extends Error {}
 async function allPairsParallel(index: TfIdfIndex, threshold: number, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
   const prepared = prepareJoin(index, threshold, options.frequentDf)
   try {
-    return await runWorkers(prepared.data, workers, options)
+    return { ...(await runWorkers(prepared.data, workers, options)), frequentDf: prepared.frequentDf }
   } finally {
     prepared.restore()
   }
