@@ -22,19 +22,22 @@ describe('stem cache (stems kept between processes)', () => {
     const file = tempFile()
     const first = await freshModules()
     const terms = first.tok.tokenize(TEXT)
-    await first.cache.saveStems(file, 0)
+    await first.cache.saveStems(file)
     const saved = fs.readFileSync(file, 'utf8').split('\n')
-    expect(saved[0]).toBe(`skillbench stems v${first.tok.TOKENIZER_VERSION}`)
+    expect(saved[0]).toBe(`skillbench stems v${first.tok.TOKENIZER_VERSION} sorted`)
     expect(saved).toContain('running\trun')
     expect(saved).toContain('the\t') // a stop word is kept as dropped
     expect(saved[saved.length - 2]).toBe(`end ${saved.length - 3}`)
+    const words = saved.slice(1, -2).map((l) => l.split('\t')[0]!)
+    expect(words).toEqual([...words].sort())
 
     const second = await freshModules()
     expect(await second.cache.loadStems(file)).toBe(saved.length - 3)
     expect(second.tok.tokenize(TEXT)).toEqual(terms)
-    // nothing new: the file is not written again
+    // every word came from the file: nothing to add, so it is not written again
+    expect(second.tok.stemmedWords().fresh).toBe(0)
     const mtime = fs.statSync(file).mtimeMs
-    await second.cache.saveStems(file, saved.length - 3)
+    await second.cache.saveStems(file)
     expect(fs.statSync(file).mtimeMs).toBe(mtime)
   })
 
@@ -42,14 +45,16 @@ describe('stem cache (stems kept between processes)', () => {
     const file = tempFile()
     const first = await freshModules()
     first.tok.tokenize(TEXT)
-    await first.cache.saveStems(file, 0)
+    await first.cache.saveStems(file)
     const good = fs.readFileSync(file, 'utf8')
     const lines = good.split('\n')
 
     const wrong = lines.map((l, i) => (i === 1 ? `${l.split('\t')[0]}\tzzz` : l)).join('\n')
     const torn = lines.slice(0, -3).join('\n') + '\n'
     const otherVersion = good.replace(/^skillbench stems v\d+/, 'skillbench stems v999')
-    for (const bad of [wrong, torn, otherVersion]) {
+    const unsortedFormat = good.replace(/ sorted\n/, '\n')
+    const noTab = lines.map((l, i) => (i === 2 ? l.replace('\t', ' ') : l)).join('\n')
+    for (const bad of [wrong, torn, otherVersion, unsortedFormat, noTab]) {
       fs.writeFileSync(file, bad)
       const fresh = await freshModules()
       expect(await fresh.cache.loadStems(file)).toBe(0)
@@ -57,5 +62,48 @@ describe('stem cache (stems kept between processes)', () => {
     }
     const fresh = await freshModules()
     expect(await fresh.cache.loadStems(path.join(path.dirname(file), 'absent.txt'))).toBe(0)
+  })
+
+  it('looks saved words up in place, merges them with new ones on save, and keeps the words met last over the limit', async () => {
+    const file = tempFile()
+    const first = await freshModules()
+    const many = Array.from({ length: 400 }, (_, i) => `deploying${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}ments`)
+    first.tok.tokenize(many.join(' '))
+    await first.cache.saveStems(file)
+    const stemsOf = (text: string): Map<string, string> => new Map(text.split('\n').slice(1, -2).map((l) => l.split('\t') as [string, string]))
+    const before = stemsOf(fs.readFileSync(file, 'utf8'))
+    expect(before.size).toBe(400)
+
+    // The next process finds every word in the file (first, last and middle lines alike) without stemming any.
+    const second = await freshModules()
+    expect(await second.cache.loadStems(file)).toBe(400)
+    const sorted = [...before.keys()].sort()
+    for (const word of [sorted[0]!, sorted[199]!, sorted[399]!]) expect(second.tok.tokenize(word)).toEqual([before.get(word)])
+    expect(second.tok.stemmedWords().fresh).toBe(0)
+    // a new word is stemmed, and the save keeps the file's words with it
+    expect(second.tok.tokenize('containerized')).toEqual(first.tok.tokenize('containerized'))
+    expect(second.tok.stemmedWords().fresh).toBe(1)
+    await second.cache.saveStems(file)
+    const after = stemsOf(fs.readFileSync(file, 'utf8'))
+    expect(after.size).toBe(401)
+    for (const [word, term] of before) expect(after.get(word)).toBe(term)
+
+    // Over the limit the words this process met stay, then the file's words until the limit.
+    const third = await freshModules()
+    await third.cache.loadStems(file)
+    third.tok.tokenize('orchestrating schedulers')
+    await third.cache.saveStems(file, 10)
+    const capped = stemsOf(fs.readFileSync(file, 'utf8'))
+    expect(capped.size).toBe(10)
+    expect(capped.has('orchestrating') && capped.has('schedulers')).toBe(true)
+    for (const [word, term] of capped) expect(third.tok.tokenize(word)).toEqual(term === '' ? [] : [term])
+  })
+
+  it('takes saved stems for plain lowercase words only', async () => {
+    const { tok } = await freshModules()
+    tok.useSavedStems(() => 'zzz')
+    expect(tok.tokenize('deploying')).toEqual(['zzz'])
+    expect(tok.tokenize('café naïve')).toEqual(['café', 'naïve'])
+    expect(tok.stemmedWords().fresh).toBe(0)
   })
 })

@@ -56,40 +56,45 @@ function normaliseWord(word: string): string {
 }
 
 /**
- * The lowercase ASCII words stemmed so far (word → term, '' for a dropped word), to keep between processes
- * (stem-cache.ts): stemming is most of the cost of a large vocabulary.
+ * Where stems saved by an earlier process are looked up (stem-cache.ts): a word's term, or undefined when the
+ * saved stems do not have the word. Looked up on a word's first use only (then it is in the word cache).
  */
-export function stemmedWords(): Array<[string, string]> {
-  const out: Array<[string, string]> = []
-  for (const [word, term] of wordCache) if (ASCII_WORD.test(word)) out.push([word, term])
-  return out
+export type SavedStems = (word: string) => string | undefined
+let savedStems: SavedStems | undefined
+/** Words this process stemmed itself (not found in the saved stems): what a save would add. */
+let freshStems = 0
+
+/** Uses saved stems from now on (see SavedStems). */
+export function useSavedStems(lookup: SavedStems): void {
+  savedStems = lookup
+}
+
+/** Whether a word's saved term is the one the stemmer gives (saved stems are checked on a sample first). */
+export function stemAgrees(word: string, term: string): boolean {
+  return ASCII_WORD.test(word) && normaliseWord(word) === term
 }
 
 /**
- * Adds stems saved by an earlier process. They are checked first: a sample is stemmed again, and nothing is
- * taken when one differs (a stemmer that changed without a TOKENIZER_VERSION change). Returns how many were taken.
+ * The lowercase ASCII words met so far with their terms ('' for a dropped word), to keep between processes
+ * (stem-cache.ts), and how many of them this process stemmed itself.
  */
-export function primeStems(entries: ReadonlyArray<readonly [string, string]>): number {
-  const step = Math.max(1, Math.floor(entries.length / 32))
-  for (let i = 0; i < entries.length; i += step) {
-    const [word, term] = entries[i] as readonly [string, string]
-    if (!ASCII_WORD.test(word) || normaliseWord(word) !== term) return 0
-  }
-  let taken = 0
-  for (const [word, term] of entries) {
-    if (wordCache.size >= WORD_CACHE_LIMIT) break
-    if (!ASCII_WORD.test(word) || wordCache.has(word)) continue
-    wordCache.set(word, term)
-    taken++
-  }
-  return taken
+export function stemmedWords(): { entries: Array<[string, string]>; fresh: number } {
+  const entries: Array<[string, string]> = []
+  for (const [word, term] of wordCache) if (ASCII_WORD.test(word)) entries.push([word, term])
+  return { entries, fresh: freshStems }
 }
 
 /** normaliseWord through the cache (the index builder's dictionary fills it too, so evidence words later cost a lookup). */
 function cachedTerm(word: string): string {
   let term = wordCache.get(word)
   if (term === undefined) {
-    term = normaliseWord(word)
+    // only plain lowercase words are saved (a foreign file's other entries are never taken)
+    const plain = savedStems !== undefined && ASCII_WORD.test(word)
+    term = plain ? savedStems?.(word) : undefined
+    if (term === undefined) {
+      term = normaliseWord(word)
+      if (plain || ASCII_WORD.test(word)) freshStems++
+    }
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear()
     wordCache.set(word, term)
   }

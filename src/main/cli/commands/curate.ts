@@ -77,7 +77,7 @@ export const command: CliCommand = {
     // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
     // the worker threads the similarity work takes start now (by the top folder's size), overlapping the listing
-    const [opened, stemsLoaded] = await Promise.all([openForCuration(dir), loadStems(stemFile), warmForFolder(dir)])
+    const [opened] = await Promise.all([openForCuration(dir), loadStems(stemFile), warmForFolder(dir)])
     if (opened.listing) warmCurationWorkers(opened.listing.skills.filter((s) => !s.legacy).length)
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
@@ -111,7 +111,7 @@ export const command: CliCommand = {
     })
 
     releaseWarmWorkers()
-    await saveStems(stemFile, stemsLoaded)
+    await saveStems(stemFile)
 
     const applyErrors: string[] = []
     if (values.apply) {
