@@ -117,10 +117,16 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   // each list comes out with ascending doc ids, holding the raw counts), then back to the rows by walking the
   // terms in order (so each row comes out with ascending term ids).
   const rowPtr = new Uint32Array(n + 1)
-  for (let d = 0; d < n; d++) {
-    let count = 0
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) if ((remap[entTerm[e] as number] as number) >= 0) count++
-    rowPtr[d + 1] = (rowPtr[d] as number) + count
+  // Usually every term a document has is kept (no df limits): its row is then exactly its entries.
+  let keepsAll = true
+  for (let id = 0; id < provCount && keepsAll; id++) if ((provDf[id] as number) > 0 && (remap[id] as number) < 0) keepsAll = false
+  if (keepsAll) rowPtr.set(docPtr.subarray(0, n + 1))
+  else {
+    for (let d = 0; d < n; d++) {
+      let count = 0
+      for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) if ((remap[entTerm[e] as number] as number) >= 0) count++
+      rowPtr[d + 1] = (rowPtr[d] as number) + count
+    }
   }
   const nnz = rowPtr[n] as number
   const postPtr = new Uint32Array(v + 1)
