@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CurationPlan } from '../../src/shared/types'
 import { cutCacheFile, loadCut, saveCut } from '../../src/main/curate/cut-cache'
+import { pairsCacheFile } from '../../src/main/curate/pairs-cache'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import { termCacheFile } from '../../src/main/curate/term-cache'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
@@ -48,8 +49,11 @@ describe('the join cut-off kept between curate runs', () => {
     expect(Number.isSafeInteger(saved.frequentDf)).toBe(true)
     // A kept cut-off only decides how fast the join is: every one gives the same pairs, so the same plan. Taken,
     // it is not written again.
+    // (The kept pairs are removed first: with them an unchanged library runs no join at all, pairs-cache.ts.)
+    const pairs = pairsCacheFile(termCacheFile(cacheDir, fs.realpathSync(dir)))
     for (const frequentDf of [0, 1, 2, Number.MAX_SAFE_INTEGER]) {
       fs.writeFileSync(file, JSON.stringify({ ...saved, frequentDf }))
+      fs.rmSync(pairs)
       expect(await curate()).toBe(plain)
       expect((JSON.parse(fs.readFileSync(file, 'utf8')) as { frequentDf: number }).frequentDf).toBe(frequentDf)
     }

@@ -51,6 +51,11 @@ export interface PlanInput {
    * fast the join is, never its pairs), and where to keep the one this run chose.
    */
   joinCut?: { reuse(shape: JoinShape): Promise<number | undefined>; keep(shape: JoinShape, frequentDf: number): void }
+  /**
+   * The join's pairs an earlier run found for exactly these texts and this threshold (pairs-cache.ts; asked after
+   * termCache), and where to keep the pairs this run finds.
+   */
+  joinPairs?: { reuse(threshold: number): SimilarPairs | undefined; keep(threshold: number, pairs: SimilarPairs): void }
 }
 
 /** Stable id: same kind, same members in the same file state → same id. */
@@ -85,6 +90,12 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
   const threshold = Math.max(1e-6, floor)
+  // Nothing changed since an earlier run: its pairs are these texts' pairs.
+  const keptPairs = input.joinPairs?.reuse(threshold)
+  if (keptPairs) {
+    input.onProgress?.({ step: 1, message: 'comparing skills (unchanged since the last run)', done: index.docCount, total: index.docCount })
+    return { index, pairs: keptPairs }
+  }
   const shape: JoinShape = { docs: index.docCount, entries: index.colIdx.length, threshold }
   const earlierCut = await input.joinCut?.reuse(shape)
   const pairs = await allPairsAsync(index, threshold, {
@@ -93,6 +104,7 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
     ...(earlierCut !== undefined ? { frequentDf: earlierCut } : {})
   })
   if (earlierCut === undefined && pairs.frequentDf !== undefined) input.joinCut?.keep(shape, pairs.frequentDf)
+  input.joinPairs?.keep(threshold, pairs)
   return { index, pairs }
 }
 

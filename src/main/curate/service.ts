@@ -15,6 +15,7 @@ import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } f
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
 import { cutCacheFile, loadCut, saveCut } from './cut-cache'
+import { corpusDigest, loadPairs, pairsCacheFile, savePairs, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
 
@@ -88,6 +89,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
   const cache = opts.cacheDir === undefined ? undefined : termCacheFor(termCacheFile(opts.cacheDir, root), root)
   const cut = opts.cacheDir === undefined ? undefined : cutCacheFor(cutCacheFile(termCacheFile(opts.cacheDir, root)))
+  const kept = opts.cacheDir === undefined || !cache ? undefined : pairsCacheFor(pairsCacheFile(termCacheFile(opts.cacheDir, root)), cache, active.length)
   const plan = await buildPlan({
     skills: active,
     texts,
@@ -100,10 +102,12 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     signal: opts.signal,
     usage: opts.usage,
     termCache: cache?.forDocs,
-    joinCut: cut?.joinCut
+    joinCut: cut?.joinCut,
+    joinPairs: kept?.joinPairs
   })
   await cache?.saving
   await cut?.saving
+  await kept?.saving
   const saved: SavedPlan = { version: 1, created_at: (opts.now ?? new Date()).toISOString(), library: root, ...plan }
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
   // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
@@ -116,10 +120,11 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 }
 
 /** The term cache of one run: what buildPlan asks of it, and the bytes to save once the plan is built. */
-function termCacheFor(file: string, root: string): { saving?: Promise<void>; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
+function termCacheFor(file: string, root: string): { saving?: Promise<void>; corpus?: string; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
   const cache: ReturnType<typeof termCacheFor> = {
     forDocs: (docs, lines) => {
       const keys = docs.map(documentKey)
+      cache.corpus = corpusDigest(keys, lines)
       const reuse = loadTermCache(file, root, lines, keys)
       // Encoded while the arrays still hold every document's terms (boilerplate is taken out of them next), and
       // written at once: the bytes are not kept through the rest of the plan.
@@ -127,6 +132,24 @@ function termCacheFor(file: string, root: string): { saving?: Promise<void>; for
     }
   }
   return cache
+}
+
+/** The join's pairs of one run: the kept ones when every text is the one they were found for, and the write of new ones. */
+function pairsCacheFor(file: string, cache: { corpus?: string }, docs: number): { saving?: Promise<void>; joinPairs: NonNullable<Parameters<typeof buildPlan>[0]['joinPairs']> } {
+  const keyOf = (threshold: number): PairsKey | undefined => (cache.corpus === undefined ? undefined : { corpus: cache.corpus, threshold, docs })
+  const kept: ReturnType<typeof pairsCacheFor> = {
+    joinPairs: {
+      reuse: (threshold) => {
+        const key = keyOf(threshold)
+        return key && loadPairs(file, key)
+      },
+      keep: (threshold, pairs) => {
+        const key = keyOf(threshold)
+        if (key) kept.saving = savePairs(file, key, pairs)
+      }
+    }
+  }
+  return kept
 }
 
 /** The join's cut-off of one run: the kept one when the corpus kept its shape, and the write of a newly chosen one. */
