@@ -73,7 +73,7 @@ export function cliCall(library: string, op: Op, onSpawn?: (pid: number) => void
     let err = ''
     p.stdout.on('data', (d: Buffer) => (out += d.toString()))
     p.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    p.on('exit', (code, signal) => {
+    p.on('close', (code, signal) => {
       let answer: Answer | null = null
       try {
         answer = JSON.parse(out) as Answer

@@ -39,7 +39,7 @@ function run(args: string[]): Promise<string> {
     p.stdout.on('data', (d: Buffer) => (out += d.toString()))
     p.stderr.on('data', (d: Buffer) => (err += d.toString()))
     p.on('error', reject)
-    p.on('exit', () => (err ? reject(new Error(err)) : resolve(out)))
+    p.on('close', () => (err ? reject(new Error(err)) : resolve(out)))
   })
 }
 
@@ -48,7 +48,7 @@ function startUntil(args: string[], word: string): Promise<{ pid: number; done: 
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
-    const done = new Promise<string>((r) => p.on('exit', () => r(out)))
+    const done = new Promise<string>((r) => p.on('close', () => r(out)))
     p.stdout.on('data', (d: Buffer) => {
       out += d.toString()
       if (out.includes(word)) resolve({ pid: p.pid!, done })

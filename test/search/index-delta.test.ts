@@ -162,7 +162,7 @@ describe('changes since the saved search index', () => {
         let err = ''
         p.stdout.on('data', (d: Buffer) => (out += d.toString()))
         p.stderr.on('data', (d: Buffer) => (err += d.toString()))
-        p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`query exited ${code}: ${err}`))))
+        p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`query exited ${code}: ${err}`))))
       })
     const text = 'retry http timeout docker'
     for (let round = 1; round <= 4; round++) {

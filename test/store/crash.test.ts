@@ -67,7 +67,9 @@ function startWriter(dir: string, start: number, phase: CrashPhase, countdown: n
   let err = ''
   let out = ''
   child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)))
+  // 'close', not 'exit': only then has every line the writer printed before its kill been read from its stdout
+  // ('exit' can come first on a loaded machine, and the kill line would look missing)
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)))
   const waiters: Array<() => void> = []
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString()
