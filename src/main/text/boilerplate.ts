@@ -93,6 +93,23 @@ export class LineKeys {
     this.key[this.count] = key
     this.start[this.count++] = start
   }
+
+  /** Appends lines [from, to) of other arrays (keys and starts as push takes them). */
+  pushAll(keys: Int32Array, starts: Uint32Array, from: number, to: number): void {
+    const need = this.count + (to - from)
+    if (need > this.key.length) {
+      const size = Math.max(need, this.key.length * 2)
+      const k = new Int32Array(size)
+      k.set(this.key.subarray(0, this.count))
+      this.key = k
+      const s = new Uint32Array(size)
+      s.set(this.start.subarray(0, this.count))
+      this.start = s
+    }
+    this.key.set(keys.subarray(from, to), this.count)
+    this.start.set(starts.subarray(from, to), this.count)
+    this.count = need
+  }
 }
 
 /** The line of `doc` that starts at `start`. */

@@ -294,17 +294,29 @@ function isIdentity({ table, rowOf }: ReusedTerms): boolean {
 /**
  * Pass 1 for every document: its rows of the table when it has one, else its part of `fresh` (the scan of the
  * documents without one, in order). The same result as scanning them all: only term ids may be numbered otherwise.
+ * The table's terms keep their ids, so its rows are copied as they are, a run of consecutive rows at a time.
  */
 function assemble(docs: readonly IndexDoc[], options: DocTermsOptions, reuse: ReusedTerms, fresh: DocTerms | undefined): DocTerms {
   const n = docs.length
   const { table, rowOf } = reuse
   const out = docTermsFor(n, totalChars(docs), options)
-  const fromTable = new Int32Array(table.vocab.length).fill(-1)
+  for (const term of table.vocab) out.dict.idOf(term)
+  // A table naming a term twice cannot keep its ids: its rows are then copied term by term.
+  const sameIds = out.dict.terms.length === table.vocab.length
+  const fromTable = new Int32Array(sameIds ? 0 : table.vocab.length).fill(-1)
   const freshTable = fresh?.table()
   const fromFresh = new Int32Array(fresh ? fresh.dict.terms.length : 0).fill(-1)
   let f = 0
-  for (let d = 0; d < n; d++) {
+  for (let d = 0; d < n; ) {
     const r = rowOf[d] as number
+    if (r >= 0 && sameIds) {
+      // the longest run of documents whose rows follow one another in the table
+      let end = d + 1
+      while (end < n && rowOf[end] === r + (end - d)) end++
+      copyRows(out, table, r, r + (end - d))
+      d = end
+      continue
+    }
     const src = r >= 0 ? table : (freshTable as TermTable)
     const row = r >= 0 ? r : f++
     const map = r >= 0 ? fromTable : fromFresh
@@ -319,8 +331,29 @@ function assemble(docs: readonly IndexDoc[], options: DocTermsOptions, reuse: Re
     for (let e = e0; e < e1; e++) out.push(map[src.entTerm[e] as number] as number, src.entCount[e] as number)
     if (out.lines) for (let k = src.linePtr[row] as number; k < (src.linePtr[row + 1] as number); k++) out.lines.push(src.lineKey[k] as number, src.lineStart[k] as number)
     out.endDoc()
+    d++
   }
   return out
+}
+
+/** Appends the table's rows [r0, r1) as documents, entries and lines copied whole (the table's term ids are out's). */
+function copyRows(out: DocTerms, table: TermTable, r0: number, r1: number): void {
+  const e0 = table.docPtr[r0] as number
+  const e1 = table.docPtr[r1] as number
+  out.reserve(e1 - e0)
+  out.entTerm.set(table.entTerm.subarray(e0, e1), out.nEnt)
+  out.entCount.set(table.entCount.subarray(e0, e1), out.nEnt)
+  const entryShift = out.nEnt - e0
+  out.nEnt += e1 - e0
+  const lines = out.lines
+  const k0 = table.linePtr[r0] as number
+  const lineShift = lines ? lines.count - k0 : 0
+  if (lines) lines.pushAll(table.lineKey, table.lineStart, k0, table.linePtr[r1] as number)
+  for (let r = r0; r < r1; r++) {
+    out.docPtr[out.docs + 1] = (table.docPtr[r + 1] as number) + entryShift
+    if (lines) out.linePtr[out.docs + 1] = (table.linePtr[r + 1] as number) + lineShift
+    out.docs++
+  }
 }
 
 /** Pass 1 without taking boilerplate out: on this thread, or with a worker on large corpora. */
