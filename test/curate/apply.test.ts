@@ -5,16 +5,10 @@ import { CurationError, opsFromChanges, recoverTransactions, runTransaction } fr
 import { readJournal } from '../../src/main/curate/journal'
 import { acceptProposal, curateLibrary, openForCuration, proposalsWithStatus, rejectProposal, restoreSkill, undoApplied } from '../../src/main/curate/service'
 import { openLibrary } from '../../src/main/store/library'
-import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, snapshot, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
+import { DEPLOY, makeLibrary, pairedSkills, snapshot, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
-const skills: FixtureSkill[] = [
-  { id: '1001', title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
-  { id: '1002', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
-  { id: '1003', title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '1004', title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '1005', title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
-]
+const skills = pairedSkills('100')
 
 async function planned(): Promise<{ dir: string; root: string; ids: string[] }> {
   const dir = makeLibrary(skills)

@@ -6,16 +6,10 @@ import { cutCacheFile, loadCut, saveCut } from '../../src/main/curate/cut-cache'
 import { pairsCacheFile } from '../../src/main/curate/pairs-cache'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import { termCacheFile } from '../../src/main/curate/term-cache'
-import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
+import { makeLibrary, pairedSkills, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
-const skills: FixtureSkill[] = [
-  { id: '2001', title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
-  { id: '2002', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
-  { id: '2003', title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '2004', title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '2005', title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
-]
+const skills = pairedSkills('200')
 
 const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, created_at: undefined })
 

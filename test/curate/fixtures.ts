@@ -109,3 +109,17 @@ export const POETRY = `# Writing haiku
 
 Five syllables, then seven, then five. Seasonal words give the poem its moment.
 `
+
+/**
+ * Two near-duplicate pairs (sorting, deploying) and an old unrelated skill: the library most curation tests curate.
+ * Ids are `${prefix}1` … `${prefix}5`.
+ */
+export function pairedSkills(prefix: string): FixtureSkill[] {
+  return [
+    { id: `${prefix}1`, title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
+    { id: `${prefix}2`, title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
+    { id: `${prefix}3`, title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
+    { id: `${prefix}4`, title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
+    { id: `${prefix}5`, title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
+  ]
+}

@@ -6,16 +6,10 @@ import { corpusDigest, loadPairs, pairsCacheFile, savePairs } from '../../src/ma
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationSettings } from '../../src/main/curate/settings'
 import { termCacheFile } from '../../src/main/curate/term-cache'
-import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, skillFileText, tempDir, type FixtureSkill } from './fixtures'
+import { makeLibrary, pairedSkills, POETRY, skillFileText, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
-const skills: FixtureSkill[] = [
-  { id: '3001', title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
-  { id: '3002', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
-  { id: '3003', title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '3004', title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '3005', title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
-]
+const skills = pairedSkills('300')
 const UNCHANGED = 'unchanged since the last run'
 
 const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, created_at: undefined })

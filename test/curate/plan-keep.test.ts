@@ -4,16 +4,10 @@ import { describe, expect, it } from 'vitest'
 import type { Proposal } from '../../src/shared/types'
 import { savePendingProposal } from '../../src/main/reflect/decide-io'
 import { acceptProposal, curateLibrary, loadPlan, openForCuration, rejectProposal } from '../../src/main/curate/service'
-import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, skillFileText, type FixtureSkill } from './fixtures'
+import { makeLibrary, pairedSkills, skillFileText } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
-const skills: FixtureSkill[] = [
-  { id: '1001', title: 'Sorting arrays', body: SORTING, quality: 0.6, fetch: 2, created: '2026-11-01T00:00:00' },
-  { id: '1002', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, fetch: 1, created: '2026-11-02T00:00:00' },
-  { id: '1003', title: 'Deploy with compose', body: DEPLOY, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '1004', title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
-  { id: '1005', title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
-]
+const skills = pairedSkills('100')
 
 /** An enhancement proposal as reflection writes it: adds a note to one skill file. */
 function enhance(dir: string, id: string, task: string): Proposal {

@@ -82,14 +82,7 @@ export class LineKeys {
   }
 
   push(key: number, start: number): void {
-    if (this.count === this.key.length) {
-      const k = new Int32Array(this.key.length * 2)
-      k.set(this.key)
-      this.key = k
-      const s = new Uint32Array(this.start.length * 2)
-      s.set(this.start)
-      this.start = s
-    }
+    if (this.count === this.key.length) this.grow(this.count + 1)
     this.key[this.count] = key
     this.start[this.count++] = start
   }
@@ -97,18 +90,21 @@ export class LineKeys {
   /** Appends lines [from, to) of other arrays (keys and starts as push takes them). */
   pushAll(keys: Int32Array, starts: Uint32Array, from: number, to: number): void {
     const need = this.count + (to - from)
-    if (need > this.key.length) {
-      const size = Math.max(need, this.key.length * 2)
-      const k = new Int32Array(size)
-      k.set(this.key.subarray(0, this.count))
-      this.key = k
-      const s = new Uint32Array(size)
-      s.set(this.start.subarray(0, this.count))
-      this.start = s
-    }
+    if (need > this.key.length) this.grow(need)
     this.key.set(keys.subarray(from, to), this.count)
     this.start.set(starts.subarray(from, to), this.count)
     this.count = need
+  }
+
+  /** Room for `need` lines at least (doubling, so pushes one by one stay cheap). */
+  private grow(need: number): void {
+    const size = Math.max(need, this.key.length * 2)
+    const key = new Int32Array(size)
+    key.set(this.key.subarray(0, this.count))
+    this.key = key
+    const start = new Uint32Array(size)
+    start.set(this.start.subarray(0, this.count))
+    this.start = start
   }
 }
 
