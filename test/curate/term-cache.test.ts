@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CurationPlan } from '../../src/shared/types'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { pairsCacheFile } from '../../src/main/curate/pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
 import { similarityParts } from '../../src/main/curate/proposals'
 import { docTermsAsync, type TermTable } from '../../src/main/text/doc-terms'
@@ -137,6 +138,14 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     expect([...reuse.rowOf].every((r) => r >= 0)).toBe(true)
     // no temporary file left behind
     expect(fs.readdirSync(path.join(cacheDir, 'curate')).filter((n) => n.endsWith('.tmp'))).toEqual([])
+    // The join's pairs the three wrote are whole and match: the next run takes them back (the same plan, the file
+    // not written again).
+    const pairs = pairsCacheFile(termCacheFile(cacheDir, root))
+    const written = fs.statSync(pairs).mtimeMs
+    const again = await runOne()
+    expect(again.code).toBe(0)
+    expect(clockless(again.stdout)).toBe(clockless(runs[0]!.stdout))
+    expect(fs.statSync(pairs).mtimeMs).toBe(written)
   }, 60_000)
 
   it.skipIf(!HAS_REAL_DATA)('real SKILL.md corpus: the same plan cold, warm and after a skill changed', async () => {
