@@ -87,9 +87,11 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   const legacyDir = path.join(root, 'legacy')
   // Non-skill files in legacy/ also block names.
   for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
-  const cache = opts.cacheDir === undefined ? undefined : termCacheFor(termCacheFile(opts.cacheDir, root), root)
-  const cut = opts.cacheDir === undefined ? undefined : cutCacheFor(cutCacheFile(termCacheFile(opts.cacheDir, root)))
-  const kept = opts.cacheDir === undefined || !cache ? undefined : pairsCacheFor(pairsCacheFile(termCacheFile(opts.cacheDir, root)), cache, active.length)
+  // What this library keeps in the cache folder: its terms, the join's cut-off and pairs, side by side.
+  const termFile = opts.cacheDir === undefined ? undefined : termCacheFile(opts.cacheDir, root)
+  const cache = termFile === undefined ? undefined : termCacheFor(termFile, root)
+  const cut = termFile === undefined ? undefined : cutCacheFor(cutCacheFile(termFile))
+  const kept = termFile === undefined || !cache ? undefined : pairsCacheFor(pairsCacheFile(termFile), cache, active.length)
   const plan = await buildPlan({
     skills: active,
     texts,

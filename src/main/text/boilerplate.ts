@@ -14,6 +14,7 @@
  * its lines is in. Only lines whose counter reaches the threshold are normalised as strings and counted
  * exactly, so the result is exact — and when no counter reaches it, nothing else is done at all.
  */
+import { resized } from './typed-arrays'
 
 export interface BoilerplateOptions {
   /** A line is boilerplate when at least this many documents contain it (default 5)… */
@@ -99,12 +100,8 @@ export class LineKeys {
   /** Room for `need` lines at least (doubling, so pushes one by one stay cheap). */
   private grow(need: number): void {
     const size = Math.max(need, this.key.length * 2)
-    const key = new Int32Array(size)
-    key.set(this.key.subarray(0, this.count))
-    this.key = key
-    const start = new Uint32Array(size)
-    start.set(this.start.subarray(0, this.count))
-    this.start = start
+    this.key = resized(this.key, size, this.count)
+    this.start = resized(this.start, size, this.count)
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { boilerplateFlags, lineAt, lineKey, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary } from './tokenize'
+import { resized } from './typed-arrays'
 import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
 
@@ -103,22 +104,14 @@ export class DocTerms {
   reserve(more: number): void {
     if (this.nEnt + more > this.entTerm.length) {
       const size = Math.max(this.entTerm.length * 2, this.nEnt + more)
-      const nt = new Uint32Array(size)
-      nt.set(this.entTerm.subarray(0, this.nEnt))
-      this.entTerm = nt
-      const nc = new Uint32Array(size)
-      nc.set(this.entCount.subarray(0, this.nEnt))
-      this.entCount = nc
+      this.entTerm = resized(this.entTerm, size, this.nEnt)
+      this.entCount = resized(this.entCount, size, this.nEnt)
     }
     const terms = this.dict.terms.length
     if (terms > this.inDoc.length) {
       const size = Math.max(terms, this.inDoc.length * 2)
-      const a = new Int32Array(size)
-      a.set(this.inDoc)
-      this.inDoc = a
-      const b = new Uint32Array(size)
-      b.set(this.entryOf)
-      this.entryOf = b
+      this.inDoc = resized(this.inDoc, size)
+      this.entryOf = resized(this.entryOf, size)
     }
   }
 
