@@ -8,6 +8,7 @@ import { pairsCacheFile } from '../../src/main/curate/pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
 import { similarityParts } from '../../src/main/curate/proposals'
 import { docTermsAsync, type TermTable } from '../../src/main/text/doc-terms'
+import { loadStems, stemCacheFile } from '../../src/main/text/stem-cache'
 import { buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir, type FixtureSkill } from './fixtures'
@@ -146,6 +147,8 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     expect(again.code).toBe(0)
     expect(clockless(again.stdout)).toBe(clockless(runs[0]!.stdout))
     expect(fs.statSync(pairs).mtimeMs).toBe(written)
+    // the stems file the three wrote at once is whole and usable
+    expect(await loadStems(stemCacheFile(cacheDir))).toBeGreaterThan(0)
   }, 60_000)
 
   it.skipIf(!HAS_REAL_DATA)('real SKILL.md corpus: the same plan cold, warm and after a skill changed', async () => {
