@@ -118,6 +118,18 @@ describe('a merged skill reads like one skill', () => {
     expect(merged.match(/^\d+\. .*$/gm)).toEqual(['1. 先读取 robots.txt。', '2. 失败时指数退避重试。', '3. 每次请求间隔一秒。'])
   })
 
+  it('replaces a kept sentence by its fuller version and keeps one line per label', () => {
+    const a = '# Report\n\nCompleted.\n\n**Status:** green\n'
+    const b = '# Report again\n\nCompleted: tests and README delivered.\n\n**Status:** still green\n\nA new remark.\n'
+    const merged = mergeBodies([a, b])
+    expect(merged).toContain('Completed: tests and README delivered.')
+    expect(merged).not.toMatch(/^Completed\.$/m)
+    expect(merged.match(/^\*\*Status:\*\*/gm)).toHaveLength(1)
+    expect(merged).toContain('A new remark.')
+    // a short point inside a much longer one is not the same point (the longer one says more)
+    expect(samePoint('Run pytest.', 'Run pytest before committing the changes to the shared repository today.')).toBe(false)
+  })
+
   it('tells the same point said twice from different points', () => {
     expect(samePoint('Write the tests with pytest, covering division by zero.', 'Write the tests with pytest covering division by zero')).toBe(true)
     expect(samePoint('Add a README with a usage example.', 'Run pytest before committing.')).toBe(false)

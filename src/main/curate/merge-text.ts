@@ -51,7 +51,8 @@ export function splitSections(body: string): Section[] {
   let block: string[] = []
   let fence: string | null = null
   const flush = (): void => {
-    if (block.some((l) => l.trim() !== '')) current.blocks.push(block.join('\n').replace(/\s+$/, ''))
+    // trimEnd removes exactly what /\s+$/ would (WhiteSpace and LineTerminator), without the regex's rescans
+    if (block.some((l) => l.trim() !== '')) current.blocks.push(block.join('\n').trimEnd())
     block = []
   }
   for (const line of body.replace(/\r\n/g, '\n').split('\n')) {
@@ -117,11 +118,12 @@ function renderList(kind: ListKind, items: readonly string[]): string {
   return items.map((item, i) => `${kind === 'ordered' ? `${i + 1}.` : '-'} ${item}`).join('\n')
 }
 
+const WORDS = /[\p{Script=Han}]|[\p{L}\p{N}_]+/gu
+
 /** The words of a text (letters and digits; CJK characters one by one), for "same point" checks. */
 function words(text: string): Set<string> {
-  const out = new Set<string>()
-  for (const m of text.toLowerCase().matchAll(/[\p{Script=Han}]|[\p{L}\p{N}_]+/gu)) out.add(m[0])
-  return out
+  // match() with /g gives plain strings (matchAll's match objects cost several times more)
+  return new Set(text.toLowerCase().match(WORDS))
 }
 
 /**
@@ -133,6 +135,8 @@ class TextMemo {
   private readonly wordSets = new Map<string, Set<string>>()
   private readonly lists = new Map<string, ReturnType<typeof listItems>>()
   private readonly headings = new Map<string, string>()
+  private readonly bares = new Map<string, string>()
+  private readonly labels = new Map<string, string | null>()
 
   norm(text: string): string {
     return cached(this.norms, text, normaliseText)
@@ -151,10 +155,22 @@ class TextMemo {
   heading(line: string): string {
     return cached(this.headings, line, normaliseHeading)
   }
+
+  /** The normalised text without its closing punctuation (a sentence and its fuller version share it). */
+  bare(text: string): string {
+    return cached(this.bares, text, (t) => this.norm(t).replace(/[.。!！:：;；\s]+$/, ''))
+  }
+
+  /** labelOf(block). */
+  label(block: string): string | null {
+    return cached(this.labels, block, labelOf)
+  }
 }
 
+/** `make(key)`, once per key (`make` never returns undefined: one lookup tells a hit). */
 function cached<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
-  if (map.has(key)) return map.get(key) as V
+  const hit = map.get(key)
+  if (hit !== undefined) return hit
   const value = make(key)
   map.set(key, value)
   return value
@@ -167,6 +183,8 @@ export function samePoint(a: string, b: string): boolean {
 
 function sameWords(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
   if (x.size === 0 || y.size === 0) return false
+  // shared ≤ the smaller size: sets too different in size fail the second test whatever they share
+  if (Math.min(x.size, y.size) / Math.max(x.size, y.size) < SAME_WORDS - 0.15) return false
   let shared = 0
   for (const w of x) if (y.has(w)) shared++
   return shared / Math.min(x.size, y.size) >= SAME_WORDS && shared / Math.max(x.size, y.size) >= SAME_WORDS - 0.15
@@ -265,12 +283,16 @@ function addBlock(section: Section, block: string, memo: TextMemo): boolean {
     section.blocks.push(renderList(list.kind, unique))
     return true
   }
-  const label = labelOf(block)
-  if (label !== null && section.blocks.some((b) => labelOf(b) === label)) return false
+  const label = memo.label(block)
+  if (label !== null && section.blocks.some((b) => memo.label(b) === label)) return false
   if (section.blocks.some((b) => !memo.list(b) && memo.same(b, block))) return false
   // a fuller version of a kept sentence ("Completed." → "Completed: tests and README delivered.") replaces it
-  const bare = (t: string): string => memo.norm(t).replace(/[.。!！:：;；\s]+$/, '')
-  const shorter = section.blocks.findIndex((b) => !memo.list(b) && bare(b) !== '' && bare(block).startsWith(bare(b)))
+  const bare = memo.bare(block)
+  const shorter = section.blocks.findIndex((b) => {
+    if (memo.list(b)) return false
+    const kept = memo.bare(b)
+    return kept !== '' && bare.startsWith(kept)
+  })
   if (shorter !== -1) section.blocks[shorter] = block
   else section.blocks.push(block)
   return true
