@@ -119,6 +119,7 @@ function renderList(kind: ListKind, items: readonly string[]): string {
 }
 
 const WORDS = /[\p{Script=Han}]|[\p{L}\p{N}_]+/gu
+const CLOSING_PUNCTUATION = /[.。!！:：;；\s]+$/
 
 /** The words of a text (letters and digits; CJK characters one by one), for "same point" checks. */
 function words(text: string): Set<string> {
@@ -158,8 +159,10 @@ class TextMemo {
 
   /** The normalised text without its closing punctuation (a sentence and its fuller version share it). */
   bare(text: string): string {
-    return cached(this.bares, text, (t) => this.norm(t).replace(/[.。!！:：;；\s]+$/, ''))
+    return cached(this.bares, text, this.bareOf)
   }
+
+  private readonly bareOf = (text: string): string => this.norm(text).replace(CLOSING_PUNCTUATION, '')
 
   /** labelOf(block). */
   label(block: string): string | null {
