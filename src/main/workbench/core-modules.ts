@@ -12,6 +12,7 @@ import { ScanCache, scanRoot, type LogParse } from '../scan'
 import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
+import { strongestPairs } from '../text/strongest-pairs'
 import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
 import { tokenize } from '../text/tokenize'
 import { stripBoilerplate } from '../text/boilerplate'
@@ -135,11 +136,7 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   const labels = dbscan(graph, thresholds.minSamples)
   const nodes = shown.map((s, i) => ({ id: s.skill_id, title: s.title, quality: s.quality_index, cluster: labels[i] ?? -1 }))
   // the strongest edges only: enough to see duplicates and clusters, light enough to send and draw
-  const order = Array.from({ length: pairs.count }, (_, k) => k)
-  if (pairs.count > MAX_GRAPH_EDGES) {
-    order.sort((x, y) => (pairs.score[y] ?? 0) - (pairs.score[x] ?? 0))
-    order.length = MAX_GRAPH_EDGES
-  }
+  const order = pairs.count > MAX_GRAPH_EDGES ? strongestPairs(pairs, MAX_GRAPH_EDGES) : Array.from({ length: pairs.count }, (_, k) => k)
   const edges = order.map((k) => ({
     source: shown[pairs.a[k] ?? 0]!.skill_id,
     target: shown[pairs.b[k] ?? 0]!.skill_id,
