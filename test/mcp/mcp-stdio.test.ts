@@ -51,6 +51,12 @@ describe('skillbench mcp over stdio (library mode)', () => {
     await client?.close()
   })
 
+  it('validates a prompt argument with its schema (zod is bundled into the build; the SDK keeps its own)', async () => {
+    const zh = await client.getPrompt({ name: 'skill-tools-guide', arguments: { lang: 'zh' } })
+    expect(JSON.stringify(zh.messages)).toContain('技能库')
+    await expect(client.getPrompt({ name: 'skill-tools-guide', arguments: { lang: 'fr' } })).rejects.toThrow(/lang/)
+  })
+
   it('lists the five tools with the same parameters as SKILL_TOOL_SCHEMAS', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(['copy_skill_files', 'delete_skill', 'edit_skill', 'query_skill', 'rate_skill'])

@@ -22,8 +22,10 @@ const H1 = /^#\s+\S/
 const FENCE = /^\s*(```|~~~)/
 const ITEM = /^(\s*)(\d+[.)]|[-*+])\s+/
 const LABEL = /^\*\*([^*\n]{1,40}?)[:：]?\*\*[:：]?\s/
-/** Two items or paragraphs sharing at least this share of their words are the same point said twice. */
+/** Two items or paragraphs sharing at least this share of the shorter one's words are the same point said twice… */
 const SAME_WORDS = 0.75
+/** …and at least this share of the longer one's. */
+const SAME_WORDS_OF_LARGER = SAME_WORDS - 0.15
 
 /** Collapses whitespace and case so re-wrapped or re-indented copies still match. */
 export function normaliseText(text: string): string {
@@ -185,12 +187,13 @@ export function samePoint(a: string, b: string): boolean {
 }
 
 function sameWords(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
-  if (x.size === 0 || y.size === 0) return false
-  // shared ≤ the smaller size: sets too different in size fail the second test whatever they share
-  if (Math.min(x.size, y.size) / Math.max(x.size, y.size) < SAME_WORDS - 0.15) return false
+  const small = Math.min(x.size, y.size)
+  const large = Math.max(x.size, y.size)
+  // shared ≤ small: sets too different in size fail the second test whatever they share
+  if (small === 0 || small / large < SAME_WORDS_OF_LARGER) return false
   let shared = 0
   for (const w of x) if (y.has(w)) shared++
-  return shared / Math.min(x.size, y.size) >= SAME_WORDS && shared / Math.max(x.size, y.size) >= SAME_WORDS - 0.15
+  return shared / small >= SAME_WORDS && shared / large >= SAME_WORDS_OF_LARGER
 }
 
 function labelOf(block: string): string | null {
