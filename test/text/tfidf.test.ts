@@ -89,6 +89,19 @@ describe('buildTfIdfIndex', () => {
     )
   })
 
+  it('gives its rows without the postings: the same similarities and terms, searching refused', () => {
+    const index = buildTfIdfIndex(['moon river night', 'moon river', 'sun day', 'night sun moon'], { tokenizer: words, rowDigests: true })
+    const rows = index.rowsOnly()
+    for (let a = 0; a < 4; a++) {
+      expect(rows.termsOf(a)).toEqual(index.termsOf(a))
+      for (let b = 0; b < 4; b++) expect(rows.similarity(a, b)).toBe(index.similarity(a, b))
+    }
+    expect([rows.rowPtr, rows.colIdx, rows.values, rows.rowDigests]).toEqual([index.rowPtr, index.colIdx, index.values, index.rowDigests])
+    expect(rows.postDoc.length).toBe(0)
+    expect(index.query('moon', 2).length).toBe(2)
+    expect(() => rows.query('moon', 2)).toThrow(/rows only/)
+  })
+
   it("numbers terms rarest first with termOrder 'df' (ties lexical), and gives the same vectors", () => {
     const docs = ['c a b', 'a b', 'a d', 'a b e', 'd e']
     const lexical = buildTfIdfIndex(docs, { tokenizer: words })

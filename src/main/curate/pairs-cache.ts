@@ -2,7 +2,9 @@
  * The similarity join's pairs kept between curate runs, for a library curated again with nothing changed (a person
  * reviewing the plan, rejecting proposals and curating again; the app curating on request). The join is the
  * largest part of a run (about 1.5–2 s of 4 at 20,000 skills) and its pairs follow from the skills' texts alone,
- * so when every text is the one the pairs were found for, they are taken back instead of computed again.
+ * so when every text is the one the pairs were found for, they are taken back instead of computed again. With them
+ * the file keeps a digest of every row of the index they were found in: after an edit, the rows that did not move
+ * keep their pairs and only the others are compared again (text/pairs-update.ts).
  *
  * Never stale: the pairs are found by a digest of every document's key in order (term-cache.ts: the SHA-256 of the
  * very text the index reads), with the join threshold, whether boilerplate is taken out, the tokenizer version and
@@ -14,11 +16,12 @@ import { hash } from 'node:crypto'
 import { writeCacheFile } from '../cache-files'
 import { encodeIndex, IndexFile } from '../search/codec'
 import type { SimilarPairs } from '../text/all-pairs'
+import type { EarlierJoin } from '../text/pairs-update'
 import { TOKENIZER_VERSION } from '../text/tokenize'
 
 const KIND = 'skillbench curate pairs'
 /** Bumped when what the join finds for the same texts changes (the index, the join, its threshold's meaning). */
-export const PAIRS_FORMAT = 1
+export const PAIRS_FORMAT = 2
 
 /** What a join's pairs were found for. */
 export interface PairsKey {
@@ -33,9 +36,13 @@ interface PairsHeader {
   format: number
   tokenizer: number
   corpus: string
+  /** The plan's threshold the join served. */
   threshold: number
+  /** Every pair at or above it is in the file (at most the threshold). */
+  level: number
   docs: number
   count: number
+  terms: number
 }
 
 /** The pairs file next to a library's term cache file. */
@@ -48,14 +55,43 @@ export function corpusDigest(keys: readonly string[], boilerplate: boolean): str
   return hash('sha256', `${keys.join('\n')}\n${boilerplate ? 'boilerplate' : 'all lines'}`, 'hex')
 }
 
-/** The kept pairs for exactly this key, or undefined (none, another key, a damaged or foreign file). */
-export function loadPairs(file: string, key: PairsKey): SimilarPairs | undefined {
+/** What a pairs file holds: its key and the join it keeps. */
+export interface KeptJoin extends EarlierJoin {
+  key: PairsKey
+}
+
+/**
+ * The file's join when it served this threshold (whatever the texts), or undefined (none, another threshold, a
+ * damaged or foreign file, arrays that do not fit one another). Its pairs are read when asked for (an update that
+ * is not going to happen never reads them), from the same file: a file replaced since by another process gives none.
+ */
+export function readPairsFile(file: string, threshold: number): KeptJoin | undefined {
   const f = IndexFile.open(file)
   if (!f) return undefined
   try {
     const h = f.header as unknown as PairsHeader
-    if (h.kind !== KIND || h.format !== PAIRS_FORMAT || h.tokenizer !== TOKENIZER_VERSION) return undefined
-    if (h.corpus !== key.corpus || h.threshold !== key.threshold || h.docs !== key.docs || !Number.isSafeInteger(h.count) || h.count < 0) return undefined
+    if (h.kind !== KIND || h.format !== PAIRS_FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.threshold !== threshold) return undefined
+    if (typeof h.corpus !== 'string' || !(typeof h.level === 'number' && h.level > 0 && h.level <= threshold)) return undefined
+    if (![h.docs, h.count, h.terms].every((x) => Number.isSafeInteger(x) && x >= 0)) return undefined
+    const digests = f.u32('digests')
+    const df = f.u32('df')
+    const vocab = h.terms === 0 ? [] : f.text('vocab').split('\n')
+    if (digests.length !== 2 * h.docs || df.length !== h.terms || vocab.length !== h.terms) return undefined
+    const crc = JSON.stringify(f.header.crc)
+    return { key: { corpus: h.corpus, threshold, docs: h.docs }, docs: h.docs, vocab, df, digests, level: h.level, pairs: () => readPairs(file, crc, h) }
+  } catch {
+    return undefined // a damaged section (CRC), a short file: as if there were none
+  } finally {
+    f.close()
+  }
+}
+
+/** The pairs of the file whose sections have these CRCs (the one read before), checked against its header. */
+function readPairs(file: string, crc: string, h: PairsHeader): SimilarPairs | undefined {
+  const f = IndexFile.open(file)
+  if (!f) return undefined
+  try {
+    if (JSON.stringify(f.header.crc) !== crc) return undefined
     const a = f.u32('a')
     const b = f.u32('b')
     const score = f.f64('score')
@@ -64,21 +100,45 @@ export function loadPairs(file: string, key: PairsKey): SimilarPairs | undefined
       const i = a[k] as number
       const j = b[k] as number
       const s = score[k] as number
-      if (!(i < j && j < key.docs && s >= key.threshold && s <= 1)) return undefined
+      if (!(i < j && j < h.docs && s >= h.level && s <= 1)) return undefined
+      if (k > 0 && !((a[k - 1] as number) < i || (a[k - 1] === i && (b[k - 1] as number) < j))) return undefined
     }
     return { count: h.count, a, b, score }
   } catch {
-    return undefined // a damaged section (CRC), a short file: as if there were none
+    return undefined
   } finally {
     f.close()
   }
 }
 
-/** Keeps a join's pairs (temp file + rename; a file that cannot be written costs only the next run's join). */
-export async function savePairs(file: string, key: PairsKey, pairs: SimilarPairs): Promise<void> {
-  const header: PairsHeader = { kind: KIND, format: PAIRS_FORMAT, tokenizer: TOKENIZER_VERSION, ...key, count: pairs.count }
+/** The kept pairs for exactly this key (complete at the file's level, at or below the threshold), or undefined. */
+export function loadPairs(file: string, key: PairsKey): SimilarPairs | undefined {
+  const kept = readPairsFile(file, key.threshold)
+  return kept && kept.key.corpus === key.corpus && kept.key.docs === key.docs ? kept.pairs() : undefined
+}
+
+/**
+ * Keeps a join: its pairs, its level, its rows' digests and its terms' document frequencies (pairs-update.ts) —
+ * temp file + rename; a file that cannot be written costs only the next run's join.
+ */
+export async function savePairs(file: string, key: PairsKey, join: EarlierJoin): Promise<void> {
+  const { digests, vocab, df } = join
+  const pairs = join.pairs()
+  if (!pairs) return
+  if (join.docs !== key.docs || digests.length !== 2 * key.docs || df.length !== vocab.length) throw new RangeError('pairs file: the join does not fit its key')
+  // Terms never hold a line break (the tokenizer splits on white space); one that did would not survive the file.
+  if (vocab.some((t) => t.includes('\n'))) return
+  const header: PairsHeader = { kind: KIND, format: PAIRS_FORMAT, tokenizer: TOKENIZER_VERSION, ...key, level: join.level, count: pairs.count, terms: vocab.length }
   // encodeIndex takes the search index's header fields; the extra ones name this file's kind and key.
   const meta = { ...header, root: '', vocab: 0, nnz: pairs.count, derived: false }
-  const bytes = encodeIndex(meta, { a: pairs.a.subarray(0, pairs.count), b: pairs.b.subarray(0, pairs.count), score: pairs.score.subarray(0, pairs.count) })
+  const text = Buffer.from(vocab.join('\n'), 'utf8')
+  const bytes = encodeIndex(meta, {
+    a: pairs.a.subarray(0, pairs.count),
+    b: pairs.b.subarray(0, pairs.count),
+    score: pairs.score.subarray(0, pairs.count),
+    digests,
+    df,
+    vocab: new Uint8Array(text.buffer, text.byteOffset, text.length)
+  })
   await writeCacheFile(file, bytes).catch(() => undefined)
 }

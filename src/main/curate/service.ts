@@ -15,7 +15,7 @@ import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } f
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
 import { cutCacheFile, loadCut, saveCut } from './cut-cache'
-import { corpusDigest, loadPairs, pairsCacheFile, savePairs, type PairsKey } from './pairs-cache'
+import { corpusDigest, pairsCacheFile, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
 
@@ -136,18 +136,34 @@ function termCacheFor(file: string, root: string): { saving?: Promise<void>; cor
   return cache
 }
 
-/** The join's pairs of one run: the kept ones when every text is the one they were found for, and the write of new ones. */
+/**
+ * The join's pairs of one run: the kept ones when every text is the one they were found for, the earlier run's
+ * pairs and row digests to bring up to date otherwise, and the write of new ones. The file is read once.
+ */
 function pairsCacheFor(file: string, cache: { corpus?: string }, docs: number): { saving?: Promise<void>; joinPairs: NonNullable<Parameters<typeof buildPlan>[0]['joinPairs']> } {
   const keyOf = (threshold: number): PairsKey | undefined => (cache.corpus === undefined ? undefined : { corpus: cache.corpus, threshold, docs })
+  let read: { threshold: number; join: KeptJoin | undefined } | undefined
+  const readAt = (threshold: number): KeptJoin | undefined => {
+    if (read?.threshold !== threshold) read = { threshold, join: readPairsFile(file, threshold) }
+    return read.join
+  }
   const kept: ReturnType<typeof pairsCacheFor> = {
     joinPairs: {
       reuse: (threshold) => {
         const key = keyOf(threshold)
-        return key && loadPairs(file, key)
+        const join = key && readAt(threshold)
+        return join && join.key.corpus === key.corpus && join.key.docs === key.docs ? join.pairs() : undefined
       },
-      keep: (threshold, pairs) => {
+      // Asked once, after reuse: the file's arrays are not kept here once handed over.
+      earlier: (threshold) => {
+        const join = readAt(threshold)
+        read = undefined
+        return join
+      },
+      keep: (threshold, join) => {
         const key = keyOf(threshold)
-        if (key) kept.saving = savePairs(file, key, pairs)
+        read = undefined
+        if (key) kept.saving = savePairs(file, key, join)
       }
     }
   }

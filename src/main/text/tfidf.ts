@@ -7,6 +7,7 @@
  * the postings are in shared memory so the join's worker threads read them without a copy.
  */
 import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type IndexDoc } from './doc-terms'
+import { digestRows } from './row-digest'
 import { tokenize } from './tokenize'
 
 export type { IndexDoc } from './doc-terms'
@@ -22,6 +23,8 @@ export interface TfIdfOptions extends DocTermsOptions {
    * holds its rarer terms before its commoner ones, as the all-pairs join splits them, with no reordering.
    */
   termOrder?: 'lexical' | 'df'
+  /** Also digest each row's terms and counts (`rowDigests`, row-digest.ts): for recognising unchanged rows later. */
+  rowDigests?: boolean
 }
 
 export interface QueryHit {
@@ -57,6 +60,8 @@ export interface TfIdfIndex {
   readonly postPtr: Uint32Array
   readonly postDoc: Uint32Array
   readonly postVal: Float64Array
+  /** Per row, two numbers: a digest of its terms and counts (only when built with `rowDigests`). */
+  readonly rowDigests?: Uint32Array
   /** The weighted terms of one document, heaviest first. */
   termsOf(doc: number): TermWeight[]
   /** Vectorises any text against this index's vocabulary (unknown terms ignored), L2-normalised. */
@@ -65,6 +70,12 @@ export interface TfIdfIndex {
   query(text: string, topK: number): QueryHit[]
   /** Cosine similarity of two indexed documents. */
   similarity(a: number, b: number): number
+  /**
+   * The same index without its postings (documents by term): rows, terms and similarity still answer, query and
+   * vectorize throw. For holders of a large index that no longer search it (curation's plan after the join), so
+   * the postings' memory can go.
+   */
+  rowsOnly(): TfIdfIndex
 }
 
 /** Builds the TF-IDF index of `docs` (document i = docs[i]). */
@@ -110,6 +121,8 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     remap[id] = finalId
     df[finalId] = provDf[id] as number
   }
+  // What each row is made of (its kept terms and their counts), for recognising it in a later build.
+  const digests = options.rowDigests ? digestRows(docPtr.subarray(0, n + 1), entTerm, entCount, dict.terms, remap) : undefined
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
 
@@ -178,7 +191,7 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     }
   }
 
-  return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok)
+  return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok, digests)
 }
 
 /** The terms (in lexical order) stably sorted by document frequency, rarest first: a counting sort. */
@@ -209,8 +222,17 @@ class Index implements TfIdfIndex {
     readonly postPtr: Uint32Array,
     readonly postDoc: Uint32Array,
     readonly postVal: Float64Array,
-    private readonly tok: (text: string) => string[]
+    private readonly tok: (text: string) => string[],
+    readonly rowDigests?: Uint32Array
   ) {}
+
+  rowsOnly(): TfIdfIndex {
+    const none = new Uint32Array(this.vocab.length + 1)
+    const tok = (): string[] => {
+      throw new Error('this index keeps rows only: it cannot search')
+    }
+    return new Index(this.docCount, this.vocab, this.termIds, this.idf, this.df, this.rowPtr, this.colIdx, this.values, none, new Uint32Array(0), new Float64Array(0), tok, this.rowDigests)
+  }
 
   termsOf(doc: number): TermWeight[] {
     this.checkDoc(doc)
