@@ -373,6 +373,11 @@ function clusterAgreement(planJson: string, labelsFile: string): string {
   return `${inside}/${groups.length} of our merge + consolidate proposals lie inside one scikit-learn cluster; they cover ${covered} of the ${theirs.length} skills in its ${clusters} clusters (ours split clusters above 5 skills, by design)`
 }
 
+/** A plan as `curate --json` prints it, but for the run's own clock (the plan's time, merged skills' updated_at). */
+function planOf(out: string): string {
+  return out.replace(/"created_at": "[^"]*"/g, '').replace(/updated_at: '[^']*'/g, '')
+}
+
 function curateRows(): void {
   const hasSklearn = spawnSync(PYTHON, ['-c', 'import sklearn, yaml'], { stdio: 'ignore' }).status === 0
   for (const full of [3000, 20_000]) {
@@ -407,9 +412,7 @@ function curateRows(): void {
       const labels = path.join(tmp, `sklearn-labels-${n}.txt`)
       sk = timeWithRss(PYTHON, [path.join(__dirname, 'cluster_sklearn.py'), lib, labels])
       agreement = clusterAgreement(unchanged[unchanged.length - 1]!.stdout, labels)
-      // The same plan but for the run's own clock (the plan's time, merged skills' updated_at).
-      const plan = (out: string): string => out.replace(/"created_at": "[^"]*"/g, '').replace(/updated_at: '[^']*'/g, '')
-      agreement += plan(cold.stdout) === plan(unchanged[0]!.stdout) ? '; the cold and warm plans are the same' : '; the cold and warm plans DIFFER'
+      agreement += planOf(cold.stdout) === planOf(unchanged[0]!.stdout) ? '; the cold and warm plans are the same' : '; the cold and warm plans DIFFER'
     }
     // Last, as they change the library: one skill edited before each run (a different one each time).
     const files = fs.readdirSync(lib).filter((f) => f.endsWith('.md')).sort()
@@ -420,6 +423,37 @@ function curateRows(): void {
       changed.push(timeWithRss(...sb('curate', '--library', lib, '--json')))
     }
     const changedMs = median(changed.map((r) => r.ms))
+    // Edits that move other skills' weights (pairs-update.ts): a line of words other skills use appended to a skill
+    // (their document frequencies change), then a skill added (every idf changes). The first such run after a run at
+    // the threshold joins again a margin lower; the later ones bring the kept pairs up to date.
+    const moved: Array<Run & { rssKb: number }> = []
+    for (let i = 0; i < 3; i++) {
+      log(`curate: skillbench at ${n}, a line of other skills' words added (${i + 1}/3)…`)
+      const line = fs.readFileSync(path.join(lib, files[(i * 131 + 7) % files.length]!), 'utf8').split('\n').find((l) => l.startsWith('- ') && l.split(' ').length > 6) ?? '- shared words'
+      fs.appendFileSync(path.join(lib, files[(i * 53 + 11) % files.length]!), `\n${line}\n`)
+      moved.push(timeWithRss(...sb('curate', '--library', lib, '--json')))
+    }
+    const added: Array<Run & { rssKb: number }> = []
+    for (let i = 0; i < 2; i++) {
+      log(`curate: skillbench at ${n}, one skill added (${i + 1}/2)…`)
+      const from = files[(i * 71 + 3) % files.length]!
+      fs.writeFileSync(path.join(lib, `skill_added_${i}.md`), fs.readFileSync(path.join(lib, from), 'utf8').replace(/^skill_id: .*$/m, `skill_id: '99000${i}'`) + `\nAdded for the bench (${i}).\n`)
+      added.push(timeWithRss(...sb('curate', '--library', lib, '--json')))
+    }
+    // The plan these runs arrived at is the one a first run on the edited library computes.
+    log(`curate: skillbench at ${n}, cold on the edited library…`)
+    fs.rmSync(path.join(ENV.SKILLBENCH_CACHE_DIR!, 'curate'), { recursive: true, force: true })
+    const coldAgain = timeWithRss(...sb('curate', '--library', lib, '--json'))
+    const samePlan = planOf(coldAgain.stdout) === planOf(added[added.length - 1]!.stdout)
+    // What each run did with the pairs, as it says on stderr.
+    const how = (r: Run): string => {
+      const updated = /Similar pairs brought up to date: (\d+)/.exec(r.stderr)
+      return updated ? `updated, ${updated[1]} compared again` : /Similar pairs kept/.test(r.stderr) ? 'kept' : 'joined'
+    }
+    const runs = (rs: Run[]): string => rs.map((r) => `${ms(r.ms)} (${how(r)})`).join(', ')
+    notes.push(
+      `curate at ${n.toLocaleString('en')}, edits that move other skills' weights: a line of other skills' words appended ${runs(moved)}; one skill added ${runs(added)}; peak ${mb(Math.max(...[...moved, ...added].map((r) => r.rssKb)))}; ${samePlan ? 'the last plan is the one a cold run on the edited library computes' : 'the last plan DIFFERS from a cold run on the edited library'} (cold ${ms(coldAgain.ms)}). After one skill changed (above): ${runs(changed)}.`
+    )
     const reference = sk
       ? `scikit-learn (read files, TF-IDF, cosine, DBSCAN): ${ms(sk.ms)}, ${mb(sk.rssKb)} → ours ${(sk.ms / coldMs).toFixed(1)}× faster cold, ${(sk.ms / changedMs).toFixed(1)}× after one change, ${(sk.ms / unchangedMs).toFixed(1)}× with nothing changed (medians)`
       : 'scikit-learn: skipped (python3-sklearn missing)'
