@@ -188,12 +188,12 @@ export interface JoinData {
 }
 
 /**
- * The join kernel: rows [lo, hi) against every later row, pairs appended to outA/outB/outS in ascending
+ * The join kernel: rows [lo, hi) against every later row, pairs appended to `out` in ascending
  * (i, j) order. `acc` (n) and `dense` (vocabSize) must be all zero and are left all zero.
  * Self-contained on purpose — no closures, no module references, no inner functions — because its source
  * text is also what worker threads run.
  */
-export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array, dense: Float64Array, outA: number[], outB: number[], outS: number[]): void {
+export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array, dense: Float64Array, out: PairSink): void {
   const n = d.n
   const theta = d.threshold
   const need = theta - d.boundEps
@@ -255,14 +255,39 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       for (let q = split[j] as number; q < g1; q++) f += (dense[colIdx[q] as number] as number) * (values[q] as number)
       const s = rare + f
       if (s >= theta) {
-        outA.push(i)
-        outB.push(j)
-        outS.push(s < 1 ? s : 1)
+        if (out.n === out.a.length) {
+          // Typed arrays, doubled when full: a third of what arrays of numbers take, and sent back without a copy.
+          const size = 2 * out.a.length
+          const a = new Uint32Array(size)
+          a.set(out.a)
+          out.a = a
+          const b = new Uint32Array(size)
+          b.set(out.b)
+          out.b = b
+          const ss = new Float64Array(size)
+          ss.set(out.s)
+          out.s = ss
+        }
+        out.a[out.n] = i
+        out.b[out.n] = j
+        out.s[out.n++] = s < 1 ? s : 1
       }
     }
     acc.fill(0, i + 1, n)
     for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = 0
   }
+}
+
+/** Where the kernel appends its pairs: the first `n` entries of a, b, s are filled (they grow as needed). */
+export interface PairSink {
+  a: Uint32Array
+  b: Uint32Array
+  s: Float64Array
+  n: number
+}
+
+function pairSink(): PairSink {
+  return { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
 }
 
 function sharedArray<T extends Uint32Array | Float64Array>(make: new (buf: SharedArrayBuffer) => T, bytesPer: number, length: number): T {
@@ -429,10 +454,6 @@ function mergeRowsBack(rowPtr: Uint32Array, split: Uint32Array, colIdx: Uint32Ar
   }
 }
 
-function packPairs(a: number[], b: number[], s: number[]): SimilarPairs {
-  return { count: a.length, a: Uint32Array.from(a), b: Uint32Array.from(b), score: Float64Array.from(s) }
-}
-
 /** Reusable join state; rows are processed in order, so callers can run it in slices. close() when done. */
 export class AllPairsJoin {
   readonly total: number
@@ -442,9 +463,7 @@ export class AllPairsJoin {
   private readonly acc: Float64Array
   private readonly dense: Float64Array
   private next = 0
-  private readonly outA: number[] = []
-  private readonly outB: number[] = []
-  private readonly outS: number[] = []
+  private readonly out = pairSink()
 
   constructor(index: TfIdfIndex, threshold: number, frequentDf?: number) {
     this.prepared = prepareJoin(index, threshold, frequentDf)
@@ -462,14 +481,15 @@ export class AllPairsJoin {
   /** Processes up to `rows` more rows; returns true when every row is done. */
   step(rows: number): boolean {
     const end = Math.min(this.total, this.next + Math.max(1, rows))
-    joinRows(this.prepared.data, this.next, end, this.acc, this.dense, this.outA, this.outB, this.outS)
+    joinRows(this.prepared.data, this.next, end, this.acc, this.dense, this.out)
     this.next = end
     return this.next >= this.total
   }
 
   /** The pairs found so far (all of them once step() returned true). */
   result(): SimilarPairs {
-    return { ...packPairs(this.outA, this.outB, this.outS), frequentDf: this.frequentDf }
+    const { a, b, s, n } = this.out
+    return { count: n, a: a.slice(0, n), b: b.slice(0, n), score: s.slice(0, n), frequentDf: this.frequentDf }
   }
 
   /** Gives the index its rows back in term order (the join cannot step any more). */
@@ -560,17 +580,18 @@ const d = workerData.data
 const claim = new Int32Array(workerData.counters)
 const acc = new Float64Array(d.n)
 const dense = new Float64Array(d.vocabSize)
-const outA = [], outB = [], outS = [], chunkStart = [], chunkEnd = []
+const out = { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
+const chunkStart = [], chunkEnd = []
 for (;;) {
   const lo = Atomics.add(claim, 0, workerData.chunk)
   if (lo >= d.n) break
   const hi = Math.min(d.n, lo + workerData.chunk)
   chunkStart.push(lo)
-  joinRows(d, lo, hi, acc, dense, outA, outB, outS)
-  chunkEnd.push(outA.length)
+  joinRows(d, lo, hi, acc, dense, out)
+  chunkEnd.push(out.n)
   Atomics.add(claim, 1, hi - lo)
 }
-const res = { chunkStart: Uint32Array.from(chunkStart), chunkEnd: Uint32Array.from(chunkEnd), a: Uint32Array.from(outA), b: Uint32Array.from(outB), s: Float64Array.from(outS) }
+const res = { chunkStart: Uint32Array.from(chunkStart), chunkEnd: Uint32Array.from(chunkEnd), a: out.a, b: out.b, s: out.s }
 parentPort.postMessage(res, [res.chunkStart.buffer, res.chunkEnd.buffer, res.a.buffer, res.b.buffer, res.s.buffer])
 `
 
