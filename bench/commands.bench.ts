@@ -450,7 +450,7 @@ function curateRows(): void {
       const updated = /Similar pairs brought up to date: (\d+)/.exec(r.stderr)
       return updated ? `updated, ${updated[1]} compared again` : /Similar pairs kept/.test(r.stderr) ? 'kept' : 'joined'
     }
-    const runs = (rs: Run[]): string => rs.map((r) => `${ms(r.ms)} (${how(r)})`).join(', ')
+    const runs = (rs: Array<Run & { rssKb: number }>): string => rs.map((r) => `${ms(r.ms)} (${how(r)}, ${mb(r.rssKb)})`).join(', ')
     notes.push(
       `curate at ${n.toLocaleString('en')}, edits that move other skills' weights: a line of other skills' words appended ${runs(moved)}; one skill added ${runs(added)}; peak ${mb(Math.max(...[...moved, ...added].map((r) => r.rssKb)))}; ${samePlan ? 'the last plan is the one a cold run on the edited library computes' : 'the last plan DIFFERS from a cold run on the edited library'} (cold ${ms(coldAgain.ms)}). After one skill changed (above): ${runs(changed)}.`
     )

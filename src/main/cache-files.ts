@@ -25,12 +25,23 @@ export function writeCacheFileSync(file: string, bytes: Uint8Array | string): vo
   }
 }
 
-/** Writes `file` whole (throws when it cannot; the temp file is removed). */
-export async function writeCacheFile(file: string, bytes: Uint8Array | string): Promise<void> {
+/** Writes `file` whole, from one piece or several written in order (throws when it cannot; the temp file is removed). */
+export async function writeCacheFile(file: string, bytes: Uint8Array | string | readonly Uint8Array[]): Promise<void> {
   const tmp = tempName(file)
   try {
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 })
-    await fs.promises.writeFile(tmp, bytes, { mode: 0o600, flag: 'wx' })
+    if (typeof bytes === 'string' || bytes instanceof Uint8Array) await fs.promises.writeFile(tmp, bytes, { mode: 0o600, flag: 'wx' })
+    else {
+      const handle = await fs.promises.open(tmp, 'wx', 0o600)
+      try {
+        for (const piece of bytes) {
+          // A write may take part of a piece: go on from where it stopped.
+          for (let off = 0; off < piece.byteLength; ) off += (await handle.write(piece, off, piece.byteLength - off)).bytesWritten
+        }
+      } finally {
+        await handle.close()
+      }
+    }
     await fs.promises.rename(tmp, file)
   } catch (err) {
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined)

@@ -16,6 +16,12 @@ describe('cache files', () => {
     expect(fs.statSync(path.join(dir, 'a.bin')).mode & 0o777).toBe(0o600)
     expect(fs.readdirSync(dir).sort()).toEqual(['a.bin', 'b.bin'])
     expect(await readCacheFile(path.join(dir, 'missing.bin'))).toBeNull()
+    // from pieces written one after another (views into larger arrays included): the same bytes, private
+    const big = new Uint8Array(3 << 20).map((_, i) => i % 251)
+    await writeCacheFile(path.join(dir, 'c.bin'), [Buffer.from('head'), big.subarray(7, (2 << 20) + 7), new Uint8Array(0), Buffer.from('tail')])
+    expect(fs.readFileSync(path.join(dir, 'c.bin')).equals(Buffer.concat([Buffer.from('head'), big.subarray(7, (2 << 20) + 7), Buffer.from('tail')]))).toBe(true)
+    expect(fs.statSync(path.join(dir, 'c.bin')).mode & 0o777).toBe(0o600)
+    expect(fs.readdirSync(dir).sort()).toEqual(['a.bin', 'b.bin', 'c.bin'])
   })
 
   it('a cache file replaced by a link is not read through, and writing replaces the link, not its target', async () => {

@@ -14,7 +14,7 @@
  */
 import { hash } from 'node:crypto'
 import { writeCacheFile } from '../cache-files'
-import { encodeIndex, IndexFile } from '../search/codec'
+import { encodeIndexChunks, IndexFile } from '../search/codec'
 import type { SimilarPairs } from '../text/all-pairs'
 import type { EarlierJoin } from '../text/pairs-update'
 import { TOKENIZER_VERSION } from '../text/tokenize'
@@ -132,7 +132,8 @@ export async function savePairs(file: string, key: PairsKey, join: EarlierJoin):
   // encodeIndex takes the search index's header fields; the extra ones name this file's kind and key.
   const meta = { ...header, root: '', vocab: 0, nnz: pairs.count, derived: false }
   const text = Buffer.from(vocab.join('\n'), 'utf8')
-  const bytes = encodeIndex(meta, {
+  // Written piece by piece: the pairs are not copied into one buffer while the plan still holds them.
+  const pieces = encodeIndexChunks(meta, {
     a: pairs.a.subarray(0, pairs.count),
     b: pairs.b.subarray(0, pairs.count),
     score: pairs.score.subarray(0, pairs.count),
@@ -140,5 +141,5 @@ export async function savePairs(file: string, key: PairsKey, join: EarlierJoin):
     df,
     vocab: new Uint8Array(text.buffer, text.byteOffset, text.length)
   })
-  await writeCacheFile(file, bytes).catch(() => undefined)
+  await writeCacheFile(file, pieces).catch(() => undefined)
 }

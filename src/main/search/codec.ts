@@ -31,14 +31,20 @@ type Section = Uint8Array | Uint32Array | Float64Array
 
 /** Encodes sections (in the given order) after a header. */
 export function encodeIndex(header: Omit<IndexHeader, 'sections' | 'codec' | 'crc'>, sections: Record<string, Section>): Buffer {
+  return Buffer.concat(encodeIndexChunks(header, sections))
+}
+
+/**
+ * The same file as encodeIndex, as the pieces to write one after another: the header, then each section as a view
+ * of the caller's array (and the padding after it). Nothing large is copied: for big sections written once.
+ */
+export function encodeIndexChunks(header: Omit<IndexHeader, 'sections' | 'codec' | 'crc'>, sections: Record<string, Section>): Uint8Array[] {
   const names = Object.keys(sections)
+  const bytes = (s: Section): Uint8Array => new Uint8Array(s.buffer, s.byteOffset, s.byteLength)
   const crc: Record<string, number> = {}
-  for (const n of names) {
-    const s = sections[n]!
-    crc[n] = zlib.crc32(new Uint8Array(s.buffer, s.byteOffset, s.byteLength))
-  }
+  for (const n of names) crc[n] = zlib.crc32(bytes(sections[n]!))
   // Offsets depend on the header's length, which depends on the offsets: lay out with room for them first.
-  const layout = (headerLen: number): { header: string; total: number; at: Record<string, [number, number]> } => {
+  const layout = (headerLen: number): { header: string; at: Record<string, [number, number]> } => {
     let off = align(MAGIC.length + 8 + headerLen)
     const at: Record<string, [number, number]> = {}
     for (const n of names) {
@@ -46,7 +52,7 @@ export function encodeIndex(header: Omit<IndexHeader, 'sections' | 'codec' | 'cr
       at[n] = [off, s.byteLength]
       off = align(off + s.byteLength)
     }
-    return { header: JSON.stringify({ ...header, codec: CODEC_VERSION, sections: at, crc }), total: off, at }
+    return { header: JSON.stringify({ ...header, codec: CODEC_VERSION, sections: at, crc }), at }
   }
   let guess = 256
   let l = layout(guess)
@@ -54,14 +60,17 @@ export function encodeIndex(header: Omit<IndexHeader, 'sections' | 'codec' | 'cr
     guess = Buffer.byteLength(l.header) + 64
     l = layout(guess)
   }
-  const out = Buffer.alloc(l.total)
-  out.write(MAGIC, 0, 'latin1')
-  out.writeUInt32LE(CODEC_VERSION, MAGIC.length)
-  out.writeUInt32LE(guess, MAGIC.length + 4)
-  out.write(l.header.padEnd(guess, ' '), MAGIC.length + 8, 'utf8')
+  const head = Buffer.alloc(align(MAGIC.length + 8 + guess))
+  head.write(MAGIC, 0, 'latin1')
+  head.writeUInt32LE(CODEC_VERSION, MAGIC.length)
+  head.writeUInt32LE(guess, MAGIC.length + 4)
+  head.write(l.header.padEnd(guess, ' '), MAGIC.length + 8, 'utf8')
+  const out: Uint8Array[] = [head]
   for (const n of names) {
     const s = sections[n]!
-    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), l.at[n]![0])
+    out.push(bytes(s))
+    const pad = align(s.byteLength) - s.byteLength
+    if (pad > 0) out.push(new Uint8Array(pad))
   }
   return out
 }

@@ -110,7 +110,6 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
   const digests = index.rowDigests
   if (!digests) throw new Error('updatePairs needs an index built with rowDigests')
   const n = index.docCount
-  const m = earlier.docs
   const prevOf = matchRows(digests, earlier.digests)
   const shift = idfShifts(index, earlier)
   const { rowPtr, colIdx, values, postPtr, postDoc, postVal } = index
@@ -147,37 +146,9 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
   }
   const level = earlier.level + 2 * maxKept
   if (level > limits.threshold) return undefined
-  const earlierPairs = earlier.pairs()
-  if (!earlierPairs) return undefined
-
-  const out = new PairList(earlierPairs.count + 1024)
-  // The earlier pairs between rows still here and not compared again: as they were, or computed again when one moved.
-  const curOf = new Int32Array(m).fill(-1)
-  for (let d = 0; d < n; d++) if ((prevOf[d] as number) >= 0 && state[d] !== 2) curOf[prevOf[d] as number] = d
-  const dense = new Float64Array(index.vocab.length)
-  let denseRow = -1
-  let rescored = 0
-  const { a: ea, b: eb, score: es } = earlierPairs
-  for (let k = 0; k < earlierPairs.count; k++) {
-    const x = curOf[ea[k] as number] as number
-    const y = curOf[eb[k] as number] as number
-    if (x < 0 || y < 0) continue
-    let s = es[k] as number
-    if (state[x] === 1 || state[y] === 1) {
-      // Pairs come grouped by their first row: its weights are spread once per group.
-      if (denseRow !== x) {
-        if (denseRow >= 0) for (let q = rowPtr[denseRow] as number; q < (rowPtr[denseRow + 1] as number); q++) dense[colIdx[q] as number] = 0
-        for (let q = rowPtr[x] as number; q < (rowPtr[x + 1] as number); q++) dense[colIdx[q] as number] = values[q] as number
-        denseRow = x
-      }
-      let dot = 0
-      const end = rowPtr[y + 1] as number
-      for (let q = rowPtr[y] as number; q < end; q++) dot += (dense[colIdx[q] as number] as number) * (values[q] as number)
-      s = dot < 1 ? dot : 1
-      rescored++
-    }
-    if (s >= level) out.push(x < y ? x : y, x < y ? y : x, s)
-  }
+  const out = keptPairs(index, earlier, prevOf, state, level)
+  if (!out) return undefined
+  const rescored = out.rescored
   // Each row compared again against every row (a pair of two such rows is found from the lower one).
   const acc = new Float64Array(n)
   const touched = new Uint32Array(n)
@@ -202,6 +173,47 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
     }
   }
   return { pairs: sortedPairs(n, out), level, rejoined: rejoin.length, rescored }
+}
+
+/**
+ * The earlier pairs between rows still here and not compared again (state < 2): as they were, or computed again when
+ * one of the two moved (state 1); those at or above the level. Undefined when the earlier pairs cannot be had. Its
+ * own function so that the earlier pairs can go once they are read.
+ */
+function keptPairs(index: TfIdfIndex, earlier: EarlierJoin, prevOf: Int32Array, state: Uint8Array, level: number): (PairList & { rescored: number }) | undefined {
+  const earlierPairs = earlier.pairs()
+  if (!earlierPairs) return undefined
+  const n = index.docCount
+  const m = earlier.docs
+  const { rowPtr, colIdx, values } = index
+  const out = Object.assign(new PairList(earlierPairs.count + 1024), { rescored: 0 })
+  // The earlier pairs between rows still here and not compared again: as they were, or computed again when one moved.
+  const curOf = new Int32Array(m).fill(-1)
+  for (let d = 0; d < n; d++) if ((prevOf[d] as number) >= 0 && state[d] !== 2) curOf[prevOf[d] as number] = d
+  const dense = new Float64Array(index.vocab.length)
+  let denseRow = -1
+  const { a: ea, b: eb, score: es } = earlierPairs
+  for (let k = 0; k < earlierPairs.count; k++) {
+    const x = curOf[ea[k] as number] as number
+    const y = curOf[eb[k] as number] as number
+    if (x < 0 || y < 0) continue
+    let s = es[k] as number
+    if (state[x] === 1 || state[y] === 1) {
+      // Pairs come grouped by their first row: its weights are spread once per group.
+      if (denseRow !== x) {
+        if (denseRow >= 0) for (let q = rowPtr[denseRow] as number; q < (rowPtr[denseRow + 1] as number); q++) dense[colIdx[q] as number] = 0
+        for (let q = rowPtr[x] as number; q < (rowPtr[x + 1] as number); q++) dense[colIdx[q] as number] = values[q] as number
+        denseRow = x
+      }
+      let dot = 0
+      const end = rowPtr[y + 1] as number
+      for (let q = rowPtr[y] as number; q < end; q++) dot += (dense[colIdx[q] as number] as number) * (values[q] as number)
+      s = dot < 1 ? dot : 1
+      out.rescored++
+    }
+    if (s >= level) out.push(x < y ? x : y, x < y ? y : x, s)
+  }
+  return out
 }
 
 /** The pairs with score ≥ threshold (the same order). */
