@@ -121,12 +121,14 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     const dir = makeLibrary(skills)
     const cacheDir = tempDir('terms-procs')
     const env = { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CACHE_DIR: cacheDir, SKILLBENCH_CONFIG_DIR: tempDir('terms-config') }
-    const runOne = (): Promise<{ code: number | null; stdout: string }> =>
+    const runOne = (cache = cacheDir): Promise<{ code: number | null; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'curate', '--library', dir, '--json', '--no-usage'], { env, cwd: ROOT })
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'curate', '--library', dir, '--json', '--no-usage'], { env: { ...env, SKILLBENCH_CACHE_DIR: cache }, cwd: ROOT })
         let stdout = ''
+        let stderr = ''
         child.stdout.on('data', (b: Buffer) => (stdout += b.toString()))
-        child.on('close', (code) => resolve({ code, stdout }))
+        child.stderr.on('data', (b: Buffer) => (stderr += b.toString()))
+        child.on('close', (code) => resolve({ code, stdout, stderr }))
       })
     const runs = await Promise.all([runOne(), runOne(), runOne()])
     const clockless = (s: string): string => s.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, 'T')
@@ -147,6 +149,22 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     expect(again.code).toBe(0)
     expect(clockless(again.stdout)).toBe(clockless(runs[0]!.stdout))
     expect(fs.statSync(pairs).mtimeMs).toBe(written)
+    // After an edit, three processes at once bring the kept pairs up to date, each writing the file whole: all give
+    // the plan a run with an empty cache folder gives, and the file they leave serves the next run.
+    fs.appendFileSync(path.join(dir, 'skill_1005.md'), '\nZyxwv qutsr ponml.\n')
+    const edited = await Promise.all([runOne(), runOne(), runOne()])
+    const fresh = await runOne(tempDir('terms-procs-fresh'))
+    // A process that reads the file after another wrote it finds the pairs of these very texts (kept); one whose
+    // file was replaced between reading its rows and its pairs joins again. Whichever: the same plan.
+    for (const r of edited) {
+      expect(r.code).toBe(0)
+      expect(clockless(r.stdout)).toBe(clockless(fresh.stdout))
+    }
+    expect(edited.some((r) => r.stderr.includes('Similar pairs brought up to date'))).toBe(true)
+    const next = await runOne()
+    expect(next.stderr).toContain('Similar pairs kept from the last run')
+    expect(clockless(next.stdout)).toBe(clockless(fresh.stdout))
+    expect(fs.readdirSync(path.join(cacheDir, 'curate')).filter((n) => n.endsWith('.tmp'))).toEqual([])
     // the stems file the three wrote at once is whole and usable
     expect(await loadStems(stemCacheFile(cacheDir))).toBeGreaterThan(0)
   }, 60_000)
