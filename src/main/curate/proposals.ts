@@ -162,9 +162,10 @@ function updateKeptJoin(index: TfIdfIndex, threshold: number, input: PlanInput):
   return { earlier: true, ...(updated ? { updated } : {}) }
 }
 
-/** What a run keeps of its join for the next one. */
+/** What a run keeps of its join for the next one (the index is built with row digests whenever pairs are kept). */
 function joinRecord(index: TfIdfIndex, pairs: SimilarPairs, level: number): EarlierJoin {
-  return { docs: index.docCount, vocab: index.vocab, df: index.df, digests: index.rowDigests ?? new Uint32Array(2 * index.docCount), level, pairs: () => pairs }
+  if (!index.rowDigests) throw new Error('a kept join needs the index built with row digests')
+  return { docs: index.docCount, vocab: index.vocab, df: index.df, digests: index.rowDigests, level, pairs: () => pairs }
 }
 
 function rowsOnly(engine: Engine): Engine {

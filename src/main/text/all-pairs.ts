@@ -256,7 +256,8 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       const s = rare + f
       if (s >= theta) {
         if (out.n === out.a.length) {
-          // Typed arrays, doubled when full: a third of what arrays of numbers take, and sent back without a copy.
+          // Typed arrays, doubled when full (appendPair, inline: this source stands alone): a third of what arrays
+          // of numbers take, and sent back without a copy.
           const size = 2 * out.a.length
           const a = new Uint32Array(size)
           a.set(out.a)
@@ -286,8 +287,27 @@ export interface PairSink {
   n: number
 }
 
-function pairSink(): PairSink {
-  return { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
+/** An empty sink with room for `capacity` pairs. */
+export function pairSink(capacity = 1024): PairSink {
+  const size = Math.max(1, capacity)
+  return { a: new Uint32Array(size), b: new Uint32Array(size), s: new Float64Array(size), n: 0 }
+}
+
+/** Appends a pair, doubling the arrays when full (the kernel does the same inline: its source must stand alone). */
+export function appendPair(out: PairSink, a: number, b: number, s: number): void {
+  if (out.n === out.a.length) {
+    const grow = <T extends Uint32Array | Float64Array>(x: T, make: new (n: number) => T): T => {
+      const y = new make(2 * x.length)
+      y.set(x)
+      return y
+    }
+    out.a = grow(out.a, Uint32Array)
+    out.b = grow(out.b, Uint32Array)
+    out.s = grow(out.s, Float64Array)
+  }
+  out.a[out.n] = a
+  out.b[out.n] = b
+  out.s[out.n++] = s
 }
 
 function sharedArray<T extends Uint32Array | Float64Array>(make: new (buf: SharedArrayBuffer) => T, bytesPer: number, length: number): T {

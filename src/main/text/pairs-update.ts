@@ -15,7 +15,7 @@
  * that is more work than a budget, or L' would pass the threshold, the caller runs the whole join (at the lower
  * level again). The pairs are those the join finds, each score the same sum up to the order of its additions.
  */
-import type { SimilarPairs } from './all-pairs'
+import { appendPair, pairSink, type PairSink, type SimilarPairs } from './all-pairs'
 import type { TfIdfIndex } from './tfidf'
 
 /** What an earlier join found, and what its index was made of. */
@@ -146,9 +146,9 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
   }
   const level = earlier.level + 2 * maxKept
   if (level > limits.threshold) return undefined
-  const out = keptPairs(index, earlier, prevOf, state, level)
-  if (!out) return undefined
-  const rescored = out.rescored
+  const kept = keptPairs(index, earlier, prevOf, state, level)
+  if (!kept) return undefined
+  const { out, rescored } = kept
   // Each row compared again against every row (a pair of two such rows is found from the lower one).
   const acc = new Float64Array(n)
   const touched = new Uint32Array(n)
@@ -169,7 +169,7 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
       const s = acc[j] as number
       acc[j] = 0
       if (j === a || (state[j] === 2 && j < a) || !(s >= level)) continue
-      out.push(a < j ? a : j, a < j ? j : a, s < 1 ? s : 1)
+      appendPair(out, a < j ? a : j, a < j ? j : a, s < 1 ? s : 1)
     }
   }
   return { pairs: sortedPairs(n, out), level, rejoined: rejoin.length, rescored }
@@ -180,13 +180,14 @@ export function updatePairs(index: TfIdfIndex, earlier: EarlierJoin, limits: Upd
  * one of the two moved (state 1); those at or above the level. Undefined when the earlier pairs cannot be had. Its
  * own function so that the earlier pairs can go once they are read.
  */
-function keptPairs(index: TfIdfIndex, earlier: EarlierJoin, prevOf: Int32Array, state: Uint8Array, level: number): (PairList & { rescored: number }) | undefined {
+function keptPairs(index: TfIdfIndex, earlier: EarlierJoin, prevOf: Int32Array, state: Uint8Array, level: number): { out: PairSink; rescored: number } | undefined {
   const earlierPairs = earlier.pairs()
   if (!earlierPairs) return undefined
   const n = index.docCount
   const m = earlier.docs
   const { rowPtr, colIdx, values } = index
-  const out = Object.assign(new PairList(earlierPairs.count + 1024), { rescored: 0 })
+  const out = pairSink(earlierPairs.count + 1024)
+  let rescored = 0
   // The earlier pairs between rows still here and not compared again: as they were, or computed again when one moved.
   const curOf = new Int32Array(m).fill(-1)
   for (let d = 0; d < n; d++) if ((prevOf[d] as number) >= 0 && state[d] !== 2) curOf[prevOf[d] as number] = d
@@ -209,11 +210,11 @@ function keptPairs(index: TfIdfIndex, earlier: EarlierJoin, prevOf: Int32Array, 
       const end = rowPtr[y + 1] as number
       for (let q = rowPtr[y] as number; q < end; q++) dot += (dense[colIdx[q] as number] as number) * (values[q] as number)
       s = dot < 1 ? dot : 1
-      out.rescored++
+      rescored++
     }
-    if (s >= level) out.push(x < y ? x : y, x < y ? y : x, s)
+    if (s >= level) appendPair(out, x < y ? x : y, x < y ? y : x, s)
   }
-  return out
+  return { out, rescored }
 }
 
 /** The pairs with score ≥ threshold (the same order). */
@@ -234,39 +235,9 @@ export function pairsAtLeast(pairs: SimilarPairs, threshold: number): SimilarPai
   return { count, a, b, score, ...(pairs.frequentDf !== undefined ? { frequentDf: pairs.frequentDf } : {}) }
 }
 
-/** Pairs appended into typed arrays that grow. */
-class PairList {
-  a: Uint32Array
-  b: Uint32Array
-  s: Float64Array
-  count = 0
-  constructor(capacity: number) {
-    this.a = new Uint32Array(capacity)
-    this.b = new Uint32Array(capacity)
-    this.s = new Float64Array(capacity)
-  }
-
-  push(a: number, b: number, s: number): void {
-    if (this.count === this.a.length) {
-      const size = 2 * this.a.length
-      const grow = <T extends Uint32Array | Float64Array>(x: T, make: new (n: number) => T): T => {
-        const y = new make(size)
-        y.set(x)
-        return y
-      }
-      this.a = grow(this.a, Uint32Array)
-      this.b = grow(this.b, Uint32Array)
-      this.s = grow(this.s, Float64Array)
-    }
-    this.a[this.count] = a
-    this.b[this.count] = b
-    this.s[this.count++] = s
-  }
-}
-
 /** The pairs in ascending (a, b) order, as the join gives them: a counting sort by a, then each run by b. */
-function sortedPairs(n: number, list: PairList): SimilarPairs {
-  const { a, b, s, count } = list
+function sortedPairs(n: number, list: PairSink): SimilarPairs {
+  const { a, b, s, n: count } = list
   const start = new Uint32Array(n + 1)
   for (let k = 0; k < count; k++) start[(a[k] as number) + 1] = (start[(a[k] as number) + 1] as number) + 1
   for (let i = 0; i < n; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number)
