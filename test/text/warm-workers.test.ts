@@ -49,9 +49,11 @@ describe('warm workers (started ahead of need)', () => {
     expect(rows(warmed)).toEqual(rows(cold))
   })
 
-  it('releases idle workers', () => {
-    warmWorkers(1)
-    expect(warmWorkerCount()).toBe(1)
+  it('releases idle workers, all of them or those beyond a number to keep', () => {
+    warmWorkers(3)
+    expect(warmWorkerCount()).toBe(3)
+    releaseWarmWorkers(2)
+    expect(warmWorkerCount()).toBe(2)
     releaseWarmWorkers()
     expect(warmWorkerCount()).toBe(0)
   })

@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto'
 import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
-import { allPairsAsync, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import { allPairsAsync, joinWorkerCount, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
 import type { DocTermsOptions } from '../text/doc-terms'
 import { pairsAtLeast, updatePairs, type EarlierJoin, type UpdatedPairs } from '../text/pairs-update'
+import { releaseWarmWorkers } from '../text/warm-workers'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from './changes'
 import type { JoinShape } from './cut-cache'
@@ -108,13 +109,17 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   const total = index.docCount
   // Nothing changed since an earlier run: its pairs are these texts' pairs.
   const keptPairs = input.joinPairs?.reuse(threshold)
+  // Workers warmed for the index build and the join that will not be used go now, not when the plan is built:
+  // each idle one holds ~9 MB through the command's peak.
   if (keptPairs) {
+    releaseWarmWorkers()
     input.onProgress?.({ step: 1, message: 'comparing skills (unchanged since the last run)', done: total, total })
     input.onProgress?.({ step: 1, message: 'Similar pairs kept from the last run (no skill changed)' })
     return { index, pairs: pairsAtLeast(keptPairs, threshold) }
   }
   // Some skills changed: the earlier pairs are brought up to date when that is the smaller work.
   const update = updateKeptJoin(index, threshold, input)
+  releaseWarmWorkers(update.updated ? 0 : joinWorkerCount(total))
   if (update.updated) {
     input.onProgress?.({ step: 1, message: `comparing skills (updated since the last run, ${update.updated.rejoined} compared again)`, done: total, total })
     input.onProgress?.({ step: 1, message: `Similar pairs brought up to date: ${update.updated.rejoined} skill(s) compared again, the others kept from the last run` })

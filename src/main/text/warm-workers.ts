@@ -56,7 +56,9 @@ export function startWorker(source: string, workerData: unknown): Worker {
   return warm
 }
 
-/** Stops the idle workers (a long-lived process that warmed more than it used). */
-export function releaseWarmWorkers(): void {
-  for (const worker of idle.splice(0)) void worker.terminate()
+/**
+ * Stops the idle workers beyond `keep` (a process that warmed more than it will use: each idle one holds ~9 MB).
+ */
+export function releaseWarmWorkers(keep = 0): void {
+  for (const worker of idle.splice(Math.max(0, keep))) void worker.terminate()
 }
