@@ -1,6 +1,8 @@
 /**
  * Building the curation plan: merge, consolidate and cleanup proposals with their evidence and the exact
- * before/after text of every file they touch. Pure except for the optional model calls; nothing is written.
+ * before/after text of every file they touch. Pure except for the optional model calls, the caches the input
+ * hands in (term cache, cut-off, kept pairs) and stopping warm worker threads it will not use; no library file is
+ * written.
  */
 import { createHash } from 'node:crypto'
 import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
