@@ -111,10 +111,14 @@ function readPairs(file: string, crc: string, h: PairsHeader): SimilarPairs | un
   }
 }
 
-/** The kept pairs for exactly this key (complete at the file's level, at or below the threshold), or undefined. */
+/** A kept join's pairs when it was found for exactly this key (complete at its level, at or below the threshold). */
+export function pairsForKey(kept: KeptJoin | undefined, key: PairsKey): SimilarPairs | undefined {
+  return kept && kept.key.corpus === key.corpus && kept.key.docs === key.docs && kept.key.threshold === key.threshold ? kept.pairs() : undefined
+}
+
+/** The kept pairs for exactly this key, read from the file, or undefined. */
 export function loadPairs(file: string, key: PairsKey): SimilarPairs | undefined {
-  const kept = readPairsFile(file, key.threshold)
-  return kept && kept.key.corpus === key.corpus && kept.key.docs === key.docs ? kept.pairs() : undefined
+  return pairsForKey(readPairsFile(file, key.threshold), key)
 }
 
 /**

@@ -15,7 +15,7 @@ import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } f
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, type CurationProgress } from './proposals'
 import { cutCacheFile, loadCut, saveCut } from './cut-cache'
-import { corpusDigest, pairsCacheFile, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
+import { corpusDigest, pairsCacheFile, pairsForKey, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
 
@@ -151,8 +151,10 @@ function pairsCacheFor(file: string, cache: { corpus?: string }, docs: number): 
     joinPairs: {
       reuse: (threshold) => {
         const key = keyOf(threshold)
-        const join = key && readAt(threshold)
-        return join && join.key.corpus === key.corpus && join.key.docs === key.docs ? join.pairs() : undefined
+        const pairs = key && pairsForKey(readAt(threshold), key)
+        // Taken back whole: nothing else will be asked of the file this run.
+        if (pairs) read = undefined
+        return pairs
       },
       // Asked once, after reuse: the file's arrays are not kept here once handed over.
       earlier: (threshold) => {
