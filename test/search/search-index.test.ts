@@ -137,8 +137,12 @@ describe('the persistent search index', () => {
       const listed = await listFromIndex(dir)
       expect(listed.skills).toEqual((await (await openLibrary(dir)).list()).skills.map(listedSkill))
     }
-    // Another library's index under this name: not used.
-    fs.writeFileSync(file, good.toString('latin1').replace(dir, dir.replace(/.$/, 'X')), 'latin1')
+    // Another library's index under this name: not used. (The folder's last character is random: the other name
+    // must differ from it, or the file stays this library's — a 1-in-62 failure before.)
+    const otherDir = dir.slice(0, -1) + (dir.endsWith('X') ? 'Y' : 'X')
+    const foreign = good.toString('latin1').replace(dir, otherDir)
+    expect(foreign).not.toBe(good.toString('latin1'))
+    fs.writeFileSync(file, foreign, 'latin1')
     expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
     fs.writeFileSync(file, 'not an index')
     expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
