@@ -46,6 +46,27 @@ describe('allPairs', () => {
     )
   })
 
+  it('finds every pair when a row has more candidates than the kernel first makes room for', () => {
+    // 1,300 documents over 6 words: each early row's bound passes for over a thousand later columns (the kernel's
+    // candidate list starts at 1,024 and doubles), with all terms rare, all frequent, or a cut between.
+    const docs = Array.from({ length: 1300 }, (_, i) => ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].filter((_, k) => (i >> k) % 2 === 0 || k === i % 6).join(' '))
+    const index = buildTfIdfIndex(docs, { tokenizer: words })
+    const want = bruteForce(index, 0.2).filter(([, , s]) => Math.abs(s - 0.2) > 1e-9)
+    expect(want.length).toBeGreaterThan(500_000)
+    for (const frequentDf of [0, 400, 5000]) {
+      const got = asTriples(allPairs(index, 0.2, { frequentDf })).filter(([, , s]) => Math.abs(s - 0.2) > 1e-9)
+      // One comparison for half a million pairs (an expect per pair would take most of a minute).
+      expect(got.length).toBe(want.length)
+      let mismatch = -1
+      for (let k = 0; k < got.length && mismatch < 0; k++) {
+        const [a, b, s] = got[k]!
+        const [wa, wb, ws] = want[k]!
+        if (a !== wa || b !== wb || Math.abs(s - ws) > 1e-10) mismatch = k
+      }
+      expect(mismatch, `first differing pair at cut ${frequentDf}`).toBe(-1)
+    }
+  })
+
   it('finds duplicates with score 1 and returns pairs in ascending (a, b) order', () => {
     const index = buildTfIdfIndex(['x y z', 'p q', 'x y z', 'p q r', 'x y z'], { tokenizer: words })
     const pairs = allPairs(index, 0.99)

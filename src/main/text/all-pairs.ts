@@ -206,6 +206,8 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
   const postDoc = d.postDoc
   const postVal = d.postVal
   const freqNorm = d.freqNorm
+  // Columns of row i whose bound reaches the threshold (grown as needed).
+  let cand = new Uint32Array(1024)
   for (let i = lo; i < hi; i++) {
     // Rare part: accumulate through the postings of documents after i. Two lists are walked side by side:
     // each list is a short run somewhere in a large array, so its reads mostly miss the cache, and two
@@ -243,13 +245,44 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
         acc[j] = (acc[j] as number) + w * (postVal[p] as number)
       }
     }
+    // One sequential scan for the candidates: the bound rare + ‖xᵢᶠ‖‖xⱼᶠ‖ also covers pairs sharing no rare term
+    // (rare = 0). Four columns a step with one test for all four when none passes (nearly always): ~a quarter less
+    // time than a test per column.
     const bi = freqNorm[i] as number
+    let nc = 0
+    let j = i + 1
+    for (; j + 3 < n; j += 4) {
+      const x0 = (acc[j] as number) + bi * (freqNorm[j] as number)
+      const x1 = (acc[j + 1] as number) + bi * (freqNorm[j + 1] as number)
+      const x2 = (acc[j + 2] as number) + bi * (freqNorm[j + 2] as number)
+      const x3 = (acc[j + 3] as number) + bi * (freqNorm[j + 3] as number)
+      if (x0 < need && x1 < need && x2 < need && x3 < need) continue
+      if (nc + 4 > cand.length) {
+        const more = new Uint32Array(2 * cand.length)
+        more.set(cand)
+        cand = more
+      }
+      if (x0 >= need) cand[nc++] = j
+      if (x1 >= need) cand[nc++] = j + 1
+      if (x2 >= need) cand[nc++] = j + 2
+      if (x3 >= need) cand[nc++] = j + 3
+    }
+    for (; j < n; j++) {
+      if ((acc[j] as number) + bi * (freqNorm[j] as number) >= need) {
+        if (nc === cand.length) {
+          const more = new Uint32Array(2 * cand.length)
+          more.set(cand)
+          cand = more
+        }
+        cand[nc++] = j
+      }
+    }
+    // The candidates verified exactly: the frequent part added through row i's frequent terms laid out densely.
     const f1 = rowPtr[i + 1] as number
-    for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = values[q] as number
-    // One sequential scan: the bound rare + ‖xᵢᶠ‖‖xⱼᶠ‖ also covers pairs sharing no rare term (rare = 0).
-    for (let j = i + 1; j < n; j++) {
+    if (nc > 0) for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = values[q] as number
+    for (let c = 0; c < nc; c++) {
+      const j = cand[c] as number
       const rare = acc[j] as number
-      if (rare + bi * (freqNorm[j] as number) < need) continue
       let f = 0
       const g1 = rowPtr[j + 1] as number
       for (let q = split[j] as number; q < g1; q++) f += (dense[colIdx[q] as number] as number) * (values[q] as number)
@@ -275,7 +308,7 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       }
     }
     acc.fill(0, i + 1, n)
-    for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = 0
+    if (nc > 0) for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = 0
   }
 }
 
