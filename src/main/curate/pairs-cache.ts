@@ -6,7 +6,7 @@
  * the file keeps a digest of every row of the index they were found in: after an edit, the rows that did not move
  * keep their pairs and only the others are compared again (text/pairs-update.ts).
  *
- * Never stale: the pairs are found by a digest of every document's key in order (term-cache.ts: the SHA-256 of the
+ * Never stale: the pairs are found by a digest of every document's key in order (term-cache.ts: the BLAKE2b of the
  * very text the index reads), with the join threshold, whether boilerplate is taken out, the tokenizer version and
  * this file's format. A skill changed by any process or editor, added, removed or renamed, another threshold or
  * setting: no match, the join runs, and its pairs replace the file. One file per library in the cache folder

@@ -4,7 +4,7 @@
  * only the skills that changed. One file per library in the cache folder (never in a library), written whole
  * to a temporary name and renamed (processes sharing it read the old file or the new one, never a mix).
  *
- * Never stale: a row is found by the SHA-256 of the very text the index reads (title, usage conditions, body),
+ * Never stale: a row is found by a BLAKE2b digest of the very text the index reads (title, usage conditions, body),
  * so a skill changed by any process or editor simply has no row and is scanned. A file of another format or
  * tokenizer version, of another library, torn, or failing its CRC is ignored (and replaced by the next save).
  */
@@ -16,7 +16,7 @@ import type { ReusedTerms, TermTable } from '../text/doc-terms'
 import { TOKENIZER_VERSION } from '../text/tokenize'
 
 /** Bumped when what a row holds changes (the scan, line keys, the parts the index reads). */
-export const TERM_CACHE_FORMAT = 1
+export const TERM_CACHE_FORMAT = 2
 const KIND = 'skillbench curate terms'
 const KEY_BYTES = 16
 
@@ -24,9 +24,13 @@ export function termCacheFile(cacheDir: string, root: string): string {
   return path.join(cacheDir, 'curate', `${hash('sha256', root, 'hex').slice(0, 20)}.terms`)
 }
 
-/** The key of a document: its parts as the index reads them (joined by line breaks). */
+/**
+ * The key of a document: its parts as the index reads them (joined by line breaks). BLAKE2b rather than SHA-256:
+ * every run keys every skill, and on CPUs without SHA instructions it is ~1.5× faster (20,000 skills: 113–124
+ * against 175–176 ms), with the same strength.
+ */
 export function documentKey(parts: readonly string[]): string {
-  return hash('sha256', parts.join('\n'), 'hex').slice(0, 2 * KEY_BYTES)
+  return hash('blake2b512', parts.join('\n'), 'hex').slice(0, 2 * KEY_BYTES)
 }
 
 interface TermCacheHeader {
