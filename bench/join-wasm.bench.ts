@@ -70,11 +70,12 @@ if (w.kind === 'wasm') {
   const joinRows = ${joinRows.toString()}
   const acc = new Float64Array(n)
   const dense = new Float64Array(w.data.vocabSize)
+  const cand = new Uint32Array(n)
   const out = { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
   for (;;) {
     const lo = Atomics.add(counter, 0, 32)
     if (lo >= n) break
-    joinRows(w.data, lo, Math.min(n, lo + 32), acc, dense, out)
+    joinRows(w.data, lo, Math.min(n, lo + 32), acc, dense, cand, out)
   }
   count = out.n
   for (let k = 0; k < out.n; k++) sum += out.s[k]
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
     // Exactness first, on one thread over the first rows: the same pairs, the same scores to the last bit.
     const rows = Math.min(d.n, 2000)
     const out = pairSink()
-    joinRows(views, 0, rows, new Float64Array(d.n), new Float64Array(d.vocabSize), out)
+    joinRows(views, 0, rows, new Float64Array(d.n), new Float64Array(d.vocabSize), new Uint32Array(d.n), out)
     let jsSum = 0
     for (let k = 0; k < out.n; k++) jsSum += out.s[k]!
     const kernel = new WebAssembly.Instance(module, { env: { memory } }).exports as { join: (...args: number[]) => number; sum: WebAssembly.Global }

@@ -46,9 +46,9 @@ describe('allPairs', () => {
     )
   })
 
-  it('finds every pair when a row has more candidates than the kernel first makes room for', () => {
+  it('finds every pair when a row has over a thousand candidates', () => {
     // 1,300 documents over 6 words: each early row's bound passes for over a thousand later columns (the kernel's
-    // candidate list starts at 1,024 and doubles), with all terms rare, all frequent, or a cut between.
+    // candidate list holds one slot per document), with all terms rare, all frequent, or a cut between.
     const docs = Array.from({ length: 1300 }, (_, i) => ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].filter((_, k) => (i >> k) % 2 === 0 || k === i % 6).join(' '))
     const index = buildTfIdfIndex(docs, { tokenizer: words })
     const want = bruteForce(index, 0.2).filter(([, , s]) => Math.abs(s - 0.2) > 1e-9)

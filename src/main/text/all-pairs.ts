@@ -189,11 +189,11 @@ export interface JoinData {
 
 /**
  * The join kernel: rows [lo, hi) against every later row, pairs appended to `out` in ascending
- * (i, j) order. `acc` (n) and `dense` (vocabSize) must be all zero and are left all zero.
+ * (i, j) order. `acc` (n) and `dense` (vocabSize) must be all zero and are left all zero; `cand` (n) is scratch.
  * Self-contained on purpose — no closures, no module references, no inner functions — because its source
  * text is also what worker threads run.
  */
-export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array, dense: Float64Array, out: PairSink): void {
+export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array, dense: Float64Array, cand: Uint32Array, out: PairSink): void {
   const n = d.n
   const theta = d.threshold
   const need = theta - d.boundEps
@@ -206,8 +206,6 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
   const postDoc = d.postDoc
   const postVal = d.postVal
   const freqNorm = d.freqNorm
-  // Columns of row i whose bound reaches the threshold (grown as needed).
-  let cand = new Uint32Array(1024)
   for (let i = lo; i < hi; i++) {
     // Rare part: accumulate through the postings of documents after i. Two lists are walked side by side:
     // each list is a short run somewhere in a large array, so its reads mostly miss the cache, and two
@@ -257,26 +255,13 @@ export function joinRows(d: JoinData, lo: number, hi: number, acc: Float64Array,
       const x2 = (acc[j + 2] as number) + bi * (freqNorm[j + 2] as number)
       const x3 = (acc[j + 3] as number) + bi * (freqNorm[j + 3] as number)
       if (x0 < need && x1 < need && x2 < need && x3 < need) continue
-      if (nc + 4 > cand.length) {
-        const more = new Uint32Array(2 * cand.length)
-        more.set(cand)
-        cand = more
-      }
+      // cand holds n columns: row i has at most n − i − 1 candidates.
       if (x0 >= need) cand[nc++] = j
       if (x1 >= need) cand[nc++] = j + 1
       if (x2 >= need) cand[nc++] = j + 2
       if (x3 >= need) cand[nc++] = j + 3
     }
-    for (; j < n; j++) {
-      if ((acc[j] as number) + bi * (freqNorm[j] as number) >= need) {
-        if (nc === cand.length) {
-          const more = new Uint32Array(2 * cand.length)
-          more.set(cand)
-          cand = more
-        }
-        cand[nc++] = j
-      }
-    }
+    for (; j < n; j++) if ((acc[j] as number) + bi * (freqNorm[j] as number) >= need) cand[nc++] = j
     // The candidates verified exactly: the frequent part added through row i's frequent terms laid out densely.
     const f1 = rowPtr[i + 1] as number
     if (nc > 0) for (let q = f0; q < f1; q++) dense[colIdx[q] as number] = values[q] as number
@@ -515,6 +500,7 @@ export class AllPairsJoin {
   private readonly prepared: PreparedJoin
   private readonly acc: Float64Array
   private readonly dense: Float64Array
+  private readonly cand: Uint32Array
   private next = 0
   private readonly out = pairSink()
 
@@ -524,6 +510,7 @@ export class AllPairsJoin {
     this.total = this.prepared.data.n
     this.acc = new Float64Array(this.total)
     this.dense = new Float64Array(this.prepared.data.vocabSize)
+    this.cand = new Uint32Array(this.total)
   }
 
   /** Rows processed so far. */
@@ -534,7 +521,7 @@ export class AllPairsJoin {
   /** Processes up to `rows` more rows; returns true when every row is done. */
   step(rows: number): boolean {
     const end = Math.min(this.total, this.next + Math.max(1, rows))
-    joinRows(this.prepared.data, this.next, end, this.acc, this.dense, this.out)
+    joinRows(this.prepared.data, this.next, end, this.acc, this.dense, this.cand, this.out)
     this.next = end
     return this.next >= this.total
   }
@@ -633,6 +620,7 @@ const d = workerData.data
 const claim = new Int32Array(workerData.counters)
 const acc = new Float64Array(d.n)
 const dense = new Float64Array(d.vocabSize)
+const cand = new Uint32Array(d.n)
 const out = { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
 const chunkStart = [], chunkEnd = []
 for (;;) {
@@ -640,7 +628,7 @@ for (;;) {
   if (lo >= d.n) break
   const hi = Math.min(d.n, lo + workerData.chunk)
   chunkStart.push(lo)
-  joinRows(d, lo, hi, acc, dense, out)
+  joinRows(d, lo, hi, acc, dense, cand, out)
   chunkEnd.push(out.n)
   Atomics.add(claim, 1, hi - lo)
 }
