@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
-import { allPairsAsync, joinWorkerCount, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import { allPairsAsync, joinWorkerCount, PARALLEL_MIN_DOCS, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import { JoinArena } from '../text/join-arena'
 import type { DocTermsOptions } from '../text/doc-terms'
 import { pairsAtLeast, updatePairs, type EarlierJoin, type UpdatedPairs } from '../text/pairs-update'
 import { releaseWarmWorkers } from '../text/warm-workers'
@@ -98,7 +99,9 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   const kept = input.termCache?.(docs, settings.stripBoilerplate) ?? {}
   // Term ids by document frequency: the join then takes each row's rare terms as they lie (all-pairs.ts). Rows are
   // digested when pairs are kept between runs (to recognise them in the next run).
-  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined }
+  // Rows and postings in one arena when the join will run on worker threads: its WebAssembly kernel reads them there.
+  const arena = skills.length >= PARALLEL_MIN_DOCS ? JoinArena.create() : undefined
+  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
 

@@ -16,6 +16,8 @@
 import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import type { TfIdfIndex } from './tfidf'
+import { arenaOf, sharedArray, type JoinArena } from './join-arena'
+import { joinKernelModule, KERNEL_ARRAYS } from './join-kernel'
 import { startWorker } from './warm-workers'
 import { firstAtOrAfter } from './sorted-ids'
 
@@ -27,6 +29,8 @@ export interface SimilarPairs {
   score: Float64Array
   /** The frequent-term cut-off the join used (absent when no join ran). */
   frequentDf?: number
+  /** Which kernel the worker threads ran (absent when the join ran on this thread). */
+  kernel?: 'webassembly' | 'javascript'
 }
 
 export interface AllPairsOptions {
@@ -328,16 +332,14 @@ export function appendPair(out: PairSink, a: number, b: number, s: number): void
   out.s[out.n++] = s
 }
 
-function sharedArray<T extends Uint32Array | Float64Array>(make: new (buf: SharedArrayBuffer) => T, bytesPer: number, length: number): T {
-  return new make(new SharedArrayBuffer(Math.max(1, length) * bytesPer))
-}
-
 /** A prepared join: its data and the way back to the index as it was (rows in term order). */
 export interface PreparedJoin {
   data: JoinData
   frequentDf: number
   /** Whether the index's own rows were reordered for the join (restore() puts them back). */
   reordered: boolean
+  /** The arena holding every array of `data`, when the index was built in one: the WebAssembly kernel can run. */
+  arena?: JoinArena
   /** Puts the index's rows back in term order (idempotent). Call when the join is over, finished or not. */
   restore(): void
 }
@@ -354,13 +356,15 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
   const n = index.docCount
   const v = index.vocab.length
   const nnz = index.colIdx.length
-  const rowPtr = sharedArray(Uint32Array, 4, n + 1)
+  // An index built in an arena (tfidf's `arena`) gets the join's own arrays there too, for the WebAssembly kernel.
+  const arena = arenaOfIndex(index)
+  const rowPtr = sharedArray(Uint32Array, n + 1, arena)
   rowPtr.set(index.rowPtr)
-  const split = sharedArray(Uint32Array, 4, n)
-  const freqNorm = sharedArray(Float64Array, 8, n)
+  const split = sharedArray(Uint32Array, n, arena)
+  const freqNorm = sharedArray(Float64Array, n, arena)
   const inPlace = index.colIdx.buffer instanceof SharedArrayBuffer && index.values.buffer instanceof SharedArrayBuffer
-  const colIdx = inPlace ? index.colIdx : sharedArray(Uint32Array, 4, nnz)
-  const values = inPlace ? index.values : sharedArray(Float64Array, 8, nnz)
+  const colIdx = inPlace ? index.colIdx : sharedArray(Uint32Array, nnz)
+  const values = inPlace ? index.values : sharedArray(Float64Array, nnz)
   if (!inPlace) {
     colIdx.set(index.colIdx)
     values.set(index.values)
@@ -387,15 +391,15 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
   // Postings: the index's own when they are in shared memory (a rare term's list is complete there, and
   // frequent terms' lists are never read), else a shared copy. Each rare entry notes its own slot.
   const shared = index.postDoc.buffer instanceof SharedArrayBuffer && index.postVal.buffer instanceof SharedArrayBuffer
-  const postPtr = shared ? index.postPtr : sharedArray(Uint32Array, 4, v + 1)
-  const postDoc = shared ? index.postDoc : sharedArray(Uint32Array, 4, nnz)
-  const postVal = shared ? index.postVal : sharedArray(Float64Array, 8, nnz)
+  const postPtr = shared && !arena ? index.postPtr : sharedArray(Uint32Array, v + 1, arena)
+  const postDoc = shared ? index.postDoc : sharedArray(Uint32Array, nnz)
+  const postVal = shared ? index.postVal : sharedArray(Float64Array, nnz)
+  if (postPtr !== index.postPtr) postPtr.set(index.postPtr)
   if (!shared) {
-    postPtr.set(index.postPtr)
     postDoc.set(index.postDoc)
     postVal.set(index.postVal)
   }
-  const rarePos = sharedArray(Uint32Array, 4, nnz)
+  const rarePos = sharedArray(Uint32Array, nnz, arena)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
     for (let q = rowPtr[d] as number; q < (split[d] as number); q++) {
@@ -407,16 +411,25 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
   }
   let restored = false
   const data: JoinData = { n, threshold, boundEps: BOUND_EPS, rowPtr, split, colIdx, values, rarePos, postPtr, postDoc, postVal, freqNorm, vocabSize: v }
+  // An arena that ran out of room mid-way leaves some arrays outside it: then the JavaScript kernel runs.
+  const whole = arena !== undefined && KERNEL_ARRAYS.every((name) => arenaOf(data[name]) === arena)
   return {
     data,
     frequentDf,
     reordered: inPlace && !ordered,
+    ...(whole ? { arena } : {}),
     restore: () => {
       if (restored) return
       restored = true
       restore()
     }
   }
+}
+
+/** The arena the index's rows and postings were built in, when all four lie in the same one. */
+function arenaOfIndex(index: TfIdfIndex): JoinArena | undefined {
+  const arena = arenaOf(index.colIdx)
+  return arena && arenaOf(index.values) === arena && arenaOf(index.postDoc) === arena && arenaOf(index.postVal) === arena ? arena : undefined
 }
 
 function dfAscending(df: Uint32Array): boolean {
@@ -612,23 +625,49 @@ interface WorkerResult {
   s: Float64Array
 }
 
-// The worker program: the kernel's own source text plus a loop claiming chunks of rows from a shared counter.
+// The worker program: a loop claiming chunks of rows from a shared counter, each joined by the WebAssembly kernel
+// when the join's arrays lie in an arena (workerData.wasm), else by joinRows (its own source text, pasted here).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const joinRows = ${joinRows.toString()}
 const d = workerData.data
 const claim = new Int32Array(workerData.counters)
-const acc = new Float64Array(d.n)
-const dense = new Float64Array(d.vocabSize)
-const cand = new Uint32Array(d.n)
 const out = { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
+let joinChunk
+const wasm = workerData.wasm
+if (wasm) {
+  const kernel = new WebAssembly.Instance(wasm.module, { env: { memory: wasm.memory } }).exports
+  kernel.setup(d.threshold, d.threshold - d.boundEps, d.n, ...wasm.offsets)
+  const outJ = new Uint32Array(wasm.memory.buffer, wasm.offsets[wasm.offsets.length - 2], d.n)
+  const outS = new Float64Array(wasm.memory.buffer, wasm.offsets[wasm.offsets.length - 1], d.n)
+  joinChunk = (lo, hi) => {
+    for (let i = lo; i < hi; i++) {
+      const found = kernel.row(i)
+      if (out.n + found > out.a.length) {
+        const size = Math.max(2 * out.a.length, out.n + found)
+        const a = new Uint32Array(size); a.set(out.a); out.a = a
+        const b = new Uint32Array(size); b.set(out.b); out.b = b
+        const s = new Float64Array(size); s.set(out.s); out.s = s
+      }
+      out.a.fill(i, out.n, out.n + found)
+      out.b.set(outJ.subarray(0, found), out.n)
+      out.s.set(outS.subarray(0, found), out.n)
+      out.n += found
+    }
+  }
+} else {
+  const acc = new Float64Array(d.n)
+  const dense = new Float64Array(d.vocabSize)
+  const cand = new Uint32Array(d.n)
+  joinChunk = (lo, hi) => joinRows(d, lo, hi, acc, dense, cand, out)
+}
 const chunkStart = [], chunkEnd = []
 for (;;) {
   const lo = Atomics.add(claim, 0, workerData.chunk)
   if (lo >= d.n) break
   const hi = Math.min(d.n, lo + workerData.chunk)
   chunkStart.push(lo)
-  joinRows(d, lo, hi, acc, dense, cand, out)
+  joinChunk(lo, hi)
   chunkEnd.push(out.n)
   Atomics.add(claim, 1, hi - lo)
 }
@@ -643,23 +682,26 @@ class WorkerFailure extends Error {}
 async function allPairsParallel(index: TfIdfIndex, threshold: number, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
   const prepared = prepareJoin(index, threshold, options.frequentDf)
   try {
-    return { ...(await runWorkers(prepared.data, workers, options)), frequentDf: prepared.frequentDf }
+    return { ...(await runWorkers(prepared.data, workers, options, prepared.arena)), frequentDf: prepared.frequentDf }
   } finally {
     prepared.restore()
   }
 }
 
-async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyncOptions): Promise<SimilarPairs> {
+async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyncOptions, arena?: JoinArena): Promise<SimilarPairs> {
   const n = data.n
   // counters[0]: next row to claim; counters[1]: rows finished (progress).
   const counters = new SharedArrayBuffer(8)
   const done = new Int32Array(counters)
   const threads: Worker[] = []
   const results: Array<Promise<WorkerResult>> = []
-  for (let w = 0; w < Math.min(workers, Math.ceil(n / CHUNK_ROWS)); w++) {
+  const count = Math.min(workers, Math.ceil(n / CHUNK_ROWS))
+  const wasm = arena ? kernelFor(data, arena, count) : undefined
+  const kernel = wasm ? 'webassembly' : 'javascript'
+  for (let w = 0; w < count; w++) {
     let worker: Worker
     try {
-      worker = startWorker(WORKER_SOURCE, { data, counters, chunk: CHUNK_ROWS })
+      worker = startWorker(WORKER_SOURCE, { data, counters, chunk: CHUNK_ROWS, ...(wasm ? { wasm: wasm[w] } : {}) })
     } catch (err) {
       for (const t of threads) void t.terminate()
       throw new WorkerFailure(`cannot start a similarity worker: ${(err as Error).message}`)
@@ -683,13 +725,39 @@ async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyn
     if (options.onProgress) timer = setInterval(() => options.onProgress?.(Math.min(n, Atomics.load(done, 1)), n), 100)
     const parts = await Promise.race([Promise.all(results), aborted])
     options.onProgress?.(n, n)
-    return mergeChunks(parts)
+    return { ...mergeChunks(parts), kernel }
   } finally {
     clearInterval(timer)
     if (onAbort) options.signal?.removeEventListener('abort', onAbort)
     // Waited for: a worker's heap is only given back when it has exited, and what follows the join allocates.
     await Promise.all(threads.map((t) => t.terminate().catch(() => undefined)))
   }
+}
+
+/** What a worker needs to run the WebAssembly kernel: the module, the memory, and its `setup` offsets. */
+interface WasmKernel {
+  module: WebAssembly.Module
+  memory: WebAssembly.Memory
+  /** Byte offsets: the join's arrays (KERNEL_ARRAYS order), then this thread's acc, dense, outJ and outS. */
+  offsets: number[]
+}
+
+/**
+ * The WebAssembly kernel for each of `threads` workers: every array of the join lies in `arena`, and each thread
+ * gets its own accumulator, dense row and pair output there (allocated now: the memory must not grow while workers
+ * read it). Undefined when the kernel cannot be compiled here or the arena has no room: the JavaScript kernel runs.
+ */
+function kernelFor(data: JoinData, arena: JoinArena, threads: number): WasmKernel[] | undefined {
+  const module = joinKernelModule()
+  if (!module) return undefined
+  const shared = KERNEL_ARRAYS.map((name) => data[name].byteOffset)
+  const kernels: WasmKernel[] = []
+  for (let t = 0; t < threads; t++) {
+    const own = [arena.alloc(Float64Array, data.n), arena.alloc(Float64Array, data.vocabSize), arena.alloc(Uint32Array, data.n), arena.alloc(Float64Array, data.n)]
+    if (own.some((a) => a === undefined)) return undefined
+    kernels.push({ module, memory: arena.memory, offsets: [...shared, ...own.map((a) => (a as Uint32Array | Float64Array).byteOffset)] })
+  }
+  return kernels
 }
 
 /** Concatenates the workers' chunks in row order. */

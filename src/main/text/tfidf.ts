@@ -7,6 +7,7 @@
  * the postings are in shared memory so the join's worker threads read them without a copy.
  */
 import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type IndexDoc } from './doc-terms'
+import { sharedArray, type JoinArena } from './join-arena'
 import { digestRows } from './row-digest'
 import { tokenize } from './tokenize'
 
@@ -25,6 +26,11 @@ export interface TfIdfOptions extends DocTermsOptions {
   termOrder?: 'lexical' | 'df'
   /** Also digest each row's terms and counts (`rowDigests`, row-digest.ts): for recognising unchanged rows later. */
   rowDigests?: boolean
+  /**
+   * Where the rows and postings go: an arena lets the join's WebAssembly kernel read them in place (join-arena.ts).
+   * Without one (or when it has no room), each is a SharedArrayBuffer of its own.
+   */
+  arena?: JoinArena
 }
 
 export interface QueryHit {
@@ -73,7 +79,8 @@ export interface TfIdfIndex {
   /**
    * The same index without its postings (documents by term): rows, terms and similarity still answer, query and
    * vectorize throw. For holders of a large index that no longer search it (curation's plan after the join), so
-   * the postings' memory can go.
+   * the postings' memory can go. (Rows built in an arena keep it whole: a linear memory cannot shrink, and copying
+   * the rows out of it cost more at the command's peak than the arena held back; docs/BENCH.md.)
    */
   rowsOnly(): TfIdfIndex
 }
@@ -145,8 +152,8 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   const postPtr = new Uint32Array(v + 1)
   for (let t = 0; t < v; t++) postPtr[t + 1] = (postPtr[t] as number) + (df[t] as number)
   // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
-  const postDoc = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const postVal = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const postDoc = sharedArray(Uint32Array, nnz, options.arena)
+  const postVal = sharedArray(Float64Array, nnz, options.arena)
   const fill = postPtr.slice(0, v)
   for (let d = 0; d < n; d++) {
     for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
@@ -158,8 +165,8 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
       fill[t] = slot + 1
     }
   }
-  const colIdx = new Uint32Array(new SharedArrayBuffer(nnz * 4))
-  const values = new Float64Array(new SharedArrayBuffer(nnz * 8))
+  const colIdx = sharedArray(Uint32Array, nnz, options.arena)
+  const values = sharedArray(Float64Array, nnz, options.arena)
   const rowFill = rowPtr.slice(0, n)
   for (let t = 0; t < v; t++) {
     const w = idf[t] as number
