@@ -744,8 +744,9 @@ interface WasmKernel {
 
 /**
  * The WebAssembly kernel for each of `threads` workers: every array of the join lies in `arena`, and each thread
- * gets its own accumulator, dense row and pair output there (allocated now: the memory must not grow while workers
- * read it). Undefined when the kernel cannot be compiled here or the arena has no room: the JavaScript kernel runs.
+ * gets its own accumulator, dense row and pair output there (allocated before the workers start: they take their
+ * offsets with them). Undefined when the kernel cannot be compiled here or the arena has no room: the JavaScript
+ * kernel runs.
  */
 function kernelFor(data: JoinData, arena: JoinArena, threads: number): WasmKernel[] | undefined {
   const module = joinKernelModule()
