@@ -100,7 +100,9 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // Term ids by document frequency: the join then takes each row's rare terms as they lie (all-pairs.ts). Rows are
   // digested when pairs are kept between runs (to recognise them in the next run).
   // Rows and postings in one arena when the join will run on worker threads: its WebAssembly kernel reads them there.
-  const arena = skills.length >= PARALLEL_MIN_DOCS ? JoinArena.create() : undefined
+  // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
+  const wasm = skills.length >= PARALLEL_MIN_DOCS && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
+  const arena = wasm ? JoinArena.create() : undefined
   const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
