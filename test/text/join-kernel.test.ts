@@ -54,6 +54,18 @@ describe('the WebAssembly join kernel', () => {
     )
   })
 
+  it('stops when aborted, and the same index joins again afterwards', async () => {
+    const docs = Array.from({ length: 3000 }, (_, i) => `w${i % 7} w${i % 11} w${i % 13} common${i % 3}`)
+    const index = buildTfIdfIndex(docs, { tokenizer: words, termOrder: 'df', arena: JoinArena.create()! })
+    const controller = new AbortController()
+    const pending = allPairsAsync(index, 0.05, { workers: 2, signal: controller.signal })
+    controller.abort(new Error('cancelled'))
+    await expect(pending).rejects.toThrow('cancelled')
+    const again = await allPairsAsync(index, 0.5, { workers: 2 })
+    expect(again.kernel).toBe('webassembly')
+    expect(same(again, allPairs(buildTfIdfIndex(docs, { tokenizer: words, termOrder: 'df' }), 0.5))).toBe(true)
+  })
+
   it('handles rows with over a thousand pairs each', async () => {
     const docs = Array.from({ length: 1300 }, (_, i) => ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].filter((_, k) => (i >> k) % 2 === 0 || k === i % 6).join(' '))
     const want = allPairs(buildTfIdfIndex(docs, { tokenizer: words, termOrder: 'df' }), 0.2)
