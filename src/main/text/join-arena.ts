@@ -53,13 +53,6 @@ export class JoinArena {
     owners.set(view, this)
     return view
   }
-
-  /** The arena's own copy of `from`, or undefined when it has no room. */
-  copyOf<T extends Uint32Array | Float64Array>(from: T): T | undefined {
-    const view = this.alloc(from.constructor as unknown as SharedArrayType<T>, from.length)
-    view?.set(from)
-    return view
-  }
 }
 
 /** The arena an array was handed out by, if any. */
