@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
-import { allPairsAsync, joinWorkerCount, PARALLEL_MIN_DOCS, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
+import { allPairsAsync, joinWorkerCount, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
 import { JoinArena } from '../text/join-arena'
 import type { DocTermsOptions } from '../text/doc-terms'
 import { pairsAtLeast, updatePairs, type EarlierJoin, type UpdatedPairs } from '../text/pairs-update'
@@ -101,7 +101,7 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // digested when pairs are kept between runs (to recognise them in the next run).
   // Rows and postings in one arena when the join will run on worker threads: its WebAssembly kernel reads them there.
   // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
-  const wasm = skills.length >= PARALLEL_MIN_DOCS && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
+  const wasm = joinWorkerCount(skills.length) > 0 && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
   const arena = wasm ? JoinArena.create() : undefined
   const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)

@@ -315,18 +315,28 @@ export function pairSink(capacity = 1024): PairSink {
   return { a: new Uint32Array(size), b: new Uint32Array(size), s: new Float64Array(size), n: 0 }
 }
 
-/** Appends a pair, doubling the arrays when full (the kernel does the same inline: its source must stand alone). */
+/**
+ * Makes room for `extra` more pairs, at least doubling the arrays when they are full. Self-contained (no module
+ * references): the join's worker program pastes its source. The kernel grows its sink inline, one pair at a time, in
+ * its innermost loop.
+ */
+export function reservePairs(out: PairSink, extra: number): void {
+  if (out.n + extra <= out.a.length) return
+  const size = Math.max(2 * out.a.length, out.n + extra)
+  const a = new Uint32Array(size)
+  a.set(out.a)
+  out.a = a
+  const b = new Uint32Array(size)
+  b.set(out.b)
+  out.b = b
+  const s = new Float64Array(size)
+  s.set(out.s)
+  out.s = s
+}
+
+/** Appends a pair (the arrays grow as needed). */
 export function appendPair(out: PairSink, a: number, b: number, s: number): void {
-  if (out.n === out.a.length) {
-    const grow = <T extends Uint32Array | Float64Array>(x: T, make: new (n: number) => T): T => {
-      const y = new make(2 * x.length)
-      y.set(x)
-      return y
-    }
-    out.a = grow(out.a, Uint32Array)
-    out.b = grow(out.b, Uint32Array)
-    out.s = grow(out.s, Float64Array)
-  }
+  reservePairs(out, 1)
   out.a[out.n] = a
   out.b[out.n] = b
   out.s[out.n++] = s
@@ -630,6 +640,7 @@ interface WorkerResult {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const joinRows = ${joinRows.toString()}
+const reservePairs = ${reservePairs.toString()}
 const d = workerData.data
 const claim = new Int32Array(workerData.counters)
 const out = { a: new Uint32Array(1024), b: new Uint32Array(1024), s: new Float64Array(1024), n: 0 }
@@ -643,12 +654,7 @@ if (wasm) {
   joinChunk = (lo, hi) => {
     for (let i = lo; i < hi; i++) {
       const found = kernel.row(i)
-      if (out.n + found > out.a.length) {
-        const size = Math.max(2 * out.a.length, out.n + found)
-        const a = new Uint32Array(size); a.set(out.a); out.a = a
-        const b = new Uint32Array(size); b.set(out.b); out.b = b
-        const s = new Float64Array(size); s.set(out.s); out.s = s
-      }
+      reservePairs(out, found)
       out.a.fill(i, out.n, out.n + found)
       out.b.set(outJ.subarray(0, found), out.n)
       out.s.set(outS.subarray(0, found), out.n)
