@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { allPairs, allPairsAsync, prepareJoin, type SimilarPairs } from '../../src/main/text/all-pairs'
 import { arenaOf, JoinArena } from '../../src/main/text/join-arena'
 import { JOIN_KERNEL_WASM } from '../../src/main/text/join-kernel-wasm'
-import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+import { buildTfIdfIndex, buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
+import { similarityParts } from '../../src/main/curate/proposals'
+import { openLibrary } from '../../src/main/store/library'
+import { tempDir } from '../curate/fixtures'
+import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { assemble } = require('../../scripts/build-join-kernel.cjs') as { assemble: () => Promise<Buffer> }
@@ -78,4 +82,24 @@ describe('the WebAssembly join kernel', () => {
     expect(plain.kernel).toBe('javascript')
     expect(same(plain, want)).toBe(true)
   })
+
+  it.skipIf(!HAS_REAL_DATA)('finds the same pairs as the JavaScript kernel on real SKILL.md corpora', async () => {
+    // Read from a copy: a listing never writes, but the real data is never handed to the store directly.
+    const dir = tempDir('join-kernel-real')
+    for (const corpus of ['anthropics_skills', 'composiohq_awesome-claude-skills']) fs.cpSync(realPath('skills', corpus), path.join(dir, corpus), { recursive: true })
+    const skills = (await (await openLibrary(dir)).list()).skills
+    expect(skills.length).toBeGreaterThan(100)
+    const docs = skills.map(similarityParts)
+    // As curation builds them: boilerplate out, terms by document frequency.
+    const plain = await buildTfIdfIndexAsync(docs, { boilerplate: {}, termOrder: 'df' })
+    const inArena = await buildTfIdfIndexAsync(docs, { boilerplate: {}, termOrder: 'df', arena: JoinArena.create()! })
+    for (const threshold of [0.3, 0.5, 0.7]) {
+      const want = await allPairsAsync(plain, threshold, { workers: 2 })
+      const got = await allPairsAsync(inArena, threshold, { workers: 2 })
+      expect(got.kernel).toBe('webassembly')
+      expect(want.kernel).toBe('javascript')
+      expect(want.count).toBeGreaterThan(0)
+      expect(same(got, want)).toBe(true)
+    }
+  }, 60_000)
 })
