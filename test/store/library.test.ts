@@ -32,6 +32,27 @@ async function expectStoreError(p: Promise<unknown>, code: string): Promise<Stor
 }
 
 describe('opening and listing', () => {
+  it('tells an observer of the opening listing its root and file count, then each skill as it is read, in the listing order', async () => {
+    const seen: { root?: string; files?: number; paths: string[] } = { paths: [] }
+    const observed = await openLibrary(dir, {
+      now,
+      onListing: (root, files) => {
+        seen.root = root
+        seen.files = files
+        return (skill) => seen.paths.push(skill.path)
+      }
+    })
+    const all = await observed.list({ includeLegacy: true })
+    expect(seen.root).toBe(fs.realpathSync(dir))
+    expect(seen.files).toBeGreaterThanOrEqual(all.skills.length)
+    expect(seen.paths).toEqual(all.skills.map((s) => s.path))
+    expect(all.skills.some((s) => s.legacy)).toBe(true)
+    // A lazy open does not list, so nobody is told.
+    let told = false
+    await openLibrary(dir, { now, lazy: true, onListing: () => void (told = true) })
+    expect(told).toBe(false)
+  })
+
   it('loads both layouts, dot-folders included, skipping node_modules, codes, logs and legacy', async () => {
     const { skills } = await lib.list()
     expect(skills.map((s) => s.path).sort()).toEqual([

@@ -11,6 +11,7 @@ import { formatTimestamp } from '../store/skill-meta'
 import { allPairsAsync, joinWorkerCount, sharedTopTerms, type SimilarPairs } from '../text/all-pairs'
 import { JoinArena } from '../text/join-arena'
 import type { DocTermsOptions } from '../text/doc-terms'
+import type { StreamedScan } from '../text/streamed-scan'
 import { pairsAtLeast, updatePairs, type EarlierJoin, type UpdatedPairs } from '../text/pairs-update'
 import { releaseWarmWorkers } from '../text/warm-workers'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
@@ -51,6 +52,8 @@ export interface PlanInput {
    * as similarityParts gives them), which of them it has and where fresh results go.
    */
   termCache?: (docs: ReadonlyArray<readonly string[]>, lines: boolean) => Pick<DocTermsOptions, 'reuse' | 'onScanned'>
+  /** The documents' text scan, streamed while the library was read (used when it covers exactly them). */
+  streamedScan?: StreamedScan
   /**
    * The join's frequent-term cut-off an earlier run chose for a corpus of this shape (cut-cache.ts: it decides how
    * fast the join is, never its pairs), and where to keep the one this run chose.
@@ -103,7 +106,7 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
   const wasm = joinWorkerCount(skills.length) > 0 && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
   const arena = wasm ? JoinArena.create() : undefined
-  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}) }
+  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(input.streamedScan ? { streamed: input.streamedScan } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
 

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind, SkillList, UsageReport } from '../../shared/types'
+import type { CurationPlan, Proposal, ProposalKind, Skill, SkillList, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/library'
 import { readContainedText, writeContained } from '../store/contained'
@@ -13,7 +13,9 @@ import { applyProposal, CurationError, recoverTransactions, runTransaction, undo
 import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
-import { buildPlan, type CurationProgress } from './proposals'
+import { buildPlan, similarityParts, type CurationProgress } from './proposals'
+import { STREAMED_SCAN_MIN_DOCS, StreamedScan } from '../text/streamed-scan'
+import { warmCurationWorkers } from './warm-up'
 import { cutCacheFile, loadCut, saveCut } from './cut-cache'
 import { corpusDigest, pairsCacheFile, pairsForKey, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
@@ -39,15 +41,53 @@ export interface OpenedLibrary {
    * curateLibrary uses it instead of listing every file again, and drops it; later calls list afresh.
    */
   listing?: SkillList
+  /**
+   * The similarity index's text scan of that listing's active skills, started on a worker while the files were
+   * read (a first run on a large library: see streamedScanFor). The next curateLibrary uses or closes it.
+   */
+  streamedScan?: StreamedScan
 }
 
-/** Opens the library and rolls back / completes interrupted transactions. */
-export async function openForCuration(dir: string): Promise<OpenedLibrary> {
-  const library = await openLibrary(dir)
+/** How a library is opened: `toCurate` when curateLibrary comes next (cacheDir: where curation keeps its caches). */
+export interface OpenForCurationOptions {
+  toCurate?: { cacheDir?: string }
+}
+
+/**
+ * Opens the library and rolls back / completes interrupted transactions. Opened to be curated, the join's workers
+ * start while the library is read, and a library curated for the first time has its text scanned meanwhile.
+ */
+export async function openForCuration(dir: string, opts: OpenForCurationOptions = {}): Promise<OpenedLibrary> {
+  const toCurate = opts.toCurate
+  let streamed: StreamedScan | undefined
+  const onListing = (root: string, files: number): ((skill: Skill) => void) | undefined => {
+    // While the streamed scan runs, both cores are busy: the join's workers start when it is done.
+    streamed = streamedScanFor(root, files, toCurate?.cacheDir, () => warmCurationWorkers(files))
+    if (!streamed) warmCurationWorkers(files)
+    const scan = streamed
+    return scan && ((skill) => void (skill.legacy || scan.add(similarityParts(skill))))
+  }
+  let library: SkillLibrary
+  try {
+    library = await openLibrary(dir, toCurate ? { onListing } : {})
+  } finally {
+    streamed?.end()
+  }
   const listing = await library.snapshot({ includeLegacy: true })
   const recovery = await recoverTransactions(library.root)
   const changed = recovery.rolledBack.length > 0 || recovery.committed.length > 0
-  return { library, root: library.root, recovery, ...(changed ? {} : { listing }) }
+  if (changed) streamed?.close()
+  return { library, root: library.root, recovery, ...(changed ? {} : { listing, ...(streamed ? { streamedScan: streamed } : {}) }) }
+}
+
+/**
+ * A streamed scan for a listing of `files` files, when it pays: a library large enough that the scan takes longer
+ * than starting a worker, and no term cache yet (a later run reuses its terms and scans only what changed).
+ */
+function streamedScanFor(root: string, files: number, cacheDir: string | undefined, onScanned: () => void): StreamedScan | undefined {
+  if (files < STREAMED_SCAN_MIN_DOCS) return undefined
+  if (cacheDir !== undefined && fs.existsSync(termCacheFile(cacheDir, root))) return undefined
+  return StreamedScan.start(onScanned)
 }
 
 export interface CurateOptions {
@@ -70,7 +110,10 @@ export interface CurateOptions {
 export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions = {}): Promise<SavedPlan> {
   const { library, root } = opened
   const all = opened.listing ?? (await library.list({ includeLegacy: true }))
+  const streamedScan = opened.listing ? opened.streamedScan : undefined
+  if (!streamedScan) opened.streamedScan?.close()
   opened.listing = undefined
+  opened.streamedScan = undefined
   const active = all.skills.filter((s) => !s.legacy)
   opts.onProgress?.({ step: 1, message: `Loaded ${active.length} skills` })
   // The listing keeps each file's text (what its hash is of): proposals' "before" texts come from that same read.
@@ -105,8 +148,9 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     usage: opts.usage,
     termCache: cache?.forDocs,
     joinCut: cut?.joinCut,
-    joinPairs: kept?.joinPairs
-  })
+    joinPairs: kept?.joinPairs,
+    ...(streamedScan ? { streamedScan } : {})
+  }).finally(() => streamedScan?.close())
   await cache?.saving
   await cut?.saving
   await kept?.saving

@@ -46,6 +46,12 @@ export interface LibraryOptions {
   lazy?: boolean
   /** Where a skill id probably is (e.g. from the search index), tried before listing the library to find it. */
   locate?: (skillId: string) => string | undefined
+  /**
+   * Told of the listing made when opening (not a lazy one) once its files are found: the library's root and how
+   * many files it will read. It may return a function that is then given each skill read, in the listing's order,
+   * as it is read (for work that overlaps the reading, such as curation's text scan).
+   */
+  onListing?: (root: string, files: number) => ((skill: Skill) => void) | undefined
 }
 
 /** The store plus a few extras other modules use (all additive to SkillStore). */
@@ -112,7 +118,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
   const st = await fs.promises.stat(root)
   if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
   const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate)
-  await lib.init(opts.lazy === true)
+  await lib.init(opts.lazy === true, opts.onListing)
   return lib
 }
 
@@ -137,9 +143,9 @@ class Library implements SkillLibrary {
     this.ledger = new LedgerTail(root)
   }
 
-  async init(lazy: boolean): Promise<void> {
+  async init(lazy: boolean, onListing?: LibraryOptions['onListing']): Promise<void> {
     const temps: string[] = []
-    if (!lazy) await this.scan(temps)
+    if (!lazy) await this.scan(temps, onListing)
     else this.ledger.poll()
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
     this.sweptTempFiles += await this.sweepBookkeepingTemps()
@@ -414,12 +420,16 @@ class Library implements SkillLibrary {
   }
 
   /** Loads many candidates in batches, yielding to the event loop between batches so the process stays responsive. */
-  private async loadAll(candidates: Candidate[]): Promise<CacheEntry['result'][]> {
+  private async loadAll(candidates: Candidate[], onSkill?: (skill: Skill) => void): Promise<CacheEntry['result'][]> {
     const out: CacheEntry['result'][] = []
     for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
       const end = Math.min(candidates.length, i + LOAD_BATCH)
-      for (let k = i; k < end; k++) out.push(this.load(candidates[k]!))
+      for (let k = i; k < end; k++) {
+        const r = this.load(candidates[k]!)
+        out.push(r)
+        if (onSkill && r.ok) onSkill(r.skill)
+      }
     }
     return out
   }
@@ -429,14 +439,14 @@ class Library implements SkillLibrary {
   }
 
   /** Reads every skill (active and legacy), sorted by path; reports duplicate active ids. */
-  private async scan(temps: string[] = []): Promise<SkillList> {
+  private async scan(temps: string[] = [], onListing?: LibraryOptions['onListing']): Promise<SkillList> {
     const startVersion = this.version
     // Uses and writes announced so far are covered by what this scan reads (or come after it).
     this.ledger.poll()
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    const results = await this.loadAll(candidates)
+    const results = await this.loadAll(candidates, onListing?.(this.root, candidates.length))
     const skills: Skill[] = []
     const seen = new Set<string>()
     const idPaths = new Map<string, string>()

@@ -7,6 +7,7 @@
 import { boilerplateFlags, lineAt, lineKey, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary } from './tokenize'
 import { resized } from './typed-arrays'
+import type { StreamedScan } from './streamed-scan'
 import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
 
@@ -25,6 +26,11 @@ export interface DocTermsOptions {
    * least one document was scanned: for keeping them (the arrays are changed after the call returns).
    */
   onScanned?: (table: TermTable) => void
+  /**
+   * A scan already fed these documents on a worker (streamed-scan.ts): used when it covers exactly them and no
+   * earlier results are reused, else closed and the documents scanned as usual. Async builds only.
+   */
+  streamed?: StreamedScan
 }
 
 /** Pass-1 results of documents as a table: terms (before boilerplate is taken out) and line keys. */
@@ -178,20 +184,26 @@ export class DocTerms {
   }
 }
 
-/** A distinct word of a scan (lowercase ASCII codes) as a string. */
-function wordOf(scan: WordScan, w: number): string {
-  const off = scan.wordAt[2 * w] as number
-  const len = scan.wordAt[2 * w + 1] as number
+/** The word of `len` lowercase ASCII codes at pool[off…] as a string. */
+function wordAt(pool: Uint8Array, off: number, len: number): string {
   let word = ''
-  for (let k = 0; k < len; k += 4096) word += String.fromCharCode.apply(null, scan.pool.subarray(off + k, off + Math.min(len, k + 4096)) as unknown as number[])
+  for (let k = 0; k < len; k += 4096) word += String.fromCharCode.apply(null, pool.subarray(off + k, off + Math.min(len, k + 4096)) as unknown as number[])
   return word
 }
 
+/** The scanned entries collectScan reads (a WordScan's, or a streamed chunk's). */
+type ScannedDocs = Pick<WordScan, 'docPtr' | 'entWord' | 'entCount' | 'nEnt' | 'slow' | 'nSlow' | 'lineKey' | 'lineStart' | 'linePtr'>
+
 /** Adds the documents docs[first, …) that `scan` covers: its words as terms, its slow pieces through tokenize. */
 function collectScan(scan: WordScan, docs: readonly IndexDoc[], first: number, out: DocTerms): void {
-  const dict = out.dict
   const termOfLocal = new Int32Array(scan.words)
-  for (let w = 0; w < scan.words; w++) termOfLocal[w] = dict.termOfWord(wordOf(scan, w))
+  for (let w = 0; w < scan.words; w++) termOfLocal[w] = out.dict.termOfWord(wordAt(scan.pool, scan.wordAt[2 * w] as number, scan.wordAt[2 * w + 1] as number))
+  collectEntries(scan, termOfLocal, docs, first, out)
+}
+
+/** collectScan's second half: the entries of docs[first, …), their local word ids mapped by termOfLocal. */
+function collectEntries(scan: ScannedDocs, termOfLocal: Int32Array, docs: readonly IndexDoc[], first: number, out: DocTerms): void {
+  const dict = out.dict
   const count = scan.docPtr.length - 1
   out.reserve(scan.nEnt)
   let slow = 0
@@ -264,7 +276,13 @@ export async function docTermsAsync(docs: readonly IndexDoc[], options: DocTerms
   const prepared = prepareDocs(docs, options)
   const reuse = options.tokenizer ? undefined : options.reuse
   let terms: DocTerms
-  if (!reuse) {
+  const streamed = options.streamed
+  const early = streamed && !reuse && !options.tokenizer && streamed.covers(prepared) ? await collectStreamed(prepared, options, streamed) : undefined
+  if (!early) streamed?.close()
+  if (early) {
+    terms = early
+    if (terms.docs > 0) options.onScanned?.(terms.table())
+  } else if (!reuse) {
     terms = await scanAll(prepared, options)
     if (terms.docs > 0) options.onScanned?.(terms.table())
   } else {
@@ -347,6 +365,30 @@ function copyRows(out: DocTerms, table: TermTable, r0: number, r1: number): void
     if (lines) out.linePtr[out.docs + 1] = (table.linePtr[r + 1] as number) + lineShift
     out.docs++
   }
+}
+
+/**
+ * Pass 1 from a streamed scan that covers `docs`, its chunks collected as they come; undefined when its worker
+ * failed (the caller scans them itself).
+ */
+async function collectStreamed(docs: readonly IndexDoc[], options: DocTermsOptions, streamed: StreamedScan): Promise<DocTerms | undefined> {
+  const out = docTermsFor(docs.length, totalChars(docs), options)
+  let termOfLocal = new Int32Array(1024)
+  let first = 0
+  try {
+    for (let chunk = await streamed.next(); chunk; chunk = await streamed.next()) {
+      if (chunk.words > termOfLocal.length) termOfLocal = resized(termOfLocal, Math.max(chunk.words, 2 * termOfLocal.length))
+      for (let w = chunk.words0; w < chunk.words; w++) {
+        const at = 2 * (w - chunk.words0)
+        termOfLocal[w] = out.dict.termOfWord(wordAt(chunk.newPool, chunk.newWordAt[at] as number, chunk.newWordAt[at + 1] as number))
+      }
+      collectEntries(chunk, termOfLocal, docs, first, out)
+      first += chunk.docPtr.length - 1
+    }
+  } catch {
+    return undefined
+  }
+  return first === docs.length ? out : undefined
 }
 
 /** Pass 1 without taking boilerplate out: on this thread, or with a worker on large corpora. */

@@ -5,7 +5,6 @@ import { acceptProposal, curateLibrary, openForCuration } from '../../curate/ser
 import type { CurationSettings } from '../../curate/settings'
 import { chunked, jsonPieces } from '../../curate/json-pieces'
 import { defaultCacheDir } from '../../cache-dir'
-import { warmCurationWorkers, warmForFolder } from '../../curate/warm-up'
 import { loadStems, saveStems, stemCacheFile } from '../../text/stem-cache'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
@@ -76,9 +75,8 @@ export const command: CliCommand = {
 
     // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
-    // the worker threads the similarity work takes start now (by the top folder's size), overlapping the listing
-    const [opened] = await Promise.all([openForCuration(dir), loadStems(stemFile), warmForFolder(dir)])
-    if (opened.listing) warmCurationWorkers(opened.listing.skills.filter((s) => !s.legacy).length)
+    // opened to be curated: the join's worker threads start (and a first run's text scan runs) while it is read
+    const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) } }), loadStems(stemFile)])
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
     let lastStep = 0

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { generateCorpus } from '../../bench/cluster-corpus'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import type { CurationPlan } from '../../src/shared/types'
+import { STREAMED_SCAN_MIN_DOCS } from '../../src/main/text/streamed-scan'
+import { makeLibrary, tempDir } from './fixtures'
+
+const NOW = new Date('2026-11-21T12:00:00Z')
+const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, created_at: undefined })
+
+describe('curation with the text scanned while the library is read', () => {
+  it("plans a first run the same as without it, and later runs (the term cache's) do not stream", async () => {
+    const n = STREAMED_SCAN_MIN_DOCS + 400
+    const { docs } = generateCorpus(n, 11)
+    const dir = makeLibrary(
+      docs.map((doc, i) => {
+        const nl = doc.indexOf('\n')
+        return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
+      })
+    )
+    const cacheDir = tempDir('streamed-cache')
+    const first = await openForCuration(dir, { toCurate: { cacheDir } })
+    const streamed = first.streamedScan
+    expect(streamed).toBeDefined()
+    const streamedPlan = planJson(await curateLibrary(first, { now: NOW, cacheDir }))
+    // Every active skill's scan came from the worker.
+    expect(streamed!.deliveredDocs).toBe(n)
+    const plain = planJson(await curateLibrary(await openForCuration(dir), { now: NOW }))
+    expect((JSON.parse(plain) as CurationPlan).proposals.filter((p) => p.kind === 'merge' || p.kind === 'consolidate').length).toBeGreaterThan(10)
+    expect(streamedPlan).toBe(plain)
+    const second = await openForCuration(dir, { toCurate: { cacheDir } })
+    expect(second.streamedScan).toBeUndefined()
+    expect(planJson(await curateLibrary(second, { now: NOW, cacheDir }))).toBe(plain)
+  }, 90_000)
+
+  it('does not stream a small library', async () => {
+    const dir = makeLibrary([{ id: '1900000001', title: 'One', body: 'Only one skill.', created: '2026-11-01T00:00:00' }])
+    const opened = await openForCuration(dir, { toCurate: { cacheDir: tempDir('streamed-cache') } })
+    expect(opened.streamedScan).toBeUndefined()
+  })
+})
