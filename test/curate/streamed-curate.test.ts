@@ -3,6 +3,8 @@ import { generateCorpus } from '../../bench/cluster-corpus'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationPlan } from '../../src/shared/types'
 import { STREAMED_SCAN_MIN_DOCS } from '../../src/main/text/streamed-scan'
+import { similarityParts } from '../../src/main/curate/proposals'
+import { documentKey, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
 import { makeLibrary, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
@@ -30,6 +32,10 @@ describe('curation with the text scanned while the library is read', () => {
     expect(streamedPlan).toBe(plain)
     const second = await openForCuration(dir, { toCurate: { cacheDir } })
     expect(second.streamedScan).toBeUndefined()
+    // The first run kept every skill's terms under the key documentKey gives it (the worker computed them).
+    const keys = second.listing!.skills.filter((s) => !s.legacy).map((s) => documentKey(similarityParts(s)))
+    const reuse = loadTermCache(termCacheFile(cacheDir, second.root), second.root, true, keys)
+    expect(reuse && Array.from(reuse.rowOf).every((r) => r >= 0)).toBe(true)
     expect(planJson(await curateLibrary(second, { now: NOW, cacheDir }))).toBe(plain)
   }, 90_000)
 

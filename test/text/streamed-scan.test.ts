@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { similarityParts } from '../../src/main/curate/proposals'
 import { openLibrary } from '../../src/main/store/library'
 import type { IndexDoc } from '../../src/main/text/doc-terms'
+import { documentKey } from '../../src/main/text/document-key'
 import { StreamedScan } from '../../src/main/text/streamed-scan'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../../src/main/text/tfidf'
 import { tempDir } from '../curate/fixtures'
@@ -64,6 +65,8 @@ describe('the streamed text scan', () => {
     const got = await buildTfIdfIndexAsync(docs, { ...OPTIONS, streamed })
     expect(streamed.deliveredDocs).toBe(docs.length)
     expectSameIndex(got, await buildTfIdfIndexAsync(docs, { ...OPTIONS, workers: 0 }))
+    // The worker keyed every document as documentKey does.
+    expect(streamed.keys()).toEqual(docs.map(documentKey))
   }, 60_000)
 
   it('is not used for documents other than those it was fed, and the build is still right', async () => {
@@ -72,6 +75,7 @@ describe('the streamed text scan', () => {
     const streamed = streamOf(docs)
     const got = await buildTfIdfIndexAsync(other, { ...OPTIONS, streamed })
     expect(streamed.deliveredDocs).toBe(0)
+    expect(streamed.keys()).toBeUndefined()
     expect(streamed.covers(docs)).toBe(false) // closed
     expectSameIndex(got, await buildTfIdfIndexAsync(other, { ...OPTIONS, workers: 0 }))
   }, 60_000)

@@ -49,9 +49,10 @@ export interface PlanInput {
   usage?: UsageReport
   /**
    * Pass-1 results kept from earlier runs (term-cache.ts): given the documents the index reads (one per skill,
-   * as similarityParts gives them), which of them it has and where fresh results go.
+   * as similarityParts gives them), which of them it has and where fresh results go. `keysLater`: the documents'
+   * keys as the streamed scan computed them, once the build has used it (else undefined: key them here).
    */
-  termCache?: (docs: ReadonlyArray<readonly string[]>, lines: boolean) => Pick<DocTermsOptions, 'reuse' | 'onScanned'>
+  termCache?: (docs: ReadonlyArray<readonly string[]>, lines: boolean, keysLater?: () => readonly string[] | undefined) => Pick<DocTermsOptions, 'reuse' | 'onScanned'>
   /** The documents' text scan, streamed while the library was read (used when it covers exactly them). */
   streamedScan?: StreamedScan
   /**
@@ -99,14 +100,15 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // Template boilerplate lines are left out while the index is built (one pass over the text, two threads on
   // large libraries).
   const docs = skills.map(similarityParts)
-  const kept = input.termCache?.(docs, settings.stripBoilerplate) ?? {}
+  const streamed = input.streamedScan
+  const kept = input.termCache?.(docs, settings.stripBoilerplate, streamed && (() => streamed.keys())) ?? {}
   // Term ids by document frequency: the join then takes each row's rare terms as they lie (all-pairs.ts). Rows are
   // digested when pairs are kept between runs (to recognise them in the next run).
   // Rows and postings in one arena when the join will run on worker threads: its WebAssembly kernel reads them there.
   // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
   const wasm = joinWorkerCount(skills.length) > 0 && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
   const arena = wasm ? JoinArena.create() : undefined
-  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(input.streamedScan ? { streamed: input.streamedScan } : {}) }
+  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(streamed ? { streamed } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
 

@@ -168,7 +168,18 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
 /** The term cache of one run: what buildPlan asks of it, and the bytes to save once the plan is built. */
 function termCacheFor(file: string, root: string): { saving?: Promise<void>; corpus?: string; forDocs: NonNullable<Parameters<typeof buildPlan>[0]['termCache']> } {
   const cache: ReturnType<typeof termCacheFor> = {
-    forDocs: (docs, lines) => {
+    forDocs: (docs, lines, keysLater) => {
+      // A first run (no cache file) reuses nothing: its keys are needed only with its fresh terms, and a streamed
+      // scan has computed them on its worker by then.
+      if (keysLater && !fs.existsSync(file)) {
+        return {
+          onScanned: (table) => {
+            const keys = keysLater() ?? docs.map(documentKey)
+            cache.corpus = corpusDigest(keys, lines)
+            cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))
+          }
+        }
+      }
       const keys = docs.map(documentKey)
       cache.corpus = corpusDigest(keys, lines)
       const reuse = loadTermCache(file, root, lines, keys)

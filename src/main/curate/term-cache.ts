@@ -14,24 +14,19 @@ import { writeCacheFile } from '../cache-files'
 import { encodeIndex, IndexFile } from '../search/codec'
 import type { ReusedTerms, TermTable } from '../text/doc-terms'
 import { TOKENIZER_VERSION } from '../text/tokenize'
+import { DOCUMENT_KEY_BYTES } from '../text/document-key'
 
 /** Bumped when what a row holds changes (the scan, line keys, the parts the index reads). */
 export const TERM_CACHE_FORMAT = 2
 const KIND = 'skillbench curate terms'
-const KEY_BYTES = 16
+const KEY_BYTES = DOCUMENT_KEY_BYTES
 
 export function termCacheFile(cacheDir: string, root: string): string {
   return path.join(cacheDir, 'curate', `${hash('sha256', root, 'hex').slice(0, 20)}.terms`)
 }
 
-/**
- * The key of a document: its parts as the index reads them (joined by line breaks). BLAKE2b rather than SHA-256:
- * every run keys every skill, and on CPUs without SHA instructions it is ~1.5× faster (20,000 skills: 113–124
- * against 175–176 ms), with the same strength.
- */
-export function documentKey(parts: readonly string[]): string {
-  return hash('blake2b512', parts.join('\n'), 'hex').slice(0, 2 * KEY_BYTES)
-}
+/** The key of a document: its parts as the index reads them (text/document-key.ts). */
+export { documentKey } from '../text/document-key'
 
 interface TermCacheHeader {
   kind: string

@@ -6,11 +6,14 @@
  *
  * The worker keeps one word table across batches: each chunk it posts back carries its documents' entries by
  * local word id and only the words first seen in it, so every distinct word crosses once and becomes a term once.
+ * It also keys each document (document-key.ts) while it has the text: a first run's term cache needs the keys,
+ * and computing them here takes them off this thread.
  * A chunk is one posted batch, in order. The result is only used for exactly the documents it was fed (the
  * caller checks with `covers`); anything else, or a worker that fails, falls back to the ordinary scan.
  */
 import { Worker } from 'node:worker_threads'
 import type { IndexDoc } from './doc-terms'
+import { DOCUMENT_KEY_BYTES, DOCUMENT_KEY_SOURCE } from './document-key'
 import { createWordScan, scanDocs, type WordScan } from './word-scan'
 
 /** Below this many documents the scan takes less time than a worker takes to start: nothing is streamed. */
@@ -32,6 +35,8 @@ export interface ScanChunk extends Pick<WordScan, 'docPtr' | 'entWord' | 'entCou
   words: number
   newPool: Uint8Array
   newWordAt: Uint32Array
+  /** Each document's key (document-key.ts), concatenated: the worker computes them while it has the texts. */
+  keys: string
 }
 
 export class StreamedScan {
@@ -45,6 +50,7 @@ export class StreamedScan {
   private stopped = false
   private received: ScanChunk[] = []
   private delivered = 0
+  private keyChunks: string[] = []
   private scannedDocs = 0
   private failure: Error | undefined
   private wake: (() => void) | undefined
@@ -107,6 +113,19 @@ export class StreamedScan {
     return this.delivered
   }
 
+  /**
+   * Every document's key (text/document-key.ts), in order, once next() has handed out every chunk (a build used
+   * this scan); else undefined.
+   */
+  keys(): string[] | undefined {
+    if (!this.ended || this.delivered !== this.docs.length) return undefined
+    const all = this.keyChunks.join('')
+    const width = 2 * DOCUMENT_KEY_BYTES
+    const keys = new Array<string>(this.docs.length)
+    for (let d = 0; d < keys.length; d++) keys[d] = all.slice(width * d, width * (d + 1))
+    return keys
+  }
+
   /** True when the scan was fed exactly these documents (the same parts, in the same order) and nothing more comes. */
   covers(docs: readonly IndexDoc[]): boolean {
     if (!this.ended || this.failure || docs.length !== this.docs.length) return false
@@ -120,6 +139,7 @@ export class StreamedScan {
       if (this.received.length > 0) {
         const chunk = this.received.shift() as ScanChunk
         this.delivered += chunk.docPtr.length - 1
+        this.keyChunks.push(chunk.keys)
         return chunk
       }
       if (this.ended && this.delivered === this.docs.length) return undefined
@@ -178,7 +198,9 @@ export function streamedScanWorkerSource(): string {
   // __name: the helper some TypeScript loaders (tsx) wrap inner functions with to keep their names.
   return `
 const { parentPort, workerData } = require('node:worker_threads')
+const { hash } = require('node:crypto')
 const __name = (fn) => fn
+const documentKey = ${DOCUMENT_KEY_SOURCE}
 const createWordScan = ${createWordScan.toString()}
 const scanDocs = ${scanDocs.toString()}
 const withLines = workerData.withLines
@@ -202,7 +224,7 @@ parentPort.on('message', (docs) => {
     docPtr: s.docPtr, entWord: s.entWord.slice(0, s.nEnt), entCount: s.entCount.slice(0, s.nEnt), nEnt: s.nEnt,
     slow: s.slow.slice(0, 4 * s.nSlow), nSlow: s.nSlow,
     lineKey: s.lineKey.slice(0, s.nLines), lineStart: s.lineStart.slice(0, s.nLines), nLines: s.nLines, linePtr: s.linePtr,
-    words0, words: s.words, newPool: s.pool.slice(pool0, s.poolEnd), newWordAt
+    words0, words: s.words, newPool: s.pool.slice(pool0, s.poolEnd), newWordAt, keys: docs.map(documentKey).join('')
   }
   const arrays = [chunk.docPtr, chunk.entWord, chunk.entCount, chunk.slow, chunk.lineKey, chunk.lineStart, chunk.linePtr, chunk.newPool, chunk.newWordAt]
   parentPort.postMessage(chunk, arrays.map((a) => a.buffer))
