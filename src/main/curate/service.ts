@@ -14,6 +14,7 @@ import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
 import { buildPlan, similarityParts, type CurationProgress } from './proposals'
+import type { TermTable } from '../text/doc-terms'
 import { STREAMED_SCAN_MIN_DOCS, StreamedScan } from '../text/streamed-scan'
 import { warmCurationWorkers } from './warm-up'
 import { cutCacheFile, loadCut, saveCut } from './cut-cache'
@@ -171,21 +172,19 @@ function termCacheFor(file: string, root: string): { saving?: Promise<void>; cor
     forDocs: (docs, lines, keysLater) => {
       // A first run (no cache file) reuses nothing: its keys are needed only with its fresh terms, and a streamed
       // scan has computed them on its worker by then.
-      if (keysLater && !fs.existsSync(file)) {
-        return {
-          onScanned: (table) => {
-            const keys = keysLater() ?? docs.map(documentKey)
-            cache.corpus = corpusDigest(keys, lines)
-            cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))
-          }
-        }
-      }
-      const keys = docs.map(documentKey)
-      cache.corpus = corpusDigest(keys, lines)
-      const reuse = loadTermCache(file, root, lines, keys)
+      let keys: readonly string[] | undefined = keysLater && !fs.existsSync(file) ? undefined : docs.map(documentKey)
+      if (keys) cache.corpus = corpusDigest(keys, lines)
+      const reuse = keys && loadTermCache(file, root, lines, keys)
       // Encoded while the arrays still hold every document's terms (boilerplate is taken out of them next), and
       // written at once: the bytes are not kept through the rest of the plan.
-      return { ...(reuse ? { reuse } : {}), onScanned: (table) => void (cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))) }
+      const onScanned = (table: TermTable): void => {
+        if (!keys) {
+          keys = keysLater?.() ?? docs.map(documentKey)
+          cache.corpus = corpusDigest(keys, lines)
+        }
+        cache.saving = saveTermCache(file, encodeTermCache(root, lines, keys, table))
+      }
+      return { ...(reuse ? { reuse } : {}), onScanned }
     }
   }
   return cache
