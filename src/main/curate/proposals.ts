@@ -22,7 +22,6 @@ import { askModel } from './llm-consolidate'
 import { surfaceWords, type WordTerms } from './evidence-words'
 import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
 import { protectionReason } from './protect'
-import { SORT_HELPER_MIN_SKILLS } from './warm-up'
 import { resolveSettings, type CurationSettings } from './settings'
 import { cleanupUsageEvidence, reviewProposal, usageById, useSince } from './usage-rules'
 
@@ -109,9 +108,7 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
   const wasm = joinWorkerCount(skills.length) > 0 && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
   const arena = wasm ? JoinArena.create() : undefined
-  // A large library's counting sorts take the helper warm-up.ts started for them.
-  const sortHelper = skills.length >= SORT_HELPER_MIN_SKILLS
-  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, sortHelper, ...(arena ? { arena } : {}), ...(streamed ? { streamed } : {}) }
+  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(streamed ? { streamed } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
 

@@ -100,11 +100,8 @@ export class DocTerms {
 
   constructor(n: number, capacity: number, lineCapacity: number | undefined) {
     this.docPtr = new Uint32Array(n + 1)
-    // In shared memory: the index build's helper thread reads them where they are (index-sort.ts). Sized for the
-    // worst case; only the pages written become resident.
-    const size = Math.max(1024, capacity)
-    this.entTerm = new Uint32Array(new SharedArrayBuffer(4 * size))
-    this.entCount = new Uint32Array(new SharedArrayBuffer(4 * size))
+    this.entTerm = new Uint32Array(Math.max(1024, capacity))
+    this.entCount = new Uint32Array(this.entTerm.length)
     this.lines = lineCapacity === undefined ? undefined : new LineKeys(lineCapacity)
     this.linePtr = new Uint32Array(lineCapacity === undefined ? 0 : n + 1)
   }

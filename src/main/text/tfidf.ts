@@ -8,7 +8,6 @@
  */
 import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type IndexDoc } from './doc-terms'
 import { sharedArray, type JoinArena } from './join-arena'
-import { sortTermRange, sortTerms, type TermRangeSort } from './index-sort'
 import { digestRows } from './row-digest'
 import { tokenize } from './tokenize'
 
@@ -32,11 +31,6 @@ export interface TfIdfOptions extends DocTermsOptions {
    * Without one (or when it has no room), each is a SharedArrayBuffer of its own.
    */
   arena?: JoinArena
-  /**
-   * A warm worker waits for this build (warm-workers.ts): a large index's counting sorts take it as a second thread
-   * (index-sort.ts). Async builds only.
-   */
-  sortHelper?: boolean
 }
 
 export interface QueryHit {
@@ -98,35 +92,12 @@ export function buildTfIdfIndex(docs: readonly IndexDoc[], options: TfIdfOptions
 
 /** The same index, with the text scanned by two threads on large corpora (see doc-terms.ts). */
 export async function buildTfIdfIndexAsync(docs: readonly IndexDoc[], options: TfIdfOptions & { workers?: number } = {}): Promise<TfIdfIndex> {
-  const terms = await docTermsAsync(docs, options)
-  return options.sortHelper ? indexOfAsync(terms, docs.length, options) : indexOf(terms, docs.length, options)
+  return indexOf(await docTermsAsync(docs, options), docs.length, options)
 }
 
 /** Pass 2: df/idf, CSR rows and postings from the documents' term counts. */
 function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex {
-  const parts = indexParts(terms, n, options)
-  sortTermRange({ ...parts.sort, lo: 0, hi: parts.vocab.length })
-  return finishIndex(parts, options)
-}
-
-/** indexOf with the counting sorts on two threads when the index is large and a helper waits (index-sort.ts). */
-async function indexOfAsync(terms: DocTerms, n: number, options: TfIdfOptions): Promise<TfIdfIndex> {
-  const parts = indexParts(terms, n, options)
-  await sortTerms(parts.sort, parts.vocab.length)
-  return finishIndex(parts, options)
-}
-
-interface IndexParts {
-  vocab: string[]
-  termIds: Map<string, number>
-  df: Uint32Array
-  digests: Uint32Array | undefined
-  /** The counting sorts' inputs and (allocated, not yet filled) outputs. */
-  sort: Omit<TermRangeSort, 'lo' | 'hi'>
-}
-
-/** Everything up to the counting sorts: the kept terms, df/idf, row and posting offsets, the arrays to fill. */
-function indexParts(terms: DocTerms, n: number, options: TfIdfOptions): IndexParts {
+  const tok = options.tokenizer ?? tokenize
   const { dict, docPtr, entTerm, entCount, nEnt } = terms
   const provCount = dict.terms.length
   const provDf = new Uint32Array(provCount)
@@ -183,18 +154,30 @@ function indexParts(terms: DocTerms, n: number, options: TfIdfOptions): IndexPar
   // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
   const postDoc = sharedArray(Uint32Array, nnz, options.arena)
   const postVal = sharedArray(Float64Array, nnz, options.arena)
+  const fill = postPtr.slice(0, v)
+  for (let d = 0; d < n; d++) {
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
+      const slot = fill[t] as number
+      postDoc[slot] = d
+      postVal[slot] = entCount[e] as number
+      fill[t] = slot + 1
+    }
+  }
   const colIdx = sharedArray(Uint32Array, nnz, options.arena)
   const values = sharedArray(Float64Array, nnz, options.arena)
-  const sort = { n, docPtr: docPtr.subarray(0, n + 1), entTerm: entTerm.subarray(0, nEnt), entCount: entCount.subarray(0, nEnt), remap, postPtr, rowPtr, idf, postDoc, postVal, colIdx, values }
-  return { vocab: kept, termIds, df, digests, sort }
-}
-
-/** After the counting sorts: rows L2-normalised, the postings' values computed as the rows' were. */
-function finishIndex(parts: IndexParts, options: TfIdfOptions): TfIdfIndex {
-  const tok = options.tokenizer ?? tokenize
-  const { vocab: kept, termIds, df, digests } = parts
-  const { n, rowPtr, idf, postPtr, postDoc, postVal, colIdx, values } = parts.sort
-  const v = kept.length
+  const rowFill = rowPtr.slice(0, n)
+  for (let t = 0; t < v; t++) {
+    const w = idf[t] as number
+    for (let p = postPtr[t] as number; p < (postPtr[t + 1] as number); p++) {
+      const d = postDoc[p] as number
+      const q = rowFill[d] as number
+      colIdx[q] = t
+      values[q] = (postVal[p] as number) * w
+      rowFill[d] = q + 1
+    }
+  }
   // Each row's L2 norm summed in term order (so it does not depend on where in a text a term first appears).
   const norms = new Float64Array(n)
   for (let d = 0; d < n; d++) {
