@@ -69,6 +69,9 @@ describe('patchSimpleYaml (fast front-matter patch)', () => {
     expect(patchSimpleYaml('a: 1\n', [{ path: ['a'], value: undefined }])).toBeUndefined()
     expect(patchSimpleYaml('a: 1\n', [{ path: ['a'], value: "'quoted" }])).toBeUndefined()
     expect(patchSimpleYaml('a: 1\n', [{ path: ['a'], value: 'two\nlines' }])).toBeUndefined()
+    // -0 (JSON prints it as 0): found by the property test below with seed -1218081055
+    expect(patchSimpleYaml('a: A)\n', [{ path: ['_'], value: -0 }])).toBeUndefined()
+    expect(patchFrontMatterYaml('a: A)\n', [{ path: ['_'], value: -0 }])).toBe('a: A)\n_: -0\n')
     // and the full path still patches them
     expect(patchFrontMatterYaml('a: 1\n# comment\n', [{ path: ['a'], value: 2 }])).toMatch(/^a: 2\n+# comment\n$/)
   })

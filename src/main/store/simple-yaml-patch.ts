@@ -61,6 +61,8 @@ function newString(s: string): string | undefined {
 function newScalar(v: unknown): string | undefined {
   if (typeof v === 'string') return newString(v)
   if (typeof v === 'number') {
+    // -0 prints as "0" through JSON (the yaml package writes -0): left to the full path.
+    if (Object.is(v, -0)) return undefined
     const text = JSON.stringify(v)
     return Number.isFinite(v) && SHORTEST_NUMBER.test(text) ? text : undefined
   }
