@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { generateCorpus } from '../../bench/cluster-corpus'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
@@ -37,6 +39,28 @@ describe('curation with the text scanned while the library is read', () => {
     const reuse = loadTermCache(termCacheFile(cacheDir, second.root), second.root, true, keys)
     expect(reuse && Array.from(reuse.rowOf).every((r) => r >= 0)).toBe(true)
     expect(planJson(await curateLibrary(second, { now: NOW, cacheDir }))).toBe(plain)
+  }, 90_000)
+
+  it('stops when asked: while the library is read, and while the streamed scan is collected (no plan saved)', async () => {
+    const n = STREAMED_SCAN_MIN_DOCS + 100
+    const { docs } = generateCorpus(n, 5)
+    const dir = makeLibrary(
+      docs.map((doc, i) => {
+        const nl = doc.indexOf('\n')
+        return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
+      })
+    )
+    const cacheDir = tempDir('streamed-cache')
+    await expect(openForCuration(dir, { toCurate: { cacheDir }, signal: AbortSignal.abort() })).rejects.toThrow(/aborted/)
+    // Asked to stop once the plan starts: the streamed scan's chunks are being collected then.
+    const opened = await openForCuration(dir, { toCurate: { cacheDir } })
+    const streamed = opened.streamedScan
+    expect(streamed).toBeDefined()
+    const stop = new AbortController()
+    const run = curateLibrary(opened, { now: NOW, cacheDir, signal: stop.signal, onProgress: (p) => p.step === 1 && p.done === undefined && stop.abort() })
+    await expect(run).rejects.toThrow(/aborted/)
+    expect(streamed!.covers(streamed!.docs)).toBe(false) // closed
+    expect(fs.existsSync(path.join(opened.root, '.skillbench', 'plan.json'))).toBe(false)
   }, 90_000)
 
   it('does not stream a small library', async () => {

@@ -108,13 +108,17 @@ async function similarityIndex(skills: readonly Skill[], settings: CurationSetti
   // SKILLBENCH_JOIN_KERNEL=javascript keeps the JavaScript kernel (the same pairs; for comparing the two).
   const wasm = joinWorkerCount(skills.length) > 0 && process.env.SKILLBENCH_JOIN_KERNEL !== 'javascript'
   const arena = wasm ? JoinArena.create() : undefined
-  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(streamed ? { streamed } : {}) }
+  const options = { ...kept, termOrder: 'df' as const, rowDigests: input.joinPairs !== undefined, ...(arena ? { arena } : {}), ...(streamed ? { streamed } : {}), ...(input.signal ? { signal: input.signal } : {}) }
   return buildTfIdfIndexAsync(docs, settings.stripBoilerplate ? { boilerplate: {}, ...options } : options)
 }
 
 async function similarityEngine(skills: readonly Skill[], settings: CurationSettings, input: PlanInput): Promise<Engine> {
   const index = await similarityIndex(skills, settings, input)
-  input.signal?.throwIfAborted()
+  if (input.signal) {
+    // A turn of the event loop: a Ctrl-C during the index build (synchronous) is seen before the join starts.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    input.signal.throwIfAborted()
+  }
   // One join at the lowest similarity either step needs; each step filters with its own exact test.
   const floor = Math.min(settings.mergeThreshold, 1 - settings.eps) - 1e-9
   const threshold = Math.max(1e-6, floor)

@@ -49,9 +49,13 @@ export interface OpenedLibrary {
   streamedScan?: StreamedScan
 }
 
-/** How a library is opened: `toCurate` when curateLibrary comes next (cacheDir: where curation keeps its caches). */
+/**
+ * How a library is opened: `toCurate` when curateLibrary comes next (cacheDir: where curation keeps its caches);
+ * `signal` stops reading it (the open rejects with an AbortError).
+ */
 export interface OpenForCurationOptions {
   toCurate?: { cacheDir?: string }
+  signal?: AbortSignal
 }
 
 /**
@@ -70,7 +74,10 @@ export async function openForCuration(dir: string, opts: OpenForCurationOptions 
   }
   let library: SkillLibrary
   try {
-    library = await openLibrary(dir, toCurate ? { onListing } : {})
+    library = await openLibrary(dir, { ...(toCurate ? { onListing } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })
+  } catch (err) {
+    streamed?.close()
+    throw err
   } finally {
     streamed?.end()
   }

@@ -52,6 +52,8 @@ export interface LibraryOptions {
    * as it is read (for work that overlaps the reading, such as curation's text scan).
    */
   onListing?: (root: string, files: number) => ((skill: Skill) => void) | undefined
+  /** Stops the listing made when opening between its batches of files (the open then rejects with an AbortError). */
+  signal?: AbortSignal
 }
 
 /** The store plus a few extras other modules use (all additive to SkillStore). */
@@ -118,7 +120,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
   const st = await fs.promises.stat(root)
   if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
   const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate)
-  await lib.init(opts.lazy === true, opts.onListing)
+  await lib.init(opts.lazy === true, opts.onListing, opts.signal)
   return lib
 }
 
@@ -143,9 +145,9 @@ class Library implements SkillLibrary {
     this.ledger = new LedgerTail(root)
   }
 
-  async init(lazy: boolean, onListing?: LibraryOptions['onListing']): Promise<void> {
+  async init(lazy: boolean, onListing?: LibraryOptions['onListing'], signal?: AbortSignal): Promise<void> {
     const temps: string[] = []
-    if (!lazy) await this.scan(temps, onListing)
+    if (!lazy) await this.scan(temps, onListing, signal)
     else this.ledger.poll()
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
     this.sweptTempFiles += await this.sweepBookkeepingTemps()
@@ -420,10 +422,11 @@ class Library implements SkillLibrary {
   }
 
   /** Loads many candidates in batches, yielding to the event loop between batches so the process stays responsive. */
-  private async loadAll(candidates: Candidate[], onSkill?: (skill: Skill) => void): Promise<CacheEntry['result'][]> {
+  private async loadAll(candidates: Candidate[], onSkill?: (skill: Skill) => void, signal?: AbortSignal): Promise<CacheEntry['result'][]> {
     const out: CacheEntry['result'][] = []
     for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      signal?.throwIfAborted()
       const end = Math.min(candidates.length, i + LOAD_BATCH)
       for (let k = i; k < end; k++) {
         const r = this.load(candidates[k]!)
@@ -439,14 +442,14 @@ class Library implements SkillLibrary {
   }
 
   /** Reads every skill (active and legacy), sorted by path; reports duplicate active ids. */
-  private async scan(temps: string[] = [], onListing?: LibraryOptions['onListing']): Promise<SkillList> {
+  private async scan(temps: string[] = [], onListing?: LibraryOptions['onListing'], signal?: AbortSignal): Promise<SkillList> {
     const startVersion = this.version
     // Uses and writes announced so far are covered by what this scan reads (or come after it).
     this.ledger.poll()
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    const results = await this.loadAll(candidates, onListing?.(this.root, candidates.length))
+    const results = await this.loadAll(candidates, onListing?.(this.root, candidates.length), signal)
     const skills: Skill[] = []
     const seen = new Set<string>()
     const idPaths = new Map<string, string>()

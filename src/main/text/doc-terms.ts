@@ -31,6 +31,8 @@ export interface DocTermsOptions {
    * earlier results are reused, else closed and the documents scanned as usual. Async builds only.
    */
   streamed?: StreamedScan
+  /** Stops an async build between the streamed scan's chunks and before the index (it rejects with an AbortError). */
+  signal?: AbortSignal
 }
 
 /** Pass-1 results of documents as a table: terms (before boilerplate is taken out) and line keys. */
@@ -377,6 +379,7 @@ async function collectStreamed(docs: readonly IndexDoc[], options: DocTermsOptio
   let first = 0
   try {
     for (let chunk = await streamed.next(); chunk; chunk = await streamed.next()) {
+      options.signal?.throwIfAborted()
       if (chunk.words > termOfLocal.length) termOfLocal = resized(termOfLocal, Math.max(chunk.words, 2 * termOfLocal.length))
       for (let w = chunk.words0; w < chunk.words; w++) {
         const at = 2 * (w - chunk.words0)
@@ -385,7 +388,12 @@ async function collectStreamed(docs: readonly IndexDoc[], options: DocTermsOptio
       collectEntries(chunk, termOfLocal, docs, first, out)
       first += chunk.docPtr.length - 1
     }
-  } catch {
+  } catch (err) {
+    // Stopped: not a reason to scan here instead.
+    if (options.signal?.aborted) {
+      streamed.close()
+      throw err
+    }
     return undefined
   }
   return first === docs.length ? out : undefined

@@ -92,7 +92,13 @@ export function buildTfIdfIndex(docs: readonly IndexDoc[], options: TfIdfOptions
 
 /** The same index, with the text scanned by two threads on large corpora (see doc-terms.ts). */
 export async function buildTfIdfIndexAsync(docs: readonly IndexDoc[], options: TfIdfOptions & { workers?: number } = {}): Promise<TfIdfIndex> {
-  return indexOf(await docTermsAsync(docs, options), docs.length, options)
+  const terms = await docTermsAsync(docs, options)
+  if (options.signal) {
+    // A turn of the event loop first: a Ctrl-C that came during the scan is seen before the index is built.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    options.signal.throwIfAborted()
+  }
+  return indexOf(terms, docs.length, options)
 }
 
 /** Pass 2: df/idf, CSR rows and postings from the documents' term counts. */

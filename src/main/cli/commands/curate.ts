@@ -76,7 +76,7 @@ export const command: CliCommand = {
     // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
     // opened to be curated: the join's worker threads start (and a first run's text scan runs) while it is read
-    const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) } }), loadStems(stemFile)])
+    const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal }), loadStems(stemFile)])
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
     let lastStep = 0
