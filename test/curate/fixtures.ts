@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { generateCorpus } from '../../bench/cluster-corpus'
 
 export interface FixtureSkill {
   id: string
@@ -122,4 +123,15 @@ export function pairedSkills(prefix: string): FixtureSkill[] {
     { id: `${prefix}4`, title: 'Compose deployment checklist', body: DEPLOY_NEAR, created: '2026-11-01T00:00:00', fetch: 1 },
     { id: `${prefix}5`, title: 'Haiku', body: POETRY, created: '2026-01-01T00:00:00' }
   ]
+}
+
+/** A temp library of `n` skills from the bench's clustering corpus (near-duplicates in clusters, as curation meets them). */
+export function makeCorpusLibrary(n: number, seed: number): string {
+  const { docs } = generateCorpus(n, seed)
+  return makeLibrary(
+    docs.map((doc, i) => {
+      const nl = doc.indexOf('\n')
+      return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
+    })
+  )
 }

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { generateCorpus } from '../../bench/cluster-corpus'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationPlan } from '../../src/shared/types'
 import { PARALLEL_MIN_DOCS } from '../../src/main/text/all-pairs'
 import { JoinArena } from '../../src/main/text/join-arena'
-import { makeLibrary } from './fixtures'
+import { makeCorpusLibrary } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
 const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, created_at: undefined })
@@ -14,13 +13,7 @@ describe("curation's join kernels", () => {
     // The default run takes the WebAssembly path here: the library is over the workers' size and the arena exists.
     const n = PARALLEL_MIN_DOCS + 400
     expect(JoinArena.create()).toBeDefined()
-    const { docs } = generateCorpus(n, 7)
-    const dir = makeLibrary(
-      docs.map((doc, i) => {
-        const nl = doc.indexOf('\n')
-        return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
-      })
-    )
+    const dir = makeCorpusLibrary(n, 7)
     const webassembly = planJson(await curateLibrary(await openForCuration(dir), { now: NOW }))
     process.env.SKILLBENCH_JOIN_KERNEL = 'javascript'
     let javascript: string

@@ -1,13 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generateCorpus } from '../../bench/cluster-corpus'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationPlan } from '../../src/shared/types'
 import { STREAMED_SCAN_MIN_DOCS } from '../../src/main/text/streamed-scan'
 import { similarityParts } from '../../src/main/curate/proposals'
 import { documentKey, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
-import { makeLibrary, tempDir } from './fixtures'
+import { makeCorpusLibrary, makeLibrary, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
 const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, created_at: undefined })
@@ -15,13 +14,7 @@ const planJson = (plan: CurationPlan): string => JSON.stringify({ ...plan, creat
 describe('curation with the text scanned while the library is read', () => {
   it("plans a first run the same as without it, and later runs (the term cache's) do not stream", async () => {
     const n = STREAMED_SCAN_MIN_DOCS + 400
-    const { docs } = generateCorpus(n, 11)
-    const dir = makeLibrary(
-      docs.map((doc, i) => {
-        const nl = doc.indexOf('\n')
-        return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
-      })
-    )
+    const dir = makeCorpusLibrary(n, 11)
     const cacheDir = tempDir('streamed-cache')
     const first = await openForCuration(dir, { toCurate: { cacheDir } })
     const streamed = first.streamedScan
@@ -43,13 +36,7 @@ describe('curation with the text scanned while the library is read', () => {
 
   it('stops when asked: while the library is read, and while the streamed scan is collected (no plan saved)', async () => {
     const n = STREAMED_SCAN_MIN_DOCS + 100
-    const { docs } = generateCorpus(n, 5)
-    const dir = makeLibrary(
-      docs.map((doc, i) => {
-        const nl = doc.indexOf('\n')
-        return { id: String(1_900_000_000 + i), title: doc.slice(2, nl), body: doc.slice(nl + 1), created: '2026-11-01T00:00:00' }
-      })
-    )
+    const dir = makeCorpusLibrary(n, 5)
     const cacheDir = tempDir('streamed-cache')
     await expect(openForCuration(dir, { toCurate: { cacheDir }, signal: AbortSignal.abort() })).rejects.toThrow(/aborted/)
     // Asked to stop once the plan starts: the streamed scan's chunks are being collected then.
