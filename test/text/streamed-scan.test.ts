@@ -92,6 +92,16 @@ describe('the streamed text scan', () => {
     expectSameIndex(got, await buildTfIdfIndexAsync(docs, { ...OPTIONS, workers: 0 }))
   }, 60_000)
 
+  it('covers nothing once closed, even after a complete scan', async () => {
+    const docs = mixedDocs(700)
+    const streamed = streamOf(docs)
+    await buildTfIdfIndexAsync(docs, { ...OPTIONS, streamed })
+    expect(streamed.deliveredDocs).toBe(docs.length)
+    expect(streamed.covers(docs)).toBe(true)
+    streamed.close()
+    expect(streamed.covers(docs)).toBe(false)
+  }, 60_000)
+
   it('refuses documents after its end', () => {
     const streamed = streamOf([['a', '', 'b']])
     expect(() => streamed.add(['c', '', 'd'])).toThrow(/after end/)

@@ -101,10 +101,11 @@ export class StreamedScan {
     this.worker.unref()
   }
 
-  /** Stops the worker (the scan is not wanted, or no longer). */
+  /** Stops the worker (the scan is not wanted, or no longer): from now on it covers nothing, even when complete. */
   close(): void {
     this.ended = true
-    this.fail(new Error('streamed scan closed'))
+    this.failure ??= new Error('streamed scan closed')
+    this.notify()
     void this.worker.terminate()
   }
 
