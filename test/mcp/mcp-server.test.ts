@@ -238,10 +238,14 @@ describe('review queue limit', () => {
     const { lib, call } = await setup()
     const dir = path.join(lib.dir, '.skillbench', 'pending')
     fs.mkdirSync(dir, { recursive: true })
+    // One second apart: ids made in the same second differ only by 3 random bytes, and 500 of them collide (one
+    // file fewer, under the cap) about once in 130 runs.
+    const start = Date.parse('2026-11-01T00:00:00Z')
     for (let i = 0; i < MAX_PENDING_PROPOSALS; i++) {
-      const id = proposalId('edit', lib.ids.calc)
+      const id = proposalId('edit', lib.ids.calc, new Date(start + i * 1000))
       fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ id, kind: 'edit', status: 'pending', changes: [], members: [], score: 1, reason: '', evidence: {} }))
     }
+    expect(fs.readdirSync(dir).length).toBe(MAX_PENDING_PROPOSALS)
     const before = hashTree(lib.dir)
     const r = await call('edit_skill', { skill_id: lib.ids.calc, edit_mode: 'append', code_edit: 'more\n' })
     expect(r.isError).toBe(true)
