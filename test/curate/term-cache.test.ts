@@ -40,7 +40,7 @@ async function savedBytes(dir: string, root: string): Promise<{ bytes: Buffer; k
   const docs = opened.listing!.skills.filter((s) => !s.legacy).map(similarityParts)
   const keys = docs.map(documentKey)
   let bytes: Buffer | undefined
-  await docTermsAsync(docs, { boilerplate: {}, onScanned: (t: TermTable) => (bytes = encodeTermCache(root, true, keys, t)) })
+  await docTermsAsync(docs, { boilerplate: {}, onScanned: (t: TermTable) => (bytes = Buffer.concat(encodeTermCache(root, true, keys, t))) })
   return { bytes: bytes!, keys }
 }
 
@@ -87,6 +87,31 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     expect([...mixed.colIdx]).toEqual([...scanned.colIdx])
     expect([...mixed.values]).toEqual([...scanned.values])
     expect(scanned.vocab).not.toContain('reus') // the template lines were taken out in both
+  })
+
+  it('keeps every value of a table whose arrays need one, two and four bytes per value (counts and line starts past 255 and 65,535)', () => {
+    const vocab = Array.from({ length: 300 }, (_, i) => `t${i}`)
+    const table: TermTable = {
+      vocab,
+      docPtr: Uint32Array.from([0, 2, 3]),
+      entTerm: Uint32Array.from([0, 299, 7]),
+      entCount: Uint32Array.from([1, 70_000, 256]),
+      linePtr: Uint32Array.from([0, 1, 3]),
+      lineKey: Int32Array.from([-5, 2_000_000_001, 1]),
+      lineStart: Uint32Array.from([0, 0, 65_536])
+    }
+    const keys = ['a'.repeat(32), 'b'.repeat(32)]
+    const file = path.join(tempDir('terms-widths'), 'x.terms')
+    fs.writeFileSync(file, Buffer.concat(encodeTermCache('/lib', true, keys, table)))
+    const back = loadTermCache(file, '/lib', true, [keys[1]!, keys[0]!, 'c'.repeat(32)])!
+    expect([...back.rowOf]).toEqual([1, 0, -1])
+    expect(back.table.vocab).toEqual(vocab)
+    for (const name of ['docPtr', 'entTerm', 'entCount', 'linePtr', 'lineKey', 'lineStart'] as const) expect([...back.table[name]]).toEqual([...table[name]])
+    // one byte per term id when the vocabulary fits it
+    const small = { ...table, vocab: vocab.slice(0, 256), entTerm: Uint32Array.from([0, 255, 7]) }
+    const smaller = Buffer.concat(encodeTermCache('/lib', true, keys, small))
+    fs.writeFileSync(file, smaller)
+    expect([...loadTermCache(file, '/lib', true, keys)!.table.entTerm]).toEqual([0, 255, 7])
   })
 
   it('ignores a torn file, a damaged one, a foreign one, another library\'s and one made without line keys', async () => {
