@@ -89,12 +89,21 @@ export async function writePendingProposal(libraryRoot: string, proposal: Propos
   return rel
 }
 
-/** Saves a proposal atomically (a new one only while fewer than MAX_PENDING_PROPOSALS wait); returns its library-relative path. */
+/**
+ * Saves a new proposal atomically (only while fewer than MAX_PENDING_PROPOSALS wait); returns its library-relative
+ * path. It never replaces another proposal: when its id is taken (two proposals for one skill in the same second
+ * drew the same random suffix), the proposal takes a fresh suffix, and `proposal.id` says which.
+ */
 export async function savePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
-  // The count and the write under one lock: concurrent agents cannot overshoot the cap together.
+  // The count, the check for a taken id and the write under one lock: concurrent agents cannot overshoot the cap
+  // together, nor take one id twice.
   return withLibraryLock(libraryRoot, async () => {
     if (proposal.status === 'pending' && (await countPendingProposals(libraryRoot)) >= MAX_PENDING_PROPOSALS) {
       throw new Error(`${MAX_PENDING_PROPOSALS} proposals already wait for review in this library: review them in Skillbench before proposing more`)
+    }
+    for (let tries = 0; (await readContainedText(libraryRoot, `${PENDING_DIR}/${proposal.id}.json`)) !== null; tries++) {
+      if (tries === 16 || !isPendingProposalId(proposal.id)) throw new Error(`proposal id '${proposal.id.slice(0, 80)}' is taken`)
+      proposal.id = `${proposal.id.slice(0, -6)}${randomBytes(3).toString('hex')}`
     }
     return writePendingProposal(libraryRoot, proposal)
   }, { purpose: 'saving a proposal' })
