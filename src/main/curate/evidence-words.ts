@@ -64,17 +64,18 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
  * always be a wanted term (they are looked up).
  */
 class WantedStarts {
-  /** 1 at c (a lowercase ASCII letter) when a wanted term is the one letter c; at 128·c + d when one starts cd. */
-  private readonly one = new Uint8Array(128)
-  private readonly two = new Uint8Array(128 * 128)
+  /** For lowercase letters c, d (0–25): one[c] when a wanted term is the one letter c, two[26·c + d] when one starts cd. */
+  private readonly one = new Uint8Array(26)
+  private readonly two = new Uint8Array(26 * 26)
 
   constructor(terms: readonly string[]) {
     for (const term of terms) {
-      const c = term.charCodeAt(0)
-      const d = term.charCodeAt(1)
-      if (!(c < 128)) continue
+      const c = term.charCodeAt(0) - 97
+      const d = term.charCodeAt(1) - 97
+      // A term starting otherwise can be no plain word's (those are only looked up, never skipped).
+      if (!(c >= 0 && c < 26)) continue
       if (term.length === 1) this.one[c] = 1
-      else if (d < 128) this.two[128 * c + d] = 1
+      else if (d >= 0 && d < 26) this.two[26 * c + d] = 1
     }
   }
 
@@ -83,8 +84,8 @@ class WantedStarts {
       const c = word.charCodeAt(i) | 0x20
       if (c < 97 || c > 122) return true
     }
-    const c = word.charCodeAt(0) | 0x20
-    return this.one[c] === 1 || (word.length > 1 && this.two[128 * c + (word.charCodeAt(1) | 0x20)] === 1)
+    const c = (word.charCodeAt(0) | 0x20) - 97
+    return this.one[c] === 1 || (word.length > 1 && this.two[26 * c + (word.charCodeAt(1) | 0x20) - 97] === 1)
   }
 }
 
