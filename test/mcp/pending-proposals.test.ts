@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { bundleChild } from '../helpers/bundle-child'
 import { openForCuration } from '../../src/main/curate/service'
 import { editProposal, listPendingProposals, PENDING_DIR, savePendingProposal } from '../../src/main/mcp/pending-proposals'
-import { makeLibrary, SORTING } from '../curate/fixtures'
+import { makeLibrary, SORTING, tempDir } from '../curate/fixtures'
 
 describe('pending agent proposals', () => {
   it('never replaces another proposal: one whose id is taken gets a fresh suffix, also when saved at once', async () => {
@@ -29,4 +31,30 @@ describe('pending agent proposals', () => {
     expect(afterOf.get(second.id)).toContain('\nsecond\n')
     expect(afterOf.get(third.id)).toContain('\nthird\n')
   })
+
+  it('four processes saving proposals under one id at once keep four proposals, each under the id it reports', async () => {
+    const dir = makeLibrary([{ id: '1001', title: 'Sorting arrays', body: SORTING }])
+    const root = fs.realpathSync(dir)
+    const child = await bundleChild(path.join(__dirname, 'pending-child.ts'), tempDir('pending-child'))
+    const id = 'edit-1001-20261127T120000Z-abcdef'
+    const run = (line: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const p = spawn(process.execPath, [child, root, id, line], { stdio: ['ignore', 'pipe', 'pipe'] })
+        let out = ''
+        let err = ''
+        p.stdout.on('data', (d: Buffer) => (out += d.toString()))
+        p.stderr.on('data', (d: Buffer) => (err += d.toString()))
+        p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${code}: ${err}`))))
+      })
+    const lines = ['one', 'two', 'three', 'four']
+    const ids = await Promise.all(lines.map(run))
+    expect(new Set(ids).size).toBe(4)
+    expect(ids).toContain(id)
+    for (const saved of ids) expect(saved.slice(0, -6)).toBe(id.slice(0, -6))
+    const { proposals, errors } = await listPendingProposals(root)
+    expect(errors).toEqual([])
+    expect(proposals.map((p) => p.id).sort()).toEqual([...ids].sort())
+    // each process's own text under the id it reported
+    ids.forEach((saved, k) => expect(proposals.find((p) => p.id === saved)!.changes[0]!.after).toContain(`\n${lines[k]}\n`))
+  }, 60_000)
 })
