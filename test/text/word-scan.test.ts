@@ -58,7 +58,7 @@ describe('the word table', () => {
         counts[w] = (counts[w] ?? 0) + 1
         words.push(k % 7 === 0 ? w[0]!.toUpperCase() + w.slice(1) : w)
       }
-      docs.push(words.join(k(d)))
+      docs.push(words.join(separatorOf(d)))
       expected.push(counts)
     }
     expect(scan(docs)).toEqual(expected)
@@ -66,6 +66,6 @@ describe('the word table', () => {
 })
 
 /** Separators that vary by document (spaces, line breaks, punctuation). */
-function k(d: number): string {
+function separatorOf(d: number): string {
   return [' ', '\n', ', ', ' - '][d % 4]!
 }
