@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripBoilerplate } from '../../src/main/text/boilerplate'
 import { PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/doc-terms'
-import { buildTfIdfIndex, buildTfIdfIndexAsync } from '../../src/main/text/tfidf'
+import { buildTfIdfIndex, buildTfIdfIndexAsync, rowsFromPostings } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
 import { expectSameIndex } from './same-index'
 
@@ -148,6 +148,40 @@ describe('buildTfIdfIndex', () => {
     expect(index.docCount).toBe(0)
     expect(index.query('anything', 3)).toEqual([])
     expect(() => index.termsOf(0)).toThrow(RangeError)
+  })
+})
+
+describe('rows from the postings, a block of documents per pass', () => {
+  it('gives every row its terms ascending with count × idf, whatever the passes’ size (empty rows and documents larger than a pass included)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.tuple(fc.nat({ max: 40 }), fc.integer({ min: 1, max: 9 })), { maxLength: 30 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 50 }),
+        (docs, perPass) => {
+          // Each document: distinct terms with their counts.
+          const rows = docs.map((entries) => [...new Map(entries).entries()].sort((a, b) => a[0] - b[0]))
+          const n = rows.length
+          const v = 41
+          const idf = Float64Array.from({ length: v }, (_, t) => 1 + t / 7)
+          const rowPtr = new Uint32Array(n + 1)
+          rows.forEach((r, d) => (rowPtr[d + 1] = rowPtr[d]! + r.length))
+          const postPtr = new Uint32Array(v + 1)
+          for (const r of rows) for (const [t] of r) postPtr[t + 1]!++
+          for (let t = 0; t < v; t++) postPtr[t + 1]! += postPtr[t]!
+          const nnz = rowPtr[n]!
+          const postDoc = new Uint32Array(nnz)
+          const postVal = new Float64Array(nnz)
+          const fill = postPtr.slice(0, v)
+          rows.forEach((r, d) => r.forEach(([t, c]) => { postDoc[fill[t]!] = d; postVal[fill[t]!++] = c }))
+          const colIdx = new Uint32Array(nnz)
+          const values = new Float64Array(nnz)
+          rowsFromPostings(n, v, idf, rowPtr, postPtr, postDoc, postVal, colIdx, values, perPass)
+          expect(Array.from(colIdx)).toEqual(rows.flatMap((r) => r.map(([t]) => t)))
+          expect(Array.from(values)).toEqual(rows.flatMap((r) => r.map(([t, c]) => c * idf[t]!)))
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })
 
