@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { stripBoilerplate } from '../../src/main/text/boilerplate'
 import { PARALLEL_SCAN_MIN_DOCS, scanInWorker } from '../../src/main/text/doc-terms'
-import { buildTfIdfIndex, buildTfIdfIndexAsync, rowsFromPostings } from '../../src/main/text/tfidf'
+import { buildTfIdfIndex, buildTfIdfIndexAsync, postingsFromEntries, rowsFromPostings } from '../../src/main/text/tfidf'
 import { tokenize } from '../../src/main/text/tokenize'
 import { expectSameIndex } from './same-index'
 
@@ -148,6 +148,41 @@ describe('buildTfIdfIndex', () => {
     expect(index.docCount).toBe(0)
     expect(index.query('anything', 3)).toEqual([])
     expect(() => index.termsOf(0)).toThrow(RangeError)
+  })
+})
+
+describe('postings from the entries, dealt into buckets of terms first', () => {
+  it('gives every term its documents ascending with their counts, whatever the buckets’ size (terms left out included)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.tuple(fc.nat({ max: 60 }), fc.integer({ min: 1, max: 9 })), { maxLength: 25 }), { minLength: 1, maxLength: 50 }),
+        fc.array(fc.boolean(), { minLength: 61, maxLength: 61 }),
+        fc.integer({ min: 0, max: 6 }),
+        (docs, dropped, shift) => {
+          // Each document: its distinct provisional terms in the order first seen, with counts; some terms are not kept.
+          const entries = docs.map((es) => [...new Map(es).entries()])
+          const remap = new Int32Array(61).fill(-1)
+          let v = 0
+          for (let id = 60; id >= 0; id--) if (!dropped[id]) remap[id] = v++
+          const n = entries.length
+          const docPtr = new Uint32Array(n + 1)
+          entries.forEach((es, d) => (docPtr[d + 1] = docPtr[d]! + es.length))
+          const entTerm = Uint32Array.from(entries.flat().map(([id]) => id))
+          const entCount = Uint32Array.from(entries.flat().map(([, c]) => c))
+          const lists = Array.from({ length: v }, () => [] as Array<[number, number]>)
+          entries.forEach((es, d) => es.forEach(([id, c]) => remap[id]! >= 0 && lists[remap[id]!]!.push([d, c])))
+          const postPtr = new Uint32Array(v + 1)
+          lists.forEach((l, t) => (postPtr[t + 1] = postPtr[t]! + l.length))
+          const nnz = postPtr[v]!
+          const postDoc = new Uint32Array(nnz)
+          const postVal = new Float64Array(nnz)
+          postingsFromEntries(n, v, remap, docPtr, entTerm, entCount, postPtr, postDoc, postVal, new Uint32Array(nnz), new Float64Array(nnz), shift)
+          expect(Array.from(postDoc)).toEqual(lists.flatMap((l) => l.map(([d]) => d)))
+          expect(Array.from(postVal)).toEqual(lists.flatMap((l) => l.map(([, c]) => c)))
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })
 

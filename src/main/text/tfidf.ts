@@ -160,19 +160,9 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   // Rows and postings live in shared memory: the all-pairs join's worker threads read them without a copy.
   const postDoc = sharedArray(Uint32Array, nnz, options.arena)
   const postVal = sharedArray(Float64Array, nnz, options.arena)
-  const fill = postPtr.slice(0, v)
-  for (let d = 0; d < n; d++) {
-    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
-      const t = remap[entTerm[e] as number] as number
-      if (t < 0) continue
-      const slot = fill[t] as number
-      postDoc[slot] = d
-      postVal[slot] = entCount[e] as number
-      fill[t] = slot + 1
-    }
-  }
   const colIdx = sharedArray(Uint32Array, nnz, options.arena)
   const values = sharedArray(Float64Array, nnz, options.arena)
+  postingsFromEntries(n, v, remap, docPtr, entTerm, entCount, postPtr, postDoc, postVal, colIdx, values)
   rowsFromPostings(n, v, idf, rowPtr, postPtr, postDoc, postVal, colIdx, values)
   // Each row's L2 norm summed in term order (so it does not depend on where in a text a term first appears).
   const norms = new Float64Array(n)
@@ -195,6 +185,58 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   }
 
   return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok, digests)
+}
+
+/** Terms per bucket of postingsFromEntries' first pass (a bucket's postings are then written close together). */
+const TERMS_PER_BUCKET_SHIFT = 8
+
+/**
+ * The first counting sort: each kept entry to its term's postings (documents ascending, raw counts). Written in one
+ * walk, consecutive entries go to thousands of lists far apart; so the entries are first dealt into buckets of 256
+ * terms (a few hundred places written at a time), then each bucket's entries to their lists, which lie together.
+ * The rows' arrays, not written yet, hold the buckets: `colIdx` the terms, `values`' bytes the documents and counts.
+ * In process at 20,000 skills this and the rows' sort after it take ~13 % less time. Exported for its test.
+ */
+export function postingsFromEntries(
+  n: number,
+  v: number,
+  remap: Int32Array,
+  docPtr: Uint32Array,
+  entTerm: Uint32Array,
+  entCount: Uint32Array,
+  postPtr: Uint32Array,
+  postDoc: Uint32Array,
+  postVal: Float64Array,
+  colIdx: Uint32Array,
+  values: Float64Array,
+  shift = TERMS_PER_BUCKET_SHIFT
+): void {
+  const nnz = colIdx.length
+  const buckets = (v >>> shift) + 1
+  const bucketFill = new Uint32Array(buckets)
+  for (let b = 0; b < buckets; b++) bucketFill[b] = postPtr[Math.min(v, b << shift)] as number
+  const docOf = new Uint32Array(values.buffer, values.byteOffset, nnz)
+  const countOf = new Uint32Array(values.buffer, values.byteOffset + 4 * nnz, nnz)
+  for (let d = 0; d < n; d++) {
+    for (let e = docPtr[d] as number; e < (docPtr[d + 1] as number); e++) {
+      const t = remap[entTerm[e] as number] as number
+      if (t < 0) continue
+      const b = t >>> shift
+      const s = bucketFill[b] as number
+      colIdx[s] = t
+      docOf[s] = d
+      countOf[s] = entCount[e] as number
+      bucketFill[b] = s + 1
+    }
+  }
+  const fill = postPtr.slice(0, v)
+  for (let s = 0; s < nnz; s++) {
+    const t = colIdx[s] as number
+    const slot = fill[t] as number
+    postDoc[slot] = docOf[s] as number
+    postVal[slot] = countOf[s] as number
+    fill[t] = slot + 1
+  }
 }
 
 /** Row entries each pass of rowsFromPostings writes: their colIdx and values take ~6 MB. */
