@@ -19,6 +19,7 @@ import type { TfIdfIndex } from './tfidf'
 import { arenaOf, sharedArray, type JoinArena } from './join-arena'
 import { joinKernelModule, KERNEL_ARRAYS } from './join-kernel'
 import { startWorker } from './warm-workers'
+import { chooseFrequentDf } from './frequent-cut'
 import { firstAtOrAfter } from './sorted-ids'
 
 /** Pairs (a < b) with their cosine, in ascending (a, b) order. */
@@ -56,115 +57,6 @@ export const PARALLEL_MIN_DOCS = 2000
 
 // Slack for floating-point rounding in bound checks (never in the final threshold test).
 const BOUND_EPS = 1e-9
-
-/** Rows sampled to estimate the verification work of each cut-off. */
-const SAMPLE_ROWS = 64
-
-/** Index of the first posting of term t at or after document d (postings are sorted by doc). */
-function postingAtOrAfter(index: TfIdfIndex, t: number, d: number): number {
-  return firstAtOrAfter(index.postDoc, index.postPtr[t] as number, index.postPtr[t + 1] as number, d)
-}
-
-/**
- * Picks the frequent-term cut-off (df) that minimises the join's estimated work. Candidates halve from
- * N/8 down to 4. Accumulating rare postings costs exactly Σ df(df−1)/2 over rare terms; verifying a pair
- * (rare part + ‖xᵢᶠ‖‖xⱼᶠ‖ ≥ θ) costs one frequent row. That verification count falls off a cliff once
- * the frequent norms alone reach θ, so it is measured, not guessed: on evenly spread sample rows, the rare
- * parts of every candidate cut are accumulated at once (one band of terms per cut) and the pairs passing
- * each cut's bound are counted, weighted by their frequent-row length.
- */
-export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
-  const n = index.docCount
-  const v = index.vocab.length
-  const { rowPtr, colIdx, values, postPtr, postDoc, postVal } = index
-  const cuts: number[] = []
-  for (let c = Math.floor(n / 8); c >= 4; c = Math.floor(c / 2)) cuts.push(c)
-  let fullCost = 0
-  for (let t = 0; t < v; t++) fullCost += ((index.df[t] as number) * ((index.df[t] as number) - 1)) / 2
-  const k = cuts.length
-  if (k === 0) return Number.MAX_SAFE_INTEGER
-  // band[t]: the first cut index at which t is rare (df ≤ cuts[b]) and stays so below; -1 = never rare.
-  const band = new Int8Array(v).fill(-1)
-  const accCost = new Float64Array(k)
-  for (let t = 0; t < v; t++) {
-    const df = index.df[t] as number
-    let b = -1
-    while (b + 1 < k && df <= (cuts[b + 1] as number)) b++
-    band[t] = b
-    // t is rare for every cut index ≤ b… (cuts descend: rare at cuts[0..b] when df ≤ cuts[b])
-    for (let c = 0; c <= b; c++) accCost[c] = (accCost[c] as number) + (df * (df - 1)) / 2
-  }
-  // Frequent norms and row lengths per cut (terms with df > cuts[c] are frequent at cut c).
-  const freqNorm = Array.from({ length: k }, () => new Float64Array(n))
-  const freqLen = Array.from({ length: k }, () => new Uint32Array(n))
-  const bandW2 = new Float64Array(k + 1)
-  const bandLen = new Uint32Array(k + 1)
-  for (let d = 0; d < n; d++) {
-    bandW2.fill(0)
-    bandLen.fill(0)
-    for (let q = rowPtr[d] as number; q < (rowPtr[d + 1] as number); q++) {
-      const slot = (band[colIdx[q] as number] as number) + 1
-      bandW2[slot] = (bandW2[slot] as number) + (values[q] as number) * (values[q] as number)
-      bandLen[slot] = (bandLen[slot] as number) + 1
-    }
-    // A band-b term is frequent at every cut index above b (higher index = lower cut).
-    let w2 = 0
-    let len = 0
-    for (let c = 0; c < k; c++) {
-      w2 += bandW2[c] as number
-      len += bandLen[c] as number
-      ;(freqNorm[c] as Float64Array)[d] = w2
-      ;(freqLen[c] as Uint32Array)[d] = len
-    }
-  }
-  for (const a of freqNorm) for (let d = 0; d < n; d++) a[d] = Math.sqrt(a[d] as number)
-
-  // Verification work on the sample rows: acc[b] holds row i's dot products through band-b terms only.
-  const acc = Array.from({ length: k }, () => new Float64Array(n))
-  const running = new Float64Array(n)
-  const verify = new Float64Array(k)
-  const samples = Math.min(n, SAMPLE_ROWS)
-  for (let s = 0; s < samples; s++) {
-    const i = Math.min(n - 1, Math.floor(((s + 0.5) * n) / samples))
-    for (let q = rowPtr[i] as number; q < (rowPtr[i + 1] as number); q++) {
-      const t = colIdx[q] as number
-      const b = band[t] as number
-      if (b < 0) continue
-      const w = values[q] as number
-      const into = acc[b] as Float64Array
-      for (let p = postingAtOrAfter(index, t, i + 1); p < (postPtr[t + 1] as number); p++) {
-        const j = postDoc[p] as number
-        into[j] = (into[j] as number) + w * (postVal[p] as number)
-      }
-    }
-    running.fill(0)
-    for (let c = k - 1; c >= 0; c--) {
-      // Rare at cut c = bands c..k-1 (df ≤ cuts[c]).
-      const add = acc[c] as Float64Array
-      const norms = freqNorm[c] as Float64Array
-      const lens = freqLen[c] as Uint32Array
-      const bi = norms[i] as number
-      let work = 0
-      for (let j = i + 1; j < n; j++) {
-        const r = (running[j] as number) + (add[j] as number)
-        running[j] = r
-        if (r + bi * (norms[j] as number) >= threshold - BOUND_EPS) work += lens[j] as number
-      }
-      verify[c] = (verify[c] as number) + work
-      add.fill(0)
-    }
-  }
-  let bestCut = Number.MAX_SAFE_INTEGER
-  let bestCost = fullCost
-  for (let c = 0; c < k; c++) {
-    const cost = (accCost[c] as number) + ((verify[c] as number) * n) / samples
-    if (cost < bestCost) {
-      bestCost = cost
-      bestCut = cuts[c] as number
-    }
-  }
-  return bestCut
-}
 
 /**
  * The join's arrays, all over SharedArrayBuffers so worker threads read them without copies. The index's own
