@@ -54,6 +54,17 @@ describe('the streamed text scan', () => {
     expectSameIndex(got, want)
   }, 60_000)
 
+  it('keys on this thread the batches that wait for the worker, every key in its place', async () => {
+    // Fed at once, 24 batches: those past the first few in flight wait, and this thread keys them.
+    const docs = mixedDocs(12_000)
+    const streamed = streamOf(docs)
+    const got = await buildTfIdfIndexAsync(docs, { ...OPTIONS, streamed })
+    expect(streamed.keyedHere).toBeGreaterThan(0)
+    expect(streamed.keyedHere).toBeLessThan(24)
+    expect(streamed.keys()).toEqual(docs.map(documentKey))
+    expectSameIndex(got, await buildTfIdfIndexAsync(docs, { ...OPTIONS, workers: 0 }))
+  }, 60_000)
+
   it.skipIf(!HAS_REAL_DATA)('builds the same index on the real SKILL.md corpora', async () => {
     // Read from a copy: a listing never writes, but the real data is never handed to the store directly.
     const dir = tempDir('streamed-real')

@@ -7,13 +7,15 @@
  * The worker keeps one word table across batches: each chunk it posts back carries its documents' entries by
  * local word id and only the words first seen in it, so every distinct word crosses once and becomes a term once.
  * It also keys each document (document-key.ts) while it has the text: a first run's term cache needs the keys,
- * and computing them here takes them off this thread.
+ * and computing them there takes them off this thread. When the worker falls behind (a batch has to wait for room in
+ * flight), this thread keys that batch itself as it queues it: reading is then ahead, and the worker, the slower of
+ * the two, has less to do (at 20,000 skills it was the first phase's last thread to finish).
  * A chunk is one posted batch, in order. The result is only used for exactly the documents it was fed (the
  * caller checks with `covers`); anything else, or a worker that fails, falls back to the ordinary scan.
  */
 import { Worker } from 'node:worker_threads'
 import type { IndexDoc } from './doc-terms'
-import { DOCUMENT_KEY_BYTES, DOCUMENT_KEY_SOURCE } from './document-key'
+import { DOCUMENT_KEY_BYTES, DOCUMENT_KEY_SOURCE, documentKey } from './document-key'
 import { createWordScan, scanDocs, type WordScan } from './word-scan'
 
 /** Below this many documents the scan takes less time than a worker takes to start: nothing is streamed. */
@@ -35,8 +37,14 @@ export interface ScanChunk extends Pick<WordScan, 'docPtr' | 'entWord' | 'entCou
   words: number
   newPool: Uint8Array
   newWordAt: Uint32Array
-  /** Each document's key (document-key.ts), concatenated: the worker computes them while it has the texts. */
+  /** Each document's key (document-key.ts), concatenated; empty when this thread keyed the batch. */
   keys: string
+}
+
+/** What the worker is posted: a batch, and whether this thread keyed it already. */
+interface Batch {
+  docs: IndexDoc[]
+  keyed: boolean
 }
 
 export class StreamedScan {
@@ -44,7 +52,14 @@ export class StreamedScan {
   readonly docs: IndexDoc[] = []
   private batch: IndexDoc[] = []
   /** Full batches waiting for room in flight. */
-  private waitingBatches: IndexDoc[][] = []
+  private waitingBatches: Batch[] = []
+  /** Batches posted so far, and those handed out by next(). */
+  private batches = 0
+  private deliveredBatches = 0
+  /** Keys of the batches this thread keyed, by batch number, until next() hands the batch out. */
+  private keysHere = new Map<number, string>()
+  /** How many batches this thread keyed (the worker was behind when they were queued). */
+  keyedHere = 0
   private inFlight = 0
   private ended = false
   private stopped = false
@@ -140,7 +155,9 @@ export class StreamedScan {
       if (this.received.length > 0) {
         const chunk = this.received.shift() as ScanChunk
         this.delivered += chunk.docPtr.length - 1
-        this.keyChunks.push(chunk.keys)
+        const n = this.deliveredBatches++
+        this.keyChunks.push(chunk.keys || (this.keysHere.get(n) ?? ''))
+        this.keysHere.delete(n)
         return chunk
       }
       if (this.ended && this.delivered === this.docs.length) return undefined
@@ -161,7 +178,16 @@ export class StreamedScan {
 
   /** Queues the current batch and posts what there is room for. */
   private post(): void {
-    if (this.batch.length > 0) this.waitingBatches.push(this.batch)
+    if (this.batch.length > 0) {
+      // No room in flight: the worker is behind, so the batch is keyed here while it waits.
+      const keyed = this.inFlight >= MAX_IN_FLIGHT
+      if (keyed) {
+        this.keysHere.set(this.batches, this.batch.map(documentKey).join(''))
+        this.keyedHere++
+      }
+      this.batches++
+      this.waitingBatches.push({ docs: this.batch, keyed })
+    }
     this.batch = []
     this.postWaiting()
   }
@@ -206,7 +232,7 @@ const createWordScan = ${createWordScan.toString()}
 const scanDocs = ${scanDocs.toString()}
 const withLines = workerData.withLines
 let table = null
-parentPort.on('message', (docs) => {
+parentPort.on('message', ({ docs, keyed }) => {
   let chars = 0
   for (const doc of docs) {
     if (typeof doc === 'string') chars += doc.length
@@ -225,7 +251,7 @@ parentPort.on('message', (docs) => {
     docPtr: s.docPtr, entWord: s.entWord.slice(0, s.nEnt), entCount: s.entCount.slice(0, s.nEnt), nEnt: s.nEnt,
     slow: s.slow.slice(0, 4 * s.nSlow), nSlow: s.nSlow,
     lineKey: s.lineKey.slice(0, s.nLines), lineStart: s.lineStart.slice(0, s.nLines), nLines: s.nLines, linePtr: s.linePtr,
-    words0, words: s.words, newPool: s.pool.slice(pool0, s.poolEnd), newWordAt, keys: docs.map(documentKey).join('')
+    words0, words: s.words, newPool: s.pool.slice(pool0, s.poolEnd), newWordAt, keys: keyed ? '' : docs.map(documentKey).join('')
   }
   const arrays = [chunk.docPtr, chunk.entWord, chunk.entCount, chunk.slow, chunk.lineKey, chunk.lineStart, chunk.linePtr, chunk.newPool, chunk.newWordAt]
   parentPort.postMessage(chunk, arrays.map((a) => a.buffer))
