@@ -56,26 +56,33 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
 }
 
 /**
- * Which words may tokenize to one of the wanted terms, told by their first two letters. A word of ASCII letters only
- * tokenizes to nothing or to its Porter stem alone, and the stemmer rewrites only a word's ending, keeping at least
- * its first letter (ies → i, aed → a) and otherwise its first two: such a word's term starts with the word's first
- * letter, lowercased, and is either that one letter or goes on with the word's second. A test checks this on every
- * word of the real corpora and on random letter strings. Words with digits, marks, `_'-` or other scripts may
- * always be a wanted term (they are looked up).
+ * Which words may tokenize to one of the wanted terms, told by their first three letters. A word of ASCII letters
+ * only tokenizes to nothing or to its Porter stem alone, and the stemmer rewrites only a word's ending: it keeps at
+ * least the word's first letter (ies → i, aed → a), otherwise its first two, and a stem's third letter is the word's
+ * unless the stemmer wrote it: an `e` (ating → ate, bled → ble) or an `i` (bay → bai). So such a word's term is its
+ * first letter, or its first two letters and nothing more, or starts with its first three, or starts with its first
+ * two and then `e` or `i`. A test checks this on every word of the real corpora and on random letter strings. Words
+ * with digits, marks, `_'-` or other scripts may always be a wanted term (they are looked up).
  */
 class WantedStarts {
-  /** For lowercase letters c, d (0–25): one[c] when a wanted term is the one letter c, two[26·c + d] when one starts cd. */
+  /** For lowercase letters c, d, e (0–25): one[c] when a wanted term is the one letter c; */
   private readonly one = new Uint8Array(26)
+  /** two[26·c + d] when a wanted term is cd, or starts cde or cdi (any word starting cd may stem to it); */
   private readonly two = new Uint8Array(26 * 26)
+  /** three[676·c + 26·d + e] when a wanted term starts cde. */
+  private readonly three = new Uint8Array(26 * 26 * 26)
 
   constructor(terms: readonly string[]) {
     for (const term of terms) {
       const c = term.charCodeAt(0) - 97
       const d = term.charCodeAt(1) - 97
+      const e = term.charCodeAt(2) - 97
       // A term starting otherwise can be no plain word's (those are only looked up, never skipped).
       if (!(c >= 0 && c < 26)) continue
       if (term.length === 1) this.one[c] = 1
-      else if (d >= 0 && d < 26) this.two[26 * c + d] = 1
+      else if (!(d >= 0 && d < 26)) continue
+      else if (term.length === 2 || e === 4 || e === 8) this.two[26 * c + d] = 1
+      else if (e >= 0 && e < 26) this.three[676 * c + 26 * d + e] = 1
     }
   }
 
@@ -85,7 +92,10 @@ class WantedStarts {
       if (c < 97 || c > 122) return true
     }
     const c = (word.charCodeAt(0) | 0x20) - 97
-    return this.one[c] === 1 || (word.length > 1 && this.two[26 * c + (word.charCodeAt(1) | 0x20) - 97] === 1)
+    if (this.one[c] === 1) return true
+    if (word.length < 2) return false
+    const cd = 26 * c + (word.charCodeAt(1) | 0x20) - 97
+    return this.two[cd] === 1 || (word.length > 2 && this.three[26 * cd + (word.charCodeAt(2) | 0x20) - 97] === 1)
   }
 }
 
