@@ -116,23 +116,28 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   const maxDf = (options.maxDfRatio ?? 1) * n
   // A term seen only in boilerplate lines has df 0: never kept.
   const minDf = Math.max(1, options.minDf ?? 1)
-  let kept: string[] = []
+  // The kept terms' provisional ids in their final order (no term looked up by its text).
+  let keptIds: number[] = []
   for (let id = 0; id < provCount; id++) {
     const f = provDf[id] as number
-    if (f >= minDf && f <= maxDf) kept.push(dict.terms[id] as string)
+    if (f >= minDf && f <= maxDf) keptIds.push(id)
   }
-  kept.sort()
-  if (options.termOrder === 'df') kept = byDocumentFrequency(kept, n, (term) => provDf[dict.idOf(term)] as number)
-  const termIds = new Map<string, number>()
-  kept.forEach((t, i) => termIds.set(t, i))
-  const v = kept.length
+  const texts = dict.terms
+  keptIds.sort((a, b) => {
+    const x = texts[a] as string
+    const y = texts[b] as string
+    return x < y ? -1 : x > y ? 1 : 0
+  })
+  if (options.termOrder === 'df') keptIds = byDocumentFrequency(keptIds, n, provDf)
+  const v = keptIds.length
+  const kept = new Array<string>(v)
   const remap = new Int32Array(provCount).fill(-1)
   const df = new Uint32Array(v)
-  for (let id = 0; id < provCount; id++) {
-    const finalId = termIds.get(dict.terms[id] as string)
-    if (finalId === undefined) continue
-    remap[id] = finalId
-    df[finalId] = provDf[id] as number
+  for (let t = 0; t < v; t++) {
+    const id = keptIds[t] as number
+    kept[t] = texts[id] as string
+    remap[id] = t
+    df[t] = provDf[id] as number
   }
   // What each row is made of (its kept terms and their counts), for recognising it in a later build.
   const digests = options.rowDigests ? digestRows(docPtr.subarray(0, n + 1), entTerm, entCount, dict.terms, remap) : undefined
@@ -184,7 +189,7 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     }
   }
 
-  return new Index(n, kept, termIds, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok, digests)
+  return new Index(n, kept, undefined, idf, df, rowPtr, colIdx, values, postPtr, postDoc, postVal, tok, digests)
 }
 
 /** Terms per bucket of postingsFromEntries' first pass (a bucket's postings are then written close together). */
@@ -287,18 +292,17 @@ export function rowsFromPostings(
   }
 }
 
-/** The terms (in lexical order) stably sorted by document frequency, rarest first: a counting sort. */
-function byDocumentFrequency(terms: readonly string[], n: number, dfOf: (term: string) => number): string[] {
-  const dfs = terms.map(dfOf)
+/** Term ids (in lexical order of their terms) stably sorted by document frequency, rarest first: a counting sort. */
+function byDocumentFrequency(ids: readonly number[], n: number, dfOf: Uint32Array): number[] {
   const start = new Uint32Array(n + 2)
-  for (const f of dfs) start[f + 1] = (start[f + 1] as number) + 1
+  for (const id of ids) start[(dfOf[id] as number) + 1] = (start[(dfOf[id] as number) + 1] as number) + 1
   for (let f = 1; f <= n + 1; f++) start[f] = (start[f] as number) + (start[f - 1] as number)
-  const out = new Array<string>(terms.length)
-  terms.forEach((term, i) => {
-    const f = dfs[i] as number
-    out[start[f] as number] = term
+  const out = new Array<number>(ids.length)
+  for (const id of ids) {
+    const f = dfOf[id] as number
+    out[start[f] as number] = id
     start[f] = (start[f] as number) + 1
-  })
+  }
   return out
 }
 
@@ -306,7 +310,8 @@ class Index implements TfIdfIndex {
   constructor(
     readonly docCount: number,
     readonly vocab: readonly string[],
-    readonly termIds: ReadonlyMap<string, number>,
+    /** Made on first use: curation's build never looks a term up by its text. */
+    private ids: ReadonlyMap<string, number> | undefined,
     readonly idf: Float64Array,
     readonly df: Uint32Array,
     readonly rowPtr: Uint32Array,
@@ -318,6 +323,15 @@ class Index implements TfIdfIndex {
     private readonly tok: (text: string) => string[],
     readonly rowDigests?: Uint32Array
   ) {}
+
+  get termIds(): ReadonlyMap<string, number> {
+    if (!this.ids) {
+      const ids = new Map<string, number>()
+      this.vocab.forEach((t, i) => ids.set(t, i))
+      this.ids = ids
+    }
+    return this.ids
+  }
 
   rowsOnly(): TfIdfIndex {
     const none = new Uint32Array(this.vocab.length + 1)
