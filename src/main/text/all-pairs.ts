@@ -19,7 +19,7 @@ import type { TfIdfIndex } from './tfidf'
 import { arenaOf, sharedArray, type JoinArena } from './join-arena'
 import { joinKernelModule, KERNEL_ARRAYS } from './join-kernel'
 import { startWorker } from './warm-workers'
-import { chooseFrequentDf } from './frequent-cut'
+import { BOUND_EPS, chooseFrequentDf, dfAscending } from './frequent-cut'
 import { firstAtOrAfter } from './sorted-ids'
 
 /** Pairs (a < b) with their cosine, in ascending (a, b) order. */
@@ -55,8 +55,6 @@ export interface AllPairsAsyncOptions extends AllPairsOptions {
 /** Below this many documents, starting workers costs more than it saves. */
 export const PARALLEL_MIN_DOCS = 2000
 
-// Slack for floating-point rounding in bound checks (never in the final threshold test).
-const BOUND_EPS = 1e-9
 
 /**
  * The join's arrays, all over SharedArrayBuffers so worker threads read them without copies. The index's own
@@ -332,11 +330,6 @@ export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: n
 function arenaOfIndex(index: TfIdfIndex): JoinArena | undefined {
   const arena = arenaOf(index.colIdx)
   return arena && arenaOf(index.values) === arena && arenaOf(index.postDoc) === arena && arenaOf(index.postVal) === arena ? arena : undefined
-}
-
-function dfAscending(df: Uint32Array): boolean {
-  for (let t = 1; t < df.length; t++) if ((df[t - 1] as number) > (df[t] as number)) return false
-  return true
 }
 
 /**

@@ -8,8 +8,8 @@ import { firstAtOrAfter } from './sorted-ids'
 /** Rows sampled to estimate the verification work of each cut-off. */
 const SAMPLE_ROWS = 64
 
-/** Slack for floating-point rounding in the bound check (as the join's). */
-const BOUND_EPS = 1e-9
+/** Slack for floating-point rounding in bound checks, here and in the join (never in its final threshold test). */
+export const BOUND_EPS = 1e-9
 
 /** Index of the first posting of term t at or after document d (postings are sorted by doc). */
 function postingAtOrAfter(index: TfIdfIndex, t: number, d: number): number {
@@ -99,7 +99,8 @@ export function frequentParts(index: TfIdfIndex, band: Int8Array, k: number, byR
   return { norm2, len }
 }
 
-function dfAscending(df: Uint32Array): boolean {
+/** Whether term ids follow document frequency (an index built with termOrder 'df'). */
+export function dfAscending(df: Uint32Array): boolean {
   for (let t = 1; t < df.length; t++) if ((df[t - 1] as number) > (df[t] as number)) return false
   return true
 }
