@@ -36,10 +36,11 @@ function run(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: numb
 
 const served = (r: { stderr: string }): boolean => r.stderr.includes('[search] answered by the search server')
 
-async function until(what: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+/** Waits for `what`; on a timeout the error says what `context` gives (a log to find out why, when it is rare). */
+async function until(what: () => Promise<boolean> | boolean, ms = 20_000, context?: () => string): Promise<void> {
   const end = Date.now() + ms
   while (!(await what())) {
-    if (Date.now() > end) throw new Error('timed out')
+    if (Date.now() > end) throw new Error(context ? `timed out\n${context()}` : 'timed out')
     await new Promise((r) => setTimeout(r, 50))
   }
 }
@@ -186,7 +187,9 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     await client.connect(transport)
     try {
       await client.callTool({ name: 'query_skill', arguments: { query: 'retry http timeout' } })
-      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      // Once in a few CI runs no server answered within the wait: the MCP server's log and the last status say why.
+      let last = ''
+      await until(async () => (last = await status(dir)).startsWith('a search server answers'), 20_000, () => `last status: ${last}\nMCP log:\n${log}`)
       expect(log).toContain('search server started for this library')
     } finally {
       await client.close()
