@@ -98,6 +98,9 @@ describe('buildTfIdfIndex', () => {
     }
     expect([rows.rowPtr, rows.colIdx, rows.values, rows.rowDigests]).toEqual([index.rowPtr, index.colIdx, index.values, index.rowDigests])
     expect(rows.postDoc.length).toBe(0)
+    // its term ids as the full index's (made on first use by each)
+    expect([...rows.termIds]).toEqual(index.vocab.map((t, i) => [t, i]))
+    expect(rows.termIds.get('river')).toBe(index.termIds.get('river'))
     expect(index.query('moon', 2).length).toBe(2)
     expect(() => rows.query('moon', 2)).toThrow(/rows only/)
   })

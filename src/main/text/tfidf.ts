@@ -338,7 +338,7 @@ class Index implements TfIdfIndex {
     const tok = (): string[] => {
       throw new Error('this index keeps rows only: it cannot search')
     }
-    return new Index(this.docCount, this.vocab, this.termIds, this.idf, this.df, this.rowPtr, this.colIdx, this.values, none, new Uint32Array(0), new Float64Array(0), tok, this.rowDigests)
+    return new Index(this.docCount, this.vocab, this.ids, this.idf, this.df, this.rowPtr, this.colIdx, this.values, none, new Uint32Array(0), new Float64Array(0), tok, this.rowDigests)
   }
 
   termsOf(doc: number): TermWeight[] {
