@@ -102,14 +102,15 @@ type Replacements = ReadonlyArray<readonly [string, string]>
 
 /**
  * natural's attemptReplacePatterns: each suffix in turn, when the token without it measures above the threshold
- * (none: always), is replaced in the result so far; an empty replacement counts as none.
+ * (none: always), is replaced in the result so far; an empty replacement counts as none (so the result is never
+ * empty).
  */
 function replacePatterns(token: string, replacements: Replacements, threshold?: number): string {
   let result = token
   for (const [suffix, by] of replacements) {
     if (threshold === undefined || measure(replaceSuffix(token, suffix, '')) > threshold) result = replaceSuffix(result, suffix, by) || result
   }
-  return result || token
+  return result
 }
 
 function step1a(token: string): string {
@@ -135,7 +136,7 @@ function step1b(token: string): string {
   scanGroups(stripped)
   if (vCount === 0) return token
   const replaced = replacePatterns(stripped, STEP1B)
-  if (replaced !== stripped) return replaced || token
+  if (replaced !== stripped) return replaced
   const n = stripped.length
   const last = stripped.charCodeAt(n - 1)
   if (n >= 2 && last === stripped.charCodeAt(n - 2) && !isVowel(last) && last !== 108 && last !== 115 && last !== 122) return stripped.slice(0, -1)
