@@ -5,6 +5,7 @@
  * written.
  */
 import { createHash } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { CurationPlan, FileChange, LoadError, ProtectedSkill, Proposal, ProposalKind, ProposalMember, Skill, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'
@@ -116,7 +117,7 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   const index = await similarityIndex(skills, settings, input)
   if (input.signal) {
     // A turn of the event loop: a Ctrl-C during the index build (synchronous) is seen before the join starts.
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    await nextTurn()
     input.signal.throwIfAborted()
   }
   // One join at the lowest similarity either step needs; each step filters with its own exact test.

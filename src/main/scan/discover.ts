@@ -3,6 +3,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { SkippedTask } from '../../shared/types'
 import { parseConfigTxt } from '../config/config-txt'
 
@@ -84,7 +85,7 @@ class TimeSlicer {
 
   async pause(signal?: AbortSignal): Promise<void> {
     if (performance.now() - this.sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
       this.sliceStart = performance.now()
       signal?.throwIfAborted()
     }

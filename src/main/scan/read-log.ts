@@ -2,6 +2,7 @@
  * Streaming readers for logs and JSONL sessions: large chunks, bounded memory, never a whole multi-GB file.
  */
 import fs from 'node:fs'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 
 /** Chunk size for log reads: large enough that per-chunk overhead vanishes, small enough to keep memory flat. */
 export const READ_CHUNK_BYTES = 1024 * 1024
@@ -130,7 +131,7 @@ const slice = {
   start: performance.now(),
   async pause(): Promise<void> {
     if (performance.now() - this.start >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
       this.start = performance.now()
     }
   }

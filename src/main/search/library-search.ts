@@ -6,6 +6,7 @@
  * a full check of every file's stat runs when the last one is older than `maxAgeMs` (edits by other programs).
  * Saved back to the cache folder after changes, at most every few seconds.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { LedgerTail } from '../store/ledger'
 import { walkLibrary } from '../store/walk'
 import type { SkillListResult } from '../../shared/api'
@@ -72,7 +73,8 @@ export class LibrarySearch {
     if (this.watched()) {
       // A poll of the event loop first, so every write finished before this call has had its notification
       // delivered: an immediate queued from another immediate runs only after the loop polled its handles again.
-      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
+      await nextTurn()
+      await nextTurn()
       const seen = this.opts.feed!.take()
       const written = this.ledger.poll()
       if (seen.full || written.reset) await this.walkAndSync(index)

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
@@ -425,7 +426,7 @@ class Library implements SkillLibrary {
   private async loadAll(candidates: Candidate[], onSkill?: (skill: Skill) => void, signal?: AbortSignal): Promise<CacheEntry['result'][]> {
     const out: CacheEntry['result'][] = []
     for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
-      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      if (i > 0) await nextTurn()
       signal?.throwIfAborted()
       const end = Math.min(candidates.length, i + LOAD_BATCH)
       for (let k = i; k < end; k++) {

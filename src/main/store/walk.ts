@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { LoadError, Skill } from '../../shared/types'
 import { isTempName } from './atomic'
 import { isAgiagentSkillName } from './paths'
@@ -51,7 +52,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
   // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
   const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
     if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
       sliceStart = performance.now()
     }
     let entries: fs.Dirent[]

@@ -15,6 +15,7 @@
  */
 import os from 'node:os'
 import type { Worker } from 'node:worker_threads'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { TfIdfIndex } from './tfidf'
 import { arenaOf, sharedArray, type JoinArena } from './join-arena'
 import { joinKernelModule, KERNEL_ARRAYS } from './join-kernel'
@@ -491,7 +492,7 @@ export async function allPairsAsync(index: TfIdfIndex, threshold: number, option
       rows = Math.max(1, Math.min(4096, Math.round(took > 0 ? (rows * sliceMs) / took : rows * 2)))
       options.onProgress?.(join.done, join.total)
       if (finished) return join.result()
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
   } finally {
     join.close()

@@ -6,6 +6,7 @@
  * all-pairs join touch only the documents that share a term. Built in one pass over flat typed arrays;
  * the postings are in shared memory so the join's worker threads read them without a copy.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type IndexDoc } from './doc-terms'
 import { sharedArray, type JoinArena } from './join-arena'
 import { digestRows } from './row-digest'
@@ -95,7 +96,7 @@ export async function buildTfIdfIndexAsync(docs: readonly IndexDoc[], options: T
   const terms = await docTermsAsync(docs, options)
   if (options.signal) {
     // A turn of the event loop first: a Ctrl-C that came during the scan is seen before the index is built.
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    await nextTurn()
     options.signal.throwIfAborted()
   }
   return indexOf(terms, docs.length, options)

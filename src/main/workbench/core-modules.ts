@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
@@ -160,7 +161,7 @@ async function buildIndexInSlices(texts: string[], signal?: AbortSignal): Promis
   for (const text of texts) {
     if (!tokens.has(text)) tokens.set(text, tokenize(text))
     if (performance.now() - sliceStart > TOKENIZE_SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
       signal?.throwIfAborted()
       sliceStart = performance.now()
     }

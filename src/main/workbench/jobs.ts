@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ApiEvent, CurateSummary, JobInfo, JobKind, JobProgress, ReflectSummary } from '../../shared/api'
 
 type JobResult = ReflectSummary | CurateSummary
@@ -43,7 +44,7 @@ export class JobRegistry {
     }
     const run = async (): Promise<void> => {
       // let the caller receive the JobInfo before the first event
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
       try {
         const result = await body(ctx)
         info.state = controller.signal.aborted ? 'cancelled' : 'done'
