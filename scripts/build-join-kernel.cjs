@@ -10,7 +10,7 @@ const dir = path.join(__dirname, '..', 'src', 'main', 'text')
 
 async function assemble() {
   const wabt = await require('wabt')()
-  const parsed = wabt.parseWat('join-kernel.wat', fs.readFileSync(path.join(dir, 'join-kernel.wat'), 'utf8'), { threads: true, bulk_memory: true })
+  const parsed = wabt.parseWat('join-kernel.wat', fs.readFileSync(path.join(dir, 'join-kernel.wat'), 'utf8'), { threads: true, bulk_memory: true, simd: true })
   try {
     return Buffer.from(parsed.toBinary({}).buffer)
   } finally {
