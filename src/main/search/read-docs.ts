@@ -5,7 +5,7 @@
  */
 import { threadId } from 'node:worker_threads'
 import type { Candidate } from '../store/walk'
-import { loadSkillFile } from '../store/load'
+import { loadSkillFiles } from '../store/load'
 import { docTermsOf } from '../text/doc-terms'
 import { indexedText, listedSkill, skillPreview } from './skill-text'
 
@@ -39,8 +39,10 @@ export function readDocs(candidates: readonly Candidate[]): ReadBatch {
   const docs: ReadDoc[] = []
   const texts: string[] = []
   const textOf: number[] = [] // document k's text index, -1 when it has no terms
-  for (const c of candidates) {
-    const loaded = loadSkillFile(c)
+  const files = loadSkillFiles(candidates)
+  for (let k = 0; k < candidates.length; k++) {
+    const c = candidates[k]!
+    const loaded = files[k]!
     const st = loaded.stat
     const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy }
     if (!loaded.result.ok) {

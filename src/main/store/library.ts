@@ -14,7 +14,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
-import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, parseSkillAt, type LoadResult } from './load'
+import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, loadSkillFiles, parseSkillAt, type LoadedFile, type LoadResult } from './load'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
 import { FOLD_INTENT_REL, laterTime, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
@@ -30,7 +30,7 @@ export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
 /** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
 const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */
-const LOAD_BATCH = 256
+const LOAD_BATCH = 512
 /** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses; tests set it lower). */
 const FOLD_AFTER_BYTES = Number(process.env.SKILLBENCH_FOLD_AFTER_BYTES) || 64 * 1024
 /** A fully folded ledger larger than this moves to the archive (usage history is kept, never deleted). */
@@ -412,13 +412,14 @@ class Library implements SkillLibrary {
       }
       if (hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) return hit.result
     }
-    const loaded = loadSkillFile(c)
-    if (!loaded.stat) {
-      this.cache.delete(c.abs)
-      return loaded.result
-    }
+    return this.remember(c, loadSkillFile(c))
+  }
+
+  /** A file just read: cached by its stat key (forgotten when it could not be read). */
+  private remember(c: Candidate, loaded: LoadedFile): CacheEntry['result'] {
     const st = loaded.stat
-    this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result: loaded.result })
+    if (!st) this.cache.delete(c.abs)
+    else this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result: loaded.result })
     return loaded.result
   }
 
@@ -428,9 +429,12 @@ class Library implements SkillLibrary {
     for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
       if (i > 0) await nextTurn()
       signal?.throwIfAborted()
-      const end = Math.min(candidates.length, i + LOAD_BATCH)
-      for (let k = i; k < end; k++) {
-        const r = this.load(candidates[k]!)
+      const batch = candidates.slice(i, i + LOAD_BATCH)
+      // Files this listing has not read before are read together (load.ts decodes a batch at once).
+      const fresh = loadSkillFiles(batch.filter((c) => !this.cache.has(c.abs)))
+      let f = 0
+      for (const c of batch) {
+        const r = this.cache.has(c.abs) ? this.load(c) : this.remember(c, fresh[f++]!)
         out.push(r)
         if (onSkill && r.ok) onSkill(r.skill)
       }
