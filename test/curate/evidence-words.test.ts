@@ -98,3 +98,24 @@ describe.skipIf(!HAS_REAL_DATA)('words skipped by their first letter (on the rea
     expect(compared).toBeGreaterThan(100)
   })
 })
+
+describe('words read by character code where the text is ASCII', () => {
+  it('finds what the regular expression finds in every text: random runs of letters, digits, _ \' -, punctuation and other scripts', () => {
+    const pieces = ['a', 'b', 'e', 'i', 's', 'st', 'ing', 'ed', 'ies', 'Ab', 'XY', '1', '42', '_', "'", '-', ' ', '.', ',', '\n', 'é', 'É', '中', '文', '—', '😀', 'ß', '٣']
+    let seed = 99
+    const random = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n)
+    let compared = 0
+    for (let g = 0; g < 300; g++) {
+      const texts = [0, 1, 2].map(() => {
+        let t = ''
+        for (let k = 20 + random(80); k > 0; k--) t += pieces[random(pieces.length)]
+        return t
+      })
+      const terms = [...new Set(texts.flatMap((t) => tokenize(t)))].filter((t) => !/[\u3400-\u9fff]/u.test(t)).slice(0, 24)
+      const expected = [...new Set(surfaceWordsLookingUpAll(terms, texts))].filter((w) => !/[\u3400-\u9fff]/u.test(w))
+      expect(surfaceWords(terms, texts).filter((w) => !/[\u3400-\u9fff]/u.test(w)), JSON.stringify(texts)).toEqual(expected)
+      compared += terms.length
+    }
+    expect(compared).toBeGreaterThan(1000)
+  })
+})

@@ -20,23 +20,48 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
   const wanted = new Set(terms)
   const counts = new Map<string, Map<string, number>>()
   const starts = new WantedStarts(terms)
+  const count = (found: string): void => {
+    const last = found.charCodeAt(found.length - 1)
+    const key = (last === 39 || last === 45 ? found.replace(/['-]+$/, '') : found).toLowerCase()
+    let term = wordTerms.get(key)
+    if (term === undefined) {
+      const tokens = tokenize(key)
+      term = tokens.length === 1 ? tokens[0]! : null
+      wordTerms.set(key, term)
+    }
+    if (term === null || !wanted.has(term)) return
+    const forms = counts.get(term) ?? new Map<string, number>()
+    forms.set(key, (forms.get(key) ?? 0) + 1)
+    counts.set(term, forms)
+  }
   for (const text of texts) {
-    // match() with /g gives plain strings (matchAll's match objects cost several times more)
-    for (const found of text.match(WORD) ?? []) {
-      // Most words cannot be any wanted term: skipped before they are lowercased and looked up (see WantedStarts).
-      if (!starts.mayBe(found)) continue
-      const last = found.charCodeAt(found.length - 1)
-      const key = (last === 39 || last === 45 ? found.replace(/['-]+$/, '') : found).toLowerCase()
-      let term = wordTerms.get(key)
-      if (term === undefined) {
-        const tokens = tokenize(key)
-        term = tokens.length === 1 ? tokens[0]! : null
-        wordTerms.set(key, term)
+    // Words never cross a run of word characters (ASCII letters, digits, _ ' -) and non-ASCII ones: a run of ASCII
+    // ones holds one word, from its first letter or digit to its end, read by character code; a run with other
+    // characters goes to the regular expression. Either way the words WORD finds in the whole text.
+    const len = text.length
+    let i = 0
+    while (i < len) {
+      let c = text.charCodeAt(i)
+      if (!inWordRun(c)) {
+        i++
+        continue
       }
-      if (term === null || !wanted.has(term)) continue
-      const forms = counts.get(term) ?? new Map<string, number>()
-      forms.set(key, (forms.get(key) ?? 0) + 1)
-      counts.set(term, forms)
+      const start = i
+      let ascii = c < 128
+      for (i++; i < len; i++) {
+        c = text.charCodeAt(i)
+        if (!inWordRun(c)) break
+        if (c >= 128) ascii = false
+      }
+      if (!ascii) {
+        // match() with /g gives plain strings (matchAll's match objects cost several times more)
+        for (const found of text.slice(start, i).match(WORD) ?? []) if (starts.mayBe(found, 0, found.length)) count(found)
+        continue
+      }
+      let from = start
+      while (from < i && !isAsciiAlnum(text.charCodeAt(from))) from++
+      // Most words cannot be any wanted term: skipped before they are cut out, lowercased and looked up (WantedStarts).
+      if (from < i && starts.mayBe(text, from, i)) count(text.slice(from, i))
     }
   }
   const out: string[] = []
@@ -53,6 +78,15 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
     if (!out.includes(best)) out.push(best)
   }
   return readableChinese(out, texts)
+}
+
+/** A character a word of WORD may hold (ASCII letters, digits, _ ' -), or any non-ASCII one. */
+function inWordRun(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 39 || c === 45 || c >= 128
+}
+
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)
 }
 
 /**
@@ -86,16 +120,17 @@ class WantedStarts {
     }
   }
 
-  mayBe(word: string): boolean {
-    for (let i = 0; i < word.length; i++) {
-      const c = word.charCodeAt(i) | 0x20
+  /** Whether the word text[from, to) may tokenize to a wanted term. */
+  mayBe(text: string, from: number, to: number): boolean {
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i) | 0x20
       if (c < 97 || c > 122) return true
     }
-    const c = (word.charCodeAt(0) | 0x20) - 97
+    const c = (text.charCodeAt(from) | 0x20) - 97
     if (this.one[c] === 1) return true
-    if (word.length < 2) return false
-    const cd = 26 * c + (word.charCodeAt(1) | 0x20) - 97
-    return this.two[cd] === 1 || (word.length > 2 && this.three[26 * cd + (word.charCodeAt(2) | 0x20) - 97] === 1)
+    if (to - from < 2) return false
+    const cd = 26 * c + (text.charCodeAt(from + 1) | 0x20) - 97
+    return this.two[cd] === 1 || (to - from > 2 && this.three[26 * cd + (text.charCodeAt(from + 2) | 0x20) - 97] === 1)
   }
 }
 
