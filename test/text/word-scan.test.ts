@@ -40,6 +40,21 @@ describe('the word table', () => {
     expect(scan([`${b} ${a}`, `${a}, ${a}; ${b}`])).toEqual([{ [b]: 1, [a]: 1 }, { [a]: 2, [b]: 1 }])
   })
 
+  it('tells apart words of one hash that share their first eight characters but not their length', () => {
+    // Found by a meet-in-the-middle search (FNV's step is invertible): an 8-character word and a longer one…
+    const [a, b] = ['abcdefgh', 'abcdefghtxqjbvta']
+    // …and a longer word with one that starts with it; and, by a birthday search among suffixes, two longer words
+    // of different lengths.
+    const [c, d] = ['abcdefghij', 'abcdefghijasgqrkpa']
+    const [e, f] = ['abcdefghprro', 'abcdefghtbbha']
+    expect(tableHash(a)).toBe(tableHash(b))
+    expect(tableHash(c)).toBe(tableHash(d))
+    expect(tableHash(e)).toBe(tableHash(f))
+    for (const [first, second] of [[a, b], [b, a], [c, d], [d, c], [e, f], [f, e]] as const) {
+      expect(scan([`${first} ${second} ${first}`, second])).toEqual([{ [first]: 2, [second]: 1 }, { [second]: 1 }])
+    }
+  })
+
   it('gives every word, short and long, capitalised or not, its own entry across a table that grows many times', () => {
     let state = 99
     const rand = (n: number): number => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 16) % n
