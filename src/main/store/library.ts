@@ -431,10 +431,11 @@ class Library implements SkillLibrary {
       signal?.throwIfAborted()
       const batch = candidates.slice(i, i + LOAD_BATCH)
       // Files this listing has not read before are read together (load.ts decodes a batch at once).
-      const fresh = loadSkillFiles(batch.filter((c) => !this.cache.has(c.abs)))
+      const known = batch.map((c) => this.cache.has(c.abs))
+      const fresh = loadSkillFiles(batch.filter((_, k) => !known[k]))
       let f = 0
-      for (const c of batch) {
-        const r = this.cache.has(c.abs) ? this.load(c) : this.remember(c, fresh[f++]!)
+      for (const [k, c] of batch.entries()) {
+        const r = known[k] ? this.load(c) : this.remember(c, fresh[f++]!)
         out.push(r)
         if (onSkill && r.ok) onSkill(r.skill)
       }

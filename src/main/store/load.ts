@@ -93,9 +93,9 @@ function parseDecodedSkill(text: string, c: Pick<Candidate, 'rel' | 'format' | '
  * Files are read into one buffer, a batch of them at a time, and the plain ASCII ones decoded together as one
  * Latin-1 string (the same characters as UTF-8 for ASCII bytes), each file's text a slice of it. A batch over ~1 MB
  * becomes a string outside V8's heap, which the garbage collector neither copies nor marks through: a listing of
- * 20,000 skills took ~10 % less time (docs/BENCH.md), 50 MB less heap. A slice keeps its batch's string alive, so
- * at most one batch more than the skills themselves stays in memory per listing. Files with other bytes are
- * checked and decoded one by one (decodeSkillBytes).
+ * 20,000 skills took ~10 % less time (docs/BENCH.md), 50 MB less heap. A slice keeps its batch's string alive: a
+ * process that re-reads edited files keeps a batch's text until every skill read in it is gone (at worst the
+ * library's text once more). Files with other bytes are checked and decoded one by one (decodeSkillBytes).
  */
 const BATCH_BYTES = 4 * 1024 * 1024
 
