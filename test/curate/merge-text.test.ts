@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Skill } from '../../src/shared/types'
-import { listItems, mergeBodies, mergeMeta, pickPrimary, samePoint, splitSections } from '../../src/main/curate/merge-text'
+import { listItems, mergeBodies, mergeMeta, pickPrimary, samePoint, splitSections, words } from '../../src/main/curate/merge-text'
 
 function skill(over: Partial<Skill>): Skill {
   return {
@@ -135,5 +135,19 @@ describe('a merged skill reads like one skill', () => {
     expect(samePoint('Add a README with a usage example.', 'Run pytest before committing.')).toBe(false)
     expect(listItems('1. a\n2. b\n   more of b')).toEqual({ kind: 'ordered', items: ['a', 'b\n   more of b'] })
     expect(listItems('plain text')).toBeNull()
+  })
+})
+
+describe('the words a "same point" check compares', () => {
+  it('are what the regular expression finds in the lowercased text, in the same order, for random text in several scripts', () => {
+    const WORDS = /[\p{Script=Han}]|[\p{L}\p{N}_]+/gu
+    const pieces = ['a', 'B', 'cd', 'Run', 'pytest', '42', '_', "'", '-', ' ', '.', ',', '\n', '\t', 'é', 'É', 'İ', 'ΣΑΣ', '中', '文字', '—', '😀', 'ß', '٣', 'x1_y']
+    let seed = 7
+    const random = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n)
+    for (let k = 0; k < 2000; k++) {
+      let text = ''
+      for (let n = random(40); n >= 0; n--) text += pieces[random(pieces.length)]
+      expect([...words(text)], JSON.stringify(text)).toEqual([...new Set(text.toLowerCase().match(WORDS))])
+    }
   })
 })
