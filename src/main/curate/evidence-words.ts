@@ -4,8 +4,11 @@
  * read, never the whole library.
  */
 import { CJK_CLASS, tokenize } from '../text/tokenize'
+import { asciiWordChars, forEachWordRun } from '../text/word-runs'
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu
+/** The ASCII characters a word of WORD may hold. */
+const WORD_CHARS = asciiWordChars("_'-")
 const CJK_TERM = new RegExp(`^[${CJK_CLASS}]+$`, 'u')
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'gu')
 
@@ -35,34 +38,21 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
     counts.set(term, forms)
   }
   for (const text of texts) {
-    // Words never cross a run of word characters (ASCII letters, digits, _ ' -) and non-ASCII ones: a run of ASCII
-    // ones holds one word, from its first letter or digit to its end, read by character code; a run with other
-    // characters goes to the regular expression. Either way the words WORD finds in the whole text.
-    const len = text.length
-    let i = 0
-    while (i < len) {
-      let c = text.charCodeAt(i)
-      if (!inWordRun(c)) {
-        i++
-        continue
-      }
-      const start = i
-      let ascii = c < 128
-      for (i++; i < len; i++) {
-        c = text.charCodeAt(i)
-        if (!inWordRun(c)) break
-        if (c >= 128) ascii = false
-      }
-      if (!ascii) {
+    // A run of ASCII word characters holds one word, from its first letter or digit to its end (word-runs.ts); most
+    // such words cannot be any wanted term and are skipped before they are cut out, lowercased and looked up.
+    forEachWordRun(
+      text,
+      WORD_CHARS,
+      (start, end) => {
+        let from = start
+        while (from < end && !isAsciiAlnum(text.charCodeAt(from))) from++
+        if (from < end && starts.mayBe(text, from, end)) count(text.slice(from, end))
+      },
+      (start, end) => {
         // match() with /g gives plain strings (matchAll's match objects cost several times more)
-        for (const found of text.slice(start, i).match(WORD) ?? []) if (starts.mayBe(found, 0, found.length)) count(found)
-        continue
+        for (const found of text.slice(start, end).match(WORD) ?? []) if (starts.mayBe(found, 0, found.length)) count(found)
       }
-      let from = start
-      while (from < i && !isAsciiAlnum(text.charCodeAt(from))) from++
-      // Most words cannot be any wanted term: skipped before they are cut out, lowercased and looked up (WantedStarts).
-      if (from < i && starts.mayBe(text, from, i)) count(text.slice(from, i))
-    }
+    )
   }
   const out: string[] = []
   for (const term of terms) {
@@ -78,11 +68,6 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[],
     if (!out.includes(best)) out.push(best)
   }
   return readableChinese(out, texts)
-}
-
-/** A character a word of WORD may hold (ASCII letters, digits, _ ' -), or any non-ASCII one. */
-function inWordRun(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 39 || c === 45 || c >= 128
 }
 
 function isAsciiAlnum(c: number): boolean {

@@ -10,6 +10,7 @@
  * words) is dropped, as is a `**Label:**` line whose label the section already has; other sections are appended.
  */
 import type { Skill } from '../../shared/types'
+import { asciiWordChars, forEachWordRun } from '../text/word-runs'
 
 interface Section {
   /** The heading line as written, or null for text before the first heading. */
@@ -121,42 +122,28 @@ function renderList(kind: ListKind, items: readonly string[]): string {
 }
 
 const WORDS = /[\p{Script=Han}]|[\p{L}\p{N}_]+/gu
+/** The ASCII characters a word of WORDS may hold. */
+const WORD_CHARS = asciiWordChars('_')
 const CLOSING_PUNCTUATION = /[.。!！:：;；\s]+$/
 
 /**
  * The words of a text (letters and digits; CJK characters one by one), for "same point" checks: what WORDS finds in
- * the lowercased text. Its words never cross a run of ASCII word characters (a-z, 0-9, _) and non-ASCII ones; a run
- * of ASCII ones is one word, cut out by character code, and only runs with other characters go to WORDS. Exported
- * for its test.
+ * the lowercased text. A run of ASCII word characters is one word, cut out by character code; only runs with other
+ * characters go to WORDS (word-runs.ts). Exported for its test.
  */
 export function words(text: string): Set<string> {
   const lower = text.toLowerCase()
   const out = new Set<string>()
-  const len = lower.length
-  let i = 0
-  while (i < len) {
-    let c = lower.charCodeAt(i)
-    if (!inWordRun(c)) {
-      i++
-      continue
-    }
-    const start = i
-    let ascii = c < 128
-    for (i++; i < len; i++) {
-      c = lower.charCodeAt(i)
-      if (!inWordRun(c)) break
-      if (c >= 128) ascii = false
-    }
-    if (ascii) out.add(lower.slice(start, i))
+  forEachWordRun(
+    lower,
+    WORD_CHARS,
+    (start, end) => out.add(lower.slice(start, end)),
     // match() with /g gives plain strings (matchAll's match objects cost several times more)
-    else for (const word of lower.slice(start, i).match(WORDS) ?? []) out.add(word)
-  }
+    (start, end) => {
+      for (const word of lower.slice(start, end).match(WORDS) ?? []) out.add(word)
+    }
+  )
   return out
-}
-
-/** A character of an ASCII word (letters, digits, _), or any non-ASCII one. */
-function inWordRun(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90) || c >= 128
 }
 
 /**
