@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { openLibrary } from '../../src/main/store/library'
 import { loadedSkillText, loadSkillFiles, parseSkillAt, MAX_SKILL_FILE_BYTES } from '../../src/main/store/load'
 import type { Candidate } from '../../src/main/store/walk'
 import { hashTree, tempDir } from './helpers'
@@ -96,5 +97,43 @@ describe('loadSkillFiles (a batch of files read into one buffer, ASCII ones deco
       expect(r.result.skill.body).toBe(`${String.fromCharCode(97 + (i % 26))}`.repeat(200_000 - i * 4000) + '\n')
       expect(loadedSkillText(r.result.skill)).toBe(fs.readFileSync(cs[i]!.abs, 'utf8'))
     })
+  })
+})
+
+describe('a listing again after other programs edited the library', () => {
+  it('reads the changed and new files (together, as a batch) and keeps the unchanged ones', async () => {
+    const lib = tempDir('sb-load-relist-')
+    try {
+      const name = (i: number): string => `skill_${String(i).padStart(3, '0')}.md`
+      for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(lib, name(i)), skillText(i, `first body ${i}`))
+      const library = await openLibrary(lib)
+      const first = await library.list()
+      expect(first.skills).toHaveLength(30)
+      // Another process rewrites three files (one of them to invalid bytes), removes one and adds one.
+      const script = [
+        "const fs = require('node:fs'), path = require('node:path')",
+        `const dir = ${JSON.stringify(lib)}`,
+        `const text = (i, body) => "---\\nskill_id: '" + (1800000000 + i) + "'\\ntitle: skill " + i + "\\nusage_conditions: when " + i + "\\n---\\n\\n" + body + "\\n"`,
+        "for (const i of [3, 17]) fs.writeFileSync(path.join(dir, 'skill_' + String(i).padStart(3, '0') + '.md'), text(i, 'second body ' + i + ' — 改过'))",
+        "fs.writeFileSync(path.join(dir, 'skill_020.md'), Buffer.from([0xff, 0xfe, 0x00]))",
+        "fs.unlinkSync(path.join(dir, 'skill_025.md'))",
+        "fs.writeFileSync(path.join(dir, 'skill_030.md'), text(30, 'a new one'))"
+      ].join('\n')
+      execFileSync(process.execPath, ['-e', script])
+      const again = await library.list()
+      const bodies = new Map(again.skills.map((s) => [s.path, s.body]))
+      expect(bodies.get(name(3))).toBe('second body 3 — 改过\n')
+      expect(bodies.get(name(17))).toBe('second body 17 — 改过\n')
+      expect(bodies.get(name(4))).toBe('first body 4\n')
+      expect(bodies.get(name(30))).toBe('a new one\n')
+      expect(bodies.has(name(25))).toBe(false)
+      expect(bodies.has(name(20))).toBe(false)
+      expect(again.errors.map((e) => e.path)).toEqual([name(20)])
+      expect(again.skills).toHaveLength(29)
+      // The unchanged skills are the objects the first listing made (not read again).
+      expect(again.skills.find((s) => s.path === name(4))).toBe(first.skills.find((s) => s.path === name(4)))
+    } finally {
+      fs.rmSync(lib, { recursive: true, force: true })
+    }
   })
 })

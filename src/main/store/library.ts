@@ -400,19 +400,24 @@ class Library implements SkillLibrary {
    * callers run it in small batches and yield to the event loop between them.
    */
   private load(c: Candidate): CacheEntry['result'] {
+    return this.unchanged(c) ?? this.remember(c, loadSkillFile(c))
+  }
+
+  /**
+   * What the cache holds for a known file whose stat key (one lstat) is unchanged, or why it can no longer be
+   * stat'ed; undefined when the file must be read (new or changed).
+   */
+  private unchanged(c: Candidate): CacheEntry['result'] | undefined {
     const hit = this.cache.get(c.abs)
-    if (hit) {
-      // Known file: one lstat tells whether it changed.
-      let st: fs.Stats | undefined
-      try {
-        st = fs.lstatSync(c.abs)
-      } catch (err) {
-        this.cache.delete(c.abs)
-        return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
-      }
-      if (hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs) return hit.result
+    if (!hit) return undefined
+    let st: fs.Stats
+    try {
+      st = fs.lstatSync(c.abs)
+    } catch (err) {
+      this.cache.delete(c.abs)
+      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
     }
-    return this.remember(c, loadSkillFile(c))
+    return hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs ? hit.result : undefined
   }
 
   /** A file just read: cached by its stat key (forgotten when it could not be read). */
@@ -430,12 +435,12 @@ class Library implements SkillLibrary {
       if (i > 0) await nextTurn()
       signal?.throwIfAborted()
       const batch = candidates.slice(i, i + LOAD_BATCH)
-      // Files this listing has not read before are read together (load.ts decodes a batch at once).
-      const known = batch.map((c) => this.cache.has(c.abs))
-      const fresh = loadSkillFiles(batch.filter((_, k) => !known[k]))
+      // New and changed files are read together (load.ts decodes a batch at once).
+      const kept = batch.map((c) => this.unchanged(c))
+      const fresh = loadSkillFiles(batch.filter((_, k) => kept[k] === undefined))
       let f = 0
       for (const [k, c] of batch.entries()) {
-        const r = known[k] ? this.load(c) : this.remember(c, fresh[f++]!)
+        const r = kept[k] ?? this.remember(c, fresh[f++]!)
         out.push(r)
         if (onSkill && r.ok) onSkill(r.skill)
       }
