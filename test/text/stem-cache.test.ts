@@ -79,10 +79,13 @@ describe('stem cache (stems kept between processes)', () => {
     expect(await second.cache.loadStems(file)).toBe(400)
     const sorted = [...before.keys()].sort()
     for (const word of [sorted[0]!, sorted[199]!, sorted[399]!]) expect(second.tok.tokenize(word)).toEqual([before.get(word)])
-    expect(second.tok.stemmedWords().fresh).toBe(0)
+    // nothing stemmed here: nothing to keep, and the words met are not even gathered
+    expect(second.tok.stemmedWords()).toEqual({ entries: [], fresh: 0 })
     // a new word is stemmed, and the save keeps the file's words with it
     expect(second.tok.tokenize('containerized')).toEqual(first.tok.tokenize('containerized'))
     expect(second.tok.stemmedWords().fresh).toBe(1)
+    // then every word met is gathered, those the file gave included
+    expect(new Map(second.tok.stemmedWords().entries)).toEqual(new Map([...[sorted[0]!, sorted[199]!, sorted[399]!].map((w) => [w, before.get(w)!] as const), ['containerized', first.tok.tokenize('containerized')[0]!]]))
     await second.cache.saveStems(file)
     const after = stemsOf(fs.readFileSync(file, 'utf8'))
     expect(after.size).toBe(401)
