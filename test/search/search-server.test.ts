@@ -222,6 +222,38 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     await until(async () => (await status(dir)).startsWith('a search server answers'))
   }, 120_000)
 
+  it('a server stepping down after another took its place leaves the newcomer answering', async () => {
+    // The race behind a rare CI failure: `search-server --stop` removes the socket, a new server starts within the
+    // old one's 2 s check, and the old one then closes. Closing a Unix socket server unlinks the path it was bound
+    // to, which by then was the newcomer's socket. The old server is held (SIGSTOP) until the new one answers.
+    const dir = makeLibrary(10)
+    libraries.push(dir)
+    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const start = (): ReturnType<typeof spawn> => spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: ENV, stdio: 'ignore' })
+    const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
+    const old = start()
+    await until(async () => (await status(dir)).startsWith('a search server answers'))
+    old.kill('SIGSTOP')
+    const newcomer = start()
+    try {
+      fs.rmSync(socket)
+      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      old.kill('SIGCONT')
+      old.kill('SIGTERM')
+      await exited(old)
+      // past the newcomer's own check of its socket (every 2 s): it would have stepped down without one
+      await new Promise((r) => setTimeout(r, 2500))
+      expect(fs.existsSync(socket)).toBe(true)
+      expect(await status(dir)).toMatch(/^a search server answers/)
+      expect(newcomer.exitCode).toBe(null)
+    } finally {
+      old.kill('SIGCONT')
+      old.kill('SIGTERM')
+      newcomer.kill('SIGTERM')
+      await exited(newcomer)
+    }
+  }, 120_000)
+
   it('does not trust a socket in a folder other users can write to', async () => {
     const dir = await served_library(10)
     const socket = searchServerSocket(fs.realpathSync(dir), ENV)!

@@ -45,31 +45,47 @@ function privateFolderProblem(dir: string): string | null {
   return null
 }
 
-/** The inode of the socket file (null: gone). */
-function socketInode(socket: string): number | null {
-  const st = fs.lstatSync(socket, { throwIfNoEntry: false })
-  return st?.isSocket() ? st.ino : null
+/**
+ * Which socket file is at `socket` (null: none): its inode and change time. The inode alone can be the number of a
+ * file since removed, handed again to the next server's socket.
+ */
+function socketIdentity(socket: string): string | null {
+  const st = fs.lstatSync(socket, { throwIfNoEntry: false, bigint: true })
+  return st?.isSocket() ? `${st.ino}:${st.ctimeNs}` : null
 }
 
-/** Listens on `socket`; a socket file left by a server that is gone is replaced. False: another server answers there. */
+/**
+ * Listens on `socket`, unless another server answers there (false); a socket file left by a server that is gone is
+ * replaced. The server is bound under a name of its own and then renamed into place: closing a Unix socket server
+ * unlinks the path it was bound to, so a server bound to the shared name that stepped down just after a newer one
+ * took its place (`search-server --stop`, then a start within the old one's 2 s check) removed the newer one's
+ * socket, and that one stepped down too.
+ */
 async function listen(server: net.Server, socket: string): Promise<boolean> {
-  const attempt = (): Promise<NodeJS.ErrnoException | null> =>
-    new Promise((resolve) => {
-      server.once('error', resolve)
-      server.listen(socket, () => {
-        server.off('error', resolve)
-        resolve(null)
-      })
+  const bound = socket.replace(/\.sock$/, `.p${process.pid.toString(36)}`)
+  fs.rmSync(bound, { force: true })
+  const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    server.once('error', resolve)
+    server.listen(bound, () => {
+      server.off('error', resolve)
+      resolve(null)
     })
-  let err = await attempt()
-  if (err?.code === 'EADDRINUSE') {
-    if (await serverAnswers(socket)) return false
+  })
+  if (err) throw err
+  const close = (): Promise<void> => new Promise((resolve) => server.close(() => resolve()))
+  try {
+    fs.chmodSync(bound, 0o600)
+    if (await serverAnswers(socket)) {
+      await close()
+      return false
+    }
     const st = fs.lstatSync(socket, { throwIfNoEntry: false })
     if (st && !st.isSocket()) throw new Error(`${socket} is not a socket: not replaced`)
-    fs.rmSync(socket, { force: true })
-    err = await attempt()
+    fs.renameSync(bound, socket)
+  } catch (e) {
+    await close()
+    throw e
   }
-  if (err) throw err
   return true
 }
 
@@ -121,7 +137,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
 
   const build = buildStamp()
   let idleTimer: NodeJS.Timeout | undefined
-  let ownInode: number | null = null
+  let ownSocket: string | null = null
   let stopResolve: (why: string) => void = () => undefined
   const stopped = new Promise<string>((resolve) => (stopResolve = resolve))
   const stepDown = (why: string): void => {
@@ -212,15 +228,14 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
     log(`cannot listen on ${socket}: ${(err as Error).message}`)
     return 1
   }
-  fs.chmodSync(socket, 0o600)
-  ownInode = socketInode(socket)
+  ownSocket = socketIdentity(socket)
   fs.rmSync(marker, { force: true })
   resetIdle()
   log(`search server of ${root} listening on ${socket}`)
 
   // The socket removed or replaced (cache folder emptied, a newer server) or the library gone: step down.
   const watchdog = setInterval(() => {
-    if (socketInode(socket) !== ownInode) stepDown('its socket was removed or replaced')
+    if (socketIdentity(socket) !== ownSocket) stepDown('its socket was removed or replaced')
     else if (!fs.existsSync(root)) stepDown('the library is gone')
   }, opts.checkMs ?? 2000)
   const onSignal = (): void => stepDown('stopped')
@@ -235,7 +250,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
   process.off('SIGINT', onSignal)
   // No new connection reaches a server without its socket file; questions already queued are refused (`closing`:
   // their clients answer in process) before it goes.
-  if (socketInode(socket) === ownInode) fs.rmSync(socket, { force: true })
+  if (socketIdentity(socket) === ownSocket) fs.rmSync(socket, { force: true })
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await queue
   search.close()

@@ -6,7 +6,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultCacheDir } from '../../cache-dir'
 
-/** Unix socket paths longer than this do not fit sockaddr_un everywhere (108 bytes on Linux, 104 on macOS). */
+/**
+ * Unix socket paths longer than this do not fit sockaddr_un everywhere (108 bytes on Linux, 104 on macOS); the name
+ * a server binds before renaming its socket into place is 2 bytes longer (cli/search-server.ts).
+ */
 const MAX_SOCKET_PATH = 100
 
 /** The folder of search indexes and servers in the cache folder. */
