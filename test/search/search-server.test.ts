@@ -4,7 +4,7 @@
  * see every write made just before them (in place, new files, new SKILL.md folders, removals), count each use once
  * under concurrency, and the server steps down when asked, idle, replaced or asked by another build.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -251,6 +251,36 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
       old.kill('SIGTERM')
       newcomer.kill('SIGTERM')
       await exited(newcomer)
+    }
+  }, 120_000)
+
+  it('removes the private names of servers that died before renaming them, and no other file', async () => {
+    const dir = makeLibrary(10)
+    libraries.push(dir)
+    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 })
+    const nameOf = (pid: number): string => socket.replace(/\.sock$/, `.p${pid.toString(36)}`)
+    // A process killed right after binding its private name, as a server killed before its rename: the file stays.
+    const bindAndDie = `const f = process.argv[1].replace(/\\.sock$/, '.p' + process.pid.toString(36)); require('net').createServer().listen(f, () => { process.stdout.write(f); process.kill(process.pid, 'SIGKILL') })`
+    const dead = spawnSync(process.execPath, ['-e', bindAndDie, socket], { encoding: 'utf8' })
+    const orphan = dead.stdout
+    expect(orphan).toBe(nameOf(dead.pid!))
+    expect(fs.lstatSync(orphan).isSocket()).toBe(true)
+    // One that runs (this test's own), and a plain file under a dead pid's name: neither is touched.
+    const alive = net.createServer()
+    await new Promise<void>((resolve) => alive.listen(nameOf(process.pid), resolve))
+    const plain = nameOf(dead.pid! + 1_000_000)
+    fs.writeFileSync(plain, 'not a socket')
+    try {
+      const first = await run(['query', 'retry', '--library', dir, '--no-touch'])
+      expect(first.stderr).toContain('search server started')
+      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      expect(fs.existsSync(orphan)).toBe(false)
+      expect(fs.lstatSync(nameOf(process.pid)).isSocket()).toBe(true)
+      expect(fs.readFileSync(plain, 'utf8')).toBe('not a socket')
+    } finally {
+      await new Promise((resolve) => alive.close(resolve))
+      fs.rmSync(plain, { force: true })
     }
   }, 120_000)
 

@@ -54,6 +54,44 @@ function socketIdentity(socket: string): string | null {
   return st?.isSocket() ? `${st.ino}:${st.ctimeNs}` : null
 }
 
+/** The name a server with this pid binds under before renaming it to `socket` (see listen). */
+function privateSocketName(socket: string, pid: number): string {
+  return socket.replace(/\.sock$/, `.p${pid.toString(36)}`)
+}
+
+/** Whether a process with this pid runs (one of another user counts: it is not ours to judge). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+/**
+ * Removes the private names of this socket left by servers that died between binding and renaming (killed, or a
+ * crash): nothing connects to them, they only clutter the folder. A name whose process still runs is left alone.
+ */
+function removeOrphanedNames(socket: string): void {
+  const dir = path.dirname(socket)
+  const prefix = path.basename(socket).replace(/\.sock$/, '.p')
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const tail = name.slice(prefix.length)
+    const pid = /^[0-9a-z]{1,8}$/.test(tail) ? parseInt(tail, 36) : 0
+    if (pid <= 0 || processRuns(pid)) continue
+    const file = path.join(dir, name)
+    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSocket()) fs.rmSync(file, { force: true })
+  }
+}
+
 /**
  * Listens on `socket`, unless another server answers there (false); a socket file left by a server that is gone is
  * replaced. The server is bound under a name of its own and then renamed into place: closing a Unix socket server
@@ -62,8 +100,9 @@ function socketIdentity(socket: string): string | null {
  * socket, and that one stepped down too.
  */
 async function listen(server: net.Server, socket: string): Promise<boolean> {
-  const bound = socket.replace(/\.sock$/, `.p${process.pid.toString(36)}`)
+  const bound = privateSocketName(socket, process.pid)
   fs.rmSync(bound, { force: true })
+  removeOrphanedNames(socket)
   const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
     server.once('error', resolve)
     server.listen(bound, () => {
