@@ -138,6 +138,11 @@ export class IndexFile {
     return buf
   }
 
+  /** The section as a Buffer of its own (no copy: Buffer.from of a Uint8Array would copy it byte by byte). */
+  buffer(name: string): Buffer {
+    return this.read(name)
+  }
+
   bytes(name: string): Uint8Array {
     const b = this.read(name)
     return new Uint8Array(b.buffer, b.byteOffset, b.length)

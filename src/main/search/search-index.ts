@@ -233,10 +233,10 @@ export class SearchIndex {
     let jsonPtr: Uint32Array, json: Buffer, previews: Buffer, previewEnd: Uint32Array
     try {
       jsonPtr = file.u32('jsonPtr')
-      json = Buffer.from(file.bytes('json'))
+      json = file.buffer('json')
       // Kept as bytes, split at the line breaks (a UTF-8 line break byte is never part of another character): a
       // listing printed as JSON never decodes them.
-      previews = Buffer.from(file.bytes('previews'))
+      previews = file.buffer('previews')
       const rows = jsonPtr.length - 1
       previewEnd = new Uint32Array(rows)
       let at = 0
