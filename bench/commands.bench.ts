@@ -537,6 +537,21 @@ async function concurrentRows(): Promise<void> {
 
 // ---------- main ----------
 
+/**
+ * Why `skillbench` would not run the build (bin/skillbench.cjs runs the sources through tsx then), or ''. A source
+ * edited while the bench runs makes every later row time tsx instead of the build: such rows are not reported.
+ */
+function buildStaleReason(): string {
+  let manifest: { builtAt: number; sources: string[] }
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'out', 'main', 'cli-sources.json'), 'utf8'))
+  } catch {
+    return 'there is no build'
+  }
+  const changed = manifest.sources.find((source) => (fs.statSync(path.join(ROOT, source), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) > manifest.builtAt)
+  return changed ? `${changed} changed after the build` : ''
+}
+
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0] ?? 0
   if (process.env.COMMANDS_BENCH_NO_BUILD !== '1') {
@@ -544,6 +559,8 @@ async function main(): Promise<void> {
     const b = runOnce('npm', ['run', 'build'], { timeout: 600_000 })
     if (b.code !== 0) throw new Error(`npm run build failed: ${b.stderr.trim().split('\n').slice(-3).join(' ')}`)
   }
+  const staleAtStart = buildStaleReason()
+  if (staleAtStart) throw new Error(`the CLI would run from source (${staleAtStart}): run without COMMANDS_BENCH_NO_BUILD=1, or npm run build first`)
   const steps: Array<[string, () => void | Promise<void>]> = [
     ['startup', startupRows],
     ['list', listRows],
@@ -556,10 +573,19 @@ async function main(): Promise<void> {
   for (const [name, step] of steps) {
     if (!ROWS.has(name)) continue
     log(`${name}…`)
+    const before = rows.length
+    const notesBefore = notes.length
     try {
       await step()
     } catch (err) {
       rows.push({ command: name, ours: `failed: ${(err as Error).message.split('\n')[0]}`, reference: '', goal: '' })
+    }
+    const stale = buildStaleReason()
+    if (stale) {
+      rows.splice(before)
+      notes.splice(notesBefore)
+      rows.push({ command: name, ours: `not reported: ${stale} during these rows, so the CLI ran from source; later rows skipped`, reference: '', goal: '' })
+      break
     }
   }
   const loadEnd = os.loadavg()[0] ?? 0
