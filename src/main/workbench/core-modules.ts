@@ -14,8 +14,7 @@ import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { strongestPairs } from '../text/strongest-pairs'
-import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
-import { tokenize } from '../text/tokenize'
+import { buildTfIdfIndex } from '../text/tfidf'
 import { stripBoilerplate } from '../text/boilerplate'
 import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
@@ -127,9 +126,13 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   if (shown.length === 0) {
     return { nodes: [], edges: [] }
   }
-  // compared exactly as curation compares them (same text, template boilerplate left out), so the map's likely
-  // duplicates are the plan's merges; tokenized in slices so the server keeps answering meanwhile
-  const index = await buildIndexInSlices(stripBoilerplate(shown.map(similarityText)), signal)
+  // compared exactly as curation compares them (same text, template boilerplate left out, the same word scan), so
+  // the map's likely duplicates are the plan's merges. The scan is one block (~30–80 ms for 1,000 skills): it once
+  // ran through the general tokenizer in slices, which cost three times as much and ended in a longer block.
+  const texts = stripBoilerplate(shown.map(similarityText))
+  await nextTurn()
+  signal?.throwIfAborted()
+  const index = buildTfIdfIndex(texts)
   const clusterSim = 1 - thresholds.eps
   const edgeSim = Math.min(clusterSim, thresholds.merge, 0.3)
   const pairs = await allPairsAsync(index, Math.max(0.05, edgeSim), { signal, sliceMs: 20 })
@@ -144,29 +147,6 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
     similarity: Math.round((pairs.score[k] ?? 0) * 1000) / 1000
   }))
   return { nodes, edges }
-}
-
-/** Longest stretch the graph's tokenizing keeps the event loop (the server answers other requests in between). */
-const TOKENIZE_SLICE_MS = 15
-
-/**
- * The graph's TF-IDF index, built without holding the event loop: tokenizing (most of the cost: ~300 ms for 1,000
- * skills) runs in slices, then the index is built from the tokens. The web server started by `skillbench serve`
- * computes the first library's graph while the browser loads the page; in one block it would delay every file
- * and API answer of the first screen by that long.
- */
-async function buildIndexInSlices(texts: string[], signal?: AbortSignal): Promise<TfIdfIndex> {
-  const tokens = new Map<string, string[]>()
-  let sliceStart = performance.now()
-  for (const text of texts) {
-    if (!tokens.has(text)) tokens.set(text, tokenize(text))
-    if (performance.now() - sliceStart > TOKENIZE_SLICE_MS) {
-      await nextTurn()
-      signal?.throwIfAborted()
-      sliceStart = performance.now()
-    }
-  }
-  return buildTfIdfIndex(texts, { tokenizer: (text) => tokens.get(text) ?? tokenize(text) })
 }
 
 /** Caches graphs (a few, newest kept) until a skill's content or a threshold changes. */
