@@ -20,6 +20,8 @@ import { similarityText } from '../curate/proposals'
 import { copySkillFiles, createSkillTools } from '../tools'
 import { LibrarySearch } from '../search/library-search'
 import { defaultCacheDir } from '../cache-dir'
+import { buildStamp } from '../search/server/address'
+import { graphCacheFile, loadCachedGraph, saveCachedGraph } from './graph-cache'
 import { recoverTransactions, withLibraryLock } from '../curate/apply'
 import { readJournal, type JournalRecord } from '../curate/journal'
 import {
@@ -149,8 +151,17 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
   return { nodes, edges }
 }
 
-/** Caches graphs (a few, newest kept) until a skill's content or a threshold changes. */
-export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8): CoreModules['similarityGraph'] {
+/**
+ * The graph's file key depends on the code that draws it: a new build (or this version, bumped when the graph's
+ * shape or meaning changes) computes the graphs again.
+ */
+const GRAPH_KEY_VERSION = 1
+
+/**
+ * Caches graphs (a few, newest kept) until a skill's content or a threshold changes; with `cacheDir`, also in that
+ * folder (graph-cache.ts), so a new process finds the graphs an earlier one computed.
+ */
+export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8, cacheDir?: () => string): CoreModules['similarityGraph'] {
   const cache = new Map<string, Promise<OverviewResult['graph']>>()
   return (skills, thresholds) => {
     const key = createHash('sha256')
@@ -161,7 +172,7 @@ export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8): 
     if (hit) {
       return hit
     }
-    const graph = compute(skills, thresholds)
+    const graph = cacheDir ? kept(cacheDir(), key, skills, () => compute(skills, thresholds)) : compute(skills, thresholds)
     cache.set(key, graph)
     graph.catch(() => cache.delete(key))
     if (cache.size > size) {
@@ -169,6 +180,16 @@ export function cachedGraph(compute: CoreModules['similarityGraph'], size = 8): 
     }
     return graph
   }
+}
+
+/** The graph from its file in `dir`, or computed and saved there (a save that fails costs only the next start). */
+async function kept(dir: string, key: string, skills: Skill[], compute: () => Promise<OverviewResult['graph']>): Promise<OverviewResult['graph']> {
+  const file = graphCacheFile(dir, createHash('sha256').update(`${GRAPH_KEY_VERSION}\n${buildStamp()}\n${key}`).digest('hex'))
+  const saved = await loadCachedGraph(file, new Set(skills.map((s) => s.skill_id)))
+  if (saved) return saved
+  const graph = await compute()
+  await saveCachedGraph(file, graph).catch(() => undefined)
+  return graph
 }
 
 /** Curation settings from the app settings (the thresholds screen). */
@@ -311,7 +332,7 @@ export async function createCoreModules(): Promise<CoreModules> {
         deps
       )
     },
-    similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds)),
+    similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds), 8, () => defaultCacheDir()),
 
     async curatePlan(store, settings, llm, ctx, usage) {
       const opened = await openedForCuration(store)
