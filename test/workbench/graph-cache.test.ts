@@ -1,7 +1,8 @@
 /**
- * The overview's graph kept in the cache folder: real processes drawing the map of a real library folder. A new
- * process finds the graph an earlier one computed; a changed skill, a damaged or foreign file computes it again;
- * two processes at once leave one whole file; old files beyond the kept number go.
+ * The overview's graph kept in the cache folder: real processes drawing the map of library folders (generated ones,
+ * and the real public skills read in place). A new process finds the graph an earlier one computed; a changed
+ * skill, a damaged or foreign file computes it again; two processes at once leave one whole file; old files beyond
+ * the kept number go.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleChild } from '../helpers/bundle-child'
 import { makeLibrary } from '../search/library-fixture'
 import { tempDir } from './helpers'
+import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 import { graphCacheFile, KEPT_GRAPH_FILES, saveCachedGraph } from '../../src/main/workbench/graph-cache'
 
 interface Drawn {
@@ -38,6 +40,14 @@ function draw(library: string, cache: string): Promise<Drawn> {
   })
 }
 
+/** Every file under `dir` with its size and modification time (what a read must leave as it was). */
+function snapshot(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((f) => {
+    const st = fs.lstatSync(path.join(dir, f))
+    return `${f}:${st.size}:${st.mtimeMs}`
+  })
+}
+
 const graphFiles = (cache: string): string[] => (fs.existsSync(path.join(cache, 'graphs')) ? fs.readdirSync(path.join(cache, 'graphs')).sort() : [])
 
 describe('the overview graph kept in the cache folder', () => {
@@ -61,6 +71,19 @@ describe('the overview graph kept in the cache folder', () => {
     const third = await draw(library, cache)
     expect(third.computed).toBe(1)
     expect(graphFiles(cache)).toHaveLength(2)
+  }, 60_000)
+
+  it.runIf(HAS_REAL_DATA)('draws the real skills\' map once, then from the file, and leaves their folder as it was', async () => {
+    const library = realPath('skills', 'anthropics_skills')
+    const before = snapshot(library)
+    const cache = path.join(work, 'cache-real')
+    const first = await draw(library, cache)
+    expect(first.computed).toBe(1)
+    expect(first.graph.nodes.length).toBeGreaterThan(10)
+    const second = await draw(library, cache)
+    expect(second.computed).toBe(0)
+    expect(second.graph).toEqual(first.graph)
+    expect(snapshot(library)).toEqual(before)
   }, 60_000)
 
   it('does not trust a damaged file, nor a graph of other skills, and writes the right one over it', async () => {
