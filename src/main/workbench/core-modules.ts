@@ -152,8 +152,9 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
 }
 
 /**
- * The graph's file key depends on the code that draws it: a new build (or this version, bumped when the graph's
- * shape or meaning changes) computes the graphs again.
+ * The graph's file key depends on the code that draws it: a new build computes the graphs again. Run from source
+ * (tsx), the build stamp follows one file only (search/server/address.ts), so this version is bumped whenever the
+ * graph's shape or meaning changes.
  */
 const GRAPH_KEY_VERSION = 1
 
