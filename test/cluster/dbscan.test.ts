@@ -66,6 +66,11 @@ describe('dbscan golden cases (worked by hand)', () => {
     expect(Array.from(dbscan(lineGraph(ys, 9), 4))).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1])
   })
 
+  it('a border point between two clusters stays in the first; the other cluster\'s core point keeps its own label', () => {
+    // Found by the property run in CI: 7 is border to core 1 (cluster 0) and core 8 (cluster 1).
+    expect(Array.from(dbscan(lineGraph([0, 1, 7, 8, 14, 0, 14], 6), 4))).toEqual([0, 0, 0, 1, 1, 0, 1])
+  })
+
   it('min_samples 1 makes every point core; an empty input gives no labels', () => {
     expect(Array.from(dbscan(lineGraph([0, 10, 11], 2), 1))).toEqual([0, 1, 1])
     expect(Array.from(dbscan(graphFromPairs(0, [], [], 0), 2))).toEqual([])
@@ -97,7 +102,8 @@ describe('dbscan properties', () => {
     )
   })
 
-  it('every point is in exactly one cluster or noise; core points share their neighbours\' cluster', () => {
+  // A border point next to two clusters belongs to only one of them, so only core-core neighbours must agree.
+  it('every point is in exactly one cluster or noise; core neighbours share a cluster; a border point joins one of its core neighbours\' clusters', () => {
     fc.assert(
       fc.property(input, ({ xs, eps, minSamples }) => {
         const g = lineGraph(xs, eps)
@@ -106,9 +112,18 @@ describe('dbscan properties', () => {
         const members = clusters.flat().sort((a, b) => a - b)
         const noise = Array.from(labels.keys()).filter((i) => labels[i] === -1)
         expect([...members, ...noise].sort((a, b) => a - b)).toEqual(xs.map((_, i) => i))
+        const neighboursOf = (p: number): number[] => Array.from(g.idx.subarray(g.ptr[p]!, g.ptr[p + 1]!))
+        const isCore = (p: number): boolean => neighboursOf(p).length + 1 >= minSamples
         for (let p = 0; p < g.n; p++) {
-          const neighbours = Array.from(g.idx.subarray(g.ptr[p]!, g.ptr[p + 1]!))
-          if (neighbours.length + 1 >= minSamples) for (const q of neighbours) expect(labels[q]).toBe(labels[p])
+          const coreNeighbours = neighboursOf(p).filter(isCore)
+          if (isCore(p)) {
+            expect(labels[p]).not.toBe(-1)
+            for (const q of coreNeighbours) expect(labels[q]).toBe(labels[p])
+          } else if (coreNeighbours.length > 0) {
+            expect(coreNeighbours.map((q) => labels[q])).toContain(labels[p])
+          } else {
+            expect(labels[p]).toBe(-1)
+          }
         }
         clusters.forEach((c) => expect(c.length).toBeGreaterThanOrEqual(1))
       }),
