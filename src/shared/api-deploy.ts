@@ -26,7 +26,7 @@ export interface UpdateResult {
   failed: { name: string; path: string; reason: string }[]
 }
 
-export type DeployWhy = 'link' | 'other-library' | 'not-ours' | 'gone' | 'retired-drifted' | 'rewritten' | 'same-change' | 'already-learned' | 'drifted'
+export type DeployWhy = 'link' | 'other-library' | 'not-ours' | 'gone' | 'retired-drifted' | 'rewritten' | 'same-change' | 'already-learned' | 'drifted' | 'unproven'
 
 export type DeployAgent = 'claude' | 'codex' | 'agents' | 'gemini' | 'opencode' | 'folder'
 

@@ -370,7 +370,7 @@ describe('containment, undo, recovery, concurrency', () => {
     expect(fs.existsSync(path.join(claudeDir(), '.skillbench-deploy.tx.json'))).toBe(true)
     fs.rmdirSync(journal)
     fs.renameSync(`${journal}.keep`, journal)
-    expect(await recoverDeploy(claudeDir())).toBe('rolled-back')
+    expect(await recoverDeploy(claudeDir())).toEqual({ state: 'rolled-back' })
     const back = stamp(claudeDir())
     for (const rel of Object.keys(v1)) expect(back[rel]?.split(':')[0]).toBe(v1[rel]!.split(':')[0])
     const r = await run('claude')

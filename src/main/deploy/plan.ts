@@ -38,7 +38,8 @@ export const WHY_TEXT: Record<DeployWhy, string> = {
   rewritten: 'it had been removed from the target: written again',
   'same-change': 'changed here the same way as in the library: now in sync',
   'already-learned': 'the changes made here are already in the library',
-  drifted: 'changed here since it was deployed: left in place'
+  drifted: 'changed here since it was deployed: left in place',
+  unproven: 'the manifest names it, but the library never kept the files it says were placed: not proven ours, left as it is'
 }
 
 export interface PlannedSkill {
@@ -166,6 +167,9 @@ export function planDeploy(input: PlanInput): DeployPlan {
         skills.push({ ...base, action: 'forget', files: [], why: 'gone' })
       } else if (drifted) {
         skills.push({ ...base, action: 'drifted', files: [], why: 'retired-drifted' })
+      } else if (!deployedFiles(m, input.blob)) {
+        // The manifest says we placed it, but the library never kept those bytes: not proven ours, never removed.
+        skills.push({ ...base, action: 'unmanaged', files: [], why: 'unproven' })
       } else {
         const files: FileAction[] = []
         for (const rel of [...f.hashes.keys()].sort()) {
@@ -175,6 +179,10 @@ export function planDeploy(input: PlanInput): DeployPlan {
         delete manifest.skills[name]
         skills.push({ ...base, action: 'remove', files })
       }
+      continue
+    }
+    if (f.exists && !deployedFiles(m, input.blob)) {
+      skills.push({ ...base, action: 'unmanaged', files: [], why: 'unproven' })
       continue
     }
     const want = renderedHashes(d)

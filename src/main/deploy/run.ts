@@ -17,11 +17,12 @@ import type { FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../curate/apply'
 import { loadPlan } from '../curate/service'
 import { activeApplies, appendJournal, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../curate/journal'
-import { containedFilePath, existingDirInside, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { containedFilePath, existingDirInside, moveContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
+import { sweepTempFiles } from '../store/atomic'
 import { StoreError } from '../store/types'
 import { queueProposals } from '../sources/update'
 import { getBlob, putBlob } from './blobs'
@@ -127,6 +128,27 @@ async function targetFolder(target: DeployTarget, create: boolean): Promise<stri
   return fs.promises.realpath(target.dir)
 }
 
+/**
+ * Removes the temp files a killed deploy left (`.skillbench-tmp-<pid>-….tmp`, written beside each file before its
+ * rename) from the target's top folder and the skill folders Skillbench placed or is about to write — only files of that exact name whose
+ * writer is gone, never through a link. Call under the target lock.
+ */
+export async function sweepDeployTemps(targetReal: string, placed: readonly string[]): Promise<number> {
+  let removed = await sweepTempFiles(targetReal)
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > 12) return
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [])
+    removed += await sweepTempFiles(dir, entries.filter((e) => e.isFile()).map((e) => e.name))
+    for (const e of entries) if (e.isDirectory()) await walk(path.join(dir, e.name), depth + 1)
+  }
+  for (const name of placed) {
+    const top = path.join(targetReal, name)
+    const st = await fs.promises.lstat(top).catch(() => null)
+    if (st?.isDirectory()) await walk(top, 0)
+  }
+  return removed
+}
+
 // ---- budget ------------------------------------------------------------------------------------
 
 function metaChars(text: string | null): number {
@@ -206,7 +228,10 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const { skills, warnings } = await librarySkills(library)
   const targetReal = await targetFolder(target, !opts.dryRun)
   const work = async (): Promise<DeployResult> => {
-    if (targetReal && !opts.dryRun) await recoverDeploy(targetReal)
+    if (targetReal && !opts.dryRun) {
+      const recovered = await recoverDeploy(targetReal)
+      if (recovered.note) warnings.push(recovered.note)
+    }
     else if (targetReal && (await readContainedText(targetReal, INTENT_FILE).catch(() => null)) !== null) warnings.push('an interrupted deploy into this folder will be rolled back by the next real run')
     const manifest = parseManifest(targetReal ? await readContainedText(targetReal, MANIFEST_FILE) : null)
     const previous = new Map<string, string>()
@@ -226,6 +251,8 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       }
     }
     const scope = opts.skills && opts.skills.length > 0 ? new Set(chosen.map((s) => s.skill.skill_id)) : null
+    // before the folders are read: a killed deploy's temp file would otherwise look like a change made there
+    if (targetReal && !opts.dryRun) await sweepDeployTemps(targetReal, [...new Set([...desired.keys(), ...Object.keys(manifest.skills)])])
     const folders = new Map<string, FolderState>()
     for (const name of new Set([...desired.keys(), ...Object.keys(manifest.skills)])) {
       folders.set(name, targetReal ? await readFolder(targetReal, name) : { exists: false, linked: false, files: new Map(), hashes: new Map() })
@@ -282,7 +309,9 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     const manifestText = serializeManifest(plan.manifest)
     const manifestBefore = await readContainedText(targetReal, MANIFEST_FILE)
     if (plan.ops.length > 0 || manifestText !== manifestBefore) {
-      const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp)
+      // adopted copies are claimed without a write: keep their bytes too, so they stay provably ours
+      const adopted = plan.skills.filter((s) => s.action === 'adopt').flatMap((s) => [...(desired.get(s.name)?.files.values() ?? [])].map((f) => f.bytes))
+      const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp, adopted)
       result.journal_id = record.id
     }
     if (proposals.some((p) => !queued.has(p.id))) await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id)))
@@ -346,7 +375,11 @@ async function putFile(libraryRoot: string, targetReal: string, rel: string, has
 async function applyOps(libraryRoot: string, targetReal: string, spec: string, ops: DeployFileOp[], manifest: DeployRecord['manifest'], record: Omit<JournalRecord, 'id' | 'at' | 'deploy' | 'ops'>, at: string): Promise<JournalRecord> {
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
   const intent: Intent = { id, library: libraryRoot, ops, manifest }
-  await writeContained(targetReal, INTENT_FILE, JSON.stringify(intent) + '\n')
+  const intentText = JSON.stringify(intent) + '\n'
+  // The library keeps the intent's bytes before the target sees them: recovery acts only on an intent the
+  // library vouches for, so a file forged into the agent's folder can never make a deploy remove anything.
+  await withLibraryLock(libraryRoot, () => putBlob(libraryRoot, Buffer.from(intentText, 'utf8')), { purpose: 'keeping a deploy intent' })
+  await writeContained(targetReal, INTENT_FILE, intentText)
   for (const op of ops) await putFile(libraryRoot, targetReal, op.rel, op.after, op.mode)
   await putFile(libraryRoot, targetReal, MANIFEST_FILE, manifest.after, 0o644)
   const deployRecord: DeployRecord = { target: targetReal, spec, ops, manifest }
@@ -365,7 +398,7 @@ function textOrEmpty(b: Buffer | null): string | null {
   return d.ok ? d.text : ''
 }
 
-async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string): Promise<JournalRecord> {
+async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string, adopted: readonly Buffer[]): Promise<JournalRecord> {
   // Every byte replaced or written goes to the blob store first: undo and recovery rebuild from it.
   const ops: DeployFileOp[] = []
   const changes: FileChange[] = []
@@ -383,6 +416,7 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
         ops.push({ rel: op.rel, before: op.before, after: op.after?.hash ?? null, ...(op.after && op.after.mode !== 0o644 ? { mode: op.after.mode } : {}) })
         if (op.rel.endsWith('/SKILL.md')) changes.push({ path: path.join(targetReal, op.rel), before: textOrEmpty(before), after: op.after ? textOrEmpty(op.after.bytes) : null })
       }
+      for (const bytes of adopted) await putBlob(libraryRoot, bytes)
       const before = manifestBefore === null ? null : await putBlob(libraryRoot, Buffer.from(manifestBefore, 'utf8'))
       const after = await putBlob(libraryRoot, Buffer.from(manifestAfter, 'utf8'))
       return { before, after }
@@ -394,23 +428,44 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
   return applyOps(libraryRoot, targetReal, spec, ops, manifest, { action: 'apply', proposal_id: `deploy-${spec}`.slice(0, 200), kind: 'deploy', by, author: 'skillbench deploy', changes: shown }, at)
 }
 
-/** Rolls back a deploy into this target that a crash interrupted before its journal record (call under the target lock). */
-export async function recoverDeploy(targetReal: string): Promise<'none' | 'committed' | 'rolled-back'> {
+export type RecoveryState = 'none' | 'committed' | 'rolled-back' | 'set-aside'
+
+export interface Recovery {
+  state: RecoveryState
+  /** For `set-aside`: why the intent was not acted on and where it was put. */
+  note?: string
+}
+
+/** Where an intent that this tool cannot vouch for is put: beside the target's own files, never acted on. */
+export function setAsideName(at: Date): string {
+  return `.skillbench-deploy.tx.rejected-${at.toISOString().replace(/[:.]/g, '-')}.json`
+}
+
+async function setAside(targetReal: string, why: string): Promise<Recovery> {
+  const name = setAsideName(new Date())
+  await moveContained(targetReal, INTENT_FILE, name)
+  return { state: 'set-aside', note: `${path.join(targetReal, INTENT_FILE)} ${why}: it was not acted on and was moved to ${name}` }
+}
+
+/**
+ * Rolls back a deploy into this target that a crash interrupted before its journal record (call under the
+ * target lock). Only an intent this tool wrote is acted on: its bytes must be kept in the library it names,
+ * every path in it must stay inside the target, and every file state it would restore must be bytes the
+ * library kept. Anything else is reported and set aside.
+ */
+export async function recoverDeploy(targetReal: string): Promise<Recovery> {
   const text = await readContainedText(targetReal, INTENT_FILE)
-  if (text === null) return 'none'
-  let intent: Intent
-  try {
-    intent = JSON.parse(text) as Intent
-    if (typeof intent.id !== 'string' || !Array.isArray(intent.ops)) throw new Error('bad shape')
-  } catch {
-    // torn while being written: nothing was done yet (ops start only after it is complete)
-    await unlinkContained(targetReal, INTENT_FILE)
-    return 'rolled-back'
+  if (text === null) return { state: 'none' }
+  const checked = checkIntent(text)
+  if (typeof checked === 'string') return setAside(targetReal, checked)
+  const intent = checked
+  if (!(await getBlob(intent.library, sha256(Buffer.from(text, 'utf8'))).catch(() => null))) {
+    return setAside(targetReal, `was not written by a deploy from ${intent.library} (that library keeps no copy of it)`)
   }
   const { records } = await readJournal(intent.library).catch(() => ({ records: [] as JournalRecord[] }))
   if (records.some((r) => r.id === intent.id)) {
     await unlinkContained(targetReal, INTENT_FILE)
-    return 'committed'
+    return { state: 'committed' }
   }
   const problems: string[] = []
   for (const op of [...intent.ops].reverse()) {
@@ -426,7 +481,39 @@ export async function recoverDeploy(targetReal: string): Promise<'none' | 'commi
   if (manifestNow !== intent.manifest.before && manifestNow === intent.manifest.after) await putFile(intent.library, targetReal, MANIFEST_FILE, intent.manifest.before, 0o644)
   if (problems.length > 0) throw new CurationError('conflict', `an interrupted deploy into ${targetReal} could not be rolled back: ${problems.join('; ')}`)
   await unlinkContained(targetReal, INTENT_FILE)
-  return 'rolled-back'
+  return { state: 'rolled-back' }
+}
+
+const HASH = /^[0-9a-f]{64}$/
+
+/** A relative path a deploy may touch: inside the target, below a skill folder, no dot-dot, no absolute path. */
+function safeOpPath(rel: unknown): rel is string {
+  if (typeof rel !== 'string' || rel.length === 0 || rel.length > 4096 || rel.includes('\\') || rel.includes('\0') || rel.startsWith('/')) return false
+  const parts = rel.split('/')
+  return parts.length >= 2 && parts.every((p) => p !== '' && p !== '.' && p !== '..')
+}
+
+function hashOrNull(v: unknown): v is string | null {
+  return v === null || (typeof v === 'string' && HASH.test(v))
+}
+
+/** The intent's shape checked field by field (a string says why it is refused). Pure. */
+export function checkIntent(text: string): Intent | string {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return 'is not valid JSON' // our intents are written atomically: a torn one cannot exist
+  }
+  const d = data as Partial<Intent> | null
+  if (!d || typeof d !== 'object' || typeof d.id !== 'string' || typeof d.library !== 'string' || !path.isAbsolute(d.library) || !Array.isArray(d.ops)) return 'does not have the shape of a deploy intent'
+  if (!d.manifest || typeof d.manifest !== 'object' || !hashOrNull(d.manifest.before) || !hashOrNull(d.manifest.after)) return 'does not have the shape of a deploy intent'
+  for (const op of d.ops as unknown[]) {
+    const o = op as Partial<DeployFileOp> | null
+    if (!o || typeof o !== 'object' || !hashOrNull(o.before) || !hashOrNull(o.after)) return 'does not have the shape of a deploy intent'
+    if (!safeOpPath(o.rel)) return `names a path outside the target's skill folders (${JSON.stringify(String(o.rel)).slice(0, 120)})`
+  }
+  return d as Intent
 }
 
 /** The deploy record an id names (journal id or proposal id), if it is a deploy that was not undone. */
