@@ -104,3 +104,6 @@ export const SKILL_TOOL_SCHEMAS: readonly FunctionToolSchema[] = [
     }
   }
 ]
+
+/** The five tools' names, as `tools/call` names them. */
+export const SKILL_TOOL_NAMES: readonly string[] = SKILL_TOOL_SCHEMAS.map((s) => s.function.name)

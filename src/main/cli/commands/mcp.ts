@@ -138,8 +138,10 @@ export const command: CliCommand = {
     // at once, open the search index next, answer the first queries from it; the MCP SDK (~200 ms of modules)
     // loads only when a message needs it or when idle.
     const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
-    const { startStdioFront } = await import('../../mcp/stdio-front')
-    const front = startStdioFront({ stdin: process.stdin, stdout: process.stdout, log })
+    const [{ startStdioFront }, { guardLines }, { SKILL_TOOL_NAMES }] = await Promise.all([import('../../mcp/stdio-front'), import('../../mcp/line-guard'), import('../../tools/schemas')])
+    // every line is checked first: what no server could answer gets a JSON-RPC error here, and the server stays up
+    const stdin = guardLines(process.stdin, { toolNames: SKILL_TOOL_NAMES, reply: (msg) => void process.stdout.write(JSON.stringify(msg) + '\n'), log })
+    const front = startStdioFront({ stdin, stdout: process.stdout, log })
     io.signal.addEventListener('abort', () => front.close(), { once: true })
     // A client writes initialize as soon as it has started us: it is answered before the index's synchronous work
     // (loading the saved file, the stats) holds the thread. Reading a pipe takes a few turns of the event loop;
