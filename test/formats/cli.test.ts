@@ -82,7 +82,7 @@ describe('skillbench import / export', () => {
     const out = tempDir('mas-out')
     const r = await runCli(['export', '--to', 'mas-config', '--library', path.join(FIXTURES, 'skill-md'), '--out', out])
     expect(r.code).toBe(0)
-    expect(fs.readdirSync(out).sort()).toEqual(['csv-report_config.yaml', 'log-analysis_config.yaml'])
+    expect(fs.readdirSync(out).sort()).toEqual(['available_skills_and_tools.txt', 'csv_report_config.yaml', 'log_analysis_config.yaml'])
     const v = JSON.parse((await runCli(['validate', out, '--json'])).stdout)
     expect(v.errors).toBe(0)
   })

@@ -10,15 +10,17 @@ import { buildSkillFileName, derivedSkillId, isInside, isValidSkillId } from '..
 import { StoreError } from '../store/types'
 import { serializeAgiAgent, toAgiAgent } from './agiagent'
 import { serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
-import { masConfigFileName, serializeMasConfig, toMasConfig } from './mas-config'
+import { buildAvailableSkillsText, executorResource, masConfigFileName, masSkillName, serializeMasConfig, toMasConfig } from './mas-config'
 import type { FormatId, PortableSkill } from './model'
 import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
 import { syncSkillIndex } from './skill-index'
-import { findSkillFiles, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
+import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
 
 export interface ConvertOptions {
   /** Replace files that already exist (default: skip them with a reason). */
   overwrite?: boolean
+  /** `sourceDir` may be one skill: a skill file, or a folder with a SKILL.md at its top (import). */
+  single?: boolean
 }
 
 export interface WrittenFile {
@@ -42,6 +44,22 @@ export interface ConvertReport {
   errors: FormatLoadError[]
   /** index.json of the target tree (SKILL.md targets). */
   index?: { status: 'written' | 'unchanged' | 'skipped'; reason?: string; skills: number }
+  /** `available_skills_and_tools.txt` of the target folder (MAS config targets): every valid config's use_guide. */
+  available?: { file: string; status: 'written' | 'unchanged'; skills: number }
+}
+
+/** The file a MAS export writes beside the configs: the agent prompt's `available_skills_and_tools` list (seed 002). */
+export const AVAILABLE_SKILLS_FILE = 'available_skills_and_tools.txt'
+
+/** Rewrites the target's available-skills list from every valid config in it (like index.json, it is derived). */
+async function syncAvailableSkills(target: string): Promise<NonNullable<ConvertReport['available']>> {
+  const { skills } = await loadSkillTree(target, 'mas-config')
+  const valid = skills.flatMap((s) => (s.format === 'mas-config' && !s.problems.some((p) => p.level === 'error') ? [s.record] : []))
+  const text = buildAvailableSkillsText(valid)
+  const abs = path.join(target, AVAILABLE_SKILLS_FILE)
+  const old = await fs.promises.readFile(abs, 'utf8').catch(() => null)
+  if (old !== text) await writeInside(target, AVAILABLE_SKILLS_FILE, text, true)
+  return { file: AVAILABLE_SKILLS_FILE, status: old === text ? 'unchanged' : 'written', skills: valid.length }
 }
 
 /** One file to write: target path relative to the output folder, its text, and resource files to copy. */
@@ -57,9 +75,21 @@ function learnedFileName(skill: PortableSkill): string {
   return slug || slugifySkillName(skill.title, skill.skill_id)
 }
 
+/** The MAS skill name (and file stem): Python-style, so `deploy-flow` exports as `deploy_flow_config.yaml` + `deploy_flow.py`. */
 function masName(skill: PortableSkill): string {
   const name = skill.name ?? ''
-  return /^[\w-]{1,64}$/.test(name) ? name : slugifySkillName(skill.name || skill.title, skill.skill_id).replace(/-/g, '_')
+  return masSkillName(/^[\w-]{1,64}$/.test(name) ? name : slugifySkillName(skill.name || skill.title, skill.skill_id))
+}
+
+/**
+ * Where the source's MAS executor (`{SKILLNAME}.py`) is, if it has one: beside a MAS config, or the
+ * `scripts/{SKILLNAME}.py` of a SKILL.md folder. Null when the skill has none.
+ */
+function executorSource(loaded: LoadedSkill, fileName: string): string | null {
+  const dir = path.dirname(loaded.abs)
+  if (loaded.format === 'mas-config') return loaded.record.executor === fileName ? path.join(dir, fileName) : null
+  if (loaded.format === 'skill-md') return loaded.skill.resources?.includes(executorResource(fileName)) ? path.join(dir, executorResource(fileName)) : null
+  return null
 }
 
 /** Plans the file(s) for each skill, with names unique in the batch (kebab suffix / `_<id>` like upstream). */
@@ -74,8 +104,11 @@ function plan(skills: LoadedSkill[], to: FormatId, existing: Map<string, string>
         const name = uniqueSkillName(skillMdNameFor(model), taken)
         // A skill of that name already in the target tree (maybe in a category folder) is the same skill: same place.
         const dir = existing.get(name) ?? name
-        const record = toSkillMd(model, { name, withResources: loaded.format === 'skill-md' })
+        // A MAS executor travels as the folder's scripts/{SKILLNAME}.py.
+        const executor = loaded.format === 'mas-config' ? loaded.record.executor : undefined
+        const record = toSkillMd(model, { name, withResources: loaded.format === 'skill-md' || executor !== undefined })
         const copies = loaded.format === 'skill-md' ? (model.resources ?? []).map((rel) => ({ fromAbs: path.join(path.dirname(loaded.abs), rel), rel: `${dir}/${rel}` })) : []
+        if (executor) copies.push({ fromAbs: path.join(path.dirname(loaded.abs), executor), rel: `${dir}/${executorResource(executor)}` })
         file = { rel: `${dir}/SKILL.md`, text: serializeSkillMd(record), copies }
         break
       }
@@ -97,7 +130,10 @@ function plan(skills: LoadedSkill[], to: FormatId, existing: Map<string, string>
         let name = base
         for (let n = 2; taken.has(masConfigFileName(name)); n++) name = `${base}_${n}`
         taken.add(masConfigFileName(name))
-        file = { rel: masConfigFileName(name), text: serializeMasConfig(toMasConfig(model)), copies: [] }
+        const from = executorSource(loaded, `${name}.py`)
+        const record = toMasConfig(model, { skillName: name, withExecutor: from !== null })
+        // The executor keeps the config's name: `{SKILLNAME}.py` beside `{SKILLNAME}_config.yaml`.
+        file = { rel: masConfigFileName(name), text: serializeMasConfig(record), copies: from ? [{ fromAbs: from, rel: `${name}.py` }] : [] }
         break
       }
     }
@@ -140,7 +176,7 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
   const source = await fs.promises.realpath(sourceDir)
   await fs.promises.mkdir(targetDir, { recursive: true })
   const target = await fs.promises.realpath(targetDir)
-  const { skills, errors } = await loadSkillTree(source, opts.from)
+  const { skills, errors } = opts.single ? await loadImportSource(source, opts.from) : await loadSkillTree(source, opts.from)
   const report: ConvertReport = { source, target, to, written: [], skipped: [], errors }
   const existing = new Map<string, string>()
   if (to === 'skill-md') {
@@ -165,7 +201,7 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
         const st = await fs.promises.lstat(copy.fromAbs)
         if (!st.isFile()) continue
         if (!opts.overwrite && (await exists(path.join(target, copy.rel)))) {
-          report.skipped.push({ from: path.posix.join(path.posix.dirname(skill.path), copy.rel.split('/').slice(1).join('/')), to: copy.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
+          report.skipped.push({ from: path.relative(source, copy.fromAbs).split(path.sep).join('/'), to: copy.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
           continue
         }
         await writeInside(target, copy.rel, await fs.promises.readFile(copy.fromAbs), Boolean(opts.overwrite))
@@ -179,6 +215,7 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
     const synced = await syncSkillIndex(target)
     report.index = { status: synced.status, reason: synced.reason, skills: synced.index.skills.length }
   }
+  if (to === 'mas-config') report.available = await syncAvailableSkills(target)
   return report
 }
 

@@ -10,6 +10,37 @@ export const MAS_CONFIG_FILE = /^(.+)_config\.ya?ml$/
 /** A MAS skill config document as data. */
 export interface MasConfigRecord {
   data: Record<string, unknown>
+  /**
+   * The executor `{SKILLNAME}.py` beside the config (file name), when there is one. Read by the tree loader;
+   * in the neutral model it is the resource `scripts/{SKILLNAME}.py`, so a SKILL.md folder carries it.
+   */
+  executor?: string
+}
+
+/** Options of `toMasConfig`. */
+export interface ToMasConfigOptions {
+  /** The `skill_name` the exporter chose (the file is `<skillName>_config.yaml`); defaults to the skill's name. */
+  skillName?: string
+  /**
+   * Whether the exporter writes the `{SKILLNAME}.py` executor beside the config (default false). Only then is
+   * the resource `scripts/{SKILLNAME}.py` native; otherwise the resource list rides in the carrier.
+   */
+  withExecutor?: boolean
+}
+
+/** A MAS skill name from any skill name: Python-style `deploy_flow` for `deploy-flow` (the executor is a module). */
+export function masSkillName(name: string): string {
+  return name.replace(/-/g, '_')
+}
+
+/** The seed's advice for return_format: results code must read go between `<SKILLNAME></SKILLNAME>`. */
+export function returnTagAdvice(skillName: string): string {
+  return `Wrap the results that code reads in <${skillName}></${skillName}>.\n`
+}
+
+/** The resource path a MAS executor has in the neutral model. */
+export function executorResource(fileName: string): string {
+  return `scripts/${fileName}`
 }
 
 /** Reads a `{SKILLNAME}_config.yaml` text. Throws FormatError when it is not a YAML mapping. */
@@ -56,31 +87,35 @@ function nativeFrom(record: MasConfigRecord): PortableSkill {
     body: str(prompt?.skill_prompt) ?? '',
     return_format: str(prompt?.return_format),
     prompt_skill_name: promptName !== undefined && promptName !== name ? promptName : undefined,
+    resources: record.executor ? [executorResource(record.executor)] : undefined,
     extra: Object.keys(bag).length > 0 ? { 'mas-config': bag } : {}
   }
   return normalizeSkill(skill)
 }
 
-function nativeTo(skill: PortableSkill): MasConfigRecord {
+function nativeTo(skill: PortableSkill, opts: ToMasConfigOptions = {}): MasConfigRecord {
   const bag = skill.extra['mas-config'] ?? {}
   const bagGuide = bag.use_guide ?? {}
   const bagPrompt = bag.use_prompt ?? {}
   const pick = (typed: unknown, key: string, from: Record<string, unknown>, fallback: unknown): unknown =>
     typed !== undefined ? typed : key in from ? from[key] : fallback
   const guide: Record<string, unknown> = {
-    skill_name: pick(skill.name, 'skill_name', bagGuide, skill.title),
+    skill_name: pick(opts.skillName ?? skill.name, 'skill_name', bagGuide, skill.title),
     description: pick(skill.description !== '' ? skill.description : undefined, 'description', bagGuide, '')
   }
   for (const [key, value] of Object.entries(bagGuide)) if (!(GUIDE_KEYS as readonly string[]).includes(key)) guide[key] = value
+  const advice = typeof guide.skill_name === 'string' && guide.skill_name !== '' ? returnTagAdvice(guide.skill_name) : ''
   const prompt: Record<string, unknown> = {
-    skill_name: pick(skill.prompt_skill_name ?? skill.name, 'skill_name', bagPrompt, guide.skill_name),
+    skill_name: pick(skill.prompt_skill_name ?? opts.skillName ?? skill.name, 'skill_name', bagPrompt, guide.skill_name),
     skill_prompt: pick(skill.body !== '' ? skill.body : undefined, 'skill_prompt', bagPrompt, ''),
-    return_format: pick(skill.return_format, 'return_format', bagPrompt, '')
+    // No return format of its own: the seed's advice (a carrier `unset` brings the absence back on import).
+    return_format: pick(skill.return_format !== '' ? skill.return_format : undefined, 'return_format', bagPrompt, advice)
   }
   for (const [key, value] of Object.entries(bagPrompt)) if (!(PROMPT_KEYS as readonly string[]).includes(key)) prompt[key] = value
   const data: Record<string, unknown> = { use_guide: guide, use_prompt: prompt }
   for (const [key, value] of Object.entries(bag.top ?? {})) if (key !== CARRIER_KEY) data[key] = value
-  return { data }
+  const executor = typeof guide.skill_name === 'string' ? `${guide.skill_name}.py` : undefined
+  return opts.withExecutor && executor && skill.resources?.includes(executorResource(executor)) ? { data, executor } : { data }
 }
 
 /** MAS config record → neutral model (carrier applied). */
@@ -89,8 +124,8 @@ export function fromMasConfig(record: MasConfigRecord): PortableSkill {
 }
 
 /** Neutral model → MAS config record; fields it cannot hold go to the `skillbench` key. */
-export function toMasConfig(skill: PortableSkill): MasConfigRecord {
-  const record = nativeTo(skill)
+export function toMasConfig(skill: PortableSkill, opts: ToMasConfigOptions = {}): MasConfigRecord {
+  const record = nativeTo(skill, opts)
   const carrier = diffCarrier(skill, nativeFrom(record))
   if (carrier) record.data[CARRIER_KEY] = carrier
   return record

@@ -131,6 +131,15 @@ export function validateAny(any: AnyRecord, where: { dirName?: string; fileName?
   }
 }
 
+/** The `{SKILLNAME}.py` executor beside a `{SKILLNAME}_config.yaml` (a regular file, links not followed), or null. */
+async function masExecutorBeside(configAbs: string): Promise<string | null> {
+  const m = MAS_CONFIG_FILE.exec(path.basename(configAbs))
+  if (!m) return null
+  const name = `${m[1]}.py`
+  const st = await fs.promises.lstat(path.join(path.dirname(configAbs), name)).catch(() => null)
+  return st?.isFile() ? name : null
+}
+
 /** Reads, parses, converts and validates one found file. Throws FormatError when it cannot be read as a skill. */
 export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill> {
   const text = await readText(found.abs)
@@ -140,6 +149,10 @@ export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill>
   }
   if (any.format === 'skill-md') {
     any.record.resources = await listResources(path.dirname(found.abs))
+  }
+  if (any.format === 'mas-config') {
+    const executor = await masExecutorBeside(found.abs)
+    if (executor) any.record.executor = executor
   }
   const problems = validateAny(any, { dirName: path.basename(path.dirname(found.abs)), fileName: path.basename(found.abs) })
   return { ...any, path: found.path, abs: found.abs, skill: modelOf(any), problems }
@@ -161,4 +174,31 @@ export async function loadSkillTree(root: string, only?: FormatId): Promise<{ sk
     }
   }
   return { skills, errors }
+}
+
+/**
+ * The skills an import reads from `source`: a single skill file (`SKILL.md`, `skill_*.md`, `*_config.yaml`,
+ * a learned `.yaml`), one skill folder (a `SKILL.md` at its top, with its resources), or every skill of a tree.
+ */
+export async function loadImportSource(source: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[] }> {
+  const st = await fs.promises.stat(source)
+  let found: FoundSkillFile | null = null
+  if (st.isFile()) {
+    const name = path.basename(source)
+    const format = formatFromName(name)
+    if (!format) return { skills: [], errors: [{ path: name, reason: 'not a skill file name (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)' }] }
+    found = { format, path: name, abs: source }
+  } else {
+    const top = path.join(source, 'SKILL.md')
+    const topSt = await fs.promises.lstat(top).catch(() => null)
+    if (topSt?.isFile()) found = { format: 'skill-md', path: 'SKILL.md', abs: top }
+  }
+  if (!found) return loadSkillTree(source, only)
+  if (only && found.format !== only && !(only === 'mas-config' && found.format === 'learned-yaml')) return { skills: [], errors: [] }
+  try {
+    const loaded = await loadSkillFile(found)
+    return { skills: only && loaded.format !== only ? [] : [loaded], errors: [] }
+  } catch (err) {
+    return { skills: [], errors: [{ path: found.path, reason: (err as Error).message }] }
+  }
 }

@@ -6,7 +6,7 @@ import { printConvertReport } from './export'
 
 export const command: CliCommand = {
   name: 'import',
-  usage: 'skillbench import --from DIR [--format auto|skill-md|agiagent|learned-yaml|mas-config] --library DIR [--as skill-md|agiagent] [--overwrite] [--json]',
+  usage: 'skillbench import --from DIR|SKILL-FILE [--format auto|skill-md|agiagent|learned-yaml|mas-config] --library DIR [--as skill-md|agiagent] [--overwrite] [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(
       argv,
@@ -21,10 +21,16 @@ export const command: CliCommand = {
     const as = (values.as as 'skill-md' | 'agiagent' | undefined) ?? (await libraryLayout(library))
     const report = await convertTree(path.resolve(io.cwd, values.from), library, as, {
       overwrite: values.overwrite,
+      single: true,
       from: format === 'auto' ? undefined : (format as FormatId)
     })
+    const nothing = report.written.length + report.skipped.length + report.errors.length === 0
     if (values.json) printJson(io, report)
-    else printConvertReport(report, io.stdout)
-    return report.errors.length > 0 ? 1 : 0
+    else if (!nothing) printConvertReport(report, io.stdout)
+    if (nothing) {
+      const kinds = format === 'auto' ? 'SKILL.md folders, skill_*.md files, *_config.yaml configs or learned-skill .yaml files' : `${format} skills`
+      io.stderr(`skillbench import: no skills found in ${report.source} (looked for ${kinds}); nothing was imported\n`)
+    }
+    return report.errors.length > 0 || nothing ? 1 : 0
   }
 }
