@@ -36,6 +36,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "Turn each SKILL.md skill's scripts/* into executables skill:<skill>:<tool> in a bin folder (-h prints the script's doc)",
     load: () => import('./commands/gen-commands')
   },
+  audit: {
+    summary: 'Check skills before an agent runs them: hidden text, instructions against the user, risky scripts, links out (exit 1 at --fail-on)',
+    load: () => import('./commands/audit')
+  },
   list: {
     summary: 'List the skills of a library (and the files that could not be read)',
     load: () => import('./commands/list')

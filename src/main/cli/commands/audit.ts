@@ -1,0 +1,32 @@
+import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
+
+const LEVELS = ['high', 'medium', 'low'] as const
+
+export const command: CliCommand = {
+  name: 'audit',
+  usage: 'skillbench audit PATH... [--json] [--fail-on high|medium|low]',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' } })
+    if (positionals.length === 0) throw new UsageError('give one or more PATHs: skill folders, libraries or single skill files')
+    const failOn = values['fail-on'] as (typeof LEVELS)[number]
+    if (!LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got ${JSON.stringify(values['fail-on'])}`)
+    const path = await import('node:path')
+    const [{ auditPaths }, { atLeast, countBySeverity }] = await Promise.all([import('../../audit/read-paths'), import('../../audit/types')])
+    const started = Date.now()
+    const result = await auditPaths(positionals.map((p) => path.resolve(io.cwd, p)))
+    for (const u of result.unreadable) io.stderr(`audit: ${u.path}: ${u.reason}\n`)
+    const counts = countBySeverity(result.findings)
+    if (values.json) {
+      printJson(io, { findings: result.findings, skills: result.skills, files: result.files, counts, unreadable: result.unreadable })
+    } else {
+      for (const f of result.findings) {
+        const where = `${path.relative(io.cwd, f.path) || f.path}${f.line > 0 ? `:${f.line}` : ''}`
+        io.stdout(`${f.severity.toUpperCase().padEnd(6)} ${where}  [${f.skill}] ${f.rule}: ${f.message}\n`)
+        if (f.excerpt) io.stdout(`       │ ${f.excerpt}\n`)
+      }
+      io.stdout(`${result.skills} skill(s), ${result.files} file(s) in ${Date.now() - started} ms: ${counts.high} high, ${counts.medium} medium, ${counts.low} low\n`)
+    }
+    if (result.skills === 0 && result.unreadable.length > 0) return 2
+    return result.findings.some((f) => atLeast(f, failOn)) ? 1 : 0
+  }
+}
