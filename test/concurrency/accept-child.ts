@@ -3,8 +3,8 @@
  * `skillbench accept` does (recover, then apply under the library lock) and prints one JSON line with the outcome.
  */
 import readline from 'node:readline'
-import { acceptProposal } from '../../src/main/curate/service'
-import { recoverTransactions } from '../../src/main/curate/apply'
+import { acceptProposal } from '../../src/main/review/decisions'
+import { recoverTransactions } from '../../src/main/review/transactions'
 
 const rl = readline.createInterface({ input: process.stdin })
 rl.on('line', (line) => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOpenAiClient } from '../../src/main/llm/openai-client'
-import { acceptProposal, curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { acceptProposal } from '../../src/main/review/decisions'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import { chatCompletion, startOpenAiServer, type Handler, type OpenAiTestServer } from '../helpers/openai-server'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, snapshot, SORTING, SORTING_COPY, type FixtureSkill } from './fixtures'
 

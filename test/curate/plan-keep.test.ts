@@ -3,7 +3,9 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Proposal } from '../../src/shared/types'
 import { savePendingProposal } from '../../src/main/reflect/decide-io'
-import { acceptProposal, curateLibrary, loadPlan, openForCuration, rejectProposal } from '../../src/main/curate/service'
+import { acceptProposal, rejectProposal } from '../../src/main/review/decisions'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { loadPlan } from '../../src/main/review/plan'
 import { makeLibrary, pairedSkills, skillFileText } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')

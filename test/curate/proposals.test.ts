@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { curateLibrary, openForCuration, planPath } from '../../src/main/curate/service'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { planPath } from '../../src/main/review/plan'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, snapshot, SORTING, SORTING_COPY, type FixtureSkill } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')

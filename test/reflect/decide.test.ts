@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { acceptProposal, loadPlan } from '../../src/main/curate/service'
+import { acceptProposal } from '../../src/main/review/decisions'
+import { loadPlan } from '../../src/main/review/plan'
 import { createOpenAiClient } from '../../src/main/llm/openai-client'
 import {
   decideOffline,

@@ -1,18 +1,15 @@
 /**
- * Curation on a library folder: compute and save the pending plan, accept / reject / undo proposals,
- * restore legacy skills. Every entry point first finishes any transaction a crash interrupted.
+ * Curation on a library folder: open it (finishing any transaction a crash interrupted), compute the curation
+ * proposals and save them into the pending plan. Deciding them is review's (`review/decisions.ts`).
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CurationPlan, Proposal, ProposalKind, Skill, SkillList, UsageReport } from '../../shared/types'
+import type { Skill, SkillList, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/library'
-import { readContainedText, writeContained } from '../store/contained'
-import { buildSkillFileName } from '../store/paths'
-import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, withLibraryLock, type RecoveryReport, type TxHooks } from './apply'
-import { unresolvedConflicts } from './changes'
-import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
-import { chunked, jsonPieces } from './json-pieces'
+import { withLibraryLock } from '../store/lock'
+import { recoverTransactions, type RecoveryReport } from '../review/transactions'
+import { pendingOtherProposals, savePlan, type SavedPlan } from '../review/plan'
 import { buildPlan, similarityParts, type CurationProgress } from './proposals'
 import type { TermTable } from '../text/doc-terms'
 import { STREAMED_SCAN_MIN_DOCS, StreamedScan } from '../text/streamed-scan'
@@ -21,17 +18,6 @@ import { cutCacheFile, loadCut, saveCut } from './cut-cache'
 import { corpusDigest, pairsCacheFile, pairsForKey, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
-
-/** The pending plan as saved in `.skillbench/plan.json`. */
-export interface SavedPlan extends CurationPlan {
-  version: 1
-  created_at: string
-  library: string
-}
-
-export function planPath(root: string): string {
-  return path.join(stateDir(root), 'plan.json')
-}
 
 export interface OpenedLibrary {
   library: SkillLibrary
@@ -244,191 +230,3 @@ function cutCacheFor(file: string): { saving?: Promise<void>; joinCut: NonNullab
   return cut
 }
 
-/** The proposal kinds `curate` computes; a recomputed plan replaces exactly these. */
-export const CURATION_KINDS: readonly ProposalKind[] = ['merge', 'consolidate', 'cleanup', 'review']
-const CURATION_KINDS_SOURCE = CURATION_KINDS.join('|')
-
-/**
- * A `"kind": "…"` member whose value is not a curation kind. Inside a JSON string every quote is escaped, so
- * this can only match JSON structure: a plan text without a match holds curation proposals only.
- */
-const OTHER_KIND = new RegExp(`"kind"\\s*:\\s*"(?!(?:${CURATION_KINDS_SOURCE})")`)
-
-/** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
-async function pendingOtherProposals(root: string): Promise<Proposal[]> {
-  // The old plan can be large (every proposal carries exact file texts); when it holds only curation
-  // proposals, which a new plan replaces anyway, it is not parsed at all.
-  const text = await fs.promises.readFile(planPath(root), 'utf8').catch(() => null)
-  if (text === null || !OTHER_KIND.test(text)) return []
-  let current: SavedPlan
-  try {
-    current = (await proposalsWithStatus(root)).plan
-  } catch (err) {
-    // No plan yet: nothing to keep. An unreadable one cannot be kept either; it is replaced, as before.
-    if (err instanceof CurationError) return []
-    throw err
-  }
-  return proposalsToKeep(current)
-}
-
-/** The proposals a recomputed curation plan must keep: other producers' kinds still waiting for review. Pure. */
-export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined): Proposal[] {
-  return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && (p.status ?? 'pending') === 'pending')
-}
-
-/** Library-relative path of the pending plan. */
-const PLAN_REL = `${STATE_DIR}/plan.json`
-
-/** Saves the plan (call under the library lock: it is read, changed and written back by several processes). */
-export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
-  // Serialised and written proposal by proposal (in ~1 MB writes): a large plan never exists as one string.
-  await writeContained(root, PLAN_REL, chunked(jsonPieces(plan as unknown as Record<string, unknown>, 1), 1 << 20, '\n'))
-}
-
-/** The pending plan, or a not_found error saying to run curate first. */
-export async function loadPlan(root: string): Promise<SavedPlan> {
-  const text = await readContainedText(root, PLAN_REL)
-  if (text === null) throw new CurationError('not_found', 'no pending plan in this library: run `skillbench curate` first')
-  try {
-    const plan = JSON.parse(text) as SavedPlan
-    if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new Error('unknown format')
-    return plan
-  } catch (err) {
-    throw new CurationError('invalid', `.skillbench/plan.json is unreadable (${(err as Error).message}): run \`skillbench curate\` again`)
-  }
-}
-
-/**
- * The pending plan, or an empty one when the library has none yet (for adding proposals under the lock). Only a
- * missing plan is started afresh: an unreadable one is an error, never overwritten.
- */
-export async function loadPlanOrEmpty(root: string, now: Date = new Date()): Promise<SavedPlan> {
-  try {
-    return await loadPlan(root)
-  } catch (err) {
-    if (!(err instanceof CurationError && err.code === 'not_found')) throw err
-    return { version: 1, created_at: now.toISOString(), library: root, skills_loaded: 0, proposals: [], errors: [] }
-  }
-}
-
-/** Plan proposals with their status brought up to date from the journal. */
-export async function proposalsWithStatus(root: string): Promise<{ plan: SavedPlan; journal: JournalRecord[] }> {
-  const plan = await loadPlan(root)
-  const { records } = await readJournal(root)
-  const active = new Set(activeApplies(records).map((r) => r.proposal_id))
-  const everApplied = new Set(records.filter((r) => r.action === 'apply').map((r) => r.proposal_id))
-  for (const p of plan.proposals) {
-    if (active.has(p.id)) p.status = 'applied'
-    else if (everApplied.has(p.id) && p.status !== 'rejected') p.status = 'undone'
-    else if (p.status !== 'rejected') p.status = 'pending'
-  }
-  return { plan, journal: records }
-}
-
-function findProposal(plan: SavedPlan, id: string): Proposal {
-  const p = plan.proposals.find((x) => x.id === id)
-  if (!p) throw new CurationError('not_found', `no proposal ${JSON.stringify(id)} in the pending plan (see \`skillbench proposals\`)`)
-  return p
-}
-
-/** Applies one proposal of the pending plan (all-or-nothing) and journals it. */
-export async function acceptProposal(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
-  return withLibraryLock(root, async () => {
-    await recoverTransactions(root)
-    const { plan } = await proposalsWithStatus(root)
-    const proposal = findProposal(plan, id)
-    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
-    if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
-    // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
-    const unresolved = unresolvedConflicts(proposal.changes)
-    if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
-    if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
-      throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
-    }
-    const record = await applyProposal(root, proposal, { by, ...hooks })
-    proposal.status = 'applied'
-    await savePlan(root, plan)
-    return record
-  })
-}
-
-/** Marks a pending proposal rejected (nothing on disk changes). */
-export async function rejectProposal(root: string, id: string): Promise<Proposal> {
-  return withLibraryLock(root, async () => {
-    const { plan } = await proposalsWithStatus(root)
-    const proposal = findProposal(plan, id)
-    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is applied: use undo`)
-    proposal.status = 'rejected'
-    await savePlan(root, plan)
-    return proposal
-  })
-}
-
-/** Undoes an applied proposal (by proposal id or journal record id), if its files are unchanged since. */
-export async function undoApplied(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
-  return withLibraryLock(root, async () => {
-    await recoverTransactions(root)
-    const { records } = await readJournal(root)
-    const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
-    if (!record) {
-      const known = records.some((r) => r.id === id || r.proposal_id === id)
-      throw new CurationError('not_found', known ? `${id} is already undone` : `nothing applied with id ${JSON.stringify(id)} in the journal`)
-    }
-    const undo = await undoRecord(root, record, by, hooks)
-    const plan = await loadPlan(root).catch(() => null)
-    const p = plan?.proposals.find((x) => x.id === record.proposal_id)
-    if (plan && p) {
-      p.status = 'undone'
-      await savePlan(root, plan)
-    }
-    return undo
-  })
-}
-
-/** Where a legacy skill goes back to: its old name, or a free one when that is taken again (same names as the store picks). */
-function restoreTarget(root: string, skill: { path: string; title: string; skill_id: string; format: string }, now: Date): { from: string; to: string; file: string } {
-  const taken = (rel: string): boolean => fs.existsSync(path.join(root, ...rel.split('/')))
-  if (skill.format !== 'skill-md') {
-    const base = path.posix.basename(skill.path)
-    return { from: skill.path, to: taken(base) ? buildSkillFileName(skill.title, skill.skill_id, taken) : base, file: '' }
-  }
-  const fromDir = path.posix.dirname(skill.path)
-  const relDir = fromDir.replace(/^legacy\//, '')
-  let to = relDir
-  const ts = Math.floor(now.getTime() / 1000)
-  for (let n = 1; taken(to); n++) to = `${relDir}_${ts}${n > 1 ? `_${n}` : ''}`
-  return { from: fromDir, to, file: 'SKILL.md' }
-}
-
-/**
- * Brings a legacy skill back as one journaled transaction (the same machinery as accept): a crash leaves
- * the skill either still in legacy/ with no record, or restored with its journal record.
- */
-export async function restoreSkill(opened: OpenedLibrary, skillId: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
-  const { library, root } = opened
-  return withLibraryLock(root, async () => {
-    await recoverTransactions(root)
-    const before = await library.get(skillId, { includeLegacy: true })
-    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
-    const active = (await library.list()).skills.find((s) => s.skill_id === before.skill_id)
-    if (active) throw new CurationError('invalid', `an active skill with id ${before.skill_id} already exists (${active.path})`)
-    const text = (await library.readRaw(before.path)).text
-    const move = restoreTarget(root, before, new Date())
-    const restoredPath = move.file ? `${move.to}/${move.file}` : move.to
-    return runTransaction(
-      root,
-      {
-        action: 'restore',
-        proposal_id: `restore-${skillId}`,
-        kind: 'restore',
-        by,
-        changes: [
-          { path: before.path, before: text, after: null },
-          { path: restoredPath, before: null, after: text }
-        ],
-        ops: [{ op: 'move', from: move.from, to: move.to, file: move.file, text }]
-      },
-      hooks
-    )
-  })
-}

@@ -6,8 +6,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
-import { applyProposal, CurationError, recoverTransactions, withLibraryLock, type TxHooks } from '../curate/apply'
-import type { JournalRecord } from '../curate/journal'
+import { applyProposal, CurationError, recoverTransactions, type TxHooks } from '../review/transactions'
+import { withLibraryLock } from '../store/lock'
+import type { JournalRecord } from '../review/journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 
 /** Library-relative folder of the pending proposals. */

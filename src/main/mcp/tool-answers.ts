@@ -60,7 +60,7 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     const [{ createProposalRecorder }, { deleteProposal, editProposal, savePendingProposal }, { legacyMoveChanges }] = await Promise.all([
       import('./proposal-recorder'),
       import('./pending-proposals'),
-      import('../curate/changes')
+      import('../review/changes')
     ])
     const recorder = createProposalRecorder(opts.store, now)
     const dry = createSkillTools(recorder.store, { now, workspaceRoot: opts.workspaceRoot })

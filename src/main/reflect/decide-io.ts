@@ -1,7 +1,7 @@
 /** The I/O side of create / enhance / none: finding the closest skills and saving enhancement proposals. */
 import type { Proposal, QueriedSkill } from '../../shared/types'
-import { withLibraryLock } from '../curate/apply'
-import { loadPlan, loadPlanOrEmpty, savePlan } from '../curate/service'
+import { withLibraryLock } from '../store/lock'
+import { loadPlan, loadPlanOrEmpty, savePlan } from '../review/plan'
 import type { SkillStore } from '../store/types'
 import { createSkillTools } from '../tools/skill-tools'
 

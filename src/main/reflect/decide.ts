@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Proposal, QueriedSkill, Skill, TaskTrace } from '../../shared/types'
-import { rewriteSkillText } from '../curate/changes'
+import { rewriteSkillText } from '../review/changes'
 import { LlmError } from '../llm/errors'
 import type { ChatMessage, LlmClient } from '../llm/types'
 import { formatTimestamp } from '../store/skill-meta'

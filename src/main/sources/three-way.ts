@@ -105,7 +105,7 @@ export function keepBoth(ours: string, theirs: string, labels: MergeLabels): Tex
   return { text: `<<<<<<< ${labels.ours}\n${a}=======\n${t}>>>>>>> ${labels.theirs}\n`, conflicts: 1 }
 }
 
-export { hasConflictMarkers } from '../curate/changes'
+export { hasConflictMarkers } from '../review/changes'
 
 function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))

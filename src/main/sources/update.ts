@@ -7,8 +7,8 @@
  */
 import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
-import { withLibraryLock } from '../curate/apply'
-import { loadPlanOrEmpty, savePlan } from '../curate/service'
+import { withLibraryLock } from '../store/lock'
+import { loadPlanOrEmpty, savePlan } from '../review/plan'
 import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'

@@ -22,16 +22,11 @@ import { LibrarySearch } from '../search/library-search'
 import { defaultCacheDir } from '../cache-dir'
 import { buildStamp } from '../search/server/address'
 import { graphCacheFile, loadCachedGraph, saveCachedGraph } from './graph-cache'
-import { recoverTransactions, withLibraryLock } from '../curate/apply'
-import { readJournal, type JournalRecord } from '../curate/journal'
-import {
-  acceptProposal,
-  curateLibrary,
-  rejectProposal,
-  restoreSkill,
-  undoApplied,
-  type OpenedLibrary
-} from '../curate/service'
+import { recoverTransactions } from '../review/transactions'
+import { withLibraryLock } from '../store/lock'
+import { readJournal, type JournalRecord } from '../review/journal'
+import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../review/decisions'
+import { curateLibrary, type OpenedLibrary } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
 import { acceptQueued, readReviewQueue, rejectQueued, saveEdits } from './review-queue'

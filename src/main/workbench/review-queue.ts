@@ -8,9 +8,10 @@
  */
 import { ApiError } from '../../shared/api'
 import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
-import { CurationError, withLibraryLock } from '../curate/apply'
-import { activeApplies, readJournal, type JournalRecord } from '../curate/journal'
-import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../curate/service'
+import { CurationError } from '../review/transactions'
+import { withLibraryLock } from '../store/lock'
+import { activeApplies, readJournal, type JournalRecord } from '../review/journal'
+import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../review/plan'
 import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../mcp/pending-proposals'
 import { parseSkillText } from '../store/skill-file'
 
@@ -125,7 +126,7 @@ export async function rejectQueued(root: string, id: string, rejectFromPlan: (ro
 }
 
 /** Re-exported for the queue's callers; the curation module itself keeps these across a recompute. */
-export { proposalsToKeep } from '../curate/service'
+export { proposalsToKeep } from '../review/plan'
 
 /** How many proposals wait for review in the whole queue. */
 export async function countWaiting(root: string): Promise<number> {

@@ -1,4 +1,5 @@
-import { acceptProposal, openForCuration } from '../../curate/service'
+import { acceptProposal } from '../../review/decisions'
+import { openForCuration } from '../../curate/service'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'
 

@@ -1,4 +1,5 @@
-import { openForCuration, proposalsWithStatus } from '../../curate/service'
+import { openForCuration } from '../../curate/service'
+import { proposalsWithStatus } from '../../review/plan'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
 import { formatProposal } from './curate'
 

@@ -1,4 +1,5 @@
-import { openForCuration, rejectProposal } from '../../curate/service'
+import { openForCuration } from '../../curate/service'
+import { rejectProposal } from '../../review/decisions'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 
 export const command: CliCommand = {

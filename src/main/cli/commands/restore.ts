@@ -1,4 +1,5 @@
-import { openForCuration, restoreSkill } from '../../curate/service'
+import { openForCuration } from '../../curate/service'
+import { restoreSkill } from '../../review/decisions'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'
 

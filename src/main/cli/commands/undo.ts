@@ -1,4 +1,5 @@
-import { openForCuration, undoApplied } from '../../curate/service'
+import { openForCuration } from '../../curate/service'
+import { undoApplied } from '../../review/decisions'
 import { findDeployRecord, undoDeploy } from '../../deploy/run'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'

@@ -3,7 +3,8 @@
  * ops so the parent's SIGKILL can land anywhere (before, during, or after the transaction).
  * Usage: crash-child.ts ROOT PROPOSAL_ID|SKILL_ID SLEEP_MS [accept|restore]
  */
-import { acceptProposal, openForCuration, restoreSkill } from '../../src/main/curate/service'
+import { acceptProposal, restoreSkill } from '../../src/main/review/decisions'
+import { openForCuration } from '../../src/main/curate/service'
 
 async function main(): Promise<void> {
   const [root, id, sleepMs, mode = 'accept'] = process.argv.slice(2)

@@ -20,8 +20,6 @@ import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
 
-export { withLibraryLock }
-
 /** A change that cannot be applied as asked; nothing was changed. */
 export class CurationError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { chunked, jsonPieces } from '../../src/main/curate/json-pieces'
+import { chunked, jsonPieces } from '../../src/main/review/json-pieces'
 
 describe('jsonPieces', () => {
   it('joins to exactly JSON.stringify(value, null, indent)', () => {

@@ -3,9 +3,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildSync } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readJournal } from '../../src/main/curate/journal'
-import { acceptProposal, curateLibrary, openForCuration, restoreSkill, undoApplied } from '../../src/main/curate/service'
-import { makeLibrary, snapshot, SORTING, tempDir } from './fixtures'
+import { readJournal } from '../../src/main/review/journal'
+import { acceptProposal, restoreSkill, undoApplied } from '../../src/main/review/decisions'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { makeLibrary, snapshot, SORTING, tempDir } from '../curate/fixtures'
 
 const RUNS = 10
 let childScript = ''

@@ -1,11 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CurationError, opsFromChanges, recoverTransactions, runTransaction } from '../../src/main/curate/apply'
-import { readJournal } from '../../src/main/curate/journal'
-import { acceptProposal, curateLibrary, openForCuration, proposalsWithStatus, rejectProposal, restoreSkill, undoApplied } from '../../src/main/curate/service'
+import { CurationError, opsFromChanges, recoverTransactions, runTransaction } from '../../src/main/review/transactions'
+import { readJournal } from '../../src/main/review/journal'
+import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../../src/main/review/decisions'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { proposalsWithStatus } from '../../src/main/review/plan'
 import { openLibrary } from '../../src/main/store/library'
-import { DEPLOY, makeLibrary, pairedSkills, snapshot, tempDir } from './fixtures'
+import { DEPLOY, makeLibrary, pairedSkills, snapshot, tempDir } from '../curate/fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
 const skills = pairedSkills('100')

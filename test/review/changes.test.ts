@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Skill } from '../../src/shared/types'
-import { legacyMoveChanges, unmovableReason } from '../../src/main/curate/changes'
+import { legacyMoveChanges, unmovableReason } from '../../src/main/review/changes'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
 

@@ -5,11 +5,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { curateLibrary, openForCuration, acceptProposal, undoApplied } from '../../src/main/curate/service'
-import { readJournal } from '../../src/main/curate/journal'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
+import { readJournal } from '../../src/main/review/journal'
 import { openLibrary } from '../../src/main/store/library'
 import { applyUsageDrift, usageDrift } from '../../src/main/store/usage-drift'
-import { makeLibrary, skillFileText } from './fixtures'
+import { makeLibrary, skillFileText } from '../curate/fixtures'
 
 const dirs: string[] = []
 afterAll(() => {

@@ -1,0 +1,122 @@
+/**
+ * A person's decisions on the pending plan: accept, reject, undo, and restoring a legacy skill. Each takes the
+ * library's lock and first finishes any transaction a crash interrupted.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Proposal } from '../../shared/types'
+import type { SkillLibrary } from '../store/library'
+import { withLibraryLock } from '../store/lock'
+import { buildSkillFileName } from '../store/paths'
+import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, type TxHooks } from './transactions'
+import { unresolvedConflicts } from './changes'
+import { activeApplies, readJournal, type JournalRecord } from './journal'
+import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
+
+function findProposal(plan: SavedPlan, id: string): Proposal {
+  const p = plan.proposals.find((x) => x.id === id)
+  if (!p) throw new CurationError('not_found', `no proposal ${JSON.stringify(id)} in the pending plan (see \`skillbench proposals\`)`)
+  return p
+}
+
+/** Applies one proposal of the pending plan (all-or-nothing) and journals it. */
+export async function acceptProposal(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const { plan } = await proposalsWithStatus(root)
+    const proposal = findProposal(plan, id)
+    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
+    if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
+    // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
+    const unresolved = unresolvedConflicts(proposal.changes)
+    if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
+    if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
+      throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
+    }
+    const record = await applyProposal(root, proposal, { by, ...hooks })
+    proposal.status = 'applied'
+    await savePlan(root, plan)
+    return record
+  })
+}
+
+/** Marks a pending proposal rejected (nothing on disk changes). */
+export async function rejectProposal(root: string, id: string): Promise<Proposal> {
+  return withLibraryLock(root, async () => {
+    const { plan } = await proposalsWithStatus(root)
+    const proposal = findProposal(plan, id)
+    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is applied: use undo`)
+    proposal.status = 'rejected'
+    await savePlan(root, plan)
+    return proposal
+  })
+}
+
+/** Undoes an applied proposal (by proposal id or journal record id), if its files are unchanged since. */
+export async function undoApplied(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const { records } = await readJournal(root)
+    const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
+    if (!record) {
+      const known = records.some((r) => r.id === id || r.proposal_id === id)
+      throw new CurationError('not_found', known ? `${id} is already undone` : `nothing applied with id ${JSON.stringify(id)} in the journal`)
+    }
+    const undo = await undoRecord(root, record, by, hooks)
+    const plan = await loadPlan(root).catch(() => null)
+    const p = plan?.proposals.find((x) => x.id === record.proposal_id)
+    if (plan && p) {
+      p.status = 'undone'
+      await savePlan(root, plan)
+    }
+    return undo
+  })
+}
+
+/** Where a legacy skill goes back to: its old name, or a free one when that is taken again (same names as the store picks). */
+function restoreTarget(root: string, skill: { path: string; title: string; skill_id: string; format: string }, now: Date): { from: string; to: string; file: string } {
+  const taken = (rel: string): boolean => fs.existsSync(path.join(root, ...rel.split('/')))
+  if (skill.format !== 'skill-md') {
+    const base = path.posix.basename(skill.path)
+    return { from: skill.path, to: taken(base) ? buildSkillFileName(skill.title, skill.skill_id, taken) : base, file: '' }
+  }
+  const fromDir = path.posix.dirname(skill.path)
+  const relDir = fromDir.replace(/^legacy\//, '')
+  let to = relDir
+  const ts = Math.floor(now.getTime() / 1000)
+  for (let n = 1; taken(to); n++) to = `${relDir}_${ts}${n > 1 ? `_${n}` : ''}`
+  return { from: fromDir, to, file: 'SKILL.md' }
+}
+
+/**
+ * Brings a legacy skill back as one journaled transaction (the same machinery as accept): a crash leaves
+ * the skill either still in legacy/ with no record, or restored with its journal record.
+ */
+export async function restoreSkill(opened: { library: SkillLibrary; root: string }, skillId: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+  const { library, root } = opened
+  return withLibraryLock(root, async () => {
+    await recoverTransactions(root)
+    const before = await library.get(skillId, { includeLegacy: true })
+    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
+    const active = (await library.list()).skills.find((s) => s.skill_id === before.skill_id)
+    if (active) throw new CurationError('invalid', `an active skill with id ${before.skill_id} already exists (${active.path})`)
+    const text = (await library.readRaw(before.path)).text
+    const move = restoreTarget(root, before, new Date())
+    const restoredPath = move.file ? `${move.to}/${move.file}` : move.to
+    return runTransaction(
+      root,
+      {
+        action: 'restore',
+        proposal_id: `restore-${skillId}`,
+        kind: 'restore',
+        by,
+        changes: [
+          { path: before.path, before: text, after: null },
+          { path: restoredPath, before: null, after: text }
+        ],
+        ops: [{ op: 'move', from: move.from, to: move.to, file: move.file, text }]
+      },
+      hooks
+    )
+  })
+}
