@@ -166,7 +166,7 @@ describe('several processes installing into one library at once', () => {
     }
     expect(installed.sort()).toEqual(['csv-tool', 'pdf'])
     // exactly the two skill folders, complete, and no staging folder or temp file anywhere
-    expect(fs.readdirSync(lib).filter((n) => n !== '.skillbench').sort()).toEqual(['csv-tool', 'pdf'])
+    expect(fs.readdirSync(lib).filter((n) => n !== '.skillbench').sort()).toEqual(['csv-tool', 'pdf', 'skills.lock'])
     expect(fs.readFileSync(path.join(lib, 'pdf', 'references', 'api.md'), 'utf8')).toBe('The API.\n')
     const leftovers = Object.keys(snapshot(lib)).filter((f) => /\.tmp$|staging|\.sb-/.test(f))
     expect(leftovers).toEqual([])
@@ -179,8 +179,8 @@ describe('several processes installing into one library at once', () => {
 describe('bad input: a clear message, nothing half-installed', () => {
   let lib: string
   afterEach(() => {
-    // whatever failed, the library holds no skill folder and no staging leftovers
-    const names = fs.existsSync(lib) ? fs.readdirSync(lib).filter((n) => n !== '.skillbench') : []
+    // whatever failed, the library holds no skill folder and no staging leftovers (the lock names what a test installed)
+    const names = fs.existsSync(lib) ? fs.readdirSync(lib).filter((n) => n !== '.skillbench' && n !== 'skills.lock') : []
     expect(names).toEqual([])
   })
   const fails = async (source: string, code: string, message: RegExp, extra: Partial<Parameters<typeof installFromSource>[0]> = {}): Promise<void> => {

@@ -8,6 +8,7 @@ import type { Proposal } from '../../shared/types'
 import type { SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { buildSkillFileName } from '../store/paths'
+import { lockAfterUpdate } from '../store/skills-lock'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, type TxHooks } from './transactions'
 import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, type JournalRecord } from './journal'
@@ -36,6 +37,7 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     const record = await applyProposal(root, proposal, { by, ...hooks })
     proposal.status = 'applied'
     await savePlan(root, plan)
+    if (proposal.kind === 'update') await lockAfterUpdate(root, proposal.evidence, 'accept')
     return record
   })
 }
@@ -68,6 +70,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
     if (plan && p) {
       p.status = 'undone'
       await savePlan(root, plan)
+      if (p.kind === 'update') await lockAfterUpdate(root, p.evidence, 'undo')
     }
     return undo
   })

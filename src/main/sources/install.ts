@@ -12,6 +12,7 @@ import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/l
 import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
 import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
 import { SKILL_MD_NAME } from '../store/skill-meta'
+import { changeSkillsLock, filesHash, SKILLS_LOCK_FILE, type LockEntry } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
 import { provenanceOfText, withProvenance, type SkillSource } from './provenance'
 import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
@@ -51,11 +52,15 @@ export const MAX_RESOURCE_BYTES = 64 * 1024 * 1024
 const STAGING = '.skillbench/staging'
 
 /** A skill of the repository ready to be written: its name, files (bytes) and provenance. */
-interface Candidate {
+export interface Candidate {
   name: string
   repoDir: string
   skillText: string
+  /** The SKILL.md as upstream has it (hashed for the lock). */
+  skillMd: { bytes: Buffer; executable: boolean }
   files: { rel: string; bytes: Buffer; executable: boolean }[]
+  /** `filesHash` of the upstream files (skills.lock). */
+  hash: string
 }
 
 /**
@@ -96,12 +101,35 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
   opts.onProgress?.(`Fetching ${spec.display}${opts.ref ? ` at ${opts.ref}` : ''}…`)
   const fetched = await fetchCommit(spec, opts.ref, fetchOpts)
+  const prepared = await prepareInstall(spec, fetched, subdir, opts.skills, { ...fetchOpts, maxRepoBytes: limits.maxRepoBytes, onProgress: opts.onProgress })
+  const report: InstallReport = { installed: [], skipped: prepared.skipped }
+  if (prepared.candidates.length === 0) return report
+  await writeInstalls(opts.library, [prepared], report, { onProgress: opts.onProgress, purpose: `installing skills from ${spec.display}` })
+  return report
+}
+
+/** The skills of one fetched commit ready to be written, and those left out with the reason. */
+export interface PreparedInstall {
+  spec: SourceSpec
+  fetched: FetchedCommit
+  candidates: Candidate[]
+  skipped: { name: string; reason: string }[]
+}
+
+/** Finds, checks and reads the skills of a fetched commit under `subdir` (only `skills` when given); writes nothing. */
+export async function prepareInstall(
+  spec: SourceSpec,
+  fetched: FetchedCommit,
+  subdir: string,
+  skills: readonly string[] | undefined,
+  fetchOpts: GitLimits & { maxRepoBytes: number; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onProgress?: (m: string) => void }
+): Promise<PreparedInstall> {
   const found = await skillsOfCommit(spec, fetched, subdir, fetchOpts)
-  const report: InstallReport = { installed: [], skipped: [] }
-  opts.onProgress?.(`Found ${found.length} skill(s) at ${fetched.commit.slice(0, 12)}; checking them…`)
+  const skipped: PreparedInstall['skipped'] = []
+  fetchOpts.onProgress?.(`Found ${found.length} skill(s) at ${fetched.commit.slice(0, 12)}; checking them…`)
 
   const blobs = await readBlobs(fetched.repoDir, found.map((s) => s.skillMd.oid), fetchOpts)
-  const wanted = opts.skills && opts.skills.length > 0 ? new Set(opts.skills) : null
+  const wanted = skills && skills.length > 0 ? new Set(skills) : null
   const candidates: Candidate[] = []
   const seenNames = new Map<string, string>()
   for (const skill of found) {
@@ -115,66 +143,90 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
     if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
     const where = skill.dir || '(repository root)'
     if (checked.problem) {
-      report.skipped.push({ name: checked.name, reason: `${where}: ${checked.problem}` })
+      skipped.push({ name: checked.name, reason: `${where}: ${checked.problem}` })
       continue
     }
     if (skill.problems.length > 0) {
-      report.skipped.push({ name: checked.name, reason: `${where}: ${skill.problems.join('; ')}` })
+      skipped.push({ name: checked.name, reason: `${where}: ${skill.problems.join('; ')}` })
       continue
     }
     const first = seenNames.get(checked.name)
     if (first !== undefined) {
-      report.skipped.push({ name: checked.name, reason: `${where}: another skill of this repository (${first || 'its root'}) has the same name` })
+      skipped.push({ name: checked.name, reason: `${where}: another skill of this repository (${first || 'its root'}) has the same name` })
       continue
     }
     seenNames.set(checked.name, skill.dir)
-    for (const note of [...checked.notes, ...skill.notes]) opts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
+    for (const note of [...checked.notes, ...skill.notes]) fetchOpts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
     const tooBig = skill.files.find((f) => f.size > MAX_RESOURCE_BYTES)
     if (tooBig) {
-      report.skipped.push({ name: checked.name, reason: `${where}: ${tooBig.rel} is larger than ${MAX_RESOURCE_BYTES / (1024 * 1024)} MB` })
+      skipped.push({ name: checked.name, reason: `${where}: ${tooBig.rel} is larger than ${MAX_RESOURCE_BYTES / (1024 * 1024)} MB` })
       continue
     }
-    candidates.push({ name: checked.name, repoDir: skill.dir, skillText: checked.text, files: skill.files.map((f) => ({ rel: f.rel, bytes: Buffer.alloc(0), executable: f.executable })) })
+    candidates.push({ name: checked.name, repoDir: skill.dir, skillText: checked.text, skillMd: { bytes: bytes!, executable: skill.skillMd.executable }, files: [], hash: '' })
   }
   for (const name of wanted ?? []) {
-    if (!seenNames.has(name) && !report.skipped.some((s) => s.name === name)) report.skipped.push({ name, reason: `no skill named ${name} under ${subdir || 'the repository root'} of ${spec.display}` })
+    if (!seenNames.has(name) && !skipped.some((s) => s.name === name)) skipped.push({ name, reason: `no skill named ${name} under ${subdir || 'the repository root'} of ${spec.display}` })
   }
-  if (candidates.length === 0) return report
+  if (candidates.length === 0) return { spec, fetched, candidates, skipped }
 
   // Resource bytes only for the skills that will be written, with a budget for all of them together.
   const total = found.filter((s) => candidates.some((c) => c.repoDir === s.dir)).reduce((n, s) => n + s.files.reduce((m, f) => m + f.size, 0), 0)
-  if (total > limits.maxRepoBytes) throw new SourceError('too_big', `the skills to install hold ${Math.round(total / (1024 * 1024))} MB of files, more than ${Math.round(limits.maxRepoBytes / (1024 * 1024))} MB: install fewer with --skill NAME`)
+  if (total > fetchOpts.maxRepoBytes) throw new SourceError('too_big', `the skills to install hold ${Math.round(total / (1024 * 1024))} MB of files, more than ${Math.round(fetchOpts.maxRepoBytes / (1024 * 1024))} MB: install fewer with --skill NAME`)
   const resources = await readBlobs(fetched.repoDir, found.flatMap((s) => s.files.map((f) => f.oid)), fetchOpts)
   for (const c of candidates) {
     const skill = found.find((s) => s.dir === c.repoDir)!
     c.files = skill.files.map((f) => ({ rel: f.rel, bytes: resources.get(f.oid) ?? Buffer.alloc(0), executable: f.executable }))
+    c.hash = filesHash([{ rel: 'SKILL.md', ...c.skillMd }, ...c.files])
   }
+  return { spec, fetched, candidates, skipped }
+}
 
-  const library = await openOrCreate(opts.library)
+export interface WriteInstallOptions {
+  onProgress?: (message: string) => void
+  purpose: string
+  /**
+   * `install --locked`: a skill already in the library from the same repository folder at the same commit counts
+   * as installed; at another commit it goes to `mismatched`. Skills are recorded in the lock as they are.
+   */
+  mismatched?: { name: string; reason: string }[]
+}
+
+/** Writes prepared skills into the library and records them in `skills.lock`, all under the library lock. */
+export async function writeInstalls(libraryDir: string, prepared: readonly PreparedInstall[], report: InstallReport, opts: WriteInstallOptions): Promise<void> {
+  const library = await openOrCreate(libraryDir)
   opts.onProgress?.(`Writing into ${library.root}…`)
   await library.locked(async () => {
     await sweepStaging(library.root)
     const current = await library.list()
     const written: string[] = []
-    for (const c of candidates) {
-      const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir }
-      const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
-      if (clash) {
-        report.skipped.push({ name: c.name, reason: clash })
-        continue
-      }
-      try {
-        const rel = await writeSkillFolder(library.root, c, source)
-        written.push(rel)
-        report.installed.push({ name: c.name, path: rel, source })
-      } catch (err) {
-        // staged copies are removed: nothing of this skill is left in the library
-        report.skipped.push({ name: c.name, reason: `not installed: ${(err as Error).message}` })
+    const locked = new Map<string, LockEntry>()
+    for (const { spec, fetched, candidates } of prepared) {
+      for (const c of candidates) {
+        const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir }
+        const entry: LockEntry = { source: source.repo, ref: source.ref, commit: source.commit, path: source.path, hash: c.hash }
+        const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
+        if (clash) {
+          if (opts.mismatched && clash.commit !== undefined) {
+            if (clash.commit === fetched.commit) report.skipped.push({ name: c.name, reason: `already installed at the locked commit ${fetched.commit.slice(0, 12)}` })
+            else opts.mismatched.push({ name: c.name, reason: `installed here at ${clash.commit.slice(0, 12)}, but ${SKILLS_LOCK_FILE} says ${fetched.commit.slice(0, 12)}: run skillbench update, or move the skill aside and install --locked again` })
+          } else if (opts.mismatched) opts.mismatched.push({ name: c.name, reason: clash.reason })
+          else report.skipped.push({ name: c.name, reason: clash.reason })
+          continue
+        }
+        try {
+          const rel = await writeSkillFolder(library.root, c, source)
+          written.push(rel)
+          report.installed.push({ name: c.name, path: rel, source })
+          locked.set(c.name, entry)
+        } catch (err) {
+          // staged copies are removed: nothing of this skill is left in the library
+          ;(opts.mismatched ?? report.skipped).push({ name: c.name, reason: `not installed: ${(err as Error).message}` })
+        }
       }
     }
     await library.adoptWrites(written)
-  }, `installing skills from ${spec.display}`.slice(0, 80))
-  return report
+    if (locked.size > 0) await changeSkillsLock(library.root, locked)
+  }, opts.purpose.slice(0, 80))
 }
 
 /** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */
@@ -195,17 +247,17 @@ async function openOrCreate(dir: string): Promise<SkillLibrary> {
   return openLibrary(dir)
 }
 
-/** Why `name` cannot be installed into this library (null when it can). */
-async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<string | null> {
+/** Why `name` cannot be installed into this library (null when it can); `commit` when it is this very skill, installed. */
+async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<{ reason: string; commit?: string } | null> {
   const same = skills.find((s) => s.format === 'skill-md' && (s.name === name || path.posix.dirname(s.path) === name))
   if (same) {
     const text = await library.readRaw(same.path).then((r) => r.text, () => '')
     const prov = provenanceOfText(text)
-    if (prov && prov.repo === repo && prov.path === repoPath) return `already installed from ${repo} (commit ${prov.commit.slice(0, 12)}) at ${same.path}: skillbench update brings its upstream changes`
-    return `a skill named ${name} already exists in the library (${same.path}): not overwritten`
+    if (prov && prov.repo === repo && prov.path === repoPath) return { commit: prov.commit, reason: `already installed from ${repo} (commit ${prov.commit.slice(0, 12)}) at ${same.path}: skillbench update brings its upstream changes` }
+    return { reason: `a skill named ${name} already exists in the library (${same.path}): not overwritten` }
   }
   const there = await fs.promises.lstat(path.join(library.root, name)).then(() => true, () => false)
-  if (there) return `${name} already exists in the library folder (not a skill Skillbench can read): not overwritten`
+  if (there) return { reason: `${name} already exists in the library folder (not a skill Skillbench can read): not overwritten` }
   return null
 }
 

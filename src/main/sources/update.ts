@@ -13,6 +13,7 @@ import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
+import { filesHash, readSkillsLock, type LockEntry, type SkillsLock, type UpdateLockEvidence } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
 import { provenanceOf, SOURCE_KEY_PATH, type SkillSource } from './provenance'
 import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
@@ -62,7 +63,7 @@ async function libraryFiles(library: SkillLibrary, skillPath: string): Promise<M
 }
 
 /** Upstream files of the skill at a commit: SKILL.md bytes and the others, rel → bytes; null when the folder is gone. */
-async function upstreamFiles(fetched: { repoDir: string }, commit: string, repoPath: string, opts: GitLimits & { env?: NodeJS.ProcessEnv }): Promise<{ skillMd: Buffer; files: Map<string, Buffer>; oids: Map<string, string> } | null> {
+async function upstreamFiles(fetched: { repoDir: string }, commit: string, repoPath: string, opts: GitLimits & { env?: NodeJS.ProcessEnv }): Promise<{ skillMd: Buffer; files: Map<string, Buffer>; oids: Map<string, string>; hash: string } | null> {
   const entries = await listTree(fetched.repoDir, commit, repoPath, opts)
   const links = entries.filter((e) => e.mode === LINK_MODE)
   const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), opts)
@@ -76,7 +77,9 @@ async function upstreamFiles(fetched: { repoDir: string }, commit: string, repoP
     files.set(f.rel, blobs.get(f.oid) ?? Buffer.alloc(0))
     oids.set(f.rel, f.oid)
   }
-  return { skillMd: blobs.get(skill.skillMd.oid) ?? Buffer.alloc(0), files, oids }
+  const skillMd = blobs.get(skill.skillMd.oid) ?? Buffer.alloc(0)
+  const hash = filesHash([{ rel: 'SKILL.md', bytes: skillMd, executable: skill.skillMd.executable }, ...skill.files.map((f) => ({ rel: f.rel, bytes: files.get(f.rel)!, executable: f.executable }))])
+  return { skillMd, files, oids, hash }
 }
 
 /** Checks every installed skill of the library against its source and queues `update` proposals. */
@@ -92,6 +95,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
     if (source) installed.push({ skill, text, source })
   }
   report.checked = installed.length
+  const lock = await readSkillsLock(library.root).catch(() => null)
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
   const groups = new Map<string, Installed[]>()
@@ -115,7 +119,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
           report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit })
           continue
         }
-        const proposal = await proposeUpdate(library, m, spec, fetched, fetchOpts)
+        const proposal = await proposeUpdate(library, m, spec, fetched, fetchOpts, lock)
         if ('note' in proposal) report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit, note: proposal.note })
         else proposals.push(proposal.proposal)
       } catch (err) {
@@ -134,7 +138,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
 }
 
 /** The update proposal of one skill, or a note saying why there is none. */
-async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }): Promise<{ proposal: Proposal } | { note: string }> {
+async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }, lock: SkillsLock | null): Promise<{ proposal: Proposal } | { note: string }> {
   const next: SkillSource = { ...m.source, commit: fetched.commit, ref: m.source.ref }
   const upstream = await upstreamFiles(fetched, fetched.commit, m.source.path, opts)
   if (!upstream) throw new SourceError('not_found', `${m.source.path || 'the skill'} is no longer in ${spec.display} at ${m.source.ref} (${fetched.commit.slice(0, 12)}): left as it is`)
@@ -227,6 +231,8 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
         local_edit: localEdited,
         conflicts,
         ...(notes.length > 0 ? { notes } : {}),
+        // skills.lock moves to the new commit when (and only when) this proposal is accepted
+        ...lockEvidence(m, fetched.commit, upstream.hash, lock),
         // upstream's own change, so the reviewer sees both sides
         ...(u0Text !== null ? { upstream: { before: u0Text, after: u1Text } } : { upstream: { before: null, after: u1Text } })
       },
@@ -235,6 +241,14 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
       author: `upstream:${spec.display}`
     }
   }
+}
+
+/** `evidence.lock` of an update: the lock entry accepting it sets, and the one it replaces (store/skills-lock.ts). */
+function lockEvidence(m: Installed, commit: string, hash: string, lock: SkillsLock | null): { lock?: UpdateLockEvidence } {
+  const name = path.posix.dirname(m.skill.path)
+  if (name.includes('/') || name === '.') return {}
+  const after: LockEntry = { source: m.source.repo, ref: m.source.ref, commit, path: m.source.path, hash }
+  return { lock: { name, after, before: lock?.skills[name] ?? null } }
 }
 
 function eq(a: Buffer | null, b: Buffer | null): boolean {

@@ -1,16 +1,22 @@
 import { installFromSource } from '../../sources/install'
-import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand } from '../common'
+import { installLocked, LockMismatchError } from '../../sources/install-locked'
+import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand, type CliIo } from '../common'
 
 export const command: CliCommand = {
   name: 'install',
-  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--json]',
+  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
       ...LIBRARY_OPTIONS,
       ref: { type: 'string' },
       path: { type: 'string' },
-      skill: { type: 'string', multiple: true }
+      skill: { type: 'string', multiple: true },
+      locked: { type: 'boolean', default: false }
     })
+    if (values.locked) {
+      if (positionals.length > 0 || values.ref || values.path || values.skill) throw new UsageError('--locked installs what skills.lock says: give only --library DIR')
+      return runLocked(resolveLibraryDir(values, io.cwd), values.json === true, io)
+    }
     if (positionals.length !== 1) throw new UsageError('give one SOURCE: a git URL (https, ssh, file://) or a local repository folder')
     const library = resolveLibraryDir(values, io.cwd)
     const report = await installFromSource({
@@ -32,5 +38,25 @@ export const command: CliCommand = {
     }
     const onlyAlreadyThere = report.skipped.every((s) => s.reason.startsWith('already installed'))
     return report.installed.length > 0 || onlyAlreadyThere ? 0 : 1
+  }
+}
+
+async function runLocked(library: string, json: boolean, io: CliIo): Promise<number> {
+  try {
+    const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (m) => io.stderr(`${m}\n`) })
+    if (json) printJson(io, report)
+    else {
+      for (const s of report.installed) io.stdout(`installed ${s.name}  → ${s.path}  (${s.source.repo}@${s.source.commit.slice(0, 12)}${s.source.path ? ` ${s.source.path}` : ''})\n`)
+      for (const s of report.skipped) io.stdout(`in place  ${s.name}: ${s.reason}\n`)
+      for (const s of report.mismatched) io.stdout(`NOT AS LOCKED ${s.name}: ${s.reason}\n`)
+      io.stdout(`${report.installed.length} installed, ${report.skipped.length} already as locked, ${report.mismatched.length} not as locked\n`)
+    }
+    return report.mismatched.length > 0 ? 1 : 0
+  } catch (err) {
+    if (!(err instanceof LockMismatchError)) throw err
+    if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched })
+    for (const m of err.mismatched) io.stderr(`skillbench install: ${m.name}: ${m.reason}\n`)
+    io.stderr('skillbench install: nothing was installed\n')
+    return 1
   }
 }

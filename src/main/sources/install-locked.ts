@@ -1,0 +1,87 @@
+/**
+ * `skillbench install --locked --library DIR`: installs exactly what the library's `skills.lock` says — each skill
+ * fetched at its locked commit (never the ref's newer one), its upstream files hashed and compared with the lock —
+ * on this machine or another. Every entry is fetched and checked before anything is written: one hash that
+ * differs stops the whole install with the skill named and nothing written.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry } from '../store/skills-lock'
+import { gitLimits, SourceError, type GitLimits } from './git'
+import { prepareInstall, writeInstalls, type InstallReport, type PreparedInstall } from './install'
+import { fetchCommit } from './repo-cache'
+import { cleanSubdir } from './repo-skills'
+import { parseSource } from './source-spec'
+
+export interface LockedInstallOptions extends GitLimits {
+  library: string
+  cwd: string
+  env?: NodeJS.ProcessEnv
+  signal?: AbortSignal
+  onProgress?: (message: string) => void
+}
+
+/** `install --locked --json`: the install report, and the skills that are not as the lock says (exit 1). */
+export interface LockedInstallReport extends InstallReport {
+  mismatched: { name: string; reason: string }[]
+}
+
+/** Thrown when a fetched skill's files differ from the lock: nothing was written. */
+export class LockMismatchError extends SourceError {
+  constructor(readonly mismatched: { name: string; reason: string }[]) {
+    super('invalid', `${SKILLS_LOCK_FILE}: ${mismatched.map((m) => `${m.name}: ${m.reason}`).join('; ')}; nothing was installed`)
+    this.name = 'LockMismatchError'
+  }
+}
+
+async function readLockFile(library: string): Promise<Record<string, LockEntry>> {
+  const file = path.join(path.resolve(library), SKILLS_LOCK_FILE)
+  const st = await fs.promises.lstat(file).catch(() => null)
+  if (!st) throw new SourceError('not_found', `no ${SKILLS_LOCK_FILE} in ${path.resolve(library)}: copy the team's lock there (or install without --locked to make one)`)
+  if (!st.isFile()) throw new SourceError('invalid', `${file} is not a regular file (a link is not followed)`)
+  return parseSkillsLock(await fs.promises.readFile(file, 'utf8')).skills
+}
+
+/** Installs every skill of the lock at its commit, verified (see the module comment). */
+export async function installLocked(opts: LockedInstallOptions): Promise<LockedInstallReport> {
+  const entries = await readLockFile(opts.library)
+  const names = Object.keys(entries).sort()
+  const report: LockedInstallReport = { installed: [], skipped: [], mismatched: [] }
+  if (names.length === 0) return report
+  const limits = gitLimits(opts, opts.env)
+  const fetchOpts = { ...limits, env: opts.env, signal: opts.signal, onProgress: opts.onProgress }
+  const prepared: PreparedInstall[] = []
+  const failed: { name: string; reason: string }[] = []
+  for (const name of names) {
+    const e = entries[name]!
+    const at = `${e.source} at ${e.commit.slice(0, 12)}${e.path ? ` (${e.path})` : ''}`
+    try {
+      const spec = parseSource(e.source, opts.cwd)
+      opts.onProgress?.(`Fetching ${name}: ${at}…`)
+      // by commit, never by ref: a ref that moved on since the lock was written is not followed
+      const fetched = await fetchCommit(spec, e.commit, fetchOpts)
+      if (fetched.commit !== e.commit) throw new SourceError('not_found', `${e.source} gave commit ${fetched.commit} for ${e.commit}`)
+      const one = await prepareInstall(spec, { ...fetched, ref: e.ref }, cleanSubdir(e.path), undefined, fetchOpts)
+      const c = one.candidates.find((x) => x.repoDir === e.path)
+      if (!c) {
+        const why = one.skipped.find((s) => s.reason.startsWith(`${e.path || '(repository root)'}:`))?.reason
+        failed.push({ name, reason: `${at}: ${why ?? 'no skill in that folder'}` })
+        continue
+      }
+      if (c.name !== name) {
+        failed.push({ name, reason: `${at}: the skill there is named ${c.name}, the lock says ${name}` })
+        continue
+      }
+      if (c.hash !== e.hash) {
+        failed.push({ name, reason: `the files at ${at} hash to ${c.hash}, but the lock says ${e.hash}: refused (the lock or the source was changed)` })
+        continue
+      }
+      prepared.push({ ...one, candidates: [c], skipped: [] })
+    } catch (err) {
+      failed.push({ name, reason: `${at}: ${(err as Error).message}` })
+    }
+  }
+  if (failed.length > 0) throw new LockMismatchError(failed)
+  await writeInstalls(opts.library, prepared, report, { onProgress: opts.onProgress, purpose: `installing ${SKILLS_LOCK_FILE}`, mismatched: report.mismatched })
+  return report
+}

@@ -1,0 +1,161 @@
+/**
+ * `skills.lock` at the library's root: per skill installed from a git source, the source, the ref asked for, the
+ * commit the files came from, the folder inside the repository and a hash of the upstream files. It is JSON with
+ * a fixed key order and skills sorted by name, so it diffs cleanly and is made to be committed; `skillbench
+ * install --locked` installs exactly what it says. Written only under the library lock, atomically; a lock file
+ * that does not parse is reported and never overwritten.
+ */
+import { createHash } from 'node:crypto'
+import { readContainedText, writeContained } from './contained'
+import { withLibraryLock } from './lock'
+import { StoreError } from './types'
+
+export const SKILLS_LOCK_FILE = 'skills.lock'
+export const SKILLS_LOCK_VERSION = 1
+
+export interface LockEntry {
+  /** The repository as recorded in the skill's provenance (no credentials). */
+  source: string
+  /** The branch, tag or commit asked for. */
+  ref: string
+  /** The full commit the files came from. */
+  commit: string
+  /** The skill's folder inside the repository ('' = its root). */
+  path: string
+  /** `sha256:` of the upstream files (see `filesHash`). */
+  hash: string
+}
+
+export interface SkillsLock {
+  /** Library folder name → entry. */
+  skills: Record<string, LockEntry>
+}
+
+/** One file of a skill as the repository has it (SKILL.md included, as upstream wrote it). */
+export interface HashedFile {
+  rel: string
+  bytes: Uint8Array
+  executable: boolean
+}
+
+/**
+ * The hash of a skill's files: sha256 over one line per file, sorted by path: `path NUL x|- NUL sha256(bytes)`.
+ * The SKILL.md is hashed as upstream wrote it (the provenance install adds is not part of it), so the same
+ * commit gives the same hash in every library. Pure.
+ */
+export function filesHash(files: readonly HashedFile[]): string {
+  const lines = [...files]
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
+    .map((f) => `${f.rel}\0${f.executable ? 'x' : '-'}\0${createHash('sha256').update(f.bytes).digest('hex')}\n`)
+  return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`
+}
+
+const HASH = /^sha256:[0-9a-f]{64}$/
+const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+/** Parses the lock's text; throws StoreError('invalid_input') saying what is wrong and where. Pure. */
+export function parseSkillsLock(text: string): SkillsLock {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new StoreError('invalid_input', `${SKILLS_LOCK_FILE} is not JSON (${(err as Error).message}): fix it, or take it again from version control`)
+  }
+  const bad = (why: string): StoreError => new StoreError('invalid_input', `${SKILLS_LOCK_FILE}: ${why}`)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('not an object')
+  const obj = raw as Record<string, unknown>
+  if (obj.version !== SKILLS_LOCK_VERSION) throw bad(`version ${JSON.stringify(obj.version)} is not one this Skillbench reads (${SKILLS_LOCK_VERSION})`)
+  const skills = obj.skills
+  if (typeof skills !== 'object' || skills === null || Array.isArray(skills)) throw bad('"skills" is not an object')
+  const out: Record<string, LockEntry> = Object.create(null) as Record<string, LockEntry>
+  for (const [name, e] of Object.entries(skills as Record<string, unknown>)) {
+    if (!NAME.test(name)) throw bad(`${JSON.stringify(name)} is not a skill folder name`)
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw bad(`${name}: not an object`)
+    const r = e as Record<string, unknown>
+    for (const k of ['source', 'ref', 'commit', 'path', 'hash'] as const) if (typeof r[k] !== 'string') throw bad(`${name}: "${k}" is missing or not text`)
+    const entry = { source: r.source, ref: r.ref, commit: r.commit, path: r.path, hash: r.hash } as LockEntry
+    if (!COMMIT.test(entry.commit)) throw bad(`${name}: commit ${JSON.stringify(entry.commit)} is not a full commit id`)
+    if (!HASH.test(entry.hash)) throw bad(`${name}: hash ${JSON.stringify(entry.hash)} is not sha256:<64 hex digits>`)
+    if (entry.source === '' || entry.ref === '') throw bad(`${name}: empty source or ref`)
+    if (entry.path.startsWith('/') || entry.path.split('/').includes('..')) throw bad(`${name}: path ${JSON.stringify(entry.path)} is not a folder inside the repository`)
+    out[name] = entry
+  }
+  return { skills: out }
+}
+
+/** The lock's text: fixed key order, skills sorted by name, one key per line, a final newline. Pure. */
+export function serializeSkillsLock(lock: SkillsLock): string {
+  const skills: Record<string, LockEntry> = {}
+  for (const name of Object.keys(lock.skills).sort()) {
+    const e = lock.skills[name]!
+    skills[name] = { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash }
+  }
+  return `${JSON.stringify({ version: SKILLS_LOCK_VERSION, skills }, null, 2)}\n`
+}
+
+/** The library's lock, or null when it has none (throws when it does not parse). */
+export async function readSkillsLock(root: string): Promise<SkillsLock | null> {
+  const text = await readContainedText(root, SKILLS_LOCK_FILE, { maxBytes: 16 * 1024 * 1024 })
+  return text === null ? null : parseSkillsLock(text)
+}
+
+/**
+ * Changes entries of the library's lock under the library lock (re-entered when the caller holds it) and writes it
+ * atomically when something changed: `set` replaces or adds, `null` removes. A lock that does not parse is left as
+ * it is and the error thrown. Returns the lock as written.
+ */
+export async function changeSkillsLock(root: string, changes: ReadonlyMap<string, LockEntry | null>): Promise<SkillsLock> {
+  return withLibraryLock(
+    root,
+    async () => {
+      const before = await readContainedText(root, SKILLS_LOCK_FILE, { maxBytes: 16 * 1024 * 1024 })
+      const lock = before === null ? { skills: {} as Record<string, LockEntry> } : parseSkillsLock(before)
+      for (const [name, entry] of changes) {
+        if (entry === null) delete lock.skills[name]
+        else lock.skills[name] = entry
+      }
+      const text = serializeSkillsLock(lock)
+      if (text !== before && (before !== null || Object.keys(lock.skills).length > 0)) await writeContained(root, SKILLS_LOCK_FILE, text)
+      return lock
+    },
+    { purpose: `writing ${SKILLS_LOCK_FILE}` }
+  )
+}
+
+/** The proposal evidence an `update` carries for the lock: the entry it will set, and the one it replaces. */
+export interface UpdateLockEvidence {
+  name: string
+  after: LockEntry
+  before: LockEntry | null
+}
+
+/** Reads `evidence.lock` of an update proposal (null when absent or malformed). Pure. */
+export function updateLockEvidence(evidence: Record<string, unknown>): UpdateLockEvidence | null {
+  const l = evidence.lock
+  if (typeof l !== 'object' || l === null) return null
+  const r = l as Record<string, unknown>
+  const entry = (v: unknown): LockEntry | null => {
+    if (typeof v !== 'object' || v === null) return null
+    const e = v as Record<string, unknown>
+    if (![e.source, e.ref, e.commit, e.path, e.hash].every((x) => typeof x === 'string')) return null
+    return { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash } as LockEntry
+  }
+  const after = entry(r.after)
+  if (typeof r.name !== 'string' || !NAME.test(r.name) || !after) return null
+  return { name: r.name, after, before: entry(r.before) }
+}
+
+/**
+ * Keeps the lock in step with an accepted (or undone) `update` proposal: the entry moves to the new commit on
+ * accept, and back on undo, only when it still says what the proposal replaced (a lock changed since is left as
+ * the person made it). Call under the library lock, right after the transaction.
+ */
+export async function lockAfterUpdate(root: string, evidence: Record<string, unknown>, direction: 'accept' | 'undo'): Promise<void> {
+  const l = updateLockEvidence(evidence)
+  if (!l) return
+  const current = (await readSkillsLock(root))?.skills[l.name] ?? null
+  const [from, to] = direction === 'accept' ? [l.before, l.after] : [l.after, l.before]
+  if (from !== null && current !== null && current.commit !== from.commit) return
+  await changeSkillsLock(root, new Map([[l.name, to]]))
+}
