@@ -1,0 +1,161 @@
+/** The skills of a library: list, read, query, save, rate, fix a file as text, retire and restore. */
+import path from 'node:path'
+import { promises as fsp } from 'node:fs'
+import type { ApiHandlers, SkillDocument, SkillFileText } from '../../../shared/api'
+import type { Skill } from '../../../shared/types'
+import { hashBytes } from '../../store/load'
+import { parseSkillText } from '../../store/skill-file'
+import { StoreError, type SkillStore } from '../../store/types'
+import { applyUsageDrift, formatOfPath, usageDrift } from '../../store/usage-drift'
+import { readCodeFile } from '../code-files'
+import type { WorkbenchContext } from '../context'
+import { badRequest } from '../errors'
+
+export type SkillMethods =
+  | 'skills.readCode'
+  | 'skills.list'
+  | 'skills.get'
+  | 'skills.query'
+  | 'skills.save'
+  | 'skills.rate'
+  | 'skills.readFile'
+  | 'skills.saveFile'
+  | 'skills.delete'
+  | 'skills.restore'
+
+export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMethods> {
+  const { registry, core, storeFor, noteLibraryWrites } = ctx
+  return {
+    'skills.readCode': async ({ library, path: rel }) => {
+      const info = await registry.requireLibrary(library)
+      return readCodeFile(info.path, rel)
+    },
+
+    'skills.list': async ({ library, includeLegacy }) => {
+      const info = await registry.requireLibrary(library)
+      if (!info.exists) {
+        return { skills: [], errors: [] }
+      }
+      // From the library's search index (warm from the cache folder): the rows without opening the store, which
+      // reads every file.
+      return core.listSkills(await fsp.realpath(info.path), includeLegacy ?? false)
+    },
+
+    'skills.get': async ({ library, skillId, includeLegacy }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId, { includeLegacy: includeLegacy ?? true })
+      return documentOf(store, skill)
+    },
+
+    'skills.query': async ({ library, text, top }) => {
+      const store = await storeFor(library)
+      return core.query(store, text, top ?? 20)
+    },
+
+    'skills.save': async ({ library, skillId, text, baseHash, baseText }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId, { includeLegacy: true })
+      const problem = core.checkSkillText(text, skill)
+      if (problem) {
+        throw badRequest(`not saved: ${problem}`)
+      }
+      try {
+        await store.writeRaw(skill.path, text, baseHash)
+      } catch (err) {
+        // Only uses were counted into the file since the editor loaded it (a fold): keep them, save the edit.
+        const merged = err instanceof StoreError && err.code === 'conflict' && baseText !== undefined ? await withUsesSince(store, skill.path, baseText, baseHash, text) : null
+        if (!merged) throw err
+        await store.writeRaw(skill.path, merged.text, merged.hash)
+      }
+      await noteLibraryWrites(store, [skill.path])
+      return documentOf(store, await store.get(skillId, { includeLegacy: true }))
+    },
+
+    'skills.rate': async ({ library, skillId, rating }) => {
+      const store = await storeFor(library)
+      const skill = await store.get(skillId)
+      const result = await core.rate(store, skillId, rating)
+      await noteLibraryWrites(store, [skill.path])
+      return result
+    },
+
+    'skills.readFile': async ({ library, path: rel }) => {
+      const store = await storeFor(library)
+      requireSkillFilePath(rel)
+      const { text, hash } = await store.readRaw(rel)
+      return skillFileText(store, rel, text, hash)
+    },
+
+    'skills.saveFile': async ({ library, path: rel, text, baseHash }) => {
+      const store = await storeFor(library)
+      requireSkillFilePath(rel)
+      const parsed = parseSkillText(text)
+      if (!parsed.ok) {
+        throw badRequest(`not saved: ${parsed.reason}`)
+      }
+      const { hash } = await store.writeRaw(rel, text, baseHash)
+      await noteLibraryWrites(store, [rel])
+      return skillFileText(store, rel, text, hash)
+    },
+
+    'skills.delete': async ({ library, skillId }) => {
+      const store = await storeFor(library)
+      const moved = await store.moveToLegacy(skillId)
+      await noteLibraryWrites(store, [moved.from, moved.to])
+      return moved
+    },
+
+    'skills.restore': async ({ library, skillId }) => {
+      const store = await storeFor(library)
+      const before = await store.get(skillId, { includeLegacy: true })
+      const skill = await core.restore(store, skillId)
+      await noteLibraryWrites(store, [before.path, skill.path])
+      return documentOf(store, skill)
+    }
+  }
+}
+
+async function documentOf(store: SkillStore, skill: Skill): Promise<SkillDocument> {
+  const { text } = await store.readRaw(skill.path)
+  const relatedFiles = skill.related_code
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+  return { skill, text, relatedFiles }
+}
+
+/**
+ * `edited` with the uses counted into the file since `baseText` was read, when nothing else changed there; null
+ * when the file changed otherwise (a real conflict).
+ */
+async function withUsesSince(store: SkillStore, rel: string, baseText: string, baseHash: string, edited: string): Promise<{ text: string; hash: string } | null> {
+  if (hashBytes(baseText) !== baseHash) return null
+  const current = await store.readRaw(rel)
+  const format = formatOfPath(rel)
+  const drift = usageDrift(baseText, current.text, format)
+  const text = drift ? applyUsageDrift(edited, drift, format) : null
+  return text === null ? null : { text, hash: current.hash }
+}
+
+/** A skill file's text with what the store says about it: its load error (placed on a line) or its skill id. */
+async function skillFileText(store: SkillStore, rel: string, text: string, hash: string): Promise<SkillFileText> {
+  const list = await store.list({ includeLegacy: true })
+  const error = list.errors.find((e) => e.path === rel)
+  const skill = list.skills.find((s) => s.path === rel)
+  if (!error && skill) {
+    return { path: rel, text, hash, problem: null, skillId: skill.skill_id }
+  }
+  const parsed = parseSkillText(text)
+  const reason = error?.reason ?? (parsed.ok ? 'the file does not load as a skill' : parsed.reason)
+  // loaded here: it brings the full YAML parser (~60–115 ms), which the first screens do not need
+  const at = parsed.ok ? null : (await import('../../../shared/problem-position')).locateSkillProblem(text)
+  return { path: rel, text, hash, problem: { reason, ...(at ? { line: at.line, column: at.column } : {}) } }
+}
+
+/** Only skill files (`skill_*.md`, `SKILL.md`) can be read or fixed as text through the API. */
+function requireSkillFilePath(rel: string): void {
+  const name = path.posix.basename(rel.replace(/\\/g, '/'))
+  if (!(/^skill_.*\.md$/.test(name) || name === 'SKILL.md')) {
+    throw badRequest(`not a skill file: ${rel}`)
+  }
+}
