@@ -49,6 +49,11 @@ export interface Skill extends SkillMeta {
   description?: string
   /** True when the file was edited by hand after creation (updated_at differs from created_at by a user edit). */
   edited_by_hand?: boolean
+  /**
+   * True when the front matter holds no creation date and `created_at`/`updated_at` are the file's modification
+   * time (a SKILL.md without `metadata.skillbench`): not evidence of when the skill arrived in the library.
+   */
+  dated_by_file?: boolean
 }
 
 /** A file that could not be loaded: reported, skipped, never rewritten. */
@@ -260,6 +265,33 @@ export interface CurationPlan {
   errors: LoadError[]
   /** Skills left out of every proposal because they are protected. */
   protected?: ProtectedSkill[]
+  /** What observed the library's use, and why skills were not judged for cleanup (issue 36). */
+  cleanup?: CleanupCoverage
+}
+
+/** One source that watched the library's skills being used, and over which days (issue 36). */
+export interface ObservedSource {
+  /**
+   * `fetch_count`: the library's agents keep fetch_count through query_skill (AGIAgent; seen from a skill with a
+   * use recorded in its file), watching each skill since it was made; `ledger`: Skillbench's recorded queries;
+   * else agents' logs of that kind, watching from their first task that used one of this library's skills.
+   */
+  kind: 'fetch_count' | 'ledger' | UsageSourceKind
+  dir: string
+  /** First day watched (ISO); for `fetch_count`, each skill's own created_at (this field: the earliest). */
+  from: string
+  /** Uses of the library's skills this source recorded. */
+  uses: number
+}
+
+/** Cleanup's evidence for a whole plan: a skill is judged only over days something watched it (issue 36). */
+export interface CleanupCoverage {
+  sources: ObservedSource[]
+  /** Days of watching a skill needs, since it arrived, before it can be called unused (`cleanupDays`). */
+  days: number
+  /** Skills judged (watched long enough since they arrived), and those left unjudged by why. */
+  judged: number
+  not_judged: { arrival_unknown: number; not_observed: number; too_short: number }
 }
 
 /** One applied change in the library journal (`.skillbench/journal`). */

@@ -38,7 +38,7 @@ describe('skillbench curate / proposals / accept / reject / undo / restore', () 
     expect(fs.readdirSync(path.join(dir, '.skillbench'))).toEqual(['plan.json'])
     expect(r.out.stderr).toMatch(/Loaded 5 skills\nStep 1: Merging similar skills\.\.\.\n[\s\S]*Step 2: Cross-skill integration\.\.\.\n[\s\S]*Step 3: Cleaning unused skills\.\.\./)
     const plan = JSON.parse(r.out.stdout) as { skills_loaded: number; proposals: Array<Record<string, unknown>>; errors: unknown[] }
-    expect(Object.keys(plan)).toEqual(['skills_loaded', 'proposals', 'errors'])
+    expect(Object.keys(plan)).toEqual(['skills_loaded', 'proposals', 'errors', 'cleanup'])
     expect(plan.skills_loaded).toBe(5)
     for (const p of plan.proposals) {
       expect(Object.keys(p)).toEqual(expect.arrayContaining(['id', 'kind', 'members', 'score', 'reason', 'evidence', 'changes']))

@@ -47,7 +47,7 @@ describe('curate plan on a small library', () => {
     expect(created).toEqual({ path: 'legacy/skill_1002.md', before: null, after: before['skill_1002.md'] })
 
     const cleanup = plan.proposals[2]!
-    expect(cleanup.reason).toMatch(/never used by an agent in the \d+ days since it was made.*moves to legacy\/ \(restorable\)/)
+    expect(cleanup.reason).toMatch(/^not used by any agent in the \d+ days watched since it arrived on 2026-01-01 .*watched by fetch_count kept by the agents' query_skill since 2026-01-01; moves to legacy\/ \(restorable\)/)
     expect(cleanup.changes.map((c) => [c.path, c.before === null, c.after === null])).toEqual([
       ['skill_1005.md', false, true],
       ['legacy/skill_1005.md', true, false]
@@ -122,7 +122,7 @@ describe('evidence a person can read', () => {
     for (const w of words) expect(`${SORTING}\n${SORTING_COPY}\nSorting arrays`.toLowerCase()).toContain(w)
     expect(merge.evidence.shared_terms).toContain('sort')
     expect(words).not.toContain('sort')
-    expect(merge.reason).toMatch(/^2 skills describe the same task \(0\.\d\d similar\); "Sorting arrays", rated highest, stays/)
+    expect(merge.reason).toMatch(/^2 skills describe the same task \(0\.\d\d similar\); "Sorting arrays", used most, stays/)
     expect(plan.protected).toEqual([
       { skill_id: '1006', title: 'Sorting arrays by hand', path: 'skill_1006.md', reason: 'edited' },
       { skill_id: '1007', title: 'Pinned sorting notes', path: 'skill_1007.md', reason: 'pinned' }

@@ -73,14 +73,20 @@ describe('curation with real usage', () => {
     expect(saved.proposals.filter((p) => p.kind === 'review')).toEqual([])
   })
 
-  it('a skill an agent loaded last week is not "unused" because fetch_count is 0; the evidence says what was read', async () => {
+  it('a skill an agent loaded last week, or once since it arrived, is not "unused" because fetch_count is 0; the card says what watched which days', async () => {
     const { saved } = await plan(reportFor)
     const cleanups = saved.proposals.filter((p) => p.kind === 'cleanup')
-    expect(cleanups.map((p) => p.members[0]!.title).sort()).toEqual(['Last used long ago', 'Never used'])
-    const b = cleanups.find((p) => p.members[0]!.title === 'Last used long ago')!
-    expect(b.evidence).toMatchObject({ fetch_count: 0, usage_checked: true, uses: 1, last_use: { source: 'codex', task: expect.stringMatching(/^rollout-x#/) } })
-    expect(b.reason).toMatch(/nor in the last 30 days of the agents' logs read/)
-    expect(cleanups.find((p) => p.members[0]!.title === 'Never used')!.evidence).toMatchObject({ uses: 0, last_use: null })
+    // "Last used long ago" was read by a Codex task 45 days ago, after it arrived: used, so kept (issue 36)
+    expect(cleanups.map((p) => p.members[0]!.title).sort()).toEqual(['Never used'])
+    const c = cleanups[0]!
+    expect(c.evidence).toMatchObject({ fetch_count: 0, usage_checked: true, uses: 0, last_use: null, observed_from: '2026-09-01T10:00:00.000Z', observed_days: 83 })
+    expect(c.evidence.observed_by).toEqual([
+      { kind: 'fetch_count', dir: '', from: '2026-09-01T10:00:00.000Z' },
+      { kind: 'codex', dir: '/s', from: new Date(NOW.getTime() - 45 * DAY).toISOString() }
+    ])
+    expect(c.reason).toBe(
+      "not used by any agent in the 83 days watched since it arrived on 2026-09-01 (at least 30 needed); watched by fetch_count kept by the agents' query_skill since 2026-09-01; Codex sessions in /s since 2026-10-09; moves to legacy/ (restorable)"
+    )
   })
 
   it('a skill whose tasks went wrong more often than the baseline gets a review with the failing tasks attached', async () => {

@@ -97,7 +97,11 @@ describe('crash during apply', () => {
 
 describe('crash during restore', () => {
   it('leaves the skill either in legacy/ without a record or restored with its journal record', async () => {
-    const template = makeLibrary([{ id: '3001', title: 'Old haiku', body: 'Write a haiku about autumn leaves.\n', created: '2026-01-01T00:00:00' }])
+    // the second skill's fetch_count shows the library's agents keep it: the first one's 0 is evidence (issue 36)
+    const template = makeLibrary([
+      { id: '3001', title: 'Old haiku', body: 'Write a haiku about autumn leaves.\n', created: '2026-01-01T00:00:00' },
+      { id: '3002', title: 'Deploy steps', body: 'Run docker compose up -d and check the health endpoint.\n', created: '2026-01-01T00:00:00', fetch: 4 }
+    ])
     const opened = await openForCuration(template)
     const plan = await curateLibrary(opened, { now: new Date('2026-11-21T12:00:00Z') })
     const cleanup = plan.proposals.find((p) => p.kind === 'cleanup')!
@@ -107,7 +111,7 @@ describe('crash during restore', () => {
     fs.cpSync(template, reference, { recursive: true })
     await restoreSkill(await openForCuration(reference), '3001', 'ref')
     const after = snapshot(reference)
-    expect(Object.keys(after)).toEqual(['skill_3001.md'])
+    expect(Object.keys(after).sort()).toEqual(['skill_3001.md', 'skill_3002.md'])
 
     const outcomes = { before: 0, after: 0 }
     const runs = 6

@@ -21,10 +21,12 @@ import type { JoinShape } from './cut-cache'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
 import { surfaceWords, type WordTerms } from './evidence-words'
-import { mergeBodies, mergeMeta, pickPrimary } from './merge-text'
+import { mergeBodies, mergeMeta } from './merge-text'
 import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
 import { cleanupUsageEvidence, reviewProposal, usageById, useSince } from './usage-rules'
+import { cleanupReason, cleanupWindow, coverageSummary, libraryWatch, type CleanupWindow } from './cleanup-evidence'
+import { chosenUses, guardGroup, recordedUses, survivorWhy, usedRetired, usedRetiredWarning } from './usage-guard'
 
 export interface CurationProgress {
   step: 1 | 2 | 3
@@ -224,15 +226,7 @@ function sharedWords(group: readonly number[], skills: readonly Skill[], index: 
   return { shared_terms: terms.slice(0, n), shared_words: words.slice(0, n) }
 }
 
-/** Why the primary stays, for the reason text: it is rated highest, else used most, else the oldest. */
-function primaryWhy(primary: Skill, members: readonly Skill[]): 'quality' | 'used' | 'oldest' {
-  const others = members.filter((s) => s !== primary)
-  if (others.every((s) => s.quality_index < primary.quality_index)) return 'quality'
-  if (others.every((s) => s.fetch_count < primary.fetch_count)) return 'used'
-  return 'oldest'
-}
-
-const PRIMARY_WHY: Record<ReturnType<typeof primaryWhy>, string> = { quality: 'rated highest', used: 'used most', oldest: 'the oldest' }
+const PRIMARY_WHY: Record<ReturnType<typeof survivorWhy>, string> = { quality: 'rated highest', used: 'used most', oldest: 'the oldest' }
 
 /** 0.8617 → "0.86". */
 function two(x: number): string {
@@ -292,16 +286,33 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   const eligible = (i: number): boolean => blocked[i] === null && used[i] === 0
   const progress = input.onProgress ?? (() => undefined)
   const wordTerms: WordTerms = new Map()
+  // Recorded uses decide the survivor and keep used skills apart (usage-guard.ts).
+  const usage = usageById(input.usage)
+  const usesOf = (s: Skill): number => recordedUses(s, usage.get(s.skill_id))
+  const lastUseOf = (s: Skill): string | null => usage.get(s.skill_id)?.last_used_at ?? s.last_used_at ?? null
+  /** The group without the used members that are other skills, survivor first; null when fewer than two are left. */
+  const guarded = (group: readonly number[], index: TfIdfIndex): number[] | null => {
+    const { kept } = guardGroup(group, skills, { recorded: usesOf, chosen: (s) => chosenUses(usage.get(s.skill_id)) }, (a, b) => index.similarity(a, b))
+    return kept.length >= 2 ? kept : null
+  }
+  /** Evidence and reason suffix for retired members agents used. */
+  const usedNote = (retired: readonly Skill[]): { evidence: Record<string, unknown>; warning: string } => {
+    const used = usedRetired(retired, usesOf, lastUseOf)
+    return { evidence: used.length ? { retired_with_uses: used } : {}, warning: usedRetiredWarning(used) }
+  }
 
   progress({ step: 1, message: 'Step 1: Merging similar skills...' })
   // The plan reads rows only: the postings (a third of the index's memory) can go before it builds proposals.
   const engine = skills.length >= 2 ? rowsOnly(await similarityEngine(skills, settings, input)) : null
   if (engine) {
     const { index, pairs } = engine
-    for (const group of mergeGroups(pairs, eligible, (a, b) => index.similarity(a, b), settings.mergeThreshold, settings.maxMergeGroup)) {
+    for (const found of mergeGroups(pairs, eligible, (a, b) => index.similarity(a, b), settings.mergeThreshold, settings.maxMergeGroup)) {
+      const group = guarded(found, index)
+      if (!group) continue
       const members = group.map((i) => skills[i]!)
-      const primary = pickPrimary(members)
+      const primary = members[0]!
       const scores = pairScores(group, index)
+      const note = usedNote(members.slice(1))
       try {
         const { changes } = mergeChanges(primary, members.filter((s) => s !== primary), input, reserved)
         proposals.push({
@@ -309,13 +320,14 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           kind: 'merge',
           members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
           score: round(Math.min(...scores)),
-          reason: `${members.length} skills describe the same task (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[primaryWhy(primary, members)]}, stays and takes in what the others add; they move to legacy/ (restorable)`,
+          reason: `${members.length} skills describe the same task (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[survivorWhy(primary, members, usesOf)]}, stays and takes in what the others add; they move to legacy/ (restorable)${note.warning}`,
           evidence: {
+            ...note.evidence,
             similarity: round(Math.min(...scores)),
             pair_similarities: scores.map(round),
             ...sharedWords(group, skills, index, settings.evidenceTerms, wordTerms),
             primary: primary.skill_id,
-            primary_why: primaryWhy(primary, members),
+            primary_why: survivorWhy(primary, members, usesOf),
             threshold: settings.mergeThreshold
           },
           changes,
@@ -338,14 +350,16 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       errors.push({ path: skills[c[0]!]!.path, reason: `a cluster of ${c.length} skills stays larger than ${settings.maxClusterSize} even at a tight eps: not proposed (review by hand)` })
     }
     let done = 0
-    for (const cluster of clusters) {
+    for (const found of clusters) {
       input.signal?.throwIfAborted()
       progress({ step: 2, message: 'consolidating clusters', done: done++, total: clusters.length })
+      const cluster = guarded(found, index)
+      if (!cluster) continue
       const members = cluster.map((i) => skills[i]!)
       const scores = pairScores(cluster, index)
       const mean = scores.reduce((a, b) => a + b, 0) / scores.length
       const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...sharedWords(cluster, skills, index, settings.evidenceTerms, wordTerms), eps: settings.eps, min_samples: settings.minSamples }
-      const primary = pickPrimary(members)
+      const primary = members[0]!
       try {
         let proposal: Proposal | null
         if (input.llm) {
@@ -357,27 +371,29 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           if (d.kind === 'keep') continue
           const keep = members.find((s) => s.skill_id === d.primaryId)!
           const retired = members.filter((s) => d.retire.includes(s.skill_id))
+          const note = usedNote(retired)
           const { changes } = mergeChanges(keep, retired, input, reserved, { title: d.title, usageConditions: d.usageConditions, body: d.body ?? keep.body })
           proposal = {
             id: proposalId('consolidate', members),
             kind: 'consolidate',
             members: [keep, ...members.filter((s) => s !== keep)].map(memberOf),
             score: round(mean),
-            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); ${d.model ?? input.llm.model}: ${d.reason}`,
-            evidence: { ...evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id), model_reason: d.reason },
+            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); ${d.model ?? input.llm.model}: ${d.reason}${note.warning}`,
+            evidence: { ...evidence, ...note.evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id), model_reason: d.reason },
             changes,
             status: 'pending',
             author: d.model ?? input.llm.model
           }
         } else {
+          const note = usedNote(members.slice(1))
           const { changes } = mergeChanges(primary, members.filter((s) => s !== primary), input, reserved)
           proposal = {
             id: proposalId('consolidate', members),
             kind: 'consolidate',
             members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
             score: round(mean),
-            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting`,
-            evidence: { ...evidence, primary: primary.skill_id, primary_why: primaryWhy(primary, members) },
+            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting${note.warning}`,
+            evidence: { ...evidence, ...note.evidence, primary: primary.skill_id, primary_why: survivorWhy(primary, members, usesOf) },
             changes,
             status: 'pending',
             author: 'offline'
@@ -394,24 +410,35 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   progress({ step: 2, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'consolidate').length} consolidation(s)` })
 
   progress({ step: 3, message: 'Step 3: Cleaning unused skills...' })
-  const cutoff = input.now.getTime() - settings.cleanupDays * 86_400_000
-  const usage = usageById(input.usage)
+  // Judged only over days something watched the library's skills being used (cleanup-evidence.ts).
+  const watch = libraryWatch(skills, input.usage)
+  const windows: CleanupWindow[] = []
   skills.forEach((s, i) => {
     if (!eligible(i) || s.fetch_count !== 0) return
-    const created = Date.parse(s.created_at)
-    if (!Number.isFinite(created) || created >= cutoff) return
-    // fetch_count only counts our own queries: an agent that loaded or read it inside the window used it
-    if (useSince(usage.get(s.skill_id), cutoff)) return
+    const w = cleanupWindow(s, watch, input.now.getTime(), settings.cleanupDays)
+    windows.push(w)
+    if (!w.judged) return
+    // fetch_count only counts queries: an agent that loaded or read it inside the window used it
+    if (useSince(usage.get(s.skill_id), w.from)) return
     try {
       const changes = legacyMoveChanges(s, input.texts.get(s.path)!, input.existingPaths, reserved, input.now)
-      const ageDays = Math.floor((input.now.getTime() - created) / 86_400_000)
+      const ageDays = Math.floor((input.now.getTime() - w.arrived) / 86_400_000)
       proposals.push({
         id: proposalId('cleanup', [s]),
         kind: 'cleanup',
         members: [memberOf(s)],
         score: 0,
-        reason: `never used by an agent in the ${ageDays} days since it was made (more than ${settings.cleanupDays})${input.usage ? `, nor in the last ${settings.cleanupDays} days of the agents' logs read` : ''}; moves to legacy/ (restorable)`,
-        evidence: { fetch_count: 0, created_at: s.created_at, age_days: ageDays, cleanup_days: settings.cleanupDays, ...cleanupUsageEvidence(usage.get(s.skill_id), input.usage) },
+        reason: cleanupReason(w, settings.cleanupDays),
+        evidence: {
+          fetch_count: 0,
+          created_at: s.created_at,
+          age_days: ageDays,
+          cleanup_days: settings.cleanupDays,
+          observed_from: new Date(w.from).toISOString(),
+          observed_days: w.days,
+          observed_by: w.sources.map((o) => ({ kind: o.kind, dir: o.dir, from: new Date(Math.max(Date.parse(o.from), w.arrived)).toISOString() })),
+          ...cleanupUsageEvidence(usage.get(s.skill_id), input.usage)
+        },
         changes,
         status: 'pending',
         author: 'offline'
@@ -421,6 +448,10 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       errors.push({ path: s.path, reason: `cleanup not proposed: ${(err as Error).message}` })
     }
   })
+  const coverage = coverageSummary(watch, settings.cleanupDays, windows)
+  if (coverage.sources.length === 0 && windows.length > 0) {
+    progress({ step: 3, message: `Nothing has watched this library's skills being used (no agent log names them, no query recorded, no fetch_count kept): no skill is judged unused` })
+  }
   progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'cleanup').length} cleanup(s)` })
   if (input.usage) {
     skills.forEach((s, i) => {
@@ -431,7 +462,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     })
     progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'review').length} review(s) of skills whose tasks went wrong more often` })
   }
-  return { skills_loaded: skills.length, proposals, errors, protected: protectedSkills }
+  return { skills_loaded: skills.length, proposals, errors, protected: protectedSkills, cleanup: coverage }
 }
 
 function round(x: number): number {

@@ -155,6 +155,8 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
   } as Skill
   setHash(skill, loc)
   skill.legacy = loc.legacy
+  // A file time says when the file was written or checked out, never when the skill arrived: cleanup ignores it.
+  if (!str(sb.created_at)) skill.dated_by_file = true
   skill.name = name
   skill.description = str(d.description)
   if (typeof sb.pinned === 'boolean') skill.pinned = sb.pinned

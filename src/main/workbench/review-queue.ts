@@ -40,7 +40,7 @@ export async function readReviewQueue(root: string): Promise<{ plan: CurationPla
   let computedAt: string | null = null
   try {
     const saved = (await proposalsWithStatus(root)).plan
-    plan = { skills_loaded: saved.skills_loaded, proposals: saved.proposals, errors: saved.errors, ...(saved.protected ? { protected: saved.protected } : {}) }
+    plan = { skills_loaded: saved.skills_loaded, proposals: saved.proposals, errors: saved.errors, ...(saved.protected ? { protected: saved.protected } : {}), ...(saved.cleanup ? { cleanup: saved.cleanup } : {}) }
     // a plan holding only reflection's proposals was never computed by curation
     computedAt = saved.proposals.every((p) => !CURATION_KINDS.includes(p.kind)) && saved.skills_loaded === 0 ? null : saved.created_at
   } catch (err) {

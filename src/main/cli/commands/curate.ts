@@ -5,6 +5,7 @@ import { acceptProposal } from '../../review/decisions'
 import { curateLibrary, openForCuration } from '../../curate/service'
 import type { CurationSettings } from '../../curate/settings'
 import { chunked, jsonPieces } from '../../review/json-pieces'
+import { formatCleanupCoverage } from '../../curate/cleanup-evidence'
 import { defaultCacheDir } from '../../cache-dir'
 import { loadStems, saveStems, stemCacheFile } from '../../text/stem-cache'
 import { releaseWarmWorkers } from '../../text/warm-workers'
@@ -130,11 +131,12 @@ export const command: CliCommand = {
     }
     if (values.json) {
       // The same text as printJson, written in ~1 MB pieces (a large plan never becomes one string).
-      for (const chunk of chunked(jsonPieces({ skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors }, 2), 1 << 20, '\n')) io.stdout(chunk)
+      for (const chunk of chunked(jsonPieces({ skills_loaded: plan.skills_loaded, proposals: plan.proposals, errors: plan.errors, ...(plan.cleanup ? { cleanup: plan.cleanup } : {}) }, 2), 1 << 20, '\n')) io.stdout(chunk)
     } else {
       if (plan.proposals.length === 0) io.stdout(`No proposals for ${plan.skills_loaded} skills.\n`)
       for (const p of plan.proposals) io.stdout(`\n${formatProposal(p)}\n`)
       for (const e of plan.errors) io.stdout(`\n⚠️  ${e.path}: ${e.reason}\n`)
+      if (plan.cleanup) io.stdout(`\n${formatCleanupCoverage(plan.cleanup)}\n`)
       if (!values.apply && plan.proposals.length > 0) io.stdout('\nNothing changed. Accept with `skillbench accept ID` (or run with --apply).\n')
     }
     return applyErrors.length > 0 ? 1 : 0
