@@ -129,11 +129,12 @@ describe('skillbench use', () => {
     expect(out.matches.map((m: { id: string; matched: string }) => [m.id, m.matched])).toEqual([['skill_001', '用户登录认证']])
     expect(out.matches[0].steps).toHaveLength(3)
     expect(out.rejected.map((x: { id: string }) => x.id).sort()).toEqual(['skill_666', 'skill_667'])
-    expect(r.stderr).toContain('evil_backtracking.yaml: trigger_pattern rejected: nested quantifier')
-    expect(r.stderr).toContain('broken_regex.yaml: trigger_pattern rejected: invalid regular expression')
+    expect(r.stderr).toBe('') // --json: the rejections are in the JSON, not printed a second time
     const none = await runCli(['use', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!', '--dir', dir])
     expect(none.code).toBe(1)
     expect(none.stdout).toBe('no learned skill matches this question\n')
+    expect(none.stderr).toContain('evil_backtracking.yaml: trigger_pattern "^(a+)+$" rejected: nested quantifier')
+    expect(none.stderr).toContain('broken_regex.yaml: trigger_pattern "login((" rejected: invalid regular expression: Unterminated group\n')
   })
 })
 

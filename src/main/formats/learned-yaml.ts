@@ -2,10 +2,10 @@
 import { applyCarrier, CARRIER_KEY, diffCarrier, FormatError, normalizeSkill, str, unknownKeys, type LearnedStep, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe, stringifyYamlSafe } from './safe-yaml'
 import { checkPattern } from './regex-guard'
+import { stepFromNative, stepToNative } from './learned-steps'
 
 /** Top-level keys of a learned skill, in the seed's order. */
 export const LEARNED_KEYS = ['id', 'name', 'description', 'trigger_pattern', 'confidence', 'tags', 'steps', 'examples', 'createdAt', 'sourceFiles'] as const
-const STEP_KEYS = ['order', 'action', 'params', 'expectedResult'] as const
 
 /** A learned-skill YAML document as data. */
 export interface LearnedRecord {
@@ -30,32 +30,8 @@ function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined
 }
 
-function parseStep(value: unknown): LearnedStep | undefined {
-  if (!isPlainObject(value)) return undefined
-  const { order, action, params, expectedResult } = value
-  if (typeof order !== 'number' || !Number.isFinite(order) || typeof action !== 'string') return undefined
-  if (params !== undefined && !isPlainObject(params)) return undefined
-  if (expectedResult !== undefined && typeof expectedResult !== 'string') return undefined
-  const step: LearnedStep = { order, action, params: params ? { ...params } : {}, expectedResult: expectedResult ?? '' }
-  const extra = unknownKeys(value, STEP_KEYS)
-  // Absent params/expectedResult are remembered so writing back does not add them.
-  const absent = [params === undefined ? 'params' : '', expectedResult === undefined ? 'expectedResult' : ''].filter(Boolean)
-  if (extra || absent.length > 0) step.extra = { ...extra, ...(absent.length > 0 ? { [ABSENT]: absent } : {}) }
-  return step
-}
-
-const ABSENT = '__absent'
-
-function writeStep(step: LearnedStep): Record<string, unknown> {
-  const absent = new Set(Array.isArray(step.extra?.[ABSENT]) ? (step.extra[ABSENT] as string[]) : [])
-  const out: Record<string, unknown> = { order: step.order, action: step.action }
-  if (!absent.has('params') || Object.keys(step.params).length > 0) out.params = step.params
-  if (!absent.has('expectedResult') || step.expectedResult !== '') out.expectedResult = step.expectedResult
-  for (const [key, value] of Object.entries(step.extra ?? {})) {
-    if (key !== ABSENT) out[key] = value
-  }
-  return out
-}
+const parseStep = stepFromNative
+const writeStep = stepToNative
 
 /** The Markdown body a learned skill reads as, when it has no body of its own: steps and examples. */
 export function renderLearnedBody(skill: Pick<PortableSkill, 'title' | 'trigger_pattern' | 'steps' | 'examples'>): string {

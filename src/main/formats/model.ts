@@ -7,6 +7,7 @@
  * fields alone would give back. So `fromX(toX(skill))` deep-equals `skill` for every format X.
  */
 import { createHash } from 'node:crypto'
+import { stepsFromCarrier, stepToNative } from './learned-steps'
 
 /** Every skill format Skillbench reads and writes. */
 export type FormatId = 'agiagent' | 'skill-md' | 'learned-yaml' | 'mas-config'
@@ -194,7 +195,8 @@ export function diffCarrier(want: PortableSkill, got: PortableSkill): Carrier | 
     if (w[field] === undefined) {
       unset.push(field)
     } else {
-      carrier[field] = w[field]
+      // Steps ride in their written form, so the model's private bookkeeping never shows in a file.
+      carrier[field] = field === 'steps' ? (w[field] as LearnedStep[]).map(stepToNative) : w[field]
     }
     if (g[field] !== undefined) {
       was[field] = fingerprint(g[field])
@@ -249,8 +251,9 @@ export function applyCarrier(base: PortableSkill, carrier: unknown): PortableSki
   const was = isRecord(carrier.was) ? carrier.was : {}
   const out = { ...native }
   for (const field of MODEL_FIELDS) {
-    if (Object.prototype.hasOwnProperty.call(carrier, field) && FIELD_TYPES[field](carrier[field]) && nativeUnchanged(native, was, field)) {
-      out[field] = carrier[field]
+    const value = field === 'steps' ? stepsFromCarrier(carrier[field]) : carrier[field]
+    if (Object.prototype.hasOwnProperty.call(carrier, field) && FIELD_TYPES[field](value) && nativeUnchanged(native, was, field)) {
+      out[field] = value
     }
   }
   const unset = carrier.unset

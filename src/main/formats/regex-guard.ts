@@ -121,6 +121,62 @@ export function findCatastrophicShape(p: string): string | null {
   return null
 }
 
+/** Java/Kotlin inline flags JavaScript has an equivalent for (`i` is always on; `u`, `U`, `d` change nothing here). */
+const INLINE_FLAGS = /^\?([imsuxdU]*)(?:-([imsuxdU]*))?([):])/
+
+/**
+ * Trigger patterns are often written for Java or Kotlin (sman's own `Regex`), where inline flags such as
+ * `(?i)redis|缓存`, `(?is)` or `(?i:…)` are common; JavaScript (Node 20) rejects them as "Invalid group".
+ * Rewrites them into the equivalent JavaScript source and flags: `(?i)` is dropped (matching is always
+ * case-insensitive), `(?s)`/`(?m)` become the `s`/`m` flags (for the whole pattern: JavaScript cannot scope
+ * them), `(?x)` drops unescaped whitespace and `#` comments, `(?flags:…)` becomes `(?:…)`. Turning a flag off
+ * (`(?-i)`) keeps the pattern's other flags. Anything else is left for the compiler to judge.
+ */
+export function translateInlineFlags(pattern: string): { source: string; flags: string } {
+  const flags = new Set<string>()
+  let out = ''
+  let extended = false
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2)
+      i++
+      continue
+    }
+    if (inClass) {
+      if (c === ']') inClass = false
+      out += c
+      continue
+    }
+    if (c === '[') {
+      inClass = true
+      out += c
+      continue
+    }
+    if (extended && /\s/.test(c)) continue
+    if (extended && c === '#') {
+      while (i < pattern.length && pattern[i] !== '\n') i++
+      continue
+    }
+    if (c === '(' && pattern[i + 1] === '?') {
+      const m = INLINE_FLAGS.exec(pattern.slice(i + 1))
+      if (m && (m[1] !== '' || m[2] !== undefined)) {
+        for (const f of m[1]!) {
+          if (f === 's' || f === 'm') flags.add(f)
+          if (f === 'x') extended = true
+        }
+        if (m[2]?.includes('x')) extended = false
+        out += m[3] === ':' ? '(?:' : ''
+        i += m[0].length
+        continue
+      }
+    }
+    out += c
+  }
+  return { source: out, flags: [...flags].sort().join('') }
+}
+
 /** Validates a trigger pattern: length cap, compiles as a JavaScript regex (case-insensitive), no catastrophic shape. */
 export function checkPattern(pattern: string): PatternCheck {
   if (pattern.length === 0) {
@@ -129,13 +185,17 @@ export function checkPattern(pattern: string): PatternCheck {
   if (pattern.length > MAX_PATTERN_CHARS) {
     return { ok: false, reason: `the pattern is ${pattern.length} characters, the limit is ${MAX_PATTERN_CHARS}` }
   }
+  const { source, flags } = translateInlineFlags(pattern)
   let regex: RegExp
   try {
-    regex = new RegExp(pattern, 'i')
+    regex = new RegExp(source, 'i' + flags)
   } catch (err) {
-    return { ok: false, reason: `invalid regular expression: ${(err as Error).message}` }
+    // V8 says "Invalid regular expression: /…/i: why"; say it once, with the pattern as written.
+    const why = (err as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '')
+    return { ok: false, reason: `invalid regular expression: ${why}` }
   }
-  const shape = findCatastrophicShape(pattern)
+  // The shape check reads the translated source: the one that runs.
+  const shape = findCatastrophicShape(source)
   if (shape) {
     return { ok: false, reason: shape }
   }

@@ -1,5 +1,7 @@
 import path from 'node:path'
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
+import { stepToNative } from '../../formats/learned-steps'
+import { buildStepPlan } from '../../formats/learned-plan'
 import { matchTriggers, type TriggerSkill } from '../../formats/matcher'
 import { loadSkillTree } from '../../formats/tree'
 
@@ -22,20 +24,29 @@ export const command: CliCommand = {
       }
       const id = s.skill.learned_id ?? s.path
       byId.set(id, s)
-      triggers.push({ id, name: s.skill.title, trigger_pattern: s.skill.trigger_pattern, description: s.skill.description, confidence: s.skill.confidence, path: s.path })
+      triggers.push({ id, name: s.skill.title, trigger_pattern: s.skill.trigger_pattern, description: s.skill.description, confidence: s.skill.confidence, path: s.path, examples: s.skill.examples })
     }
     const result = matchTriggers(positionals[0]!, triggers, { timeoutMs })
-    const matches = result.matches.map((m) => ({ ...m, steps: byId.get(m.id)?.skill.steps ?? [], examples: byId.get(m.id)?.skill.examples ?? [] }))
-    for (const r of result.rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern rejected: ${r.reason}\n`)
-    for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${e.reason}\n`)
+    const matches = result.matches.map((m) => {
+      const steps = byId.get(m.id)?.skill.steps ?? []
+      return { ...m, steps: steps.map(stepToNative), plan: buildStepPlan(steps), examples: byId.get(m.id)?.skill.examples ?? [] }
+    })
+    // Each rejected pattern once: on stderr for people, in the JSON (only) for programs.
+    const seen = new Set<string>()
+    const rejected = result.rejected.filter((r) => !seen.has(`${r.path ?? r.id}\0${r.pattern}`) && Boolean(seen.add(`${r.path ?? r.id}\0${r.pattern}`)))
     if (values.json) {
-      printJson(io, { question: positionals[0], dir, matches, rejected: result.rejected, errors })
-    } else if (matches.length === 0) {
+      printJson(io, { question: positionals[0], dir, matches, rejected, errors })
+      return matches.length > 0 ? 0 : 1
+    }
+    for (const r of rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern ${JSON.stringify(r.pattern)} rejected: ${r.reason}\n`)
+    for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${e.reason}\n`)
+    if (matches.length === 0) {
       io.stdout('no learned skill matches this question\n')
     } else {
       for (const m of matches) {
-        io.stdout(`${m.name}  (${m.path}${m.confidence !== null ? `, confidence ${m.confidence}` : ''}; matched "${m.matched}")\n`)
-        for (const step of [...m.steps].sort((a, b) => a.order - b.order)) io.stdout(`  ${step.order}. ${step.action} ${JSON.stringify(step.params)}\n`)
+        const how = m.via === 'example' ? `no pattern matched; like the example "${m.matched}" (similarity ${m.similarity})` : `matched "${m.matched}"`
+        io.stdout(`${m.name}  (${m.path}${m.confidence !== null ? `, confidence ${m.confidence}` : ''}; ${how})\n`)
+        for (const step of m.plan) io.stdout(`  ${step.order}. ${step.instruction}\n`)
       }
     }
     return matches.length > 0 ? 0 : 1
