@@ -87,7 +87,7 @@ export const EXAMPLE_MIN_SIMILARITY = 0.4
  * out: 怎么做用户登录 and 如何实现用户登录 share 用户 户登 登录, not just 用 户 登 录 that any text has.
  */
 function questionTerms(text: string): Set<string> {
-  return new Set(tokenize(text).filter((t) => t.length > 1 || !/[^\x00-\x7f]/.test(t)))
+  return new Set(tokenize(text).filter((t) => t.length > 1 || t.charCodeAt(0) < 0x80))
 }
 
 /**
