@@ -66,11 +66,13 @@ describe('sources: URLs and git output', () => {
       '',
       new Map([['f'.repeat(40), 'inner']])
     )
-    expect(skills.map((s) => s.dir)).toEqual(['s', 's/inner'])
+    // a skill below a bookkeeping folder's name is listed with its problem, never passed over without a word
+    expect(skills.map((s) => s.dir)).toEqual(['legacy/old', 's', 's/inner'])
+    expect(skills[0]!.problems).toEqual(['it lies in a folder named "legacy", which a library keeps for its own bookkeeping: not installed (take it with --path legacy/old)'])
     // the nested skill's files are its own, not the outer one's; a link to a folder refuses the skill
-    expect(skills[0]!.files.map((f) => f.rel)).toEqual([])
-    expect(skills[0]!.problems).toEqual(['symbolic link s/dirlink points to a folder (s/inner): links to folders are not copied'])
-    expect(skills[1]!.files.map((f) => f.rel)).toEqual(['x.md'])
+    expect(skills[1]!.files.map((f) => f.rel)).toEqual([])
+    expect(skills[1]!.problems).toEqual(['symbolic link s/dirlink points to a folder (s/inner): links to folders are not copied'])
+    expect(skills[2]!.files.map((f) => f.rel)).toEqual(['x.md'])
   })
 })
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../store/atomic'
-import { buildSkillFileName, derivedSkillId, isInside, isValidSkillId } from '../store/paths'
+import { buildSkillFileName, derivedSkillId, isInside, isValidSkillId, reservedNameProblem } from '../store/paths'
 import { StoreError } from '../store/types'
 import { serializeAgiAgent, toAgiAgent } from './agiagent'
 import { serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
@@ -176,8 +176,9 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
   const source = await fs.promises.realpath(sourceDir)
   await fs.promises.mkdir(targetDir, { recursive: true })
   const target = await fs.promises.realpath(targetDir)
-  const { skills, errors } = opts.single ? await loadImportSource(source, opts.from) : await loadSkillTree(source, opts.from)
-  const report: ConvertReport = { source, target, to, written: [], skipped: [], errors }
+  const loaded = opts.single ? await loadImportSource(source, opts.from) : await loadSkillTree(source, opts.from)
+  const { skills, errors } = loaded
+  const report: ConvertReport = { source, target, to, written: [], skipped: (loaded.skipped ?? []).map((s) => ({ from: s.path, to: '', reason: s.reason })), errors }
   const existing = new Map<string, string>()
   if (to === 'skill-md') {
     for (const found of await findSkillFiles(target, 'skill-md')) {
@@ -187,6 +188,12 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
   }
   for (const { skill, file } of plan(skills, to, existing)) {
     const abs = path.join(target, file.rel)
+    const folder = file.rel.split('/')[0]!
+    const reserved = to === 'skill-md' && file.rel.includes('/') ? reservedNameProblem(folder) : null
+    if (reserved) {
+      report.skipped.push({ from: skill.path, to: file.rel, reason: `${reserved}: not imported` })
+      continue
+    }
     if (abs === skill.abs) {
       report.skipped.push({ from: skill.path, to: file.rel, reason: 'source and target are the same file' })
       continue

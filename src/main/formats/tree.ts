@@ -58,7 +58,7 @@ export function formatFromName(name: string): FormatId | null {
  * Lists skill files under `root` (SKILL.md, skill_*.md, *_config.yaml, other *.yaml). Skips symlinks, our temp
  * files and `legacy/`, `codes/`, `logs/`, `.git`, `node_modules`; does not look for more skills inside a SKILL.md folder.
  */
-export async function findSkillFiles(root: string, only?: FormatId): Promise<FoundSkillFile[]> {
+export async function findSkillFiles(root: string, only?: FormatId, onSkipped?: (rel: string, reason: string) => void): Promise<FoundSkillFile[]> {
   const out: FoundSkillFile[] = []
   await walkSkillTree(root, (f) => {
     const format = formatFromName(f.name)
@@ -66,7 +66,7 @@ export async function findSkillFiles(root: string, only?: FormatId): Promise<Fou
     if (f.inSkillFolder && format !== 'skill-md') return
     if (f.depth === 0 && format === 'skill-md') return // a SKILL.md at the root is not a skill folder of the tree
     out.push({ format, path: f.rel, abs: f.abs })
-  })
+  }, onSkipped)
   return out
 }
 
@@ -159,10 +159,11 @@ export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill>
 }
 
 /** Loads every skill under `root`; YAML files that are not skills are silently left out, other failures are reported. */
-export async function loadSkillTree(root: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[] }> {
+export async function loadSkillTree(root: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[]; skipped: FormatLoadError[] }> {
   const skills: LoadedSkill[] = []
   const errors: FormatLoadError[] = []
-  for (const found of await findSkillFiles(root, only)) {
+  const skipped: FormatLoadError[] = []
+  for (const found of await findSkillFiles(root, only, (rel, reason) => skipped.push({ path: rel, reason }))) {
     try {
       const loaded = await loadSkillFile(found)
       if (only && loaded.format !== only) continue
@@ -173,14 +174,14 @@ export async function loadSkillTree(root: string, only?: FormatId): Promise<{ sk
       errors.push({ path: found.path, reason })
     }
   }
-  return { skills, errors }
+  return { skills, errors, skipped }
 }
 
 /**
  * The skills an import reads from `source`: a single skill file (`SKILL.md`, `skill_*.md`, `*_config.yaml`,
  * a learned `.yaml`), one skill folder (a `SKILL.md` at its top, with its resources), or every skill of a tree.
  */
-export async function loadImportSource(source: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[] }> {
+export async function loadImportSource(source: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[]; skipped?: FormatLoadError[] }> {
   const st = await fs.promises.stat(source)
   let found: FoundSkillFile | null = null
   if (st.isFile()) {

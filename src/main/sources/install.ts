@@ -11,6 +11,7 @@ import { validateSkillMd } from '../formats/skill-md'
 import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
 import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
 import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
+import { reservedNameProblem } from '../store/paths'
 import { SKILL_MD_NAME } from '../store/skill-meta'
 import { changeSkillsLock, filesHash, SKILLS_LOCK_FILE, type LockEntry } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
@@ -84,6 +85,8 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   const fatal = errors.filter((m) => !TOLERATED.some((re) => re.test(m)))
   if (fatal.length > 0) return { name, problem: `SKILL.md fails validation: ${fatal.join('; ')}`, text: decoded.text, notes: [] }
   if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
+  const reserved = reservedNameProblem(name)
+  if (reserved) return { name, problem: reserved, text: decoded.text, notes: [] }
   return { name, problem: null, text: decoded.text, notes: errors }
 }
 

@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import { SKIPPED_DIRS } from '../store/library'
+import { RESERVED_SKILL_NAMES } from '../store/paths'
 import type { TreeEntry } from './repo-cache'
 
 export const LINK_MODE = '120000'
@@ -59,14 +60,12 @@ export function linkDestination(linkPath: string, target: string): string | null
  */
 export function findRepoSkills(entries: readonly TreeEntry[], subdir: string, linkTargets: ReadonlyMap<string, string>): RepoSkill[] {
   const byPath = new Map(entries.map((e) => [e.path, e]))
-  const skillDirs = entries
-    .filter((e) => path.posix.basename(e.path) === 'SKILL.md' && isUnder(e.path, subdir))
-    .map((e) => path.posix.dirname(e.path).replace(/^\.$/, ''))
-    .filter((dir) => {
-      const inside = subdir === '' ? dir : dir.slice(subdir.length + 1)
-      return inside === '' || !inside.split('/').some((seg) => SKIPPED_DIRS.has(seg))
-    })
-    .sort()
+  const insideOf = (dir: string): string[] => (subdir === '' ? dir : dir.slice(subdir.length + 1)).split('/').filter((seg) => seg !== '')
+  const allDirs = entries.filter((e) => path.posix.basename(e.path) === 'SKILL.md' && isUnder(e.path, subdir)).map((e) => path.posix.dirname(e.path).replace(/^\.$/, ''))
+  // A skill below node_modules or .git is not one; below a folder a library keeps for its bookkeeping it is
+  // named to the person (with the way to take it anyway), never passed over without a word.
+  const skillDirs = allDirs.filter((dir) => !insideOf(dir).some((seg) => SKIPPED_DIRS.has(seg) && !RESERVED_SKILL_NAMES.has(seg))).sort()
+  const reservedAt = (dir: string): string | undefined => insideOf(dir).find((seg) => RESERVED_SKILL_NAMES.has(seg))
   const isDirPrefix = (p: string): boolean => entries.some((e) => e.path.startsWith(`${p}/`))
   const resolve = (start: TreeEntry): { entry: TreeEntry } | { problem: string } => {
     let cur = start
@@ -85,6 +84,8 @@ export function findRepoSkills(entries: readonly TreeEntry[], subdir: string, li
   return skillDirs.map((dir) => {
     const nested = skillDirs.filter((d) => d !== dir && isUnder(d, dir))
     const skill: RepoSkill = { dir, skillMd: { rel: 'SKILL.md', oid: '', size: 0, executable: false }, files: [], problems: [], notes: [] }
+    const reserved = reservedAt(dir)
+    if (reserved) skill.problems.push(`it lies in a folder named "${reserved}", which a library keeps for its own bookkeeping: not installed (take it with --path ${dir})`)
     for (const e of entries) {
       if (!isUnder(e.path, dir) || nested.some((d) => isUnder(e.path, d))) continue
       const rel = dir === '' ? e.path : e.path.slice(dir.length + 1)

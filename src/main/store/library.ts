@@ -19,7 +19,7 @@ import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
 import { FOLD_INTENT_REL, laterTime, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
 import { withLibraryLock } from './lock'
-import { assertSkillId, buildSkillFileName, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
+import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
 import { syncSkillIndex } from './skill-index'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
@@ -757,6 +757,8 @@ class Library implements SkillLibrary {
     } else {
       const name = input.name ?? ''
       if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', `SKILL.md name ${JSON.stringify(name.slice(0, 70))} must be lowercase letters, digits and hyphens (≤ 64)`)
+      const reserved = reservedNameProblem(name)
+      if (reserved) throw new StoreError('invalid_input', reserved)
       const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
       const dirAbs = path.join(this.root, name)
       try {
@@ -842,6 +844,8 @@ class Library implements SkillLibrary {
         toRel = name
       } else {
         const fromDir = path.posix.dirname(skill.path)
+        // never the folder of retired skills itself: that would move every retired skill with it
+        if (fromDir === 'legacy') throw new StoreError('invalid_input', 'legacy/SKILL.md lies in the folder of retired skills itself: move it into a folder of its own to restore it')
         const relDir = fromDir.replace(/^legacy\//, '')
         const parentRel = path.posix.dirname(relDir)
         const parentAbs = await ensureDirInside(this.root, parentRel === '.' ? '' : parentRel)

@@ -138,3 +138,17 @@ export function derivedSkillId(relDir: string): string {
   const n = BigInt('0x' + hex) % 9_000_000_000_000_000n
   return (n + 1_000_000_000_000_000n).toString()
 }
+
+/**
+ * Folder names a library keeps for its own bookkeeping (retired skills, backed-up code, logs): a skill may not take
+ * one, or it would land among them (`legacy` would list as retired, `codes` would receive backed-up files).
+ */
+export const RESERVED_SKILL_NAMES: ReadonlySet<string> = new Set(['legacy', 'codes', 'logs'])
+
+/** Why `name` cannot be a skill folder's name (null when it can); compared without case, as some file systems do. */
+export function reservedNameProblem(name: string): string | null {
+  const lower = name.toLowerCase()
+  if (!RESERVED_SKILL_NAMES.has(lower)) return null
+  const what = lower === 'legacy' ? 'retired skills' : lower === 'codes' ? 'files backed up from tasks' : 'reflection and curation logs'
+  return `the name "${name}" is reserved: a library keeps its ${what} in a folder of that name; rename the skill`
+}

@@ -13,6 +13,8 @@ import { isAgiagentSkillName } from './paths'
 /** Folders never searched for SKILL.md skills. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
 const MAX_DEPTH = 12
+/** A SKILL.md placed straight in one of the library's bookkeeping folders is not a skill of the library. */
+const BOOKKEEPING_SKILL = 'a SKILL.md directly in a folder the library keeps for its bookkeeping (legacy/, codes/, logs/): not read as a skill; move it into a folder of its own'
 
 /** A skill file found in a library. */
 export interface Candidate {
@@ -79,7 +81,8 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
         continue
       }
       if (e.isFile()) {
-        if (agiagentHere || name === 'SKILL.md') candidates.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
+        if (name === 'SKILL.md' && legacy && relDir === 'legacy') skip(rel, BOOKKEEPING_SKILL)
+        else if (agiagentHere || name === 'SKILL.md') candidates.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
       } else if (e.isDirectory()) {
         if (agiagentHere) skip(rel, 'a folder named like a skill file: not read as a skill')
         subdirs.push(name)
@@ -93,6 +96,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       const rel = relDir ? `${relDir}/${name}` : name
       if (depth === 0 && !legacy && name === 'legacy') await visit(abs, rel, 0, true, true)
       else if (!SKIPPED_DIRS.has(name)) await visit(abs, rel, depth + 1, legacy, false)
+      else if (depth === 0 && !legacy && (name === 'codes' || name === 'logs') && fs.existsSync(abs + path.sep + 'SKILL.md')) skip(`${rel}/SKILL.md`, BOOKKEEPING_SKILL)
     }
   }
   await visit(root, '', 0, false, true)
@@ -124,11 +128,11 @@ export interface TreeFile {
 }
 
 /**
- * Visits the regular files of a skill tree in name order: links and our temp files skipped, `SKIPPED_DIRS` not
+ * Visits the regular files of a skill tree in name order: links (told to `onSkipped`) and our temp files skipped, `SKIPPED_DIRS` not
  * entered, nothing below a skill folder (one with a SKILL.md, the root's own excepted), at most 12 levels;
  * unreadable folders passed over. Shared by the `index.json` catalogue and the format importer.
  */
-export async function walkSkillTree(root: string, onFile: (file: TreeFile) => void): Promise<void> {
+export async function walkSkillTree(root: string, onFile: (file: TreeFile) => void, onSkipped?: (rel: string, reason: string) => void): Promise<void> {
   async function walk(dir: string, rel: string, depth: number): Promise<void> {
     if (depth > MAX_DEPTH) return
     let entries: fs.Dirent[]
@@ -140,9 +144,13 @@ export async function walkSkillTree(root: string, onFile: (file: TreeFile) => vo
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const inSkillFolder = depth > 0 && entries.some((e) => e.isFile() && e.name === 'SKILL.md')
     for (const entry of entries) {
-      if (entry.isSymbolicLink() || isTempName(entry.name)) continue
+      if (isTempName(entry.name)) continue
       const abs = path.join(dir, entry.name)
       const childRel = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isSymbolicLink()) {
+        onSkipped?.(childRel, 'symbolic link: not followed (links are never read)')
+        continue
+      }
       if (entry.isDirectory()) {
         if (!inSkillFolder && !SKIPPED_DIRS.has(entry.name)) await walk(abs, childRel, depth + 1)
       } else if (entry.isFile()) {
