@@ -127,15 +127,16 @@ describe('install from a file:// repository', () => {
     expect(again.skipped[0]!.reason).toMatch(/^already installed from file:\/\/.*skillbench update brings its upstream changes$/)
   })
 
-  it('prints exactly {installed, skipped} with --json', () => {
+  it('prints exactly {installed, skipped, held} with --json', () => {
     const lib = newLibrary()
     const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), 'install', repo.url, '--library', lib, '--skill', 'csv-tool', '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' }, timeout: 60_000 })
     expect(r.stderr).not.toContain('Error:')
     expect(r.status).toBe(0)
     const out = JSON.parse(r.stdout) as Record<string, unknown>
-    expect(Object.keys(out)).toEqual(['installed', 'skipped'])
+    expect(Object.keys(out)).toEqual(['installed', 'skipped', 'held'])
     expect(out.installed).toEqual([{ name: 'csv-tool', path: 'csv-tool/SKILL.md', source: { repo: repo.url, ref: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/), path: 'skills/.curated/csv-tool' } }])
     expect(out.skipped).toEqual([])
+    expect(out.held).toEqual([])
   })
 })
 

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { auditIncoming, highOf, riskRecord, type HeldSkill, type RiskRecord } from '../audit/gate'
 import { validateSkillMd } from '../formats/skill-md'
 import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
 import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
@@ -33,6 +34,9 @@ export interface InstallOptions extends GitLimits {
   signal?: AbortSignal
   /** Told what is happening (cloning, reading, writing). */
   onProgress?: (message: string) => void
+  /** Skills (by name) to install even with high audit findings, and who allowed them (kept in the provenance). */
+  allowRisk?: string[]
+  allowedBy?: string
 }
 
 export interface InstalledSkill {
@@ -46,6 +50,8 @@ export interface InstalledSkill {
 export interface InstallReport {
   installed: InstalledSkill[]
   skipped: { name: string; reason: string }[]
+  /** Not written because the audit found something high (`--allow-risk NAME` takes one anyway). */
+  held?: HeldSkill[]
 }
 
 /** Largest file of a skill copied into the library. */
@@ -62,6 +68,8 @@ export interface Candidate {
   files: { rel: string; bytes: Buffer; executable: boolean }[]
   /** `filesHash` of the upstream files (skills.lock). */
   hash: string
+  /** Set when a person allowed its high audit findings. */
+  risk?: RiskRecord
 }
 
 /**
@@ -105,7 +113,8 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
   opts.onProgress?.(`Fetching ${spec.display}${opts.ref ? ` at ${opts.ref}` : ''}…`)
   const fetched = await fetchCommit(spec, opts.ref, fetchOpts)
   const prepared = await prepareInstall(spec, fetched, subdir, opts.skills, { ...fetchOpts, maxRepoBytes: limits.maxRepoBytes, onProgress: opts.onProgress })
-  const report: InstallReport = { installed: [], skipped: prepared.skipped }
+  const report: InstallReport = { installed: [], skipped: prepared.skipped, held: [] }
+  prepared.candidates = holdRisky(prepared.candidates, report, opts)
   if (prepared.candidates.length === 0) return report
   await writeInstalls(opts.library, [prepared], report, { onProgress: opts.onProgress, purpose: `installing skills from ${spec.display}` })
   return report
@@ -205,7 +214,7 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
     const locked = new Map<string, LockEntry>()
     for (const { spec, fetched, candidates } of prepared) {
       for (const c of candidates) {
-        const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir }
+        const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir, ...(c.risk ? { risk: c.risk } : {}) }
         const entry: LockEntry = { source: source.repo, ref: source.ref, commit: source.commit, path: source.path, hash: c.hash }
         const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
         if (clash) {
@@ -230,6 +239,25 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
     await library.adoptWrites(written)
     if (locked.size > 0) await changeSkillsLock(library.root, locked)
   }, opts.purpose.slice(0, 80))
+}
+
+/**
+ * The audit's gate: a candidate with a high finding goes to `report.held` (not written) unless `--allow-risk`
+ * names it, in which case its findings and who allowed them go into its provenance. Returns what may be written.
+ */
+function holdRisky(candidates: Candidate[], report: InstallReport, opts: InstallOptions): Candidate[] {
+  const allow = new Set(opts.allowRisk ?? [])
+  return candidates.filter((c) => {
+    const findings = auditIncoming(c.name, c.skillText, c.files)
+    if (highOf(findings).length === 0) return true
+    if (allow.has(c.name)) {
+      c.risk = riskRecord(findings, opts.allowedBy ?? 'unknown')
+      opts.onProgress?.(`note: ${c.name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${c.risk.allowed_by}`)
+      return true
+    }
+    ;(report.held ??= []).push({ name: c.name, findings, hint: `skillbench audit shows the same; --allow-risk ${c.name} installs it anyway` })
+    return false
+  })
 }
 
 /** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */

@@ -2,6 +2,7 @@
  * Where an installed skill came from, kept in its SKILL.md under `metadata.skillbench.source` (never a new
  * top-level key, so the file stays valid for every agent). Pure.
  */
+import type { RiskRecord } from '../audit/gate'
 import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
 
 export interface SkillSource {
@@ -13,6 +14,8 @@ export interface SkillSource {
   commit: string
   /** The skill's folder inside the repository ('' = its root). */
   path: string
+  /** High audit findings a person allowed in, and who (`install --allow-risk`). */
+  risk?: RiskRecord
 }
 
 export const SOURCE_KEY_PATH = ['metadata', 'skillbench', 'source'] as const
@@ -30,7 +33,8 @@ export function provenanceOf(data: Record<string, unknown>): SkillSource | null 
   const { repo, ref, commit } = src
   const p = src.path ?? ''
   if (typeof repo !== 'string' || typeof ref !== 'string' || typeof commit !== 'string' || typeof p !== 'string' || !/^[0-9a-f]{7,64}$/.test(commit)) return null
-  return { repo, ref, commit, path: p }
+  const risk = isRecord(src.risk) && typeof src.risk.allowed_by === 'string' && Array.isArray(src.risk.findings) ? (src.risk as unknown as RiskRecord) : undefined
+  return { repo, ref, commit, path: p, ...(risk ? { risk } : {}) }
 }
 
 /** The provenance of a skill file's text (null when it has none or does not parse). */
@@ -43,5 +47,5 @@ export function provenanceOfText(text: string): SkillSource | null {
 export function withProvenance(text: string, source: SkillSource): string {
   const parsed = parseSkillText(text)
   if (!parsed.ok) throw new Error(parsed.reason)
-  return rewriteSkillFile(parsed.file, [{ path: [...SOURCE_KEY_PATH], value: { repo: source.repo, ref: source.ref, commit: source.commit, path: source.path } }])
+  return rewriteSkillFile(parsed.file, [{ path: [...SOURCE_KEY_PATH], value: { repo: source.repo, ref: source.ref, commit: source.commit, path: source.path, ...(source.risk ? { risk: source.risk } : {}) } }])
 }

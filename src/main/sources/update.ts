@@ -9,6 +9,8 @@ import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
 import { withLibraryLock } from '../store/lock'
 import { loadPlanOrEmpty, savePlan } from '../review/plan'
+import type { AuditFinding } from '../audit/types'
+import { addedHigh, auditIncoming, highOf, riskRecord } from '../audit/gate'
 import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
@@ -140,6 +142,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
 /** The update proposal of one skill, or a note saying why there is none. */
 async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }, lock: SkillsLock | null): Promise<{ proposal: Proposal } | { note: string }> {
   const next: SkillSource = { ...m.source, commit: fetched.commit, ref: m.source.ref }
+  delete next.risk // an allowance was for the old version's findings; the new one gets its own below
   const upstream = await upstreamFiles(fetched, fetched.commit, m.source.path, opts)
   if (!upstream) throw new SourceError('not_found', `${m.source.path || 'the skill'} is no longer in ${spec.display} at ${m.source.ref} (${fetched.commit.slice(0, 12)}): left as it is`)
   const hasBase = await ensureCommit(spec, fetched.repoDir, m.source.commit, opts)
@@ -212,9 +215,19 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
   if (changes.length === 0) return { note: notes.length > 0 ? notes.join('; ') : 'upstream changes are already in the library' }
   const from = m.source.commit.slice(0, 12)
   const to = fetched.commit.slice(0, 12)
-  const reason = localEdited
+  const risk = auditUpdate(m, u1Text!, upstream.files, base ? { text: u0Text ?? '', files: base.files } : null)
+  if (risk.risk) {
+    // The provenance of the accepted version: the high findings it brings, allowed by accepting this proposal.
+    const skillChange = changes.find((c) => c.path === m.skill.path)
+    const source: SkillSource = { ...next, ...(risk.risk ? { risk: riskRecord(risk.findings, `the reviewer who accepted update-${m.skill.skill_id}-${to}`) } : {}) }
+    if (skillChange?.after) {
+      const parsed = parseSkillText(skillChange.after)
+      if (parsed.ok) skillChange.after = rewriteSkillFile(parsed.file, [{ path: [...SOURCE_KEY_PATH], value: source }])
+    }
+  }
+  const reason = (risk.added.length > 0 ? `⚠ HIGH RISK: the audit finds ${risk.added.length} new high-risk item(s) in this update (${[...new Set(risk.added.map((f) => f.rule))].join(', ')}); read them before accepting. ` : '') + (localEdited
     ? `${spec.display} changed “${m.skill.title}” (${from} → ${to}). You edited it here too: your edits are kept${conflicts > 0 ? `; ${conflicts} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting` : ''}.`
-    : `${spec.display} changed “${m.skill.title}” (${from} → ${to}); it was not edited here, so the upstream version is taken as it is.`
+    : `${spec.display} changed “${m.skill.title}” (${from} → ${to}); it was not edited here, so the upstream version is taken as it is.`)
   return {
     proposal: {
       id: `update-${m.skill.skill_id}-${fetched.commit.slice(0, 12)}`,
@@ -233,6 +246,8 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
         ...(notes.length > 0 ? { notes } : {}),
         // skills.lock moves to the new commit when (and only when) this proposal is accepted
         ...lockEvidence(m, fetched.commit, upstream.hash, lock),
+        // the audit of the upstream version: what it adds that is high is what the reviewer allows by accepting
+        audit: { findings: risk.findings, added_high: risk.added, high_risk: risk.added.length > 0 },
         // upstream's own change, so the reviewer sees both sides
         ...(u0Text !== null ? { upstream: { before: u0Text, after: u1Text } } : { upstream: { before: null, after: u1Text } })
       },
@@ -249,6 +264,14 @@ function lockEvidence(m: Installed, commit: string, hash: string, lock: SkillsLo
   if (name.includes('/') || name === '.') return {}
   const after: LockEntry = { source: m.source.repo, ref: m.source.ref, commit, path: m.source.path, hash }
   return { lock: { name, after, before: lock?.skills[name] ?? null } }
+}
+
+/** The audit of the upstream version (and of the installed upstream version, to tell what is new). */
+function auditUpdate(m: Installed, afterText: string, afterFiles: Map<string, Buffer>, before: { text: string; files: Map<string, Buffer> } | null): { findings: AuditFinding[]; added: AuditFinding[]; risk: boolean } {
+  const name = m.skill.name ?? m.skill.title
+  const findings = auditIncoming(name, afterText, [...afterFiles].map(([rel, bytes]) => ({ rel, bytes })))
+  const had = before ? auditIncoming(name, before.text, [...before.files].map(([rel, bytes]) => ({ rel, bytes }))) : []
+  return { findings, added: addedHigh(had, findings), risk: highOf(findings).length > 0 }
 }
 
 function eq(a: Buffer | null, b: Buffer | null): boolean {

@@ -1,17 +1,20 @@
+import os from 'node:os'
+import { findingLines } from '../../audit/gate'
 import { installFromSource } from '../../sources/install'
 import { installLocked, LockMismatchError } from '../../sources/install-locked'
 import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand, type CliIo } from '../common'
 
 export const command: CliCommand = {
   name: 'install',
-  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)',
+  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--allow-risk NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
       ...LIBRARY_OPTIONS,
       ref: { type: 'string' },
       path: { type: 'string' },
       skill: { type: 'string', multiple: true },
-      locked: { type: 'boolean', default: false }
+      locked: { type: 'boolean', default: false },
+      'allow-risk': { type: 'string', multiple: true }
     })
     if (values.locked) {
       if (positionals.length > 0 || values.ref || values.path || values.skill) throw new UsageError('--locked installs what skills.lock says: give only --library DIR')
@@ -28,16 +31,20 @@ export const command: CliCommand = {
       cwd: io.cwd,
       env: io.env,
       signal: io.signal,
-      onProgress: (m) => io.stderr(`${m}\n`)
+      onProgress: (m) => io.stderr(`${m}\n`),
+      allowRisk: values['allow-risk'],
+      allowedBy: allowedBy(io.env)
     })
+    const held = report.held ?? []
     if (values.json) printJson(io, report)
     else {
       for (const s of report.installed) io.stdout(`installed ${s.name}  → ${s.path}  (${s.source.repo}@${s.source.commit.slice(0, 12)}${s.source.path ? ` ${s.source.path}` : ''})\n`)
       for (const s of report.skipped) io.stdout(`skipped   ${s.name}: ${s.reason}\n`)
-      io.stdout(`${report.installed.length} installed, ${report.skipped.length} skipped\n`)
+      for (const h of held) io.stdout(`held      ${h.name}: the audit found ${h.findings.filter((f) => f.severity === 'high').length} high-risk item(s); not installed (${h.hint})\n${findingLines(h.findings)}`)
+      io.stdout(`${report.installed.length} installed, ${report.skipped.length} skipped${held.length > 0 ? `, ${held.length} held back by the audit` : ''}\n`)
     }
     const onlyAlreadyThere = report.skipped.every((s) => s.reason.startsWith('already installed'))
-    return report.installed.length > 0 || onlyAlreadyThere ? 0 : 1
+    return held.length === 0 && (report.installed.length > 0 || onlyAlreadyThere) ? 0 : 1
   }
 }
 
@@ -59,4 +66,15 @@ async function runLocked(library: string, json: boolean, io: CliIo): Promise<num
     io.stderr('skillbench install: nothing was installed\n')
     return 1
   }
+}
+
+/** Who allowed a risky skill in: the user name of this process (recorded in the provenance). */
+function allowedBy(env: NodeJS.ProcessEnv): string {
+  let user = env.USER ?? env.USERNAME ?? ''
+  try {
+    user = os.userInfo().username || user
+  } catch {
+    // no passwd entry (containers): the environment's name
+  }
+  return `${user || 'unknown'}@${os.hostname()} (skillbench install --allow-risk)`
 }
