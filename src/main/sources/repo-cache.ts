@@ -30,6 +30,57 @@ export function gitCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(defaultCacheDir(env), 'git')
 }
 
+/**
+ * `<cache>/git` made (or checked) as a real folder: neither it nor the cache folder itself may be a symbolic link,
+ * so a link planted there can never make a fetch write somewhere else. Folders above the cache folder are the
+ * user's choice, as a library's root is.
+ */
+export function containedGitCache(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = defaultCacheDir(env)
+  const root = path.join(cache, 'git')
+  fs.mkdirSync(path.dirname(cache), { recursive: true })
+  for (const dir of [cache, root]) {
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false })
+    if (st?.isSymbolicLink()) {
+      const to = (() => {
+        try {
+          return fs.readlinkSync(dir)
+        } catch {
+          return '?'
+        }
+      })()
+      throw new SourceError('invalid', `${dir} is a symbolic link (→ ${to}): Skillbench never writes its cache through a link; remove the link, or set SKILLBENCH_CACHE_DIR to a real folder`)
+    }
+    if (st && !st.isDirectory()) throw new SourceError('invalid', `${dir} is not a folder: Skillbench keeps fetched repositories there; move that file away`)
+    if (!st) {
+      try {
+        fs.mkdirSync(dir)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      }
+    }
+  }
+  return root
+}
+
+/** True when the cached repository folder is a link or holds one where git writes (never written through). */
+function holdsLink(repoDir: string): boolean {
+  const isLink = (p: string): boolean => fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true
+  if (isLink(repoDir)) return true
+  for (const sub of ['', 'objects', 'objects/pack', 'objects/info', 'refs', 'refs/skillbench']) {
+    const dir = path.join(repoDir, sub)
+    if (sub !== '' && isLink(dir)) return true
+    let names: string[]
+    try {
+      names = fs.readdirSync(dir)
+    } catch {
+      continue
+    }
+    if (names.some((n) => isLink(path.join(dir, n)))) return true
+  }
+  return false
+}
+
 function cacheKey(spec: SourceSpec): string {
   return createHash('sha256').update(spec.display).digest('hex').slice(0, 24)
 }
@@ -83,8 +134,7 @@ export async function fetchCommit(spec: SourceSpec, ref: string | undefined, opt
     else if (SHA.test(ref)) want = { name: ref.toLowerCase(), oid: null, recorded: ref.toLowerCase() }
     else throw new SourceError('not_found', `no branch or tag "${ref}" in ${spec.display}`)
   }
-  const root = gitCacheDir(opts.env)
-  fs.mkdirSync(root, { recursive: true })
+  const root = containedGitCache(opts.env)
   const key = cacheKey(spec)
   const repoDir = path.join(root, `${key}.git`)
   return withLibraryLock(
@@ -139,8 +189,10 @@ async function hasCommit(repoDir: string, oid: string, run: { timeoutMs: number;
 }
 
 async function ensureBare(repoDir: string, run: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<void> {
-  if (fs.existsSync(path.join(repoDir, 'HEAD')) && fs.existsSync(path.join(repoDir, 'objects'))) return
-  // Our own cache: a folder left half-made by a crash is simply made again.
+  const linked = holdsLink(repoDir)
+  if (!linked && fs.existsSync(path.join(repoDir, 'HEAD')) && fs.existsSync(path.join(repoDir, 'objects'))) return
+  // Our own cache: a folder left half-made by a crash, or holding a link (removed, never followed: rmSync takes
+  // the link itself), is simply made again.
   fs.rmSync(repoDir, { recursive: true, force: true })
   await runGit(['init', '--bare', '--quiet', repoDir], run)
 }
