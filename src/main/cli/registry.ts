@@ -120,6 +120,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'Install the skills of a git repository (https, ssh, file://, a local repo) into a library, with their provenance; never overwrites',
     load: () => import('./commands/install')
   },
+  sync: {
+    summary: "Share the library with your team through git: commit local changes, fetch, join, push (--init URL to start)",
+    load: () => import('./commands/sync')
+  },
   update: {
     summary: 'Fetch the sources of installed skills and queue an update proposal (exact before/after) for each one that changed upstream',
     load: () => import('./commands/update')

@@ -71,6 +71,8 @@ export interface GitRun {
   /** A folder whose size is watched while the command runs (a fetch's objects); above `maxBytes` it is stopped. */
   watch?: { dir: string; maxBytes: number }
   env?: NodeJS.ProcessEnv
+  /** A scratch index for this run (GIT_INDEX_FILE; the user's own is never inherited from the environment). */
+  indexFile?: string
 }
 
 /** Bytes of the files under a folder (what a fetch has written so far). */
@@ -99,7 +101,9 @@ export function runGit(args: string[], run: GitRun): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('git', [...SAFE_CONFIG, ...args], { cwd: run.cwd, env: gitEnv(run.env), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
+      const env = gitEnv(run.env)
+      if (run.indexFile) env.GIT_INDEX_FILE = run.indexFile
+      child = spawn('git', [...SAFE_CONFIG, ...args], { cwd: run.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
     } catch (err) {
       reject(spawnError(err))
       return

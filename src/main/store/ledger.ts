@@ -27,6 +27,11 @@ export type LedgerRecord =
   | { t: 'use'; ids: string[]; at: string; via?: string }
   | { t: 'write'; paths: string[]; at: string }
   | { t: 'fold'; paths: string[]; at: string }
+  /**
+   * What a tool did to one skill (`rate` with its rating, `edit` with its mode): the facts sync shares with other
+   * machines (ratings replay in time order) and the words of its commit messages. Written with the change.
+   */
+  | { t: 'act'; id: string; at: string; what: string; title?: string; detail?: string; rating?: number }
 
 /** Uses of one skill not yet folded into its file. */
 export interface PendingUse {
@@ -53,6 +58,9 @@ export function parseLedgerLine(line: string): LedgerRecord | null {
   if (typeof r.at !== 'string') return null
   if (r.t === 'use' && isStringList(r.ids)) return { t: 'use', ids: r.ids, at: r.at, ...(typeof r.via === 'string' ? { via: r.via } : {}) }
   if ((r.t === 'write' || r.t === 'fold') && isStringList(r.paths)) return { t: r.t, paths: r.paths, at: r.at }
+  if (r.t === 'act' && typeof r.id === 'string' && typeof r.what === 'string') {
+    return { t: 'act', id: r.id, at: r.at, what: r.what, ...(typeof r.title === 'string' ? { title: r.title } : {}), ...(typeof r.detail === 'string' ? { detail: r.detail } : {}), ...(typeof r.rating === 'number' && Number.isFinite(r.rating) ? { rating: r.rating } : {}) }
+  }
   return null
 }
 
@@ -216,7 +224,7 @@ export class LedgerTail {
       if (r.t === 'use') {
         addUse(this.pending, r)
         changes.usesChanged = true
-      } else {
+      } else if (r.t !== 'act') {
         if (r.t === 'fold') {
           this.pending.clear()
           changes.usesChanged = true

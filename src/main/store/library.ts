@@ -687,6 +687,7 @@ class Library implements SkillLibrary {
       if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
       this.noteWrite(skill.path, skill)
       await this.announce([skill.path])
+      if (opts.activity) await this.appendLedger({ t: 'act', id: skill.skill_id, title: skill.title, at: formatTimestamp(this.now()), ...opts.activity }, true)
       if (skill.format === 'skill-md' && (meta.title !== undefined || meta.usage_conditions !== undefined)) await this.syncIndexJson()
       return this.present(skill)
     }, `updating skill ${id}`)

@@ -59,6 +59,8 @@ export interface UpdateOptions {
   touchUpdatedAt?: boolean
   /** Refuse a skill in legacy/ (as not_found), as the agent tools do. */
   activeOnly?: boolean
+  /** Recorded in the ledger with the write (a rating, an edit's mode): shared by sync, words for its commits. */
+  activity?: { what: string; detail?: string; rating?: number }
 }
 
 /**

@@ -261,7 +261,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
           old = current.quality_index
           next = round(Math.min(1, Math.max(0, 0.7 * old + 0.3 * r)), 3)
           return { meta: { quality_index: next } }
-        }, { activeOnly: true })
+        }, { activeOnly: true, activity: { what: 'rate', rating: r } })
         return {
           status: 'success',
           message: `Skill ${skill_id} rated ${r}: quality index ${old} → ${next}`,
@@ -286,7 +286,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       if (edit_mode === 'lines_replace' && (typeof old_code !== 'string' || old_code === '')) return fail('lines_replace needs old_code: the exact text to replace')
       try {
         // The edit is applied to the body on disk inside the library lock, so concurrent edits never drop each other.
-        const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true })
+        const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true, activity: { what: 'edit', detail: edit_mode } })
         return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
       } catch (err) {
         return fail(errMessage(err), { skill_id, ...errCode(err) })

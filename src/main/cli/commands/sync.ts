@@ -1,0 +1,31 @@
+import { initSync } from '../../sync/init'
+import { syncLibrary, type SyncReport } from '../../sync/sync'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
+
+function summary(r: SyncReport): string {
+  const lines = [`${r.committed} commit(s) made, ${r.pulled} received, ${r.pushed} sent (${r.remote}, now at ${r.head.slice(0, 12)})`]
+  for (const m of r.messages) lines.push(`  committed: ${m}`)
+  if (r.recovered) lines.push('  finished the sync that was interrupted before')
+  for (const c of r.conflicts) lines.push(`  both sides changed skill ${c.skill_id || '(a file)'}: the remote's version is live, yours is proposal ${c.proposal_id}`)
+  for (const n of r.notes) lines.push(`  note: ${n}`)
+  if (r.conflicts.length > 0) lines.push('', 'Review your side of each conflict with `skillbench proposals`, then `skillbench accept ID` (or in the app\'s Curate screen).')
+  return lines.join('\n') + '\n'
+}
+
+export const command: CliCommand = {
+  name: 'sync',
+  usage: 'skillbench sync --library DIR [--init URL] [--json]',
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, init: { type: 'string' } }, false)
+    const library = resolveLibraryDir(values, io.cwd)
+    if (values.init !== undefined) {
+      const { branch } = await initSync({ library, url: values.init, env: io.env, signal: io.signal })
+      io.stderr(`The library is now a git repository on branch ${branch}, sharing with ${values.init}.\n`)
+    }
+    const report = await syncLibrary({ library, env: io.env, signal: io.signal, onProgress: (p) => io.stderr(`${p.message}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
+    if (values.json) printJson(io, { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts })
+    else io.stdout(summary(report))
+    if (values.json) for (const n of report.notes) io.stderr(`note: ${n}\n`)
+    return 0
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The review proposal a sync conflict becomes: the remote's version is live, and the local change is offered
+ * on top of it with the same three-way view as `update` (kind `update`, evidence.sync = true, the remote's own
+ * change in evidence.upstream, the local file as it was in evidence.local). Pure.
+ */
+import { createHash } from 'node:crypto'
+import type { FileChange, Proposal } from '../../shared/types'
+import { skillIdOf, skillTitleOf, type Resolution } from './merge-plan'
+
+export interface ConflictContext {
+  /** "origin/main". */
+  remote: string
+  base: string | null
+  /** The local commit and the remote's. */
+  ours: string
+  theirs: string
+  /** Who made each side's change to this path (git authors, newest first). */
+  localAuthors: readonly string[]
+  remoteAuthors: readonly string[]
+  /** Text now at `legacy/<path>` after the merge (a local retirement's copy), when there is one. */
+  legacyText: string | null
+}
+
+export type ConflictCase = 'edited' | 'removed_remote' | 'removed_local'
+
+/** The proposal for one conflict, or null when the local side is not text (it stays in git history). */
+export function conflictProposal(r: Extract<Resolution, { kind: 'conflict' }>, ctx: ConflictContext): Proposal | null {
+  const live = r.landed ?? r.remote
+  let changes: FileChange[]
+  let which: ConflictCase
+  if (r.local !== null && live !== null) {
+    which = 'edited'
+    changes = [{ path: r.path, before: live, after: r.proposal ?? r.local }]
+  } else if (r.local !== null) {
+    which = 'removed_remote'
+    changes = [{ path: r.path, before: null, after: r.local }]
+  } else if (live !== null && r.base !== null) {
+    which = 'removed_local'
+    changes = [{ path: r.path, before: live, after: null }]
+    if (!r.path.startsWith('legacy/')) changes.push({ path: `legacy/${r.path}`, before: ctx.legacyText, after: live })
+  } else return null
+  if (changes.every((c) => c.before === c.after)) return null
+  const text = r.local ?? live ?? ''
+  const skillId = skillIdOf(text) ?? skillIdOf(live ?? '') ?? ''
+  const title = skillTitleOf(text) ?? skillTitleOf(live ?? '') ?? r.path
+  const key = [r.path, ctx.ours, ctx.theirs].join('\n')
+  const localAuthor = ctx.localAuthors[0] ?? 'you'
+  const remoteAuthor = ctx.remoteAuthors[0] ?? 'someone'
+  const reasons: Record<ConflictCase, string> = {
+    edited: `“${title}” was changed on both sides. ${remoteAuthor}'s version (${ctx.remote}) is live now; this proposal brings ${localAuthor}'s change back on top of it${r.markers > 0 ? `: ${r.markers} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting` : ''}.`,
+    removed_remote: `“${title}” was retired or removed by ${remoteAuthor} (${ctx.remote}) while ${localAuthor} changed it here. It is retired now; this proposal brings it back with ${localAuthor}'s change.`,
+    removed_local: `“${title}” was retired here by ${localAuthor} while ${remoteAuthor} changed it (${ctx.remote}). ${remoteAuthor}'s version is live now; this proposal retires it again.`
+  }
+  return {
+    id: `sync-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`,
+    kind: 'update',
+    members: [{ skill_id: skillId, title, path: r.path }],
+    score: 1,
+    reason: reasons[which],
+    evidence: {
+      sync: true,
+      case: which,
+      remote: ctx.remote,
+      from: ctx.base ?? '',
+      to: ctx.theirs,
+      local_commit: ctx.ours,
+      local_author: localAuthor,
+      remote_author: remoteAuthor,
+      local_edit: true,
+      conflicts: r.markers,
+      upstream: { before: r.base, after: r.remote },
+      local: r.local
+    },
+    changes,
+    status: 'pending',
+    author: localAuthor
+  }
+}
