@@ -75,7 +75,7 @@ export function makeTeam(prefix = 'sb-sync-'): Team {
         tools: async () => createSkillTools(await openLibrary(lib)),
         sync(extra = []) {
           const r = spawnSync(process.execPath, [BIN, 'sync', '--library', lib, '--json', ...extra], { env, encoding: 'utf8', timeout: 120_000 })
-          let json = null
+          let json: ReturnType<Machine['sync']>['json']
           try {
             json = JSON.parse(r.stdout)
           } catch {

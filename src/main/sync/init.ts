@@ -22,12 +22,7 @@ export async function initSync(opts: { library: string; url: string; env?: NodeJ
     throw new SyncError('not_repo', `library folder not found: ${opts.library}`)
   }
   const run: RepoRun = { dir: root, env: opts.env, signal: opts.signal }
-  let inside: string | null = null
-  try {
-    inside = await gitText(run, ['rev-parse', '--show-toplevel'])
-  } catch {
-    inside = null
-  }
+  const inside = await gitText(run, ['rev-parse', '--show-toplevel']).catch(() => null)
   if (inside !== null) {
     throw new SyncError('not_repo', `${root} is already in a git repository (${inside}): add the remote with \`git remote add origin ${opts.url}\` if it has none, then run \`skillbench sync --library ${opts.library}\``)
   }

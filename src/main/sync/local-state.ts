@@ -24,7 +24,7 @@ export interface SyncState {
 
 export async function readState(root: string): Promise<SyncState> {
   const text = await readContainedText(root, STATE_REL).catch(() => null)
-  let v: Partial<SyncState> = {}
+  let v: Partial<SyncState>
   try {
     v = text ? (JSON.parse(text) as Partial<SyncState>) : {}
   } catch {

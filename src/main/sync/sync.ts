@@ -122,14 +122,15 @@ async function openRepo(opts: SyncOptions): Promise<Repo> {
   }
   if (top !== root) throw new SyncError('not_repo', `the library ${root} is inside the git repository ${top}: sync works on a library that is the top folder of its own repository`)
   const gd = await gitDir(run)
+  refuseInProgress({ root, gitDir: gd })
   let branch: string
   try {
     branch = await gitText(run, ['symbolic-ref', '--short', '-q', 'HEAD'])
   } catch {
     throw new SyncError('detached', 'the library is not on a branch (detached HEAD): check out the branch to share (git switch main), then sync')
   }
-  let remoteName = ''
-  let merge = ''
+  let remoteName: string
+  let merge: string
   try {
     remoteName = await gitText(run, ['config', `branch.${branch}.remote`])
     merge = await gitText(run, ['config', `branch.${branch}.merge`])
@@ -143,7 +144,7 @@ async function openRepo(opts: SyncOptions): Promise<Repo> {
   return { run, root, gitDir: gd, branch, remoteName, remote: `${remoteName}/${remoteBranch}`, remoteRef: `refs/remotes/${remoteName}/${remoteBranch}` }
 }
 
-function refuseInProgress(repo: Repo): void {
+function refuseInProgress(repo: Pick<Repo, 'root' | 'gitDir'>): void {
   const what = operationInProgress(repo.gitDir)
   if (what) throw new SyncError('in_progress', `git is in the middle of ${what} in ${repo.root}: finish it (or abort it: git rebase --abort / git merge --abort) before syncing; nothing was changed`)
 }
@@ -452,6 +453,7 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
     const remoteNow = await revParse(repo.run, repo.remoteRef)
     const ahead = remoteNow ? (await aheadBehind(repo.run, head, remoteNow)).ahead : Number(await gitText(repo.run, ['rev-list', '--count', head]))
     if (ahead === 0) return
+    await opts.afterStep?.('before-push')
     progress({ step: 'push', message: `Sending ${ahead} change(s) to ${repo.remote}` })
     const branch = repo.remoteRef.slice(`refs/remotes/${repo.remoteName}/`.length)
     try {

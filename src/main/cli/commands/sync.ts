@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { initSync } from '../../sync/init'
 import { syncLibrary, type SyncReport } from '../../sync/sync'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
@@ -12,6 +13,24 @@ function summary(r: SyncReport): string {
   return lines.join('\n') + '\n'
 }
 
+/**
+ * For crash and race tests: SKILLBENCH_SYNC_PAUSE_AT=<step> stops the sync right after that step (it says so on
+ * stderr) until the file SKILLBENCH_SYNC_RESUME_FILE exists (forever without one: the test kills it there).
+ */
+function pauseHook(io: { env: NodeJS.ProcessEnv; stderr: (t: string) => void }): ((step: string) => Promise<void>) | undefined {
+  const at = io.env.SKILLBENCH_SYNC_PAUSE_AT
+  if (!at) return undefined
+  const resume = io.env.SKILLBENCH_SYNC_RESUME_FILE
+  return async (step) => {
+    if (step !== at) return
+    io.stderr(`paused at ${step}\n`)
+    for (;;) {
+      if (resume && fs.existsSync(resume)) return
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
+
 export const command: CliCommand = {
   name: 'sync',
   usage: 'skillbench sync --library DIR [--init URL] [--json]',
@@ -22,7 +41,7 @@ export const command: CliCommand = {
       const { branch } = await initSync({ library, url: values.init, env: io.env, signal: io.signal })
       io.stderr(`The library is now a git repository on branch ${branch}, sharing with ${values.init}.\n`)
     }
-    const report = await syncLibrary({ library, env: io.env, signal: io.signal, onProgress: (p) => io.stderr(`${p.message}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
+    const report = await syncLibrary({ library, env: io.env, signal: io.signal, afterStep: pauseHook(io), onProgress: (p) => io.stderr(`${p.message}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
     if (values.json) printJson(io, { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts })
     else io.stdout(summary(report))
     if (values.json) for (const n of report.notes) io.stderr(`note: ${n}\n`)
