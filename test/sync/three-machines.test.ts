@@ -4,7 +4,7 @@
  * reported on the machine that made it, and every use is counted once.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadPlan } from '../../src/main/curate/service'
+import { loadPlan } from '../../src/main/review/plan'
 import { syncLibrary, type SyncReport } from '../../src/main/sync/sync'
 import { hasMarkers, makeTeam, sharedFiles, type Machine, type Team } from './team'
 import fs from 'node:fs'

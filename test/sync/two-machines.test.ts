@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadPlan } from '../../src/main/curate/service'
+import { loadPlan } from '../../src/main/review/plan'
 import { hasMarkers, makeTeam, sharedFiles, type Machine, type Team } from './team'
 
 let team: Team | undefined
