@@ -1,4 +1,5 @@
 import { Document, parseDocument, visit, type Scalar } from 'yaml'
+import { yamlErrorText } from '../store/yaml-errors'
 import { FormatError } from './model'
 
 /** Biggest YAML document we accept: skill files are a few KB; anything this big is hostile or a mistake. */
@@ -16,20 +17,16 @@ export function parseYamlSafe(text: string, what = 'YAML'): unknown {
   const doc = parseDocument(text, { logLevel: 'silent', schema: 'core', uniqueKeys: true, merge: false, prettyErrors: false })
   const first = doc.errors[0]
   if (first) {
-    throw new FormatError(`${what} is not valid YAML: ${oneLine(first.message)}`)
+    throw new FormatError(`${what} is not valid YAML: ${yamlErrorText(first.message)}`)
   }
   let value: unknown
   try {
     value = doc.toJS({ maxAliasCount: 0 })
   } catch (err) {
-    throw new FormatError(`${what} is not valid YAML: ${oneLine((err as Error).message)}`)
+    throw new FormatError(`${what} is not valid YAML: ${yamlErrorText((err as Error).message)}`)
   }
   rejectProtoKeys(value, what)
   return value
-}
-
-function oneLine(message: string): string {
-  return message.split('\n')[0] ?? message
 }
 
 /** Throws when any mapping (at any depth) has a `__proto__` key: it could poison objects built from it. */

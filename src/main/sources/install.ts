@@ -151,7 +151,8 @@ export async function prepareInstall(
       ? skill.skillMd.size > MAX_SKILL_FILE_BYTES
         ? { name: fallback, problem: `SKILL.md is larger than ${MAX_SKILL_FILE_BYTES} bytes`, text: '', notes: [] }
         : checkSkillMd(bytes, fallback)
-      : { name: fallback, problem: 'SKILL.md could not be read from the repository', text: '', notes: [] }
+      : // an unread SKILL.md is most often a link the tree walk refused: its reason is the one to give
+        { name: fallback, problem: skill.problems.find((p) => p.startsWith(`symbolic link ${skill.dir ? `${skill.dir}/` : ''}SKILL.md `)) ?? 'SKILL.md could not be read from the repository', text: '', notes: [] }
     if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
     const where = skill.dir || '(repository root)'
     if (checked.problem) {

@@ -12,6 +12,7 @@ import { parseSimpleYaml } from './simple-yaml'
 import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
+import { yamlErrorText } from './yaml-errors'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -205,7 +206,7 @@ export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<str
     const { parseDocument, isMap } = yamlLib()
     const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
     const err = doc.errors[0]
-    if (err) return { ok: false, reason: `invalid YAML: ${firstLine(err.message)}` }
+    if (err) return { ok: false, reason: `invalid YAML: ${yamlErrorText(err.message)}` }
     const problem = checkTree(doc)
     if (problem) return { ok: false, reason: problem }
     if (doc.contents == null) return { ok: true, data: {} }
@@ -218,7 +219,7 @@ export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<str
     }
     return { ok: true, data: out }
   } catch (err) {
-    return { ok: false, reason: `invalid YAML: ${firstLine((err as Error)?.message ?? String(err))}` }
+    return { ok: false, reason: `invalid YAML: ${yamlErrorText((err as Error)?.message ?? String(err))}` }
   }
 }
 
@@ -236,10 +237,6 @@ export function parseSkillBytes(bytes: Uint8Array): ParseResult {
   const decoded = decodeSkillBytes(bytes)
   if (!decoded.ok) return decoded
   return parseSkillText(decoded.text)
-}
-
-function firstLine(s: string): string {
-  return (s.split('\n')[0] ?? s).slice(0, 300)
 }
 
 /**

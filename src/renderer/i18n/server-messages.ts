@@ -39,6 +39,7 @@ const RULES: Rule[] = [
   [/^skill_id cannot be changed \(it is (.+)\)$/s, (m) => `skill_id 不能修改（它是 ${m[1]}）`],
   [/^no front matter: the file must start with a line "---"$/, () => '没有头信息：文件必须以一行 "---" 开头'],
   [/^front matter is not closed: no second "---" line$/, () => '头信息没有结束：缺少第二行 "---"'],
+  [/^invalid YAML: nested too deeply to read(?: \(at line (\d+), column (\d+)\))?$/, (m) => `YAML 无效：嵌套层数太深，无法读取${m[1] ? `（第 ${m[1]} 行第 ${m[2]} 列）` : ''}`],
   [/^invalid YAML: (.+)$/s, (m) => `YAML 无效：${m[1]}`],
   [/^front matter must be a mapping of keys to values$/, () => '头信息必须是一组“键: 值”'],
   [/^front matter language "(.+)" is refused: only YAML is read, code never runs$/s, (m) => `拒绝头信息语言“${m[1]}”：只读取 YAML，从不执行代码`],
