@@ -47,6 +47,13 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
   let line = 0
   let overlong = 0
   let longest = 0
+  let records = 0
+  let binary = 0
+  let firstBad = 0
+  const badLine = (): void => {
+    bad++
+    if (firstBad === 0) firstBad = line
+  }
   await readLines(
     file,
     (text) => {
@@ -54,15 +61,21 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
       if (!text.trim()) {
         return
       }
+      if (text.includes('\u0000')) {
+        binary++
+        badLine()
+        return
+      }
       try {
         const r = asObj(JSON.parse(text))
         if (r) {
+          records++
           onRecord(r, line)
         } else {
-          bad++
+          badLine()
         }
       } catch {
-        bad++
+        badLine()
       }
     },
     {
@@ -75,6 +88,12 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
       }
     }
   )
+  const malformed = bad - overlong
+  if (records === 0 && malformed > 0) {
+    notes?.skip(file, binary > 0 ? 'binary data, not JSON lines: not a session file, not read' : `no line is a JSON object (${malformed} line(s), the first at line ${firstBad}): not a session file, not read`)
+  } else if (malformed > 0) {
+    notes?.skip(file, `${malformed} line(s) that are not JSON objects skipped (torn or corrupt; the first at line ${firstBad}); the rest of the file was read`)
+  }
   if (overlong > 0) {
     const mb = (n: number): string => `${Math.round(n / (1024 * 1024))} MB`
     notes?.skip(file, `${overlong} line(s) longer than ${mb(MAX_JSONL_LINE_CHARS)} skipped (the longest ${mb(longest)} characters); the rest of the file was read`)

@@ -83,6 +83,8 @@ export async function collectUsage(opts: CollectUsageOptions): Promise<UsageRepo
     try {
       const result = await scanner(source)
       for (const trace of result.tasks) tasks.push({ trace, origin: source.dir })
+      // what the scan passed over is said in the report, never dropped
+      for (const s of result.skipped) problems.push(`${s.path}: ${s.reason}`)
       sources.push({ kind: source.kind, dir: source.dir, tasks: result.tasks.length })
     } catch (err) {
       if (opts.signal?.aborted) throw err
