@@ -4,6 +4,7 @@ import type { LlmClient } from '../llm/types'
 import { buildReflectionInput } from './build-input'
 import { extractPreferences, titleFromRequirement } from './offline-reflector'
 import { parseReflectionAnswer, titleFromReflection } from './parse-answer'
+import { joinPreferences, preferencesFromAnswer } from './answer-preferences'
 import { buildReflectionMessages, COPY_SKILL_FILES_TOOL } from './prompts'
 import { oneLine, clip } from './text-utils'
 import type { ReflectionDraft } from './types'
@@ -49,8 +50,8 @@ export async function reflectWithLlm(llm: LlmClient, trace: TaskTrace, opts: Llm
     title: titleFromReflection(parsed.reflection, fallbackTitle),
     body: parsed.reflection + '\n',
     usageConditions: usage,
-    // stated preferences come from the log itself, not from a model's paraphrase (upstream wrote a placeholder)
-    userPreferences: extractPreferences(trace).join('; '),
+    // stated preferences from the log itself first, then the answer's "User preferences" section
+    userPreferences: joinPreferences(extractPreferences(trace), preferencesFromAnswer(reply.text)),
     filesToBackup: parsed.filesToBackup,
     rejectedPaths: parsed.rejectedPaths,
     language: input.language,

@@ -128,12 +128,20 @@ const ERRORISH = /error|错误|fail|失败|exception|traceback/i
  */
 const REQ_STOP_PREFIX =
   /^\s*(?:Currently selected directory|Previous conversation context|workspace subdirectory|Initiali[sz](?:ation|ing|ed)\b|Analy[sz]ing (?:the )?requirement|Using agent ID|Agent ID\b|初始化|正在分析|我正在分析|<\/?[A-Za-z!?]|\p{Extended_Pictographic}|[\u2600-\u27BF]|[-=*#]{3,}\s*$)/iu
+/**
+ * What AGIAgent itself prints right after a requirement (a blank line before the GUI headers, the headers, the
+ * initialisation notice, the agent-id note, also behind an emoji). Only a requirement whose lines end at one
+ * of these keeps its continuation lines: the agent's own text never comes before them, so plain lines that
+ * end anywhere else (`…merge sort to sort.py` / `ok working on it` / `<invoke…`) are the agent talking.
+ */
+const REQ_END_HEADER =
+  /^\s*(?:(?:\p{Extended_Pictographic}|[\u2600-\u27BF])\uFE0F?\s*)?(?:Currently selected directory|Previous conversation context|workspace subdirectory|Initiali[sz](?:ation|ing|ed)\b|Analy[sz]ing (?:the )?requirement|Using agent ID|Agent ID\b|AGIAgentClient using agent ID|初始化|正在分析|我正在分析)/iu
 /** A requirement's continuation line never holds another marker (that line belongs to the scanner). */
 const CONTINUATION_MAX_BYTES = 2000
 
 type Mode =
   | { kind: 'idle' }
-  | { kind: 'req'; text: string; lines: number; start: number; window: string; offset: number }
+  | { kind: 'req'; text: string; lines: number; start: number; window: string; offset: number; first: string; confirmed: boolean }
   | { kind: 'invoke'; parts: Buffer[]; size: number; truncated: boolean; at: number }
   | { kind: 'errfb'; text: string; lines: number; offset: number }
   /** After a `query_skill` call: its result is read (without consuming it) for the skill ids it returned. */
@@ -338,7 +346,7 @@ export class AgiAgentLogParser {
     switch (kind) {
       case 'req': {
         const window = this.text(this.before(data, at, PARSER_LIMITS.interruptWindowChars * 4))
-        this.mode = { kind: 'req', text: '', lines: 0, start: end, window, offset: this.base + at }
+        this.mode = { kind: 'req', text: '', lines: 0, start: end, window, offset: this.base + at, first: '', confirmed: false }
         return end
       }
       case 'invoke': {
@@ -505,10 +513,15 @@ export class AgiAgentLogParser {
     if (mode.kind === 'req') {
       if (mode.lines === 0) {
         mode.text = line.replace(/^[:：\s]+/, '')
+        mode.first = mode.text
         mode.lines = 1
         return last ? 'after' : 'no'
       }
-      if (line.trim() === '' || REQ_STOP_PREFIX.test(line) || mode.lines >= PARSER_LIMITS.requirementLines) {
+      if (line.trim() === '' || REQ_END_HEADER.test(line)) {
+        mode.confirmed = true
+        return 'before'
+      }
+      if (REQ_STOP_PREFIX.test(line) || mode.lines >= PARSER_LIMITS.requirementLines) {
         return 'before'
       }
       mode.text += '\n' + line
@@ -609,7 +622,8 @@ export class AgiAgentLogParser {
     this.mode = IDLE
     switch (mode.kind) {
       case 'req':
-        this.addRequirement(mode.text.trim(), mode.window, mode.offset)
+        // Continuation lines only when AGIAgent's own header closed them (see REQ_END_HEADER).
+        this.addRequirement((mode.confirmed ? mode.text : mode.first).trim(), mode.window, mode.offset)
         break
       case 'invoke': {
         if (mode.parts.length === 0) {

@@ -15,5 +15,5 @@ export {
   type SkillToolName,
   type ToolStore
 } from './skill-tools'
-export { SKILL_TOOL_SCHEMAS, type FunctionToolSchema } from './schemas'
+export { SKILL_TOOL_SCHEMAS, memoryToolsDictionary, type FunctionToolSchema, type MemoryToolsEntry } from './schemas'
 export { copySkillFiles, codesFolderFor, COPYABLE_EXTENSIONS, DEFAULT_COPY_LIMITS, type CopyLimits } from './copy-files'

@@ -107,3 +107,22 @@ export const SKILL_TOOL_SCHEMAS: readonly FunctionToolSchema[] = [
 
 /** The five tools' names, as `tools/call` names them. */
 export const SKILL_TOOL_NAMES: readonly string[] = SKILL_TOOL_SCHEMAS.map((s) => s.function.name)
+
+/** One entry of AGIAgent's `prompts/memory_tools.json`: a dictionary keyed by tool name. */
+export interface MemoryToolsEntry {
+  description: string
+  parameters: { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] }
+}
+
+/**
+ * The five tools in AGIAgent's `memory_tools.json` shape (seed 000: "all skill tools go into memory_tools.json,
+ * beside the long-term memory tools"): `{ "<name>": { description, parameters } }`, merged into that file's
+ * dictionary. resources/memory_tools.json holds the same object (a test keeps the two equal).
+ */
+export function memoryToolsDictionary(): Record<string, MemoryToolsEntry> {
+  const out: Record<string, MemoryToolsEntry> = {}
+  for (const { function: f } of SKILL_TOOL_SCHEMAS) {
+    out[f.name] = { description: f.description, parameters: { type: 'object', properties: f.parameters.properties, required: [...f.parameters.required] } }
+  }
+  return out
+}

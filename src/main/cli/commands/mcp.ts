@@ -12,11 +12,13 @@ const OPTIONS = {
   'ignore-settings': { type: 'boolean', default: false },
   'print-prompt': { type: 'boolean', default: false },
   'print-config': { type: 'string' },
+  'print-tools': { type: 'string' },
   lang: { type: 'string' }
 } as const
 
 const USAGE = `skillbench mcp (--library DIR | --root-dir DIR --user NAME) [options]
        skillbench mcp --print-prompt [--lang en|zh]
+       skillbench mcp --print-tools openai|memory-tools
        skillbench mcp --print-config claude|mcp-json|codex|cursor (--library DIR | --root-dir DIR --user NAME) [options]
 
 Runs a Model Context Protocol server on stdin/stdout (for Claude Code, Codex, Cursor… see docs/MCP.md).
@@ -40,6 +42,9 @@ Options:
                          proposalOnlyTools {edit,delete}=false makes that tool act directly
   --print-prompt         print the system-prompt snippet telling an agent how to use the tools, and exit
   --lang en|zh           language of --print-prompt (default en)
+  --print-tools openai|memory-tools
+                         print the five tool schemas and exit: the OpenAI \`tools\` array, or AGIAgent's
+                         prompts/memory_tools.json dictionary (merge it into that file's object)
   --print-config CLIENT  print the lines that register this server (with the same options, absolute
                          paths) in Claude Code (claude), a project .mcp.json (mcp-json), Codex
                          (~/.codex/config.toml) or Cursor (.cursor/mcp.json), and exit`
@@ -112,6 +117,13 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
+    if (values['print-tools'] !== undefined) {
+      const { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } = await import('../../tools/index')
+      const kind = values['print-tools']
+      if (kind !== 'openai' && kind !== 'memory-tools') throw new UsageError('--print-tools must be openai or memory-tools')
+      io.stdout(JSON.stringify(kind === 'openai' ? SKILL_TOOL_SCHEMAS : memoryToolsDictionary(), null, 2) + '\n')
+      return 0
+    }
     if (values['print-prompt']) {
       const lang = values.lang ?? 'en'
       if (lang !== 'en' && lang !== 'zh') {
