@@ -80,6 +80,8 @@ export interface DeployBudget {
   /** ok < 80 % ≤ warn ≤ 100 % < over; none = no documented limit. */
   level: 'ok' | 'warn' | 'over' | 'none'
   source?: string
+  /** Over the budget: the skills to disable to get under it, least used first (from the usage index). */
+  suggest?: { name: string; title: string; chars: number; uses: number; last_used_at: string | null }[]
 }
 
 export interface DeployResult {
@@ -93,6 +95,23 @@ export interface DeployResult {
   /** Learned proposals made from drifted copies (queued by a real run; `queued`: already in the review queue before it). */
   proposals: { id: string; name: string; queued: boolean }[]
   warnings: string[]
+  /** Skills of the selection left out because they are disabled for this target (deploy-profiles.json). */
+  disabled?: string[]
+  /** The deploy profile the selection came from. */
+  profile?: string
+}
+
+/** A deploy profile: named skills (NAME, tag:TAG, collection:NAME, *) bound to targets. */
+export interface DeployProfileInfo {
+  targets: string[]
+  skills: string[]
+  except: string[]
+}
+
+/** The library's deploy-profiles.json: profiles, and skills disabled per target. */
+export interface DeployConfigInfo {
+  profiles: Record<string, DeployProfileInfo>
+  disabled: Record<string, string[]>
 }
 
 const library = z.string().min(1).max(4096)
@@ -110,8 +129,17 @@ export const DEPLOY_INPUT_SCHEMAS = {
   'sources.update': z.object({ library }),
   'deploy.targets': z.object({ library }),
   /** The dry run: exactly what `deploy.run` would do now. */
-  'deploy.preview': z.object({ library, to: target, skills: skillNames }),
-  'deploy.run': z.object({ library, to: target, skills: skillNames })
+  'deploy.preview': z.object({ library, to: target, skills: skillNames, profile: z.string().min(1).max(64).optional() }),
+  'deploy.run': z.object({ library, to: target, skills: skillNames, profile: z.string().min(1).max(64).optional() }),
+  'deploy.config': z.object({ library }),
+  /** Disable (enabled: false) or enable skills for one target. */
+  'deploy.setEnabled': z.object({ library, to: target, skills: z.array(z.string().min(1).max(200)).min(1).max(10_000), enabled: z.boolean() }),
+  /** Set (or with profile: null, remove) a deploy profile. */
+  'deploy.setProfile': z.object({
+    library,
+    name: z.string().min(1).max(64),
+    profile: z.object({ targets: z.array(target).min(1).max(100), skills: z.array(z.string().min(1).max(200)).max(10_000), except: z.array(z.string().min(1).max(200)).max(10_000) }).nullable()
+  })
 } as const
 
 export interface DeployOutputs {
@@ -120,4 +148,7 @@ export interface DeployOutputs {
   'deploy.targets': DeployTargetInfo[]
   'deploy.preview': DeployResult
   'deploy.run': DeployResult
+  'deploy.config': DeployConfigInfo
+  'deploy.setEnabled': DeployConfigInfo
+  'deploy.setProfile': DeployConfigInfo
 }

@@ -131,5 +131,17 @@ export const COMMANDS: Record<string, CommandEntry> = {
   deploy: {
     summary: "Write the library's skills into an agent's skills folder (claude, codex, agents:PATH, …): only what changed, never touching what it did not place",
     load: () => import('./commands/deploy')
+  },
+  enable: {
+    summary: 'Deploy skills to a target again after disable (skillbench enable SKILL... --to TARGET)',
+    load: () => import('./commands/enable')
+  },
+  disable: {
+    summary: "Keep skills out of one agent's folder without leaving the library: the next deploy removes the copies Skillbench placed",
+    load: () => import('./commands/disable')
+  },
+  profile: {
+    summary: 'Deploy profiles: named sets of skills (name, tag:, collection:) bound to targets, kept in the library (list | show NAME | set NAME)',
+    load: () => import('./commands/profile')
   }
 }

@@ -28,6 +28,7 @@ import { queueProposals } from '../sources/update'
 import { getBlob, putBlob } from './blobs'
 import { learnedProposal } from './drift'
 import { INTENT_FILE, LOCK_FILE, MANIFEST_FILE, parseManifest, serializeManifest } from './manifest'
+import { chooseSkills, libraryUsage, suggestDisabling, type UsageLookup } from './choose'
 import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
 import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
 import { resolveTarget, type DeployTarget } from './targets'
@@ -44,6 +45,10 @@ export interface DeployOptions {
   /** Who deployed (journal). */
   by?: string
   now?: () => Date
+  /** Deploy what this profile of the library's deploy-profiles.json selects (choose.ts). */
+  profile?: string
+  /** Uses per skill id for the budget's suggestions (default: the library's fetch counts). */
+  usage?: UsageLookup
 }
 
 /** Share of the budget from which a deploy warns that it is crowding the agent's list. */
@@ -190,16 +195,16 @@ async function measureBudget(target: DeployTarget, targetReal: string | null, pl
 export function budgetMessage(target: DeployTargetInfo, b: DeployBudget): string {
   if (b.limit === null) return `${target.label}: ${b.chars} characters of skill names and descriptions (no documented limit for this agent)`
   const head = `${target.label}: ${b.chars} of about ${b.limit} characters of skill metadata (${b.percent}%)`
+  if (b.level === 'over' && b.suggest && b.suggest.length > 0) {
+    const list = b.suggest.map((s) => `${s.name} (${s.uses} use${s.uses === 1 ? '' : 's'}, ${s.chars} chars)`).join(', ')
+    return `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list. Least used first, disabling ${list} gets it under: skillbench disable ${b.suggest.map((s) => s.name).join(' ')} --to ${target.spec}`
+  }
   if (b.level === 'over') return `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list; deploy fewer skills (--skill) or shorten descriptions`
   if (b.level === 'warn') return `${head} — close to the budget: more skills will crowd the agent's list`
   return head
 }
 
 // ---- deploy ------------------------------------------------------------------------------------
-
-function skillMatches(s: LibrarySkill, name: string, wanted: string): boolean {
-  return wanted === name || wanted === s.skill.skill_id || wanted === s.skill.name || wanted === s.skill.title
-}
 
 function counts(skills: readonly DeploySkillReport[]): DeployResult['counts'] {
   const c = { written: 0, updated: 0, removed: 0, unchanged: 0, drifted: 0, left: 0 }
@@ -237,10 +242,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     const previous = new Map<string, string>()
     for (const [name, e] of Object.entries(manifest.skills)) if (e.library === library.root) previous.set(e.skill_id, name)
     const names = assignNames(skills, previous)
-    const chosen = opts.skills && opts.skills.length > 0 ? skills.filter((s) => opts.skills!.some((w) => skillMatches(s, names.get(s.skill.skill_id)!, w))) : skills
-    for (const w of opts.skills ?? []) {
-      if (!skills.some((s) => skillMatches(s, names.get(s.skill.skill_id)!, w))) throw new StoreError('not_found', `no active skill named ${JSON.stringify(w)} in ${library.root}`)
-    }
+    const { chosen, scope, disabled } = await chooseSkills({ root: library.root, skills, names, wanted: opts.skills, profile: opts.profile, target, env, cwd: opts.cwd })
     const desired = new Map<string, RenderedSkill>()
     for (const s of chosen) {
       const name = names.get(s.skill.skill_id)!
@@ -250,7 +252,6 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
         warnings.push(`${s.skill.path}: ${(err as Error).message} (not deployed)`)
       }
     }
-    const scope = opts.skills && opts.skills.length > 0 ? new Set(chosen.map((s) => s.skill.skill_id)) : null
     // before the folders are read: a killed deploy's temp file would otherwise look like a change made there
     if (targetReal && !opts.dryRun) await sweepDeployTemps(targetReal, [...new Set([...desired.keys(), ...Object.keys(manifest.skills)])])
     const folders = new Map<string, FolderState>()
@@ -294,6 +295,8 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     const queued = await queuedIds(library.root)
     for (const r of reports) if (r.proposal) r.proposalQueued = queued.has(r.proposal)
     const budget = await measureBudget(target, targetReal, plan, desired)
+    const suggest = await suggestDisabling(budget, desired, opts.usage ?? libraryUsage(skills))
+    if (suggest.length > 0) budget.suggest = suggest
     if (budget.level === 'warn' || budget.level === 'over') warnings.push(budgetMessage(info, budget))
     const result: DeployResult = {
       target: info,
@@ -303,7 +306,9 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       budget,
       journal_id: null,
       proposals: proposals.map((p) => ({ id: p.id, name: String(p.evidence.name), queued: queued.has(p.id) })),
-      warnings
+      warnings,
+      ...(disabled.length > 0 ? { disabled } : {}),
+      ...(opts.profile !== undefined ? { profile: opts.profile } : {})
     }
     if (opts.dryRun || !targetReal) return result
     const manifestText = serializeManifest(plan.manifest)

@@ -9,7 +9,7 @@ import type { ApiHandlers, LibraryInfo } from '../../shared/api'
 import type { DeployTargetInfo } from '../../shared/api-deploy'
 import { badRequest } from './errors'
 
-type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | 'deploy.preview' | 'deploy.run'
+type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | 'deploy.preview' | 'deploy.run' | 'deploy.config' | 'deploy.setEnabled' | 'deploy.setProfile'
 
 export interface DeployServiceDeps {
   requireLibrary: (library: string) => Promise<LibraryInfo>
@@ -53,19 +53,41 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
         (t): DeployTargetInfo => ({ spec: t.spec, agent: t.agent, label: t.label, dir: t.dir, exists: fs.existsSync(t.dir), budget: t.budget?.chars ?? null })
       )
     },
-    'deploy.preview': async ({ library, to, skills }) => {
+    'deploy.preview': async ({ library, to, skills, profile }) => {
       const info = await deps.requireLibrary(library)
       requireAbsolute(to, 'the target')
       const { deploy } = await import('../deploy/run')
-      return deploy({ library: info.path, to, skills, dryRun: true, cwd: await home(), env: deps.env })
+      return deploy({ library: info.path, to, skills, profile, dryRun: true, cwd: await home(), env: deps.env })
     },
-    'deploy.run': async ({ library, to, skills }) => {
+    'deploy.run': async ({ library, to, skills, profile }) => {
       const info = await deps.requireLibrary(library)
       requireAbsolute(to, 'the target')
       const { deploy } = await import('../deploy/run')
-      const result = await deploy({ library: info.path, to, skills, cwd: await home(), env: deps.env, by: 'user' })
+      const result = await deploy({ library: info.path, to, skills, profile, cwd: await home(), env: deps.env, by: 'user' })
       await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json'), path.join(info.path, '.skillbench', 'journal')])
       return result
+    },
+    'deploy.config': async ({ library }) => {
+      const info = await deps.requireLibrary(library)
+      if (!info.exists) return { profiles: {}, disabled: {} }
+      const { readDeployConfig } = await import('../deploy/deploy-config')
+      return readDeployConfig(info.path)
+    },
+    'deploy.setEnabled': async ({ library, to, skills, enabled }) => {
+      const info = await deps.requireLibrary(library)
+      requireAbsolute(to, 'the target')
+      const { setSkillsEnabled } = await import('../deploy/selection-service')
+      const config = await setSkillsEnabled(info.path, to, skills, enabled, { env: deps.env, cwd: await home() })
+      await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])
+      return config
+    },
+    'deploy.setProfile': async ({ library, name, profile }) => {
+      const info = await deps.requireLibrary(library)
+      for (const t of profile?.targets ?? []) requireAbsolute(t, 'the target')
+      const { setDeployProfile } = await import('../deploy/selection-service')
+      const config = await setDeployProfile(info.path, name, profile, { env: deps.env, cwd: await home() })
+      await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])
+      return config
     }
   }
 }

@@ -1,6 +1,9 @@
 import type { DeployResult } from '../../../shared/api-deploy'
+import { readDeployConfig } from '../../deploy/deploy-config'
 import { budgetMessage, deploy } from '../../deploy/run'
+import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { usageIndexLookup } from '../usage-lookup'
 import { actorName } from './curate'
 
 const VERB: Record<string, string> = {
@@ -28,6 +31,7 @@ export function formatDeploy(r: DeployResult): string {
   const c = r.counts
   lines.push(`${c.written} new, ${c.updated} updated, ${c.removed} removed, ${c.unchanged} in sync, ${c.drifted} changed there (left in place), ${c.left} left alone`)
   lines.push(budgetMessage(r.target, r.budget))
+  if (r.disabled && r.disabled.length > 0) lines.push(`Disabled for this target (not deployed): ${r.disabled.join(', ')} — skillbench enable NAME --to ${r.target.spec} brings one back`)
   for (const w of r.warnings) lines.push(`⚠️  ${w}`)
   const fresh = r.proposals.filter((p) => !p.queued).length
   if (fresh > 0) lines.push(`${fresh} change(s) made in the target ${r.dryRun ? 'would be' : 'were'} offered back to the library: review them with \`skillbench proposals\``)
@@ -39,19 +43,27 @@ export function formatDeploy(r: DeployResult): string {
 
 export const command: CliCommand = {
   name: 'deploy',
-  usage: 'skillbench deploy --library DIR --to claude|claude-project:PATH|codex|agents:PATH|gemini|opencode|FOLDER [--skill NAME]... [--dry-run] [--json]',
+  usage: 'skillbench deploy --library DIR --to claude|claude-project:PATH|codex|agents:PATH|gemini|opencode|FOLDER [--skill NAME]... [--dry-run] [--json]\n       skillbench deploy --library DIR --profile NAME [--to TARGET] [--dry-run] [--json]   (every target of the profile, or the one given)',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, skill: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean', default: false } }, false)
-    if (!values.to) throw new UsageError('say where to deploy: --to claude | claude-project:PATH | codex | agents:PATH | gemini | opencode | a folder')
-    const result = await deploy({
-      library: resolveLibraryDir(values, io.cwd),
-      to: values.to,
-      skills: values.skill,
-      dryRun: values['dry-run'],
-      cwd: io.cwd,
-      env: io.env,
-      by: actorName(values.user)
-    })
+    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, skill: { type: 'string', multiple: true }, profile: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } }, false)
+    const library = resolveLibraryDir(values, io.cwd)
+    const run = (to: string): Promise<DeployResult> =>
+      deploy({ library, to, skills: values.skill, profile: values.profile, dryRun: values['dry-run'], cwd: io.cwd, env: io.env, by: actorName(values.user), usage: usageIndexLookup(library, io) })
+    if (values.profile !== undefined && !values.to) {
+      const config = await readDeployConfig((await openLibrary(library)).root)
+      const profile = config.profiles[values.profile]
+      if (!profile) throw new UsageError(`no deploy profile ${JSON.stringify(values.profile)} in ${library} (see skillbench profile list)`)
+      const results: DeployResult[] = []
+      for (const to of profile.targets) {
+        const r = await run(to)
+        results.push(r)
+        if (!values.json) io.stdout(formatDeploy(r))
+      }
+      if (values.json) printJson(io, { profile: values.profile, deploys: results })
+      return 0
+    }
+    if (!values.to) throw new UsageError('say where to deploy: --to claude | claude-project:PATH | codex | agents:PATH | gemini | opencode | a folder (or --profile NAME)')
+    const result = await run(values.to)
     if (values.json) printJson(io, result)
     else io.stdout(formatDeploy(result))
     return 0

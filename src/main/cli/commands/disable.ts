@@ -1,0 +1,3 @@
+import { enableCommand } from './enable'
+
+export const command = enableCommand('disable')

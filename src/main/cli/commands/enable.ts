@@ -1,0 +1,28 @@
+import { setSkillsEnabled } from '../../deploy/selection-service'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+
+/** `skillbench enable|disable SKILL... --to TARGET`: the same command with the direction fixed. */
+export function enableCommand(name: 'enable' | 'disable'): CliCommand {
+  const enabled = name === 'enable'
+  return {
+    name,
+    usage: `skillbench ${name} SKILL... --to TARGET --library DIR [--json]`,
+    async run(argv: string[], io: CliIo) {
+      const { values, positionals } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' } })
+      if (!values.to) throw new UsageError(`say for which target: --to claude | claude-project:PATH | codex | agents:PATH | … | a folder`)
+      if (positionals.length === 0) throw new UsageError(`name the skills to ${name}`)
+      const config = await setSkillsEnabled(resolveLibraryDir(values, io.cwd), values.to, positionals, enabled, { env: io.env, cwd: io.cwd })
+      const key = Object.keys(config.disabled).find((k) => k === values.to!.trim()) ?? values.to
+      const off = config.disabled[key] ?? []
+      if (values.json) printJson(io, { target: values.to, disabled: off })
+      else {
+        io.stdout(`${enabled ? 'Enabled' : 'Disabled'} for ${values.to}: ${positionals.join(', ')}\n`)
+        io.stdout(off.length > 0 ? `Disabled there now: ${off.join(', ')}\n` : 'Nothing is disabled there now.\n')
+        io.stdout(`The next \`skillbench deploy --to ${values.to}\` ${enabled ? 'places them again' : 'removes the copies Skillbench placed (changed copies stay)'}.\n`)
+      }
+      return 0
+    }
+  }
+}
+
+export const command = enableCommand('enable')

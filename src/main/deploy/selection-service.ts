@@ -1,0 +1,88 @@
+/**
+ * Changing what each agent sees: enable / disable skills for a target, set or remove a deploy profile. Names and
+ * targets are checked against the library and the known target forms before anything is written; the file is
+ * changed under the library lock (deploy-config.ts). Shared by the CLI and the app.
+ */
+import { openLibrary } from '../store/library'
+import { StoreError } from '../store/types'
+import { changeDeployConfig } from './deploy-config'
+import { librarySkills } from './run'
+import { wantedName, type LibrarySkill } from './render'
+import { PROFILE_NAME, type DeployConfig, type DeployProfile } from './selection'
+import { resolveTarget } from './targets'
+
+export interface SelectionContext {
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+function targetDir(spec: string, ctx: SelectionContext): string {
+  try {
+    return resolveTarget(spec, ctx.env, ctx.cwd).dir
+  } catch (err) {
+    throw new StoreError('invalid_input', (err as Error).message)
+  }
+}
+
+function aliases(s: LibrarySkill): string[] {
+  return [wantedName(s).name, s.skill.name, s.skill.title, s.skill.skill_id].filter((x): x is string => typeof x === 'string' && x !== '')
+}
+
+/**
+ * Disables (`enabled: false`) or enables skills for one target. A disabled skill is recorded under its deploy
+ * name; the next deploy into that target removes the copy Skillbench placed there, and deploys it again once it
+ * is enabled. Unknown names are refused (nothing written); enabling a skill that is not disabled changes nothing.
+ */
+export async function setSkillsEnabled(library: string, to: string, names: readonly string[], enabled: boolean, ctx: SelectionContext): Promise<DeployConfig> {
+  const dir = targetDir(to, ctx)
+  const lib = await openLibrary(library)
+  const { skills } = await librarySkills(lib)
+  const matched = names.map((n) => ({ n, skills: skills.filter((s) => aliases(s).includes(n)) }))
+  const unknown = matched.filter((m) => m.skills.length === 0).map((m) => m.n)
+  if (!enabled && unknown.length > 0) throw new StoreError('not_found', `no active skill named ${unknown.map((u) => JSON.stringify(u)).join(', ')} in ${lib.root}: nothing was disabled`)
+  return changeDeployConfig(
+    lib.root,
+    (config) => {
+      // one key per folder: `codex` and `~/.codex/skills` are the same target
+      const key = Object.keys(config.disabled).find((k) => {
+        try {
+          return resolveTarget(k, ctx.env, ctx.cwd).dir === dir
+        } catch {
+          return false
+        }
+      }) ?? to.trim()
+      const current = new Set(config.disabled[key] ?? [])
+      for (const m of matched) {
+        if (enabled) {
+          current.delete(m.n)
+          for (const s of m.skills) for (const a of aliases(s)) current.delete(a)
+        } else for (const s of m.skills) current.add(wantedName(s).name)
+      }
+      if (current.size > 0) config.disabled[key] = [...current].sort()
+      else delete config.disabled[key]
+    },
+    `${enabled ? 'enabling' : 'disabling'} skills for ${to}`
+  )
+}
+
+/** Sets a profile (targets checked, selectors kept as given) or removes it with `null`. */
+export async function setDeployProfile(library: string, name: string, profile: DeployProfile | null, ctx: SelectionContext): Promise<DeployConfig> {
+  if (!PROFILE_NAME.test(name)) throw new StoreError('invalid_input', `${JSON.stringify(name)} is not a profile name: letters, digits, . _ - (up to 64)`)
+  if (profile) {
+    if (profile.targets.length === 0) throw new StoreError('invalid_input', `profile ${name} needs at least one target (--to)`)
+    for (const t of profile.targets) targetDir(t, ctx)
+    for (const s of [...profile.skills, ...profile.except]) {
+      if (/^(tag|collection|name):$/.test(s) || s.trim() === '') throw new StoreError('invalid_input', `${JSON.stringify(s)} is not a selector: NAME, tag:TAG, collection:NAME or *`)
+    }
+  }
+  const lib = await openLibrary(library)
+  return changeDeployConfig(
+    lib.root,
+    (config) => {
+      if (profile) config.profiles[name] = { targets: [...new Set(profile.targets.map((t) => t.trim()))], skills: [...new Set(profile.skills)], except: [...new Set(profile.except)] }
+      else if (!config.profiles[name]) throw new StoreError('not_found', `no deploy profile ${JSON.stringify(name)}`)
+      else delete config.profiles[name]
+    },
+    `${profile ? 'setting' : 'removing'} deploy profile ${name}`
+  )
+}
