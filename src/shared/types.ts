@@ -248,6 +248,13 @@ export interface Proposal {
   status?: 'pending' | 'applied' | 'rejected' | 'undone'
   /** user / offline / the model name. */
   author?: string
+  /**
+   * The members and their content (kind, each skill's id and file hash; no paths): a rejection holds for every later
+   * proposal with this fingerprint, until one of its skills changes (issue 36). Curation kinds only.
+   */
+  fingerprint?: string
+  /** When a person rejected it (this proposal or an earlier one with the same fingerprint), and who. */
+  rejected?: { at: string; by: string }
 }
 
 /** A skill curation leaves alone, and why: `pinned: true`, or edited by a person after it was made. */

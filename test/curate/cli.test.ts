@@ -74,8 +74,12 @@ describe('skillbench curate / proposals / accept / reject / undo / restore', () 
     const rj = io()
     expect(await main(['reject', ids[1]!, '--library', dir], rj.io)).toBe(0)
     const ls = io()
-    expect(await main(['proposals', '--library', dir, '--json'], ls.io)).toBe(0)
+    expect(await main(['proposals', '--library', dir, '--json', '--all'], ls.io)).toBe(0)
     expect((JSON.parse(ls.out.stdout) as { proposals: Array<{ status: string }> }).proposals.map((p) => p.status)).toEqual(['applied', 'rejected', 'pending'])
+    // without --all: what still waits for a decision
+    const waiting = io()
+    expect(await main(['proposals', '--library', dir, '--json'], waiting.io)).toBe(0)
+    expect((JSON.parse(waiting.out.stdout) as { proposals: Array<{ status: string }> }).proposals.map((p) => p.status)).toEqual(['pending'])
 
     const cl = io()
     expect(await main(['accept', ids[2]!, '--library', dir, '--json'], cl.io)).toBe(0)

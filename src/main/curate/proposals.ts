@@ -26,6 +26,7 @@ import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
 import { cleanupUsageEvidence, reviewProposal, usageById, useSince } from './usage-rules'
 import { cleanupReason, cleanupWindow, coverageSummary, libraryWatch, type CleanupWindow } from './cleanup-evidence'
+import { proposalFingerprint } from '../review/rejections'
 import { chosenUses, guardGroup, recordedUses, survivorWhy, usedRetired, usedRetiredWarning } from './usage-guard'
 
 export interface CurationProgress {
@@ -462,6 +463,9 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     })
     progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'review').length} review(s) of skills whose tasks went wrong more often` })
   }
+  // What a person's rejection holds on: the members and their content (review/rejections.ts).
+  const byPath = new Map(skills.map((s) => [s.path, s]))
+  for (const p of proposals) p.fingerprint = proposalFingerprint(p.kind, p.members.map((m) => ({ skill_id: m.skill_id, hash: byPath.get(m.path)?.hash ?? '' })))
   return { skills_loaded: skills.length, proposals, errors, protected: protectedSkills, cleanup: coverage }
 }
 

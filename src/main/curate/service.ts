@@ -10,6 +10,7 @@ import { loadedSkillText, openLibrary, type SkillLibrary } from '../store/librar
 import { withLibraryLock } from '../store/lock'
 import { recoverTransactions, type RecoveryReport } from '../review/transactions'
 import { pendingOtherProposals, savePlan, type SavedPlan } from '../review/plan'
+import { applyRejections, readRejections, rejectionsByFingerprint } from '../review/rejections'
 import { buildPlan, similarityParts, type CurationProgress } from './proposals'
 import type { TermTable } from '../text/doc-terms'
 import { STREAMED_SCAN_MIN_DOCS, StreamedScan } from '../text/streamed-scan'
@@ -152,6 +153,9 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   // Other producers (reflection's 'enhance', …) put proposals in the same plan: a recomputed plan replaces
   // only the curation kinds and keeps theirs while they still wait for review. Read-modify-write under the lock.
   await withLibraryLock(root, async () => {
+    // A person's rejections outlive the plan they were made on: read under the lock, so one recorded while this
+    // plan was computed (another process) holds too.
+    applyRejections(saved.proposals, rejectionsByFingerprint(await readRejections(root)))
     const kept = await pendingOtherProposals(root)
     const ids = new Set(saved.proposals.map((p) => p.id))
     await savePlan(root, { ...saved, proposals: [...saved.proposals, ...kept.filter((p) => !ids.has(p.id))] })

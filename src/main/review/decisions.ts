@@ -13,6 +13,7 @@ import { applyProposal, CurationError, recoverTransactions, runTransaction, undo
 import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, type JournalRecord } from './journal'
 import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
+import { appendRejection } from './rejections'
 
 function findProposal(plan: SavedPlan, id: string): Proposal {
   const p = plan.proposals.find((x) => x.id === id)
@@ -27,7 +28,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     const { plan } = await proposalsWithStatus(root)
     const proposal = findProposal(plan, id)
     if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
-    if (proposal.status === 'rejected') throw new CurationError('invalid', `proposal ${id} was rejected; run curate again to get a fresh plan`)
+    if (proposal.status === 'rejected') {
+      throw new CurationError('invalid', `proposal ${id} was rejected${proposal.rejected ? ` (${proposal.rejected.at.slice(0, 10)} by ${proposal.rejected.by})` : ''}; it stays rejected until one of its skills changes`)
+    }
     // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
     const unresolved = unresolvedConflicts(proposal.changes)
     if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
@@ -42,13 +45,23 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
   })
 }
 
-/** Marks a pending proposal rejected (nothing on disk changes). */
-export async function rejectProposal(root: string, id: string): Promise<Proposal> {
+/**
+ * Marks a pending (or undone) proposal rejected; nothing else on disk changes. A curation proposal's rejection is
+ * also recorded by its fingerprint (rejections.ts), durable before the plan is saved: the same members with the same
+ * content, computed again by any process, stay rejected.
+ */
+export async function rejectProposal(root: string, id: string, by = 'user', now: Date = new Date()): Promise<Proposal> {
   return withLibraryLock(root, async () => {
     const { plan } = await proposalsWithStatus(root)
     const proposal = findProposal(plan, id)
     if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is applied: use undo`)
+    if (proposal.status === 'rejected') return proposal
+    const at = now.toISOString()
+    if (proposal.fingerprint) {
+      await appendRejection(root, { fingerprint: proposal.fingerprint, proposal_id: proposal.id, kind: proposal.kind, members: proposal.members, at, by })
+    }
     proposal.status = 'rejected'
+    proposal.rejected = { at, by }
     await savePlan(root, plan)
     return proposal
   })

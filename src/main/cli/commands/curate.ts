@@ -48,7 +48,8 @@ export function formatProposal(p: Proposal): string {
   const words = Array.isArray(p.evidence.shared_words) && p.evidence.shared_words.length ? (p.evidence.shared_words as string[]) : p.evidence.shared_terms
   const terms = words?.length ? `\n    shared words: ${words.join(', ')}` : ''
   const files = p.changes.map((c) => `    ${c.before === null ? '+' : c.after === null ? '-' : '~'} ${c.path}`)
-  return [`[${p.id}] ${p.kind}${p.status && p.status !== 'pending' ? ` (${p.status})` : ''}  score ${p.score}`, `    ${p.reason}${terms}`, ...members, '    files:', ...files].join('\n')
+  const status = p.status && p.status !== 'pending' ? ` (${p.status}${p.status === 'rejected' && p.rejected ? ` ${p.rejected.at.slice(0, 10)} by ${p.rejected.by}` : ''})` : ''
+  return [`[${p.id}] ${p.kind}${status}  score ${p.score}`, `    ${p.reason}${terms}`, ...members, '    files:', ...files].join('\n')
 }
 
 export const command: CliCommand = {
@@ -119,6 +120,8 @@ export const command: CliCommand = {
       for (const p of plan.proposals) {
         // a review asks a person to read the failing tasks and edit the skill: nothing to apply unattended
         if (p.kind === 'review') continue
+        // a person rejected these members as they are: --apply never overrides that
+        if (p.status === 'rejected') continue
         try {
           await acceptProposal(opened.root, p.id, by)
           p.status = 'applied'

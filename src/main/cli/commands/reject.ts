@@ -1,5 +1,6 @@
 import { openForCuration } from '../../curate/service'
 import { rejectProposal } from '../../review/decisions'
+import { actorName } from './curate'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 
 export const command: CliCommand = {
@@ -9,9 +10,9 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
     if (positionals.length !== 1) throw new UsageError('give one proposal id (see `skillbench proposals`)')
     const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
-    const p = await rejectProposal(opened.root, positionals[0]!)
-    if (values.json) printJson(io, { status: 'success', proposal_id: p.id, proposal_status: p.status })
-    else io.stdout(`Rejected ${p.id}.\n`)
+    const p = await rejectProposal(opened.root, positionals[0]!, actorName(values.user))
+    if (values.json) printJson(io, { status: 'success', proposal_id: p.id, proposal_status: p.status, ...(p.rejected ? { rejected: p.rejected } : {}) })
+    else io.stdout(`Rejected ${p.id}.${p.fingerprint ? ' It stays rejected until one of its skills changes (see `skillbench proposals --all`).' : ''}\n`)
     return 0
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * A child for the decision races (issue 36): each stdin line is a JSON command — `{"op":"curate","root":…,"times":n}`
+ * computes and saves the plan n times in a row as `skillbench curate` does, printing `{"op":"curated","i":…}` after
+ * each; `{"op":"reject","root":…,"id":…,"by":…}` rejects as `skillbench reject` does and prints the outcome.
+ */
+import readline from 'node:readline'
+import { curateLibrary, openForCuration } from '../../src/main/curate/service'
+import { rejectProposal } from '../../src/main/review/decisions'
+
+const NOW = new Date('2026-11-21T12:00:00Z')
+const say = (v: unknown): void => void process.stdout.write(JSON.stringify(v) + '\n')
+
+const rl = readline.createInterface({ input: process.stdin })
+rl.on('line', (line) => {
+  const cmd = JSON.parse(line) as { op: 'curate'; root: string; times: number } | { op: 'reject'; root: string; id: string; by: string }
+  void (async () => {
+    try {
+      if (cmd.op === 'curate') {
+        for (let i = 0; i < cmd.times; i++) {
+          await curateLibrary(await openForCuration(cmd.root), { now: NOW })
+          say({ op: 'curated', i })
+        }
+        say({ op: 'curate', ok: true })
+      } else {
+        const p = await rejectProposal(cmd.root, cmd.id, cmd.by)
+        say({ op: 'reject', ok: p.status === 'rejected', id: cmd.id })
+      }
+    } catch (err) {
+      say({ op: cmd.op, ok: false, error: (err as Error).message })
+    }
+  })()
+})
