@@ -134,6 +134,13 @@ export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
       s.legacy = false
       s.path = s.path.replace(/^legacy\//, '')
       return lib.doc(skillId)
+    },
+    'skills.delete': async ({ skillId }) => {
+      const s = lib.require(skillId)
+      const from = s.path
+      s.legacy = true
+      s.path = `legacy/${s.path}`
+      return { from, to: s.path }
     }
   }
 }

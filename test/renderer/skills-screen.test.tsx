@@ -26,12 +26,13 @@ describe('Skills screen', () => {
     expect(api.callsOf('skills.list')[0]).toEqual({ library: LIB, includeLegacy: true })
   })
 
-  it('puts the last fetch beside the fetch count, apart from what the agents\' logs say about use', async () => {
+  it('has one "Last used" column beside the fetch count: the latest of the file\'s last fetch and the agents\' logs', async () => {
     const { api } = setup(1, (lib) => lib.add(makeMeta(1, { fetch_count: 3, last_used_at: '2026-10-28T09:12:00.000Z' })))
     renderApp(api, { screen: 'skills' })
     await screen.findAllByTestId('skill-row')
     const head = [...document.querySelectorAll('.list-head > span')].map((c) => c.textContent)
-    expect(head.slice(2, 5)).toEqual(['Fetches', 'Last fetched', 'Used by agents'])
+    expect(head.slice(2, 5)).toEqual(['Fetches', 'Last used', 'Used by agents'])
+    expect(head.filter((h) => /last/i.test(h ?? ''))).toEqual(['Last used'])
     const row = screen.getAllByTestId('skill-row').find((r) => r.textContent?.includes('2026-10-28'))!
     const cells = [...row.querySelector('.skill-grid')!.children].map((c) => c.textContent)
     expect(cells[2]).toBe('3')
@@ -78,6 +79,26 @@ describe('Skills screen', () => {
     await waitFor(() => expect(api.callsOf('skills.restore')).toEqual([{ library: LIB, skillId: '1700000099' }]))
     expect(lib.require('1700000099').legacy).toBe(false)
     await waitFor(() => expect(screen.queryByText('Old retired skill')).toBeNull()) // list re-read: no longer legacy
+    // said, with Undo focused: Undo retires it again
+    expect(screen.getByTestId('restored-banner').textContent).toMatch(/Restored “Old retired skill” to the library/)
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('restore-undo')))
+    fireEvent.click(screen.getByTestId('restore-undo'))
+    await waitFor(() => expect(api.callsOf('skills.delete')).toEqual([{ library: LIB, skillId: '1700000099' }]))
+    await waitFor(() => expect(screen.queryByTestId('restored-banner')).toBeNull())
+    expect(lib.require('1700000099').legacy).toBe(true)
+  })
+
+  it('shows Restore on the selected legacy row for the pointer (hidden from the accessibility tree: the bar above has it)', async () => {
+    const { api } = setup(1, (l) => l.add(makeMeta(98, { title: 'Another retired one' }), 'old2', true))
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    fireEvent.change(screen.getByTestId('skill-legacy-filter'), { target: { value: 'legacy' } })
+    const row = (await screen.findByText('Another retired one')).closest('[data-testid="skill-row"]') as HTMLElement
+    fireEvent.click(row)
+    const onRow = await within(row).findByTestId('row-restore')
+    expect(onRow.getAttribute('aria-hidden')).toBe('true')
+    fireEvent.click(onRow)
+    await waitFor(() => expect(api.callsOf('skills.restore')).toEqual([{ library: LIB, skillId: '1700000098' }]))
   })
 
   it('full-text search goes through skills.query and shows the similarity', async () => {

@@ -5,7 +5,7 @@ import type { SkillUsage, UsageReport } from '../../src/shared/types'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import type { Translate } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
-import { failingSkills, neverUsedIn, taskRoute, usageCell } from '../../src/renderer/features/usage/usage-format'
+import { failingSkills, latestUse, neverUsedIn, taskRoute, usageCell } from '../../src/renderer/features/usage/usage-format'
 
 const en: Translate = (key, vars) => formatMessage(MESSAGES.en[key], vars)
 const zh: Translate = (key, vars) => formatMessage(MESSAGES.zh[key], vars)
@@ -17,7 +17,11 @@ const u = (over: Partial<SkillUsage>): SkillUsage => ({
 describe('usage cell', () => {
   it('counts first; the comparison only where it can be made', () => {
     expect(usageCell(en, u({}))).toEqual({ uses: 'not used', result: '', tone: 'muted' })
-    expect(usageCell(en, u({ uses: 1, completed: 1, last_used_at: '2026-11-20T10:00:00.000Z', verdict: 'too-few' }))).toEqual({ uses: '1 use · last 2026-11-20', result: 'too few uses to tell (1/1)', tone: 'plain' })
+    expect(usageCell(en, u({ uses: 1, completed: 1, last_used_at: '2026-11-20T10:00:00.000Z', verdict: 'too-few' }))).toEqual({ uses: '1 use', result: 'too few uses to tell (1/1)', tone: 'plain' })
+    expect(latestUse('2026-11-21T08:00:00.000Z', u({ uses: 1, last_used_at: '2026-11-20T10:00:00.000Z' }))).toBe('2026-11-21T08:00:00.000Z')
+    expect(latestUse(null, u({ uses: 1, last_used_at: '2026-11-20T10:00:00.000Z' }))).toBe('2026-11-20T10:00:00.000Z')
+    expect(latestUse('2026-11-01T00:00:00.000Z', u({}))).toBe('2026-11-01T00:00:00.000Z')
+    expect(latestUse(null, undefined)).toBeNull()
     expect(usageCell(en, u({ uses: 8, completed: 7, failed: 1, verdict: 'as-baseline' })).result).toBe('7/8 completed, baseline 85%')
     expect(usageCell(en, u({ uses: 6, completed: 2, failed: 3, corrected: 1, verdict: 'fails-more' }))).toMatchObject({ result: '4/6 went wrong, baseline 10%', tone: 'bad' })
     expect(usageCell(en, u({ uses: 6, completed: 6, verdict: 'no-baseline' })).result).toBe('6/6 · nothing to compare with yet')

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useState } from 'react'
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SkillSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
@@ -13,6 +13,7 @@ import { translateServerMessage } from '../../i18n/server-messages'
 import { DEFAULT_FILTER, filterSkills } from './skill-filter'
 import { InstallFromGitButton } from '../sources/InstallFromGit'
 import { SkillUsageCell } from '../usage/SkillUsageCell'
+import { latestUse } from '../usage/usage-format'
 import { useUsage } from '../usage/use-usage'
 import type { SkillFilter, SkillSortKey } from './skill-filter'
 
@@ -47,10 +48,27 @@ export function SkillsScreen(): React.JSX.Element {
     queryFn: () => api.call('skills.query', { library: library!, text: searchText, top: 100 }),
     enabled: !!library && searchText.length >= 2
   })
+  /** The last restore, said with an Undo (which retires the skill again) until the next one. */
+  const [restored, setRestored] = useState<{ skillId: string; title: string; path: string } | null>(null)
+  const undoButton = useRef<HTMLButtonElement>(null)
   const restore = useMutation({
-    mutationFn: (skillId: string) => api.call('skills.restore', { library: library!, skillId }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.library(library!) })
+    mutationFn: (row: Row) => api.call('skills.restore', { library: library!, skillId: row.skill_id }),
+    onSuccess: (doc, row) => {
+      setRestored({ skillId: row.skill_id, title: row.title || row.skill_id, path: doc.skill.path })
+      return client.invalidateQueries({ queryKey: queryKeys.library(library!) })
+    }
   })
+  const undoRestore = useMutation({
+    mutationFn: (skillId: string) => api.call('skills.delete', { library: library!, skillId }),
+    onSuccess: () => {
+      setRestored(null)
+      return client.invalidateQueries({ queryKey: queryKeys.library(library!) })
+    }
+  })
+  // focus goes to the result's next action (Undo), not back to the page
+  useEffect(() => {
+    if (restored) undoButton.current?.focus()
+  }, [restored])
   const deferredFilter = useDeferredValue(filter)
   const usage = useUsage(library)
   const usageById = useMemo(() => new Map((usage.data?.skills ?? []).map((u) => [u.skill_id, u])), [usage.data])
@@ -102,7 +120,7 @@ export function SkillsScreen(): React.JSX.Element {
           <select data-testid="skill-sort" value={filter.sort} onChange={(e) => set('sort', e.target.value as SkillSortKey)} disabled={searchText.length >= 2}>
             <option value="quality">{t('skills.col.quality')}</option>
             <option value="fetch">{t('skills.col.fetch')}</option>
-            <option value="lastUsed">{t('skills.col.lastFetched')}</option>
+            <option value="lastUsed">{t('skills.col.lastUsed')}</option>
             <option value="created">{t('skills.col.created')}</option>
             <option value="title">{t('skills.col.title')}</option>
           </select>
@@ -134,6 +152,15 @@ export function SkillsScreen(): React.JSX.Element {
       {list.error && <ErrorNotice error={list.error} action="failed.listSkills" onRetry={() => void list.refetch()} />}
       {ranked.error && <ErrorNotice error={ranked.error} action="failed.search" />}
       {restore.error && <ErrorNotice error={restore.error} action="failed.restoreSkill" />}
+      {undoRestore.error && <ErrorNotice error={undoRestore.error} action="failed.retireSkill" />}
+      {restored && (
+        <div className="banner banner-ok" role="status" data-testid="restored-banner">
+          <span>{t('skills.restored', { title: restored.title, path: restored.path })}</span>
+          <button type="button" ref={undoButton} className="btn btn-small" data-testid="restore-undo" disabled={undoRestore.isPending} onClick={() => undoRestore.mutate(restored.skillId)}>
+            {t('curate.undo')}
+          </button>
+        </div>
+      )}
       {usage.error && <ErrorNotice error={usage.error} action="usage.failedLoad" onRetry={() => void usage.refetch()} />}
       {(list.data?.errors.length ?? 0) > 0 && (
         <details className="load-errors" open={route.screen === 'skills' && route.showErrors ? true : undefined} data-testid="load-errors">
@@ -154,7 +181,7 @@ export function SkillsScreen(): React.JSX.Element {
       {selectedLegacy && (
         <div className="toolbar">
           <span className="muted">{t('skills.legacySelected', { title: selectedLegacy.title || selectedLegacy.skill_id })}</span>
-          <button type="button" className="btn btn-small" data-testid="skill-restore" disabled={restore.isPending} onClick={() => restore.mutate(selectedLegacy.skill_id)}>
+          <button type="button" className="btn btn-small" data-testid="skill-restore" disabled={restore.isPending} onClick={() => restore.mutate(selectedLegacy)}>
             {t('skills.restore')}
           </button>
         </div>
@@ -163,7 +190,7 @@ export function SkillsScreen(): React.JSX.Element {
         <span>{t('skills.col.title')}</span>
         <span>{searchText.length >= 2 ? t('skills.col.similarity') : t('skills.col.quality')}</span>
         <span>{t('skills.col.fetch')}</span>
-        <span>{t('skills.col.lastFetched')}</span>
+        <span>{t('skills.col.lastUsed')}</span>
         <span>{t('usage.col')}</span>
         <span>{t('skills.col.created')}</span>
         <span />
@@ -184,7 +211,7 @@ export function SkillsScreen(): React.JSX.Element {
           rowTestId="skill-row"
           onOpen={open}
           onActiveChange={(s) => setActiveRow(s)}
-          renderRow={(s) => (
+          renderRow={(s, _i, active) => (
             <div className="skill-grid skill-row">
               <span className="cell-title">
                 <span className="cell-name" data-testid="skill-open" onClick={() => open(s)}>
@@ -205,12 +232,19 @@ export function SkillsScreen(): React.JSX.Element {
                 )}
               </span>
               <span>{s.fetch_count}</span>
-              <span>{formatDate(s.last_used_at, lang)}</span>
+              <span data-testid="skill-last-used">{formatDate(latestUse(s.last_used_at, usageById.get(s.skill_id)), lang)}</span>
               {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
               <span>{formatDate(s.created_at, lang)}</span>
               <span className="cell-badges">
                 <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>
                 {s.legacy && <Badge tone="warn">{t('skills.legacyBadge')}</Badge>}
+                {s.legacy && active && (
+                  // on the row for the pointer; keyboard users have the same action in the bar above the list
+                  // (a button inside a list option would be a nested control)
+                  <span className="row-action" aria-hidden="true" data-testid="row-restore" onClick={(e) => (e.stopPropagation(), restore.mutate(s))}>
+                    {t('skills.restore')}
+                  </span>
+                )}
               </span>
             </div>
           )}

@@ -25,9 +25,18 @@ export function baselineText(b: UsageBaseline): string {
 }
 
 /** The two lines of a skill's cell in the Skills list: uses and last use; how its tasks went against the baseline. */
+/** The latest use a skill has: its own `last_used_at` (query_skill fetches) or the latest use found in agents' logs. */
+export function latestUse(fileLastUsed: string | null | undefined, u: SkillUsage | undefined): string | null {
+  const a = fileLastUsed ? Date.parse(fileLastUsed) : NaN
+  const b = u?.last_used_at ? Date.parse(u.last_used_at) : NaN
+  if (!Number.isFinite(a) && !Number.isFinite(b)) return null
+  return Number.isFinite(a) && (!Number.isFinite(b) || a >= b) ? fileLastUsed! : u!.last_used_at!
+}
+
 export function usageCell(t: Translate, u: SkillUsage | undefined): { uses: string; result: string; tone: 'muted' | 'bad' | 'plain' } {
   if (!u || u.uses === 0) return { uses: t('usage.notUsed'), result: '', tone: 'muted' }
-  const uses = `${u.uses === 1 ? t('usage.usesOne') : t('usage.uses', { n: u.uses })}${u.last_used_at ? ` · ${t('usage.last', { date: u.last_used_at.slice(0, 10) })}` : ''}`
+  // (when: the row's one "Last used" column, latestUse)
+  const uses = u.uses === 1 ? t('usage.usesOne') : t('usage.uses', { n: u.uses })
   const n = judged(u)
   switch (u.verdict) {
     case 'too-few':
