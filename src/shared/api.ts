@@ -301,9 +301,16 @@ export interface JobProgress {
   total?: number
 }
 
+/** Why reflection made no skill of a task (issue 36). */
+export type NoSkillWhy = 'greeting' | 'no-work' | 'little-work' | 'unfinished' | 'follow-up'
+
 export interface ReflectSummary {
   created: { taskDir: string; skill_id: string; path: string; library: string }[]
-  skipped: { taskDir: string; reason: string }[]
+  /**
+   * `why`: the task made no skill on purpose (issue 36): a greeting, no work done, too little work, unfinished (it is
+   * reflected once it finishes), or a follow-up folded into the task `of`. Absent for the other skips.
+   */
+  skipped: { taskDir: string; reason: string; why?: NoSkillWhy; of?: string }[]
   failed: { taskDir: string; error: string }[]
   cancelled: boolean
   /** Things that went wrong beside the tasks (e.g. the reflection log could not be written), said to the user. */

@@ -35,16 +35,21 @@ describe('skillbench reflect', () => {
     const a = io()
     expect(await main(['reflect', '--root-dir', root], a.io)).toBe(0)
     expect(a.out.stderr).toContain('Found 2 tasks to process')
-    expect(a.out.stderr).toContain('[1/2] Processing output_2...')
-    expect(a.out.stderr).toContain('[2/2] Processing output_1...')
-    expect(a.out.stdout).toMatch(/Created 2 skill\(s\); skipped 0 already reflected; failed 0/)
+    expect(a.out.stderr).toContain('[1/2] Processing output_1...')
+    expect(a.out.stderr).toContain('[2/2] Skipping output_2 (No skill: no work done)')
+    expect(a.out.stdout).toMatch(/Created 1 skill\(s\); skipped 0 already reflected, 1 with no skill worth making; failed 0/)
+    expect(a.out.stdout).toContain('  – output_2: no work done')
     expect(a.out.stderr).not.toContain('[#')
 
     const b = io({}, true)
     expect(await main(['reflect', '--root-dir', root, '--json'], b.io)).toBe(0)
-    const summary = JSON.parse(b.out.stdout) as { created: unknown[]; skipped: { reason: string }[] }
+    const summary = JSON.parse(b.out.stdout) as { created: unknown[]; skipped: { reason: string; why?: string }[] }
     expect(summary.created).toEqual([])
-    expect(summary.skipped.map((s) => s.reason)).toEqual(['already reflected', 'already reflected'])
+    // the task with no work is judged again (never frozen), and still says why
+    expect([...summary.skipped].sort((x, y) => x.reason.localeCompare(y.reason))).toEqual([
+      { taskDir: 'output_1', reason: 'already reflected' },
+      { taskDir: 'output_2', reason: 'no work done', why: 'no-work' }
+    ])
     expect(b.out.stderr).toContain(progressBar(2, 2))
     expect(skillFiles(libraryDirFor(root, 'alice'))).toHaveLength(1)
   })
@@ -73,8 +78,8 @@ describe('skillbench reflect', () => {
     ])
     const a = io()
     expect(await main(['reflect', '--root-dir', root, '--decide'], a.io)).toBe(0)
-    expect(a.out.stdout).toMatch(/Created 1 skill\(s\); 0 enhancement\(s\) proposed for review, 1 task\(s\) needing nothing/)
-    expect(a.out.stderr).toContain('- Decision: nothing to change')
+    expect(a.out.stdout).toMatch(/Created 1 skill\(s\); 0 enhancement\(s\) proposed for review, 0 task\(s\) needing nothing; skipped 0 already reflected, 1 with no skill worth making/)
+    expect(a.out.stdout).toContain('  – output_hi: greeting')
   })
 
   it('answers bad usage with exit code 2', async () => {
@@ -85,10 +90,11 @@ describe('skillbench reflect', () => {
   })
 
   it('works with a model answer through the CLI', async () => {
-    server = await startOpenAiServer(() => ({ json: chatCompletion('Joke in Chinese\n\nbody\n\nFILES_TO_BACKUP:\n\nUSAGE_CONDITIONS: jokes') }))
-    const root = makeRoot([{ dir: 'output_j', log: JOKE_LOG }])
+    server = await startOpenAiServer(() => ({ json: chatCompletion('Calculator\n\nbody\n\nFILES_TO_BACKUP:\n\nUSAGE_CONDITIONS: calculators') }))
+    const root = makeRoot([{ dir: 'output_j', log: CALC_LOG }])
     const a = io({ OPENAI_API_KEY: 'k' })
     expect(await main(['reflect', '--root-dir', root, '--llm', 'openai', '--base-url', server.url, '--model', 'm', '--concurrency', '2'], a.io)).toBe(0)
-    expect(skillFiles(libraryDirFor(root, ''))).toEqual(['skill_Joke in Chinese.md'])
+    // named from what was asked, cut at a word (issue 36)
+    expect(skillFiles(libraryDirFor(root, ''))).toEqual(['skill_Write a Python.md'])
   })
 })

@@ -196,10 +196,9 @@ describe('runReflection with decisions (offline)', () => {
       { dir: 'bob/output_hi', log: 'Received user requirement: 你好\nTASK_COMPLETED: 问候🎉 Workflow completed!\n' }
     ])
     const s = await runReflection({ rootDir: root, decide: true }, defaultReflectionDeps())
-    expect(s.decisions!.map((d) => [d.taskDir, d.operation])).toEqual([
-      ['output_hi', 'none'],
-      ['output_calc', 'create']
-    ])
+    // a greeting is judged before any decision (issue 36): no skill, and the reason says so
+    expect(s.decisions!.map((d) => [d.taskDir, d.operation])).toEqual([['output_calc', 'create']])
+    expect(s.skipped).toEqual([{ taskDir: 'output_hi', reason: 'greeting', why: 'greeting' }])
     expect(skillFiles(libraryDirFor(root, 'bob'))).toHaveLength(1)
   })
 })

@@ -47,6 +47,12 @@ export const SCRAPER_LOG = [
   '  <parameter name="target_file">scrape.py</parameter>',
   '  <parameter name="code_edit">import requests</parameter>',
   '</invoke>',
+  '<invoke name="run_terminal_cmd">',
+  '  <parameter name="command">python scrape.py</parameter>',
+  '</invoke>',
+  '<invoke name="read_file">',
+  '  <parameter name="target_file">titles.txt</parameter>',
+  '</invoke>',
   'TASK_COMPLETED: titles saved🎉 Workflow completed!',
   ''
 ].join('\n')

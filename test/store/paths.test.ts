@@ -167,7 +167,10 @@ describe('skill file names', () => {
     ['', 'skill_untitled.md'],
     ['???', 'skill_untitled.md'],
     ['CON', 'skill_CON_.md'],
-    ['😀 emoji title that is long', 'skill_😀 emoji title that i.md']
+    ['😀 emoji title that is long', 'skill_😀 emoji title that.md'],
+    // issue 36: a Latin word is never cut in two
+    ['Great, but keep in mind that new file', 'skill_Great, but keep in.md'],
+    ['Configurecompactionthreshold', 'skill_Configurecompactiont.md']
   ])('%j → %s', (title, expected) => {
     expect(buildSkillFileName(title, '1768615161', none)).toBe(expected)
   })

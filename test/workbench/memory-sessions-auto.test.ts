@@ -144,6 +144,8 @@ function writeCodexHome(): string {
     { type: 'event_msg', payload: { type: 'user_message', message: 'Configure nightly rsync backups of the photo archive to the NAS with seven rotated copies' } },
     { type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"rsync -a photos nas:/backup"}', call_id: 'c1' } },
     { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'Process exited with code 0' } },
+    { type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"crontab -l"}', call_id: 'c2' } },
+    { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c2', output: 'Process exited with code 0' } },
     { type: 'response_item', payload: { type: 'message', role: 'assistant', phase: 'final_answer', content: [{ type: 'output_text', text: 'Backups run nightly.' }] } },
     { type: 'event_msg', payload: { type: 'task_complete', last_agent_message: 'Backups run nightly.' } },
     { type: 'event_msg', payload: { type: 'user_message', message: 'also lint' } },

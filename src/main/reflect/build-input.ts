@@ -1,6 +1,7 @@
 import type { TaskTrace } from '../../shared/types'
 import { condenseToolCalls, formatStepLine } from './condense'
 import { detectLanguage, type ReflectLanguage } from './language'
+import { isPermissionPrompt } from './requests'
 import { clip, cutMiddle } from './text-utils'
 
 /** What the reflector (offline or model) reads about one task. */
@@ -45,12 +46,18 @@ export function buildReflectionInput(trace: TaskTrace, opts: BuildInputOptions):
     .filter(Boolean)
     .join('\n')
 
+  // the first request is the task; later ones are follow-ups folded into it (never the title)
   const requirements = trace.requirements.length
-    ? trace.requirements.map((r, i) => `${i + 1}. ${clip(r.trim(), 4_000)}`).join('\n')
+    ? trace.requirements.map((r, i) => `${i === 0 ? 'Task' : `Follow-up ${i}`}: ${clip(r.trim(), 4_000)}`).join('\n')
     : '(none recorded)'
   const steps = condenseToolCalls(trace.toolCalls)
   const toolLines = steps.length ? steps.map((s, i) => `${i + 1}. ${formatStepLine(s)}`).join('\n') : '(no tool calls)'
-  const errors = trace.errors.length ? trace.errors.map((e) => `- ${clip(e.trim(), 600)}`).join('\n') : '(none)'
+  // a tool use the user declined is a permission prompt, not an error to learn from
+  const real = trace.errors.filter((e) => !isPermissionPrompt(e))
+  const declined = trace.errors.length - real.length
+  const errors =
+    (real.length ? real.map((e) => `- ${clip(e.trim(), 600)}`).join('\n') : '(none)') +
+    (declined ? `\n(${declined} tool use(s) declined by the user at the permission prompt: not errors, no lesson)` : '')
   const files = trace.files.length ? trace.files.slice(0, 200).map((f) => `- ${f}`).join('\n') : '(none)'
   const prefs = trace.preferences?.length ? trace.preferences.map((p) => `- ${clip(p, 400)}`).join('\n') : ''
   const messages = trace.agentMessages.length

@@ -7,6 +7,7 @@ import { parseReflectionAnswer, titleFromReflection } from './parse-answer'
 import { joinPreferences, preferencesFromAnswer } from './answer-preferences'
 import { buildReflectionMessages, COPY_SKILL_FILES_TOOL } from './prompts'
 import { oneLine, clip } from './text-utils'
+import { headRequest } from './task-judgment'
 import type { ReflectionDraft } from './types'
 
 export interface LlmReflectOptions {
@@ -35,8 +36,10 @@ export async function reflectWithLlm(llm: LlmClient, trace: TaskTrace, opts: Llm
   if (!parsed.reflection.trim()) {
     throw new LlmError('bad_answer', 'the model answered without a reflection', 1)
   }
-  const first = oneLine(trace.requirements[0] ?? '')
-  const fallbackTitle = titleFromRequirement(trace.requirements[0] ?? '', input.language) || `Task ${trace.taskDir}`
+  // the title comes from what was asked (the model's first line is often "Task completed successfully")
+  const head = headRequest(trace)
+  const first = oneLine(head)
+  const askedTitle = titleFromRequirement(head, input.language)
   const usage =
     parsed.usageConditions ||
     (first
@@ -47,7 +50,7 @@ export async function reflectWithLlm(llm: LlmClient, trace: TaskTrace, opts: Llm
         ? '通用任务'
         : 'General tasks')
   return {
-    title: titleFromReflection(parsed.reflection, fallbackTitle),
+    title: askedTitle || titleFromReflection(parsed.reflection, `Task ${trace.taskDir}`),
     body: parsed.reflection + '\n',
     usageConditions: usage,
     // stated preferences from the log itself first, then the answer's "User preferences" section

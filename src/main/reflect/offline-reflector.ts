@@ -3,6 +3,8 @@ import { condenseToolCalls, primaryTarget, type Step } from './condense'
 import { detectLanguage, type ReflectLanguage } from './language'
 import { isBackupCandidate } from './backup-rules'
 import { safeWorkspacePath } from './parse-answer'
+import { isGreeting, isPermissionPrompt } from './requests'
+import { headRequest } from './task-judgment'
 import { clip, oneLine } from './text-utils'
 import type { ReflectionDraft } from './types'
 
@@ -108,8 +110,10 @@ const PREF_ZH = /(记住|偏好|喜欢|不要|别用|务必|一定要|必须|请
 export function reflectOffline(trace: TaskTrace): ReflectionDraft {
   const language = detectLanguage(trace.requirements.join('\n') || trace.finalText || '')
   const w = WORDS[language]
-  const first = oneLine(trace.requirements[0] ?? '')
-  const title = titleFromRequirement(trace.requirements[0] ?? '', language) || w.untitled(trace.taskDir)
+  // the title and usage come from what was asked: the first real request, without greetings and agent wrappers
+  const head = headRequest(trace)
+  const first = oneLine(head)
+  const title = titleFromRequirement(head, language) || w.untitled(trace.taskDir)
   const usageConditions = first ? w.usage(clip(first, 100)) : w.usageNone
   const preferences = extractPreferences(trace)
   const filesToBackup = backupCandidates(trace)
@@ -138,7 +142,7 @@ export function reflectOffline(trace: TaskTrace): ReflectionDraft {
     if (trace.files.length > 30) shown.push(`- …${w.and(trace.files.length - 30)}`)
     out.push('', `## ${w.outputs}`, ...shown)
   }
-  const followUps = followUpRequests(trace)
+  const followUps = followUpRequests(trace, first)
   if (followUps.length) {
     out.push('', `## ${w.followUps}`, ...followUps.map((r, i) => `${i + 1}. ${r}`))
   }
@@ -245,7 +249,10 @@ function pitfallLines(trace: TaskTrace, w: Words): string[] {
   const lines: string[] = []
   const seen = new Set<string>()
   const toolNames = [...new Set(trace.toolCalls.map((c) => c.name))].sort((a, b) => b.length - a.length)
+  // a tool use the user declined is a permission prompt, not a lesson (nor is the failed call behind it)
+  const declined = trace.errors.filter(isPermissionPrompt)
   for (const raw of trace.errors) {
+    if (isPermissionPrompt(raw)) continue
     const text = cleanError(raw)
     if (!text || seen.has(text)) continue
     seen.add(text)
@@ -261,6 +268,7 @@ function pitfallLines(trace: TaskTrace, w: Words): string[] {
     if (seen.has(key)) continue
     seen.add(key)
     if (trace.errors.some((e) => e.includes(call.name))) continue
+    if (declined.some((e) => e.startsWith(`${call.name}:`))) continue
     lines.push(`\`${call.name}\`${primaryTarget(call) ? ` (\`${primaryTarget(call, 80)}\`)` : ''} failed — ${resolution(trace, call.name, w, call)}`)
   }
   if (trace.interruptions > 0) {
@@ -291,13 +299,12 @@ function cleanError(raw: string): string {
   )
 }
 
-function followUpRequests(trace: TaskTrace): string[] {
-  const first = oneLine(trace.requirements[0] ?? '')
-  const seen = new Set([first])
+function followUpRequests(trace: TaskTrace, first: string): string[] {
+  const seen = new Set([first, oneLine(trace.requirements[0] ?? '')])
   const out: string[] = []
-  for (const r of trace.requirements.slice(1)) {
+  for (const r of trace.requirements) {
     const line = oneLine(r)
-    if (!line || seen.has(line)) continue
+    if (!line || seen.has(line) || isGreeting(line)) continue
     seen.add(line)
     out.push(clip(line, 300))
     if (out.length >= 10) break

@@ -23,6 +23,7 @@ import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
+import { judgeTasks, noSkillReason, type NoSkillTask, type TaskUnit } from './task-judgment'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
@@ -139,9 +140,14 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       summary.skipped.push({ taskDir: path.basename(s.path), reason: s.reason })
     }
   }
-  traces = selectTasks(traces, opts, rootDir)
+  // follow-ups fold into the task they continue; greetings, idle and unfinished tasks say why they make no skill
+  const judged = judgeTasks(traces)
+  const items: Item[] = [
+    ...selectUnits(judged.units, opts, rootDir).map((unit) => ({ unit })),
+    ...selectNone(judged.none, opts, rootDir).map((none) => ({ none }))
+  ]
 
-  const total = traces.length
+  const total = items.length
   emit({ kind: 'start', index: 0, total, taskDir: '', message: `Found ${total} tasks to process` })
 
   const order = new Map<ReflectionSummary['created'][number], number>()
@@ -156,10 +162,18 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     return ctx
   }
 
-  const processOne = async (trace: TaskTrace, index: number): Promise<void> => {
+  const processOne = async (item: Item, index: number): Promise<void> => {
     if (opts.signal?.aborted) {
       return
     }
+    if (item.none) {
+      const { trace, why, of } = item.none
+      const reason = noSkillReason(why, of)
+      summary.skipped.push({ taskDir: trace.taskDir, reason, why, ...(of ? { of } : {}) })
+      emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', message: `No skill: ${reason}` })
+      return
+    }
+    const { trace, members } = item.unit!
     const base = { index, total, taskDir: trace.taskDir }
     let ctx: LibraryCtx
     try {
@@ -170,8 +184,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       emit({ ...base, kind: 'task-failed', message })
       return
     }
-    if (!opts.force && (ctx.reflected.has(trace.taskDir) || ctx.pendingEnhance.has(trace.taskDir))) {
-      const reason = ctx.reflected.has(trace.taskDir) ? 'already reflected' : 'enhancement pending review'
+    const done = members.some((m) => ctx.reflected.has(m))
+    if (!opts.force && (done || members.some((m) => ctx.pendingEnhance.has(m)))) {
+      const reason = done ? 'already reflected' : 'enhancement pending review'
       summary.skipped.push({ taskDir: trace.taskDir, reason })
       emit({ ...base, kind: 'task-skipped', message: reason })
       return
@@ -198,7 +213,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         draft = await whileWaiting(mode, step, () => reflect(trace, mode, opts, deps))
       }
       // a concurrent task of this run may have claimed the same folder meanwhile
-      const claimed = opts.force || (!ctx.reflected.has(trace.taskDir) && !ctx.inFlight.has(trace.taskDir))
+      const claimed = opts.force || members.every((m) => !ctx.reflected.has(m) && !ctx.inFlight.has(m))
       if (opts.signal?.aborted) {
         throw new CancelledError()
       }
@@ -207,7 +222,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         ctx.inFlight.add(trace.taskDir)
         try {
           step('write', 0.9, `Writing the skill "${draft.title}"`)
-          skill = await writeSkill(ctx, trace, draft, deps, now)
+          skill = await writeSkill(ctx, trace, members, draft, deps, now)
         } finally {
           ctx.inFlight.delete(trace.taskDir)
         }
@@ -237,7 +252,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   // offline work is CPU-light and waits on fsync: a few tasks at once keep the disk busy; offline decisions
   // run one at a time so a skill created for one task is seen by the next
   const limit = mode === 'openai' ? Math.max(1, Math.floor(opts.concurrency ?? 4)) : opts.decide ? 1 : OFFLINE_CONCURRENCY
-  await pool(traces, limit, processOne, opts.signal)
+  await pool(items, limit, processOne, opts.signal)
 
   // tasks run in parallel: report them in run order (newest first), not in finishing order
   summary.created.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
@@ -260,19 +275,34 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   return summary
 }
 
-/** Filters by user and task names/paths; newest first (ties by name, so runs are repeatable). */
-function selectTasks(traces: TaskTrace[], opts: ReflectionOptions, rootDir: string): TaskTrace[] {
-  let out = traces
-  if (opts.user) {
-    const want = opts.user === 'default' ? '' : opts.user
-    out = out.filter((t) => t.user === want || (opts.user === 'default' && t.user === 'default'))
+/** One entry of a run: a task to reflect (with its follow-ups), or a task that makes no skill and why. */
+interface Item {
+  unit?: TaskUnit
+  none?: NoSkillTask
+}
+
+/** A filter by user and task names/paths (a unit is picked when any of its tasks is). */
+function taskFilter(opts: ReflectionOptions, rootDir: string): (t: TaskTrace, members?: string[]) => boolean {
+  const want = opts.user === 'default' ? '' : opts.user
+  const names = new Set((opts.tasks ?? []).map((t) => t.replace(/[\\/]+$/, '')))
+  const paths = new Set((opts.tasks ?? []).map((t) => path.resolve(rootDir, t)))
+  return (t, members = [t.taskDir]) => {
+    if (opts.user && !(t.user === want || (opts.user === 'default' && t.user === 'default'))) return false
+    if (!opts.tasks?.length) return true
+    return members.some((m) => names.has(m)) || paths.has(path.resolve(t.path))
   }
-  if (opts.tasks?.length) {
-    const names = new Set(opts.tasks.map((t) => t.replace(/[\\/]+$/, '')))
-    const paths = new Set(opts.tasks.map((t) => path.resolve(rootDir, t)))
-    out = out.filter((t) => names.has(t.taskDir) || paths.has(path.resolve(t.path)))
-  }
-  return [...out].sort((a, b) => taskTime(b) - taskTime(a) || a.taskDir.localeCompare(b.taskDir))
+}
+
+/** The units to reflect, newest first (ties by name, so runs are repeatable). */
+function selectUnits(units: TaskUnit[], opts: ReflectionOptions, rootDir: string): TaskUnit[] {
+  const keep = taskFilter(opts, rootDir)
+  return units.filter((u) => keep(u.trace, u.members)).sort((a, b) => taskTime(b.trace) - taskTime(a.trace) || a.trace.taskDir.localeCompare(b.trace.taskDir))
+}
+
+/** The tasks that make no skill, in the same order. */
+function selectNone(none: NoSkillTask[], opts: ReflectionOptions, rootDir: string): NoSkillTask[] {
+  const keep = taskFilter(opts, rootDir)
+  return none.filter((n) => keep(n.trace)).sort((a, b) => taskTime(b.trace) - taskTime(a.trace) || a.trace.taskDir.localeCompare(b.trace.taskDir))
 }
 
 async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
@@ -346,7 +376,7 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
 }
 
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */
-async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDraft, deps: ReflectionDeps, now: () => Date): Promise<Skill> {
+async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], draft: ReflectionDraft, deps: ReflectionDeps, now: () => Date): Promise<Skill> {
   let skill: Skill
   // ids are handed out here so tasks write in parallel; a name taken by a concurrent write is retried
   for (let attempt = 1; ; attempt++) {
@@ -357,14 +387,14 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, draft: ReflectionDr
         body: draft.body,
         usage_conditions: draft.usageConditions,
         user_preferences: draft.userPreferences,
-        task_directories: [trace.taskDir]
+        task_directories: members
       })
       break
     } catch (err) {
       if (!(err instanceof StoreError && err.code === 'exists') || attempt >= 5) throw err
     }
   }
-  ctx.reflected.add(trace.taskDir)
+  for (const m of members) ctx.reflected.add(m)
   if (draft.rejectedPaths.length) {
     void ctx.log.error(`Refused paths outside the workspace for ${trace.taskDir}: ${draft.rejectedPaths.join(', ')}`)
   }

@@ -93,17 +93,30 @@ export async function resolveInside(root: string, rel: unknown): Promise<string>
 // eslint-disable-next-line no-control-regex
 const UNSAFE_FILE_CHARS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g
 
-/** The part of a title that goes into a file name: Markdown heading / list markers dropped, unsafe characters removed, 20 characters. */
+/** The part of a title that goes into a file name: Markdown heading / list markers dropped, unsafe characters removed, ≤ 20 characters. */
 export function titleStem(title: string): string {
   let t = title.normalize('NFC').trim()
   t = t.replace(/^#{1,6}\s+/, '') // "## 深度反思分析"
   t = t.replace(/^(?:\d{1,3}[.)、．]|[-*+])\s*/, '') // "1. 任务完成情况", "- item"
   t = t.replace(/^\*\*(.+?)\*\*/, '$1')
   t = t.replace(UNSAFE_FILE_CHARS, '')
-  t = Array.from(t).slice(0, 20).join('') // code points, as upstream Python slices
+  t = cutStem(Array.from(t)) // 20 code points, as upstream Python slices, but never in the middle of a word
   t = t.replace(/^[\s.]+|[\s.]+$/gu, '')
   if (t === '' || WINDOWS_RESERVED.test(t)) t = t === '' ? 'untitled' : `${t}_`
   return t
+}
+
+/** The first 20 code points; a Latin word cut in two is dropped ("Great, but keep in m" → "Great, but keep in"). */
+function cutStem(chars: string[]): string {
+  if (chars.length <= 20) return chars.join('')
+  const head = chars.slice(0, 20)
+  const inWord = /[\p{L}\p{N}]/u
+  const latin = /[A-Za-z0-9\u00c0-\u024f]/
+  if (latin.test(head[19]!) && inWord.test(chars[20]!)) {
+    const space = head.lastIndexOf(' ')
+    if (space >= 8) return head.slice(0, space).join('')
+  }
+  return head.join('')
 }
 
 /**

@@ -39,12 +39,14 @@ export function formatReflectSummary(s: ReflectionSummary): string {
   const already = s.skipped.filter((x) => x.reason === 'already reflected' || x.reason === 'enhancement pending review').length
   const enhanced = s.proposals?.length ?? 0
   const unchanged = s.decisions?.filter((d) => d.operation === 'none').length ?? 0
-  const other = s.skipped.length - already - enhanced - unchanged
+  const noSkill = s.skipped.filter((x) => x.why)
+  const other = s.skipped.length - already - enhanced - unchanged - noSkill.length
   const decided = s.decisions ? `; ${enhanced} enhancement(s) proposed for review, ${unchanged} task(s) needing nothing` : ''
   const lines = [
-    `Created ${s.created.length} skill(s)${decided}; skipped ${already} already reflected${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
+    `Created ${s.created.length} skill(s)${decided}; skipped ${already} already reflected${noSkill.length ? `, ${noSkill.length} with no skill worth making` : ''}${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
   ]
   for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
+  for (const n of noSkill) lines.push(`  – ${n.taskDir}: ${n.reason}`)
   for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
   for (const w of s.warnings ?? []) lines.push(`  ⚠ ${w}`)
   return lines.join('\n') + '\n'

@@ -1,0 +1,186 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TaskTrace } from '../../src/shared/types'
+import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
+import { reflectOffline } from '../../src/main/reflect/offline-reflector'
+import { cleanRequest, isGreeting, isPermissionPrompt, startsAsContinuation } from '../../src/main/reflect/requests'
+import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
+import { foldParts, judgeTasks, noSkillReason } from '../../src/main/reflect/task-judgment'
+import { openLibrary } from '../../src/main/store'
+import { scanSessions } from '../../src/main/scan/sessions'
+import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
+import { CALC_LOG, makeRoot, skillFiles } from './make-root'
+
+/** A session task `name#n` as the Claude Code adapter gives it. */
+function sessionTask(n: number, request: string, over: Partial<TaskTrace> = {}): TaskTrace {
+  return {
+    source: 'claude',
+    user: '',
+    taskDir: `s1#${n}`,
+    path: '/x/s1.jsonl',
+    mtime: 1,
+    status: 'completed',
+    completed: true,
+    requirements: [request],
+    toolCalls: [],
+    errors: [],
+    interruptions: 0,
+    agentMessages: [],
+    files: [],
+    ...over
+  }
+}
+const work = (n: number) => Array.from({ length: n }, (_, i) => ({ agent: 'main', name: i % 2 ? 'Bash' : 'Edit', params: { command: `step ${i}`, file_path: `f${i}.ts` } }))
+
+describe('requests: greetings, continuations, wrappers', () => {
+  it.each(['你好', '你好！', 'hi', 'Hello there!', 'thanks, bye', '谢谢', '在吗？', 'hey 👋', 'good morning'])('%j is a greeting', (t) => {
+    expect(isGreeting(t)).toBe(true)
+  })
+  it.each(['你好，写一个笑话，中文的', 'hi, fix the failing test in parser.ts', 'Hello world program in Rust', 'thanks to the cache the build is slow; find out why'])(
+    '%j is not a greeting',
+    (t) => expect(isGreeting(t)).toBe(false)
+  )
+  it.each(['continue', 'Great, thanks! Can you also add tests?', "it's good, but the issue is…", 'great, but keep in mind that new file…', '继续', '好的，再加一个导出功能', 'more context: option 1 is not acceptable'])(
+    '%j continues the task before it',
+    (t) => expect(startsAsContinuation(t)).toBe(true)
+  )
+  it.each(['create hello.py', 'analyze history.jsonl', 'Work on bead spotter-dov', "let's update the default context"])('%j starts something', (t) => {
+    expect(startsAsContinuation(t)).toBe(false)
+  })
+  it('drops the wrappers agents add around what was asked', () => {
+    expect(cleanRequest('# Files mentioned by the user:\n\n## a.vtt: /tmp/a.vtt\n\n## My request for Codex:\nanalyze the transcript')).toBe('analyze the transcript')
+    expect(cleanRequest('/handgemacht:create-beads websearch credo setup')).toBe('websearch credo setup')
+    expect(cleanRequest('ultrathink there is logic that tracks files')).toBe('there is logic that tracks files')
+    expect(cleanRequest('@"solution-architect (agent)" analyze the CLI')).toBe('analyze the CLI')
+  })
+  it('a declined tool use is a permission prompt, a real failure is not', () => {
+    expect(isPermissionPrompt("Bash: The user doesn't want to proceed with this tool use. The tool use was rejected")).toBe(true)
+    expect(isPermissionPrompt('Read: <tool_use_error>File does not exist.</tool_use_error>')).toBe(false)
+  })
+})
+
+describe('judging the tasks of a session', () => {
+  it('folds follow-ups into the task they continue; the unit ends as its last part ends', () => {
+    const judged = judgeTasks([
+      sessionTask(1, 'Add CSV export to the report page', { toolCalls: work(6), status: 'interrupted', completed: false, interruptions: 1 }),
+      sessionTask(2, 'continue', { toolCalls: work(3) }),
+      sessionTask(3, 'Great, thanks! Can you also add a test for the export?', { toolCalls: work(4) }),
+      sessionTask(4, 'thanks')
+    ])
+    expect(judged.units.map((u) => u.members)).toEqual([['s1#1', 's1#2', 's1#3', 's1#4']])
+    const unit = judged.units[0]!.trace
+    expect(unit.completed).toBe(true)
+    expect(unit.toolCalls).toHaveLength(13)
+    const draft = reflectOffline(unit)
+    expect(draft.title).toBe('Add CSV export to the report page')
+    expect(draft.body).toContain('## Follow-up requests\n1. continue\n2. Great, thanks! Can you also add a test for the export?')
+    expect(draft.body).not.toMatch(/^\d\. thanks$/m)
+  })
+
+  it('greetings, idle answers, small jobs and unfinished work make no skill, each saying why', () => {
+    const judged = judgeTasks([
+      sessionTask(1, '你好'),
+      sessionTask(2, 'show tools', { toolCalls: work(1) }),
+      { ...sessionTask(1, 'Refactor the parser into modules', { toolCalls: work(9), status: 'incomplete', completed: false }), taskDir: 's2#1', path: '/x/s2.jsonl' },
+      { ...sessionTask(1, 'What does HTTP 418 mean?'), taskDir: 's3#1', path: '/x/s3.jsonl' }
+    ])
+    expect(judged.units).toEqual([])
+    expect(judged.none.map((n) => [n.trace.taskDir, n.why])).toEqual([
+      ['s1#1', 'greeting'],
+      ['s1#2', 'little-work'],
+      ['s2#1', 'unfinished'],
+      ['s3#1', 'no-work']
+    ])
+    expect(noSkillReason('follow-up', 's1#1')).toBe('follow-up of s1#1')
+  })
+
+  it('a new, self-contained request starts a new task; a greeting never absorbs the task after it', () => {
+    const judged = judgeTasks([
+      sessionTask(1, 'hi'),
+      sessionTask(2, 'Set up ESLint flat config for the monorepo packages', { toolCalls: work(5) }),
+      sessionTask(3, 'Write a migration that renames the users.email column to login', { toolCalls: work(5) })
+    ])
+    expect(judged.units.map((u) => u.members)).toEqual([['s1#2'], ['s1#3']])
+    expect(judged.none.map((n) => n.why)).toEqual(['greeting'])
+  })
+
+  it('an unfinished task\'s follow-ups point at it', () => {
+    const judged = judgeTasks([sessionTask(1, 'Migrate the build to Vite', { toolCalls: work(5), status: 'interrupted', completed: false }), sessionTask(2, 'no, keep webpack for the worker', { status: 'interrupted', completed: false })])
+    expect(judged.none.map((n) => [n.trace.taskDir, noSkillReason(n.why, n.of)])).toEqual([
+      ['s1#1', 'unfinished'],
+      ['s1#2', 'follow-up of s1#1']
+    ])
+  })
+
+  it('fold keeps the head\'s folder and every follow-up\'s files once', () => {
+    const unit = foldParts([sessionTask(1, 'a', { files: ['x.ts'] }), sessionTask(2, 'b', { files: ['x.ts', 'y.ts'], finalText: 'done' })])
+    expect(unit.trace.taskDir).toBe('s1#1')
+    expect(unit.trace.files).toEqual(['x.ts', 'y.ts'])
+    expect(unit.trace.finalText).toBe('done')
+  })
+})
+
+describe.skipIf(!HAS_REAL_DATA)('judging real Claude Code and Codex sessions', () => {
+  const load = async (): Promise<TaskTrace[]> => [
+    ...(await scanSessions({ source: 'claude', dir: realPath('sessions', 'claude_code') })).tasks,
+    ...(await scanSessions({ source: 'codex', dir: realPath('sessions', 'codex_cli') })).tasks
+  ]
+
+  it('the /clear design session is one task: its 12 follow-ups fold in and none is a title', async () => {
+    const judged = judgeTasks(await load())
+    const unit = judged.units.find((u) => u.trace.taskDir === 'session-196820da#1')!
+    expect(unit.members).toHaveLength(13)
+    const draft = reflectOffline(unit.trace)
+    expect(draft.title).toBe('There is logic that tracks files in claude…')
+    expect(draft.title).not.toMatch(/ultrathink/i)
+    expect(draft.title.length).toBeLessThanOrEqual(50)
+    expect(draft.title).toMatch(/[a-z]…$/) // cut after a whole word
+    for (const u of judged.units) expect(reflectOffline(u.trace).title).not.toMatch(/^(great|continue|thanks|it's good|more context)/i)
+  })
+
+  it('the plan interrupted for approval and "create the beads" make one finished task', async () => {
+    const judged = judgeTasks(await load())
+    const unit = judged.units.find((u) => u.trace.taskDir === 'subagent#1')!
+    expect(unit.members).toEqual(['subagent#1', 'subagent#2'])
+    expect(unit.trace.completed).toBe(true)
+    expect(reflectOffline(unit.trace).title).toMatch(/^Websearch to learn how to fastest setup credo/)
+  })
+
+  it('the declined tool uses of a real session are no pitfall', async () => {
+    const short = (await load()).find((t) => t.taskDir === 'short#1')!
+    expect(short.errors.some(isPermissionPrompt)).toBe(true)
+    const body = reflectOffline({ ...short, completed: true, status: 'completed' }).body
+    expect(body).not.toContain("doesn't want to proceed")
+    expect(judgeTasks([short]).none[0]!.why).toBe('unfinished')
+  })
+
+  it('the Codex request wrapper never reaches the title', async () => {
+    const judged = judgeTasks(await load())
+    const unit = judged.units.find((u) => u.trace.taskDir.startsWith('rollout-2026-05-11T13-28-45') && u.trace.taskDir.endsWith('#1'))!
+    expect(reflectOffline(unit.trace).title).toBe('Analyze trascript and summarzie action items…')
+  })
+})
+
+describe('unfinished tasks are reflected once they finish, never frozen', () => {
+  it('an AGIAgent task without TASK_COMPLETED makes no skill; after it completes the next run reflects it', async () => {
+    const unfinished = CALC_LOG.replace(/TASK_COMPLETED:.*\n/, '')
+    const root = makeRoot([{ dir: 'eve/output_20260101_000001', log: unfinished }])
+    const deps = defaultReflectionDeps()
+    const first = await runReflection({ rootDir: root }, deps)
+    expect(first.created).toEqual([])
+    expect(first.skipped).toEqual([{ taskDir: 'output_20260101_000001', reason: 'unfinished', why: 'unfinished' }])
+    const lib = libraryDirFor(root, 'eve')
+    expect(skillFiles(lib)).toEqual([])
+    // no "结果：未完成" skill, so nothing marks the task as already reflected
+    const again = await runReflection({ rootDir: root }, deps)
+    expect(again.skipped.map((s) => s.why)).toEqual(['unfinished'])
+
+    fs.writeFileSync(path.join(root, 'eve', 'output_20260101_000001', 'logs', 'manager.out'), CALC_LOG)
+    const done = await runReflection({ rootDir: root }, deps)
+    expect(done.created.map((c) => c.taskDir)).toEqual(['output_20260101_000001'])
+    const skill = (await (await openLibrary(lib)).list()).skills[0]!
+    expect(skill.body).toContain('**Outcome:** Completed.')
+    expect(skill.body).not.toMatch(/Not finished|未完成/)
+  })
+})
