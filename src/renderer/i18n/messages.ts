@@ -4,6 +4,7 @@ import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
  * (the type enforces it); `{name}` placeholders are filled by formatMessage.
  */
+import { reflectEn, reflectZh } from './messages-reflect'
 import { usageEn, usageZh } from './messages-usage'
 
 const en = {
@@ -469,7 +470,8 @@ const en = {
   'llmTest.no_model': 'Enter a model name.',
   'llmTest.other': 'The test failed.',
   ...DEPLOY_EN,
-  ...usageEn
+  ...usageEn,
+  ...reflectEn
 }
 
 export type MessageKey = keyof typeof en
@@ -937,7 +939,8 @@ const zh: Record<MessageKey, string> = {
   'llmTest.no_model': '请填写模型名称。',
   'llmTest.other': '测试失败。',
   ...DEPLOY_ZH,
-  ...usageZh
+  ...usageZh,
+  ...reflectZh
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

@@ -16,6 +16,7 @@ import { taskTime } from '../../../shared/task-time'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { taskHeadline } from '../workspaces/task-status'
+import { NoSkillList } from './NoSkillList'
 
 /** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
 export function ReflectScreen(): React.JSX.Element {
@@ -160,17 +161,20 @@ export function ReflectScreen(): React.JSX.Element {
                     <span className="cell-sub">← {c.taskDir}</span>
                   </li>
                 ))}
-                {summary.skipped.map((s) => (
-                  <li key={`s:${s.taskDir}`} className="muted">
-                    {s.taskDir}: {translateServerMessage(s.reason, lang)}
-                  </li>
-                ))}
+                {summary.skipped
+                  .filter((s) => !s.why)
+                  .map((s) => (
+                    <li key={`s:${s.taskDir}`} className="muted">
+                      {s.taskDir}: {translateServerMessage(s.reason, lang)}
+                    </li>
+                  ))}
                 {summary.failed.map((f) => (
                   <li key={`f:${f.taskDir}`} className="bad-text">
                     {f.taskDir}: {translateServerMessage(f.error, lang)}
                   </li>
                 ))}
               </ul>
+              <NoSkillList skipped={summary.skipped} />
             </div>
           )}
         </section>

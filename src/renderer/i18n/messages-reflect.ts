@@ -1,0 +1,25 @@
+/**
+ * The strings of reflection's judgment (issue 36): why a task made no skill, on the Reflect screen. Spread into both
+ * catalogues of messages.ts.
+ */
+export const reflectEn = {
+  'reflect.noSkillTitle': 'No skill made ({n})',
+  'reflect.noSkillLead': 'These tasks were read and judged not worth a skill. Unfinished tasks are reflected once they finish.',
+  'reflect.why.greeting': 'greeting',
+  'reflect.why.no-work': 'no work done',
+  'reflect.why.little-work': 'too little work for a skill',
+  'reflect.why.unfinished': 'unfinished: reflected once it finishes',
+  'reflect.why.follow-up': 'follow-up of {of}: folded into that task',
+  'reflect.why.follow-up-earlier': 'follow-up of an earlier task'
+}
+
+export const reflectZh: Record<keyof typeof reflectEn, string> = {
+  'reflect.noSkillTitle': '未生成技能（{n}）',
+  'reflect.noSkillLead': '这些任务已读取，但判断为不值得生成技能。未完成的任务会在完成后再反思。',
+  'reflect.why.greeting': '问候',
+  'reflect.why.no-work': '没有做实际工作',
+  'reflect.why.little-work': '工作量太少，不值得生成技能',
+  'reflect.why.unfinished': '未完成：完成后会再反思',
+  'reflect.why.follow-up': '{of} 的后续请求：已并入该任务',
+  'reflect.why.follow-up-earlier': '更早任务的后续请求'
+}
