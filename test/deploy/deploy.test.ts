@@ -122,10 +122,10 @@ describe('first deploy', () => {
     expect(r.skills.map((s) => [s.name, s.action])).toEqual([
       ['csv-tool', 'create'],
       ['pdf', 'create'],
-      ['skill-1767000000', 'create']
+      ['wang-ye-zhua-qu-de-chong-shi-yu-xian-su', 'create']
     ])
     expect(r.journal_id).toMatch(/^[0-9a-z]+-[0-9a-f]{8}$/)
-    for (const name of ['csv-tool', 'pdf', 'skill-1767000000']) {
+    for (const name of ['csv-tool', 'pdf', 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su']) {
       const record = parseSkillMd(fs.readFileSync(path.join(dir, name, 'SKILL.md'), 'utf8'))
       expect(validateSkillMd(record, { dirName: name }).filter((p) => p.level === 'error')).toEqual([])
     }
@@ -134,11 +134,11 @@ describe('first deploy', () => {
     expect(fs.readFileSync(path.join(dir, 'pdf', 'references', 'api.md'), 'utf8')).toBe('The API.\n')
     expect(fs.statSync(path.join(dir, 'pdf', 'scripts', 'extract.sh')).mode & 0o111).not.toBe(0)
     // the AGIAgent skill is converted losslessly: reading the deployed copy back gives the very same skill
-    const back = fromSkillMd(parseSkillMd(fs.readFileSync(path.join(dir, 'skill-1767000000', 'SKILL.md'), 'utf8')))
+    const back = fromSkillMd(parseSkillMd(fs.readFileSync(path.join(dir, 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su', 'SKILL.md'), 'utf8')))
     expect(deepEqual(back, fromAgiAgent(parseAgiAgent(AGI)))).toBe(true)
     // the manifest records what was placed, with each file's hash
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as { skills: Record<string, { files: Record<string, string> }> }
-    expect(Object.keys(manifest.skills)).toEqual(['csv-tool', 'pdf', 'skill-1767000000'])
+    expect(Object.keys(manifest.skills)).toEqual(['csv-tool', 'pdf', 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su'])
     for (const [name, e] of Object.entries(manifest.skills)) {
       for (const [rel, hash] of Object.entries(e.files)) expect(crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, name, rel))).digest('hex')).toBe(hash)
     }
@@ -203,7 +203,7 @@ describe('re-deploy, retire, drift', () => {
     expect(stamp(path.join(claudeDir(), 'pdf'))).toEqual(before)
     await expect(run('claude', { skills: ['no-such-skill'] })).rejects.toThrow(/no active skill named "no-such-skill"/)
     // the id or the library title names a skill too
-    expect((await run('claude', { skills: ['1767000000'], dryRun: true })).skills.map((s) => s.name)).toEqual(['skill-1767000000'])
+    expect((await run('claude', { skills: ['1767000000'], dryRun: true })).skills.map((s) => s.name)).toEqual(['wang-ye-zhua-qu-de-chong-shi-yu-xian-su'])
   })
 
   it('a skill retired in the library is removed from the target only when the deployed copy is unchanged', async () => {
@@ -224,16 +224,16 @@ describe('re-deploy, retire, drift', () => {
 
   it('an edit made to a deployed copy stays there and comes back as a learned proposal; once accepted the copy is in sync', async () => {
     await run('claude')
-    const deployed = path.join(claudeDir(), 'skill-1767000000', 'SKILL.md')
+    const deployed = path.join(claudeDir(), 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su', 'SKILL.md')
     fs.writeFileSync(deployed, fs.readFileSync(deployed, 'utf8').replace('重试三次，每次等待更久。', '重试三次，每次等待更久；遇到 429 时读取 Retry-After。'))
     const pdfCopy = path.join(claudeDir(), 'pdf', 'SKILL.md')
     fs.writeFileSync(pdfCopy, PDF.replace('Use pypdf.', 'Use pypdf; for scans run OCR first.'))
     fs.writeFileSync(path.join(claudeDir(), 'pdf', 'references', 'ocr.md'), 'OCR with tesseract.\n')
     const edited = stamp(claudeDir())
     const r = await run('claude')
-    expect(r.skills.filter((s) => s.action === 'drifted').map((s) => s.name)).toEqual(['pdf', 'skill-1767000000'])
+    expect(r.skills.filter((s) => s.action === 'drifted').map((s) => s.name)).toEqual(['pdf', 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su'])
     expect(stamp(claudeDir())).toEqual(edited) // left in place (the manifest unchanged too)
-    expect(r.proposals.map((p) => p.name)).toEqual(['pdf', 'skill-1767000000'])
+    expect(r.proposals.map((p) => p.name)).toEqual(['pdf', 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su'])
     const plan = await loadPlan(fs.realpathSync(lib))
     const learned = plan.proposals.filter((p) => p.kind === 'learned')
     expect(learned.map((p) => p.id)).toEqual(r.proposals.map((p) => p.id))
@@ -255,7 +255,7 @@ describe('re-deploy, retire, drift', () => {
     expect(synced.skills.map((s) => [s.name, s.action])).toEqual([
       ['csv-tool', 'unchanged'],
       ['pdf', 'adopt'],
-      ['skill-1767000000', 'adopt']
+      ['wang-ye-zhua-qu-de-chong-shi-yu-xian-su', 'adopt']
     ])
     expect(synced.proposals).toEqual([])
     expect((await run('claude')).counts.unchanged).toBe(3)
@@ -267,7 +267,7 @@ describe('re-deploy, retire, drift', () => {
     write('new-one/SKILL.md', '---\nname: new-one\ndescription: A new skill.\n---\n\nNew.\n')
     const library = await openLibrary(lib)
     await library.moveToLegacy((await library.list()).skills.find((s) => s.path === 'pdf/SKILL.md')!.skill_id)
-    const copy = path.join(claudeDir(), 'skill-1767000000', 'SKILL.md')
+    const copy = path.join(claudeDir(), 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su', 'SKILL.md')
     fs.appendFileSync(copy, '\n补充：先检查网络。\n')
     fs.mkdirSync(path.join(claudeDir(), 'new-one'))
     fs.rmdirSync(path.join(claudeDir(), 'new-one'))
@@ -387,7 +387,7 @@ describe('containment, undo, recovery, concurrency', () => {
     const [a, b] = await Promise.all([runCli(['deploy', '--library', lib, '--to', target, '--json']), runCli(['deploy', '--library', lib2, '--to', target, '--json'])])
     expect([a.code, b.code, a.stderr, b.stderr]).toEqual([0, 0, '', ''])
     const manifest = JSON.parse(fs.readFileSync(path.join(target, MANIFEST_FILE), 'utf8')) as { skills: Record<string, { library: string }> }
-    expect(Object.keys(manifest.skills).sort()).toEqual(['csv-tool', 'other-skill', 'pdf', 'skill-1767000000'])
+    expect(Object.keys(manifest.skills).sort()).toEqual(['csv-tool', 'other-skill', 'pdf', 'wang-ye-zhua-qu-de-chong-shi-yu-xian-su'])
     expect(manifest.skills['other-skill']!.library).toBe(fs.realpathSync(lib2))
     // each library sees the other's folder as not its own, and changes nothing on a re-run
     const again = await run(target)

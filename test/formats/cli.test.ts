@@ -24,9 +24,9 @@ describe('skillbench import / export', () => {
       'database-migration/SKILL.md',
       'evil-pattern/SKILL.md',
       'planning/SKILL.md',
-      'python/SKILL.md',
+      'python-ji-suan-qi-xiang-mu-kai-fa/SKILL.md',
       'reflection/SKILL.md',
-      'skill-001/SKILL.md'
+      'yong-hu-ren-zheng-liu-cheng/SKILL.md'
     ])
     expect(report.skipped).toEqual([
       { from: 'skill-md/log-analysis/SKILL.md', to: 'log-analysis/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)' },

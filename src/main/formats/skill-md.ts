@@ -1,5 +1,6 @@
 /** Agent Skills `SKILL.md` folders: conversion to/from the neutral model and the spec's validation rules. */
 import { createHash } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
 import { isPlainObject } from './safe-yaml'
 import { parseFrontMatter, serializeFrontMatter } from './front-matter'
@@ -30,21 +31,51 @@ export function serializeSkillMd(record: SkillMdRecord): string {
   return serializeFrontMatter(record.frontMatter, record.body)
 }
 
-/** Turns any title into a valid skill name (kebab-case, ≤ 64 chars); CJK-only titles fall back to `skill-<id>`. */
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u
+type PinyinFn = (text: string, opts: { toneType: 'none'; nonZh: 'consecutive'; v: boolean; type: 'array' }) => string[]
+let pinyinFn: PinyinFn | undefined
+
+/**
+ * Chinese characters spelled in pinyin without tones ("用Python写快速排序" → "yong Python xie kuai su pai xu"), other
+ * text kept. pinyin-pro's dictionary is large: it is loaded on the first Chinese title only.
+ */
+export function romanize(text: string): string {
+  if (!HAN.test(text)) return text
+  pinyinFn ??= (createRequire(__filename)('pinyin-pro') as { pinyin: PinyinFn }).pinyin
+  return pinyinFn(text, { toneType: 'none', nonZh: 'consecutive', v: true, type: 'array' }).join(' ')
+}
+
+/**
+ * Turns any title into a valid skill name (kebab-case, ≤ 64 chars, cut at a word): Chinese in pinyin (issue 36), so
+ * a Chinese title reads as a name, not `skill-<id>`; only a title with no letters at all falls back to `skill-<id>`.
+ */
 export function slugifySkillName(text: string, seed?: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, MAX_NAME_CHARS)
-    .replace(/-+$/g, '')
+  const slug = cutName(
+    romanize(text)
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+  )
+  // "anthropic" and "claude" are reserved in names: some hosts refuse a skill named with them
+  const allowed = slug.replace(/anthropic|claude/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '')
+  if (allowed !== '' && allowed !== slug) {
+    return allowed
+  }
   if (slug !== '') {
     return slug
   }
   const tail = seed && /^[a-z0-9-]+$/i.test(seed) ? seed.toLowerCase() : createHash('sha256').update(text).digest('hex').slice(0, 8)
   return `skill-${tail}`.slice(0, MAX_NAME_CHARS).replace(/-+$/g, '')
+}
+
+/** ≤ 64 chars, cut after a whole hyphen-separated word when one ends past half the limit. */
+function cutName(slug: string): string {
+  if (slug.length <= MAX_NAME_CHARS) return slug
+  const head = slug.slice(0, MAX_NAME_CHARS + 1)
+  const at = head.lastIndexOf('-')
+  return (at > MAX_NAME_CHARS / 2 ? head.slice(0, at) : slug.slice(0, MAX_NAME_CHARS)).replace(/-+$/g, '')
 }
 
 /**

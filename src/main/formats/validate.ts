@@ -64,6 +64,18 @@ export async function validatePath(target: string): Promise<ValidationReport> {
       f.problems = [...f.problems, { level: 'error', message: `duplicate skill_id ${id}: also used by ${paths.filter((p) => p !== f.path).join(', ')}` }]
     }
   }
+  // In a SKILL.md library (~/.claude/skills, Codex, Agent Skills) an AGIAgent file is never loaded by the agents.
+  if (skills.some((s) => s.format === 'skill-md')) {
+    for (const f of files) {
+      // at the top, where reflection used to write them (a folder of another format below is a collection, not this)
+      if (f.format !== 'agiagent' || f.path.includes('/')) continue
+      f.ok = false
+      f.problems = [
+        ...f.problems,
+        { level: 'error', message: 'an AGIAgent skill_*.md file in a SKILL.md library: Claude Code, Codex and other Agent Skills agents never load it (convert it into <name>/SKILL.md with `skillbench import`)' }
+      ]
+    }
+  }
   for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason }] })
   const current = await readSkillIndex(root)
   if (current) {

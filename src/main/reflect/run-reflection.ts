@@ -1,6 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { ensureDirInside } from '../store/contained'
+import { libraryLayout } from '../formats/convert'
+import { cutDescription, skillMdNameFor, uniqueSkillName } from '../formats/skill-md'
+import { oneLine } from './text-utils'
 import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
@@ -94,6 +97,10 @@ export function reflectedTaskDirs(skills: readonly Skill[]): Set<string> {
 
 interface LibraryCtx {
   dir: string
+  /** `skill-md`: new skills are `<name>/SKILL.md` and our bookkeeping lives under `.skillbench/` (issue 36). */
+  layout: 'agiagent' | 'skill-md'
+  /** SKILL.md folder names in use (skill-md layout). */
+  takenNames: Set<string>
   store: SkillStore
   log: ReflectionLog
   reflected: Set<string>
@@ -156,7 +163,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, trace.user)
     let ctx = libraries.get(dir)
     if (!ctx) {
-      ctx = openCtx(dir, deps, secrets, Boolean(opts.decide))
+      ctx = openCtx(dir, deps, secrets, Boolean(opts.decide), Boolean(opts.library))
       libraries.set(dir, ctx)
     }
     return ctx
@@ -305,16 +312,25 @@ function selectNone(none: NoSkillTask[], opts: ReflectionOptions, rootDir: strin
   return none.filter((n) => keep(n.trace)).sort((a, b) => taskTime(b.trace) - taskTime(a.trace) || a.trace.taskDir.localeCompare(b.trace.taskDir))
 }
 
-async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean): Promise<LibraryCtx> {
+async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], decide: boolean, chosen: boolean): Promise<LibraryCtx> {
   await fs.promises.mkdir(dir, { recursive: true })
+  // a chosen library (~/.claude/skills, a Codex or Agent Skills folder) keeps its own layout; a data root's is AGIAgent's
+  const layout = chosen ? await reflectLayout(dir) : 'agiagent'
   const store = await deps.openStore(dir)
-  // The upstream layout's folders, each a real folder inside the library (a link there is refused).
-  for (const sub of ['legacy', 'codes', 'logs']) await ensureDirInside(store.root, sub)
+  if (layout === 'agiagent') {
+    // The upstream layout's folders, each a real folder inside the library (a link there is refused).
+    for (const sub of ['legacy', 'codes', 'logs']) await ensureDirInside(store.root, sub)
+  } else {
+    // the folder stays exactly what agents load: our logs go under .skillbench/
+    await ensureDirInside(store.root, '.skillbench/logs')
+  }
   const { skills } = await store.list({ includeLegacy: true })
   return {
     dir,
+    layout,
+    takenNames: new Set(skills.filter((s) => s.format === 'skill-md').map((s) => s.path.split('/')[0]!)),
     store,
-    log: new ReflectionLog(dir, secrets, deps.now),
+    log: new ReflectionLog(layout === 'agiagent' ? dir : path.join(store.root, '.skillbench'), secrets, deps.now),
     reflected: reflectedTaskDirs(skills),
     pendingEnhance: decide ? await pendingEnhanceTasks(store.root) : new Set(),
     planChain: Promise.resolve(),
@@ -381,13 +397,15 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], 
   // ids are handed out here so tasks write in parallel; a name taken by a concurrent write is retried
   for (let attempt = 1; ; attempt++) {
     try {
+      const skillId = nextSkillId(ctx, now)
       skill = await ctx.store.create({
-        skill_id: nextSkillId(ctx, now),
+        skill_id: skillId,
         title: draft.title,
         body: draft.body,
         usage_conditions: draft.usageConditions,
         user_preferences: draft.userPreferences,
-        task_directories: members
+        task_directories: members,
+        ...(ctx.layout === 'skill-md' ? skillMdFields(ctx, draft, skillId) : {})
       })
       break
     } catch (err) {
@@ -398,7 +416,7 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], 
   if (draft.rejectedPaths.length) {
     void ctx.log.error(`Refused paths outside the workspace for ${trace.taskDir}: ${draft.rejectedPaths.join(', ')}`)
   }
-  if (deps.backupFiles && draft.filesToBackup.length && (!trace.source || trace.source === 'agiagent')) {
+  if (deps.backupFiles && draft.filesToBackup.length && (!trace.source || trace.source === 'agiagent') && ctx.layout === 'agiagent') {
     try {
       const res = await deps.backupFiles({
         store: ctx.store,
@@ -418,6 +436,29 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], 
     }
   }
   return skill
+}
+
+/**
+ * The layout new skills take in a chosen library: SKILL.md folders unless it already holds AGIAgent `skill_*.md` files
+ * and no SKILL.md (an empty folder is an Agent Skills folder, unless it is an AGIAgent `general/experience`).
+ */
+async function reflectLayout(dir: string): Promise<'agiagent' | 'skill-md'> {
+  const layout = await libraryLayout(dir)
+  if (layout === 'agiagent') return 'agiagent'
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[])
+  const empty = names.filter((n) => !n.startsWith('.') && !['legacy', 'codes', 'logs'].includes(n)).length === 0
+  return empty && /[\\/]general[\\/]experience[\\/]?$/.test(path.resolve(dir)) ? 'agiagent' : 'skill-md'
+}
+
+/**
+ * A SKILL.md skill's name and description (Agent Skills rules): the name from the title through the same naming
+ * function deploy uses (Chinese in pinyin), unique in the library; the description says what and when, ≤ 1024.
+ */
+function skillMdFields(ctx: LibraryCtx, draft: ReflectionDraft, skillId: string): { format: 'skill-md'; name: string; description: string } {
+  const name = uniqueSkillName(skillMdNameFor({ title: draft.title, skill_id: skillId }), ctx.takenNames)
+  const when = draft.usageConditions.trim()
+  const description = cutDescription(oneLine(`${draft.title.replace(/…$/, '')}. ${when}`))
+  return { format: 'skill-md', name, description }
 }
 
 /** How often a task waiting for the model says how long it has waited. */
