@@ -72,7 +72,7 @@ describe('seed 004: learned skills through use', () => {
     // Imported into a SKILL.md library: the metadata holds the steps as written, and they come back.
     const lib = path.join(tempDir('sman-lib'), 'lib')
     expect((await runCli(['import', '--from', path.join(dir, 'user_auth_flow.yaml'), '--library', lib])).code).toBe(0)
-    const md = fs.readFileSync(path.join(lib, 'skill-001', 'SKILL.md'), 'utf8')
+    const md = fs.readFileSync(path.join(lib, 'yong-hu-ren-zheng-liu-cheng', 'SKILL.md') /* named in pinyin (issue 36) */, 'utf8')
     expect(md).not.toContain('__absent')
     expect(md).not.toContain('expectedResult')
     const out = tempDir('sman-out')
