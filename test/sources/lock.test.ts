@@ -222,6 +222,13 @@ describe('skills.lock', () => {
     expect(fs.readFileSync(path.join(b, 'pdf', 'references', 'more.md'), 'utf8')).toBe('More.\n')
     await undoApplied(root, report.proposals[0]!.id, 'tester')
     expect((await readSkillsLock(root))!.skills.pdf).toEqual(installedAt)
+    // a crash between the accept's journal record and its lock write: the next update sets the entry again
+    await acceptProposal(root, report.proposals[0]!.id, 'tester') // an undone proposal can be accepted again
+    expect((await readSkillsLock(root))!.skills.pdf).toEqual(after)
+    fs.writeFileSync(path.join(lib, SKILLS_LOCK_FILE), before) // the lock write "lost"
+    const repaired = await updateFromSources({ library: lib, cwd: tmp, env })
+    expect(repaired.proposals).toEqual([])
+    expect((await readSkillsLock(root))!.skills.pdf).toEqual(after)
   })
 
   it('two processes installing into one library at once: both skills land and both are in the lock', async () => {

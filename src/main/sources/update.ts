@@ -15,7 +15,7 @@ import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
-import { filesHash, readSkillsLock, type LockEntry, type SkillsLock, type UpdateLockEvidence } from '../store/skills-lock'
+import { changeSkillsLock, filesHash, readSkillsLock, type LockEntry, type SkillsLock, type UpdateLockEvidence } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
 import { provenanceOf, SOURCE_KEY_PATH, type SkillSource } from './provenance'
 import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
@@ -119,6 +119,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
       try {
         if (m.source.commit === fetched.commit) {
           report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit })
+          await repairLockEntry(library.root, m, fetched, fetchOpts, lock)
           continue
         }
         const proposal = await proposeUpdate(library, m, spec, fetched, fetchOpts, lock)
@@ -256,6 +257,18 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
       author: `upstream:${spec.display}`
     }
   }
+}
+
+/**
+ * An accept whose lock write a crash cut off leaves the skill at the new commit and the lock at the old one: set
+ * the entry again from the commit the skill says it came from (only an entry that exists and disagrees).
+ */
+async function repairLockEntry(root: string, m: Installed, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }, lock: SkillsLock | null): Promise<void> {
+  const name = path.posix.dirname(m.skill.path)
+  const entry = lock?.skills[name]
+  if (!entry || entry.commit === m.source.commit || entry.source !== m.source.repo || entry.path !== m.source.path) return
+  const files = await upstreamFiles(fetched, m.source.commit, m.source.path, opts)
+  if (files) await changeSkillsLock(root, new Map([[name, { ...entry, ref: m.source.ref, commit: m.source.commit, hash: files.hash }]]))
 }
 
 /** `evidence.lock` of an update: the lock entry accepting it sets, and the one it replaces (store/skills-lock.ts). */
