@@ -20,7 +20,10 @@ import { legacyMoveChanges, rewriteSkillText, unmovableReason } from '../review/
 import type { JoinShape } from './cut-cache'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
-import { surfaceWords, type WordTerms } from './evidence-words'
+import type { WordTerms } from './evidence-words'
+import { ContentJudge, familiesOf } from './content-judge'
+import { FamilyTerms, judgedPairs, judgedSharedWords, splitDisagreeing, whatTheyShare } from './judged-groups'
+import { similarityParts, similarityText } from './similarity-text'
 import { mergeBodies, mergeMeta } from './merge-text'
 import { protectionReason } from './protect'
 import { resolveSettings, type CurationSettings } from './settings'
@@ -86,10 +89,7 @@ function memberOf(s: Skill): ProposalMember {
   return { skill_id: s.skill_id, title: s.title, path: s.path }
 }
 
-/** Text compared for similarity: title, usage conditions and body (as upstream), as the parts of one document. */
-export function similarityParts(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string[] {
-  return [s.title, s.usage_conditions, s.body]
-}
+export { similarityParts, similarityText }
 
 interface Engine {
   index: TfIdfIndex
@@ -203,28 +203,17 @@ function pairScores(group: readonly number[], index: TfIdfIndex): number[] {
   return out
 }
 
-function sharedTerms(group: readonly number[], index: TfIdfIndex, n: number): string[] {
+function sharedTerms(group: readonly number[], index: TfIdfIndex, n: number, skip?: (term: string) => boolean): string[] {
   // Terms shared by every member, ranked by their summed pairwise contribution.
   const counts = new Map<string, number>()
   for (let x = 0; x < group.length; x++) {
     for (let y = x + 1; y < group.length; y++) {
-      sharedTopTerms(index, group[x]!, group[y]!, 64).forEach((t, rank) => counts.set(t, (counts.get(t) ?? 0) + 64 - rank))
+      sharedTopTerms(index, group[x]!, group[y]!, 64).forEach((t, rank) => {
+        if (!skip?.(t)) counts.set(t, (counts.get(t) ?? 0) + 64 - rank)
+      })
     }
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([t]) => t)
-}
-
-/** The parts as one text (joined by line breaks, as the index reads them). */
-export function similarityText(s: Pick<Skill, 'title' | 'usage_conditions' | 'body'>): string {
-  return similarityParts(s).join('\n')
-}
-
-/** Shared terms as words the skills use (computed for the proposal's members only). */
-function sharedWords(group: readonly number[], skills: readonly Skill[], index: TfIdfIndex, n: number, wordTerms: WordTerms): { shared_terms: string[]; shared_words: string[] } {
-  // Twice as many terms for the words: Chinese characters and pairs fold into fewer words (evidence-words.ts).
-  const terms = sharedTerms(group, index, 2 * n)
-  const words = surfaceWords(terms, group.map((i) => similarityText(skills[i]!)), wordTerms)
-  return { shared_terms: terms.slice(0, n), shared_words: words.slice(0, n) }
 }
 
 const PRIMARY_WHY: Record<ReturnType<typeof survivorWhy>, string> = { quality: 'rated highest', used: 'used most', oldest: 'the oldest' }
@@ -305,15 +294,26 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   progress({ step: 1, message: 'Step 1: Merging similar skills...' })
   // The plan reads rows only: the postings (a third of the index's memory) can go before it builds proposals.
   const engine = skills.length >= 2 ? rowsOnly(await similarityEngine(skills, settings, input)) : null
+  // What the skills are about, judged by content (never by names): pairs that only share a template are left out.
+  const families = engine && settings.judgeContent ? familiesOf(skills.map((s) => s.path)) : null
+  const family = engine && families ? new FamilyTerms(engine.index, families) : null
+  const judge = families ? new ContentJudge(skills, families) : null
+  /** Evidence words of a group: its shared subject and the distinctive words it shares (its family's common ones left out). */
+  const evidenceWords = (group: readonly number[]): ReturnType<typeof judgedSharedWords> =>
+    judgedSharedWords(group, skills, judge, family, settings.evidenceTerms, wordTerms, (g, n, skip) => sharedTerms(g, engine!.index, n, skip))
   if (engine) {
     const { index, pairs } = engine
-    for (const found of mergeGroups(pairs, eligible, (a, b) => index.similarity(a, b), settings.mergeThreshold, settings.maxMergeGroup)) {
+    // Pairs whose subjects disagree are no candidates (content-judge.ts): the template they share is not a reason.
+    const mergePairs = judge ? judgedPairs(pairs, judge, 'merge', settings.mergeThreshold) : pairs
+    const agreed = judge ? (a: number, b: number): number => (judge.judge(a, b, 'merge').same ? index.similarity(a, b) : 0) : (a: number, b: number): number => index.similarity(a, b)
+    for (const found of mergeGroups(mergePairs, eligible, agreed, settings.mergeThreshold, settings.maxMergeGroup)) {
       const group = guarded(found, index)
       if (!group) continue
       const members = group.map((i) => skills[i]!)
       const primary = members[0]!
       const scores = pairScores(group, index)
       const note = usedNote(members.slice(1))
+      const shared = evidenceWords(group)
       try {
         const { changes } = mergeChanges(primary, members.filter((s) => s !== primary), input, reserved)
         proposals.push({
@@ -321,12 +321,12 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           kind: 'merge',
           members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
           score: round(Math.min(...scores)),
-          reason: `${members.length} skills describe the same task (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[survivorWhy(primary, members, usesOf)]}, stays and takes in what the others add; they move to legacy/ (restorable)${note.warning}`,
+          reason: `${members.length} skills are the same skill: ${whatTheyShare(shared)} (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[survivorWhy(primary, members, usesOf)]}, stays and takes in what the others add; they move to legacy/ (restorable)${note.warning}`,
           evidence: {
             ...note.evidence,
             similarity: round(Math.min(...scores)),
             pair_similarities: scores.map(round),
-            ...sharedWords(group, skills, index, settings.evidenceTerms, wordTerms),
+            ...shared,
             primary: primary.skill_id,
             primary_why: survivorWhy(primary, members, usesOf),
             threshold: settings.mergeThreshold
@@ -346,7 +346,12 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   progress({ step: 2, message: 'Step 2: Cross-skill integration...' })
   if (engine) {
     const { index, pairs } = engine
-    const { clusters, oversized } = consolidationClusters(skills.length, pairs, eligible, settings.eps, settings.minSamples, settings.maxClusterSize)
+    // A stricter bar than a merge's: only pairs that agree at it link a cluster, and a cluster whose members do not
+    // all agree is split into groups that do.
+    const clusterPairs = judge ? judgedPairs(pairs, judge, 'consolidate', 1 - settings.eps - 1e-9) : pairs
+    const grouped = consolidationClusters(skills.length, clusterPairs, eligible, settings.eps, settings.minSamples, settings.maxClusterSize)
+    const clusters = judge ? grouped.clusters.flatMap((c) => splitDisagreeing(c, judge, 'consolidate', (a, b) => index.similarity(a, b))) : grouped.clusters
+    const oversized = grouped.oversized
     for (const c of oversized) {
       errors.push({ path: skills[c[0]!]!.path, reason: `a cluster of ${c.length} skills stays larger than ${settings.maxClusterSize} even at a tight eps: not proposed (review by hand)` })
     }
@@ -359,7 +364,8 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       const members = cluster.map((i) => skills[i]!)
       const scores = pairScores(cluster, index)
       const mean = scores.reduce((a, b) => a + b, 0) / scores.length
-      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...sharedWords(cluster, skills, index, settings.evidenceTerms, wordTerms), eps: settings.eps, min_samples: settings.minSamples }
+      const shared = evidenceWords(cluster)
+      const evidence = { similarity: round(mean), pair_similarities: scores.map(round), ...shared, eps: settings.eps, min_samples: settings.minSamples }
       const primary = members[0]!
       try {
         let proposal: Proposal | null
@@ -379,7 +385,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
             kind: 'consolidate',
             members: [keep, ...members.filter((s) => s !== keep)].map(memberOf),
             score: round(mean),
-            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); ${d.model ?? input.llm.model}: ${d.reason}${note.warning}`,
+            reason: `${members.length} skills cover the same ground: ${whatTheyShare(shared)} (${two(mean)} similar on average); ${d.model ?? input.llm.model}: ${d.reason}${note.warning}`,
             evidence: { ...evidence, ...note.evidence, primary: keep.skill_id, retired: retired.map((s) => s.skill_id), model_reason: d.reason },
             changes,
             status: 'pending',
@@ -393,7 +399,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
             kind: 'consolidate',
             members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
             score: round(mean),
-            reason: `${members.length} skills cover overlapping ground (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting${note.warning}`,
+            reason: `${members.length} skills cover the same ground: ${whatTheyShare(shared)} (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting${note.warning}`,
             evidence: { ...evidence, ...note.evidence, primary: primary.skill_id, primary_why: survivorWhy(primary, members, usesOf) },
             changes,
             status: 'pending',

@@ -16,6 +16,11 @@ export interface CurationSettings {
   protectEdited: boolean
   /** Leave out lines shared word for word by many skills (template boilerplate) before comparing. */
   stripBoilerplate: boolean
+  /**
+   * Judge candidates by content (content-judge.ts): a pair is proposed only when the subjects the skills announce
+   * agree, with their family's template words left out. Off: every pair above the thresholds is a candidate.
+   */
+  judgeContent: boolean
   /** Shared terms listed as evidence. */
   evidenceTerms: number
   /** Characters of each skill shown to the model. */
@@ -31,6 +36,7 @@ export const DEFAULT_CURATION_SETTINGS: Readonly<CurationSettings> = Object.free
   cleanupDays: 30,
   protectEdited: true,
   stripBoilerplate: true,
+  judgeContent: true,
   evidenceTerms: 8,
   llmSkillChars: 1500
 })

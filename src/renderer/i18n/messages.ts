@@ -1,4 +1,5 @@
 import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
+import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 
 /**
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
@@ -470,6 +471,7 @@ const en = {
   'llmTest.no_model': 'Enter a model name.',
   'llmTest.other': 'The test failed.',
   ...DEPLOY_EN,
+  ...JUDGE_EN,
   ...usageEn,
   ...reflectEn
 }
@@ -940,7 +942,8 @@ const zh: Record<MessageKey, string> = {
   'llmTest.other': '测试失败。',
   ...DEPLOY_ZH,
   ...usageZh,
-  ...reflectZh
+  ...reflectZh,
+  ...JUDGE_ZH
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

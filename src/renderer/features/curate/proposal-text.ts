@@ -18,9 +18,11 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
   const why = e.primary_why === 'quality' || e.primary_why === 'used' || e.primary_why === 'oldest' ? t(`reason.why.${e.primary_why}`) : t('reason.why.quality')
   switch (p.kind) {
     case 'merge':
+      if (commonText(t, p)) return { text: t('reason.mergeSame', { n: p.members.length, common: commonText(t, p)!, similarity: two(num(e.similarity)), title: primaryTitle(p), why }) }
       return { text: t('reason.merge', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p), why }) }
     case 'consolidate':
       if (typeof e.model_reason === 'string') return { text: t('reason.consolidateModel', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }), quote: e.model_reason }
+      if (commonText(t, p)) return { text: t('reason.consolidateSame', { n: p.members.length, common: commonText(t, p)!, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
       return { text: t('reason.consolidate', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
     case 'cleanup':
       return { text: t(e.usage_checked === true ? 'reason.cleanupChecked' : 'reason.cleanup', { days: num(e.age_days) ?? '?', limit: num(e.cleanup_days) ?? 30 }) }
@@ -42,6 +44,22 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
     case 'learned':
       return sourceReason(t, p)
   }
+}
+
+/**
+ * What a merge's or consolidation's skills have in common (plans since the content judge: evidence `subject`,
+ * `subject_words`, `shared_words`), or null for older plans.
+ */
+function commonText(t: Translate, p: Proposal): string | null {
+  const e = p.evidence
+  if (typeof e.subject !== 'string') return null
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string') : [])
+  const subjectWords = strings(e.subject_words)
+  const subject = e.subject !== '' ? `“${e.subject}”` : subjectWords.slice(0, 5).join(', ')
+  const words = sharedWords(p).slice(0, 5).join(', ')
+  if (subject && words) return t('reason.common.subjectWords', { subject, words })
+  if (subject) return t('reason.common.subject', { subject })
+  return words ? t('reason.common.words', { words }) : null
 }
 
 /** Why an `update` (upstream changed) or `learned` (a deployed copy changed) proposal is there. */
