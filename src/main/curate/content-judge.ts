@@ -12,7 +12,7 @@
  * over the family only, so a collection's template does not hide another collection's subjects.
  */
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
-import { CJK_CLASS } from '../text/tokenize'
+import { CJK_CLASS, tokenize } from '../text/tokenize'
 
 /** A family smaller than this is too small to tell its template from its subjects: it is judged with its parent folder. */
 export const FAMILY_MIN = 20
@@ -22,8 +22,6 @@ const TEMPLATE_SHARE = 0.25
 const LEAD_CHARS = 2000
 /** A description used as the subject is read up to this many characters (its first sentence or two). */
 const DESCRIPTION_CHARS = 300
-/** A family's common words are counted on at most this many of its skills. */
-const SAMPLE = 200
 
 /** How strict a verdict is: a consolidation joins skills that stay apart today, so it needs a stricter agreement. */
 export type JudgeBar = 'merge' | 'consolidate'
@@ -130,6 +128,15 @@ function ancestors(folder: string): string[] {
   return out
 }
 
+/**
+ * What a skill's text holds, answered from the similarity index (no text is read again): whether skill i's row has
+ * the term, and whether the term is common (≥ 25 % of the skills) in skill i's family.
+ */
+export interface TextTerms {
+  holds(i: number, term: string): boolean
+  common(i: number, term: string): boolean
+}
+
 /** The verdict on a pair, with what they share in a person's words. */
 export interface PairVerdict {
   same: boolean
@@ -150,16 +157,14 @@ export interface PairVerdict {
 export class ContentJudge {
   private readonly subjects = new Map<number, { heading: Subject | null; description: Subject }>()
   private readonly templates = new Map<number, { heading: Set<string>; description: Set<string> }>()
-  private readonly texts = new Map<number, string>()
+  /** A subject word's index terms (its stem; a Chinese word's characters and pairs). */
+  private readonly wordTerms = new Map<string, string[]>()
 
-  /** Per family and word: whether the family's texts commonly mention the word. */
-  private readonly commonWords = new Map<string, boolean>()
-  /** Per family: the lowercase texts of the members its word counts are estimated from. */
-  private readonly samples = new Map<number, string[]>()
-
+  /** `text`: what each skill's text holds, from the similarity index (see TextTerms). */
   constructor(
     private readonly skills: readonly JudgedSkill[],
-    private readonly families: Families = familiesOf(skills.map((s) => s.path))
+    private readonly families: Families,
+    private readonly text: TextTerms
   ) {}
 
   /** Whether skills a and b are the same skill at the given bar. */
@@ -259,46 +264,28 @@ export class ContentJudge {
   }
 
   /**
-   * The share of `words` that skill i announces too (`own`: its subject words) or mentions in its body or description
-   * as a word its family does not commonly use.
+   * The share of `words` that skill i announces too (`own`: its subject words) or whose terms its text holds
+   * (its similarity-index row: template boilerplate lines are already out of it) and its family does not commonly use.
    */
   private coveredBy(words: readonly string[], own: readonly string[], i: number): number {
-    const text = this.lowerText(i)
     let hit = 0
-    for (const w of words) if (own.some((o) => sameWord(o, w)) || (mentions(text, w) && !this.commonWord(this.families.familyOf(i), w))) hit++
+    for (const w of words) {
+      if (own.some((o) => sameWord(o, w))) hit++
+      else {
+        const terms = this.termsOf(w)
+        if (terms.length > 0 && terms.every((t) => this.text.holds(i, t)) && !terms.every((t) => this.text.common(i, t))) hit++
+      }
+    }
     return hit / words.length
   }
 
-  /**
-   * Whether at least TEMPLATE_SHARE of family f's texts mention the word ("verify" in every "Verify Rube MCP is
-   * available" line). Estimated on up to SAMPLE evenly spread members, so a large family costs no more than a small one.
-   */
-  private commonWord(f: number, word: string): boolean {
-    const key = `${f}\u0000${word}`
-    let common = this.commonWords.get(key)
-    if (common === undefined) {
-      let sample = this.samples.get(f)
-      if (!sample) {
-        const members = this.families.familyMembers(f)
-        const step = Math.max(1, members.length / SAMPLE)
-        sample = []
-        for (let k = 0; k < members.length && sample.length < SAMPLE; k = Math.floor(sample.length * step)) sample.push(this.lowerText(members[k]!))
-        this.samples.set(f, sample)
-      }
-      common = sample.length >= FAMILY_MIN && sample.filter((t) => mentions(t, word)).length >= Math.max(3, TEMPLATE_SHARE * sample.length)
-      this.commonWords.set(key, common)
+  private termsOf(word: string): string[] {
+    let terms = this.wordTerms.get(word)
+    if (!terms) {
+      terms = tokenize(word)
+      this.wordTerms.set(word, terms)
     }
-    return common
-  }
-
-  private lowerText(i: number): string {
-    let text = this.texts.get(i)
-    if (text === undefined) {
-      const s = this.skills[i]!
-      text = `${s.usage_conditions}\n${s.body}`.toLowerCase()
-      this.texts.set(i, text)
-    }
-    return text
+    return terms
   }
 }
 
@@ -316,19 +303,4 @@ export function sameWord(a: string, b: string): boolean {
   if (a.length < 5 || b.length < 5) return false
   const [short, long] = a.length <= b.length ? [a, b] : [b, a]
   return long.startsWith(wordRoot(short))
-}
-
-/** Whether lowercase `text` holds a form of `word` (a word starting with its root; CJK words: anywhere). */
-function mentions(text: string, word: string): boolean {
-  if (CJK_RUN.test(word)) return text.includes(word)
-  const root = wordRoot(word)
-  const whole = root === word && word.length < 5
-  for (let at = text.indexOf(root); at !== -1; at = text.indexOf(root, at + 1)) {
-    if (!isWordChar(text.charCodeAt(at - 1)) && (!whole || !isWordChar(text.charCodeAt(at + root.length)))) return true
-  }
-  return false
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57)
 }

@@ -78,7 +78,7 @@ const FAMILY_COMMON_SHARE = 0.25
 
 /** Per family, which index terms are common in it (worked out once per family, from the index rows). */
 export class FamilyTerms {
-  private readonly common = new Map<number, Uint8Array>()
+  private readonly commonFlags = new Map<number, Uint8Array>()
 
   /** `familyOf(i)` and `familyMembers(f)`: the content judge's families (content-judge.ts familiesOf). */
   constructor(
@@ -86,6 +86,28 @@ export class FamilyTerms {
     private readonly families: { familyOf(i: number): number; familyMembers(f: number): readonly number[] }
   ) {}
 
+
+  /** Whether skill i's row holds `term` (rows are in term order: a binary search). */
+  holds(i: number, term: string): boolean {
+    const id = this.index.termIds.get(term)
+    if (id === undefined) return false
+    const { rowPtr, colIdx } = this.index
+    let lo = rowPtr[i] as number
+    let hi = (rowPtr[i + 1] as number) - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const t = colIdx[mid] as number
+      if (t === id) return true
+      if (t < id) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+
+  /** Whether `term` is common in the family of skill i (ContentJudge's TextTerms). */
+  common(i: number, term: string): boolean {
+    return this.isCommon(i, term)
+  }
 
   /** Whether `term` is common in the family of skill i. */
   isCommon(i: number, term: string): boolean {
@@ -95,7 +117,7 @@ export class FamilyTerms {
   }
 
   private commonOf(f: number): Uint8Array {
-    let flags = this.common.get(f)
+    let flags = this.commonFlags.get(f)
     if (!flags) {
       const members = this.families.familyMembers(f)
       const { rowPtr, colIdx } = this.index
@@ -104,7 +126,7 @@ export class FamilyTerms {
       const limit = members.length < FAMILY_MIN ? Infinity : Math.max(3, FAMILY_COMMON_SHARE * members.length)
       flags = new Uint8Array(df.length)
       for (let t = 0; t < df.length; t++) if ((df[t] as number) >= limit) flags[t] = 1
-      this.common.set(f, flags)
+      this.commonFlags.set(f, flags)
     }
     return flags
   }

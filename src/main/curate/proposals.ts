@@ -297,7 +297,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   // What the skills are about, judged by content (never by names): pairs that only share a template are left out.
   const families = engine && settings.judgeContent ? familiesOf(skills.map((s) => s.path)) : null
   const family = engine && families ? new FamilyTerms(engine.index, families) : null
-  const judge = families ? new ContentJudge(skills, families) : null
+  const judge = families && family ? new ContentJudge(skills, families, family) : null
   /** Evidence words of a group: its shared subject and the distinctive words it shares (its family's common ones left out). */
   const evidenceWords = (group: readonly number[]): ReturnType<typeof judgedSharedWords> =>
     judgedSharedWords(group, skills, judge, family, settings.evidenceTerms, wordTerms, (g, n, skip) => sharedTerms(g, engine!.index, n, skip))
@@ -346,10 +346,9 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   progress({ step: 2, message: 'Step 2: Cross-skill integration...' })
   if (engine) {
     const { index, pairs } = engine
-    // A stricter bar than a merge's: only pairs that agree at it link a cluster, and a cluster whose members do not
-    // all agree is split into groups that do.
-    const clusterPairs = judge ? judgedPairs(pairs, judge, 'consolidate', 1 - settings.eps - 1e-9) : pairs
-    const grouped = consolidationClusters(skills.length, clusterPairs, eligible, settings.eps, settings.minSamples, settings.maxClusterSize)
+    // Judged after clustering (a cheap post-filter: a cluster has at most maxClusterSize members), at a stricter bar
+    // than a merge's: a cluster whose members do not all agree is split into the groups that do.
+    const grouped = consolidationClusters(skills.length, pairs, eligible, settings.eps, settings.minSamples, settings.maxClusterSize)
     const clusters = judge ? grouped.clusters.flatMap((c) => splitDisagreeing(c, judge, 'consolidate', (a, b) => index.similarity(a, b))) : grouped.clusters
     const oversized = grouped.oversized
     for (const c of oversized) {
