@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { ContentJudge, familiesOf, sameWord, subjectWords } from '../../src/main/curate/content-judge'
+import { FamilyTerms } from '../../src/main/curate/judged-groups'
+import { similarityParts } from '../../src/main/curate/similarity-text'
+import { buildTfIdfIndex } from '../../src/main/text/tfidf'
+
+/** A templated family as the Composio collection is: one text, only the service named differs. */
+function templated(service: string, slug: string, folder = 'vendor/skills'): { path: string; title: string; usage_conditions: string; body: string } {
+  return {
+    path: `${folder}/${slug}-x/SKILL.md`,
+    title: `${slug}-x`,
+    usage_conditions: `Automate ${service} tasks via Rube MCP (Composio). Always search tools first for current schemas.`,
+    body: `# ${service} Automation via Rube MCP\n\nAutomate ${service} operations through Composio's ${service} toolkit via Rube MCP.\n\n**Toolkit docs**: composio.dev/toolkits/${slug}\n\n## Prerequisites\n\n- Verify Rube MCP is available\n- Active ${service} connection with toolkit \`${slug}\`\n\n## Known Pitfalls\n\n- Always search first; reuse session ids; check pagination tokens.\n`
+  }
+}
+
+function judgeOf(skills: ReturnType<typeof templated>[]): { judge: ContentJudge; at: (slug: string) => number } {
+  const index = buildTfIdfIndex(skills.map(similarityParts))
+  const families = familiesOf(skills.map((s) => s.path))
+  const judge = new ContentJudge(skills, families, new FamilyTerms(index, families))
+  return { judge, at: (slug) => skills.findIndex((s) => s.path.includes(`/${slug}-x/`)) }
+}
+
+const FILLER = Array.from({ length: 24 }, (_, i) => templated(`Service${String.fromCharCode(65 + i)}lon`, `service_${i}`))
+
+describe('content judge', () => {
+  it('keeps apart different services that share a template, and finds one service written twice', () => {
+    const skills = [
+      ...FILLER,
+      templated('Gender API', 'gender_api'),
+      templated('Genderize', 'genderize'),
+      templated('Salesforce Marketing Cloud', 'salesforce_marketing_cloud'),
+      templated('Salesforce Service Cloud', 'salesforce_service_cloud'),
+      templated('Zoho Mail', 'zoho_mail'),
+      { ...templated('Zoho Mail', 'zoho_mail'), path: 'vendor/skills/zoho-mail-y/SKILL.md', body: `# Zoho Mail Automation via Rube MCP\n\nSend email, manage folders and labels of a Zoho Mail mailbox through the zoho_mail toolkit.\n` },
+      templated('Postgrid', 'postgrid'),
+      templated('Postgrid Verify', 'postgrid_verify')
+    ]
+    const { judge, at } = judgeOf(skills)
+    expect(judge.judge(at('gender_api'), at('genderize'), 'merge').same).toBe(false)
+    expect(judge.judge(at('salesforce_marketing_cloud'), at('salesforce_service_cloud'), 'merge').same).toBe(false)
+    // "verify" is in every skill's text ("Verify Rube MCP is available"): mentioning it says nothing
+    expect(judge.judge(at('postgrid'), at('postgrid_verify'), 'merge').same).toBe(false)
+    const mail = skills.findIndex((s) => s.path.includes('zoho-mail-y'))
+    const v = judge.judge(at('zoho_mail'), mail, 'merge')
+    expect(v.same).toBe(true)
+    expect(judge.judge(at('zoho_mail'), mail, 'consolidate').same).toBe(true)
+    expect(judge.sharedSubject([at('zoho_mail'), mail])).toBe('Zoho Mail')
+  })
+
+  it('never reads a folder or a name: the verdicts are the same with both replaced', () => {
+    const skills = [...FILLER, templated('Gender API', 'gender_api'), templated('Genderize', 'genderize'), templated('Zoho Mail', 'zoho_mail'), templated('Zoho Mail', 'zoho_mail')]
+    skills[skills.length - 1] = { ...skills[skills.length - 1]!, path: 'vendor/skills/zoho-mail-y/SKILL.md' }
+    const hidden = skills.map((s, i) => ({ ...s, path: `vendor/skills/s${i}/SKILL.md`, title: `s${i}` }))
+    const a = judgeOf(skills).judge
+    const b = judgeOf(hidden).judge
+    const n = skills.length
+    for (const [x, y] of [[n - 4, n - 3], [n - 2, n - 1], [0, 1]] as const) expect(b.judge(x, y, 'merge')).toEqual(a.judge(x, y, 'merge'))
+  })
+
+  it('families widen to the nearest folder with 20 skills; a small library has no template', () => {
+    const paths = [...Array.from({ length: 20 }, (_, i) => `big/s${i}/SKILL.md`), 'small/a/SKILL.md', 'small/b/SKILL.md', 'skill_1.md']
+    const f = familiesOf(paths)
+    expect(f.names[f.familyOf(0)]).toBe('big')
+    expect(f.names[f.familyOf(20)]).toBe('')
+    expect(f.familyOf(22)).toBe(f.familyOf(20))
+    // four skills about one thing: their shared heading words are their subject, not a template
+    const sorting = Array.from({ length: 4 }, (_, i) => ({ path: `skill_${i}.md`, title: `t${i}`, usage_conditions: '', body: `# Sorting arrays in TypeScript\n\nUse sort with a comparator ${i}.\n` }))
+    const { judge } = judgeOf(sorting as never)
+    expect(judge.judge(0, 1, 'merge').same).toBe(true)
+  })
+
+  it('reads words as written, Chinese as dictionary words, and forms of one word as one', () => {
+    expect(subjectWords('Deploying with Docker compose')).toEqual(['deploying', 'docker', 'compose'])
+    expect(subjectWords('创建 Python 计算器')).toEqual(expect.arrayContaining(['创建', 'python']))
+    expect(sameWord('deploying', 'deployment')).toBe(true)
+    expect(sameWord('agiled', 'agility')).toBe(false)
+    expect(sameWord('mem', 'mem0')).toBe(false)
+  })
+})
