@@ -173,6 +173,8 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
           readOnly: !props.onModifiedChange,
           originalEditable: false,
           renderSideBySide: true,
+          // both sides wrap (left alone, the read-only BEFORE side kept long lines on one line)
+          diffWordWrap: 'on',
           ariaLabel: props.ariaLabel,
           // each side's input needs its own name (axe: aria-input-field-name)
           originalAriaLabel: props.originalLabel ?? `${props.ariaLabel} (before)`,
