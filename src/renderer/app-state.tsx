@@ -39,6 +39,8 @@ interface AppState {
   setLibrary: (library: string | null) => void
   root: string | null
   setRoot: (root: string | null) => void
+  /** What screens keep while the app runs (remembered-state.ts): lives as long as this provider. */
+  screenMemory: Map<string, string>
 }
 
 const AppStateContext = createContext<AppState | null>(null)
@@ -88,6 +90,7 @@ export function AppStateProvider(props: { children: ReactNode; initialRoute?: Ro
   const [route, setRoute] = useState<Route>(props.initialRoute ?? { screen: 'overview' })
   const [pending, setPending] = useState<Route | null>(null)
   const guard = useRef<(() => boolean) | null>(null)
+  const [screenMemory] = useState(() => new Map<string, string>())
   const [library, setLibraryState] = useState<string | null>(() => readStored(SELECTION_KEYS.library))
   const [root, setRootState] = useState<string | null>(() => readStored(SELECTION_KEYS.root))
   const api = useApi()
@@ -137,8 +140,8 @@ export function AppStateProvider(props: { children: ReactNode; initialRoute?: Ro
   }, [])
 
   const value = useMemo(
-    () => ({ route, navigate, pending, confirmPending, cancelPending, setGuard, library, setLibrary, root, setRoot }),
-    [route, navigate, pending, confirmPending, cancelPending, setGuard, library, setLibrary, root, setRoot]
+    () => ({ route, navigate, pending, confirmPending, cancelPending, setGuard, library, setLibrary, root, setRoot, screenMemory }),
+    [route, navigate, pending, confirmPending, cancelPending, setGuard, library, setLibrary, root, setRoot, screenMemory]
   )
   return <AppStateContext.Provider value={value}>{props.children}</AppStateContext.Provider>
 }

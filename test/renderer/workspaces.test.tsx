@@ -188,3 +188,34 @@ describe('Workspaces screen', () => {
     expect(screen.getByTestId('root-picker')).toBeTruthy()
   })
 })
+
+describe('what screens remember while the app runs', () => {
+  it('the Workspaces source and the Deploy target stay chosen when the person switches screens and comes back', async () => {
+    const sources = [{ source: 'codex' as const, dir: '/home/u/.codex/sessions', detected: true, added: false, exists: true }]
+    const { api } = setup((api) => {
+      api.handlers['sessions.list'] = async () => [...sources]
+      api.handlers['sessions.tasks'] = async ({ dir }) => ({ root: dir, skipped: [], tasks: [task('abc#1', 5000, { source: 'codex', user: '', path: `${dir}/rollout-abc.jsonl` })] })
+      api.handlers['deploy.targets'] = async () => [
+        { spec: 'claude', agent: 'claude', label: 'Claude Code (personal)', dir: '/home/u/.claude/skills', exists: true, budget: 8000 },
+        { spec: 'codex', agent: 'codex', label: 'Codex', dir: '/home/u/.codex/skills', exists: true, budget: 8000 }
+      ]
+      api.handlers['deploy.preview'] = async () => {
+        throw new ApiError('bad_request', 'not needed here')
+      }
+    })
+    await screen.findAllByTestId('task-row')
+    const picker = screen.getByTestId('source-picker') as HTMLSelectElement
+    await waitFor(() => expect(picker.options).toHaveLength(2))
+    fireEvent.change(picker, { target: { value: picker.options[1]!.value } })
+    await waitFor(() => expect(screen.getByTestId('task-row').textContent).toContain('abc#1'))
+    fireEvent.click(screen.getByTestId('nav-deploy'))
+    fireEvent.click(await screen.findByTestId('deploy-target-codex'))
+    fireEvent.click(screen.getByTestId('nav-overview'))
+    fireEvent.click(screen.getByTestId('nav-workspaces'))
+    await waitFor(() => expect((screen.getByTestId('source-picker') as HTMLSelectElement).value).toBe(picker.options[1]!.value))
+    await waitFor(() => expect(screen.getByTestId('task-row').textContent).toContain('abc#1'))
+    fireEvent.click(screen.getByTestId('nav-deploy'))
+    expect(((await screen.findByTestId('deploy-target-codex')) as HTMLInputElement).checked).toBe(true)
+    expect(api.callsOf('sessions.tasks').length).toBeGreaterThan(0)
+  })
+})

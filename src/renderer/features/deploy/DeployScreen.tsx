@@ -10,6 +10,7 @@ import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, type CustomKind } from './deploy-view'
 import '../../styles/deploy.css'
+import { useRememberedState } from '../../remembered-state'
 
 const deployKey = (library: string, spec: string): readonly unknown[] => [...queryKeys.library(library), 'deploy', spec]
 /** A dry run this recent is shown as it is (Preview, a deploy and file events read it again at once). */
@@ -22,8 +23,8 @@ export function DeployScreen(): React.JSX.Element {
   const client = useQueryClient()
   const { library, navigate } = useAppState()
   const lib = library ?? ''
-  const [choice, setChoice] = useState<string>('claude')
-  const [folder, setFolder] = useState('')
+  const [choice, setChoice] = useRememberedState('deploy.target', 'claude')
+  const [folder, setFolder] = useRememberedState('deploy.folder', '')
   const [done, setDone] = useState<DeployResult | null>(null)
   const [undone, setUndone] = useState(false)
   const targets = useQuery({ queryKey: [...queryKeys.library(lib), 'deploy-targets'], queryFn: () => api.call('deploy.targets', { library: lib }), enabled: !!library })

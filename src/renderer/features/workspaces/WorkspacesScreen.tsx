@@ -18,6 +18,7 @@ import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { setFlag } from '../../progress-flags'
 import type { ToolCall } from '../../../shared/types'
 import type { TaskBadge, TaskRow } from './task-status'
+import { useRememberedState } from '../../remembered-state'
 
 const STATUSES: (TaskBadge | 'all')[] = ['all', 'completed', 'interrupted', 'incomplete', 'reflected', 'skipped']
 const SESSION_KINDS: SessionSourceKind[] = ['claude', 'codex', 'synapse']
@@ -84,7 +85,7 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
   const client = useQueryClient()
   const sessions = useSessionSources()
   // a link to a task names its session folder or data root: open there (once)
-  const [picked, setPicked] = useState(props.initialSession ? sourceKey(props.initialSession) : '')
+  const [picked, setPicked] = useRememberedState('workspaces.source', '', props.initialSession ? sourceKey(props.initialSession) : undefined)
   const { initialRoot, initialSession } = props
   useEffect(() => {
     if (initialRoot && !initialSession) setRoot(initialRoot)
