@@ -2,6 +2,47 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import layers from './eslint-rules/layers.mjs'
+
+// The floors of src/main, bottom up, and what each may import (a unit is a folder, or a file at the top by name;
+// 'shared' is src/shared). Drawn in docs/ARCHITECTURE.md; checked by eslint-rules/layers.mjs on every import,
+// type-only and dynamic ones included. A new folder gets a line here before it lints.
+const DOMAIN = {
+  // floor 0: leaves, pure or self-contained
+  text: [],
+  cluster: [],
+  config: [],
+  'cache-dir': [],
+  'cache-files': [],
+  llm: ['shared'],
+  // floor 1: the files
+  store: ['shared'],
+  // floor 2: one job each on top of the store
+  review: ['shared', 'store'],
+  search: ['shared', 'store', 'text', 'cache-dir', 'cache-files'],
+  scan: ['shared', 'config', 'cache-dir', 'cache-files'],
+  formats: ['shared', 'store'],
+  audit: ['shared', 'store', 'text'],
+  memory: ['shared', 'llm', 'store'],
+  // floor 3
+  usage: ['shared', 'scan', 'store'],
+  tools: ['shared', 'search', 'store', 'text'],
+  // floor 4: what proposes changes, all through review
+  curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],
+  reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text'],
+  sources: ['shared', 'formats', 'review', 'store', 'cache-dir', 'audit'],
+  deploy: ['shared', 'formats', 'review', 'sources', 'store', 'audit']
+}
+const BELOW_HOSTS = ['shared', ...Object.keys(DOMAIN)]
+export const LAYERS = {
+  ...DOMAIN,
+  // the hosts, on top: each may import every domain floor, and only the hosts listed
+  mcp: BELOW_HOSTS,
+  workbench: [...BELOW_HOSTS, 'mcp'],
+  server: ['shared', 'config', 'workbench'],
+  cli: [...BELOW_HOSTS, 'mcp', 'server'],
+  app: ['shared', 'config', 'server', 'workbench']
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'artifacts/**', '.bench-tmp/**', 'resources/sample-data/**', 'test/fixtures/**/*.js', '.scratch-store/**', '.scratch/**'] },
@@ -43,22 +84,12 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/app/**', 'src/main/store/**'],
+    ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'react-dom', '**/renderer/**'] }] }
   },
   {
-    // The store is the lowest layer of the main process: it imports the shared contract and itself, nothing above.
-    files: ['src/main/store/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['electron', 'react', 'react-dom', '**/renderer/**'] },
-            { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'src/main/store is the lowest layer: it may import src/shared and its own modules only' }
-          ]
-        }
-      ]
-    }
+    files: ['src/main/**/*.{ts,tsx}'],
+    plugins: { skillbench: { rules: { layers } } },
+    rules: { 'skillbench/layers': ['error', { table: LAYERS }] }
   }
 )

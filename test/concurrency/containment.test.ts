@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../../src/main/server'
+import { startServer, type RunningServer } from '../../src/main/server/http-server'
 import { openLibrary } from '../../src/main/store/library'
 import { reflectionLogName } from '../../src/main/reflect/reflection-log'
 import { makeLibrary } from '../curate/fixtures'

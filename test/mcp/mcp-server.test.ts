@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Proposal } from '../../src/shared/types'
 import { combinedAvailability, readAppSettings, skillToolsAvailability } from '../../src/main/mcp/availability'
-import { listPendingProposals } from '../../src/main/mcp/pending-proposals'
+import { listPendingProposals } from '../../src/main/review/pending-proposals'
 import { createSkillMcpServer, type SkillMcpServerOptions } from '../../src/main/mcp/server'
 import { skillToolsPrompt } from '../../src/main/mcp/prompt-snippet'
 import { openLibrary } from '../../src/main/store/library'
@@ -180,7 +180,7 @@ describe('availability', () => {
 
 describe('reviewing MCP proposals (accept / reject through curation transactions)', () => {
   it('accepting an edit writes exactly the proposed text, journals it, and curation can undo it', async () => {
-    const { acceptPendingProposal, readPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { acceptPendingProposal, readPendingProposal } = await import('../../src/main/review/pending-proposals')
     const { undoApplied } = await import('../../src/main/review/decisions')
     const { lib, call } = await setup()
     const file = skillFile(lib.dir, lib.ids.git)
@@ -197,7 +197,7 @@ describe('reviewing MCP proposals (accept / reject through curation transactions
     expect(fs.readFileSync(file, 'utf8')).toBe(original)
   })
   it('a proposal whose skill changed since is refused and nothing is written', async () => {
-    const { acceptPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { acceptPendingProposal } = await import('../../src/main/review/pending-proposals')
     const { lib, call } = await setup()
     const r = await call('edit_skill', { skill_id: lib.ids.calc, edit_mode: 'full_replace', code_edit: 'new body\n' })
     const id = (r.structuredContent as { proposal_id: string }).proposal_id
@@ -207,7 +207,7 @@ describe('reviewing MCP proposals (accept / reject through curation transactions
     expect(fs.readFileSync(skillFile(lib.dir, lib.ids.calc), 'utf8')).toBe(skillBefore)
   })
   it('accepting a delete moves the skill to legacy/ (with a suffix on a name clash); reject leaves it', async () => {
-    const { acceptPendingProposal, rejectPendingProposal, readPendingProposal } = await import('../../src/main/mcp/pending-proposals')
+    const { acceptPendingProposal, rejectPendingProposal, readPendingProposal } = await import('../../src/main/review/pending-proposals')
     const { lib, call } = await setup()
     const name = path.basename(skillFile(lib.dir, lib.ids.joke))
     fs.mkdirSync(path.join(lib.dir, 'legacy'))
@@ -234,7 +234,7 @@ describe('reviewing MCP proposals (accept / reject through curation transactions
 
 describe('review queue limit', () => {
   it('a runaway agent cannot queue more than MAX_PENDING_PROPOSALS', async () => {
-    const { MAX_PENDING_PROPOSALS, proposalId } = await import('../../src/main/mcp/pending-proposals')
+    const { MAX_PENDING_PROPOSALS, proposalId } = await import('../../src/main/review/pending-proposals')
     const { lib, call } = await setup()
     const dir = path.join(lib.dir, '.skillbench', 'pending')
     fs.mkdirSync(dir, { recursive: true })

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { openLibrary } from '../../src/main/store/library'
-import { editProposal, savePendingProposal } from '../../src/main/mcp/pending-proposals'
+import { editProposal, savePendingProposal } from '../../src/main/review/pending-proposals'
 
 async function main(): Promise<void> {
   const [root, id, line] = process.argv.slice(2) as [string, string, string]

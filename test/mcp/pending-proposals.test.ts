@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { bundleChild } from '../helpers/bundle-child'
 import { openForCuration } from '../../src/main/curate/service'
-import { editProposal, listPendingProposals, PENDING_DIR, savePendingProposal } from '../../src/main/mcp/pending-proposals'
+import { editProposal, listPendingProposals, PENDING_DIR, savePendingProposal } from '../../src/main/review/pending-proposals'
 import { makeLibrary, SORTING, tempDir } from '../curate/fixtures'
 
 describe('pending agent proposals', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { clientConfigSnippet, shellQuote } from '../../src/main/mcp/client-config'
 import { zodFromJsonSchema, zodObjectFromJsonSchema } from '../../src/main/mcp/json-schema-to-zod'
-import { isPendingProposalId, proposalId } from '../../src/main/mcp/pending-proposals'
+import { isPendingProposalId, proposalId } from '../../src/main/review/pending-proposals'
 import { SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
 
 describe('JSON Schema → zod', () => {

@@ -3,7 +3,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_METHODS, type ApiEvent, type JobInfo, type LibraryInfo } from '../../src/shared/api'
-import { startServer, type RunningServer } from '../../src/main/server'
+import { startServer, type RunningServer } from '../../src/main/server/http-server'
 import { copySampleRoot, tempDir } from '../workbench/helpers'
 
 interface Reply {

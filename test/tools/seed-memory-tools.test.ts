@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../src/main/cli/index'
 import type { CliIo } from '../../src/main/cli/common'
-import { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } from '../../src/main/tools/index'
+import { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string }> {

@@ -1,6 +1,6 @@
 /** What `skillbench list` prints: the same bytes whether the listing was made in process or by the search server. */
 import type { LoadError, Skill } from '../../shared/types'
-import { fitWidth, formatTable } from '../tools/cli-support'
+import { fitWidth, formatTable } from './tool-support'
 import { listedSkill, parseListed, type ListedSkill, type ListedText } from '../search/search-index'
 
 /** The `--json` shape of one listed skill (everything but the body). */

@@ -1,6 +1,6 @@
 /** What `skillbench query` prints for an answer: the same text whether it was ranked in process or by the search server. */
 import type { QueryResult } from '../../shared/types'
-import { fitWidth, formatTable } from '../tools/cli-support'
+import { fitWidth, formatTable } from './tool-support'
 
 /** A readable ranking: one row per skill, then its usage conditions. */
 export function formatQueryTable(result: QueryResult): string {

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { configBool, parseConfigTxt } from '../config/config-txt'
-import { resolveSettingsDir, SETTINGS_FILE } from '../workbench/settings-dir'
+import { resolveSettingsDir, SETTINGS_FILE } from '../config/settings-dir'
 
 /** Upstream's exact refusal text. */
 export const LONG_TERM_MEMORY_DISABLED = 'Skill tools are only available when long-term memory is enabled'

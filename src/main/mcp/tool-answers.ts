@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { QueryResult, ToolResult } from '../../shared/types'
-import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/index'
+import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
 
 export interface ToolAnswerOptions {
@@ -59,7 +59,7 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     // Loaded here: the proposal modules are not needed by a server that only answers queries.
     const [{ createProposalRecorder }, { deleteProposal, editProposal, savePendingProposal }, { legacyMoveChanges }] = await Promise.all([
       import('./proposal-recorder'),
-      import('./pending-proposals'),
+      import('../review/pending-proposals'),
       import('../review/changes')
     ])
     const recorder = createProposalRecorder(opts.store, now)

@@ -21,26 +21,9 @@ import { detectLanguage, type ReflectLanguage } from './language'
 import { extractPreferences, reflectOffline, titleFromRequirement } from './offline-reflector'
 import { readResourceText } from './resources'
 import { clip, oneLine } from './text-utils'
-import type { ReflectionDraft } from './types'
+import type { DecisionOperation, DecisionReport, ReflectionDraft } from './types'
 
-export type DecisionOperation = 'create' | 'enhance' | 'none'
-
-/** The seed's report: operation, name, tools used, and what changed or why nothing did. */
-export interface DecisionReport {
-  operation: DecisionOperation
-  /** The new skill's title (create) or the existing skill's title (enhance / none when covered). */
-  name: string
-  tools_used: string[]
-  /** create: main points of the new skill; enhance: one line per change. */
-  changes?: string[]
-  /** none: why nothing changes; enhance/create: why this decision. */
-  reason?: string
-  skill_id?: string
-  similarity?: number
-  taskDir: string
-  /** 'offline' or the model name. */
-  author: string
-}
+export type { DecisionOperation, DecisionReport } from './types'
 
 /** An enhancement before it becomes a proposal: the new body of an existing skill. */
 export interface Enhancement {

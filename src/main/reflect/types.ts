@@ -1,6 +1,24 @@
 import type { ReflectSummary } from '../../shared/api'
-import type { DecisionReport } from './decide'
 import type { ReflectLanguage } from './language'
+
+export type DecisionOperation = 'create' | 'enhance' | 'none'
+
+/** The seed's report: operation, name, tools used, and what changed or why nothing did. */
+export interface DecisionReport {
+  operation: DecisionOperation
+  /** The new skill's title (create) or the existing skill's title (enhance / none when covered). */
+  name: string
+  tools_used: string[]
+  /** create: main points of the new skill; enhance: one line per change. */
+  changes?: string[]
+  /** none: why nothing changes; enhance/create: why this decision. */
+  reason?: string
+  skill_id?: string
+  similarity?: number
+  taskDir: string
+  /** 'offline' or the model name. */
+  author: string
+}
 
 /** A reflection ready to become a skill (both reflectors produce this). */
 export interface ReflectionDraft {

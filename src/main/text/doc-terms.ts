@@ -7,6 +7,7 @@
 import { boilerplateFlags, lineAt, lineKey, LineKeys, stripBoilerplate, type BoilerplateOptions } from './boilerplate'
 import { TermDictionary } from './tokenize'
 import { resized } from './typed-arrays'
+import type { IndexDoc } from './index-doc'
 import type { StreamedScan } from './streamed-scan'
 import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, SLOW_LINE, wordScanWorkerSource, type WordScan } from './word-scan'
@@ -53,8 +54,7 @@ export interface ReusedTerms {
   rowOf: Int32Array
 }
 
-/** A document: its text, or its parts (the text is the parts joined by line breaks; no joined copy is made). */
-export type IndexDoc = string | readonly string[]
+export type { IndexDoc }
 
 export function textOf(doc: IndexDoc): string {
   return typeof doc === 'string' ? doc : doc.join('\n')

@@ -4,7 +4,7 @@
  * instructions it is ~1.5× faster (20,000 skills: 113–124 against 175–176 ms), with the same strength.
  */
 import { hash } from 'node:crypto'
-import type { IndexDoc } from './doc-terms'
+import type { IndexDoc } from './index-doc'
 
 /** Bytes of a key (hex: twice as many characters). */
 export const DOCUMENT_KEY_BYTES = 16

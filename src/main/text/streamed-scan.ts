@@ -14,7 +14,7 @@
  * caller checks with `covers`); anything else, or a worker that fails, falls back to the ordinary scan.
  */
 import { Worker } from 'node:worker_threads'
-import type { IndexDoc } from './doc-terms'
+import type { IndexDoc } from './index-doc'
 import { DOCUMENT_KEY_BYTES, DOCUMENT_KEY_SOURCE, documentKey } from './document-key'
 import { createWordScan, scanDocs, type WordScan } from './word-scan'
 

@@ -14,7 +14,7 @@
  * `scanDocs` and `createWordScan` are self-contained on purpose — no closures, no module references — because
  * their source text is also what a worker thread runs (so there is no separate worker file to bundle).
  */
-import type { IndexDoc } from './doc-terms'
+import type { IndexDoc } from './index-doc'
 
 /** Key placeholder for a line the caller must key itself (never a real key: those are odd, or 0). */
 export const SLOW_LINE = 2

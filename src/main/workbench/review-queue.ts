@@ -12,7 +12,7 @@ import { CurationError } from '../review/transactions'
 import { withLibraryLock } from '../store/lock'
 import { activeApplies, readJournal, type JournalRecord } from '../review/journal'
 import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../review/plan'
-import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../mcp/pending-proposals'
+import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../review/pending-proposals'
 import { parseSkillText } from '../store/skill-file'
 
 /** Kinds only curation computes: recomputing the plan replaces these, and keeps every other kind. */

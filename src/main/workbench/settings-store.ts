@@ -3,7 +3,7 @@ import path from 'node:path'
 import { API_INPUT_SCHEMAS, type SettingsPatch } from '../../shared/api'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { writeFileAtomic } from './fs-atomic'
-import { resolveSettingsDir, SETTINGS_FILE } from './settings-dir'
+import { resolveSettingsDir, SETTINGS_FILE } from '../config/settings-dir'
 
 export { resolveSettingsDir, SETTINGS_FILE }
 

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../../tools/cli-support'
+import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
 import { createSkillTools } from '../../tools/skill-tools'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const

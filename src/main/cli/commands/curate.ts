@@ -7,7 +7,7 @@ import type { CurationSettings } from '../../curate/settings'
 import { chunked, jsonPieces } from '../../review/json-pieces'
 import { formatCleanupCoverage } from '../../curate/cleanup-evidence'
 import { defaultCacheDir } from '../../cache-dir'
-import { loadStems, saveStems, stemCacheFile } from '../../text/stem-cache'
+import { loadStems, saveStems, stemCacheFile } from '../../curate/stem-cache'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 

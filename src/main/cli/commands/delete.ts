@@ -1,5 +1,5 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../../tools/cli-support'
+import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
 import { createSkillTools } from '../../tools/skill-tools'
 
 export const command: CliCommand = {

@@ -1,5 +1,5 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../../tools/cli-support'
+import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
 import { createSkillTools, EDIT_MODES } from '../../tools/skill-tools'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, mode: { type: 'string' }, text: { type: 'string' }, old: { type: 'string' } } as const

@@ -118,7 +118,7 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     if (values['print-tools'] !== undefined) {
-      const { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } = await import('../../tools/index')
+      const { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } = await import('../../tools/schemas')
       const kind = values['print-tools']
       if (kind !== 'openai' && kind !== 'memory-tools') throw new UsageError('--print-tools must be openai or memory-tools')
       io.stdout(JSON.stringify(kind === 'openai' ? SKILL_TOOL_SCHEMAS : memoryToolsDictionary(), null, 2) + '\n')

@@ -38,7 +38,7 @@ export const command: CliCommand = {
     // In process: ranked from the persistent search index (only changed files are read); the library is not listed.
     const [{ openSearchIndex }, { openLibraryFromFlags }, { createSkillTools }, { queryOutput }] = await Promise.all([
       import('../../search/open'),
-      import('../../tools/cli-support'),
+      import('../tool-support'),
       import('../../tools/skill-tools'),
       import('../query-output')
     ])

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { SkillUsage, UsageReport, UsageVerdict } from '../../../shared/types'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
-import { fitWidth, formatTable, openLibraryFromFlags } from '../../tools/cli-support'
+import { fitWidth, formatTable, openLibraryFromFlags } from '../tool-support'
 
 const OPTIONS = {
   library: { type: 'string' },

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { DiffEditor, Editor } from '@monaco-editor/react'
 import { monaco } from './monaco-setup'
-import type { CodeEditorProps, DiffViewProps } from './CodeEditor'
+import type { CodeEditorProps, DiffViewProps } from './editor-props'
 
 /**
  * Monaco's own light and dark themes, with line numbers and other dimmed text dark (or light) enough to read:

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
-import { applyProposal, CurationError, recoverTransactions, type TxHooks } from '../review/transactions'
+import { applyProposal, CurationError, recoverTransactions, type TxHooks } from './transactions'
 import { withLibraryLock } from '../store/lock'
-import type { JournalRecord } from '../review/journal'
+import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 
 /** Library-relative folder of the pending proposals. */

@@ -3,7 +3,7 @@
  * open the library named by the flags, validate ids, print tool answers and CJK-aware tables.
  */
 import type { ToolResult } from '../../shared/types'
-import { printJson, resolveLibraryDir, UsageError, type CliIo } from '../cli/common'
+import { printJson, resolveLibraryDir, UsageError, type CliIo } from './common'
 import { openLibrary, type LibraryOptions, type SkillLibrary } from '../store/library'
 import { isValidSkillId } from '../store/paths'
 

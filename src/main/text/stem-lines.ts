@@ -1,32 +1,16 @@
 /**
- * Stems kept between processes: one file in the user's cache folder (never in a library) holding the Porter
- * stems of the lowercase words tokenize has met, so a command that indexes thousands of skills does not stem the
- * same vocabulary again (stemming is a large part of building an index).
- *
- * The file is sorted by word and looked up in place (binary search over its lines) instead of being read into a
- * map: a run that finds its skills' terms in the curate term cache needs the stems of only the few words its
- * proposals show, and reading 150,000 words into a map cost every run more than the stemming it saved.
- *
- * A file made by another tokenizer version or format is ignored; one whose sampled stems no longer match the
- * stemmer is ignored; a torn or foreign file is ignored. Written whole to a temporary name and renamed, so
- * processes sharing the folder never read half a file (the last writer's vocabulary wins: it is a cache).
+ * The stems file's format, apart from its I/O (`curate/stem-cache.ts` reads and writes it in the cache folder):
+ * `word\tterm` lines sorted by word under a header naming the tokenizer version, ended by `end N`. The file is
+ * looked up in place (binary search over its lines) instead of being read into a map.
  */
-import path from 'node:path'
-import { readCacheFile, writeCacheFile } from '../cache-files'
 import { stemAgrees, stemmedWords, TOKENIZER_VERSION, useSavedStems } from './tokenize'
 
 const HEADER = `skillbench stems v${TOKENIZER_VERSION} sorted`
-/** Most words kept in the file (~12 bytes each). */
-const MAX_WORDS = 150_000
 /** Saved stems checked against the stemmer before the file is used. */
 const SAMPLE = 32
 
-export function stemCacheFile(cacheDir: string): string {
-  return path.join(cacheDir, `stems.v${TOKENIZER_VERSION}.txt`)
-}
-
 /** A stems file's lines (`word\tterm`, sorted by word), read in place. */
-class StemLines {
+export class StemLines {
   constructor(
     private readonly text: string,
     /** Line k is text[starts[k], starts[k + 1] - 1). */
@@ -83,31 +67,27 @@ class StemLines {
 let loaded: StemLines | undefined
 
 /**
- * Makes the file's stems available to tokenize (looked up when a word is first met); returns the number of words
- * it holds (0 when absent or unusable: then nothing is used).
+ * Makes a stems file's words available to tokenize (looked up when a word is first met); false, and nothing is
+ * used, when its sampled stems no longer match the stemmer.
  */
-export async function loadStems(file: string): Promise<number> {
-  const bytes = await readCacheFile(file)
-  if (bytes === null) return 0
-  const lines = StemLines.parse(bytes.toString('latin1'))
-  if (!lines) return 0
+export function adoptStems(lines: StemLines): boolean {
   const step = Math.max(1, Math.floor(lines.count / SAMPLE))
   for (let k = 0; k < lines.count; k += step) {
     const [word, term] = lines.entry(k)
-    if (!stemAgrees(word, term)) return 0
+    if (!stemAgrees(word, term)) return false
   }
   loaded = lines
   useSavedStems((word) => lines.lookup(word))
-  return lines.count
+  return true
 }
 
 /**
- * Saves the stems with the words this process stemmed itself, when there are any: the loaded file's words and the
- * words met this run, sorted. Over the limit, the words met this run are kept first.
+ * The text of a stems file holding the loaded file's words and the words met this run, sorted (over the limit,
+ * the words met this run are kept first); null when this process stemmed no word itself.
  */
-export async function saveStems(file: string, maxWords = MAX_WORDS): Promise<void> {
+export function stemsText(maxWords: number): string | null {
   const { entries, fresh } = stemmedWords()
-  if (fresh === 0) return
+  if (fresh === 0) return null
   const terms = new Map<string, string>()
   for (const [word, term] of entries) {
     if (terms.size >= maxWords) break
@@ -120,7 +100,5 @@ export async function saveStems(file: string, maxWords = MAX_WORDS): Promise<voi
     }
   }
   const words = [...terms.keys()].sort()
-  const body = `${HEADER}\n${words.map((w) => `${w}\t${terms.get(w) as string}`).join('\n')}\nend ${words.length}\n`
-  // a cache that cannot be written costs the next run its stems, nothing else
-  await writeCacheFile(file, body).catch(() => undefined)
+  return `${HEADER}\n${words.map((w) => `${w}\t${terms.get(w) as string}`).join('\n')}\nend ${words.length}\n`
 }

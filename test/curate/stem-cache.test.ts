@@ -3,12 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type * as Tokenize from '../../src/main/text/tokenize'
-import type * as StemCache from '../../src/main/text/stem-cache'
+import type * as StemCache from '../../src/main/curate/stem-cache'
 
 /** A fresh copy of the tokenizer and the stem cache (each with its own empty word cache). */
 async function freshModules(): Promise<{ tok: typeof Tokenize; cache: typeof StemCache }> {
   vi.resetModules()
-  return { tok: await import('../../src/main/text/tokenize'), cache: await import('../../src/main/text/stem-cache') }
+  return { tok: await import('../../src/main/text/tokenize'), cache: await import('../../src/main/curate/stem-cache') }
 }
 
 function tempFile(): string {
