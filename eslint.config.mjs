@@ -21,7 +21,7 @@ const DOMAIN = {
   review: ['shared', 'store'],
   search: ['shared', 'store', 'text', 'cache-dir', 'cache-files'],
   scan: ['shared', 'config', 'cache-dir', 'cache-files'],
-  formats: ['shared', 'store'],
+  formats: ['shared', 'store', 'text'],
   audit: ['shared', 'store', 'text'],
   memory: ['shared', 'llm', 'store'],
   // floor 3
@@ -31,7 +31,8 @@ const DOMAIN = {
   curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],
   reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text'],
   sources: ['shared', 'formats', 'review', 'store', 'cache-dir', 'audit'],
-  deploy: ['shared', 'formats', 'review', 'sources', 'store', 'audit']
+  deploy: ['shared', 'formats', 'review', 'sources', 'store', 'audit'],
+  sync: ['shared', 'review', 'sources', 'store']
 }
 const BELOW_HOSTS = ['shared', ...Object.keys(DOMAIN)]
 export const LAYERS = {

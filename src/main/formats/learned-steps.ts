@@ -3,7 +3,17 @@
  * The model always has `params` and `expectedResult`; a step that had neither key remembers so in a private
  * `extra.__absent` list, which never leaves the model: every file and every answer gets the written form.
  */
-import type { LearnedStep } from './model'
+/** One step of a learned skill (seed 004 `SkillStep`); kept beside its conversions, `model.ts` re-exports it. */
+export interface LearnedStep {
+  order: number
+  /** The tool to call. */
+  action: string
+  /** Tool parameters; the seed says string values, other values are kept as they are. */
+  params: Record<string, unknown>
+  expectedResult: string
+  /** Keys of the step we do not know, kept verbatim. */
+  extra?: Record<string, unknown>
+}
 
 const STEP_KEYS: readonly string[] = ['order', 'action', 'params', 'expectedResult']
 const ABSENT = '__absent'

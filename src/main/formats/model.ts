@@ -7,7 +7,7 @@
  * fields alone would give back. So `fromX(toX(skill))` deep-equals `skill` for every format X.
  */
 import { createHash } from 'node:crypto'
-import { stepsFromCarrier, stepToNative } from './learned-steps'
+import { stepsFromCarrier, stepToNative, type LearnedStep } from './learned-steps'
 
 /** Every skill format Skillbench reads and writes. */
 export type FormatId = 'agiagent' | 'skill-md' | 'learned-yaml' | 'mas-config'
@@ -22,17 +22,7 @@ export class FormatError extends Error {
   }
 }
 
-/** One step of a learned skill (seed 004 `SkillStep`). */
-export interface LearnedStep {
-  order: number
-  /** The tool to call. */
-  action: string
-  /** Tool parameters; the seed says string values, other values are kept as they are. */
-  params: Record<string, unknown>
-  expectedResult: string
-  /** Keys of the step we do not know, kept verbatim. */
-  extra?: Record<string, unknown>
-}
+export type { LearnedStep } from './learned-steps'
 
 /** Unknown keys seen in each format, kept verbatim so a conversion never drops them. */
 export interface ExtraBags {
