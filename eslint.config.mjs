@@ -29,7 +29,7 @@ const DOMAIN = {
   tools: ['shared', 'search', 'store', 'text'],
   // floor 4: what proposes changes, all through review
   curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],
-  reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text'],
+  reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text', 'formats'],
   sources: ['shared', 'formats', 'review', 'store', 'cache-dir', 'audit'],
   deploy: ['shared', 'formats', 'review', 'sources', 'store', 'audit'],
   sync: ['shared', 'review', 'sources', 'store']
