@@ -1,5 +1,6 @@
 import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
 import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
+import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
 
 /**
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
@@ -473,7 +474,8 @@ const en = {
   ...DEPLOY_EN,
   ...JUDGE_EN,
   ...usageEn,
-  ...reflectEn
+  ...reflectEn,
+  ...DECISIONS_EN
 }
 
 export type MessageKey = keyof typeof en
@@ -943,7 +945,8 @@ const zh: Record<MessageKey, string> = {
   ...DEPLOY_ZH,
   ...usageZh,
   ...reflectZh,
-  ...JUDGE_ZH
+  ...JUDGE_ZH,
+  ...DECISIONS_ZH
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

@@ -18,6 +18,7 @@ import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
+import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
 
 const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
 
@@ -52,7 +53,9 @@ export function CurateScreen(): React.JSX.Element {
   const groups = useMemo(() => {
     const map = new Map<ProposalKind, Proposal[]>()
     for (const p of plan.data?.proposals ?? []) map.set(p.kind, [...(map.get(p.kind) ?? []), p])
-    return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: map.get(k)! }))
+    // what still waits for a decision first; rejected ones last (they stay rejected until a skill changes)
+    const last = (p: Proposal): number => (p.status === 'rejected' ? 1 : 0)
+    return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: [...map.get(k)!].sort((a, b) => last(a) - last(b)) }))
   }, [plan.data])
   const protectedSkills = plan.data?.protected ?? []
 
@@ -112,6 +115,7 @@ export function CurateScreen(): React.JSX.Element {
               {plan.data.computedAt ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded }) : t('curate.notComputed')}
             </p>
           )}
+          {plan.data?.computedAt && <CleanupCoverageNote coverage={plan.data.cleanup} />}
           {plan.data && plan.data.computedAt && groups.length === 0 && <p className="empty">{t('curate.noProposals')}</p>}
           {groups.map((g) => (
             <section key={g.kind} className="proposal-group" data-testid={`group-${g.kind}`}>
@@ -146,6 +150,7 @@ export function CurateScreen(): React.JSX.Element {
         <div role="tabpanel" id="curate-panel-history" aria-labelledby="curate-tab-history" data-testid="journal">
           {journal.error && <ErrorNotice error={journal.error} action="failed.loadHistory" onRetry={() => void journal.refetch()} />}
           {journal.data && journal.data.length === 0 && <p className="empty">{t('curate.noHistory')}</p>}
+          <RejectedHistory proposals={plan.data?.proposals ?? []} />
           <ul className="journal">
             {[...(journal.data ?? [])].reverse().map((e) => (
               <li key={e.id} className="journal-entry" data-testid="journal-entry">
@@ -202,6 +207,8 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
         {reason.text}
       </p>
       {reason.quote && <blockquote className="proposal-quote">{reason.quote}</blockquote>}
+      <UsedRetiredWarning proposal={p} />
+      <DecisionLine proposal={p} />
       <div className="evidence">
         {typeof p.evidence.similarity === 'number' && p.kind !== 'cleanup' && (
           <span>
@@ -247,7 +254,8 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
         </ul>
       )}
       {p.kind === 'review' && <ReviewEvidence proposal={p} />}
-      {(p.status ?? 'pending') === 'pending' && (
+      {/* an undone proposal can be reviewed and accepted (or rejected) again */}
+      {((p.status ?? 'pending') === 'pending' || p.status === 'undone') && (
         <div className="proposal-actions">
           <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={props.onReview}>
             {t('curate.review')}
@@ -282,6 +290,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
   return (
     <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposal.members.map((m) => m.title || m.skill_id).join(' + ')}`} onClose={props.onClose} wide testId="review-dialog">
       <p className="proposal-reason">{proposalReason(t, proposal).text}</p>
+      <UsedRetiredWarning proposal={proposal} />
       {proposal.kind === 'review' && <p className="muted small">{t('curate.reviewHint')}</p>}
       {tabs > 1 && (
         <div className="tabs" role="tablist" aria-label={t('curate.files')}>

@@ -1,6 +1,7 @@
 /** A proposal in words a person can follow, in the UI language (pure). */
 import type { FileChange, Proposal } from '../../../shared/types'
 import type { Translate } from '../../i18n/i18n'
+import { cleanupWatchedReason } from './decision-text'
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 const two = (v: number | undefined): string => (v === undefined ? '—' : v.toFixed(2))
@@ -24,8 +25,12 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       if (typeof e.model_reason === 'string') return { text: t('reason.consolidateModel', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }), quote: e.model_reason }
       if (commonText(t, p)) return { text: t('reason.consolidateSame', { n: p.members.length, common: commonText(t, p)!, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
       return { text: t('reason.consolidate', { n: p.members.length, similarity: two(num(e.similarity)), title: primaryTitle(p) }) }
-    case 'cleanup':
+    case 'cleanup': {
+      // since issue 36 a cleanup says which sources watched which days
+      const watched = cleanupWatchedReason(t, p)
+      if (watched) return { text: watched }
       return { text: t(e.usage_checked === true ? 'reason.cleanupChecked' : 'reason.cleanup', { days: num(e.age_days) ?? '?', limit: num(e.cleanup_days) ?? 30 }) }
+    }
     case 'review': {
       const n = num(e.tasks) ?? 0
       const bad = num(e.went_wrong) ?? 0
