@@ -134,3 +134,15 @@ describe('Skills screen', () => {
     expect(await screen.findAllByTestId('skill-row')).toHaveLength(1)
   })
 })
+
+describe('an empty library', () => {
+  it('says how to get the first skills: reflect a task, or install from git, each a button', async () => {
+    const { api } = setup(0)
+    renderApp(api, { screen: 'skills' })
+    const empty = await screen.findByTestId('skills-empty')
+    expect(empty.textContent).toMatch(/This library has no skills yet\. Reflect a task to make the first one, or install skills published in a git repository/)
+    expect(within(empty).getByTestId('install-open')).toBeTruthy()
+    fireEvent.click(within(empty).getByRole('button', { name: 'Reflect' }))
+    expect(await screen.findByTestId('screen-reflect')).toBeTruthy()
+  })
+})

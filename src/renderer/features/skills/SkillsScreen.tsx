@@ -198,9 +198,21 @@ export function SkillsScreen(): React.JSX.Element {
       {list.isLoading ? (
         <p className="muted">{t('common.loading')}</p>
       ) : rows.length === 0 ? (
-        <p className="empty" data-testid="skills-empty">
-          {searchText.length >= 2 ? (ranked.isLoading ? t('common.loading') : t('skills.noMatches', { query: searchText })) : (list.data?.skills.length ?? 0) === 0 ? t('skills.libraryEmpty') : t('skills.none')}
-        </p>
+        (list.data?.skills.length ?? 0) === 0 && searchText.length < 2 ? (
+          <div className="empty" data-testid="skills-empty">
+            <p>{t('skills.libraryEmpty')}</p>
+            <div className="toolbar">
+              <InstallFromGitButton library={library} />
+              <button type="button" className="btn" onClick={() => navigate({ screen: 'reflect' })}>
+                {t('nav.reflect')}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <p className="empty" data-testid="skills-empty">
+            {searchText.length >= 2 ? (ranked.isLoading ? t('common.loading') : t('skills.noMatches', { query: searchText })) : t('skills.none')}
+          </p>
+        )
       ) : (
         <VirtualList
           items={rows}
