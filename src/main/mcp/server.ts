@@ -77,9 +77,17 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
       if (!available) {
         throw new McpError(ErrorCode.InvalidRequest, DISABLED_MESSAGE)
       }
-      const id = String(Array.isArray(variables.skill_id) ? variables.skill_id[0] : variables.skill_id)
-      if (!isValidSkillId(id)) {
-        throw new McpError(ErrorCode.InvalidParams, `invalid skill id in ${uri.href}: an id is 1–20 digits`)
+      const raw = String(Array.isArray(variables.skill_id) ? variables.skill_id[0] : variables.skill_id)
+      let key: string
+      try {
+        key = decodeURIComponent(raw)
+      } catch {
+        throw new McpError(ErrorCode.InvalidParams, `invalid skill reference in ${uri.href}: not valid percent-encoding`)
+      }
+      // skill://<skill_id>, or skill://<name> (a SKILL.md folder's name, or a title), as agents name skills.
+      const id = isValidSkillId(key) ? key : await skillIdByName(opts.store, key)
+      if (!id) {
+        throw new McpError(ErrorCode.InvalidParams, `no skill named "${key}" in ${uri.href}: use a skill's name or its numeric id (resources/list shows them)`)
       }
       let text: string
       try {
@@ -102,6 +110,24 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   )
 
   return server
+}
+
+/**
+ * The active skill a name stands for: a SKILL.md `name` (or its folder's name), else an exact title
+ * (case-insensitive); null when none or when two skills share it (ambiguous).
+ */
+async function skillIdByName(store: SkillMcpServerOptions['store'], key: string): Promise<string | null> {
+  const wanted = key.trim().toLowerCase()
+  if (wanted === '') return null
+  const { skills } = await store.list()
+  const active = skills.filter((s) => !s.legacy)
+  const folder = (p: string): string => p.split('/').slice(-2, -1)[0] ?? ''
+  for (const pick of [(s: (typeof active)[number]) => s.name?.toLowerCase() === wanted || (s.path.endsWith('/SKILL.md') && folder(s.path).toLowerCase() === wanted), (s: (typeof active)[number]) => s.title.trim().toLowerCase() === wanted]) {
+    const found = active.filter(pick)
+    if (found.length === 1) return found[0]!.skill_id
+    if (found.length > 1) return null
+  }
+  return null
 }
 
 /** Serves over stdio until the client disconnects; resolves when the connection closes. */

@@ -10,6 +10,7 @@
  * - otherwise → create.
  * With a model, the decision is the model's, guided by the `skill-creator` / `skill-enhance` meta-skills.
  */
+import path from 'node:path'
 import { createHash } from 'node:crypto'
 import type { Proposal, QueriedSkill, Skill, TaskTrace } from '../../shared/types'
 import { rewriteSkillText } from '../review/changes'
@@ -254,11 +255,21 @@ export function parseDecisionAnswer(text: string): Partial<Record<Label, string>
   return out
 }
 
+/**
+ * Where the user keeps their own meta-skills (Synapse's `SYNAPSE_META_SKILLS_DIR`, holding `skill-creator/SKILL.md`
+ * and `skill-enhance/SKILL.md`); a meta-skill missing there comes from resources/meta-skills. Null when unset.
+ */
+export function metaSkillsDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const dir = env.SYNAPSE_META_SKILLS_DIR?.trim()
+  return dir ? path.resolve(dir) : null
+}
+
 /** The decision system prompt: the editable decide prompt plus both meta-skills. */
 export function decideSystemPrompt(language: ReflectLanguage, dir?: string): string {
   const decide = readResourceText(`prompts/${language}/decide-system.md`, FALLBACK_DECIDE, dir)
-  const creator = readResourceText('meta-skills/skill-creator/SKILL.md', '', dir)
-  const enhance = readResourceText('meta-skills/skill-enhance/SKILL.md', '', dir)
+  const meta = metaSkillsDir()
+  const creator = (meta && readResourceText('skill-creator/SKILL.md', '', meta)) || readResourceText('meta-skills/skill-creator/SKILL.md', '', dir)
+  const enhance = (meta && readResourceText('skill-enhance/SKILL.md', '', meta)) || readResourceText('meta-skills/skill-enhance/SKILL.md', '', dir)
   return [decide, creator && `<meta_skill name="skill-creator">\n${creator}\n</meta_skill>`, enhance && `<meta_skill name="skill-enhance">\n${enhance}\n</meta_skill>`]
     .filter(Boolean)
     .join('\n\n')

@@ -244,7 +244,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       summary.created.push({ taskDir: trace.taskDir, skill_id: skill.skill_id, path: skillPath, library: ctx.store.root })
       order.set(summary.created[summary.created.length - 1]!, index)
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
-      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}`, decision: decided })
+      // --decide: a created skill gets the seed's report too, as enhance and none do
+      const report = decided ? `\n${formatDecisionReport({ ...decided, name: decided.name || skill.title }, detectLanguage(trace.requirements.join('\n')))}` : ''
+      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}${report}`, decision: decided })
     } catch (err) {
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return

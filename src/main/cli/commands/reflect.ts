@@ -121,7 +121,8 @@ export const command: CliCommand = {
           break
         case 'task-done':
           done++
-          io.stderr(e.skillPath ? `✅ Skill generated: ${e.skillPath}\n` : `${e.message ?? ''}\n`)
+          // with --decide the message carries the seed's report after the path
+          io.stderr(e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}\n` : `${e.message ?? ''}\n`)
           break
         case 'task-failed':
           done++
