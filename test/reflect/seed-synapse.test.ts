@@ -39,7 +39,8 @@ describe('seed 001: create / enhance / none reports and the meta-skills folder',
     process.env.SYNAPSE_META_SKILLS_DIR = meta
     const answer = ['OPERATION: create', 'NAME: analyzing-logs', 'TOOLS: search, read, glob', 'REASON: 可复用的日志分析流程', 'CHANGES:', '- 分析日志文件', '- 寻找错误信息', 'CONTENT:', '# 分析日志', '', '先 glob 再 read。'].join('\n')
     server = await startOpenAiServer(() => ({ json: chatCompletion(answer) }))
-    const log = 'Received user requirement: 帮我分析 error.log 找出所有报错原因\n初始化完成，我正在分析需求中...\n<invoke name="read_file">\n<parameter name="target_file">error.log</parameter>\n</invoke>\nTASK_COMPLETED: 完成🎉 Workflow completed!\n'
+    const call = (name: string, p: string, v: string): string => `<invoke name="${name}">\n<parameter name="${p}">${v}</parameter>\n</invoke>\n`
+    const log = `Received user requirement: 帮我分析 error.log 找出所有报错原因\n初始化完成，我正在分析需求中...\n${call('glob', 'pattern', '**/*.log')}${call('read_file', 'target_file', 'error.log')}${call('grep_search', 'query', 'ERROR|WARN')}${call('edit_file', 'target_file', 'report.md')}TASK_COMPLETED: 完成🎉 Workflow completed!\n`
     const root = makeRoot([{ dir: 'dan/output_logs', log }])
     const a = io({ OPENAI_API_KEY: 'sk-test' })
     expect(await main(['reflect', '--root-dir', root, '--decide', '--llm', 'openai', '--base-url', server.url, '--model', 'm'], a.io)).toBe(0)
