@@ -155,7 +155,9 @@ export function judgedSharedWords(
 
 /** The English words of a reason: `both are about "Zoho Mail" and share zoho_mail, mailbox, labels`. */
 export function whatTheyShare(e: Pick<SharedEvidence, 'subject' | 'subject_words' | 'shared_words'>): string {
-  const words = e.shared_words.slice(0, 5).join(', ')
+  // the words of the subject are said already
+  const said = `${e.subject} ${e.subject_words.join(' ')}`.toLowerCase()
+  const words = e.shared_words.filter((w) => !said.includes(w.toLowerCase())).slice(0, 5).join(', ')
   const about = e.subject !== '' ? `both are about "${e.subject}"` : e.subject_words.length > 0 ? `both are about ${e.subject_words.slice(0, 5).join(', ')}` : ''
   if (about && words) return `${about} and share ${words}`
   return about || (words ? `they share ${words}` : 'their texts are nearly the same')

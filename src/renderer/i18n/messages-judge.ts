@@ -4,7 +4,8 @@ export const JUDGE_EN = {
   'reason.consolidateSame': '{n} skills cover the same ground: {common} ({similarity} similar on average). The steps only some of them have are combined into “{title}”; the others move to legacy/ (restorable). Read and edit the result before accepting.',
   'reason.common.subjectWords': 'both are about {subject} and share {words}',
   'reason.common.subject': 'both are about {subject}',
-  'reason.common.words': 'they share {words}'
+  'reason.common.words': 'they share {words}',
+  'reason.common.sep': ', '
 }
 
 export const JUDGE_ZH: Record<keyof typeof JUDGE_EN, string> = {
@@ -12,5 +13,6 @@ export const JUDGE_ZH: Record<keyof typeof JUDGE_EN, string> = {
   'reason.consolidateSame': '{n} 个技能讲的是同一件事：{common}（平均相似度 {similarity}）。只有部分技能才有的步骤会合并进“{title}”；其他技能移入 legacy/（可恢复）。接受前请先阅读并修改结果。',
   'reason.common.subjectWords': '都是关于{subject}，并共有 {words}',
   'reason.common.subject': '都是关于{subject}',
-  'reason.common.words': '共有 {words}'
+  'reason.common.words': '共有 {words}',
+  'reason.common.sep': '、'
 }

@@ -60,8 +60,11 @@ function commonText(t: Translate, p: Proposal): string | null {
   if (typeof e.subject !== 'string') return null
   const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string') : [])
   const subjectWords = strings(e.subject_words)
-  const subject = e.subject !== '' ? `“${e.subject}”` : subjectWords.slice(0, 5).join(', ')
-  const words = sharedWords(p).slice(0, 5).join(', ')
+  const sep = t('reason.common.sep')
+  const subject = e.subject !== '' ? `“${e.subject}”` : subjectWords.slice(0, 5).join(sep)
+  // the words of the subject are said already
+  const said = subject.toLowerCase()
+  const words = sharedWords(p).filter((w) => !said.includes(w.toLowerCase())).slice(0, 5).join(sep)
   if (subject && words) return t('reason.common.subjectWords', { subject, words })
   if (subject) return t('reason.common.subject', { subject })
   return words ? t('reason.common.words', { words }) : null
