@@ -117,13 +117,18 @@ describe('createOpenAiClient', () => {
   })
 
   it('stops at once when the signal aborts', async () => {
-    server = await startOpenAiServer(() => ({ delayMs: 2_000, json: chatCompletion('late') }))
+    // Aborted once the request has reached the server (not after a guessed delay): the answer would take 2 s.
     const ctl = new AbortController()
-    setTimeout(() => ctl.abort(), 50)
+    server = await startOpenAiServer(() => {
+      ctl.abort()
+      return { delayMs: 2_000, json: chatCompletion('late') }
+    })
+    const started = performance.now()
     const err = (await client(server.url, { timeoutMs: 5_000 })
       .chat({ messages: [{ role: 'user', content: 'x' }], signal: ctl.signal })
       .catch((e: unknown) => e)) as LlmError
     expect(err.code).toBe('aborted')
+    expect(performance.now() - started).toBeLessThan(1_900)
     expect(server.requests).toHaveLength(1)
   })
 
