@@ -182,3 +182,18 @@ describe('Curate screen', () => {
     await waitFor(() => expect(api.callsOf('curate.reject')).toEqual([{ library: LIB, proposalId: 'delete-3-20260101T000000Z-abcdef' }]))
   })
 })
+
+describe('proposals that came without a plan', () => {
+  it('says they wait for review instead of "No plan yet" above them', async () => {
+    const lib = new FakeLibrary()
+    lib.add(makeMeta(1))
+    const api = createFakeApi(libraryHandlers(lib))
+    const update: Proposal = { id: 'update-1', kind: 'update', members: [{ skill_id: '1', title: 'pdf', path: 'pdf/SKILL.md' }], score: 1, reason: 'upstream changed', evidence: {}, changes: [{ path: 'pdf/SKILL.md', before: 'a', after: 'b' }], status: 'pending' }
+    api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: null, skills_loaded: 0, proposals: [update], errors: [] })
+    api.handlers['curate.journal'] = async () => []
+    renderApp(api, { screen: 'curate' })
+    const info = await screen.findByTestId('plan-info')
+    expect(info.textContent).toBe('1 proposal(s) below wait for your review. Curation has not looked for merges and clean-ups yet: click "Compute plan" for those.')
+    expect(info.textContent).not.toMatch(/No plan yet/)
+  })
+})

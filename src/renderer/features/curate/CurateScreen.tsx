@@ -112,7 +112,13 @@ export function CurateScreen(): React.JSX.Element {
           {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
           {plan.data && (
             <p className="muted" data-testid="plan-info">
-              {plan.data.computedAt ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded }) : t('curate.notComputed')}
+              {plan.data.computedAt
+                ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded })
+                : // proposals that came without a plan (updates, agents' edits, deploy drift) wait below: say so, not "no plan"
+                  (() => {
+                    const waiting = plan.data.proposals.filter((p) => (p.status ?? 'pending') === 'pending').length
+                    return waiting > 0 ? t('curate.notComputedWithPending', { n: waiting }) : t('curate.notComputed')
+                  })()}
             </p>
           )}
           {plan.data?.computedAt && <CleanupCoverageNote coverage={plan.data.cleanup} />}
