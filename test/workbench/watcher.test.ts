@@ -41,8 +41,11 @@ describe('file watching', () => {
     fs.writeFileSync(path.join(lib, 'skill_own.md'), 'own')
     await selfWrites.note([path.join(lib, 'skill_own.md')])
     fs.writeFileSync(path.join(lib, '.skillbench-tmp-1.tmp'), 'temp')
-    await sleep(600)
-    expect(changedPaths(events)).toEqual([])
+    // a fence: an outside write after those two; once it is reported, the watcher has seen them too
+    fs.writeFileSync(path.join(lib, 'skill_fence.md'), 'fence')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_fence.md'))
+    expect(changedPaths(events)).toEqual(['skill_fence.md'])
+    events.length = 0
 
     // someone else edits two files: one event naming both (relative paths)
     fs.writeFileSync(path.join(lib, 'skill_a.md'), 'a')
@@ -73,8 +76,21 @@ describe('file watching', () => {
     expect(changedPaths(events)).toContain('alice/output_1/logs/manager.out')
     active.update({ libraries: [], roots: [] })
     events.length = 0
-    fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'x')
-    await sleep(400)
+    // a second watcher on the same root, polling as often, is the signal: once it has reported the write twice
+    // (two polls later), the unwatched one would have reported it too
+    const fenceEvents: ApiEvent[] = []
+    const fence = createWatchers({ emit: (e) => fenceEvents.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
+    try {
+      fence.update({ libraries: [], roots: [root] })
+      await sleep(300)
+      fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'x')
+      await waitForEvent(fenceEvents, (e) => e.type === 'files.changed' && e.paths.includes('alice/output_2/logs/agent_001.out'))
+      fenceEvents.length = 0
+      fs.appendFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'y')
+      await waitForEvent(fenceEvents, (e) => e.type === 'files.changed' && e.paths.includes('alice/output_2/logs/agent_001.out'))
+    } finally {
+      fence.dispose()
+    }
     expect(events).toEqual([])
   })
 })
