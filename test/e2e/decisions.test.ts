@@ -1,0 +1,119 @@
+/**
+ * Curation's evidence and lasting decisions in Chromium (issue 36): an AGIAgent library whose agents keep
+ * fetch_count. The cleanup card names what watched it and since when, the plan says what it could not judge yet, a
+ * merge that retires a used skill warns, a rejected merge stays rejected when the plan is computed again and is
+ * listed in History — in English and 简体中文, audited by axe-core and photographed (artifacts/screenshots/decisions-*.png).
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, serve, shot } from './harness'
+import type { Browser, Served } from './harness'
+import { DEPLOY, DEPLOY_NEAR, skillFileText, SORTING, SORTING_COPY } from '../curate/fixtures'
+
+if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
+
+const DAY = 86_400_000
+function localIso(daysAgo: number): string {
+  const d = new Date(Date.now() - daysAgo * DAY)
+  const p = (n: number): string => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T10:00:00.000000`
+}
+
+function writeRoot(root: string): void {
+  const lib = path.join(root, 'dev', 'general', 'experience')
+  fs.mkdirSync(lib, { recursive: true })
+  const skills = [
+    { id: '1790000101', title: 'Deploy with compose', body: DEPLOY, quality: 0.7, fetch: 6, lastUsed: localIso(1), created: localIso(60) },
+    { id: '1790000102', title: 'Compose deployment checklist', body: DEPLOY_NEAR, quality: 0.5, fetch: 2, lastUsed: localIso(5), created: localIso(60) },
+    { id: '1790000103', title: 'Sorting arrays', body: SORTING, quality: 0.7, created: localIso(60) },
+    { id: '1790000104', title: 'Sorting arrays in TS', body: SORTING_COPY, quality: 0.4, created: localIso(60) },
+    { id: '1790000105', title: 'Forgotten notes', body: 'Notes about a release nobody reads any more.', created: localIso(90) },
+    { id: '1790000106', title: 'Fresh idea', body: 'Made two days ago: how to name feature flags.', created: localIso(2) }
+  ]
+  for (const s of skills) fs.writeFileSync(path.join(lib, `skill_${s.title}.md`), skillFileText(s))
+}
+
+describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () => {
+  let served: Served
+  let browser: Browser & { consoleErrors: string[] }
+  let page: Page
+  let fixture = ''
+
+  beforeAll(async () => {
+    const rendererDir = await buildRenderer()
+    fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-decisions-')), 'agents-data')
+    writeRoot(fixture)
+    served = await serve(fixture, rendererDir)
+    browser = await launch()
+    page = browser.page
+    page.setDefaultTimeout(30_000)
+    await page.goto(served.url)
+  }, 240_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await served?.stop()
+    if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
+  })
+
+  it('the cleanup card says what watched it; a merge retiring a used skill warns', async () => {
+    await go(page, 'curate')
+    await page.getByTestId('curate-start').click()
+    const cleanup = page.getByTestId('group-cleanup')
+    await cleanup.waitFor()
+    expect(await cleanup.getByTestId('proposal-reason').textContent()).toMatch(
+      /^Not used by any agent in the (89|90) days watched since it arrived on \d{4}-\d\d-\d\d \(at least 30 needed\)\. Watched by the fetch_count its agents’ query_skill keeps, since \d{4}-\d\d-\d\d\. It moves to legacy\/ \(restorable\)\.$/
+    )
+    expect(await cleanup.textContent()).not.toContain('Fresh idea')
+    expect(await page.getByTestId('cleanup-coverage').textContent()).toContain('Not judged yet: 1 watched fewer than 30 days since they arrived.')
+    const deploy = page.getByTestId('proposal').filter({ hasText: 'Compose deployment checklist' })
+    expect(await deploy.getByTestId('used-retired').textContent()).toMatch(/Agents used “Compose deployment checklist” \(2 recorded use\(s\), last \d{4}-\d\d-\d\d\), and it moves to legacy\/ too: check that “Deploy with compose” covers it\./)
+    await shot(page, 'decisions-01-curate-en')
+    await expectAccessible(page, 'Curate with evidence (en)')
+  })
+
+  it('a rejected merge stays rejected when the plan is computed again, and History lists it', async () => {
+    const sorting = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
+    await sorting.getByTestId('proposal-reject').click()
+    await sorting.getByTestId('rejected-on').waitFor()
+    await page.getByTestId('curate-start').click()
+    await page.getByTestId('curate-progress').waitFor({ state: 'detached' }).catch(() => undefined)
+    const again = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
+    await again.getByTestId('rejected-on').waitFor()
+    expect(await again.getByTestId('rejected-on').textContent()).toMatch(/^Rejected \d{4}-\d\d-\d\d \d\d:\d\d by you\. It stays rejected until one of its skills changes\.$/)
+    expect(await again.getByTestId('proposal-review').count()).toBe(0)
+    await again.scrollIntoViewIfNeeded()
+    await shot(page, 'decisions-02-rejected-en')
+    await page.getByTestId('curate-tab-history').click()
+    const history = page.getByTestId('rejected-history')
+    await history.waitFor()
+    expect(await history.getByTestId('rejected-entry').allTextContents()).toEqual([expect.stringContaining('Sorting arrays + Sorting arrays in TS')])
+    await shot(page, 'decisions-03-history-en')
+    await expectAccessible(page, 'Curate history with rejections (en)')
+  })
+
+  it('the same in 简体中文', async () => {
+    await page.getByTestId('language-switch').selectOption('zh')
+    await page.getByTestId('curate-tab-plan').click()
+    const cleanup = page.getByTestId('group-cleanup')
+    await cleanup.waitFor()
+    await expect.poll(() => cleanup.getByTestId('proposal-reason').textContent()).toMatch(/^自 \d{4}-\d\d-\d\d 进入技能库以来，在有记录的 (89|90) 天里没有任何智能体使用它/)
+    expect(await page.getByTestId('used-retired').textContent()).toContain('智能体使用过“Compose deployment checklist”')
+    expect(await page.getByTestId('rejected-on').textContent()).toMatch(/于 \d{4}-\d\d-\d\d \d\d:\d\d 拒绝/)
+    await shot(page, 'decisions-01-curate-zh')
+    await expectAccessible(page, 'Curate with evidence (zh)')
+    await page.getByTestId('curate-tab-history').click()
+    await page.getByTestId('rejected-history').waitFor()
+    expect(await page.getByTestId('rejected-history').textContent()).toContain('已拒绝的提议')
+    await shot(page, 'decisions-03-history-zh')
+    await expectAccessible(page, 'Curate history with rejections (zh)')
+    await page.getByTestId('language-switch').selectOption('en')
+  })
+
+  it('no console errors', () => {
+    expect(browser.consoleErrors).toEqual([])
+  })
+})
