@@ -31,6 +31,7 @@ import { createUsageService } from './workbench/usage-service'
 import { curateHandlers } from './workbench/handlers/curate'
 import { jobHandlers } from './workbench/handlers/jobs'
 import { overviewHandlers } from './workbench/handlers/overview'
+import { syncHandlers } from './workbench/handlers/sync'
 import { placeHandlers } from './workbench/handlers/places'
 import { reflectHandlers } from './workbench/handlers/reflect'
 import { settingsHandlers } from './workbench/handlers/settings'
@@ -214,7 +215,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     ...reflectHandlers(ctx),
     ...curateHandlers(ctx),
     ...jobHandlers(ctx),
-    ...overviewHandlers(ctx)
+    ...overviewHandlers(ctx),
+    ...syncHandlers(ctx)
   }
 
   let callsInFlight = 0

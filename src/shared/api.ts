@@ -21,6 +21,7 @@ import type {
   UsageReport
 } from './types'
 import { DEPLOY_INPUT_SCHEMAS, type DeployOutputs } from './api-deploy'
+import { SYNC_INPUT_SCHEMAS, type SyncOutputs, type SyncSummary } from './api-sync'
 
 // ---------- value types only the API uses ----------
 
@@ -186,7 +187,7 @@ export interface LlmTestResult {
   problem?: LlmTestProblem
 }
 
-export type JobKind = 'reflect' | 'curate'
+export type JobKind = 'reflect' | 'curate' | 'sync'
 
 // ---------- memory (issue 7) ----------
 
@@ -326,7 +327,7 @@ export interface CurateSummary {
 export type ApiEvent =
   | { type: 'files.changed'; library?: string; root?: string; paths: string[] }
   | { type: 'job.progress'; progress: JobProgress }
-  | { type: 'job.done'; jobId: string; kind: JobKind; state: 'done' | 'failed' | 'cancelled'; result?: ReflectSummary | CurateSummary; error?: string }
+  | { type: 'job.done'; jobId: string; kind: JobKind; state: 'done' | 'failed' | 'cancelled'; result?: ReflectSummary | CurateSummary | SyncSummary; error?: string }
   | { type: 'settings.changed' }
 
 /** Errors cross both transports in this shape; `code` comes from the store (conflict, not_found…) or 'bad_request' / 'internal'. */
@@ -493,11 +494,12 @@ export const API_INPUT_SCHEMAS = {
     force: z.boolean().optional(),
     llm: llmChoice
   }),
-  ...DEPLOY_INPUT_SCHEMAS
+  ...DEPLOY_INPUT_SCHEMAS,
+  ...SYNC_INPUT_SCHEMAS
 } as const
 
 /** What each method returns. */
-export interface ApiOutputs extends DeployOutputs {
+export interface ApiOutputs extends DeployOutputs, SyncOutputs {
   'app.info': AppInfo
   'settings.get': PublicSettings
   'settings.update': PublicSettings
@@ -574,3 +576,4 @@ export { ApiError } from './api-error'
 
 export type { FileChange, SkillFormat }
 export type * from './api-deploy'
+export type * from './api-sync'

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { ApiEvent, CurateSummary, JobInfo, JobKind, JobProgress, ReflectSummary } from '../../shared/api'
+import type { ApiEvent, CurateSummary, JobInfo, JobKind, JobProgress, ReflectSummary, SyncSummary } from '../../shared/api'
 
-type JobResult = ReflectSummary | CurateSummary
+type JobResult = ReflectSummary | CurateSummary | SyncSummary
 
 /** What a job body gets: its abort signal and a progress reporter (jobId/kind filled in). */
 export interface JobContext {

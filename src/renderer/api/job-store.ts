@@ -3,7 +3,7 @@
  * fed by pushed `job.*` events. Lives outside React so a job keeps its history while the user
  * moves between screens. Snapshots are immutable, for useSyncExternalStore.
  */
-import type { ApiEvent, CurateSummary, JobInfo, JobKind, ReflectSummary } from '../../shared/api'
+import type { ApiEvent, CurateSummary, JobInfo, JobKind, ReflectSummary, SyncSummary } from '../../shared/api'
 
 export type TaskRunState = 'running' | 'done' | 'failed' | 'skipped'
 
@@ -17,7 +17,7 @@ export interface JobView {
   lines: string[]
   /** Per task: its state, its latest message and (while running) the step it is at. */
   tasks: Record<string, { state: TaskRunState; message: string; skillPath?: string; step?: string }>
-  result?: ReflectSummary | CurateSummary
+  result?: ReflectSummary | CurateSummary | SyncSummary
   error?: string
 }
 

@@ -1,6 +1,7 @@
 import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
 import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
+import { SYNC_EN, SYNC_ZH } from './messages-sync'
 
 /**
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
@@ -474,6 +475,7 @@ const en = {
   'llmTest.other': 'The test failed.',
   ...DEPLOY_EN,
   ...JUDGE_EN,
+  ...SYNC_EN,
   ...usageEn,
   ...reflectEn,
   ...DECISIONS_EN
@@ -945,6 +947,7 @@ const zh: Record<MessageKey, string> = {
   'llmTest.no_model': '请填写模型名称。',
   'llmTest.other': '测试失败。',
   ...DEPLOY_ZH,
+  ...SYNC_ZH,
   ...usageZh,
   ...reflectZh,
   ...JUDGE_ZH,

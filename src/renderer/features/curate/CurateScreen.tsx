@@ -19,6 +19,7 @@ import { groupChanges, proposalReason, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
 import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
+import { SyncPanel } from '../sync/SyncPanel'
 
 const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
 
@@ -77,6 +78,7 @@ export function CurateScreen(): React.JSX.Element {
       </header>
       <p className="lead">{t('curate.lead')}</p>
       <p className="muted">{t('curate.queueLead')}</p>
+      <SyncPanel library={lib} />
       {start.error && <ErrorNotice error={start.error} action="failed.curate" />}
       {job && job.state !== 'done' && (
         <div className="panel">

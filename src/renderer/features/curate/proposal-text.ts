@@ -46,6 +46,8 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
     case 'delete':
       return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'update':
+      if (p.evidence.sync === true) return syncReason(t, p)
+      return sourceReason(t, p)
     case 'learned':
       return sourceReason(t, p)
   }
@@ -68,6 +70,22 @@ function commonText(t: Translate, p: Proposal): string | null {
   if (subject && words) return t('reason.common.subjectWords', { subject, words })
   if (subject) return t('reason.common.subject', { subject })
   return words ? t('reason.common.words', { words }) : null
+}
+
+/** Why a sync conflict is there: whose change is live, whose waits here (git authors). */
+function syncReason(t: Translate, p: Proposal): { text: string } {
+  const e = p.evidence
+  const conflicts = num(e.conflicts) ?? 0
+  const both = conflicts > 0 ? ` ${t('reason.bothChanged', { n: conflicts })}` : ''
+  const vars = { title: primaryTitle(p), remote: String(e.remote ?? ''), localAuthor: authorName(e.local_author), remoteAuthor: authorName(e.remote_author) }
+  const key = e.case === 'removed_remote' ? 'reason.syncRemovedRemote' : e.case === 'removed_local' ? 'reason.syncRemovedLocal' : 'reason.sync'
+  return { text: t(key, vars) + both }
+}
+
+/** "Name <email>" → "Name" (the address stays in the evidence). */
+function authorName(v: unknown): string {
+  const s = typeof v === 'string' ? v : ''
+  return s.replace(/\s*<[^>]*>\s*$/, '') || s
 }
 
 /** Why an `update` (upstream changed) or `learned` (a deployed copy changed) proposal is there. */

@@ -88,8 +88,8 @@ function JobsStatus(): React.JSX.Element {
       ) : (
         running.map((job) => (
           <button key={job.jobId} type="button" className="job-chip" onClick={() => navigate({ screen: job.kind === 'reflect' ? 'reflect' : 'curate' })}>
-            <span>{t(job.kind === 'reflect' ? 'job.reflect' : 'job.curate')}</span>
-            <ProgressBar value={job.fraction} label={t(job.kind === 'reflect' ? 'job.reflect' : 'job.curate')} />
+            <span>{t(job.kind === 'reflect' ? 'job.reflect' : job.kind === 'sync' ? 'job.sync' : 'job.curate')}</span>
+            <ProgressBar value={job.fraction} label={t(job.kind === 'reflect' ? 'job.reflect' : job.kind === 'sync' ? 'job.sync' : 'job.curate')} />
           </button>
         ))
       )}
