@@ -52,6 +52,17 @@ describe('reflecting into a SKILL.md library (issue 36)', () => {
     expect((await validatePath(skills)).errors).toBe(0)
   })
 
+  it('a task titled like a bookkeeping folder ("Logs") gets another name, never the logs/ folder', async () => {
+    const skills = tmp('claude-skills-reserved')
+    const traces = [{ ...calculatorTrace(), source: 'claude' as const, taskDir: 'logs#1', path: '/x/logs.jsonl', requirements: ['Logs'] }]
+    const summary = await runReflection({ rootDir: skills, library: skills, traces }, defaultReflectionDeps())
+    expect(summary.failed).toEqual([])
+    const created = summary.created.map((c) => path.relative(skills, c.path))
+    expect(created).toHaveLength(1)
+    expect(created[0]).not.toMatch(/^(logs|codes|legacy)\//)
+    expect(fs.existsSync(path.join(skills, 'logs'))).toBe(false)
+  })
+
   it('an AGIAgent data root keeps skill_*.md files', async () => {
     const root = tmp('agi-root')
     const summary = await runReflection({ rootDir: root, traces: [calculatorTrace()] }, defaultReflectionDeps())

@@ -28,6 +28,7 @@ import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
 import { judgeTasks, noSkillReason, type NoSkillTask, type TaskUnit } from './task-judgment'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
+import { RESERVED_SKILL_NAMES } from '../store/paths'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
 export type BackupFiles = (args: {
@@ -330,7 +331,8 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], dec
   return {
     dir,
     layout,
-    takenNames: new Set(skills.filter((s) => s.format === 'skill-md').map((s) => s.path.split('/')[0]!)),
+    // the bookkeeping folders' names are taken too: a task titled "logs" becomes logs-2, never the logs/ folder
+    takenNames: new Set([...RESERVED_SKILL_NAMES, ...skills.filter((s) => s.format === 'skill-md').map((s) => s.path.split('/')[0]!)]),
     store,
     log: new ReflectionLog(layout === 'agiagent' ? dir : path.join(store.root, '.skillbench'), secrets, deps.now),
     reflected: reflectedTaskDirs(skills),
