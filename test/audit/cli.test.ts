@@ -96,3 +96,38 @@ describe.skipIf(!HAS_REAL_DATA)('the real collections (896 skills)', () => {
     expect(by('medium').length).toBeLessThanOrEqual(3)
   })
 })
+
+describe('import and deploy show the same findings', () => {
+  it('import --json carries the findings of what it imported; the text output lists them', async () => {
+    const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-audit-import-'))
+    try {
+      const r = await run(lib, 'import', '--from', path.join(lib, 'evil'), '--library', dest, '--json')
+      const out = JSON.parse(r.stdout) as { written: unknown[]; findings: { skill: string; rule: string; severity: string }[] }
+      expect(out.written.length).toBeGreaterThan(0)
+      expect(out.findings.filter((f) => f.severity === 'high').map((f) => f.rule)).toEqual(expect.arrayContaining(['hidden-text', 'override-instructions', 'remote-code-pipe']))
+      const dest2 = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-audit-import-'))
+      const text = await run(lib, 'import', '--from', path.join(lib, 'tls'), '--library', dest2)
+      expect(text.stdout).toContain('Audit of the imported skills: 1 finding(s), 0 high')
+      expect(text.stdout).toContain('MEDIUM tls/SKILL.md:6 tls-disabled')
+      fs.rmSync(dest2, { recursive: true, force: true })
+    } finally {
+      fs.rmSync(dest, { recursive: true, force: true })
+    }
+  })
+
+  it('deploy lists the findings of the copies it placed in the agent folder', async () => {
+    const src = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-audit-deploy-'))
+    try {
+      const library = path.join(src, 'lib')
+      fs.cpSync(path.join(lib, 'tls'), path.join(library, 'tls'), { recursive: true })
+      fs.cpSync(path.join(lib, 'clean'), path.join(library, 'clean'), { recursive: true })
+      const target = path.join(src, 'agent-skills')
+      const r = await run(src, 'deploy', '--library', library, '--to', target, '--json')
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as { findings: { skill: string; file: string; line: number; rule: string }[] }
+      expect(out.findings.map((f) => `${f.skill} ${f.file} ${f.rule}`)).toEqual(['tls SKILL.md tls-disabled']) // in the deployed copy (its front matter may gain lines)
+    } finally {
+      fs.rmSync(src, { recursive: true, force: true })
+    }
+  })
+})

@@ -407,7 +407,7 @@ describe('containment, undo, recovery, concurrency', () => {
     expect(plain.stdout.split('\n')[0]).toBe(`Would deploy to ${folder}`)
     const json = await runCli(['deploy', '--library', lib, '--to', 'claude', '--json'])
     const out = JSON.parse(json.stdout) as Record<string, unknown>
-    expect(Object.keys(out)).toEqual(['target', 'dryRun', 'skills', 'counts', 'budget', 'journal_id', 'proposals', 'warnings'])
+    expect(Object.keys(out)).toEqual(['target', 'dryRun', 'skills', 'counts', 'budget', 'journal_id', 'proposals', 'warnings', 'findings'])
     const bad = await runCli(['deploy', '--library', lib, '--to', 'cursor:/x'])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/unknown target "cursor:\/x": use claude, claude-project:PATH, codex, agents:PATH/)

@@ -51,3 +51,10 @@ export function addedHigh(before: readonly AuditFinding[], after: readonly Audit
 export function findingLines(findings: readonly AuditFinding[], indent = '    '): string {
   return findings.map((f) => `${indent}${f.severity.toUpperCase()} ${f.file}${f.line > 0 ? `:${f.line}` : ''} ${f.rule}: ${f.message}${f.excerpt ? `\n${indent}  │ ${f.excerpt}` : ''}\n`).join('')
 }
+
+/** The findings block printed after import and deploy (empty when there are none to show). */
+export function findingsReport(findings: readonly AuditFinding[], what: string): string {
+  if (findings.length === 0) return ''
+  const high = highOf(findings).length
+  return `Audit of the ${what}: ${findings.length} finding(s), ${high} high (skillbench audit shows them again):\n${findingLines(findings.map((f) => ({ ...f, file: `${f.skill}/${f.file}` })), '  ')}`
+}

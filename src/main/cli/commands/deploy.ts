@@ -5,6 +5,22 @@ import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { usageIndexLookup } from '../usage-lookup'
 import { actorName } from './curate'
+import { findingsReport } from '../../audit/gate'
+import type { AuditFinding } from '../../audit/types'
+
+/**
+ * The audit's findings of the skills the target gets (written, updated or in sync): the copies in the agent's folder
+ * after a run, so a person sees exactly what agents will run; the library's folders of the same names on a dry run.
+ */
+async function auditDeployed(library: string, result: DeployResult): Promise<AuditFinding[]> {
+  const [path, fs] = await Promise.all([import('node:path'), import('node:fs')])
+  const placed = result.skills.filter((s) => ['create', 'update', 'unchanged', 'adopt'].includes(s.action)).map((s) => s.name)
+  const base = result.dryRun ? library : result.target.dir
+  const dirs = placed.map((name) => path.join(base, name)).filter((p) => path.dirname(p) === base && fs.existsSync(path.join(p, 'SKILL.md')))
+  if (dirs.length === 0) return []
+  const { auditPaths } = await import('../../audit/read-paths')
+  return (await auditPaths(dirs)).findings.map(({ path: _path, ...f }) => f)
+}
 
 const VERB: Record<string, string> = {
   create: 'write   ',
@@ -56,16 +72,18 @@ export const command: CliCommand = {
       const results: DeployResult[] = []
       for (const to of profile.targets) {
         const r = await run(to)
-        results.push(r)
-        if (!values.json) io.stdout(formatDeploy(r))
+        const findings = await auditDeployed(library, r)
+        results.push(values.json ? ({ ...r, findings } as DeployResult) : r)
+        if (!values.json) io.stdout(formatDeploy(r) + findingsReport(findings, 'deployed skills'))
       }
       if (values.json) printJson(io, { profile: values.profile, deploys: results })
       return 0
     }
     if (!values.to) throw new UsageError('say where to deploy: --to claude | claude-project:PATH | codex | agents:PATH | gemini | opencode | a folder (or --profile NAME)')
     const result = await run(values.to)
-    if (values.json) printJson(io, result)
-    else io.stdout(formatDeploy(result))
+    const findings = await auditDeployed(library, result)
+    if (values.json) printJson(io, { ...result, findings })
+    else io.stdout(formatDeploy(result) + findingsReport(findings, 'deployed skills'))
     return 0
   }
 }

@@ -3,6 +3,14 @@ import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageE
 import { convertTree, libraryLayout } from '../../formats/convert'
 import { FORMAT_IDS, type FormatId } from '../../formats/model'
 import { printConvertReport } from './export'
+import { findingsReport } from '../../audit/gate'
+import type { AuditFinding } from '../../audit/types'
+
+/** The audit's findings of the folder or file imported from. */
+async function auditSource(from: string): Promise<AuditFinding[]> {
+  const { auditPaths } = await import('../../audit/read-paths')
+  return (await auditPaths([from])).findings.map(({ path: _path, ...f }) => f)
+}
 
 export const command: CliCommand = {
   name: 'import',
@@ -25,8 +33,13 @@ export const command: CliCommand = {
       from: format === 'auto' ? undefined : (format as FormatId)
     })
     const nothing = report.written.length + report.skipped.length + report.errors.length === 0
-    if (values.json) printJson(io, report)
-    else if (!nothing) printConvertReport(report, io.stdout)
+    // what was imported, audited as it came (shown, not blocking: the files are the person's own)
+    const audit = nothing ? null : await auditSource(path.resolve(io.cwd, values.from))
+    if (values.json) printJson(io, audit ? { ...report, findings: audit } : report)
+    else if (!nothing) {
+      printConvertReport(report, io.stdout)
+      if (audit) io.stdout(findingsReport(audit, 'imported skills'))
+    }
     if (nothing) {
       const kinds = format === 'auto' ? 'SKILL.md folders, skill_*.md files, *_config.yaml configs or learned-skill .yaml files' : `${format} skills`
       io.stderr(`skillbench import: no skills found in ${report.source} (looked for ${kinds}); nothing was imported\n`)
