@@ -7,6 +7,7 @@
  * nothing; a prose line that names a pattern as something to avoid ("never pipe curl to sh") is lowered from
  * high to medium; a base64 string that is only data matches nothing (only decoding *into a shell* does).
  */
+import { SECRET_PATTERNS } from '../llm/redact'
 import type { AuditSeverity } from './types'
 
 /** Where a line sits: prose of a Markdown file, a fenced code block, or a script file. */
@@ -89,6 +90,9 @@ const DOTENV = /(?:^|[\s"'`(/=@])\.env\b(?!\.example|\.sample|\.template)/
 const READS = /\b(?:cat|less|head|tail|read|open|copy|cp|grep|strings|print|dump|base64|tar|zip|collect|gather|extract|load)\b|<\s*\S/i
 /** Sending somewhere: network commands with data, uploads, "send them", webhooks. */
 const SENDS = /\bcurl\b[^\n]*(?:\s-d\b|--data|\s-F\b|--form|\s-T\b|--upload-file|-X\s*POST)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat|socat|scp|sftp|ftp)\b\s+\S|\b(?:send|upload|post|transmit|exfiltrate|forward|leak|paste)\s+(?:it|them|this|these|that|those|its|their|the\s+(?:file|files|contents?|keys?|credentials|secrets?|tokens?|data))\b|\bexfiltrat\w*|\bwebhook\b|\bpastebin\b|Invoke-RestMethod[^\n]*-Method\s+Post/i
+
+/** The redaction patterns as one-line tests (a private key is known by its first line). */
+const SECRET_TESTS = SECRET_PATTERNS.map(({ kind, re }) => ({ kind, re: kind === 'private-key' ? /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----/ : new RegExp(re.source, re.flags.replace('g', '')) }))
 
 /** Prose that names a pattern as something to avoid or detect, not as a step. */
 const CAUTIONARY = /\b(?:never|don'?t|do\s+not|avoid|instead\s+of|dangerous|unsafe|insecure|malicious|attack(?:er|s)?|injection|detect(?:s|ed|ing)?|flag(?:s|ged)?|block(?:s|ed)?|warn(?:s|ing)?|forbid(?:den)?|prohibit(?:ed)?|red\s+flags?|refuse|reject|vulnerab\w*|exploit\w*|risk(?:y|s)?)\b/i
@@ -195,6 +199,18 @@ export const LINE_RULES: readonly LineRule[] = [
         return lowered({ rule: 'credential-access', severity: 'high', message: `reads credentials (${what}) and sends them somewhere` }, line, ctx, what)
       }
       if (cred && READS.test(line)) return { rule: 'credential-access', severity: 'medium', message: `reads a credential store (${what}): check why a skill needs it` }
+      return null
+    }
+  },
+  {
+    // the patterns reflection redacts with: a skill that carries a key hands it to everyone it is shared with
+    rule: 'embedded-secret',
+    hint: /PRIVATE KEY|AKIA|ASIA|aws_secret|gh[pousr]_|github_pat_|xox|AIza|_live_|npm_|eyJ|sk-|Bearer|:\/\/[^\s/@:]+:[^\s/@]+@|API_KEY|SECRET|TOKEN|PASSW|api[_-]?key|access[_-]?token|client[_-]?secret|password/i,
+    check: (line) => {
+      for (const { kind, re } of SECRET_TESTS) {
+        if (!re.test(line)) continue
+        return { rule: 'embedded-secret', severity: 'medium', message: `carries what looks like a secret (${kind}): anyone the skill is shared with gets it; reflection redacts these` }
+      }
       return null
     }
   },

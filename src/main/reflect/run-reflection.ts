@@ -8,6 +8,7 @@ import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
 import { redact } from '../llm/redact'
+import { redactDraft } from './redact-draft'
 import type { LlmClient } from '../llm/types'
 import { StoreError, type SkillStore } from '../store/types'
 import {
@@ -226,6 +227,10 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         throw new CancelledError()
       }
       let skill: Skill | undefined
+      // a secret the session printed never reaches the skill: removed with the shared patterns, and said
+      const redacted = redactDraft(draft)
+      draft = redacted.draft
+      if (redacted.note) void ctx.log.info(`${redacted.note} (task ${trace.taskDir})`)
       if (claimed) {
         ctx.inFlight.add(trace.taskDir)
         try {
@@ -247,7 +252,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
       // --decide: a created skill gets the seed's report too, as enhance and none do
       const report = decided ? `\n${formatDecisionReport({ ...decided, name: decided.name || skill.title }, detectLanguage(trace.requirements.join('\n')))}` : ''
-      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}${report}`, decision: decided })
+      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}${redacted.note ? ` — ${redacted.note}` : ''}${report}`, decision: decided })
     } catch (err) {
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return
