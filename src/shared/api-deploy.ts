@@ -99,6 +99,8 @@ export interface DeployResult {
   disabled?: string[]
   /** The deploy profile the selection came from. */
   profile?: string
+  /** With a profile: the active skills it does not take (a copy placed before is removed). */
+  left_out?: string[]
 }
 
 /** A deploy profile: named skills (NAME, tag:TAG, collection:NAME, *) bound to targets. */

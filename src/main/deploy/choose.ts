@@ -20,6 +20,8 @@ export interface Choice {
   scope: Set<string> | null
   /** Deployed names left out because they are disabled for this target. */
   disabled: string[]
+  /** Deployed names of active skills the profile does not take. */
+  leftOut: string[]
 }
 
 function skillMatches(s: LibrarySkill, name: string, wanted: string): boolean {
@@ -41,10 +43,13 @@ export async function chooseSkills(input: {
   const config = await readDeployConfig(input.root)
   const nameOf = (s: LibrarySkill): string => names.get(s.skill.skill_id)!
   let chosen = [...skills]
+  let leftOut: string[] = []
   if (input.profile !== undefined) {
     const profile = config.profiles[input.profile]
     if (!profile) throw new StoreError('not_found', `no deploy profile ${JSON.stringify(input.profile)} in ${input.root} (see skillbench profile list)`)
-    chosen = chosen.filter((s) => profileTakes(profile, skillFacets(s, nameOf(s))))
+    const takes = new Set(chosen.filter((s) => profileTakes(profile, skillFacets(s, nameOf(s)))))
+    leftOut = chosen.filter((s) => !takes.has(s)).map(nameOf).sort()
+    chosen = chosen.filter((s) => takes.has(s))
   }
   const wanted = input.wanted ?? []
   for (const w of wanted) {
@@ -60,7 +65,7 @@ export async function chooseSkills(input: {
     }
   })
   const disabled = chosen.filter((s) => [...off].some((n) => skillMatches(s, nameOf(s), n)))
-  return { chosen: chosen.filter((s) => !disabled.includes(s)), scope, disabled: disabled.map(nameOf).sort() }
+  return { chosen: chosen.filter((s) => !disabled.includes(s)), scope, disabled: disabled.map(nameOf).sort(), leftOut }
 }
 
 /** The library's own record of uses (fetch count, last use): what the report goes by when no usage index is given. */

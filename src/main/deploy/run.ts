@@ -242,7 +242,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     const previous = new Map<string, string>()
     for (const [name, e] of Object.entries(manifest.skills)) if (e.library === library.root) previous.set(e.skill_id, name)
     const names = assignNames(skills, previous)
-    const { chosen, scope, disabled } = await chooseSkills({ root: library.root, skills, names, wanted: opts.skills, profile: opts.profile, target, env, cwd: opts.cwd })
+    const { chosen, scope, disabled, leftOut } = await chooseSkills({ root: library.root, skills, names, wanted: opts.skills, profile: opts.profile, target, env, cwd: opts.cwd })
     const desired = new Map<string, RenderedSkill>()
     for (const s of chosen) {
       const name = names.get(s.skill.skill_id)!
@@ -308,7 +308,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       proposals: proposals.map((p) => ({ id: p.id, name: String(p.evidence.name), queued: queued.has(p.id) })),
       warnings,
       ...(disabled.length > 0 ? { disabled } : {}),
-      ...(opts.profile !== undefined ? { profile: opts.profile } : {})
+      ...(opts.profile !== undefined ? { profile: opts.profile, left_out: leftOut } : {})
     }
     if (opts.dryRun || !targetReal) return result
     const manifestText = serializeManifest(plan.manifest)

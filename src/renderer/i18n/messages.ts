@@ -2,6 +2,7 @@ import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
 import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
 import { SYNC_EN, SYNC_ZH } from './messages-sync'
+import { DEPLOY_SELECT_EN, DEPLOY_SELECT_ZH } from './messages-deploy-select'
 
 /**
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
@@ -476,6 +477,7 @@ const en = {
   ...DEPLOY_EN,
   ...JUDGE_EN,
   ...SYNC_EN,
+  ...DEPLOY_SELECT_EN,
   ...usageEn,
   ...reflectEn,
   ...DECISIONS_EN
@@ -948,6 +950,7 @@ const zh: Record<MessageKey, string> = {
   'llmTest.other': '测试失败。',
   ...DEPLOY_ZH,
   ...SYNC_ZH,
+  ...DEPLOY_SELECT_ZH,
   ...usageZh,
   ...reflectZh,
   ...JUDGE_ZH,

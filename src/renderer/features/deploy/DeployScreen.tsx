@@ -8,6 +8,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
+import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPanel'
 import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, type CustomKind } from './deploy-view'
 import '../../styles/deploy.css'
 import { useRememberedState } from '../../remembered-state'
@@ -27,12 +28,16 @@ export function DeployScreen(): React.JSX.Element {
   const [folder, setFolder] = useRememberedState('deploy.folder', '')
   const [done, setDone] = useState<DeployResult | null>(null)
   const [undone, setUndone] = useState(false)
+  const [profile, setProfile] = useState('')
   const targets = useQuery({ queryKey: [...queryKeys.library(lib), 'deploy-targets'], queryFn: () => api.call('deploy.targets', { library: lib }), enabled: !!library })
   const custom = (CUSTOM_KINDS as readonly string[]).includes(choice) ? (choice as CustomKind) : null
   const spec = custom ? customSpec(custom, folder) : choice
+  const config = useQuery({ queryKey: [...queryKeys.library(lib), 'deploy-config'], queryFn: () => api.call('deploy.config', { library: lib }), enabled: !!library })
+  const chosenProfile = profile && config.data?.profiles[profile] ? profile : undefined
   const preview = useQuery({
-    queryKey: deployKey(lib, spec ?? ''),
-    queryFn: () => api.call('deploy.preview', { library: lib, to: spec! }),
+    // without a profile the same key as the target's status badge: one dry run serves both
+    queryKey: chosenProfile ? [...deployKey(lib, spec ?? ''), chosenProfile] : deployKey(lib, spec ?? ''),
+    queryFn: () => api.call('deploy.preview', { library: lib, to: spec!, ...(chosenProfile ? { profile: chosenProfile } : {}) }),
     enabled: !!library && !!spec,
     staleTime: PREVIEW_FRESH_MS
   })
@@ -44,13 +49,22 @@ export function DeployScreen(): React.JSX.Element {
     }
   })
   const run = useMutation({
-    mutationFn: () => api.call('deploy.run', { library: lib, to: spec! }),
+    mutationFn: () => api.call('deploy.run', { library: lib, to: spec!, ...(chosenProfile ? { profile: chosenProfile } : {}) }),
     onSuccess: (result) => {
       setDone(result)
       setUndone(false)
       undo.reset()
       void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
     }
+  })
+
+  const setEnabled = useMutation({
+    mutationFn: (v: { skills: string[]; enabled: boolean }) => api.call('deploy.setEnabled', { library: lib, to: spec!, skills: v.skills, enabled: v.enabled }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+  })
+  const saveProfile = useMutation({
+    mutationFn: (v: { name: string; profile: { targets: string[]; skills: string[]; except: string[] } | null }) => api.call('deploy.setProfile', { library: lib, name: v.name, profile: v.profile }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
   })
 
   if (!library)
@@ -92,6 +106,7 @@ export function DeployScreen(): React.JSX.Element {
           </label>
         )}
       </fieldset>
+      <ProfilePicker config={config.data} value={chosenProfile ?? ''} onChange={setProfile} />
       <div className="toolbar">
         <button type="button" className="btn" onClick={() => void preview.refetch()} disabled={!spec || preview.isFetching} data-testid="deploy-preview">
           {preview.isFetching ? t('deploy.previewing') : t('deploy.previewAction')}
@@ -104,6 +119,7 @@ export function DeployScreen(): React.JSX.Element {
       {preview.error && <ErrorNotice error={preview.error} action="failed.deployPreview" onRetry={() => void preview.refetch()} />}
       {run.error && <ErrorNotice error={run.error} action="failed.deploy" />}
       {undo.error && <ErrorNotice error={undo.error} action="failed.undoDeploy" />}
+      {setEnabled.error && <ErrorNotice error={setEnabled.error} action="failed.setEnabled" />}
       {done && (
         <div className="banner banner-ok" role="status" data-testid="deploy-done">
           <span>
@@ -132,6 +148,7 @@ export function DeployScreen(): React.JSX.Element {
             {t('deploy.summary', { inSync: counts.inSync, drifted: counts.drifted, notDeployed: counts.notDeployed, outdated: counts.outdated, retired: counts.retired })}
           </p>
           <BudgetMeter result={result} />
+          <DisabledAndBudget result={result} busy={setEnabled.isPending} onSet={(skills, enabled) => setEnabled.mutate({ skills, enabled })} />
           {result.proposals.some((p) => !p.queued) && (
             <p className="banner banner-warn" data-testid="deploy-offered">
               {t(result.dryRun ? 'deploy.willOffer' : 'deploy.offered', { n: result.proposals.filter((p) => !p.queued).length })}
@@ -147,6 +164,7 @@ export function DeployScreen(): React.JSX.Element {
                   <th scope="col">{t('deploy.col.skill')}</th>
                   <th scope="col">{t('deploy.col.state')}</th>
                   <th scope="col">{t('deploy.col.files')}</th>
+                  <th scope="col">{t('deploySel.col.show')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -161,7 +179,13 @@ export function DeployScreen(): React.JSX.Element {
                         </div>
                       </th>
                       <td>
-                        <Badge tone={STATE_TONE[state]}>{t(`deploy.state.${s.action}` as MessageKey)}</Badge>
+                        {s.action === 'remove' && result.disabled?.includes(s.name) ? (
+                          <Badge tone={STATE_TONE[state]}>{t('deploySel.state.disabled')}</Badge>
+                        ) : s.action === 'remove' && result.left_out?.includes(s.name) ? (
+                          <Badge tone={STATE_TONE[state]}>{t('deploySel.state.leftOut')}</Badge>
+                        ) : (
+                          <Badge tone={STATE_TONE[state]}>{t(`deploy.state.${s.action}` as MessageKey)}</Badge>
+                        )}
                         {s.proposal &&
                           (result.dryRun && !s.proposalQueued ? (
                             <span className="small muted deploy-offered-link">{t('deploy.willOfferOne')}</span>
@@ -174,6 +198,13 @@ export function DeployScreen(): React.JSX.Element {
                       <td>
                         <code className="small break">{filesSummary(s.files)}</code>
                         {s.why && <span className="cell-sub deploy-reason">{t(`deploy.why.${s.why}` as MessageKey)}</span>}
+                      </td>
+                      <td>
+                        {s.skill_id && s.action !== 'remove' && s.action !== 'forget' && s.action !== 'unmanaged' && s.action !== 'refused' && (
+                          <button type="button" className="btn btn-small" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ skills: [s.name], enabled: false })} aria-label={t('deploySel.disableOne', { name: s.name })} data-testid={`deploy-disable-${s.name}`}>
+                            {t('deploySel.disable')}
+                          </button>
+                        )}
                       </td>
                     </tr>
                   )
@@ -193,6 +224,7 @@ export function DeployScreen(): React.JSX.Element {
           )}
         </>
       )}
+      <ProfilesEditor config={config.data} busy={saveProfile.isPending} error={saveProfile.error} onSave={(name, p) => saveProfile.mutate({ name, profile: p })} />
     </section>
   )
 }
