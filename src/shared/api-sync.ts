@@ -3,7 +3,7 @@
  * `API_INPUT_SCHEMAS` / `ApiOutputs` of api.ts; same two transports.
  */
 import { z } from 'zod'
-import type { JobInfo } from './api'
+import type { JobInfo } from './api-jobs'
 
 /** Where a library stands with its remote, as of the last fetch (reading it never touches the network). */
 export interface SyncStatus {

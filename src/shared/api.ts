@@ -22,6 +22,7 @@ import type {
 } from './types'
 import { DEPLOY_INPUT_SCHEMAS, type DeployOutputs } from './api-deploy'
 import { SYNC_INPUT_SCHEMAS, type SyncOutputs, type SyncSummary } from './api-sync'
+import type { JobInfo, JobKind } from './api-jobs'
 
 // ---------- value types only the API uses ----------
 
@@ -187,7 +188,7 @@ export interface LlmTestResult {
   problem?: LlmTestProblem
 }
 
-export type JobKind = 'reflect' | 'curate' | 'sync'
+export type { JobKind } from './api-jobs'
 
 // ---------- memory (issue 7) ----------
 
@@ -278,12 +279,7 @@ export interface SessionSourceInfo {
   exists: boolean
 }
 
-export interface JobInfo {
-  jobId: string
-  kind: JobKind
-  startedAt: string
-  state: 'running' | 'done' | 'failed' | 'cancelled'
-}
+export type { JobInfo } from './api-jobs'
 
 /** Progress of a long job, pushed as it happens. */
 export interface JobProgress {
