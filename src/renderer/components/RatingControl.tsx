@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { RateResult } from '../../shared/api'
 import { useT } from '../i18n/i18n'
 import { ErrorNotice } from './ErrorNotice'
+import { useFocusSoon } from './focus-soon'
 
 const STEP = 0.05
 
@@ -25,6 +26,7 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<RateResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const focusSoon = useFocusSoon()
 
   async function submit(): Promise<void> {
     if (busy || props.blocked) return
@@ -32,8 +34,10 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
     setError(null)
     try {
       setResult(await props.onRate(rating))
+      focusSoon('rating-result')
     } catch (err) {
       setError(err)
+      focusSoon('rating-submit')
     } finally {
       setBusy(false)
     }
@@ -74,7 +78,7 @@ export function RatingControl(props: { quality: number; onRate: (rating: number)
           {t('rating.submit')}
         </button>
       </div>
-      <div className="rating-quality" data-testid="rating-result" aria-live="polite">
+      <div className="rating-quality" data-testid="rating-result" aria-live="polite" tabIndex={-1}>
         {result
           ? t('rating.result', { before: result.before.toFixed(3), after: result.after.toFixed(3) })
           : t('rating.current', { quality: props.quality.toFixed(3) })}

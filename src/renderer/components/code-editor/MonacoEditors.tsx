@@ -2,6 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { DiffEditor, Editor } from '@monaco-editor/react'
 import { monaco } from './monaco-setup'
 import type { CodeEditorProps, DiffViewProps } from './editor-props'
+import { useTabFocus } from './tab-focus'
+import { TabFocusStatus } from './TabFocusStatus'
 
 /**
  * Monaco's own light and dark themes, with line numbers and other dimmed text dark (or light) enough to read:
@@ -57,6 +59,7 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   const applying = useRef(false)
   const autoFocus = useRef(props.autoFocus)
   const [mounted, setMounted] = useState<monaco.editor.IStandaloneCodeEditor | null>(null)
+  const tabFocus = useTabFocus(mounted)
   useEffect(() => {
     onSave.current = props.onSave
     onChange.current = props.onChange
@@ -92,6 +95,7 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   }, [props.value])
   return (
     <div className="code-editor" data-testid="code-editor">
+      <div className="code-editor-body">
       <Editor
         defaultValue={props.value}
         language={props.language ?? 'markdown'}
@@ -112,6 +116,8 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
           })
         }}
       />
+      </div>
+      <TabFocusStatus on={tabFocus.on} onToggle={tabFocus.toggle} />
     </div>
   )
 }

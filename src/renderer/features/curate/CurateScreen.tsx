@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { JournalEntry, Proposal, ProposalKind } from '../../../shared/types'
 import { useApi } from '../../api/context'
@@ -11,6 +11,7 @@ import { DiffView } from '../../components/code-editor/CodeEditor'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
+import { useFocusSoon } from '../../components/focus-soon'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
 import { translateServerMessage } from '../../i18n/server-messages'
@@ -40,13 +41,32 @@ export function CurateScreen(): React.JSX.Element {
   const job = latestJob(jobs, 'curate')
   const running = job?.state === 'running'
   const refresh = (): void => void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+  const [undone, setUndone] = useState(false)
+  // focus follows the action: the job's progress, then the new plan; after Accept its Undo; after Undo the result
+  const focusSoon = useFocusSoon()
+  const computing = useRef(false)
+  useEffect(() => {
+    if (computing.current && job?.state === 'done') {
+      computing.current = false
+      focusSoon('plan-info')
+    }
+  }, [job?.state, focusSoon])
 
-  const start = useMutation({ mutationFn: () => api.call('curate.start', { library: lib }), onSuccess: (info) => store.track(info) })
+  const start = useMutation({
+    mutationFn: () => api.call('curate.start', { library: lib }),
+    onSuccess: (info) => {
+      store.track(info)
+      computing.current = true
+      focusSoon('curate-job')
+    }
+  })
   const reject = useMutation({ mutationFn: (id: string) => api.call('curate.reject', { library: lib, proposalId: id }), onSuccess: refresh })
   const undo = useMutation({
     mutationFn: (id: string) => api.call('curate.undo', { library: lib, entryId: id }),
     onSuccess: () => {
       setApplied(null)
+      setUndone(true)
+      focusSoon('undone-status')
       refresh()
     }
   })
@@ -81,7 +101,7 @@ export function CurateScreen(): React.JSX.Element {
       <SyncPanel library={lib} />
       {start.error && <ErrorNotice error={start.error} action="failed.curate" />}
       {job && job.state !== 'done' && (
-        <div className="panel">
+        <div className="panel" tabIndex={-1} data-testid="curate-job">
           <ProgressBar value={job.fraction} label={t('curate.computing')} testId="curate-progress" />
           <p className="muted">{job.state === 'running' ? translateServerMessage(job.message, lang) : t(`job.state.${job.state}`)}</p>
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.curate" />}
@@ -99,6 +119,11 @@ export function CurateScreen(): React.JSX.Element {
           </button>
         </div>
       )}
+      {undone && !applied && (
+        <p className="banner banner-ok" role="status" tabIndex={-1} data-testid="undone-status">
+          {t('curate.undoneStatus')}
+        </p>
+      )}
       {undo.error && <ErrorNotice error={undo.error} action="failed.undo" />}
       <div className="tabs" role="tablist" aria-label={t('curate.title')}>
         <button type="button" role="tab" id="curate-tab-plan" aria-controls="curate-panel-plan" aria-selected={tab === 'plan'} className="tab" data-testid="curate-tab-plan" onClick={() => setTab('plan')}>
@@ -113,7 +138,7 @@ export function CurateScreen(): React.JSX.Element {
           {plan.error && <ErrorNotice error={plan.error} action="failed.loadPlan" onRetry={() => void plan.refetch()} />}
           {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
           {plan.data && (
-            <p className="muted" data-testid="plan-info">
+            <p className="muted" data-testid="plan-info" tabIndex={-1}>
               {plan.data.computedAt
                 ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded })
                 : // proposals that came without a plan (updates, agents' edits, deploy drift) wait below: say so, not "no plan"
@@ -187,7 +212,11 @@ export function CurateScreen(): React.JSX.Element {
           proposal={reviewing}
           onClose={() => setReviewing(null)}
           onDone={(entry) => {
-            if (entry) setApplied({ entry, proposal: reviewing })
+            if (entry) {
+              setApplied({ entry, proposal: reviewing })
+              setUndone(false)
+              focusSoon('applied-undo')
+            }
             setReviewing(null)
             refresh()
           }}

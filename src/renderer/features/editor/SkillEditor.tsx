@@ -10,6 +10,7 @@ import { CodeEditor, DiffView } from '../../components/code-editor/CodeEditor'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate, formatQuality } from '../../components/format'
+import { useFocusSoon } from '../../components/focus-soon'
 import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
 import { CodeFileDialog } from './CodeFileDialog'
@@ -40,6 +41,8 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
   const [saved, setSaved] = useState(false)
   const [confirmRetire, setConfirmRetire] = useState(false)
   const [viewing, setViewing] = useState<string | null>(null)
+  const [reverted, setReverted] = useState(false)
+  const focusSoon = useFocusSoon()
   const dirty = base !== null && draft !== base.text
   const dirtyRef = useRef(dirty)
   const draftRef = useRef(draft)
@@ -113,6 +116,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
       if (!base || current === base.text || save.isPending) return
       if (text !== undefined && text !== draft) setDraft(text)
       setSaved(false)
+      setReverted(false)
       save.mutate({ text: current, baseHash: base.hash, baseText: base.text })
     },
     [base, draft, save]
@@ -177,9 +181,22 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
           <Badge tone="ok" testId="saved-badge">
             {t('editor.saved')}
           </Badge>
+        ) : reverted ? (
+          <span className="muted" role="status" tabIndex={-1} data-testid="reverted-status">
+            {t('editor.reverted')}
+          </span>
         ) : null}
         <div className="spacer" />
-        <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(base.text)}>
+        <button
+          type="button"
+          className="btn"
+          disabled={!dirty}
+          onClick={() => {
+            setDraft(base.text)
+            setReverted(true)
+            focusSoon('reverted-status')
+          }}
+        >
           {t('editor.revert')}
         </button>
         <button type="button" className="btn btn-primary" data-testid="editor-save" disabled={!canSave} onClick={() => doSave()} title={t('editor.saveHint')}>
