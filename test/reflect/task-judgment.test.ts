@@ -1,6 +1,9 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOpenAiClient } from '../../src/main/llm/openai-client'
+import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import type { TaskTrace } from '../../src/shared/types'
 import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
 import { reflectOffline } from '../../src/main/reflect/offline-reflector'
@@ -182,5 +185,61 @@ describe('unfinished tasks are reflected once they finish, never frozen', () => 
     const skill = (await (await openLibrary(lib)).list()).skills[0]!
     expect(skill.body).toContain('**Outcome:** Completed.')
     expect(skill.body).not.toMatch(/Not finished|未完成/)
+  })
+})
+
+describe.skipIf(!HAS_REAL_DATA)('the model path judges the same way (local OpenAI-protocol server)', () => {
+  let server: OpenAiTestServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  it('real Claude Code sessions: the model is asked only about the tasks worth a skill, follow-ups folded in, titles from the request', async () => {
+    server = await startOpenAiServer(() => ({ json: chatCompletion('Task completed successfully\n\nWhat worked: the steps.\n\nFILES_TO_BACKUP:\n\nUSAGE_CONDITIONS: similar work') }))
+    const { tasks } = await scanSessions({ source: 'claude', dir: realPath('sessions', 'claude_code') })
+    const library = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-judge-llm-'))
+    const llm = createOpenAiClient({ baseUrl: server.url, model: 'judge-model', apiKey: 'k', retryBaseMs: 5, retryMaxMs: 10 })
+    const offline = judgeTasks(tasks)
+    const summary = await runReflection({ rootDir: library, library, traces: tasks, mode: 'openai' }, defaultReflectionDeps({ llm }))
+    expect(summary.failed).toEqual([])
+    // one request per task worth a skill, none for the greeting / unfinished / follow-up ones
+    expect(server.requests).toHaveLength(offline.units.length)
+    expect(summary.created.map((c) => c.taskDir).sort()).toEqual(offline.units.map((u) => u.trace.taskDir).sort())
+    expect(summary.skipped.filter((s) => s.why).map((s) => [s.taskDir, s.why]).sort()).toEqual(offline.none.map((n) => [n.trace.taskDir, n.why]).sort())
+    const asked = server.requests.map((r) => (r.body as { messages: { content: string }[] }).messages[1]!.content)
+    const clear = asked.find((a) => a.includes('sso conversation tracking'))!
+    expect(clear).toContain('Task: ultrathink there is logic')
+    expect(clear).toContain('Follow-up 12: create document in /specs folder')
+    const declined = asked.find((a) => a.includes('create-beads'))!
+    expect(declined).toContain('Follow-up 1: create the beads')
+    const { skills } = await (await openLibrary(library)).list()
+    // the model's "Task completed successfully" never becomes a title or a name
+    for (const s of skills) expect(s.title).not.toMatch(/completed successfully/i)
+    const clearSkill = skills.find((s) => s.task_directories.includes('session-196820da#13'))!
+    expect(clearSkill.task_directories).toHaveLength(13)
+    // an empty chosen library is an Agent Skills folder: named from the request ("claude" is reserved in names)
+    expect(path.dirname(clearSkill.path)).toBe('there-is-logic-that-tracks-files-in')
+  })
+})
+
+describe.skipIf(!HAS_REAL_DATA)('the labelled set (bench/labels/reflection-tasks.json)', () => {
+  it('labels every real session task; on every set no skill comes from a greeting or an unfinished task, and each skill-worthy task is found', async () => {
+    const labels = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'bench', 'labels', 'reflection-tasks.json'), 'utf8')) as {
+      tasks: { set: string; task: string; skill: boolean; why?: string }[]
+    }
+    for (const [set, source, dir] of [
+      ['claude_code', 'claude', 'claude_code'],
+      ['codex_cli', 'codex', 'codex_cli']
+    ] as const) {
+      const { tasks } = await scanSessions({ source, dir: realPath('sessions', dir) })
+      const byTask = new Map(labels.tasks.filter((l) => l.set === set).map((l) => [l.task, l]))
+      expect(tasks.filter((t) => !byTask.has(t.taskDir)).map((t) => t.taskDir)).toEqual([])
+      const heads = judgeTasks(tasks).units.map((u) => u.trace.taskDir)
+      expect(heads.filter((h) => ['greeting', 'unfinished'].includes(byTask.get(h)!.why ?? ''))).toEqual([])
+      expect([...byTask.values()].filter((l) => l.skill && !heads.includes(l.task))).toEqual([])
+      // the tuning set: no skill from a follow-up either
+      if (set === 'claude_code') expect(heads.filter((h) => byTask.get(h)!.why === 'follow-up')).toEqual([])
+    }
   })
 })
