@@ -117,6 +117,33 @@ describe.skipIf(!HAS_CHROMIUM)('workbench in Chromium (web mode)', () => {
     expect(fs.readFileSync(path.join(library, createdFile), 'utf8')).toContain('Edited in the browser test 浏览器测试.')
   })
 
+  it('never traps the keyboard: Esc then Tab leaves Monaco, Tab alone indents, Ctrl+M switches (shown in the status line)', async () => {
+    const focusedId = (): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
+    const inEditor = (): Promise<boolean> => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor')))
+    const toggle = page.getByTestId('tab-focus-toggle')
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false')
+    await page.locator('.monaco-editor .view-lines').first().click()
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Tab')
+    await expect.poll(focusedId).toBe('tab-focus-toggle') // the next stop after the editor: its own status line
+    expect(await page.getByTestId('dirty-badge').count()).toBe(0) // no tab went into the text
+    // one key only: back in the editor, Tab indents again
+    await page.locator('.monaco-editor .view-lines').first().click()
+    await page.keyboard.press('Tab')
+    await page.getByTestId('dirty-badge').waitFor()
+    expect(await inEditor()).toBe(true)
+    await page.keyboard.press('Control+Z')
+    await expect.poll(() => page.getByTestId('dirty-badge').count()).toBe(0)
+    // the switch: Ctrl+M in the editor, shown in the status line; then Tab moves on every time
+    await page.keyboard.press('Control+M')
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true')
+    await page.keyboard.press('Tab')
+    await expect.poll(focusedId).toBe('tab-focus-toggle')
+    await page.keyboard.press('Enter') // and off again from the status line
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false')
+    await shot(page, '04b-editor-status-line-en')
+  })
+
   it('rates the skill while it has unsaved edits: the rating joins the edits, no conflict with yourself', async () => {
     await page.locator('.monaco-editor .view-lines').first().click()
     await page.keyboard.press('Control+End')
