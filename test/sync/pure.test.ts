@@ -99,3 +99,17 @@ describe('commit messages', () => {
     expect(m.subject).toBe('merge: a + b → a; edit: Read PDF (append); rate: Parse CSV 0.65')
   })
 })
+
+describe('conflict proposals name the skill', () => {
+  it('a SKILL.md that never stored its id gets the id the store derives from its folder (never "")', async () => {
+    const { conflictProposal } = await import('../../src/main/sync/conflict-proposal')
+    const { derivedSkillId } = await import('../../src/main/store/paths')
+    const text = (body: string): string => `---\nname: pdf\ndescription: Read PDFs.\n---\n\n${body}\n`
+    const p = conflictProposal(
+      { path: 'pdf/SKILL.md', kind: 'conflict', landed: text('B'), local: text('A'), base: text('0'), remote: text('B'), proposal: text('A'), markers: 0 },
+      { remote: 'origin/main', base: 'b', ours: 'o', theirs: 't', localAuthors: ['Ann'], remoteAuthors: ['Bo'], legacyText: null }
+    )
+    expect(p!.members[0]!.skill_id).toBe(derivedSkillId('pdf'))
+    expect(p!.members[0]!.skill_id).toMatch(/^\d{16}$/)
+  })
+})

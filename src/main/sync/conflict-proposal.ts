@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { FileChange, Proposal } from '../../shared/types'
+import { derivedSkillId } from '../store/paths'
 import { skillIdOf, skillTitleOf, type Resolution } from './merge-plan'
 
 export interface ConflictContext {
@@ -41,7 +42,9 @@ export function conflictProposal(r: Extract<Resolution, { kind: 'conflict' }>, c
   } else return null
   if (changes.every((c) => c.before === c.after)) return null
   const text = r.local ?? live ?? ''
-  const skillId = skillIdOf(text) ?? skillIdOf(live ?? '') ?? ''
+  // a SKILL.md that never stored its id has the one the store derives from its folder (the same the listing shows)
+  const folder = r.path.endsWith('/SKILL.md') ? r.path.slice(0, -'/SKILL.md'.length) : null
+  const skillId = skillIdOf(text) ?? skillIdOf(live ?? '') ?? (folder ? derivedSkillId(folder) : '')
   const title = skillTitleOf(text) ?? skillTitleOf(live ?? '') ?? r.path
   const key = [r.path, ctx.ours, ctx.theirs].join('\n')
   const localAuthor = ctx.localAuthors[0] ?? 'you'
