@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AgiAgentLogParser, parseAgiAgentLog, PARSER_LIMITS, type LogParse } from '../../src/main/scan/agiagent-parser'
 import { ScanCache, scanRoot } from '../../src/main/scan/index'
 import { parseClaudeSession, parseCodexRollout } from '../../src/main/scan/index'
-import { startedAtFromName } from '../../src/main/scan/task-trace'
+import { startedAtFromName, startedAtFromStatus } from '../../src/main/scan/task-trace'
+import { scanTask } from '../../src/main/scan/index'
 
 let tmp: string
 beforeEach(() => {
@@ -61,7 +62,47 @@ describe('tool calls past the cap', () => {
   })
 })
 
+const REAL_UNDATED = path.resolve('../shared/data/real/agiagent/hzqjgthy_AGIAgent_thy/output_thy_test_project33')
+
 describe('task times from the task itself', () => {
+  it('reads start_time of .agia_spawn_manager_status.json as local time, and nothing else', () => {
+    expect(startedAtFromStatus('{"start_time": "2026-04-11T23:50:43.861109"}')).toBe(new Date(2026, 3, 11, 23, 50, 43, 861).getTime())
+    expect(startedAtFromStatus('{"start_time": "2026-04-11 23:50:43"}')).toBe(new Date(2026, 3, 11, 23, 50, 43).getTime())
+    expect(startedAtFromStatus('{"start_time": "2026-02-31T10:00:00"}')).toBeUndefined()
+    expect(startedAtFromStatus('{"start_time": 5}')).toBeUndefined()
+    expect(startedAtFromStatus('null')).toBeUndefined()
+    expect(startedAtFromStatus('{not json')).toBeUndefined()
+  })
+
+  it.skipIf(!fs.existsSync(REAL_UNDATED))('dates a real undated AGIAgent task by its status file, not its logs\' mtime', async () => {
+    const trace = await scanTask(REAL_UNDATED, { cache: new ScanCache<LogParse>() })
+    expect(trace.startedAt).toBe(new Date(2026, 3, 11, 23, 50, 43, 861).getTime())
+    expect(trace.startedAt).not.toBe(trace.mtime)
+  })
+
+  it('uses the status file of an undated copy, and the name wins over it; a linked status file is ignored', async () => {
+    const mk = (name: string, status: string, link = false): void => {
+      const dir = path.join(tmp, 'root', 'u', name)
+      fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
+      fs.writeFileSync(path.join(dir, 'logs', 'manager.out'), 'Received user requirement: hi\nTASK_COMPLETED\n')
+      const file = path.join(dir, '.agia_spawn_manager_status.json')
+      if (link) {
+        fs.writeFileSync(path.join(tmp, 'outside.json'), status)
+        fs.symlinkSync(path.join(tmp, 'outside.json'), file)
+      } else {
+        fs.writeFileSync(file, status)
+      }
+    }
+    mk('output_undated', '{"start_time": "2025-12-24T08:30:00.5"}')
+    mk('output_20260101_090000', '{"start_time": "2025-12-24T08:30:00"}')
+    mk('output_linked', '{"start_time": "2025-12-24T08:30:00"}', true)
+    const { tasks } = await scanRoot({ rootDir: path.join(tmp, 'root'), cache: new ScanCache<LogParse>() })
+    const by = new Map(tasks.map((t) => [t.taskDir, t]))
+    expect(by.get('output_undated')!.startedAt).toBe(new Date(2025, 11, 24, 8, 30, 0, 500).getTime())
+    expect(by.get('output_20260101_090000')!.startedAt).toBe(new Date(2026, 0, 1, 9, 0, 0).getTime())
+    expect(by.get('output_linked')!.startedAt).toBeUndefined()
+  })
+
   it('reads output_YYYYMMDD_HHMMSS as local time, and nothing else', () => {
     expect(startedAtFromName('output_20260301_101500')).toBe(new Date(2026, 2, 1, 10, 15, 0).getTime())
     expect(startedAtFromName('output_20260301_101500_2')).toBe(new Date(2026, 2, 1, 10, 15, 0).getTime())

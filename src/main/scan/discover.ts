@@ -6,6 +6,7 @@ import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { SkippedTask } from '../../shared/types'
 import { parseConfigTxt } from '../config/config-txt'
+import { startedAtFromName, startedAtFromStatus } from './task-trace'
 
 /** A scan problem the user must fix (bad root, missing folder): a clear message, nothing changed. */
 export class ScanError extends Error {
@@ -31,6 +32,8 @@ export interface TaskCandidate {
   taskDir: string
   /** Newest modification time of its log files (ms): the task's last activity. */
   mtime: number
+  /** When the task started, from its folder name or `.agia_spawn_manager_status.json`; undefined when neither says. */
+  startedAt?: number
   logs: LogFileInfo[]
 }
 
@@ -273,7 +276,29 @@ function inspectTaskDirNow(
   }
   // manager first, then the agents in id order.
   logs.sort((a, b) => (a.agent === 'manager' ? -1 : b.agent === 'manager' ? 1 : a.agent.localeCompare(b.agent)))
-  return { path: dir, user, taskDir: path.basename(dir), mtime: Math.round(mtime), logs }
+  const taskDir = path.basename(dir)
+  const startedAt = startedAtFromName(taskDir) ?? startedAtOfStatusFile(dir)
+  return { path: dir, user, taskDir, mtime: Math.round(mtime), ...(startedAt !== undefined ? { startedAt } : {}), logs }
+}
+
+/** Largest status file read: AGIAgent writes a few hundred bytes; anything bigger is not its status. */
+const STATUS_FILE_MAX = 64 * 1024
+
+/**
+ * `start_time` of the task's `.agia_spawn_manager_status.json`, for folders whose name holds no date. A link or
+ * an oversized or unreadable file gives undefined (the task then falls back to its logs' mtime).
+ */
+function startedAtOfStatusFile(dir: string): number | undefined {
+  const file = path.join(dir, '.agia_spawn_manager_status.json')
+  try {
+    const st = fs.lstatSync(file)
+    if (!st.isFile() || st.size > STATUS_FILE_MAX) {
+      return undefined
+    }
+    return startedAtFromStatus(fs.readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
 }
 
 /** The log files in `logs/` (null when it cannot be listed), from `listings` while the folder's mtime is unchanged. */

@@ -73,7 +73,7 @@ async function traceOf(task: TaskCandidate, opts: ScanOptions, cache: ScanCache<
     built = new Map()
     builtTraces.set(cache, built)
   }
-  const sig = `${task.user}|${task.mtime}|` + task.logs.map((l) => `${l.path}:${l.size}:${l.mtimeMs}`).join('|')
+  const sig = `${task.user}|${task.mtime}|${task.startedAt ?? ''}|` + task.logs.map((l) => `${l.path}:${l.size}:${l.mtimeMs}`).join('|')
   const prior = built.get(task.path)
   if (prior && prior.sig === sig && task.logs.every((l) => cache.get(l.path, l.size, l.mtimeMs))) {
     return prior.trace

@@ -141,6 +141,34 @@ export function startedAtFromName(taskDir: string): number | undefined {
 }
 
 /**
+ * When an AGIAgent task started, from the `start_time` of its `.agia_spawn_manager_status.json`
+ * (`2026-04-11T23:50:43.861109`, local time like the folder names), or undefined when the text holds none. Pure.
+ */
+export function startedAtFromStatus(text: string): number | undefined {
+  let status: unknown
+  try {
+    status = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const start = (status as { start_time?: unknown } | null)?.start_time
+  if (typeof start !== 'string') {
+    return undefined
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(start.trim())
+  if (!m) {
+    return undefined
+  }
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0
+  const date = new Date(y, mo - 1, d, h, mi, s, ms)
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || h > 23 || mi > 59 || s > 59) {
+    return undefined
+  }
+  return date.getTime()
+}
+
+/**
  * The skill uses the logs show: reads and loads from the calls' arguments, ids from `query_skill` results. Errors
  * after a use: the same log's errors past its offset, plus every error of the task's other logs (their order
  * against this log is not known).
@@ -190,7 +218,7 @@ function correctionOf(manager: LogParse | undefined, refs: readonly SkillRef[]):
 
 /** Merges manager.out and the agent logs into one trace; requirements and interruptions come from the manager. */
 export function buildTaskTrace(
-  task: { path: string; user: string; taskDir: string; mtime: number },
+  task: { path: string; user: string; taskDir: string; mtime: number; startedAt?: number },
   logs: LogParse[]
 ): TaskTrace {
   const manager = logs.find((l) => l.agent === 'manager')
@@ -224,7 +252,7 @@ export function buildTaskTrace(
   if (Object.keys(agentRequirements).length > 0) {
     trace.agentRequirements = agentRequirements
   }
-  const startedAt = startedAtFromName(task.taskDir)
+  const startedAt = startedAtFromName(task.taskDir) ?? task.startedAt
   if (startedAt !== undefined) {
     trace.startedAt = startedAt
   }
