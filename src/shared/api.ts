@@ -178,7 +178,7 @@ export type RecentActivity =
   | { at: string; kind: 'log'; level: 'info' | 'warning' | 'error'; text: string }
 
 /** Why a connection test failed, so each cause gets its own advice. */
-export type LlmTestProblem = 'bad_url' | 'refused' | 'unknown_host' | 'tls' | 'auth' | 'timeout' | 'not_found' | 'http' | 'no_model' | 'other'
+export type LlmTestProblem = 'bad_url' | 'bad_port' | 'refused' | 'unknown_host' | 'tls' | 'auth' | 'timeout' | 'not_found' | 'http' | 'no_model' | 'other'
 
 export interface LlmTestResult {
   ok: boolean

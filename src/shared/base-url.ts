@@ -4,6 +4,35 @@
  */
 export type BaseUrlProblem = 'empty' | 'not_a_url' | 'not_http' | 'no_host'
 
+/**
+ * Ports fetch refuses to connect to (the WHATWG Fetch "bad port" list, which Node's undici enforces): a URL on one
+ * of them fails before any request is sent, so it is caught here with a clear word instead of "fetch failed".
+ */
+const BLOCKED_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080
+])
+
+/** The port of an http(s) URL when the runtime blocks it, else undefined (pure). */
+export function blockedPortOf(value: string): number | undefined {
+  let url: URL
+  try {
+    url = new URL(value.trim())
+  } catch {
+    return undefined
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.port) return undefined
+  const port = Number(url.port)
+  return BLOCKED_PORTS.has(port) ? port : undefined
+}
+
+/** Why a blocked port fails, and what to do (English: the UI translates it by pattern). */
+export function blockedPortText(port: number): string {
+  return `port ${port} is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port`
+}
+
 export function baseUrlProblem(value: string): BaseUrlProblem | null {
   const text = value.trim()
   if (!text) return 'empty'

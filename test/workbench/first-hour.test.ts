@@ -193,7 +193,7 @@ describe('the connection test', () => {
       expect((await test('not a url')).problem).toBe('bad_url')
       expect((await test('ftp://example.com/v1')).problem).toBe('bad_url')
       expect((await test(`http://127.0.0.1:${refusing}/v1`)).problem).toBe('refused')
-      expect((await test('http://127.0.0.1:1/v1')).problem).toBe('bad_url') // a port fetch refuses to use
+      expect((await test('http://127.0.0.1:1/v1')).problem).toBe('bad_port') // a port fetch refuses to use
       expect((await test('http://no-such-host.invalid/v1')).problem).toBe('unknown_host')
       expect((await test(`https://127.0.0.1:${plainPort}/v1`)).problem).toBe('tls')
       expect((await test(`http://127.0.0.1:${plainPort}/v1`)).problem).toBe('auth')

@@ -5,6 +5,7 @@ import {
   APIUserAbortError,
   OpenAI
 } from 'openai'
+import { blockedPortOf, blockedPortText } from '../../shared/base-url'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { LlmError } from './errors'
@@ -28,6 +29,11 @@ export interface OpenAiClientOptions {
 export function createOpenAiClient(config: LlmConfig, options: OpenAiClientOptions = {}): LlmClient {
   if (!config.baseUrl || !/^https?:\/\//i.test(config.baseUrl)) {
     throw new LlmError('config', `invalid model base URL: ${redact(String(config.baseUrl ?? ''), [config.apiKey])}`, 0)
+  }
+  // fetch would refuse every attempt with a bare "bad port": say so once, before any retry
+  const blocked = blockedPortOf(config.baseUrl)
+  if (blocked !== undefined) {
+    throw new LlmError('config', blockedPortText(blocked), 0)
   }
   if (!config.model) {
     throw new LlmError('config', 'no model name configured (set --model or the LLM settings)', 0)

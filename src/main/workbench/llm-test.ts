@@ -3,7 +3,7 @@
  * (bad URL, refused, unknown host, TLS, credentials, timeout, wrong path or model), so each gets its own advice.
  */
 import type { LlmTestProblem, LlmTestResult } from '../../shared/api'
-import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../../shared/base-url'
+import { BASE_URL_PROBLEM_TEXT, baseUrlProblem, blockedPortOf, blockedPortText } from '../../shared/base-url'
 import type { LlmClient, LlmConfig } from '../llm/types'
 
 /** Which cause an error of the model adapter points to (pure). */
@@ -11,13 +11,12 @@ export function classifyLlmProblem(err: unknown): LlmTestProblem {
   const e = (err ?? {}) as { code?: unknown; message?: unknown; status?: unknown }
   const code = typeof e.code === 'string' ? e.code : ''
   const message = typeof e.message === 'string' ? e.message : String(err)
+  if (/bad port|blocked by the runtime/i.test(message)) return 'bad_port'
   if (code === 'config') return /model name/i.test(message) ? 'no_model' : 'bad_url'
   if (code === 'auth') return 'auth'
   if (code === 'timeout') return 'timeout'
   if (code === 'connection') {
     if (/ECONNREFUSED/.test(message)) return 'refused'
-    // fetch refuses ports browsers block (1, 9, 25…): the URL itself has to change
-    if (/bad port/i.test(message)) return 'bad_url'
     if (/ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo/.test(message)) return 'unknown_host'
     if (/SSL|TLS|certificate|CERT_|EPROTO|self[- ]signed/i.test(message)) return 'tls'
     if (/ETIMEDOUT|timed out/i.test(message)) return 'timeout'
@@ -46,6 +45,10 @@ export async function testLlmConnection(
   if (urlProblem) {
     return { ok: false, model: input.model, latencyMs: 0, message: BASE_URL_PROBLEM_TEXT[urlProblem], problem: 'bad_url' }
   }
+  const blocked = blockedPortOf(input.baseUrl)
+  if (blocked !== undefined) {
+    return { ok: false, model: input.model, latencyMs: 0, message: blockedPortText(blocked), problem: 'bad_port' }
+  }
   if (!input.model.trim()) {
     return { ok: false, model: input.model, latencyMs: 0, message: 'no model name is set', problem: 'no_model' }
   }
@@ -54,6 +57,10 @@ export async function testLlmConnection(
     const reply = await client.chat({ messages: [{ role: 'user', content: 'Reply with the single word OK.' }], maxTokens: 5 })
     return { ok: true, model: reply.model || input.model, latencyMs: Date.now() - started, message: `The model answered: ${reply.text.slice(0, 80)}` }
   } catch (err) {
-    return { ok: false, model: input.model, latencyMs: Date.now() - started, message: describeError(err), problem: classifyLlmProblem(err) }
+    const problem = classifyLlmProblem(err)
+    // the runtime's own words ("fetch failed (bad port)") do not say what to change
+    const port = problem === 'bad_port' ? blockedPortOf(input.baseUrl) : undefined
+    const message = port !== undefined ? blockedPortText(port) : describeError(err)
+    return { ok: false, model: input.model, latencyMs: Date.now() - started, message, problem }
   }
 }

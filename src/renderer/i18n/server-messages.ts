@@ -6,6 +6,7 @@
 type Rule = [RegExp, (m: RegExpExecArray) => string]
 
 const RULES: Rule[] = [
+  [/^port (\d+) is blocked by the runtime for safety \(a 'bad port'\); use the endpoint's real port$/, (m) => `端口 ${m[1]} 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口`],
   [/^not saved: (.+)$/s, (m) => `未保存：${translateServerMessage(m[1]!, 'zh')}`],
   [/^unknown data root: (.+) \(add it in Settings first\)$/s, (m) => `未知的数据根目录：${m[1]}（请先在“设置”中添加）`],
   [/^unknown library: (.+) \(open the folder or add its data root first\)$/s, (m) => `未知的技能库：${m[1]}（请先打开该文件夹或添加其数据根目录）`],
