@@ -92,7 +92,8 @@ export interface ToolCall {
 
 /** A multi-agent message or spawn event. */
 export interface AgentMessage {
-  kind: 'sent' | 'routed' | 'read' | 'spawn_completed'
+  /** `said`: the agent's own 💬 chat line (not a multi-agent event). */
+  kind: 'sent' | 'routed' | 'read' | 'spawn_completed' | 'said'
   from?: string
   to?: string
   id?: string

@@ -32,6 +32,18 @@ describe.skipIf(!HAS_REAL_DATA)('real AGIAgent logs', () => {
     expect(r.interruptions).toBe(0)
     expect(r.completed).toBe(true)
   })
+  it('the agent\'s 💬 lines are its messages: 9 in the GUI log, 1 in the client-mode log, whatever the chunk size', () => {
+    // Counted with grep: 9 lines "💬 你好！很高兴见到你！👋" in A, one "💬 你好！很高兴为你写一个中文笑话：" in B.
+    const a = parseAgiAgentLog(fs.readFileSync(REAL_A))
+    expect(a.agentMessages.map((m) => [m.kind, m.agent, m.text])).toEqual(Array(9).fill(['said', 'manager', '💬 你好！很高兴见到你！👋']))
+    expect(parseInPieces(fs.readFileSync(REAL_A), 7).agentMessages).toEqual(a.agentMessages)
+    const b = parseAgiAgentLog(fs.readFileSync(REAL_B))
+    expect(b.agentMessages.map((m) => [m.kind, m.text])).toEqual([['said', '💬 你好！很高兴为你写一个中文笑话：']])
+  })
+  it('a 💬 inside a line (quoted in output) is not a message', () => {
+    const r = parseAgiAgentLog(Buffer.from('Received user requirement: hi\n\n💬 hello there\nresult: says 💬 quoted\n- 💬 bullet\n'))
+    expect(r.agentMessages.map((m) => m.text)).toEqual(['💬 hello there'])
+  })
   it('multi-agent spawn completions (upstream pattern matches none)', () => {
     const r = parseAgiAgentLog(fs.readFileSync(REAL_C))
     expect(r.agentMessages.map((m) => [m.kind, m.from])).toEqual([

@@ -60,9 +60,11 @@ export function buildReflectionInput(trace: TaskTrace, opts: BuildInputOptions):
     (declined ? `\n(${declined} tool use(s) declined by the user at the permission prompt: not errors, no lesson)` : '')
   const files = trace.files.length ? trace.files.slice(0, 200).map((f) => `- ${f}`).join('\n') : '(none)'
   const prefs = trace.preferences?.length ? trace.preferences.map((p) => `- ${clip(p, 400)}`).join('\n') : ''
-  const messages = trace.agentMessages.length
-    ? `${trace.agentMessages.length} multi-agent events, e.g.\n` +
-      trace.agentMessages
+  // the agent's own 💬 lines are not multi-agent events
+  const events = trace.agentMessages.filter((m) => m.kind !== 'said')
+  const messages = events.length
+    ? `${events.length} multi-agent events, e.g.\n` +
+      events
         .slice(0, 5)
         .map((m) => `- ${clip(m.text, 200)}`)
         .join('\n')

@@ -226,7 +226,7 @@ function approachLines(trace: TaskTrace, language: ReflectLanguage, w: Words): s
   }
   const subAgents = [...new Set(trace.toolCalls.map((c) => c.agent).filter((a) => a && a !== main))]
   if (subAgents.length) {
-    lines.push('', w.multiAgent(trace.agentMessages.length, subAgents))
+    lines.push('', w.multiAgent(trace.agentMessages.filter((m) => m.kind !== 'said').length, subAgents))
   }
   return lines
 }

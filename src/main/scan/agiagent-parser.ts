@@ -58,7 +58,7 @@ const N_INVOKE = enc('<invoke')
 const N_INVOKE_END = enc('</invoke>')
 const N_NEWLINE_REQ = enc('\nReceived user requirement')
 
-type Kind = 'req' | 'invoke' | 'errfb' | 'cross' | 'tc' | 'wf' | 'sent' | 'read' | 'check' | 'stop'
+type Kind = 'req' | 'invoke' | 'errfb' | 'cross' | 'tc' | 'wf' | 'sent' | 'read' | 'check' | 'said' | 'stop'
 
 /**
  * A marker is found through an anchor: a part of it whose first byte is rare in logs. Node's search runs
@@ -93,13 +93,14 @@ const NEEDLES: Needle[] = [
   needle('sent', '📤'),
   needle('read', '📬'),
   needle('check', '✅'),
+  needle('said', '💬'),
   needle('stop', 'by user', ['stopped '])
 ]
 
 /** The full marker texts: a requirement's continuation line holding one of them belongs to the scanner. */
 const MARKERS: Buffer[] = [
   'Received user requirement', '<invoke', 'ERROR FEEDBACK', '❌', 'TASK_COMPLETED', 'TASK COMPLETED',
-  'Workflow completed!', '📤', '📬', '✅', 'stopped by user'
+  'Workflow completed!', '📤', '📬', '✅', '💬', 'stopped by user'
 ].map(enc)
 
 /** Markers are looked for in windows this size, so the several passes over a window run from the CPU cache. */
@@ -749,6 +750,13 @@ export class AgiAgentLogParser {
         }
         break
       }
+      case 'said':
+        // The agent's own chat line (`💬 你好！…`): only where the marker opens the line, not a 💬 quoted inside
+        // tool output. Its first line stands for the whole message.
+        if (this.linePrefix(data, at).trim() === '' && line.length > '💬'.length) {
+          this.addMessage({ kind: 'said', text: line })
+        }
+        break
       case 'stop':
         if (!this.segmentStopped && /🛑|execution stopped by user|task .* stopped by user/iu.test(this.withPrefix(fromMarker, data, at))) {
           this.segmentStopped = true

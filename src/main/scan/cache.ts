@@ -14,7 +14,8 @@ import { readCacheFile, writeCacheFile } from '../cache-files'
 import { defaultCacheDir } from '../cache-dir'
 import type { LogParse } from './agiagent-parser'
 
-const FORMAT = 4
+// 5: AGIAgent 💬 lines are agent messages (older entries lack them)
+const FORMAT = 5
 /** File signature: a cache written by another format (or a stray file) is ignored, never misread. */
 const MAGIC = Buffer.from('SKILLBENCH-SCAN\n')
 
