@@ -53,13 +53,16 @@ export function makeLibrary(skills: FixtureSkill[]): string {
   return dir
 }
 
-/** Every file under dir (relative path → content), `.skillbench` excluded: the library's visible state. */
+/**
+ * Every file under dir (relative path → content), `.skillbench` and upstream's `logs/` excluded: the library's visible
+ * state (accept and undo append to `logs/skill_manager_YYYYMMDD.log`; undo restores the skills, not the log).
+ */
 export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {}
   const walk = (rel: string): void => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name
-      if (r === '.skillbench') continue
+      if (r === '.skillbench' || r === 'logs') continue
       if (e.isDirectory()) walk(r)
       else out[r] = fs.readFileSync(path.join(dir, r), 'utf8')
     }

@@ -1,17 +1,11 @@
 import fs from 'node:fs'
 import { redact } from '../llm/redact'
 import { appendContained } from '../store/contained'
-
-/** `2026-01-17 09:59:21,686`: Python logging's `%(asctime)s`, local time, as upstream's log files have it. */
-export function formatAsctime(d: Date): string {
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0')
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())},${p(d.getMilliseconds(), 3)}`
-}
+import { formatAsctime, logDay } from '../store/log-lines'
 
 /** `task_reflection_YYYYMMDD.log` for a date (local). */
 export function reflectionLogName(d: Date): string {
-  const p = (n: number): string => String(n).padStart(2, '0')
-  return `task_reflection_${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}.log`
+  return `task_reflection_${logDay(d)}.log`
 }
 
 /** Appends `%(asctime)s - %(levelname)s - %(message)s` lines to `<experience>/logs/task_reflection_YYYYMMDD.log`. */

@@ -14,6 +14,7 @@ import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, type JournalRecord } from './journal'
 import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
 import { appendRejection } from './rejections'
+import { appendSkillManagerLog, appliedMessage, undoneMessage } from './skill-manager-log'
 
 function findProposal(plan: SavedPlan, id: string): Proposal {
   const p = plan.proposals.find((x) => x.id === id)
@@ -37,10 +38,19 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
       throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
     }
-    const record = await applyProposal(root, proposal, { by, ...hooks })
+    const paths = proposal.changes.map((c) => c.path)
+    let record: JournalRecord
+    try {
+      record = await applyProposal(root, proposal, { by, ...hooks })
+    } catch (err) {
+      await appendSkillManagerLog(root, paths, [{ level: 'ERROR', message: `Failed to apply ${proposal.kind} proposal ${id}: ${(err as Error).message}` }])
+      throw err
+    }
     proposal.status = 'applied'
     await savePlan(root, plan)
     if (proposal.kind === 'update') await lockAfterUpdate(root, proposal.evidence, 'accept')
+    // after the commit: the log says what happened, it never decides whether it happened
+    await appendSkillManagerLog(root, paths, [{ level: 'INFO', message: appliedMessage(record, proposal) }])
     return record
   })
 }
@@ -85,6 +95,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
       await savePlan(root, plan)
       if (p.kind === 'update') await lockAfterUpdate(root, p.evidence, 'undo')
     }
+    await appendSkillManagerLog(root, undo.changes.map((c) => c.path), [{ level: 'INFO', message: undoneMessage(undo, p) }])
     return undo
   })
 }
