@@ -1,4 +1,5 @@
 import { UsageError, type CliIo } from './common'
+import { interruptHandler } from './interrupt'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
 
@@ -58,15 +59,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 /** Entry point used by bin/skillbench.cjs. */
 export function runFromProcess(): void {
   const controller = new AbortController()
-  let interrupted = false
-  process.on('SIGINT', () => {
-    if (interrupted) {
-      process.exit(130)
-    }
-    interrupted = true
-    process.stderr.write('\nCancelling… (press Ctrl-C again to quit now)\n')
-    controller.abort()
-  })
+  let running = true
+  process.on(
+    'SIGINT',
+    interruptHandler({
+      running: () => running,
+      abort: () => controller.abort(),
+      write: (t) => void process.stderr.write(t),
+      exit: (code) => process.exit(code)
+    })
+  )
   // A reader that went away (`skillbench list --json | head`) is not an error of the command: the rest of the
   // output is dropped and the command still finishes what it writes to the library (no crash mid-way).
   let stdoutGone = false
@@ -85,9 +87,11 @@ export function runFromProcess(): void {
   }
   main(process.argv.slice(2), io).then(
     (code) => {
+      running = false
       process.exitCode = code
     },
     (err: unknown) => {
+      running = false
       process.stderr.write(`skillbench: ${(err as Error).message}\n`)
       process.exitCode = 1
     }
