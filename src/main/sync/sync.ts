@@ -23,7 +23,9 @@ import { queueProposals } from '../sources/update'
 import { SourceError, type GitLimits } from '../sources/git'
 import { appendContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
+import { sweepTempFiles } from '../store/atomic'
 import { openLibrary } from '../store/library'
+import { walkLibrary } from '../store/walk'
 import { StoreError } from '../store/types'
 import { commitMessage, type ChangedPath } from './commit-message'
 import { conflictProposal } from './conflict-proposal'
@@ -398,6 +400,9 @@ export async function syncLibrary(opts: SyncOptions): Promise<SyncReport> {
           const removed = removeStaleGitLocks(repo.gitDir, crashed, repo.branch)
           if (removed.length) report.notes.push(`removed git lock files a killed sync left: ${removed.join(', ')}`)
           await recoverTransactions(repo.root)
+          // a killed writer's temp files (ignored by git and readers) are swept, as a library open does
+          const { temps } = await walkLibrary(repo.root)
+          for (const t of temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
         }
         await recover(repo, opts, report)
         await rounds(repo, opts, report)
