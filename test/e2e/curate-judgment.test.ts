@@ -11,7 +11,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skillFileText } from '../curate/fixtures'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
-import { buildRenderer, expectAccessible, go, HAS_CHROMIUM, launch, serve, shot } from './harness'
+import { expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot } from './harness'
 import type { Browser, Served } from './harness'
 
 const SERVICES = [
@@ -40,11 +40,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('Curate reasons on real templat
   let browser: Browser & { consoleErrors: string[] }
 
   beforeAll(async () => {
-    const rendererDir = await buildRenderer()
-    served = await serve(realTemplatedRoot(), rendererDir)
-    browser = await launch()
-    browser.page.setDefaultTimeout(20_000)
-    await browser.page.goto(served.url)
+    ;({ served, browser } = await openWorkbench(realTemplatedRoot(), { timeoutMs: 20_000 }))
   }, 240_000)
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, serve, shot } from './harness'
+import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot } from './harness'
 import type { Browser, Served } from './harness'
 import { DEPLOY, DEPLOY_NEAR, skillFileText, SORTING, SORTING_COPY } from '../curate/fixtures'
 
@@ -43,14 +43,9 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
   let fixture = ''
 
   beforeAll(async () => {
-    const rendererDir = await buildRenderer()
     fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-decisions-')), 'agents-data')
     writeRoot(fixture)
-    served = await serve(fixture, rendererDir)
-    browser = await launch()
-    page = browser.page
-    page.setDefaultTimeout(30_000)
-    await page.goto(served.url)
+    ;({ served, browser, page } = await openWorkbench(fixture))
   }, 240_000)
 
   afterAll(async () => {

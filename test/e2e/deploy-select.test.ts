@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, PROJECT, serve, shot } from './harness'
+import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
 import type { Browser, Served } from './harness'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
@@ -24,13 +24,8 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
   const rows = (p: Page): Promise<string[]> => p.getByTestId('deploy-row').evaluateAll((rs) => rs.map((r) => `${r.querySelector('th .strong')?.textContent ?? ''}:${r.getAttribute('data-action') ?? ''}`))
 
   beforeAll(async () => {
-    const rendererDir = await buildRenderer()
-    served = await serve(FIXTURE, rendererDir)
+    ;({ served, browser, page } = await openWorkbench(FIXTURE, { timeoutMs: 20_000 }))
     claudeSkills = path.join(path.dirname(served.root), 'home', '.claude', 'skills')
-    browser = await launch()
-    page = browser.page
-    page.setDefaultTimeout(20_000)
-    await page.goto(served.url)
     await page.getByTestId('overview-counts').waitFor()
   }, 240_000)
 

@@ -219,3 +219,20 @@ export async function go(page: Page, screen: string): Promise<void> {
   await page.getByTestId(`nav-${screen}`).click()
   await page.getByTestId(`screen-${screen}`).waitFor()
 }
+
+/** Chromium opened on a served workbench's URL, every wait bounded by `timeoutMs`. */
+export async function openBrowser(url: string, timeoutMs = 30_000): Promise<Browser & { consoleErrors: string[] }> {
+  const browser = await launch()
+  browser.page.setDefaultTimeout(timeoutMs)
+  await browser.page.goto(url)
+  return browser
+}
+
+/**
+ * The usual start of a browser test: the renderer built, `skillbench serve` on `fixtureRoot`, Chromium on it.
+ */
+export async function openWorkbench(fixtureRoot: string, opts: ServeOptions & { timeoutMs?: number } = {}): Promise<{ served: Served; browser: Browser & { consoleErrors: string[] }; page: Page }> {
+  const served = await serve(fixtureRoot, await buildRenderer(), opts)
+  const browser = await openBrowser(served.url, opts.timeoutMs)
+  return { served, browser, page: browser.page }
+}

@@ -14,7 +14,7 @@ import { initSync } from '../../src/main/sync/init'
 import { syncLibrary } from '../../src/main/sync/sync'
 import { createSkillTools } from '../../src/main/tools/skill-tools'
 import { openLibrary } from '../../src/main/store/library'
-import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, PROJECT, serve, shot } from './harness'
+import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openBrowser, PROJECT, serve, shot } from './harness'
 import type { Browser, Served } from './harness'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
@@ -60,10 +60,8 @@ describe.skipIf(!HAS_CHROMIUM)('team sync (web mode)', () => {
     await syncLibrary({ library: alice, env: aliceEnv })
     // Here, the same skill is changed too.
     await createSkillTools(await openLibrary(lib)).edit_skill(SKILL, 'append', '\n- Dev: run the tests in CI as well.\n')
-    browser = await launch()
+    browser = await openBrowser(served.url)
     page = browser.page
-    page.setDefaultTimeout(30_000)
-    await page.goto(served.url)
     await page.getByTestId('overview-counts').waitFor()
   }, 240_000)
 
