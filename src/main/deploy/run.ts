@@ -22,7 +22,7 @@ import { openLibrary, type SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
-import { sweepTempFiles } from '../store/atomic'
+import { isTempName, sweepTempFiles } from '../store/atomic'
 import { StoreError } from '../store/types'
 import { queueProposals } from '../sources/update'
 import { getBlob, putBlob } from './blobs'
@@ -85,8 +85,12 @@ export async function librarySkills(library: SkillLibrary): Promise<{ skills: Li
   return { skills, warnings }
 }
 
-/** The state of one skill folder of the target, read without following any link. */
-export async function readFolder(targetReal: string, name: string): Promise<FolderState> {
+/**
+ * The state of one skill folder of the target, read without following any link. Our temp files
+ * (`.skillbench-tmp-<pid>-….tmp`) are never part of it; with `sweep` (a real run, under the target lock) those
+ * whose writer is gone — a killed deploy's — are removed on the way.
+ */
+export async function readFolder(targetReal: string, name: string, sweep = false): Promise<FolderState> {
   const state: FolderState = { exists: false, linked: false, files: new Map(), hashes: new Map() }
   const top = path.join(targetReal, name)
   const st = await fs.promises.lstat(top).catch(() => null)
@@ -99,6 +103,10 @@ export async function readFolder(targetReal: string, name: string): Promise<Fold
   const walk = async (rel: string, depth: number): Promise<void> => {
     if (depth > 12) return
     for (const e of await fs.promises.readdir(path.join(top, rel), { withFileTypes: true })) {
+      if (e.isFile() && isTempName(e.name)) {
+        if (sweep) await sweepTempFiles(path.join(top, rel), [e.name])
+        continue
+      }
       const childRel = rel ? `${rel}/${e.name}` : e.name
       if (e.isSymbolicLink() || !(e.isFile() || e.isDirectory())) {
         state.linked = true
@@ -131,27 +139,6 @@ async function targetFolder(target: DeployTarget, create: boolean): Promise<stri
     await fs.promises.mkdir(target.dir, { recursive: true })
   }
   return fs.promises.realpath(target.dir)
-}
-
-/**
- * Removes the temp files a killed deploy left (`.skillbench-tmp-<pid>-….tmp`, written beside each file before its
- * rename) from the target's top folder and the skill folders Skillbench placed or is about to write — only files of that exact name whose
- * writer is gone, never through a link. Call under the target lock.
- */
-export async function sweepDeployTemps(targetReal: string, placed: readonly string[]): Promise<number> {
-  let removed = await sweepTempFiles(targetReal)
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > 12) return
-    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [])
-    removed += await sweepTempFiles(dir, entries.filter((e) => e.isFile()).map((e) => e.name))
-    for (const e of entries) if (e.isDirectory()) await walk(path.join(dir, e.name), depth + 1)
-  }
-  for (const name of placed) {
-    const top = path.join(targetReal, name)
-    const st = await fs.promises.lstat(top).catch(() => null)
-    if (st?.isDirectory()) await walk(top, 0)
-  }
-  return removed
 }
 
 // ---- budget ------------------------------------------------------------------------------------
@@ -252,11 +239,11 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
         warnings.push(`${s.skill.path}: ${(err as Error).message} (not deployed)`)
       }
     }
-    // before the folders are read: a killed deploy's temp file would otherwise look like a change made there
-    if (targetReal && !opts.dryRun) await sweepDeployTemps(targetReal, [...new Set([...desired.keys(), ...Object.keys(manifest.skills)])])
+    // a killed deploy's temp files are swept as the folders are read (a real run, under the target lock)
+    if (targetReal && !opts.dryRun) await sweepTempFiles(targetReal)
     const folders = new Map<string, FolderState>()
     for (const name of new Set([...desired.keys(), ...Object.keys(manifest.skills)])) {
-      folders.set(name, targetReal ? await readFolder(targetReal, name) : { exists: false, linked: false, files: new Map(), hashes: new Map() })
+      folders.set(name, targetReal ? await readFolder(targetReal, name, !opts.dryRun) : { exists: false, linked: false, files: new Map(), hashes: new Map() })
     }
     const blobs = new Map<string, Buffer | null>()
     for (const e of Object.values(manifest.skills)) {
