@@ -1,11 +1,15 @@
 /** Renders the whole renderer app against a fake API in jsdom. */
-import { cleanup, render } from '@testing-library/react'
+import { cleanup, configure, render } from '@testing-library/react'
 import type { RenderResult } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach } from 'vitest'
 import { App } from '../../src/renderer/App'
 import type { Route } from '../../src/renderer/app-state'
 import type { FakeApi } from './fake-api'
+
+// findBy/waitFor wait up to 5 s instead of 1 s: the suite shares two cores with other processes, and under load a
+// query's fake response can take longer than a second to render; a passing wait still returns at once.
+configure({ asyncUtilTimeout: 5000 })
 
 // jsdom lacks ResizeObserver (react-virtual uses it) and matchMedia.
 class NoopResizeObserver {
