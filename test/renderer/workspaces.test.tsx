@@ -218,4 +218,23 @@ describe('what screens remember while the app runs', () => {
     expect(((await screen.findByTestId('deploy-target-codex')) as HTMLInputElement).checked).toBe(true)
     expect(api.callsOf('sessions.tasks').length).toBeGreaterThan(0)
   })
+
+  it('names each agent message by its kind in the interface language, never the raw kind', async () => {
+    const lib = new FakeLibrary()
+    const api = createFakeApi(libraryHandlers(lib))
+    const messages: TaskSummary['agentMessages'] = [
+      { kind: 'said', from: 'agent_001', text: 'I will write the tests first' },
+      { kind: 'spawn_completed', from: 'agent_002', text: 'done' }
+    ]
+    api.handlers['tasks.list'] = async () => ({ root: ROOT, skipped: [], tasks: [task('output_20260101_100000', 1000, { agentMessages: messages })] })
+    api.handlers['tasks.readLog'] = async (input) => fakeLogWindow(LOG, 'manager.out', ['manager.out'], input, LOG.length)
+    api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
+    renderApp(api, { screen: 'workspaces' })
+    window.localStorage.setItem('skillbench.lang', 'zh')
+    fireEvent.click((await screen.findAllByTestId('task-row'))[0]!)
+    const trace = await screen.findByTestId('task-trace')
+    await waitFor(() => expect(trace.textContent).toContain('智能体消息（2）'))
+    const labels = [...trace.querySelectorAll('.messages .tl-agent')].map((e) => e.textContent)
+    expect(labels).toEqual(['发言 agent_001', '已完成 agent_002'])
+  })
 })

@@ -401,7 +401,7 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
               {task.agentMessages.slice(0, 200).map((m, i) => (
                 <li key={i}>
                   <span className="tl-agent">
-                    {m.kind}
+                    {t(`ws.msgKind.${m.kind}`)}
                     {m.from ? ` ${m.from}` : ''}
                     {m.to ? ` → ${m.to}` : ''}
                   </span>{' '}
