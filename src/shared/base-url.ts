@@ -2,7 +2,7 @@
  * Checks a model endpoint's base URL before it is saved or tested (pure; used by the Settings form and the
  * workbench alike): it must be an absolute http(s) URL with a host.
  */
-export type BaseUrlProblem = 'empty' | 'not_a_url' | 'not_http' | 'no_host'
+export type BaseUrlProblem = 'empty' | 'not_a_url' | 'not_http' | 'no_host' | 'blocked_port'
 
 /**
  * Ports fetch refuses to connect to (the WHATWG Fetch "bad port" list, which Node's undici enforces): a URL on one
@@ -44,6 +44,8 @@ export function baseUrlProblem(value: string): BaseUrlProblem | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'not_http'
   if (!url.hostname) return 'no_host'
+  // saving a URL every request would fail on is no help: say so where it is typed
+  if (blockedPortOf(text) !== undefined) return 'blocked_port'
   return null
 }
 
@@ -52,5 +54,6 @@ export const BASE_URL_PROBLEM_TEXT: Record<BaseUrlProblem, string> = {
   empty: 'the base URL is empty',
   not_a_url: 'the base URL is not a URL (it should look like https://api.openai.com/v1)',
   not_http: 'the base URL must start with http:// or https://',
-  no_host: 'the base URL has no host name'
+  no_host: 'the base URL has no host name',
+  blocked_port: "the base URL's port is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port"
 }

@@ -250,7 +250,7 @@ describe('searching skills', () => {
 describe('the connection test', () => {
   it('tests the form before it is saved and names each cause', async () => {
     const answers: Record<string, { problem?: string; message: string }> = {
-      'http://127.0.0.1:9/v1': { problem: 'refused', message: 'cannot reach the model server: fetch failed (ECONNREFUSED)' },
+      'http://127.0.0.1:19999/v1': { problem: 'refused', message: 'cannot reach the model server: fetch failed (ECONNREFUSED)' },
       'http://nohost.invalid/v1': { problem: 'unknown_host', message: 'cannot reach the model server: fetch failed (ENOTFOUND)' },
       'https://127.0.0.1:8080/v1': { problem: 'tls', message: 'cannot reach the model server: fetch failed (ERR_SSL_WRONG_VERSION_NUMBER)' },
       'https://api.example.com/v1': { problem: 'auth', message: 'model server refused the credentials (401): check the API key' }
@@ -282,6 +282,14 @@ describe('the connection test', () => {
     expect(screen.getByTestId('baseurl-problem').textContent).toBe('The base URL must start with http:// or https://.')
     expect((screen.getByTestId('settings-save') as HTMLButtonElement).disabled).toBe(true)
     expect(screen.getByTestId('settings-baseurl').getAttribute('aria-invalid')).toBe('true')
+  })
+
+  it('refuses to save a URL on a blocked port, naming the port', async () => {
+    const { api } = bench()
+    renderApp(api, { screen: 'settings' })
+    fireEvent.change(await screen.findByTestId('settings-baseurl'), { target: { value: 'http://127.0.0.1:6000/v1' } })
+    expect(screen.getByTestId('baseurl-problem').textContent).toBe("Port 6000 is blocked by the runtime for safety (a 'bad port'). Use the endpoint's real port.")
+    expect((screen.getByTestId('settings-save') as HTMLButtonElement).disabled).toBe(true)
   })
 })
 

@@ -211,6 +211,14 @@ describe('the connection test', () => {
     expect((await b.call<PublicSettings>('settings.get')).llm.baseUrl).toBe('https://api.openai.com/v1')
     await b.call('settings.update', { patch: { llm: { baseUrl: 'http://localhost:11434/v1' } } })
   })
+
+  it('refuses to save a base URL on a port the runtime blocks, saying why', async () => {
+    const b = await bench()
+    const err = await failure(b.call('settings.update', { patch: { llm: { baseUrl: 'http://127.0.0.1:9/v1' } } }))
+    expect(err.code).toBe('bad_request')
+    expect(err.message).toMatch(/port is blocked by the runtime/)
+    expect((await b.call<PublicSettings>('settings.get')).llm.baseUrl).toBe('https://api.openai.com/v1')
+  })
 })
 
 describe('big logs: whole-line windows with line numbers, search, jump', () => {

@@ -18,8 +18,9 @@ describe('bad ports', () => {
     expect(blockedPortOf('https://example.com:6000/v1')).toBe(6000)
     expect(blockedPortOf('http://127.0.0.1:11434/v1')).toBeUndefined()
     expect(blockedPortOf('http://example.com/v1')).toBeUndefined()
-    // still a well-formed URL: it can be saved, the connection test says why it cannot connect
-    expect(baseUrlProblem('http://localhost:25/v1')).toBeNull()
+    // every request to it would fail, so it is a problem of the URL itself: Settings does not save it
+    expect(baseUrlProblem('http://localhost:25/v1')).toBe('blocked_port')
+    expect(baseUrlProblem('http://localhost:11434/v1')).toBeNull()
   })
 
   it('the connection test says the port is blocked, with no request made', async () => {

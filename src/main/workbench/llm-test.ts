@@ -42,7 +42,7 @@ export async function testLlmConnection(
 ): Promise<LlmTestResult> {
   const started = Date.now()
   const urlProblem = baseUrlProblem(input.baseUrl)
-  if (urlProblem) {
+  if (urlProblem && urlProblem !== 'blocked_port') {
     return { ok: false, model: input.model, latencyMs: 0, message: BASE_URL_PROBLEM_TEXT[urlProblem], problem: 'bad_url' }
   }
   const blocked = blockedPortOf(input.baseUrl)

@@ -7,7 +7,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import { translateServerMessage } from '../../i18n/server-messages'
-import { baseUrlProblem } from '../../../shared/base-url'
+import { baseUrlProblem, blockedPortOf } from '../../../shared/base-url'
 import { useAppState } from '../../app-state'
 
 type Draft = {
@@ -252,7 +252,7 @@ export function SettingsScreen(): React.JSX.Element {
           />
           {urlBlocks && (
             <span id="settings-baseurl-problem" className="field-error" data-testid="baseurl-problem">
-              {t(`url.${urlProblem!}`)}
+              {t(`url.${urlProblem!}`, { port: blockedPortOf(draft.baseUrl) ?? '' })}
             </span>
           )}
         </div>
