@@ -10,6 +10,7 @@ import { isAscii, isUtf8, transcode } from 'node:buffer'
 import { isStringFieldPath, STRING_FIELDS } from './skill-file-fields'
 import { parseSimpleYaml } from './simple-yaml'
 import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
+import { patchScalarLines } from './yaml-line-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
 import { yamlErrorText } from './yaml-errors'
@@ -282,7 +283,27 @@ export interface FrontMatterChange {
  */
 export function patchFrontMatterYaml(yaml: string, changes: FrontMatterChange[]): string {
   // Plain front matter (nearly all of it) is patched without the package, to the same text.
-  return patchSimpleYaml(yaml, changes) ?? patchWithYamlLibrary(yaml, changes)
+  return patchSimpleYaml(yaml, changes) ?? patchLinesChecked(yaml, changes) ?? patchWithYamlLibrary(yaml, changes)
+}
+
+/**
+ * Other front matter (an indented list, comments): scalar changes replace just their lines, kept only when the
+ * result reads back as the old data with the changes made (else undefined: the full path reprints).
+ */
+function patchLinesChecked(yaml: string, changes: FrontMatterChange[]): string | undefined {
+  // A string field written unquoted as a number or date (`skill_id: 0123`) is left to the full path, which quotes it.
+  for (const m of yaml.matchAll(/^([A-Za-z_][\w-]*):[ \t]+([^'"\s].*?)[ \t]*\r?$/gm)) {
+    if (isStringFieldPath([], m[1]!) && YAML11_AMBIGUOUS.test(m[2]!) && !/^(?:~|null|Null|NULL)$/.test(m[2]!)) return undefined
+  }
+  const printPair = (key: string, value: unknown): string | undefined => patchWithYamlLibrary('', [{ path: [key], value }]).replace(/\n$/, '')
+  const out = patchScalarLines(yaml, changes, printPair)
+  if (out === undefined) return undefined
+  const before = parseFrontMatterYaml(yaml)
+  const after = parseFrontMatterYaml(out)
+  if (!before.ok || !after.ok) return undefined
+  const wanted: Record<string, unknown> = { ...before.data }
+  for (const c of changes) wanted[c.path[0]!] = c.value
+  return JSON.stringify(after.data) === JSON.stringify(wanted) ? out : undefined
 }
 
 /** The full path of patchFrontMatterYaml: the `yaml` package (parse, set, print). Exported for tests. */
