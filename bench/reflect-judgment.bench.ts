@@ -12,6 +12,7 @@ import type { TaskTrace } from '../src/shared/types'
 import { judgeTasks } from '../src/main/reflect/task-judgment'
 import { scanSessions } from '../src/main/scan/sessions'
 import { scanTask } from '../src/main/scan'
+import { readTrajectories } from './real-trajectories'
 
 const REAL = path.resolve(__dirname, '..', '..', 'shared', 'data', 'real')
 
@@ -23,12 +24,14 @@ interface Label {
   why?: string
   of?: string
 }
+type SetKind = 'claude' | 'codex' | 'agiagent' | 'openhands' | 'swe-agent'
 interface Labels {
-  sets: Record<string, { role: string; dir: string; kind: 'claude' | 'codex' | 'agiagent' }>
+  sets: Record<string, { role: string; dir: string; kind: SetKind }>
   tasks: Label[]
 }
 
-async function tracesOf(kind: 'claude' | 'codex' | 'agiagent', dir: string): Promise<TaskTrace[]> {
+async function tracesOf(kind: SetKind, dir: string): Promise<TaskTrace[]> {
+  if (kind === 'openhands' || kind === 'swe-agent') return readTrajectories(kind, dir)
   if (kind !== 'agiagent') return (await scanSessions({ source: kind, dir })).tasks
   const out: TaskTrace[] = []
   for (const found of await agiagentTaskDirs(dir)) out.push(await scanTask(found))

@@ -86,12 +86,21 @@ const STOP = new Set(
 
 /** Distinctive words of a text (lower case, ≥ 3 chars, no stop words; each Han pair counts as a word). */
 export function contentWords(text: string): Set<string> {
-  const out = new Set<string>()
-  for (const w of text.toLowerCase().match(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g) ?? []) {
-    if (w.length >= 3 && !STOP.has(w)) out.add(w.replace(/s$/, ''))
-  }
-  for (const run of text.match(/[\u3400-\u9fff]+/gu) ?? []) {
-    for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2))
+  return new Set(contentWordList(text).filter(Boolean))
+}
+
+/** The distinctive words of a text in the order they appear, repeats kept (phrases are read from this). */
+export function contentWordList(text: string): string[] {
+  const out: string[] = []
+  for (const m of text.toLowerCase().matchAll(/[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]|[\u3400-\u9fff]+|[^a-z0-9\u3400-\u9fff]+/gu)) {
+    const w = m[0]
+    if (/^[\u3400-\u9fff]/u.test(w)) {
+      for (let i = 0; i + 1 < w.length; i++) out.push(w.slice(i, i + 2))
+    } else if (/^[a-z0-9]/.test(w)) {
+      if (w.length >= 3 && !STOP.has(w)) out.push(w.replace(/s$/, ''))
+    } else if (/[.!?。！？\n]/u.test(w)) {
+      out.push('') // a sentence ends: no phrase runs across it
+    }
   }
   return out
 }

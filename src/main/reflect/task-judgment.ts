@@ -6,7 +6,8 @@
 import type { NoSkillWhy } from '../../shared/api'
 import type { TaskTrace, ToolCall } from '../../shared/types'
 import { isCorrection } from '../scan/skill-refs'
-import { cleanRequest, contentWords, isGreeting, isPermissionPrompt, requestWords, startsAsContinuation } from './requests'
+import { cleanRequest, contentWordList, contentWords, isGreeting, isPermissionPrompt, requestWords, startsAsContinuation } from './requests'
+import { sharedShare, sharesPhrase, WordIndex } from './topic-overlap'
 
 export type { NoSkillWhy }
 
@@ -55,6 +56,12 @@ export const MIN_WORK_CALLS = 2
 const SHORT_FOLLOW_UP_WORDS = 8
 /** Share of a later request's words already in the open task that makes it part of that task. */
 const SHARED_WORDS = 0.5
+/**
+ * A lower share is enough when the request also picks up a phrase of the turn just before it: "prepare a demo
+ * scenario" after "… draft the demo scenario" goes on with what was just discussed. A new task of the same project
+ * shares a name or two, seldom a phrase of the last turn as well.
+ */
+const SHARED_WORDS_WITH_PHRASE = 0.25
 
 /** Calls that did something (not planning, not failed). */
 export function workCalls(calls: readonly ToolCall[]): number {
@@ -85,14 +92,14 @@ export function judgeTasks(traces: readonly TaskTrace[]): JudgedTasks {
   }
   for (const list of sessions.values()) {
     list.sort((a, b) => taskNumber(a) - taskNumber(b))
-    let open: { parts: TaskTrace[]; words: Set<string> } | undefined
+    let open: { parts: TaskTrace[]; words: WordIndex } | undefined
     const flush = (): void => {
       if (open) judgeUnit(foldParts(open.parts), open.parts.slice(1), out)
       open = undefined
     }
     for (const t of list) {
       const request = t.requirements[0] ?? ''
-      if (open && isFollowUp(t, request, open.words)) {
+      if (open && isFollowUp(t, request, open.words, open.parts[open.parts.length - 1]!)) {
         open.parts.push(t)
         for (const w of taskWords(t)) open.words.add(w)
         continue
@@ -112,7 +119,8 @@ export function judgeTasks(traces: readonly TaskTrace[]): JudgedTasks {
         out.none.push({ trace: t, why: 'greeting' })
         continue
       }
-      open = { parts: [t], words: taskWords(t) }
+      open = { parts: [t], words: new WordIndex() }
+      for (const w of taskWords(t)) open.words.add(w)
     }
     flush()
   }
@@ -136,17 +144,23 @@ function isPureContinuation(request: string): boolean {
 }
 
 /** Whether a later request of a session continues the open task rather than starting a new one. */
-function isFollowUp(t: TaskTrace, request: string, openWords: Set<string>): boolean {
+function isFollowUp(t: TaskTrace, request: string, openWords: WordIndex, lastPart: TaskTrace): boolean {
   if (!request.trim()) return true // work with no new request (after a compaction) belongs to the task before
   if (startsAsContinuation(request) || isCorrection(request) || isGreeting(request)) return true
   // a turn without tool calls talks about the open task (a design discussed, a constraint added)
   if (t.toolCalls.length === 0) return true
   if (requestWords(request) <= SHORT_FOLLOW_UP_WORDS) return true
-  const words = contentWords(cleanRequest(request))
+  const cleaned = cleanRequest(request)
+  const words = contentWords(cleaned)
   if (words.size === 0) return true
-  let shared = 0
-  for (const w of words) if (openWords.has(w)) shared++
-  return shared / words.size >= SHARED_WORDS
+  const share = sharedShare(words, openWords)
+  if (share >= SHARED_WORDS) return true
+  return share >= SHARED_WORDS_WITH_PHRASE && sharesPhrase(contentWordList(cleaned), lastTurnWords(lastPart))
+}
+
+/** The words of the turn just before, in order: its request, then its answer. */
+function lastTurnWords(t: TaskTrace): string[] {
+  return [...t.requirements.flatMap((r) => [...contentWordList(cleanRequest(r)), '']), ...contentWordList(t.finalText ?? '')]
 }
 
 /** The words a task's requests and answer use (what a follow-up would refer back to). */
