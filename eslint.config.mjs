@@ -22,7 +22,7 @@ const DOMAIN = {
   search: ['shared', 'store', 'text', 'cache-dir', 'cache-files'],
   scan: ['shared', 'config', 'cache-dir', 'cache-files'],
   formats: ['shared', 'store', 'text'],
-  audit: ['shared', 'store', 'text', 'llm'],
+  audit: ['shared', 'store', 'text', 'llm', 'cache-files'],
   memory: ['shared', 'llm', 'store'],
   // floor 3
   usage: ['shared', 'scan', 'store'],

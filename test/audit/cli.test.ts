@@ -16,7 +16,7 @@ const tag = (s: string): string => [...s].map((c) => String.fromCodePoint(0xe000
 async function run(cwd: string, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd, env: {}, signal: new AbortController().signal }
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd, env: { SKILLBENCH_CACHE_DIR: path.join(os.tmpdir(), 'sb-audit-cli-cache') }, signal: new AbortController().signal }
   const code = await main(argv, io)
   return { code, stdout, stderr }
 }

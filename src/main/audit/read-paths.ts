@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { SKIPPED_DIRS } from '../store/library'
 import { AUDIT_MAX_FILE_BYTES, auditSkill, type AuditFile } from './skill-audit'
+import { AuditResultCache, auditCacheFile, signatureOf } from './result-cache'
 import { sortFindings, type AuditFinding } from './types'
 
 const MAX_DEPTH = 12
@@ -23,6 +24,16 @@ export interface AuditResult {
   files: number
   /** Paths that could not be read, with the reason. */
   unreadable: { path: string; reason: string }[]
+  /** Skills answered from the result cache (their files unchanged since a past audit). */
+  cached: number
+}
+
+export interface AuditOptions {
+  /**
+   * The user's cache folder: a folder's skills whose files did not change since the last audit of that folder are
+   * answered from `<cacheDir>/audit/` without reading them. Absent: every file is read.
+   */
+  cacheDir?: string
 }
 
 interface SkillUnit {
@@ -42,41 +53,45 @@ async function lstatOrNull(p: string): Promise<fs.Stats | null> {
   return fs.promises.lstat(p).catch(() => null)
 }
 
-/** Skill folders and single-file skills under a library folder (nested collections included). */
-async function findUnits(root: string): Promise<SkillUnit[]> {
-  const out: SkillUnit[] = []
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [])
-    if (entries.some((e) => e.isFile() && e.name === 'SKILL.md')) {
-      out.push({ dir })
-    } else {
-      for (const e of entries) if (e.isFile() && /^skill_.*\.md$/i.test(e.name)) out.push({ dir, single: path.join(dir, e.name) })
-    }
-    if (depth >= MAX_DEPTH) return
-    for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) await walk(path.join(dir, e.name), depth + 1)
-  }
-  await walk(root, 0)
-  return out
+interface UnitFile {
+  rel: string
+  abs: string
+  stat: fs.Stats
 }
 
-/** The files of a skill folder, relative, links as links, nested skill folders left to their own skill. */
-async function filesOf(dir: string): Promise<{ rel: string; abs: string; stat: fs.Stats }[]> {
-  const out: { rel: string; abs: string; stat: fs.Stats }[] = []
-  const walk = async (sub: string, depth: number): Promise<void> => {
-    const abs = sub ? path.join(dir, sub) : dir
-    const entries = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => [])
-    if (sub && entries.some((e) => e.isFile() && e.name === 'SKILL.md')) return // a nested skill
+/**
+ * Skill folders and single-file skills under a library folder (nested collections included), each with its files
+ * (relative, links as links, a nested skill's files left to it). One walk, every folder read once and every file
+ * stat'ed once; synchronous, as the library's own scan is: thousands of tiny calls cost less without a promise each.
+ */
+function findUnits(root: string): (SkillUnit & { files: UnitFile[] })[] {
+  const out: (SkillUnit & { files: UnitFile[] })[] = []
+  const walk = (dir: string, depth: number, owner: (SkillUnit & { files: UnitFile[] }) | null): void => {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
+    if (entries.some((e) => e.isFile() && e.name === 'SKILL.md')) {
+      owner = { dir, files: [] }
+      out.push(owner)
+    }
     for (const e of entries) {
-      const rel = sub ? `${sub}/${e.name}` : e.name
+      const abs = path.join(dir, e.name)
       if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name) && depth < MAX_DEPTH) await walk(rel, depth + 1)
+        if (!SKIPPED_DIRS.has(e.name) && depth < MAX_DEPTH) walk(abs, depth + 1, owner)
         continue
       }
-      const stat = await lstatOrNull(path.join(dir, rel))
-      if (stat && (stat.isFile() || stat.isSymbolicLink())) out.push({ rel, abs: path.join(dir, rel), stat })
+      if (!owner && !(e.isFile() && /^skill_.*\.md$/i.test(e.name))) continue
+      const stat = fs.lstatSync(abs, { throwIfNoEntry: false })
+      if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue
+      if (owner) owner.files.push({ rel: path.relative(owner.dir, abs).split(path.sep).join('/'), abs, stat })
+      else out.push({ dir, single: abs, files: [{ rel: e.name, abs, stat }] })
     }
   }
-  await walk('', 0)
+  walk(root, 0, null)
   return out
 }
 
@@ -88,8 +103,8 @@ async function readAuditFile(rel: string, abs: string, stat: fs.Stats): Promise<
 }
 
 /** Audits every skill under the given paths (files, skill folders, libraries). */
-export async function auditPaths(paths: readonly string[]): Promise<AuditResult> {
-  const result: AuditResult = { findings: [], skills: 0, files: 0, unreadable: [] }
+export async function auditPaths(paths: readonly string[], options: AuditOptions = {}): Promise<AuditResult> {
+  const result: AuditResult = { findings: [], skills: 0, files: 0, unreadable: [], cached: 0 }
   for (const given of paths) {
     const abs = path.resolve(given)
     const stat = await lstatOrNull(abs)
@@ -97,33 +112,60 @@ export async function auditPaths(paths: readonly string[]): Promise<AuditResult>
       result.unreadable.push({ path: given, reason: 'no such file or folder' })
       continue
     }
-    let units: SkillUnit[]
+    let units: (SkillUnit & { files: UnitFile[] })[]
     if (stat.isSymbolicLink()) {
       result.findings.push({ skill: path.basename(abs), file: path.basename(abs), line: 0, rule: 'link-out', severity: 'high', message: `is a symbolic link (to ${await fs.promises.readlink(abs).catch(() => '?')}): not followed`, path: abs })
       continue
-    } else if (stat.isFile()) units = [{ dir: path.dirname(abs), single: abs }]
-    else if (stat.isDirectory()) units = fs.existsSync(path.join(abs, 'SKILL.md')) ? [{ dir: abs }] : await findUnits(abs)
+    } else if (stat.isFile()) units = [{ dir: path.dirname(abs), single: abs, files: [{ rel: path.basename(abs), abs, stat }] }]
+    else if (stat.isDirectory()) units = fs.existsSync(path.join(abs, 'SKILL.md')) ? findUnits(abs).slice(0, 1) : findUnits(abs)
     else {
       result.unreadable.push({ path: given, reason: 'not a file or folder' })
       continue
     }
-    for (const unit of units) {
-      try {
-        const files = unit.single
-          ? [{ rel: path.basename(unit.single), abs: unit.single, stat: (await lstatOrNull(unit.single))! }]
-          : await filesOf(unit.dir)
-        const read = await Promise.all(files.map((f) => readAuditFile(f.rel, f.abs, f.stat)))
-        const main = read.find((f) => f.rel === 'SKILL.md') ?? (unit.single ? read[0] : undefined)
-        const fallback = unit.single && !/^SKILL\.md$/.test(path.basename(unit.single)) ? path.basename(unit.single).replace(/\.[^.]+$/, '') : path.basename(unit.dir)
-        const name = main?.bytes ? skillNameOf(Buffer.from(main.bytes).toString('utf8'), fallback) : fallback
-        result.skills++
-        result.files += read.length
-        for (const f of auditSkill(name, read)) result.findings.push({ ...f, path: path.join(unit.dir, ...f.file.split('/')) })
-      } catch (err) {
-        result.unreadable.push({ path: unit.single ?? unit.dir, reason: (err as Error).message })
-      }
-    }
+    const cache = new AuditResultCache(options.cacheDir && stat.isDirectory() ? auditCacheFile(options.cacheDir, abs) : null)
+    await cache.load()
+    await eachLimited(units, 16, (unit) => auditUnit(unit, cache, result))
+    await cache.save()
   }
   sortFindings(result.findings)
   return result
+}
+
+/** One skill: from the cache when none of its files changed, else read and audited (and cached). */
+async function auditUnit(unit: SkillUnit & { files: UnitFile[] }, cache: AuditResultCache, result: AuditResult): Promise<void> {
+  try {
+    const files = unit.files
+    const key = unit.single ?? unit.dir
+    const sig = signatureOf(files)
+    let entry = cache.get(key, sig)
+    if (entry) result.cached++
+    else {
+      const read = await Promise.all(files.map((f) => readAuditFile(f.rel, f.abs, f.stat)))
+      const main = read.find((f) => f.rel === 'SKILL.md') ?? (unit.single ? read[0] : undefined)
+      const fallback = unit.single && !/^SKILL\.md$/.test(path.basename(unit.single)) ? path.basename(unit.single).replace(/\.[^.]+$/, '') : path.basename(unit.dir)
+      const name = main?.bytes ? skillNameOf(Buffer.from(main.bytes).toString('utf8'), fallback) : fallback
+      entry = { sig, name, files: read.length, findings: auditSkill(name, read) }
+      // A file changed while it was read is not cached: its stamp may already be the new one's.
+      if (await unchanged(files, sig)) cache.set(key, entry)
+    }
+    result.skills++
+    result.files += entry.files
+    for (const f of entry.findings) result.findings.push({ ...f, path: path.join(unit.dir, ...f.file.split('/')) })
+  } catch (err) {
+    result.unreadable.push({ path: unit.single ?? unit.dir, reason: (err as Error).message })
+  }
+}
+
+async function unchanged(files: readonly { rel: string; abs: string }[], sig: string): Promise<boolean> {
+  const now = await Promise.all(files.map(async (f) => ({ rel: f.rel, stat: await lstatOrNull(f.abs) })))
+  return now.every((f) => f.stat !== null) && signatureOf(now as { rel: string; stat: fs.Stats }[]) === sig
+}
+
+/** Runs `job` on every item, `limit` at a time (a library's files are not all opened at once). */
+async function eachLimited<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await job(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }

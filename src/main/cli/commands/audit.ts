@@ -4,27 +4,28 @@ const LEVELS = ['high', 'medium', 'low'] as const
 
 export const command: CliCommand = {
   name: 'audit',
-  usage: 'skillbench audit PATH... [--json] [--fail-on high|medium|low]',
+  usage: 'skillbench audit PATH... [--json] [--fail-on high|medium|low] [--no-cache]',
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' } })
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' }, 'no-cache': { type: 'boolean', default: false } })
     if (positionals.length === 0) throw new UsageError('give one or more PATHs: skill folders, libraries or single skill files')
     const failOn = values['fail-on'] as (typeof LEVELS)[number]
     if (!LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got ${JSON.stringify(values['fail-on'])}`)
     const path = await import('node:path')
-    const [{ auditPaths }, { atLeast, countBySeverity }] = await Promise.all([import('../../audit/read-paths'), import('../../audit/types')])
+    const [{ auditPaths }, { atLeast, countBySeverity }, { defaultCacheDir }] = await Promise.all([import('../../audit/read-paths'), import('../../audit/types'), import('../../cache-dir')])
     const started = Date.now()
-    const result = await auditPaths(positionals.map((p) => path.resolve(io.cwd, p)))
+    // Skills whose files did not change since the last audit are answered from the cache folder (never the library).
+    const result = await auditPaths(positionals.map((p) => path.resolve(io.cwd, p)), values['no-cache'] ? {} : { cacheDir: defaultCacheDir(io.env) })
     for (const u of result.unreadable) io.stderr(`audit: ${u.path}: ${u.reason}\n`)
     const counts = countBySeverity(result.findings)
     if (values.json) {
-      printJson(io, { findings: result.findings, skills: result.skills, files: result.files, counts, unreadable: result.unreadable })
+      printJson(io, { findings: result.findings, skills: result.skills, files: result.files, counts, unreadable: result.unreadable, cached: result.cached })
     } else {
       for (const f of result.findings) {
         const where = `${path.relative(io.cwd, f.path) || f.path}${f.line > 0 ? `:${f.line}` : ''}`
         io.stdout(`${f.severity.toUpperCase().padEnd(6)} ${where}  [${f.skill}] ${f.rule}: ${f.message}\n`)
         if (f.excerpt) io.stdout(`       │ ${f.excerpt}\n`)
       }
-      io.stdout(`${result.skills} skill(s), ${result.files} file(s) in ${Date.now() - started} ms: ${counts.high} high, ${counts.medium} medium, ${counts.low} low\n`)
+      io.stdout(`${result.skills} skill(s), ${result.files} file(s) in ${Date.now() - started} ms${result.cached ? ` (${result.cached} unchanged since the last audit)` : ''}: ${counts.high} high, ${counts.medium} medium, ${counts.low} low\n`)
     }
     if (result.skills === 0 && result.unreadable.length > 0) return 2
     return result.findings.some((f) => atLeast(f, failOn)) ? 1 : 0
