@@ -40,9 +40,9 @@ export const LAYERS = {
   // the hosts, on top: each may import every domain floor, and only the hosts listed
   mcp: BELOW_HOSTS,
   workbench: [...BELOW_HOSTS, 'mcp'],
-  server: ['shared', 'config', 'workbench'],
-  cli: [...BELOW_HOSTS, 'mcp', 'server'],
-  app: ['shared', 'config', 'server', 'workbench']
+  'web-server': ['shared', 'config', 'workbench'],
+  cli: [...BELOW_HOSTS, 'mcp', 'web-server'],
+  app: ['shared', 'config', 'web-server', 'workbench']
 }
 
 export default tseslint.config(

@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Page } from 'playwright-core'
-import { buildRenderer, rendererBuilt } from '../src/main/server/ensure-renderer'
+import { buildRenderer, rendererBuilt } from '../src/main/web-server/ensure-renderer'
 
 const CHROMIUM = '/usr/bin/chromium'
 const PROJECT = path.resolve(__dirname, '..')

@@ -1,7 +1,7 @@
 /**
  * The composition root: implements every method of the API contract once, on top of the core modules.
  *
- * Hosts (Electron IPC in `app/`, the web server in `server/`, tests) create one workbench and call
+ * Hosts (Electron IPC in `app/`, the web server in `web-server/`, tests) create one workbench and call
  * `dispatch()` (which validates the input with the contract's schema) or the typed `handlers` directly.
  * Every `root` / `library` / `taskPath` argument must be one the workbench listed: the renderer sends ids,
  * never arbitrary paths to open (only `roots.add` and `libraries.open` take a folder the user chose).

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../../src/main/server/http-server'
+import { startWebServer, type RunningWebServer } from '../../src/main/web-server/http-server'
 import { openLibrary } from '../../src/main/store/library'
 import { reflectionLogName } from '../../src/main/reflect/reflection-log'
 import { makeLibrary } from '../curate/fixtures'
@@ -193,7 +193,7 @@ describe('containment through an MCP server', () => {
 })
 
 describe('containment through the web API', () => {
-  let server: RunningServer
+  let server: RunningWebServer
   let root: string
   let lib: string
   const out = { dir: '', unchanged: (): void => undefined }
@@ -208,7 +208,7 @@ describe('containment through the web API', () => {
     const rendererDir = tempDir('sb-renderer-')
     dirs.push(rendererDir)
     fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>t</title>')
-    server = await startServer({ port: 0, rootDir: root, settingsDir: tempDir('sb-settings-'), rendererDir, watch: false })
+    server = await startWebServer({ port: 0, rootDir: root, settingsDir: tempDir('sb-settings-'), rendererDir, watch: false })
   })
   afterAll(async () => {
     await server?.close()

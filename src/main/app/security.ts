@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { Session, WebContents } from 'electron'
-import { RENDERER_CSP } from '../server/csp'
+import { RENDERER_CSP } from '../web-server/csp'
 import { isAppUrl } from './app-url'
 
 /**

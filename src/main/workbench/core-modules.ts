@@ -21,7 +21,7 @@ import { copySkillFiles } from '../tools/copy-files'
 import { createSkillTools } from '../tools/skill-tools'
 import { LibrarySearch } from '../search/library-search'
 import { defaultCacheDir } from '../cache-dir'
-import { buildStamp } from '../search/server/address'
+import { buildStamp } from '../search/daemon/address'
 import { graphCacheFile, loadCachedGraph, saveCachedGraph } from './graph-cache'
 import { recoverTransactions } from '../review/transactions'
 import { withLibraryLock } from '../store/lock'
@@ -149,7 +149,7 @@ export async function computeSimilarityGraph(skills: Skill[], thresholds: Settin
 
 /**
  * The graph's file key depends on the code that draws it: a new build computes the graphs again. Run from source
- * (tsx), the build stamp follows one file only (search/server/address.ts), so this version is bumped whenever the
+ * (tsx), the build stamp follows one file only (search/daemon/address.ts), so this version is bumped whenever the
  * graph's shape or meaning changes.
  */
 const GRAPH_KEY_VERSION = 1

@@ -1,7 +1,7 @@
 /**
  * The web-mode transport: the same `SkillbenchApi` over HTTP + server-sent events.
  *
- * Wire format (see src/main/server): `POST /api/<method>` with the input as a JSON body and the
+ * Wire format (see src/main/web-server): `POST /api/<method>` with the input as a JSON body and the
  * session token in the `x-skillbench-token` header; success = 200 + the output as JSON; failure =
  * non-2xx + `{ error: { code, message } }`. Events: `GET /api/events?token=…` as SSE, each
  * `data:` line one JSON `ApiEvent`.

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { answerFromServer, serverSocketFor, startServerAfterAnswer } from '../server-answer'
+import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
 
 export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
@@ -23,15 +23,15 @@ export const command: CliCommand = {
     }
     const json = Boolean(values.json)
     // A running search server of this library has the listing in memory.
-    const socket = serverSocketFor(root, io, values['no-server'])
-    const served = await answerFromServer(io, socket, { op: 'list', root, legacy: values.legacy, json })
+    const socket = daemonSocketFor(root, io, values['no-server'])
+    const served = await answerFromDaemon(io, socket, { op: 'list', root, legacy: values.legacy, json })
     if (served !== null) return served
     // From the persistent search index: only files changed since it was saved are read.
     const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
     const listing = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
     io.stdout(listOutput(listing, json))
     // As after a query: the next listing or query of a large library is answered by a server started now.
-    await startServerAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
+    await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
     return 0
   }
 }

@@ -65,16 +65,16 @@ function realLibraryRoot(dir: string): string | undefined {
  * The library's search server as this MCP server uses it: whether one answers now, and a query asker (null: the
  * query is answered in process). Off with SKILLBENCH_SEARCH_SERVER=off; not where there is no socket path.
  */
-async function searchServerFor(root: string, env: NodeJS.ProcessEnv): Promise<{ up: boolean; socket: string; ask: (query: string) => Promise<QueryResult | null> } | undefined> {
-  const { searchServerMode, searchServerSocket } = await import('../../search/server/address')
-  const socket = searchServerMode(env) === 'off' ? null : searchServerSocket(root, env)
+async function searchDaemonFor(root: string, env: NodeJS.ProcessEnv): Promise<{ up: boolean; socket: string; ask: (query: string) => Promise<QueryResult | null> } | undefined> {
+  const { searchDaemonMode, searchDaemonSocket } = await import('../../search/daemon/address')
+  const socket = searchDaemonMode(env) === 'off' ? null : searchDaemonSocket(root, env)
   if (!socket) return undefined
-  const { askSearchServerForResult, serverAnswers, untrustedSocket } = await import('../../search/server/client')
+  const { askSearchDaemonForResult, daemonAnswers, untrustedSocket } = await import('../../search/daemon/client')
   const ask = async (query: string): Promise<QueryResult | null> => {
-    const r = await askSearchServerForResult(socket, { root, text: query, top: 3, touch: true, via: 'mcp' })
+    const r = await askSearchDaemonForResult(socket, { root, text: query, top: 3, touch: true, via: 'mcp' })
     return isQueryResult(r) ? r : null
   }
-  return { up: untrustedSocket(socket) === null && (await serverAnswers(socket)), socket, ask }
+  return { up: untrustedSocket(socket) === null && (await daemonAnswers(socket)), socket, ask }
 }
 
 /** A query answer as the server sends it (anything else: answered here). */
@@ -166,14 +166,14 @@ export const command: CliCommand = {
     // A search server of this library (started by a query of a large library) answers the queries: this process
     // then neither loads the index nor holds it. Otherwise the index opens now, and for a large library a server is
     // started in the background for the next sessions and CLI calls.
-    const remote = root === undefined ? undefined : await searchServerFor(root, io.env)
+    const remote = root === undefined ? undefined : await searchDaemonFor(root, io.env)
     const opened = remote?.up ? Promise.resolve() : search?.current()
     opened?.catch(() => undefined) // a failure is the first query's to report
     if (remote && !remote.up) {
       void opened?.then(async () => {
         const index = search?.peek()
-        const { startServerAfterAnswer } = await import('../server-answer')
-        if (index && (await startServerAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search server started for this library')
+        const { startDaemonAfterAnswer } = await import('../daemon-answer')
+        if (index && (await startDaemonAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search server started for this library')
       })
     }
     try {

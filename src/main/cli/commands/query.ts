@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { answerFromServer, serverSocketFor, startServerAfterAnswer } from '../server-answer'
+import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -31,8 +31,8 @@ export const command: CliCommand = {
     } catch {
       // A missing library is reported by the in-process path below, with the store's message.
     }
-    const socket = serverSocketFor(root, io, values['no-server'])
-    const served = await answerFromServer(io, socket, { op: 'query', root: root ?? '', text, top, touch, json, via: 'cli' })
+    const socket = daemonSocketFor(root, io, values['no-server'])
+    const served = await answerFromDaemon(io, socket, { op: 'query', root: root ?? '', text, top, touch, json, via: 'cli' })
     if (served !== null) return served
 
     // In process: ranked from the persistent search index (only changed files are read); the library is not listed.
@@ -50,7 +50,7 @@ export const command: CliCommand = {
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
     // The next query of a large library is answered by a server started now, in the background.
-    await startServerAfterAnswer(io, lib.root, socket, index.activeCount)
+    await startDaemonAfterAnswer(io, lib.root, socket, index.activeCount)
     return out.code
   }
 }

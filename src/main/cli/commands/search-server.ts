@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { searchServerSocket } from '../../search/server/address'
-import { serverAnswers } from '../../search/server/client'
+import { searchDaemonSocket } from '../../search/daemon/address'
+import { daemonAnswers } from '../../search/daemon/client'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, stop: { type: 'boolean', default: false }, status: { type: 'boolean', default: false }, 'idle-minutes': { type: 'string' } } as const
 
@@ -16,10 +16,10 @@ export const command: CliCommand = {
     } catch {
       throw new Error(`library folder not found: ${resolveLibraryDir(values, io.cwd)}`)
     }
-    const socket = searchServerSocket(root, io.env)
+    const socket = searchDaemonSocket(root, io.env)
     if (!socket) throw new Error('the cache folder path is too long for a socket on this system: no search server')
     if (values.status || values.stop) {
-      const up = await serverAnswers(socket)
+      const up = await daemonAnswers(socket)
       if (values.stop && up) {
         // A server steps down within seconds once its socket file is gone (it checks every 2 s).
         fs.rmSync(socket, { force: true })
@@ -37,7 +37,7 @@ export const command: CliCommand = {
     } else if (io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) {
       idleMs = Math.max(100, Number(io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) || 600_000)
     }
-    const { runSearchServer } = await import('../search-server')
-    return runSearchServer(root, { env: io.env, idleMs, log: (line) => io.stderr(`skillbench search-server: ${line}\n`) })
+    const { runSearchDaemon } = await import('../search-daemon')
+    return runSearchDaemon(root, { env: io.env, idleMs, log: (line) => io.stderr(`skillbench search-server: ${line}\n`) })
   }
 }

@@ -32,9 +32,9 @@ export const command: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new UsageError(`--port must be 0..65535 (0 = a free port), got "${values.port}"`)
     }
-    const { startServer } = await import('../../server/http-server')
-    const { defaultRendererDir } = await import('../../server/project-paths')
-    const { buildRenderer, rendererBuilt } = await import('../../server/ensure-renderer')
+    const { startWebServer } = await import('../../web-server/http-server')
+    const { defaultRendererDir } = await import('../../web-server/project-paths')
+    const { buildRenderer, rendererBuilt } = await import('../../web-server/ensure-renderer')
     const rendererDir = defaultRendererDir(io.env)
     if (!rendererBuilt(rendererDir)) {
       if (values['no-build']) {
@@ -47,7 +47,7 @@ export const command: CliCommand = {
       }
     }
     // The URL is printed (and the browser opened) as soon as the server listens: the page loads while the API does.
-    const server = await startServer({
+    const server = await startWebServer({
       port,
       rootDir: values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined,
       rendererDir,

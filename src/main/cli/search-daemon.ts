@@ -15,9 +15,9 @@ import path from 'node:path'
 import { openLibrary } from '../store/library'
 import { LibrarySearch } from '../search/library-search'
 import { watchLibrary } from '../search/change-feed'
-import { buildStamp, searchServerSocket, startingMarker } from '../search/server/address'
-import { serverAnswers } from '../search/server/client'
-import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type ServerRequest } from '../search/server/protocol'
+import { buildStamp, searchDaemonSocket, startingMarker } from '../search/daemon/address'
+import { daemonAnswers } from '../search/daemon/client'
+import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type DaemonRequest } from '../search/daemon/protocol'
 import { createSkillTools } from '../tools/skill-tools'
 import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
@@ -25,7 +25,7 @@ import { queryOutput } from './query-output'
 /** How long a connection may take to send its question. */
 const REQUEST_TIMEOUT_MS = 10_000
 
-export interface SearchServerOptions {
+export interface SearchDaemonOptions {
   env: NodeJS.ProcessEnv
   /** Steps down after this long without a question (default 10 minutes). */
   idleMs?: number
@@ -114,7 +114,7 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
   const close = (): Promise<void> => new Promise((resolve) => server.close(() => resolve()))
   try {
     fs.chmodSync(bound, 0o600)
-    if (await serverAnswers(socket)) {
+    if (await daemonAnswers(socket)) {
       await close()
       return false
     }
@@ -129,9 +129,9 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
 }
 
 /** Runs the server of the library at `root` (its real path) until it steps down; returns the exit code. */
-export async function runSearchServer(root: string, opts: SearchServerOptions): Promise<number> {
+export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): Promise<number> {
   const log = opts.log ?? (() => undefined)
-  const socket = searchServerSocket(root, opts.env)
+  const socket = searchDaemonSocket(root, opts.env)
   if (!socket) {
     log('the socket path in the cache folder is too long for this system: no search server')
     return 1
@@ -191,7 +191,7 @@ export async function runSearchServer(root: string, opts: SearchServerOptions): 
     return { header: { ok: true, stderr: out.stderr, code: out.code, bytes: stdout.length }, stdout }
   }
 
-  const answer = async (req: ServerRequest): Promise<Answer> => {
+  const answer = async (req: DaemonRequest): Promise<Answer> => {
     if (req.root !== root) return refuse('other-library')
     if (req.build !== build) {
       stepDown('a client of another build asked')

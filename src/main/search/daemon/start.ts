@@ -11,7 +11,7 @@ const STARTING_FRESH_MS = 30_000
  * Starts the search server of `root` in the background (detached, no terminal output), unless a process started
  * one in the last seconds. `command`: how to run this CLI (node and its script).
  */
-export function startSearchServer(command: readonly string[], root: string, socket: string, env: NodeJS.ProcessEnv): boolean {
+export function startSearchDaemon(command: readonly string[], root: string, socket: string, env: NodeJS.ProcessEnv): boolean {
   const marker = startingMarker(socket)
   try {
     const st = fs.lstatSync(marker, { throwIfNoEntry: false })

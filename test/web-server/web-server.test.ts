@@ -3,7 +3,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_METHODS, type ApiEvent, type JobInfo, type LibraryInfo } from '../../src/shared/api'
-import { startServer, type RunningServer } from '../../src/main/server/http-server'
+import { startWebServer, type RunningWebServer } from '../../src/main/web-server/http-server'
 import { copySampleRoot, tempDir } from '../workbench/helpers'
 
 interface Reply {
@@ -14,7 +14,7 @@ interface Reply {
 }
 
 /** A raw HTTP request (so Host / Origin can be set freely). */
-function request(server: RunningServer, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+function request(server: RunningWebServer, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port: server.port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers },
@@ -32,7 +32,7 @@ function request(server: RunningServer, opts: { method?: string; path: string; h
   })
 }
 
-function api(server: RunningServer, method: string, input: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+function api(server: RunningWebServer, method: string, input: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   return request(server, {
     method: 'POST',
     path: `/api/${method}`,
@@ -41,7 +41,7 @@ function api(server: RunningServer, method: string, input: unknown, headers: Rec
   })
 }
 
-let server: RunningServer
+let server: RunningWebServer
 let rendererDir: string
 let root: string
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)')
   fs.writeFileSync(path.join(tempDir('outside'), 'secret.txt'), 'SECRET')
   root = copySampleRoot()
-  server = await startServer({ port: 0, rootDir: root, settingsDir: tempDir('settings'), rendererDir, watch: false })
+  server = await startWebServer({ port: 0, rootDir: root, settingsDir: tempDir('settings'), rendererDir, watch: false })
 })
 
 afterAll(async () => {
@@ -222,7 +222,7 @@ describe('web mode server: start-up', () => {
   it('listens before the API has loaded: the page and an early API call made at once are both answered', async () => {
     let early: Promise<[Reply, Reply]> | undefined
     let resolvedBeforeListening = true
-    const started = startServer({
+    const started = startWebServer({
       port: 0,
       rootDir: root,
       settingsDir: tempDir('settings-early'),
@@ -232,8 +232,8 @@ describe('web mode server: start-up', () => {
         resolvedBeforeListening = false
         const port = Number(new URL(url).port)
         const token = new URL(openUrl).searchParams.get('token')!
-        // a RunningServer-shaped handle for the helpers: only port and token are used
-        const handle = { port, token } as RunningServer
+        // a RunningWebServer-shaped handle for the helpers: only port and token are used
+        const handle = { port, token } as RunningWebServer
         early = Promise.all([request(handle, { path: '/' }), api(handle, 'app.info', {})])
       }
     })

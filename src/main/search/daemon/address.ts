@@ -8,7 +8,7 @@ import { defaultCacheDir } from '../../cache-dir'
 
 /**
  * Unix socket paths longer than this do not fit sockaddr_un everywhere (108 bytes on Linux, 104 on macOS); the name
- * a server binds before renaming its socket into place is 2 bytes longer (cli/search-server.ts).
+ * a server binds before renaming its socket into place is 2 bytes longer (cli/search-daemon.ts).
  */
 const MAX_SOCKET_PATH = 100
 
@@ -28,7 +28,7 @@ function socketKey(root: string): string {
 }
 
 /** The socket of the search server of `root` (its real path), or null where the path is too long for a socket. */
-export function searchServerSocket(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function searchDaemonSocket(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
   if (process.platform === 'win32') return null // named pipes are not set up: Windows answers in process
   const file = path.join(searchCacheDir(env), `${socketKey(root)}.sock`)
   return Buffer.byteLength(file) <= MAX_SOCKET_PATH ? file : null
@@ -56,7 +56,7 @@ export function buildStamp(): string {
 }
 
 /** What `SKILLBENCH_SEARCH_SERVER` asks: off (never), on (for any library size), or auto (large libraries). */
-export function searchServerMode(env: NodeJS.ProcessEnv): 'off' | 'on' | 'auto' {
+export function searchDaemonMode(env: NodeJS.ProcessEnv): 'off' | 'on' | 'auto' {
   const v = (env.SKILLBENCH_SEARCH_SERVER ?? '').trim().toLowerCase()
   if (v === '0' || v === 'off' || v === 'no' || v === 'false') return 'off'
   if (v === '1' || v === 'on' || v === 'yes' || v === 'true') return 'on'
@@ -64,4 +64,4 @@ export function searchServerMode(env: NodeJS.ProcessEnv): 'off' | 'on' | 'auto' 
 }
 
 /** Libraries with at least this many active skills get a search server in `auto` mode (below, a query is quick anyway). */
-export const AUTO_SERVER_MIN_SKILLS = 2000
+export const AUTO_DAEMON_MIN_SKILLS = 2000

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { notificationGap } from '../../src/main/search/change-feed'
-import { searchServerSocket } from '../../src/main/search/server/address'
+import { searchDaemonSocket } from '../../src/main/search/daemon/address'
 import { makeLibrary, QUERIES, skillText } from './library-fixture'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
@@ -198,7 +198,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
 
   it('refuses bad requests, steps down for another build, and a new one starts after', async () => {
     const dir = await served_library(10)
-    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     const ask = (line: string): Promise<string> =>
       new Promise((resolve) => {
         const c = net.connect(socket)
@@ -228,7 +228,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     // to, which by then was the newcomer's socket. The old server is held (SIGSTOP) until the new one answers.
     const dir = makeLibrary(10)
     libraries.push(dir)
-    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     const start = (): ReturnType<typeof spawn> => spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: ENV, stdio: 'ignore' })
     const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
     const old = start()
@@ -257,7 +257,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
   it('removes the private names of servers that died before renaming them, and no other file', async () => {
     const dir = makeLibrary(10)
     libraries.push(dir)
-    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 })
     const nameOf = (pid: number): string => socket.replace(/\.sock$/, `.p${pid.toString(36)}`)
     // A process killed right after binding its private name, as a server killed before its rename: the file stays.
@@ -286,7 +286,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
 
   it('does not trust a socket in a folder other users can write to', async () => {
     const dir = await served_library(10)
-    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     const folder = path.dirname(socket)
     fs.chmodSync(folder, 0o777)
     try {
@@ -307,7 +307,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
 
     const idle = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER_IDLE_MS: '800' })
     expect(idle.stderr).toContain('search server started')
-    const socket = searchServerSocket(fs.realpathSync(dir), ENV)!
+    const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     await until(() => fs.existsSync(socket))
     await until(() => !fs.existsSync(socket), 15_000)
 

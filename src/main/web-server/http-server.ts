@@ -46,7 +46,7 @@ const API_LOAD_AFTER_PAGE_MS = 400
 /** How long after a script of the page the API loads (each script sent restarts the wait). */
 const API_LOAD_AFTER_SCRIPT_MS = 30
 
-export interface ServerOptions {
+export interface WebServerOptions {
   /** 0 = a free port. */
   port?: number
   /** Only loopback is allowed. */
@@ -64,12 +64,12 @@ export interface ServerOptions {
   watch?: boolean
   /**
    * Called as soon as the server listens, before the workbench has loaded: the page can be fetched while the API
-   * loads (API calls wait for it). `startServer` itself resolves once the API is ready.
+   * loads (API calls wait for it). `startWebServer` itself resolves once the API is ready.
    */
   onListening?: (urls: { url: string; openUrl: string }) => void
 }
 
-export interface RunningServer {
+export interface RunningWebServer {
   url: string
   /** `url` + `?token=…`: what a browser opens. */
   openUrl: string
@@ -104,7 +104,7 @@ const COMMON_HEADERS: Record<string, string> = {
 }
 
 /** Starts web mode: the workbench plus an HTTP server on 127.0.0.1. */
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+export async function startWebServer(options: WebServerOptions = {}): Promise<RunningWebServer> {
   const host = '127.0.0.1'
   if (options.host && options.host !== host) {
     throw new Error('web mode listens on 127.0.0.1 only')

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { buildStamp } from './address'
-import { parseHeader, type CommandOutput, type ListRequest, type QueryRequest, type ServerRequest } from './protocol'
+import { parseHeader, type CommandOutput, type ListRequest, type QueryRequest, type DaemonRequest } from './protocol'
 
 /** How long a client waits for an answer before it answers in process (the server then drops the request unanswered). */
 export const ANSWER_TIMEOUT_MS = 20_000
@@ -39,7 +39,7 @@ export function untrustedSocket(socket: string): string | null {
 }
 
 /** Asks the server listening on `socket`; a fallback names why the caller must answer itself. */
-export function askSearchServer(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
+export function askSearchDaemon(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
   const distrust = untrustedSocket(socket)
   if (distrust) return Promise.resolve({ fallback: `the search server socket is not used (${distrust})` })
   return new Promise((resolve) => {
@@ -51,7 +51,7 @@ export function askSearchServer(socket: string, question: Question, timeoutMs = 
       conn.destroy()
       resolve(r)
     }
-    const request = { ...question, build: buildStamp(), deadline: Date.now() + timeoutMs } as ServerRequest
+    const request = { ...question, build: buildStamp(), deadline: Date.now() + timeoutMs } as DaemonRequest
     const began = Date.now()
     const conn = net.connect(socket)
     const timer = setTimeout(() => finish({ fallback: `the search server did not answer in ${Math.round((timeoutMs + GRACE_MS) / 1000)} s` }), timeoutMs + GRACE_MS)
@@ -80,8 +80,8 @@ export function askSearchServer(socket: string, question: Question, timeoutMs = 
  * The query's answer as the JSON document `skillbench query --json` prints (a QueryResult), from the server on
  * `socket`; null when the caller must answer itself.
  */
-export async function askSearchServerForResult(socket: string, question: { root: string; text: string; top: number; touch: boolean; via: string }): Promise<unknown> {
-  const asked = await askSearchServer(socket, { op: 'query', ...question, json: true })
+export async function askSearchDaemonForResult(socket: string, question: { root: string; text: string; top: number; touch: boolean; via: string }): Promise<unknown> {
+  const asked = await askSearchDaemon(socket, { op: 'query', ...question, json: true })
   if (!('answered' in asked)) return null
   try {
     return JSON.parse(asked.answered.stdout.toString('utf8')) as unknown
@@ -91,7 +91,7 @@ export async function askSearchServerForResult(socket: string, question: { root:
 }
 
 /** Whether a server accepts connections on `socket` (a probe: nothing is asked). */
-export function serverAnswers(socket: string): Promise<boolean> {
+export function daemonAnswers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const c = net.connect(socket)
     c.on('connect', () => {

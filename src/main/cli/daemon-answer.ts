@@ -5,12 +5,12 @@
  */
 import fs from 'node:fs'
 import type { CliIo } from './common'
-import { AUTO_SERVER_MIN_SKILLS, searchServerMode, searchServerSocket } from '../search/server/address'
-import type { Question } from '../search/server/client'
+import { AUTO_DAEMON_MIN_SKILLS, searchDaemonMode, searchDaemonSocket } from '../search/daemon/address'
+import type { Question } from '../search/daemon/client'
 
 /** The socket of `root`'s search server to use, or null (switched off by `--no-server` or the environment). */
-export function serverSocketFor(root: string | null, io: CliIo, noServer: boolean): string | null {
-  return root && !noServer && searchServerMode(io.env) !== 'off' ? searchServerSocket(root, io.env) : null
+export function daemonSocketFor(root: string | null, io: CliIo, noServer: boolean): string | null {
+  return root && !noServer && searchDaemonMode(io.env) !== 'off' ? searchDaemonSocket(root, io.env) : null
 }
 
 /** `SKILLBENCH_SEARCH_TRACE=1`: who answered, on stderr. */
@@ -19,12 +19,12 @@ function tracer(io: CliIo): (line: string) => void {
 }
 
 /** Prints the server's answer and returns the exit code; null when there is none to print. */
-export async function answerFromServer(io: CliIo, socket: string | null, question: Question): Promise<number | null> {
+export async function answerFromDaemon(io: CliIo, socket: string | null, question: Question): Promise<number | null> {
   // No socket file, no server: the client module and a connection attempt are not paid for.
   if (!socket || !fs.existsSync(socket)) return null
   const trace = tracer(io)
-  const { askSearchServer } = await import('../search/server/client')
-  const asked = await askSearchServer(socket, question)
+  const { askSearchDaemon } = await import('../search/daemon/client')
+  const asked = await askSearchDaemon(socket, question)
   if (!('answered' in asked)) {
     trace(asked.fallback)
     return null
@@ -37,12 +37,12 @@ export async function answerFromServer(io: CliIo, socket: string | null, questio
 
 /**
  * After an answer in process: starts `root`'s search server in the background when the library has at least
- * AUTO_SERVER_MIN_SKILLS active skills (any size with SKILLBENCH_SEARCH_SERVER=on). True when one was started.
+ * AUTO_DAEMON_MIN_SKILLS active skills (any size with SKILLBENCH_SEARCH_SERVER=on). True when one was started.
  */
-export async function startServerAfterAnswer(io: CliIo, root: string, socket: string | null, activeSkills: number): Promise<boolean> {
-  if (!socket || !io.selfCommand || (searchServerMode(io.env) !== 'on' && activeSkills < AUTO_SERVER_MIN_SKILLS)) return false
-  const { startSearchServer } = await import('../search/server/start')
-  const started = startSearchServer(io.selfCommand, root, socket, io.env)
+export async function startDaemonAfterAnswer(io: CliIo, root: string, socket: string | null, activeSkills: number): Promise<boolean> {
+  if (!socket || !io.selfCommand || (searchDaemonMode(io.env) !== 'on' && activeSkills < AUTO_DAEMON_MIN_SKILLS)) return false
+  const { startSearchDaemon } = await import('../search/daemon/start')
+  const started = startSearchDaemon(io.selfCommand, root, socket, io.env)
   if (started) tracer(io)('search server started')
   return started
 }

@@ -29,7 +29,7 @@ export interface ListRequest extends RequestBase {
   legacy: boolean
 }
 
-export type ServerRequest = QueryRequest | ListRequest
+export type DaemonRequest = QueryRequest | ListRequest
 
 /** The header line of an answer. */
 export type AnswerHeader =
@@ -57,7 +57,7 @@ function parseObject(line: string): Record<string, unknown> | null {
 }
 
 /** A request parsed from a line, or null when it is not one. */
-export function parseRequest(line: string): ServerRequest | null {
+export function parseRequest(line: string): DaemonRequest | null {
   const r = parseObject(line)
   if (!r || typeof r.build !== 'string' || typeof r.root !== 'string' || typeof r.json !== 'boolean' || typeof r.deadline !== 'number') return null
   if (r.op === 'query') {
