@@ -31,12 +31,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { chromium } from 'playwright-core'
 import { writeCorpusLibrary, writeMixedLibrary } from './libraries'
+import { buildStaleReason, mb, median, medMin, ms, percentile, runOnce as runWhole, timeRuns as timeWhole, timeWithRss as timeWholeWithRss, type Run } from './measure'
 
 const ROOT = path.resolve(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'skillbench.cjs')
 const PYTHON = '/usr/bin/python3'
 const CHROMIUM = '/usr/bin/chromium'
-const TIME = '/usr/bin/time'
 const QMD_DIR = path.join(ROOT, '.bench-tmp', 'qmd')
 const SMALL = process.env.COMMANDS_BENCH_SMALL === '1'
 /**
@@ -68,53 +68,10 @@ function log(text: string): void {
 
 // ---------- measuring ----------
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
-}
-const ms = (x: number): string => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`)
-const medMin = (xs: number[]): string => `${ms(median(xs))} · min ${ms(Math.min(...xs))}`
-const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MB`
-
-interface Run {
-  ms: number
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** One whole process, wall time from spawn to exit. */
-function runOnce(cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run {
-  const t0 = performance.now()
-  const r = spawnSync(cmd, args, { cwd: ROOT, env: ENV, encoding: 'utf8', maxBuffer: 1 << 28, ...opts })
-  const elapsed = performance.now() - t0
-  return { ms: elapsed, code: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') }
-}
-
-/** `runs` timed runs after `warmup` untimed ones; `before` runs ahead of each (untimed). Throws on a failed run. */
-function timeRuns(cmd: string, args: string[], runs: number, warmup: number, opts: SpawnSyncOptions & { before?: () => void } = {}): number[] {
-  const samples: number[] = []
-  for (let i = 0; i < warmup + runs; i++) {
-    opts.before?.()
-    const r = runOnce(cmd, args, opts)
-    if (r.code !== 0) throw new Error(`${path.basename(cmd)} ${args.slice(0, 3).join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').slice(-1)[0]}`)
-    if (i >= warmup) samples.push(r.ms)
-  }
-  return samples
-}
-
-/** One run under /usr/bin/time: wall time (ms), peak RSS (KB), the run's stdout. */
-function timeWithRss(cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run & { rssKb: number } {
-  const out = path.join(tmp, `time-${process.hrtime.bigint()}.txt`)
-  const r = runOnce(TIME, ['-f', '%M', '-o', out, cmd, ...args], opts)
-  if (r.code !== 0) throw new Error(`${path.basename(cmd)} ${args.slice(0, 3).join(' ')} failed (${r.code}): ${r.stderr.trim().split('\n').slice(-1)[0]}`)
-  const rssKb = Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop())
-  return { ...r, rssKb }
-}
+const runOnce = (cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run => runWhole(cmd, args, { cwd: ROOT, env: ENV, ...opts })
+const timeRuns = (cmd: string, args: string[], runs: number, warmup: number, opts: SpawnSyncOptions & { before?: () => void } = {}): number[] =>
+  timeWhole(cmd, args, runs, warmup, { cwd: ROOT, env: ENV, ...opts })
+const timeWithRss = (cmd: string, args: string[], opts: SpawnSyncOptions = {}): Run & { rssKb: number } => timeWholeWithRss(tmp, cmd, args, { cwd: ROOT, env: ENV, ...opts })
 
 /** A whole process, asynchronously (for concurrent loops). */
 function runAsync(cmd: string, args: string[]): Promise<Run> {
@@ -537,21 +494,6 @@ async function concurrentRows(): Promise<void> {
 
 // ---------- main ----------
 
-/**
- * Why `skillbench` would not run the build (bin/skillbench.cjs runs the sources through tsx then), or ''. A source
- * edited while the bench runs makes every later row time tsx instead of the build: such rows are not reported.
- */
-function buildStaleReason(): string {
-  let manifest: { builtAt: number; sources: string[] }
-  try {
-    manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'out', 'main', 'cli-sources.json'), 'utf8'))
-  } catch {
-    return 'there is no build'
-  }
-  const changed = manifest.sources.find((source) => (fs.statSync(path.join(ROOT, source), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) > manifest.builtAt)
-  return changed ? `${changed} changed after the build` : ''
-}
-
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0] ?? 0
   if (process.env.COMMANDS_BENCH_NO_BUILD !== '1') {
@@ -559,7 +501,7 @@ async function main(): Promise<void> {
     const b = runOnce('npm', ['run', 'build'], { timeout: 600_000 })
     if (b.code !== 0) throw new Error(`npm run build failed: ${b.stderr.trim().split('\n').slice(-3).join(' ')}`)
   }
-  const staleAtStart = buildStaleReason()
+  const staleAtStart = buildStaleReason(ROOT)
   if (staleAtStart) throw new Error(`the CLI would run from source (${staleAtStart}): run without COMMANDS_BENCH_NO_BUILD=1, or npm run build first`)
   const steps: Array<[string, () => void | Promise<void>]> = [
     ['startup', startupRows],
@@ -580,7 +522,7 @@ async function main(): Promise<void> {
     } catch (err) {
       rows.push({ command: name, ours: `failed: ${(err as Error).message.split('\n')[0]}`, reference: '', goal: '' })
     }
-    const stale = buildStaleReason()
+    const stale = buildStaleReason(ROOT)
     if (stale) {
       rows.splice(before)
       notes.splice(notesBefore)

@@ -5,12 +5,13 @@
  *   files and 5% SKILL.md folders (a third of those in dot-folders). Used where the text matters little but the
  *   tokenizer should see both languages (list, query, MCP, web mode, the store bench).
  * - `writeCorpusLibrary`: the clustering corpus of cluster-corpus.ts as AGIAgent skill files (title, usage
- *   conditions and body cut from each document), so scikit-learn can read the same skills (curate).
+ *   conditions and body cut from each document), so scikit-learn can read the same skills (curate); in another
+ *   `CorpusShape` for bench/shapes.bench.ts.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { serializeSkillFile } from '../src/main/store/skill-file'
-import { generateCorpus, rng } from './cluster-corpus'
+import { BENCH_SHAPE, generateCorpus, rng, type CorpusShape } from './cluster-corpus'
 import { generatedSkillData } from './skill-data'
 
 export const EN = [
@@ -64,9 +65,9 @@ export function writeMixedLibrary(dir: string, count: number, { seed = 42, skill
  * Writes the `n`-document clustering corpus as AGIAgent skills: the document's `# heading` is the title, its
  * first paragraph the usage conditions, the rest the body. Returns the corpus (planted near-duplicates).
  */
-export function writeCorpusLibrary(dir: string, n: number, seed = 42): ReturnType<typeof generateCorpus> {
+export function writeCorpusLibrary(dir: string, n: number, seed = 42, shape: CorpusShape = BENCH_SHAPE): ReturnType<typeof generateCorpus> {
   fs.mkdirSync(dir, { recursive: true })
-  const corpus = generateCorpus(n, seed)
+  const corpus = generateCorpus(n, seed, shape)
   corpus.docs.forEach((doc, i) => {
     const [heading = '', , usage = '', , ...rest] = doc.split('\n')
     const data = {
