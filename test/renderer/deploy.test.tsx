@@ -7,7 +7,7 @@ import type { Proposal } from '../../src/shared/types'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
 import { proposalReason } from '../../src/renderer/features/curate/proposal-text'
-import { customSpec, hasWork, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
+import { customSpec, hasWork, shownName, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
 import { provenanceOf } from '../../src/renderer/features/sources/ProvenancePanel'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
 import { renderApp } from './render-app'
@@ -84,6 +84,21 @@ describe('Deploy view', () => {
     expect((screen.getByTestId('deploy-preview') as HTMLButtonElement).disabled).toBe(true)
     fireEvent.change(screen.getByTestId('deploy-folder'), { target: { value: '/work/repo' } })
     await waitFor(() => expect(api.callsOf('deploy.preview').map((c) => c.to)).toContain('agents:/work/repo'))
+  })
+
+  it('a long deployed name is cut after a whole word with an ellipsis; the full name is its tooltip and what screen readers hear', async () => {
+    const long = 'ren-wu-cheng-gong-wan-cheng-yong-hu-zui-zhong-huo-de-le-yi-ge-gong-neng'
+    expect(shownName(long)).toBe('ren-wu-cheng-gong-wan-cheng-yong-hu-zui-…')
+    expect(shownName('csv-tool')).toBe('csv-tool')
+    expect(shownName('a'.repeat(50))).toBe('a'.repeat(40) + '…')
+    const { api } = setup()
+    api.handlers['deploy.preview'] = async () => preview({ skills: [{ name: long, action: 'create', skill_id: '9', title: '任务成功完成', files: [{ path: 'SKILL.md', change: 'write' }] }] })
+    renderApp(api, { screen: 'deploy' })
+    const row = (await screen.findAllByTestId('deploy-row', {}, { timeout: 5000 }))[0]!
+    const name = row.querySelector('[data-full-name]')!
+    expect(name.getAttribute('title')).toBe(long)
+    expect(name.querySelector('[aria-hidden="true"]')!.textContent).toBe('ren-wu-cheng-gong-wan-cheng-yong-hu-zui-…')
+    expect(within(row).getByText(long).className).toBe('sr-only')
   })
 
   it('pure helpers: specs, counts, whether a run has anything to do', () => {

@@ -32,12 +32,36 @@ describe('usage cell', () => {
 describe('the Overview lists', () => {
   const now = Date.parse('2026-11-23T00:00:00Z')
   const day = 86_400_000
-  const skill = (id: string, createdDaysAgo: number, lastUsed: string | null = null, legacy = false): SkillSummary =>
-    ({ skill_id: id, title: id, created_at: new Date(now - createdDaysAgo * day).toISOString(), last_used_at: lastUsed, legacy }) as SkillSummary
-  it('never used in 30 days: old enough, and no use in the report nor in its own last_used_at since', () => {
-    const report = { skills: [u({ skill_id: 'used', uses: 1, last_used_at: new Date(now - 3 * day).toISOString() }), u({ skill_id: 'long-ago', uses: 1, last_used_at: new Date(now - 40 * day).toISOString() })] } as UsageReport
-    const skills = [skill('used', 60), skill('long-ago', 60), skill('queried', 60, new Date(now - 5 * day).toISOString()), skill('never', 90), skill('new', 10), skill('retired', 90, null, true)]
-    expect(neverUsedIn(skills, report, 30, now).map((x) => x.skill.skill_id)).toEqual(['never', 'long-ago'])
+  const skill = (id: string, createdDaysAgo: number, lastUsed: string | null = null, over: Partial<SkillSummary> = {}): SkillSummary =>
+    ({ skill_id: id, title: id, format: 'skill-md', fetch_count: 0, created_at: new Date(now - createdDaysAgo * day).toISOString(), last_used_at: lastUsed, legacy: false, ...over }) as SkillSummary
+  const used = (id: string, daysAgo: number): SkillUsage =>
+    u({ skill_id: id, uses: 1, last_used_at: new Date(now - daysAgo * day).toISOString(), tasks: [{ source: 'claude', task: 's#1', at: new Date(now - daysAgo * day).toISOString(), outcome: 'completed', how: ['read'], path: '/c/s.jsonl', origin: '/c' }] })
+  it('never used in 30 days: only over days the agents\' logs watched since the skill arrived; no use in the report nor its own last_used_at', () => {
+    const report = { since: null, skills: [used('used', 3), used('long-ago', 40)] } as unknown as UsageReport
+    const skills = [
+      skill('used', 60),
+      skill('long-ago', 60),
+      skill('queried', 60, new Date(now - 5 * day).toISOString()),
+      skill('never', 90),
+      skill('new', 10),
+      skill('copied', 90, null, { dated_by_file: true }),
+      skill('retired', 90, null, { legacy: true })
+    ]
+    const r = neverUsedIn(skills, report, 30, now)
+    expect(r.unused.map((x) => x.skill.skill_id)).toEqual(['never', 'long-ago'])
+    expect(r).toMatchObject({ judged: 4, notJudged: 2, watched: true })
+  })
+  it('a library nothing watched: no skill called unused, whatever its file says', () => {
+    const r = neverUsedIn([skill('a', 400), skill('b', 90, null, { dated_by_file: true })], { since: null, skills: [] } as unknown as UsageReport, 30, now)
+    expect(r).toEqual({ unused: [], judged: 0, notJudged: 2, watched: false })
+    // watched only 20 days (the first log that used a skill of it): nobody is judged yet
+    expect(neverUsedIn([skill('a', 400), skill('used', 400)], { since: null, skills: [used('used', 20)] } as unknown as UsageReport, 30, now)).toMatchObject({ unused: [], judged: 0, watched: true })
+  })
+  it('an AGIAgent library whose agents keep fetch_count is watched from each skill\'s created_at (the seed\'s 30-day rule)', () => {
+    const agi = (id: string, days: number, fetch: number, last: string | null = null): SkillSummary => skill(id, days, last, { format: 'agiagent', fetch_count: fetch })
+    const r = neverUsedIn([agi('kept', 60, 2, new Date(now - 2 * day).toISOString()), agi('idle', 60, 0), agi('young', 5, 0), agi('undated-uses', 60, 3)], { since: null, skills: [] } as unknown as UsageReport, 30, now)
+    expect(r.unused.map((x) => x.skill.skill_id)).toEqual(['idle'])
+    expect(r).toMatchObject({ judged: 2, notJudged: 2, watched: true })
   })
   it('failing skills worst first; links to traces by source', () => {
     const report = { skills: [u({ skill_id: 'x', uses: 6, failed: 3, completed: 3, verdict: 'fails-more' }), u({ skill_id: 'y', uses: 5, failed: 4, completed: 1, verdict: 'fails-more' }), u({ skill_id: 'z', verdict: 'as-baseline' })] } as UsageReport

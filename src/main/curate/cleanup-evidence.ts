@@ -13,91 +13,11 @@
  * A skill arrives when its front matter says it was made (created_at). A file's time is not evidence: a clone or a
  * copy gives old files new times and new files old ones, so a skill dated only by its file is not judged.
  */
-import type { CleanupCoverage, ObservedSource, Skill, UsageReport } from '../../shared/types'
+import type { CleanupCoverage, ObservedSource } from '../../shared/types'
+import type { CleanupWindow, LibraryWatch } from '../../shared/cleanup-window'
 
-const DAY_MS = 86_400_000
-/** The kinds a recorded query (the ledger) carries in the usage report. */
-const LEDGER_KINDS = new Set(['skillbench', 'mcp', 'cli'])
-
-export interface LibraryWatch {
-  /** Every source that watched, earliest first (`fetch_count`'s `from`: its earliest skill). */
-  sources: ObservedSource[]
-  /** True when the library's agents keep fetch_count (see the module comment). */
-  fetchCount: boolean
-  /** The earliest day a log or the ledger watched (ms); undefined when none did. */
-  logsFrom?: number
-}
-
-/** The sources that watched this library's skills being used (see the module comment). */
-export function libraryWatch(skills: readonly Skill[], report: UsageReport | undefined): LibraryWatch {
-  const bySource = new Map<string, ObservedSource & { at: number }>()
-  let agentQueries = false
-  const since = report?.since ? Date.parse(report.since) : -Infinity
-  for (const usage of report?.skills ?? []) {
-    for (const t of usage.tasks) {
-      const at = Date.parse(t.at)
-      if (!Number.isFinite(at)) continue
-      if (t.source === 'agiagent' && t.how.includes('query')) agentQueries = true
-      const ledger = LEDGER_KINDS.has(t.source)
-      const kind = ledger ? 'ledger' : t.source
-      const dir = ledger ? '' : (t.origin ?? '')
-      const key = `${kind}\n${dir}`
-      const seen = bySource.get(key)
-      if (seen) {
-        seen.uses++
-        if (at < seen.at) seen.at = at
-      } else bySource.set(key, { kind, dir, from: '', uses: 1, at })
-    }
-  }
-  const sources: ObservedSource[] = []
-  let logsFrom: number | undefined
-  for (const s of bySource.values()) {
-    // A report read from a date on saw nothing before it, whatever its first use.
-    const at = Math.max(s.at, since)
-    logsFrom = logsFrom === undefined ? at : Math.min(logsFrom, at)
-    sources.push({ kind: s.kind, dir: s.dir, from: new Date(at).toISOString(), uses: s.uses })
-  }
-  const agi = skills.filter((s) => s.format === 'agiagent')
-  const fetchCount = agi.length > 0 && (agentQueries || agi.some((s) => s.fetch_count > 0 || (s.last_used_at !== null && s.last_used_at !== '')))
-  if (fetchCount) {
-    const made = agi.map((s) => arrivalOf(s)).filter((t): t is number => t !== undefined)
-    const first = made.length ? Math.min(...made) : Date.now()
-    sources.push({ kind: 'fetch_count', dir: '', from: new Date(first).toISOString(), uses: agi.reduce((n, s) => n + s.fetch_count, 0) })
-  }
-  sources.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0))
-  return { sources, fetchCount, ...(logsFrom !== undefined ? { logsFrom } : {}) }
-}
-
-/** When the skill arrived in the library (ms): its front matter's created_at; undefined when only a file time dates it. */
-export function arrivalOf(skill: Pick<Skill, 'created_at' | 'dated_by_file'>): number | undefined {
-  if (skill.dated_by_file) return undefined
-  const t = Date.parse(skill.created_at)
-  return Number.isFinite(t) ? t : undefined
-}
-
-/** What a skill's cleanup is judged over, or why it is not judged. */
-export type CleanupWindow =
-  | { judged: true; arrived: number; from: number; days: number; sources: ObservedSource[] }
-  | { judged: false; why: 'arrival_unknown' | 'not_observed' | 'too_short' }
-
-/**
- * The days a skill was watched since it arrived: from the later of its arrival and the first source that watched
- * it, to now. Judged only when that is at least `minDays` long.
- */
-export function cleanupWindow(skill: Skill, watch: LibraryWatch, now: number, minDays: number): CleanupWindow {
-  const arrived = arrivalOf(skill)
-  if (arrived === undefined) return { judged: false, why: 'arrival_unknown' }
-  const watchedFrom = watch.fetchCount && skill.format === 'agiagent' ? arrived : watch.logsFrom
-  if (watchedFrom === undefined) return { judged: false, why: 'not_observed' }
-  const from = Math.max(arrived, watchedFrom)
-  const days = Math.floor((now - from) / DAY_MS)
-  if (days < minDays) return { judged: false, why: 'too_short' }
-  // The sources that watched this skill: fetch_count watches it from its arrival; the others from their own start.
-  const sources = watch.sources
-    .filter((s) => (s.kind === 'fetch_count' ? skill.format === 'agiagent' : true))
-    .map((s) => (s.kind === 'fetch_count' ? { ...s, from: new Date(arrived).toISOString() } : s))
-  return { judged: true, arrived, from, days, sources }
-}
+// The pure window logic lives in shared/ so the Overview's "never used" list judges exactly as cleanup does.
+export { arrivalOf, cleanupWindow, libraryWatch, type CleanupWindow, type LibraryWatch } from '../../shared/cleanup-window'
 
 /** Readable name of a source for the card ("Claude Code sessions in ~/.claude/projects"). */
 export function sourceLabel(s: Pick<ObservedSource, 'kind' | 'dir'>): string {

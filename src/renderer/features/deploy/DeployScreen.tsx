@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPanel'
+import { DeployName } from './DeployName'
 import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, type CustomKind } from './deploy-view'
 import '../../styles/deploy.css'
 import { useRememberedState } from '../../remembered-state'
@@ -174,7 +175,7 @@ export function DeployScreen(): React.JSX.Element {
                     <tr key={s.name} data-testid="deploy-row" data-action={s.action}>
                       <th scope="row">
                         <div className="deploy-name">
-                          <span className="strong">{s.name}</span>
+                          <DeployName name={s.name} className="strong" />
                           {s.title && s.title !== s.name && <span className="cell-sub">{s.title}</span>}
                         </div>
                       </th>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { DeployConfigInfo, DeployResult } from '../../../shared/api-deploy'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
+import { DeployName } from './DeployName'
 
 /** Which profile's selection the preview and the deploy use ('' = every active skill). */
 export function ProfilePicker(props: { config: DeployConfigInfo | undefined; value: string; onChange: (name: string) => void }): React.JSX.Element {
@@ -40,7 +41,7 @@ export function DisabledAndBudget(props: { result: DeployResult; busy: boolean; 
           <ul>
             {suggest.map((s) => (
               <li key={s.name}>
-                <span className="strong">{s.name}</span> <span className="muted small">{t('deploySel.suggestRow', { uses: s.uses, chars: s.chars })}</span>
+                <DeployName name={s.name} className="strong" /> <span className="muted small">{t('deploySel.suggestRow', { uses: s.uses, chars: s.chars })}</span>
               </li>
             ))}
           </ul>
@@ -55,7 +56,7 @@ export function DisabledAndBudget(props: { result: DeployResult; busy: boolean; 
           <ul className="deploy-disabled-list">
             {off.map((name) => (
               <li key={name}>
-                <span>{name}</span>
+                <DeployName name={name} />
                 <button type="button" className="btn btn-small" disabled={props.busy} onClick={() => props.onSet([name], true)} aria-label={t('deploySel.enableOne', { name })} data-testid={`deploy-enable-${name}`}>
                   {t('deploySel.enable')}
                 </button>

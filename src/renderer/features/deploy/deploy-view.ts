@@ -59,3 +59,18 @@ export function hasWork(result: DeployResult): boolean {
 export function filesSummary(files: DeployResult['skills'][number]['files']): string {
   return files.map((f) => `${f.change === 'remove' ? '−' : f.change === 'write' ? '+' : '~'}${f.path}`).join('  ')
 }
+
+/** Longest name shown whole in the Deploy table and lists (the full name is in the tooltip). */
+export const SHOWN_NAME_CHARS = 40
+
+/**
+ * A deployed name as shown: whole when short, else cut after the last whole hyphen-separated word that fits and
+ * ended with '…' ("convert-a-word-document-to-pdf-with-libreoffice-and-…"), never in the middle of a word.
+ */
+export function shownName(name: string, max = SHOWN_NAME_CHARS): string {
+  if (name.length <= max) return name
+  const head = name.slice(0, max)
+  const at = head.lastIndexOf('-')
+  // one long word: cut it, there is no boundary to keep
+  return (at > 0 ? head.slice(0, at + 1) : head) + '…'
+}

@@ -5,7 +5,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { judged, neverUsedIn, failingSkills, pct, wentWrong, baselineText } from './usage-format'
+import { judged, neverUsedIn, failingSkills, pct, wentWrong, baselineText, type NeverUsed } from './usage-format'
 import { useUsage } from './use-usage'
 
 const DAYS = 30
@@ -26,7 +26,8 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
   const [now] = useState(() => Date.now())
   const [allUnused, setAllUnused] = useState(false)
   const [retired, setRetired] = useState<{ skillId: string; title: string } | null>(null)
-  const unused = useMemo(() => (usage.data && skills.data ? neverUsedIn(skills.data.skills, usage.data, DAYS, now) : []), [usage.data, skills.data, now])
+  const never = useMemo(() => (usage.data && skills.data ? neverUsedIn(skills.data.skills, usage.data, DAYS, now) : null), [usage.data, skills.data, now])
+  const unused = never?.unused ?? []
   const failing = useMemo(() => (usage.data ? failingSkills(usage.data) : []), [usage.data])
   const tooFew = usage.data?.skills.filter((u) => u.verdict === 'too-few').length ?? 0
   const refresh = (): void => void client.invalidateQueries({ queryKey: queryKeys.library(library) })
@@ -72,7 +73,7 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
         {usage.isLoading || skills.isLoading ? (
           <p className="muted">{t('usage.loading')}</p>
         ) : unused.length === 0 ? (
-          usage.data && <p className="muted">{t('usage.unusedNone')}</p>
+          never && <UnusedNone never={never} />
         ) : (
           <>
             <ul className="usage-list">
@@ -98,6 +99,7 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
                 </li>
               ))}
             </ul>
+            {never && never.notJudged > 0 && <p className="muted small" data-testid="usage-not-judged">{t('usage.unusedNotJudged', { n: never.notJudged })}</p>}
             {unused.length > SHOWN && (
               <button type="button" className="btn btn-small btn-ghost" onClick={() => setAllUnused(!allUnused)}>
                 {allUnused ? t('usage.showFewer') : t('usage.showAll', { n: unused.length })}
@@ -140,5 +142,18 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
         )}
       </section>
     </div>
+  )
+}
+
+/** No skill to list: say why only as far as something watched (never "every skill was used" from nothing). */
+function UnusedNone(props: { never: NeverUsed }): React.JSX.Element {
+  const { t } = useI18n()
+  const { never } = props
+  if (!never.watched) return <p className="muted" data-testid="usage-not-watched">{t('usage.unusedNotWatched')}</p>
+  return (
+    <>
+      {never.judged > 0 && <p className="muted">{t('usage.unusedNone')}</p>}
+      {never.notJudged > 0 && <p className="muted small" data-testid="usage-not-judged">{t('usage.unusedNotJudged', { n: never.notJudged })}</p>}
+    </>
   )
 }

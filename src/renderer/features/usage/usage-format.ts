@@ -1,6 +1,7 @@
 /** The usage evidence in words and lists (pure: no React, tested directly). */
 import type { SkillSummary } from '../../../shared/api'
 import type { SkillUsage, SkillUseTask, UsageBaseline, UsageReport } from '../../../shared/types'
+import { cleanupWindow, libraryWatch } from '../../../shared/cleanup-window'
 import type { Route } from '../../app-state'
 import type { Translate } from '../../i18n/i18n'
 
@@ -78,22 +79,41 @@ function latest(a: string | null | undefined, b: string | null | undefined): num
   return Math.max(Number.isFinite(x) ? x : -Infinity, Number.isFinite(y) ? y : -Infinity)
 }
 
+/** The Overview's "never used" list, judged as cleanup judges (shared/cleanup-window.ts). */
+export interface NeverUsed {
+  /** Skills watched at least `days` days since they arrived in the library, with no use in the last `days`; oldest use first. */
+  unused: { skill: SkillSummary; last: number }[]
+  /** Active skills watched long enough to be judged. */
+  judged: number
+  /** Active skills not judged: watched fewer days since they arrived, dated only by their file, or a use of unknown date. */
+  notJudged: number
+  /** Something (agents' logs, recorded queries, fetch_count the agents keep) watched this library's skills being used. */
+  watched: boolean
+}
+
 /**
- * Active skills made more than `days` ago that no agent used since: no use in the report (logs, recorded queries)
- * and no `last_used_at` of their own (upstream's query_skill writes it) in the period. Oldest use first.
+ * Active skills no agent used in the last `days` days, counted only over days something watched the library (the
+ * evidence cleanup uses): never from a file's time, and nothing at all when nothing watched. A use in the report
+ * (logs, recorded queries) or the skill's own `last_used_at` (upstream's query_skill writes it) counts.
  */
-export function neverUsedIn(skills: readonly SkillSummary[], report: UsageReport, days: number, now: number): { skill: SkillSummary; last: number }[] {
+export function neverUsedIn(skills: readonly SkillSummary[], report: UsageReport, days: number, now: number): NeverUsed {
   const cutoff = now - days * DAY
   const byId = new Map(report.skills.map((u) => [u.skill_id, u]))
-  const out: { skill: SkillSummary; last: number }[] = []
-  for (const s of skills) {
-    if (s.legacy) continue
-    const created = Date.parse(s.created_at)
-    if (!Number.isFinite(created) || created >= cutoff) continue
+  const active = skills.filter((s) => !s.legacy)
+  const watch = libraryWatch(active, report)
+  const out: NeverUsed = { unused: [], judged: 0, notJudged: 0, watched: watch.sources.length > 0 }
+  for (const s of active) {
     const last = latest(byId.get(s.skill_id)?.last_used_at, s.last_used_at)
-    if (last < cutoff) out.push({ skill: s, last })
+    // counted uses without a date (fetch_count alone) cannot tell when it was last used
+    if (!cleanupWindow(s, watch, now, days).judged || (s.fetch_count > 0 && !Number.isFinite(last))) {
+      out.notJudged++
+      continue
+    }
+    out.judged++
+    if (last < cutoff) out.unused.push({ skill: s, last })
   }
-  return out.sort((a, b) => a.last - b.last || (a.skill.title < b.skill.title ? -1 : 1))
+  out.unused.sort((a, b) => a.last - b.last || (a.skill.title < b.skill.title ? -1 : 1))
+  return out
 }
 
 /** Skills whose tasks went wrong clearly more often than the baseline, worst first. */
