@@ -66,21 +66,18 @@ describe('query_skill', () => {
     expect(pdf.skills.map((x) => x.title)).toEqual(['pdf-reader'])
   })
 
-  it('touch counts fetch_count + 1 and last_used_at for each returned skill at once, and writes exactly that into the file when folded', async () => {
+  it('touch counts fetch_count + 1 and last_used_at for each returned skill, in the file by the time the query answers', async () => {
     const before = fileOf('skill_Sort a CSV file by a column.md')
     const r = await tools.query_skill('sort rows of a CSV spreadsheet by price', { top: 1 })
     expect(r.skills[0]).toMatchObject({ skill_id: '1768616004', fetch_count: 6, last_used_at: STAMP })
-    // Recorded in the ledger: every reader (this process or another) counts it now; the file waits for the fold.
-    expect((await lib.get('1768616004')).fetch_count).toBe(6)
-    expect((await (await openLibrary(dir)).get('1768616004')).fetch_count).toBe(6)
-    expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(before)
-    // SKILL.md: bookkeeping under metadata.skillbench.
-    await tools.query_skill('git commit message summary line', { top: 1 })
-    expect(await lib.foldUsage()).toEqual({ skills: 2, uses: 2 })
+    // Already in the file (AGIAgent's own cleanup reads the files), exactly these two fields changed.
     expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(
       before.replace('fetch_count: 5', 'fetch_count: 6').replace('last_used_at: null', `last_used_at: '${STAMP}'`)
     )
+    // SKILL.md: bookkeeping under metadata.skillbench.
+    await tools.query_skill('git commit message summary line', { top: 1 })
     expect(fileOf('tools/writing/git-commit-helper/SKILL.md')).toContain(`    fetch_count: 8\n    last_used_at: '${STAMP}'\n`)
+    expect(await lib.foldUsage()).toEqual({ skills: 0, uses: 0 }) // nothing left in the ledger
     // Folded uses are not counted twice.
     expect((await lib.get('1768616004')).fetch_count).toBe(6)
     expect((await (await openLibrary(dir)).get('1768616004')).fetch_count).toBe(6)
@@ -88,6 +85,24 @@ describe('query_skill', () => {
     const snapshot = hashTree(dir)
     await tools.query_skill('sort rows of a CSV spreadsheet', { touch: false })
     expect(hashTree(dir)).toEqual(snapshot)
+  })
+
+  it("foldUses 'soon' (an MCP server): every reader counts the use at once, the file gets it in one fold shortly after", async () => {
+    const before = fileOf('skill_Sort a CSV file by a column.md')
+    const soon = createSkillTools(lib, { now: () => FIXED, foldUses: 'soon' })
+    await soon.query_skill('sort rows of a CSV spreadsheet by price', { top: 1 })
+    await soon.query_skill('sort rows of a CSV spreadsheet by price', { top: 1 })
+    // Recorded in the ledger: this process and another count it now; the file waits for the fold.
+    expect((await lib.get('1768616004')).fetch_count).toBe(7)
+    expect((await (await openLibrary(dir)).get('1768616004')).fetch_count).toBe(7)
+    expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(before)
+    await lib.settleUsage() // what the scheduled fold does (and what a server does on its way out)
+    expect(fileOf('skill_Sort a CSV file by a column.md')).toBe(
+      before.replace('fetch_count: 5', 'fetch_count: 7').replace('last_used_at: null', `last_used_at: '${STAMP}'`)
+    )
+    expect((await lib.get('1768616004')).fetch_count).toBe(7)
+    await lib.settleUsage() // nothing scheduled any more: a no-op
+    expect((await lib.get('1768616004')).fetch_count).toBe(7)
   })
 
   it('never returns legacy skills', async () => {

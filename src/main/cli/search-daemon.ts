@@ -203,7 +203,8 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
       if (req.op === 'list') return answered({ stdout: listOutput(await search.listing(req.legacy), req.json), stderr: '', code: 0 })
       const index = await search.current({ full: true })
       answering = index
-      const result = await createSkillTools(lib, { via: req.via, search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
+      // a CLI query's uses are in the files when it answers; an MCP server's within seconds (one fold per burst)
+      const result = await createSkillTools(lib, { via: req.via, foldUses: req.via === 'mcp' ? 'soon' : 'now', search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
       return answered(queryOutput(result, req.json))
     } catch (err) {
       // The library may be gone or unreadable: the client answers in process and reports it the usual way.
@@ -292,6 +293,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   if (socketIdentity(socket) === ownSocket) fs.rmSync(socket, { force: true })
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await queue
+  await lib.settleUsage().catch(() => undefined) // the MCP uses still waiting for their fold
   search.close()
   log(`search server stepped down: ${why}`)
   return 0

@@ -52,7 +52,8 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
   const now = opts.now ?? (() => new Date())
   const log = opts.log ?? (() => undefined)
   const search = opts.search
-  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp', ...(search ? { search: () => search.current() } : {}) })
+  // uses reach the skill files within seconds, one fold per burst of queries (agents query often)
+  const tools = createSkillTools(opts.store, { now, workspaceRoot: opts.workspaceRoot, via: 'mcp', foldUses: 'soon', ...(search ? { search: () => search.current() } : {}) })
 
   /** edit_skill / delete_skill in proposal mode: run the real tool on a recording store, save what it would write. */
   const propose = async (name: 'edit_skill' | 'delete_skill', args: Record<string, unknown>, clientName: string | undefined): Promise<QueryResult | ToolResult> => {

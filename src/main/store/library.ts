@@ -23,7 +23,7 @@ import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, r
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
 import { syncSkillIndex } from './skill-index'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
-import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions } from './types'
+import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
 
 export { SKIPPED_DIRS }
 export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
@@ -33,6 +33,11 @@ const WRITE_RESCAN_AFTER_MS = 1000
 const LOAD_BATCH = 512
 /** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses; tests set it lower). */
 const FOLD_AFTER_BYTES = Number(process.env.SKILLBENCH_FOLD_AFTER_BYTES) || 64 * 1024
+/**
+ * A fold asked for `soon` (recordUse) runs this long after the first use that asked for it: the counters reach the
+ * files within seconds, and a burst of queries (an agent's MCP server) costs one fold, not one per query.
+ */
+const FOLD_SOON_MS = Number(process.env.SKILLBENCH_FOLD_SOON_MS) || 1500
 /** A fully folded ledger larger than this moves to the archive (usage history is kept, never deleted). */
 const ARCHIVE_AFTER_BYTES = 1024 * 1024
 
@@ -69,6 +74,8 @@ export interface SkillLibrary extends SkillStore {
   writeBytes(relPath: string, bytes: Uint8Array, baseHash?: string | null): Promise<{ hash: string }>
   /** Folds every recorded use into the skills' front matter now (also done when the ledger grows). */
   foldUsage(): Promise<{ skills: number; uses: number }>
+  /** Runs a fold that recordUse scheduled `soon` at once (a process about to exit); nothing when none is scheduled. */
+  settleUsage(): Promise<void>
   /** Runs `fn` holding this library's cross-process lock (re-entrant within `fn`). */
   locked<T>(fn: () => Promise<T>, purpose?: string): Promise<T>
   /** Leftover temp files removed when the library was opened. */
@@ -137,6 +144,8 @@ class Library implements SkillLibrary {
   /** Why the last index.json sync did not update it (undefined when it did or there is none). */
   indexJsonProblem: string | undefined
   private last: { at: number; version: number; all: SkillList } | null = null
+  /** The fold recordUse scheduled `soon` (at most one at a time). */
+  private foldTimer: NodeJS.Timeout | undefined
 
   constructor(
     readonly root: string,
@@ -256,15 +265,18 @@ class Library implements SkillLibrary {
     return { skills: out, errors: [...all.errors] }
   }
 
-  async recordUse(ids: readonly string[], opts: { via?: string; at?: string } = {}): Promise<Skill[]> {
+  async recordUse(ids: readonly string[], opts: { via?: string; at?: string; fold?: UseFold } = {}): Promise<Skill[]> {
     const unique = [...new Set(ids.map((id) => assertSkillId(id)))]
     if (unique.length === 0) return []
     const at = opts.at ?? formatTimestamp(this.now())
     await this.locked(async () => {
       this.followLedger()
+      // The use is durable in the ledger first; the fold (same lock hold) then carries every pending use, this
+      // process's and others', into the files. A crash in between loses nothing: the next fold counts it.
       await this.appendLedger({ t: 'use', ids: unique, at, ...(opts.via ? { via: opts.via } : {}) }, true)
-      if (this.ledger.unfoldedBytes > FOLD_AFTER_BYTES) await this.foldLocked()
+      if (opts.fold === 'now' || this.ledger.unfoldedBytes > FOLD_AFTER_BYTES) await this.foldLocked()
     }, 'recording skill uses')
+    if (opts.fold === 'soon') this.scheduleFold()
     const out: Skill[] = []
     for (const id of unique) {
       const rel = this.idPaths.get(id)
@@ -276,6 +288,23 @@ class Library implements SkillLibrary {
 
   async foldUsage(): Promise<{ skills: number; uses: number }> {
     return this.locked(() => this.foldLocked(), 'folding skill usage')
+  }
+
+  /** A fold in FOLD_SOON_MS, unless one is scheduled already (it carries this use too). */
+  private scheduleFold(): void {
+    if (this.foldTimer) return
+    this.foldTimer = setTimeout(() => {
+      this.foldTimer = undefined
+      // A busy or failing fold leaves the uses in the ledger, where the next fold (any process's) counts them.
+      this.foldUsage().catch(() => undefined)
+    }, FOLD_SOON_MS)
+  }
+
+  async settleUsage(): Promise<void> {
+    if (!this.foldTimer) return
+    clearTimeout(this.foldTimer)
+    this.foldTimer = undefined
+    await this.foldUsage()
   }
 
   /** A skill file's text with `use` added to its counters; null when the file cannot be rewritten. */

@@ -68,6 +68,9 @@ export interface UpdateOptions {
  *
  * Files on disk are the truth: every call re-reads what it needs; writes are atomic and guarded.
  */
+/** When recorded uses are folded into the skill files (see SkillStore.recordUse). */
+export type UseFold = 'now' | 'soon'
+
 export interface SkillStore {
   /** Absolute real path of the library folder. */
   readonly root: string
@@ -85,9 +88,11 @@ export interface SkillStore {
   updateWith(skillId: string, make: (current: Skill) => SkillPatch | null, opts?: UpdateOptions): Promise<Skill>
   /**
    * Records that these skills were used (fetch_count + 1, last_used_at = now) in the library's ledger: cheap,
-   * durable, never lost between processes. Returns the skills as they count now.
+   * durable, never lost between processes. Returns the skills as they count now. `fold` says when the counters
+   * reach the skill files (which agents' own scripts read): `now` before this returns (a CLI query), `soon` within
+   * a couple of seconds, one fold for a burst of queries (an MCP server); absent, when the ledger has grown.
    */
-  recordUse(skillIds: readonly string[], opts?: { via?: string; at?: string }): Promise<Skill[]>
+  recordUse(skillIds: readonly string[], opts?: { via?: string; at?: string; fold?: UseFold }): Promise<Skill[]>
   /** Moves an active skill to `legacy/` (suffix on collision). Never deletes. */
   moveToLegacy(skillId: string): Promise<{ from: string; to: string }>
   /** Moves a legacy skill back to the active folder. */

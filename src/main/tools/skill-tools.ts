@@ -10,7 +10,7 @@ import type { QueriedSkill, QueryResult, Skill, SkillList, ToolResult } from '..
 import type { SkillLibrary } from '../store/library'
 import { isValidSkillId } from '../store/paths'
 import { formatTimestamp } from '../store/skill-meta'
-import { StoreError, type SkillStore } from '../store/types'
+import { StoreError, type SkillStore, type UseFold } from '../store/types'
 import { indexedText } from '../search/skill-text'
 import type { SearchIndex } from '../search/search-index'
 import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
@@ -31,6 +31,11 @@ export interface SkillToolsOptions {
   copyLimits?: Partial<CopyLimits>
   /** Who is asking, recorded with each use in the library's ledger (`mcp`, `cli`, `app`). */
   via?: string
+  /**
+   * When a query's uses reach the skill files (fetch_count, last_used_at, which agents' own cleanup reads): `now`
+   * (default) before the query answers; `soon` within seconds, one fold per burst (a long-lived MCP server).
+   */
+  foldUses?: UseFold
   /**
    * The library's persistent search index, current (the CLI, the MCP server and the app pass it). Without it, a
    * query ranks the store's listing in memory (same ranking; tests and small tools).
@@ -234,7 +239,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         try {
           used = await store.recordUse(
             chosen.map((c) => c.skill.skill_id),
-            { at: formatTimestamp(now()), ...(opts.via ? { via: opts.via } : {}) }
+            { at: formatTimestamp(now()), fold: opts.foldUses ?? 'now', ...(opts.via ? { via: opts.via } : {}) }
           )
         } catch (err) {
           return { status: 'error', message: `the use of the found skills could not be recorded: ${errMessage(err)}`, skills_count: 0, skills: [], ...errCode(err) }

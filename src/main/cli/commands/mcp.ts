@@ -206,6 +206,8 @@ export const command: CliCommand = {
         await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, log, remoteQuery, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
       }
       await front.drained()
+      // the last queries' uses reach the skill files before the process goes (they are safe in the ledger anyway)
+      await store.settleUsage().catch((err: Error) => log(`usage not folded yet: ${err.message}`))
     } finally {
       front.close()
       search?.close()
