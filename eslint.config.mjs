@@ -18,7 +18,8 @@ const DOMAIN = {
   // floor 1: the files
   store: ['shared'],
   // floor 2: one job each on top of the store
-  review: ['shared', 'store'],
+  // review applies memory proposals through memory's writers (memory-proposals.ts); memory never imports review
+  review: ['shared', 'store', 'memory'],
   search: ['shared', 'store', 'text', 'cache-dir', 'cache-files'],
   scan: ['shared', 'config', 'cache-dir', 'cache-files'],
   formats: ['shared', 'store', 'text'],
@@ -29,7 +30,7 @@ const DOMAIN = {
   tools: ['shared', 'search', 'store', 'text'],
   // floor 4: what proposes changes, all through review
   curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],
-  reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text', 'formats'],
+  reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text', 'formats', 'memory'],
   sources: ['shared', 'formats', 'review', 'store', 'cache-dir', 'audit'],
   deploy: ['shared', 'formats', 'review', 'sources', 'store', 'audit'],
   sync: ['shared', 'review', 'sources', 'store']

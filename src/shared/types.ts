@@ -221,7 +221,7 @@ export interface ToolResult {
  * edited a deployed copy and the change is offered back to the library (`skillbench deploy`); `review`: a skill whose
  * tasks went wrong more often than the baseline, with the failing tasks as evidence (issue 14).
  */
-export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete' | 'update' | 'learned' | 'review'
+export type ProposalKind = 'merge' | 'consolidate' | 'cleanup' | 'enhance' | 'edit' | 'delete' | 'update' | 'learned' | 'review' | 'memory'
 
 /** One file a proposal touches: exact text before and after (null = file absent). */
 export interface FileChange {

@@ -12,6 +12,7 @@ import { withLibraryLock } from '../store/lock'
 import { StoreError } from '../store/types'
 import {
   appendDaySections,
+  LONG_TERM_HEADER,
   cleanModelSummary,
   consolidatedDays,
   consolidationMessages,
@@ -30,6 +31,7 @@ import {
   type PendingPreference,
   type QueueResult
 } from './preferences'
+import { upsertLongTermPreference } from './preference-kv'
 import { addProceduralRecord, type ProceduralRecord } from './procedural'
 import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
 import { normalizeEntry, parseEntries } from './text'
@@ -67,7 +69,7 @@ export function memoryPaths(workspace: string): MemoryPaths {
  * The workspace folder as a real path: every memory file is read and written inside it, never through a link
  * (a `memory/` folder or file that is a symbolic link is refused with path_escape). Made when `create` is set.
  */
-async function realWorkspace(workspace: string, create: boolean): Promise<string> {
+export async function realWorkspace(workspace: string, create: boolean): Promise<string> {
   const abs = path.resolve(workspace)
   if (create) await fs.mkdir(abs, { recursive: true })
   try {
@@ -84,7 +86,7 @@ function relIn(ws: string, file: string): string {
 }
 
 /** A memory file's text, or null when it does not exist. Refuses links, non-files and oversized files. */
-async function readMem(ws: string, file: string): Promise<string | null> {
+export async function readMem(ws: string, file: string): Promise<string | null> {
   try {
     return await readContainedText(ws, relIn(ws, file), { maxBytes: MAX_MEMORY_FILE_BYTES })
   } catch (err) {
@@ -97,7 +99,7 @@ async function readMem(ws: string, file: string): Promise<string | null> {
 }
 
 /** Writes a memory file atomically inside the workspace (its folders made there; never through a link). */
-async function writeMem(ws: string, file: string, text: string): Promise<void> {
+export async function writeMem(ws: string, file: string, text: string): Promise<void> {
   await writeContained(ws, relIn(ws, file), text)
 }
 
@@ -105,7 +107,7 @@ async function writeMem(ws: string, file: string, text: string): Promise<void> {
  * Read-modify-write of one workspace's memory, serialised across every process. The lock is a file in the
  * workspace itself that exists only while held, so the memory folder holds nothing but the memory files.
  */
-async function withMemoryLock<T>(ws: string, fn: () => Promise<T>): Promise<T> {
+export async function withMemoryLock<T>(ws: string, fn: () => Promise<T>): Promise<T> {
   return withLibraryLock(ws, fn, { lockDir: '', lockName: '.skillbench-memory.lock', purpose: 'writing memory files' })
 }
 
@@ -206,7 +208,7 @@ export interface PreferenceSource {
 export function preferencesFromTraces(traces: TaskTrace[]): PreferenceSource[] {
   return firstOfEach(
     traces.flatMap((t) =>
-      [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r))].map((text) => ({ text, source: t.taskDir || t.path }))
+      [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r, { userMessage: true }))].map((text) => ({ text, source: t.taskDir || t.path }))
     )
   )
 }
@@ -250,8 +252,9 @@ export async function listPendingPreferences(workspace: string): Promise<Pending
 }
 
 /**
- * Accepts one pending preference into preferences.md. preferences.md is written first, so a crash
- * in between leaves the item pending, and accepting it again is a no-op dedupe.
+ * Accepts one pending preference into preferences.md and long-term.md's preferences block (a key-value one
+ * replaces its key's earlier value). Both are written before the queue, so a crash in between leaves the item
+ * pending, and accepting it again finishes the job (the writes already made are no-op dedupes).
  */
 export async function acceptPendingPreference(workspace: string, id: string): Promise<AcceptResult> {
   const ws = await realWorkspace(workspace, true)
@@ -261,6 +264,11 @@ export async function acceptPendingPreference(workspace: string, id: string): Pr
     const result = acceptPreference(pending, await readMem(ws, p.preferences), id)
     if (result.added) {
       await writeMem(ws, p.preferences, result.preferencesMd)
+    }
+    // an accepted preference reaches long-term memory too (upstream's push_to_long_term), before it leaves the queue
+    const longTerm = upsertLongTermPreference(await readMem(ws, p.longTerm), LONG_TERM_HEADER, result.accepted.text)
+    if (longTerm.changed) {
+      await writeMem(ws, p.longTerm, longTerm.text)
     }
     await writeMem(ws, p.pendingPreferences, serializePendingFile(result.pending))
     return result

@@ -1,10 +1,12 @@
 /**
- * Explicit user preferences ("记住：…", "remember: …", "Remember that …") found in task logs.
- * They are queued as pending until a reviewer accepts them into `memory/preferences.md`.
+ * Explicit user preferences found in task logs and sessions: "记住：…", "以后都…", "从现在起…", "remember: …",
+ * "Remember that …", "from now on …", and in a user's own message a sentence opening with "Always …" / "Never …".
+ * They wait for review until a reviewer accepts them into `memory/preferences.md` (and long-term memory).
  * Pure: the caller reads and writes the files.
  */
 import { createHash } from 'node:crypto'
-import { appendBullet, findDuplicate, normalizeEntry, oneLine, parseEntries } from './text'
+import { duplicatePreference, upsertPreference } from './preference-kv'
+import { normalizeEntry, oneLine, parseEntries } from './text'
 
 export const PREFERENCES_HEADER = '# Preferences / 用户偏好'
 
@@ -24,8 +26,22 @@ export interface PendingPreferencesFile {
   items: PendingPreference[]
 }
 
-// 记住：… / 记住:… (also 请记住 …), remember: …, Remember that …; the preference runs to the end of the line.
-const PATTERNS: RegExp[] = [/记住\s*[：:]\s*(.+)$/u, /\bremember\s*:\s*(.+)$/iu, /\bremember\s+that\s+(.+)$/iu]
+// 记住：… / 记住:… (also 请记住 …), 以后都…, 从现在起…, remember: …, Remember that …, from now on …; the preference
+// runs to the end of the line. As the seed says, what follows the marker is the preference ("以后都用中文回答" → "用中文回答").
+const PATTERNS: RegExp[] = [
+  /记住\s*[：:]\s*(.+)$/u,
+  /以后(?:都|一律|请都?|也都)\s*[，,：:]?\s*(.+)$/u,
+  /(?:从现在(?:开始|起)|从今以后|今后)(?:都|一律)?\s*[，,：:]?\s*(.+)$/u,
+  /\bremember\s*:\s*(.+)$/iu,
+  /\bremember\s+that\s+(.+)$/iu,
+  /\bfrom now on\s*[,:，]?\s*(.+)$/iu
+]
+
+/**
+ * "Always …" / "Never …" opening a sentence: a standing instruction when the user says it (only looked for in
+ * the user's own messages, where an agent's "always" is not mixed in). The whole sentence is the preference.
+ */
+const IMPERATIVE = /^(?:please\s+|and\s+)?(?:always|never)\b\s+\S.*$/iu
 
 /** Longest preference kept; anything longer is almost surely not a one-line preference. */
 const MAX_PREFERENCE_CHARS = 300
@@ -38,23 +54,33 @@ function cleanPreference(raw: string): string {
     .trim()
 }
 
-/** Every explicit preference stated in a text, in order, without duplicates. */
-export function extractPreferences(text: string): string[] {
+/**
+ * Every explicit preference stated in a text, in order, without duplicates. `userMessage`: the text is what the
+ * user wrote (a requirement, a session's user turn), so sentences opening with "Always" / "Never" count too.
+ */
+export function extractPreferences(text: string, opts: { userMessage?: boolean } = {}): string[] {
   const found: string[] = []
   const seen = new Set<string>()
+  const add = (raw: string): void => {
+    const pref = cleanPreference(raw)
+    const key = normalizeEntry(pref)
+    if (key && !seen.has(key)) {
+      seen.add(key)
+      found.push(pref)
+    }
+  }
   for (const line of text.split(/\r?\n/)) {
-    for (const pattern of PATTERNS) {
-      const m = pattern.exec(line)
-      if (!m) {
+    // a preference ends with its sentence: "记住：缩进 2 空格。以后都用中文回答。" states two
+    for (const sentence of line.split(/(?<=[。！？；])|(?<=[.!?;])\s+/u)) {
+      const m = PATTERNS.map((p) => p.exec(sentence)).find((x) => x !== null)
+      if (m) {
+        add(m[1]!)
         continue
       }
-      const pref = cleanPreference(m[1]!)
-      const key = normalizeEntry(pref)
-      if (key && !seen.has(key)) {
-        seen.add(key)
-        found.push(pref)
+      const s = sentence.trim().replace(/^[-*>]\s+/, '')
+      if (opts.userMessage && IMPERATIVE.test(s) && s.length <= MAX_PREFERENCE_CHARS) {
+        add(s.replace(/^(?:please|and)\s+/iu, '').replace(/^./u, (c) => c.toUpperCase()))
       }
-      break
     }
   }
   return found
@@ -112,11 +138,11 @@ export function queuePreferences(
     if (!pref) {
       continue
     }
-    if (findDuplicate(pref, accepted) !== undefined) {
+    if (duplicatePreference(pref, accepted) !== undefined) {
       skipped.push({ text: pref, reason: 'already_accepted' })
       continue
     }
-    if (findDuplicate(pref, items.map((i) => i.text)) !== undefined) {
+    if (duplicatePreference(pref, items.map((i) => i.text)) !== undefined) {
       skipped.push({ text: pref, reason: 'already_pending' })
       continue
     }
@@ -133,6 +159,8 @@ export interface AcceptResult {
   accepted: PendingPreference
   /** False when preferences.md already held a near-duplicate (the item still leaves the queue). */
   added: boolean
+  /** A key-value preference's earlier value it replaced ("language: en" by "language: zh"). */
+  replaced?: string
 }
 
 /** Moves one pending preference (by id or unique id prefix) into preferences.md. */
@@ -142,13 +170,13 @@ export function acceptPreference(
   id: string
 ): AcceptResult {
   const item = findPending(pending, id)
-  const accepted = parseEntries(preferencesMd ?? '')
-  const duplicate = findDuplicate(item.text, accepted) !== undefined
+  const up = upsertPreference(preferencesMd, PREFERENCES_HEADER, item.text)
   return {
     pending: { version: 1, items: pending.items.filter((i) => i !== item) },
-    preferencesMd: duplicate ? (preferencesMd ?? '') : appendBullet(preferencesMd, PREFERENCES_HEADER, item.text),
+    preferencesMd: up.text,
     accepted: item,
-    added: !duplicate
+    added: up.changed,
+    ...(up.replaced !== undefined ? { replaced: up.replaced } : {})
   }
 }
 

@@ -13,6 +13,7 @@ import { applyProposal, CurationError, recoverTransactions, runTransaction, undo
 import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, type JournalRecord } from './journal'
 import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
+import { applyMemoryProposal, undoMemoryRecord } from './memory-proposals'
 import { appendRejection } from './rejections'
 import { appendSkillManagerLog, appliedMessage, undoneMessage } from './skill-manager-log'
 
@@ -31,6 +32,13 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
     if (proposal.status === 'rejected') {
       throw new CurationError('invalid', `proposal ${id} was rejected${proposal.rejected ? ` (${proposal.rejected.at.slice(0, 10)} by ${proposal.rejected.by})` : ''}; it stays rejected until one of its skills changes`)
+    }
+    // a memory proposal writes a workspace's memory files, outside the library (memory-proposals.ts)
+    if (proposal.kind === 'memory') {
+      const record = await applyMemoryProposal(root, proposal, by)
+      proposal.status = 'applied'
+      await savePlan(root, plan)
+      return record
     }
     // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
     const unresolved = unresolvedConflicts(proposal.changes)
@@ -87,7 +95,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
       const known = records.some((r) => r.id === id || r.proposal_id === id)
       throw new CurationError('not_found', known ? `${id} is already undone` : `nothing applied with id ${JSON.stringify(id)} in the journal`)
     }
-    const undo = await undoRecord(root, record, by, hooks)
+    const undo = record.kind === 'memory' ? await undoMemoryRecord(root, record, by) : await undoRecord(root, record, by, hooks)
     const plan = await loadPlan(root).catch(() => null)
     const p = plan?.proposals.find((x) => x.id === record.proposal_id)
     if (plan && p) {
@@ -95,7 +103,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
       await savePlan(root, plan)
       if (p.kind === 'update') await lockAfterUpdate(root, p.evidence, 'undo')
     }
-    await appendSkillManagerLog(root, undo.changes.map((c) => c.path), [{ level: 'INFO', message: undoneMessage(undo, p) }])
+    if (record.kind !== 'memory') await appendSkillManagerLog(root, undo.changes.map((c) => c.path), [{ level: 'INFO', message: undoneMessage(undo, p) }])
     return undo
   })
 }

@@ -36,6 +36,8 @@ export interface JournalRecord {
   undoes?: string
   /** Deploy records (kind `deploy`, `ops` empty): what was written into an agent's skills folder outside the library. */
   deploy?: DeployRecord
+  /** Memory records (kind `memory`, `ops` empty): the bullets written into a workspace's memory files (memory-proposals.ts). */
+  memory?: { workspace: string; written: { file: string; entry: string; replaced?: string }[] }
 }
 
 /**

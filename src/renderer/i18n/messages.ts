@@ -10,6 +10,7 @@ import { DEPLOY_SELECT_EN, DEPLOY_SELECT_ZH } from './messages-deploy-select'
  */
 import { reflectEn, reflectZh } from './messages-reflect'
 import { usageEn, usageZh } from './messages-usage'
+import { MEMORY_EVOLUTION_EN, MEMORY_EVOLUTION_ZH } from './messages-memory-evolution'
 
 const en = {
   'nav.overview': 'Overview',
@@ -493,7 +494,8 @@ const en = {
   ...DEPLOY_SELECT_EN,
   ...usageEn,
   ...reflectEn,
-  ...DECISIONS_EN
+  ...DECISIONS_EN,
+  ...MEMORY_EVOLUTION_EN
 }
 
 export type MessageKey = keyof typeof en
@@ -980,7 +982,8 @@ const zh: Record<MessageKey, string> = {
   ...usageZh,
   ...reflectZh,
   ...JUDGE_ZH,
-  ...DECISIONS_ZH
+  ...DECISIONS_ZH,
+  ...MEMORY_EVOLUTION_ZH
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

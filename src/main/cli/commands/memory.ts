@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { ScanResult, TaskTrace } from '../../../shared/types'
 import type { LlmClient } from '../../llm/types'
 import type { CuratedFailure } from '../../memory/lessons'
 import {
@@ -17,6 +16,7 @@ import {
   type PreferenceSource
 } from '../../memory/memory-files'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
+import { tracesOf } from '../trace-files'
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -39,7 +39,15 @@ const OPTIONS = {
   'include-today': { type: 'boolean', default: false },
   'since-days': { type: 'string' },
   // prompt
-  budget: { type: 'string' }
+  budget: { type: 'string' },
+  // evolve
+  library: { type: 'string' },
+  user: { type: 'string' },
+  'claude-dir': { type: 'string' },
+  'codex-dir': { type: 'string' },
+  'synapse-dir': { type: 'string' },
+  'no-preferences': { type: 'boolean', default: false },
+  'no-tool-stats': { type: 'boolean', default: false }
 } as const
 
 const USAGE = `skillbench memory <subcommand> --workspace DIR [options] [--json]
@@ -63,6 +71,12 @@ Subcommands:
   consolidate [--llm offline|openai] [--base-url URL] [--model NAME] [--include-today] [--since-days N]
                                         summarise each daily log not yet in long-term.md under a "## YYYY-MM-DD" heading
                                         (offline: extractive; openai: key from OPENAI_API_KEY). Never twice per day.
+  evolve (--root-dir DATA_ROOT | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR | FILE.json...)
+         (--library DIR | --root-dir DATA_ROOT --user NAME) [--lang en|zh] [--no-preferences] [--no-tool-stats]
+                                        reflection over scanned tasks: hallucinated tools and critic suggestions
+                                        become lessons, stated preferences (记住：…, 以后都…, from now on…, Always…/
+                                        Never…) preferences, tool statistics a procedural note; each lands once as a
+                                        proposal in the library's review queue (skillbench proposals / accept / undo)
   prompt [--budget CHARS]               print the system-prompt sections (## 行为约束 / Lessons, ## 用户偏好 / Preferences,
                                         ## 程序记忆 / Procedural memory)`
 
@@ -73,7 +87,7 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const [sub, ...rest] = positionals
     if (!sub) {
-      throw new UsageError('say what to do: show, add-lesson, add-procedural, capture-preferences, accept-preference, reject-preference, consolidate or prompt')
+      throw new UsageError('say what to do: show, add-lesson, add-procedural, capture-preferences, accept-preference, reject-preference, consolidate, evolve or prompt')
     }
     if (!values.workspace) {
       throw new UsageError('say which workspace: --workspace DIR (its memory/ folder is used)')
@@ -156,6 +170,10 @@ export const command: CliCommand = {
         out(lines.join('\n'), r)
         return r.failed.length > 0 ? 1 : 0
       }
+      case 'evolve': {
+        const { evolveCommand } = await import('./memory-evolve')
+        return evolveCommand(ws, values, rest, io, out)
+      }
       case 'prompt': {
         const budget = values.budget === undefined ? undefined : positiveInt(values.budget, '--budget')
         const r = await memoryPrompt(ws, budget)
@@ -222,25 +240,6 @@ async function preferenceSources(files: string[], text: string | undefined, root
     found.push(...(traces ? preferencesFromTraces(traces) : preferencesFromTexts([{ text: content, source: file }])))
   }
   return found
-}
-
-/** TaskTraces from `scan --json` output, an array of traces or one trace; undefined if the JSON is none of those. */
-function tracesOf(content: string, file: string): TaskTrace[] | undefined {
-  let data: unknown
-  try {
-    data = JSON.parse(content)
-  } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message})`, { cause: err })
-  }
-  const isTrace = (t: unknown): t is TaskTrace =>
-    !!t && typeof t === 'object' && Array.isArray((t as TaskTrace).requirements) && typeof (t as TaskTrace).taskDir === 'string'
-  if (Array.isArray(data)) {
-    return data.filter(isTrace)
-  }
-  if (data && typeof data === 'object' && Array.isArray((data as ScanResult).tasks)) {
-    return (data as ScanResult).tasks.filter(isTrace)
-  }
-  return isTrace(data) ? [data] : undefined
 }
 
 async function llmFromFlags(

@@ -22,7 +22,7 @@ import { ReviewEvidence } from '../usage/ReviewEvidence'
 import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
 import { SyncPanel } from '../sync/SyncPanel'
 
-const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned']
+const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned', 'memory']
 
 /** One click computes the curation plan; review each proposal in a diff; undo right after accepting, or from history. */
 export function CurateScreen(): React.JSX.Element {

@@ -50,7 +50,19 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       return sourceReason(t, p)
     case 'learned':
       return sourceReason(t, p)
+    case 'memory':
+      return memoryReason(t, p)
   }
+}
+
+/** Why a memory proposal is there (seed 003): what found it, in how many tasks, and which file it adds to. */
+function memoryReason(t: Translate, p: Proposal): { text: string; quote?: string } {
+  const m = (p.evidence.memory ?? {}) as { source?: unknown; target?: unknown; workspace?: unknown }
+  const source = ['hallucinated_tool', 'critic', 'tool_stats', 'preference', 'agent'].includes(String(m.source)) ? String(m.source) : 'agent'
+  const tasks = Array.isArray(p.evidence.tasks) ? p.evidence.tasks.length : (num(p.evidence.task_count) ?? 0)
+  const file = `memory/${typeof m.target === 'string' ? m.target : 'lessons'}.md`
+  const where = typeof m.workspace === 'string' ? ` ${t('memory.workspaceOf', { path: m.workspace })}` : ''
+  return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote: p.reason || undefined }
 }
 
 /**

@@ -1,0 +1,101 @@
+/**
+ * Scanned tasks → memory proposals (seed 003 without a person typing): hallucinated tools and critic suggestions
+ * become lessons, stated preferences become preferences, tool statistics become a short procedural note. Each
+ * finding is one proposal in the pending plan (deduplicated by `proposeMemory`), reviewed like every other.
+ */
+import type { TaskTrace } from '../../shared/types'
+import { criticLesson, findEvolution, hallucinationLesson, toolStatsNotes, toolStatsSummary, type EvolutionFindings, type FindingSource } from '../memory/evolution'
+import type { MemoryLang } from '../memory/lessons'
+import { preferencesFromTraces } from '../memory/memory-files'
+import { proposeMemory, type MemoryProposalInput, type ProposeMemoryResult } from '../review/memory-proposals'
+
+export interface EvolveOptions {
+  /** The workspace holding `memory/`. */
+  workspace: string
+  lang?: MemoryLang
+  /** Who found them (goes into each proposal's author). Default: reflection. */
+  author?: string
+  /** Leave out some kinds of finding. */
+  skip?: { preferences?: boolean; toolStats?: boolean }
+  now?: Date
+}
+
+export interface EvolveReport extends ProposeMemoryResult {
+  findings: EvolutionFindings
+  preferences: number
+}
+
+const MAX_TASKS_LISTED = 20
+
+function taskList(seen: readonly FindingSource[]): string[] {
+  return seen.slice(0, MAX_TASKS_LISTED).map((s) => s.path)
+}
+
+/** The proposals the findings make (pure). */
+export function evolutionInputs(traces: readonly TaskTrace[], findings: EvolutionFindings, opts: EvolveOptions): MemoryProposalInput[] {
+  const lang = opts.lang ?? 'en'
+  const author = opts.author ?? 'reflection'
+  const inputs: MemoryProposalInput[] = []
+  for (const h of findings.hallucinations) {
+    const lesson = hallucinationLesson(h, lang)
+    if (!lesson) continue
+    inputs.push({
+      workspace: opts.workspace,
+      target: 'lessons',
+      entries: [lesson],
+      source: 'hallucinated_tool',
+      reason: `The agent called "${h.tool}", a tool that does not exist, in ${h.seen.length} task(s); it has ${h.validTools.length} real tool(s).`,
+      author,
+      details: { tool: h.tool, valid_tools: h.validTools, tasks: taskList(h.seen), task_count: h.seen.length }
+    })
+  }
+  for (const c of findings.critic) {
+    inputs.push({
+      workspace: opts.workspace,
+      target: 'lessons',
+      entries: [criticLesson(c, lang)],
+      source: 'critic',
+      reason: `A critic suggested this in ${c.seen.length} task(s)${c.similar.length ? `, and ${c.similar.length} similar suggestion(s) with it` : ''}.`,
+      author,
+      details: { suggestion: c.suggestion, similar: c.similar, tasks: taskList(c.seen), task_count: c.seen.length }
+    })
+  }
+  if (!opts.skip?.preferences) {
+    const byText = new Map<string, string[]>()
+    for (const p of preferencesFromTraces([...traces])) byText.set(p.text, [...(byText.get(p.text) ?? []), p.source])
+    for (const [text, sources] of byText) {
+      inputs.push({
+        workspace: opts.workspace,
+        target: 'preferences',
+        entries: [text],
+        source: 'preference',
+        reason: `The user said so in ${sources.length} task(s).`,
+        author,
+        details: { tasks: sources.slice(0, MAX_TASKS_LISTED), task_count: sources.length }
+      })
+    }
+  }
+  if (!opts.skip?.toolStats) {
+    const notes = toolStatsNotes(findings.tools, lang)
+    if (notes.length > 0) {
+      inputs.push({
+        workspace: opts.workspace,
+        target: 'procedural',
+        entries: notes,
+        source: 'tool_stats',
+        reason: toolStatsSummary(findings.tools, findings.tasks),
+        author,
+        details: { tool_stats: findings.tools.slice(0, 40), task_count: findings.tasks, tasks: traces.slice(0, MAX_TASKS_LISTED).map((t) => t.path) }
+      })
+    }
+  }
+  return inputs
+}
+
+/** Finds what the tasks teach and proposes it for review in the library's pending plan. */
+export async function evolveMemory(libraryRoot: string, traces: readonly TaskTrace[], opts: EvolveOptions): Promise<EvolveReport> {
+  const findings = findEvolution(traces)
+  const inputs = evolutionInputs(traces, findings, opts)
+  const result = await proposeMemory(libraryRoot, inputs, opts.now)
+  return { ...result, findings, preferences: inputs.filter((i) => i.source === 'preference').length }
+}
