@@ -1,7 +1,5 @@
-import { promises as fsp } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from '../workbench/fs-atomic'
-import { createMemorySecretStore, type SecretStore } from '../workbench/secrets'
+import { createMemorySecretStore, secretsFile, type SecretStore } from '../workbench/secrets'
 
 /** The part of Electron's `safeStorage` used here (a fake one in tests). */
 export interface SafeStorageLike {
@@ -27,15 +25,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, setti
       'No system keyring is available, so the API key cannot be stored encrypted. It is kept in memory until you quit (enter it again next time), or set OPENAI_API_KEY in the environment.'
     )
   }
-  const file = path.join(settingsDir, ENCRYPTED_SECRET_FILE)
-  async function readAll(): Promise<Record<string, string>> {
-    try {
-      const data = JSON.parse(await fsp.readFile(file, 'utf8')) as unknown
-      return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, string>) : {}
-    } catch {
-      return {}
-    }
-  }
+  const { readAll, writeAll } = secretsFile(path.join(settingsDir, ENCRYPTED_SECRET_FILE))
   return {
     kind: 'safeStorage',
     async get(name) {
@@ -56,7 +46,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, setti
       } else {
         all[name] = safeStorage.encryptString(value).toString('base64')
       }
-      await writeFileAtomic(file, JSON.stringify(all), 0o600)
+      await writeAll(all)
     }
   }
 }

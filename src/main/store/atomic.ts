@@ -131,6 +131,8 @@ export interface AtomicWriteOptions {
   mustExist?: boolean
   /** Permission bits of the written file, set on the temp file from its creation (e.g. 0o600 for secrets). */
   mode?: number
+  /** Create the file's folder (and missing parents) first, with these permission bits (e.g. 0o700 for settings). */
+  folderMode?: number
 }
 
 /** The permission bits of an existing regular target (0o644 when absent); refuses symlinks and other kinds. */
@@ -154,6 +156,7 @@ async function targetMode(target: string, mustExist: boolean): Promise<number> {
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array | Iterable<string>, opts: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(target)
+  if (opts.folderMode !== undefined) await fs.promises.mkdir(dir, { recursive: true, mode: opts.folderMode })
   let mode = 0o644
   // A create needs no look first: the exclusive link() below refuses any existing name (links included).
   if (!opts.mustNotExist) mode = await targetMode(target, opts.mustExist === true)

@@ -15,7 +15,7 @@ import type { JobInfo, ReflectSummary } from '../../shared/api'
 import type { ScanResult, Settings, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { CoreModules } from './core-modules'
-import { writeFileAtomic } from './fs-atomic'
+import { writeFileAtomic } from '../store/atomic'
 import type { JobRegistry } from './jobs'
 
 export const AUTO_ENHANCE_FILE = 'auto-enhance.json'
@@ -156,7 +156,7 @@ export class AutoEnhancer {
 
   private save(): Promise<void> {
     const text = JSON.stringify({ version: 1, ...this.state }, null, 1) + '\n'
-    this.saving = this.saving.then(() => writeFileAtomic(this.file, text, 0o600)).catch(() => undefined)
+    this.saving = this.saving.then(() => writeFileAtomic(this.file, text, { mode: 0o600, folderMode: 0o700 })).catch(() => undefined)
     return this.saving
   }
 }

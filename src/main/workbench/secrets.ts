@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from './fs-atomic'
+import { writeFileAtomic } from '../store/atomic'
 
 /** How a secret is kept; shown in the settings screen. */
 export type KeyStorageKind = 'safeStorage' | 'file-0600' | 'none'
@@ -27,21 +27,7 @@ export const SECRET_FILE = 'secrets.json'
  * Plain text, protected by file permissions only: the settings screen says so (`keyStorage: 'file-0600'`).
  */
 export function createFileSecretStore(settingsDir: string): SecretStore {
-  const file = path.join(settingsDir, SECRET_FILE)
-  async function readAll(): Promise<Record<string, string>> {
-    let text: string
-    try {
-      text = await fsp.readFile(file, 'utf8')
-    } catch {
-      return {}
-    }
-    try {
-      const data = JSON.parse(text) as unknown
-      return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, string>) : {}
-    } catch {
-      return {}
-    }
-  }
+  const { readAll, writeAll } = secretsFile(path.join(settingsDir, SECRET_FILE))
   return {
     kind: 'file-0600',
     async get(name) {
@@ -55,8 +41,26 @@ export function createFileSecretStore(settingsDir: string): SecretStore {
       } else {
         all[name] = value
       }
-      await writeFileAtomic(file, JSON.stringify(all), 0o600)
+      await writeAll(all)
     }
+  }
+}
+
+/**
+ * A JSON object of secrets (plain or encrypted strings) in one file of the settings dir, owner-only (0600, its
+ * folder 0700): read whole (unreadable or malformed reads as empty), written whole and atomically.
+ */
+export function secretsFile(file: string): { readAll(): Promise<Record<string, string>>; writeAll(all: Record<string, string>): Promise<void> } {
+  return {
+    async readAll() {
+      try {
+        const data = JSON.parse(await fsp.readFile(file, 'utf8')) as unknown
+        return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, string>) : {}
+      } catch {
+        return {}
+      }
+    },
+    writeAll: (all) => writeFileAtomic(file, JSON.stringify(all), { mode: 0o600, folderMode: 0o700 })
   }
 }
 

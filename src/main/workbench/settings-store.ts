@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { API_INPUT_SCHEMAS, type SettingsPatch } from '../../shared/api'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
-import { writeFileAtomic } from './fs-atomic'
+import { writeFileAtomic } from '../store/atomic'
 import { resolveSettingsDir, SETTINGS_FILE } from '../config/settings-dir'
 
 export { resolveSettingsDir, SETTINGS_FILE }
@@ -138,7 +138,7 @@ export class SettingsStore {
       sessionSources: this.current.sessionSources,
       sessionTargets: this.current.sessionTargets
     }
-    await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + '\n', 0o600)
+    await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + '\n', { mode: 0o600, folderMode: 0o700 })
   }
 }
 
