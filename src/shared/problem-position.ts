@@ -2,7 +2,10 @@
  * Where a skill file's front matter goes wrong, as a 1-based line and column of the whole file, so an editor can
  * put the parse error on its line (the store says *what* is wrong; the app's file editor and the workbench both use this). Pure.
  */
-import { isAlias, isScalar, parseDocument, visit } from 'yaml'
+import { isAlias, isCollection, isScalar, parseDocument, visit } from 'yaml'
+import { parseYamlDocument } from './yaml-policy'
+
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
 
 export interface TextPosition {
   line: number
@@ -37,37 +40,8 @@ export function locateSkillProblem(fileText: string): TextPosition | null {
   return { line: inYaml.line + 1, column: inYaml.column }
 }
 
-/** Offset in the YAML text of its first syntax error, alias, anchor, custom tag or duplicate key. */
+/** Offset in the YAML text of its first problem: what the store refuses (shared/yaml-policy.ts), pinned down. */
 function yamlProblemOffset(yaml: string): number | null {
-  let doc
-  try {
-    doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
-  } catch {
-    return 0
-  }
-  const error = doc.errors[0]
-  if (error) return Math.min(error.pos[0], yaml.length)
-  let found: number | null = null
-  visit(doc, {
-    Node(_key, node) {
-      const range = (node as { range?: [number, number, number] }).range
-      const tag = (node as { tag?: string }).tag
-      const anchored = Boolean((node as { anchor?: string }).anchor)
-      const foreignTag = Boolean(tag && !tag.startsWith('tag:yaml.org,2002:'))
-      if ((isAlias(node) || anchored || foreignTag) && range) {
-        found = range[0]
-        return visit.BREAK
-      }
-      return undefined
-    },
-    Pair(_key, pair) {
-      const range = (pair.key as { range?: [number, number, number] } | null)?.range
-      if (!isScalar(pair.key) && range) {
-        found = range[0]
-        return visit.BREAK
-      }
-      return undefined
-    }
-  })
-  return found
+  const { problem } = parseYamlDocument(YAML_LIB, yaml, 'skill front matter')
+  return problem ? problem.offset : null
 }

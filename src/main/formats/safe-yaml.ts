@@ -1,48 +1,27 @@
-import { Document, parseDocument, visit, type Scalar } from 'yaml'
-import { yamlErrorText } from '../store/yaml-errors'
+import { Document, isAlias, isCollection, isScalar, parseDocument, visit, type Scalar } from 'yaml'
+import { MAX_YAML_FILE_BYTES, parseYamlDocument, yamlErrorText } from '../../shared/yaml-policy'
 import { FormatError } from './model'
 
-/** Biggest YAML document we accept: skill files are a few KB; anything this big is hostile or a mistake. */
-export const MAX_YAML_BYTES = 1_000_000
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
+
+/** Biggest YAML document we accept (the policy's cap for whole YAML files, shared/yaml-policy.ts). */
+export const MAX_YAML_BYTES = MAX_YAML_FILE_BYTES
 
 /**
- * Parses YAML as data only: core schema (no timestamps, no custom tags that run code), no aliases
- * (alias bombs), unique keys, no `__proto__` keys, a size cap. Errors become a FormatError with the
- * first problem in words.
+ * Parses YAML as data only, under the one YAML policy (shared/yaml-policy.ts: core schema, no anchors or aliases,
+ * no custom tags, plain unique keys, no `__proto__`-like keys, bounded depth) and a size cap. Errors become a
+ * FormatError with the first problem in words.
  */
 export function parseYamlSafe(text: string, what = 'YAML'): unknown {
   if (Buffer.byteLength(text, 'utf8') > MAX_YAML_BYTES) {
     throw new FormatError(`${what} is larger than ${MAX_YAML_BYTES} bytes`)
   }
-  const doc = parseDocument(text, { logLevel: 'silent', schema: 'core', uniqueKeys: true, merge: false, prettyErrors: false })
-  const first = doc.errors[0]
-  if (first) {
-    throw new FormatError(`${what} is not valid YAML: ${yamlErrorText(first.message)}`)
-  }
-  let value: unknown
+  const { doc, problem } = parseYamlDocument(YAML_LIB, text, '')
+  if (problem || !doc) throw new FormatError(`${what} is not valid YAML: ${problem?.message ?? 'unreadable'}`)
   try {
-    value = doc.toJS({ maxAliasCount: 0 })
+    return doc.toJS({ maxAliasCount: 0 })
   } catch (err) {
     throw new FormatError(`${what} is not valid YAML: ${yamlErrorText((err as Error).message)}`)
-  }
-  rejectProtoKeys(value, what)
-  return value
-}
-
-/** Throws when any mapping (at any depth) has a `__proto__` key: it could poison objects built from it. */
-function rejectProtoKeys(value: unknown, what: string, depth = 0): void {
-  if (depth > 100) {
-    throw new FormatError(`${what} is nested too deeply`)
-  }
-  if (Array.isArray(value)) {
-    for (const item of value) rejectProtoKeys(item, what, depth + 1)
-    return
-  }
-  if (value !== null && typeof value === 'object') {
-    if (Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-      throw new FormatError(`${what} has a forbidden key "__proto__"`)
-    }
-    for (const item of Object.values(value)) rejectProtoKeys(item, what, depth + 1)
   }
 }
 

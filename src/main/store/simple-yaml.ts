@@ -9,9 +9,9 @@
  * Lines are scanned by character code (no per-line regular expressions or line objects): this runs for
  * every skill file on every open.
  */
+import { YAML_FORBIDDEN_KEYS as FORBIDDEN } from '../../shared/yaml-policy'
 import { isStringFieldPath } from './skill-file-fields'
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 const INT = /^[-+]?[0-9]+$/
 const FLOAT = /^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)$/
 /** Plain scalars the fast path leaves to the full parser (other number forms, indicators, comments). */

@@ -13,7 +13,7 @@ import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
 import { patchScalarLines } from './yaml-line-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
-import { yamlErrorText } from './yaml-errors'
+import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorText } from '../../shared/yaml-policy'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -26,11 +26,10 @@ function yamlLib(): typeof YamlModule {
   return (yamlModule ??= require('yaml') as typeof YamlModule)
 }
 
-/** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap). */
-export const MAX_FRONT_MATTER_BYTES = 64 * 1024
+/** Front matter larger than this is refused (alias bombs and pathological inputs stay cheap): shared/yaml-policy.ts. */
+export { MAX_FRONT_MATTER_BYTES }
 /** Deepest nesting accepted in front matter. */
-export const MAX_FRONT_MATTER_DEPTH = 32
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+export const MAX_FRONT_MATTER_DEPTH = YAML_MAX_DEPTH
 
 export { STRING_FIELDS }
 
@@ -118,46 +117,6 @@ function splitFrontMatter(text: string): Split | { reason: string } {
   return { yaml, body, bom, eol, gap }
 }
 
-const CORE_TAGS: ReadonlySet<string> = new Set(
-  ['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`)
-)
-
-/** Reasons a YAML tree is refused before it is turned into data. */
-function checkTree(doc: Document.Parsed): string | null {
-  const { visit, isScalar } = yamlLib()
-  let problem: string | null = null
-  visit(doc, {
-    Alias() {
-      problem = 'YAML aliases (*name) are not allowed in skill front matter'
-      return visit.BREAK
-    },
-    Node(_key, node) {
-      if ((node as { anchor?: string }).anchor) {
-        problem = 'YAML anchors (&name) are not allowed in skill front matter'
-        return visit.BREAK
-      }
-      const tag = (node as { tag?: string }).tag
-      if (tag && !CORE_TAGS.has(tag)) {
-        problem = `YAML tag ${tag.replace('tag:yaml.org,2002:', '!!').slice(0, 60)} is not allowed in skill front matter`
-        return visit.BREAK
-      }
-      return undefined
-    },
-    Pair(_key, pair) {
-      if (!isScalar(pair.key)) {
-        problem = 'front matter keys must be plain scalars'
-        return visit.BREAK
-      }
-      if (FORBIDDEN_KEYS.has(String(pair.key.value))) {
-        problem = `forbidden key "${String(pair.key.value)}" in front matter`
-        return visit.BREAK
-      }
-      return undefined
-    }
-  })
-  return problem
-}
-
 /**
  * Turns a YAML node into plain data, depth-capped. `parents` is the key path of the map holding the node
  * (null inside sequences); string fields by contract (top level, `metadata.skillbench`) keep their source text.
@@ -204,12 +163,10 @@ export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<str
 /** The full (slow) path of parseFrontMatterYaml: the `yaml` package plus our tree checks. Exported for tests. */
 export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
   try {
-    const { parseDocument, isMap } = yamlLib()
-    const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: false, schema: 'core', merge: false })
-    const err = doc.errors[0]
-    if (err) return { ok: false, reason: `invalid YAML: ${yamlErrorText(err.message)}` }
-    const problem = checkTree(doc)
-    if (problem) return { ok: false, reason: problem }
+    const lib = yamlLib()
+    const { isMap } = lib
+    const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter')
+    if (problem || !doc) return { ok: false, reason: problem?.kind === 'policy' ? problem.message : `invalid YAML: ${problem?.message ?? 'unreadable'}` }
     if (doc.contents == null) return { ok: true, data: {} }
     if (!isMap(doc.contents)) return { ok: false, reason: 'front matter must be a mapping of keys to values' }
     const out: Record<string, unknown> = {}
@@ -309,7 +266,7 @@ function patchLinesChecked(yaml: string, changes: FrontMatterChange[]): string |
 /** The full path of patchFrontMatterYaml: the `yaml` package (parse, set, print). Exported for tests. */
 export function patchWithYamlLibrary(yaml: string, changes: FrontMatterChange[]): string {
   const { Document, parseDocument, isMap } = yamlLib()
-  const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, { uniqueKeys: true, schema: 'core', merge: false })
+  const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, YAML_PARSE_OPTIONS)
   if (doc.errors.length > 0 || !isMap(doc.contents)) {
     throw new Error('front matter cannot be patched: it is not a valid YAML mapping')
   }

@@ -1,0 +1,106 @@
+/**
+ * The one policy for reading YAML that someone else wrote: skill front matter (store/skill-file.ts, when the fast
+ * reader cannot), learned-skill YAML and MAS skill configs (formats/safe-yaml.ts), and the editor's error
+ * positions (problem-position.ts). YAML is read as data only:
+ *
+ * - the core schema (no timestamps, no custom types), unique keys, no merge keys (`<<`);
+ * - no anchors and no aliases (alias bombs; a value that is two values at once);
+ * - no tag outside the core schema (`!!python/object`, `!custom`): YAML never turns into code or objects;
+ * - keys are plain scalars, never `__proto__`, `constructor` or `prototype` (they poison objects built from them);
+ * - at most YAML_MAX_DEPTH levels of nesting; a size cap per kind of document, checked by the caller first.
+ *
+ * The `yaml` package is passed in rather than imported: it is ~70 files (60–100 ms of a command's start-up), and
+ * the store loads it only when its fast reader gives up. Pure.
+ */
+import type * as YamlModule from 'yaml'
+
+/** Options of every `parseDocument` that reads outside YAML. */
+export const YAML_PARSE_OPTIONS = { schema: 'core', uniqueKeys: true, merge: false, prettyErrors: false, logLevel: 'silent' } as const
+
+/** Keys refused at any depth. */
+export const YAML_FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** Deepest nesting accepted (maps and sequences). */
+export const YAML_MAX_DEPTH = 32
+
+/** Biggest front matter read: skill files carry a few KB; anything this big is hostile or a mistake. */
+export const MAX_FRONT_MATTER_BYTES = 64 * 1024
+
+/** Biggest whole YAML document read (learned skills, skill configs). */
+export const MAX_YAML_FILE_BYTES = 1_000_000
+
+const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`))
+
+/** What the policy needs of the `yaml` package. */
+export type YamlLib = Pick<typeof YamlModule, 'parseDocument' | 'visit' | 'isAlias' | 'isScalar' | 'isCollection'>
+
+/** A document's first problem: what is wrong (one line, for a person) and where in the text (null: unknown). */
+export interface YamlProblem {
+  /** `syntax`: the YAML itself does not parse; `policy`: it parses but the policy refuses it. */
+  kind: 'syntax' | 'policy'
+  message: string
+  offset: number | null
+}
+
+/** The first line of a YAML error, with a parser stack overflow said as what it is: nesting too deep. */
+export function yamlErrorText(message: string): string {
+  const first = message.split('\n')[0] ?? message
+  if (/Maximum call stack size exceeded/.test(first)) {
+    const at = /at line (\d+), column (\d+)/.exec(first)
+    return `nested too deeply to read${at ? ` (at line ${at[1]}, column ${at[2]})` : ''}`
+  }
+  return first.replace(/:\s*$/, '').slice(0, 300)
+}
+
+/**
+ * Parses `text` under the policy. `where` names the document in messages ("… in skill front matter"; '' for none,
+ * when the caller says what the document is itself). Never throws: a
+ * document the parser chokes on (too deep for its stack) comes back as a syntax problem.
+ */
+export function parseYamlDocument(yaml: YamlLib, text: string, where: string): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
+  let doc: YamlModule.Document.Parsed
+  try {
+    doc = yaml.parseDocument(text, YAML_PARSE_OPTIONS)
+  } catch (err) {
+    return { doc: null, problem: { kind: 'syntax', message: yamlErrorText((err as Error)?.message ?? String(err)), offset: 0 } }
+  }
+  const error = doc.errors[0]
+  if (error) return { doc, problem: { kind: 'syntax', message: yamlErrorText(error.message), offset: Math.min(error.pos[0], text.length) } }
+  try {
+    return { doc, problem: policyProblem(yaml, doc, where) }
+  } catch (err) {
+    // visit() recurses: a tree deeper than the stack is simply too deep
+    return { doc, problem: { kind: 'syntax', message: yamlErrorText((err as Error)?.message ?? String(err)), offset: 0 } }
+  }
+}
+
+type Ranged = { range?: [number, number, number] | null }
+
+function policyProblem(yaml: YamlLib, doc: YamlModule.Document.Parsed, where: string): YamlProblem | null {
+  const inWhere = where ? ` in ${where}` : ''
+  let problem: YamlProblem | null = null
+  const refuse = (message: string, node: unknown): typeof yaml.visit.BREAK => {
+    problem = { kind: 'policy', message, offset: (node as Ranged | null)?.range?.[0] ?? null }
+    return yaml.visit.BREAK
+  }
+  yaml.visit(doc, {
+    Alias(_key, node) {
+      return refuse(`YAML aliases (*name) are not allowed${inWhere}`, node)
+    },
+    Node(_key, node, path) {
+      if ((node as { anchor?: string }).anchor) return refuse(`YAML anchors (&name) are not allowed${inWhere}`, node)
+      const tag = (node as { tag?: string }).tag
+      if (tag && !CORE_TAGS.has(tag)) return refuse(`YAML tag ${tag.replace('tag:yaml.org,2002:', '!!').slice(0, 60)} is not allowed${inWhere}`, node)
+      if (yaml.isCollection(node) && path.reduce((n, p) => (yaml.isCollection(p) ? n + 1 : n), 1) > YAML_MAX_DEPTH) {
+        return refuse(`nested deeper than ${YAML_MAX_DEPTH} levels${inWhere}`, node)
+      }
+      return undefined
+    },
+    Pair(_key, pair) {
+      if (!yaml.isScalar(pair.key)) return refuse(`keys must be plain scalars${inWhere}`, pair.key)
+      if (YAML_FORBIDDEN_KEYS.has(String(pair.key.value))) return refuse(`forbidden key "${String(pair.key.value)}"${inWhere}`, pair.key)
+      return undefined
+    }
+  })
+  return problem
+}
