@@ -6,6 +6,7 @@
  * term-id order, so over one vocabulary an incremental build equals a full one bit for bit.
  */
 import { firstAtOrAfter } from '../text/sorted-ids'
+import { smoothIdf } from '../text/idf'
 
 
 /** The ranking arrays over one list of documents (doc ids = positions in that list). */
@@ -182,7 +183,7 @@ export function deriveRanking(docs: readonly DeriveDoc[], vocabSize: number, pre
   const idf = new Float64Array(v)
   for (let t = 0; t < v; t++) {
     df[t] = postPtr[t + 1]! - postPtr[t]!
-    idf[t] = Math.log((1 + active) / (1 + df[t]!)) + 1
+    idf[t] = smoothIdf(active, df[t]!)
   }
   return { active, idf, df, norm: rowNorms(n, postPtr, postDoc, postCount, idf), postPtr, postDoc, postCount }
 }

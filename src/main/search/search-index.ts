@@ -8,6 +8,7 @@
  * the query, ties to the earlier path, the best match returned even at score 0.
  */
 import { lowerBound } from '../../shared/sorted'
+import { smoothIdf } from '../text/idf'
 import type { LoadError } from '../../shared/types'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
@@ -602,7 +603,7 @@ function readRanking(file: IndexFile, docs: readonly IndexedDoc[]): Derived | nu
     let active = 0
     for (const d of docs) if (d.ok && !d.legacy) active++
     const idf = new Float64Array(v)
-    for (let t = 0; t < v; t++) idf[t] = Math.log((1 + active) / (1 + der.df[t]!)) + 1
+    for (let t = 0; t < v; t++) idf[t] = smoothIdf(active, der.df[t]!)
     return { active, idf, ...der }
   } catch {
     return null

@@ -17,6 +17,7 @@
  */
 import { appendPair, pairSink, type PairSink, type SimilarPairs } from './all-pairs'
 import type { TfIdfIndex } from './tfidf'
+import { smoothIdf } from './idf'
 
 /** What an earlier join found, and what its index was made of. */
 export interface EarlierJoin {
@@ -95,8 +96,7 @@ function idfShifts(index: TfIdfIndex, earlier: EarlierJoin): Float64Array {
       shift[t] = 0
       return
     }
-    // The idf as tfidf.ts computes it.
-    const r = (Math.log((1 + n0) / (1 + before)) + 1) / (index.idf[t] as number)
+    const r = smoothIdf(n0, before) / (index.idf[t] as number)
     shift[t] = (1 - r) * (1 - r)
   })
   return shift

@@ -11,6 +11,7 @@ import { docTermsAsync, docTermsOf, type DocTerms, type DocTermsOptions, type In
 import { sharedArray, type JoinArena } from './join-arena'
 import { digestRows } from './row-digest'
 import { tokenize } from './tokenize'
+import { smoothIdf } from './idf'
 
 export type { IndexDoc } from './doc-terms'
 
@@ -143,7 +144,7 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
   // What each row is made of (its kept terms and their counts), for recognising it in a later build.
   const digests = options.rowDigests ? digestRows(docPtr.subarray(0, n + 1), entTerm, entCount, dict.terms, remap) : undefined
   const idf = new Float64Array(v)
-  for (let t = 0; t < v; t++) idf[t] = Math.log((1 + n) / (1 + (df[t] as number))) + 1
+  for (let t = 0; t < v; t++) idf[t] = smoothIdf(n, df[t] as number)
 
   // Two counting sorts instead of a sort per row: the entries go to the postings by term (documents in order, so
   // each list comes out with ascending doc ids, holding the raw counts), then back to the rows by walking the
