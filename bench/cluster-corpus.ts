@@ -95,21 +95,25 @@ export const OTHER_SHAPES: Record<string, { shape: CorpusShape; about: string }>
   },
   bilingual: {
     shape: { vocab: 30_000, topics: 50, topicShare: 0.3, minWords: 40, spreadWords: 120, duplicates: 0.03, chineseShare: 0.5 },
-    about: 'short skills (40–160 words), half in Chinese (words of 1–3 characters, no spaces), 50 topics, 3 % near-duplicates'
+    about: 'short skills (40–160 words), half in Chinese (words of 1–3 characters of a Zipf law over 2,500, no spaces), 50 topics, 3 % near-duplicates'
   }
 }
 
-/** `count` distinct synthetic Chinese words of 1–3 characters from 2,500 CJK ideographs (none a particle). */
+/**
+ * `count` distinct synthetic Chinese words of 1–3 characters from 2,500 CJK ideographs (none a particle), the
+ * characters drawn by a Zipf law as in real text (a few hundred characters make most of it).
+ */
 export function syntheticChineseVocab(count: number, random: () => number): string[] {
   const particles = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
   const chars: string[] = []
   for (let c = 0x4e00; chars.length < 2500; c += 7) if (!particles.has(String.fromCharCode(c))) chars.push(String.fromCharCode(c))
+  const char = zipfSampler(chars.length, random)
   const words = new Set<string>()
   while (words.size < count) {
     const r = random()
     const len = r < 0.1 ? 1 : r < 0.85 ? 2 : 3
     let w = ''
-    for (let i = 0; i < len; i++) w += chars[Math.floor(random() * chars.length)]
+    for (let i = 0; i < len; i++) w += chars[char()]
     words.add(w)
   }
   return [...words]
