@@ -206,7 +206,12 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
         await refreshWatchers()
       }
     }),
-    ...deployHandlers({ requireLibrary: (library) => registry.requireLibrary(library), env: deps.env ?? process.env, noteWrites: (paths) => selfWrites.note(paths) }),
+    ...deployHandlers({
+      requireLibrary: (library) => registry.requireLibrary(library),
+      env: deps.env ?? process.env,
+      noteWrites: (paths) => selfWrites.note(paths),
+      usageOf: (library) => async () => new Map((await usage.reportFor(library)).skills.map((s) => [s.skill_id, { uses: s.uses, last_used_at: s.last_used_at }]))
+    }),
     ...usage.handlers,
     ...settingsHandlers(ctx),
     ...placeHandlers(ctx),

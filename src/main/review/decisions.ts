@@ -8,7 +8,7 @@ import type { Proposal } from '../../shared/types'
 import type { SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { buildSkillFileName } from '../store/paths'
-import { lockAfterUpdate } from '../store/skills-lock'
+import { lockAfterUpdate, reconcileLockRetired } from '../store/skills-lock'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, type TxHooks } from './transactions'
 import { unresolvedConflicts } from './changes'
 import { activeApplies, readJournal, type JournalRecord } from './journal'
@@ -57,6 +57,8 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     proposal.status = 'applied'
     await savePlan(root, plan)
     if (proposal.kind === 'update') await lockAfterUpdate(root, proposal.evidence, 'accept')
+    // a merge or cleanup retires members: skills.lock marks them (and unmarks them on undo)
+    await reconcileLockRetired(root).catch(() => undefined)
     // after the commit: the log says what happened, it never decides whether it happened
     await appendSkillManagerLog(root, paths, [{ level: 'INFO', message: appliedMessage(record, proposal) }])
     return record
@@ -103,7 +105,10 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
       await savePlan(root, plan)
       if (p.kind === 'update') await lockAfterUpdate(root, p.evidence, 'undo')
     }
-    if (record.kind !== 'memory') await appendSkillManagerLog(root, undo.changes.map((c) => c.path), [{ level: 'INFO', message: undoneMessage(undo, p) }])
+    if (record.kind !== 'memory') {
+      await reconcileLockRetired(root).catch(() => undefined)
+      await appendSkillManagerLog(root, undo.changes.map((c) => c.path), [{ level: 'INFO', message: undoneMessage(undo, p) }])
+    }
     return undo
   })
 }
@@ -138,7 +143,7 @@ export async function restoreSkill(opened: { library: SkillLibrary; root: string
     const text = (await library.readRaw(before.path)).text
     const move = restoreTarget(root, before, new Date())
     const restoredPath = move.file ? `${move.to}/${move.file}` : move.to
-    return runTransaction(
+    const record = await runTransaction(
       root,
       {
         action: 'restore',
@@ -153,5 +158,7 @@ export async function restoreSkill(opened: { library: SkillLibrary; root: string
       },
       hooks
     )
+    await reconcileLockRetired(root).catch(() => undefined) // back in the library: skills.lock installs it again
+    return record
   })
 }

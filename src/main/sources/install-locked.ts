@@ -2,11 +2,16 @@
  * `skillbench install --locked --library DIR`: installs exactly what the library's `skills.lock` says — each skill
  * fetched at its locked commit (never the ref's newer one), its upstream files hashed and compared with the lock —
  * on this machine or another. Every entry is fetched and checked before anything is written: one hash that
- * differs stops the whole install with the skill named and nothing written.
+ * differs stops the whole install with the skill named and nothing written. The audit gate holds as for any
+ * install: a skill with a high finding is installed only when its lock entry records the allowance (made by
+ * `install --allow-risk` or an accepted high-risk update where the lock was written) and that record covers every
+ * high finding; the record goes into the skill's provenance as it was. An entry marked retired is left out.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry } from '../store/skills-lock'
+import { auditIncoming, highOf } from '../audit/gate'
+import type { AuditFinding } from '../audit/types'
+import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
 import { prepareInstall, writeInstalls, type InstallReport, type PreparedInstall } from './install'
 import { fetchCommit } from './repo-cache'
@@ -46,7 +51,7 @@ async function readLockFile(library: string): Promise<Record<string, LockEntry>>
 export async function installLocked(opts: LockedInstallOptions): Promise<LockedInstallReport> {
   const entries = await readLockFile(opts.library)
   const names = Object.keys(entries).sort()
-  const report: LockedInstallReport = { installed: [], skipped: [], mismatched: [] }
+  const report: LockedInstallReport = { installed: [], skipped: [], mismatched: [], held: [] }
   if (names.length === 0) return report
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal, onProgress: opts.onProgress }
@@ -54,6 +59,10 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
   const failed: { name: string; reason: string }[] = []
   for (const name of names) {
     const e = entries[name]!
+    if (e.retired) {
+      report.skipped.push({ name, reason: `retired in the library this ${SKILLS_LOCK_FILE} comes from (restore it there, or install ${e.source} --path ${e.path || '.'} to take it anyway)` })
+      continue
+    }
     const at = `${e.source} at ${e.commit.slice(0, 12)}${e.path ? ` (${e.path})` : ''}`
     try {
       const spec = parseSource(e.source, opts.cwd)
@@ -76,6 +85,22 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
         failed.push({ name, reason: `the files at ${at} hash to ${c.hash}, but the lock says ${e.hash}: refused (the lock or the source was changed)` })
         continue
       }
+      const findings = auditIncoming(c.name, c.skillText, c.files)
+      if (highOf(findings).length > 0) {
+        const uncovered = notCoveredBy(e.risk, findings)
+        if (uncovered.length > 0) {
+          report.held!.push({
+            name,
+            findings,
+            hint: e.risk
+              ? `the allowance in ${SKILLS_LOCK_FILE} does not cover ${uncovered.map((f) => `${f.file}${f.line ? `:${f.line}` : ''} ${f.rule}`).join(', ')}: review it and install ${e.source} --allow-risk ${name}`
+              : `${SKILLS_LOCK_FILE} records no allowance for it: review it, then install ${e.source} --allow-risk ${name} (and commit the lock)`
+          })
+          continue
+        }
+        c.risk = e.risk
+        opts.onProgress?.(`note: ${name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${e.risk!.allowed_by} (${SKILLS_LOCK_FILE})`)
+      }
       prepared.push({ ...one, candidates: [c], skipped: [] })
     } catch (err) {
       failed.push({ name, reason: `${at}: ${(err as Error).message}` })
@@ -84,4 +109,10 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
   if (failed.length > 0) throw new LockMismatchError(failed)
   await writeInstalls(opts.library, prepared, report, { onProgress: opts.onProgress, purpose: `installing ${SKILLS_LOCK_FILE}`, mismatched: report.mismatched })
   return report
+}
+
+/** The high findings an allowance does not cover (same file and rule; lines may differ between rule versions). Pure. */
+export function notCoveredBy(risk: LockRisk | undefined, findings: readonly AuditFinding[]): AuditFinding[] {
+  const allowed = new Set((risk?.findings ?? []).map((f) => `${f.file}\u0000${f.rule}`))
+  return highOf(findings).filter((f) => !allowed.has(`${f.file}\u0000${f.rule}`))
 }

@@ -216,7 +216,8 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
     for (const { spec, fetched, candidates } of prepared) {
       for (const c of candidates) {
         const source: SkillSource = { repo: spec.display, ref: fetched.ref, commit: fetched.commit, path: c.repoDir, ...(c.risk ? { risk: c.risk } : {}) }
-        const entry: LockEntry = { source: source.repo, ref: source.ref, commit: source.commit, path: source.path, hash: c.hash }
+        // the allowance goes into the lock too, so `install --locked` elsewhere takes the skill with the same record
+        const entry: LockEntry = { source: source.repo, ref: source.ref, commit: source.commit, path: source.path, hash: c.hash, ...(c.risk ? { risk: c.risk } : {}) }
         const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
         if (clash) {
           if (opts.mismatched && clash.commit !== undefined) {

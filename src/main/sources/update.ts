@@ -15,7 +15,7 @@ import { readContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, type FrontMatterChange } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
-import { changeSkillsLock, filesHash, readSkillsLock, type LockEntry, type SkillsLock, type UpdateLockEvidence } from '../store/skills-lock'
+import { changeSkillsLock, filesHash, readSkillsLock, type LockEntry, type LockRisk, type SkillsLock, type UpdateLockEvidence } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
 import { provenanceOf, SOURCE_KEY_PATH, type SkillSource } from './provenance'
 import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
@@ -246,7 +246,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
         conflicts,
         ...(notes.length > 0 ? { notes } : {}),
         // skills.lock moves to the new commit when (and only when) this proposal is accepted
-        ...lockEvidence(m, fetched.commit, upstream.hash, lock),
+        ...lockEvidence(m, fetched.commit, upstream.hash, lock, risk.risk ? riskRecord(risk.findings, `the reviewer who accepted update-${m.skill.skill_id}-${to}`) : undefined),
         // the audit of the upstream version: what it adds that is high is what the reviewer allows by accepting
         audit: { findings: risk.findings, added_high: risk.added, high_risk: risk.added.length > 0 },
         // upstream's own change, so the reviewer sees both sides
@@ -272,10 +272,10 @@ async function repairLockEntry(root: string, m: Installed, fetched: FetchedCommi
 }
 
 /** `evidence.lock` of an update: the lock entry accepting it sets, and the one it replaces (store/skills-lock.ts). */
-function lockEvidence(m: Installed, commit: string, hash: string, lock: SkillsLock | null): { lock?: UpdateLockEvidence } {
+function lockEvidence(m: Installed, commit: string, hash: string, lock: SkillsLock | null, risk: LockRisk | undefined): { lock?: UpdateLockEvidence } {
   const name = path.posix.dirname(m.skill.path)
   if (name.includes('/') || name === '.') return {}
-  const after: LockEntry = { source: m.source.repo, ref: m.source.ref, commit, path: m.source.path, hash }
+  const after: LockEntry = { source: m.source.repo, ref: m.source.ref, commit, path: m.source.path, hash, ...(risk ? { risk } : {}) }
   return { lock: { name, after, before: lock?.skills[name] ?? null } }
 }
 

@@ -22,6 +22,7 @@ import { withLibraryLock } from './lock'
 import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
 import { syncSkillIndex } from './skill-index'
+import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
 
@@ -852,7 +853,10 @@ class Library implements SkillLibrary {
       const moved = await this.tryPath(toRel, skill.skill_id)
       this.noteWrite(toRel, moved)
       await this.announce([skill.path, toRel])
-      if (skill.format === 'skill-md') await this.syncIndexJson()
+      if (skill.format === 'skill-md') {
+        await this.syncIndexJson()
+        await reconcileLockRetired(this.root).catch(() => undefined) // skills.lock: --locked leaves a retired skill out
+      }
       return { from: skill.path, to: toRel }
     }, `retiring skill ${id}`)
   }
@@ -889,7 +893,10 @@ class Library implements SkillLibrary {
       if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
       this.noteWrite(toRel, restored)
       await this.announce([skill.path, toRel])
-      if (restored.format === 'skill-md') await this.syncIndexJson()
+      if (restored.format === 'skill-md') {
+        await this.syncIndexJson()
+        await reconcileLockRetired(this.root).catch(() => undefined)
+      }
       return this.present(restored)
     }, `restoring skill ${id}`)
   }

@@ -6,6 +6,8 @@
  * that does not parse is reported and never overwritten.
  */
 import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import { readContainedText, writeContained } from './contained'
 import { withLibraryLock } from './lock'
 import { StoreError } from './types'
@@ -24,6 +26,21 @@ export interface LockEntry {
   path: string
   /** `sha256:` of the upstream files (see `filesHash`). */
   hash: string
+  /**
+   * The high audit findings a person allowed in (`install --allow-risk`, an accepted high-risk update), and who:
+   * `install --locked` on another machine installs the skill with this record instead of holding it back, as long
+   * as it covers every high finding of the locked files.
+   */
+  risk?: LockRisk
+  /** The skill was retired (moved to legacy/) in this library: `install --locked` leaves it out; restore clears it. */
+  retired?: true
+}
+
+/** The allowance of an installed skill's high findings (the shape of `metadata.skillbench.source.risk`). */
+export interface LockRisk {
+  allowed_by: string
+  allowed_at: string
+  findings: { file: string; line: number; rule: string; severity: string; message: string }[]
 }
 
 export interface SkillsLock {
@@ -75,6 +92,11 @@ export function parseSkillsLock(text: string): SkillsLock {
     const r = e as Record<string, unknown>
     for (const k of ['source', 'ref', 'commit', 'path', 'hash'] as const) if (typeof r[k] !== 'string') throw bad(`${name}: "${k}" is missing or not text`)
     const entry = { source: r.source, ref: r.ref, commit: r.commit, path: r.path, hash: r.hash } as LockEntry
+    if (r.risk !== undefined) entry.risk = parseLockRisk(r.risk, (why) => bad(`${name}: risk ${why}`))
+    if (r.retired !== undefined) {
+      if (r.retired !== true) throw bad(`${name}: "retired" is true or absent`)
+      entry.retired = true
+    }
     if (!COMMIT.test(entry.commit)) throw bad(`${name}: commit ${JSON.stringify(entry.commit)} is not a full commit id`)
     if (!HASH.test(entry.hash)) throw bad(`${name}: hash ${JSON.stringify(entry.hash)} is not sha256:<64 hex digits>`)
     if (entry.source === '' || entry.ref === '') throw bad(`${name}: empty source or ref`)
@@ -84,13 +106,39 @@ export function parseSkillsLock(text: string): SkillsLock {
   return { skills: out }
 }
 
+/** A risk record as the lock has it; throws (through `bad`) saying what is wrong. Pure. */
+export function parseLockRisk(v: unknown, bad: (why: string) => Error): LockRisk {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('is not an object')
+  const r = v as Record<string, unknown>
+  if (typeof r.allowed_by !== 'string' || typeof r.allowed_at !== 'string') throw bad('needs "allowed_by" and "allowed_at" as text')
+  if (!Array.isArray(r.findings)) throw bad('needs a "findings" list')
+  const findings = r.findings.map((f, i) => {
+    const x = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
+    if (typeof x.file !== 'string' || typeof x.line !== 'number' || typeof x.rule !== 'string' || typeof x.severity !== 'string' || typeof x.message !== 'string') {
+      throw bad(`finding ${i + 1} needs file, line, rule, severity and message`)
+    }
+    return { file: x.file, line: x.line, rule: x.rule, severity: x.severity, message: x.message }
+  })
+  return { allowed_by: r.allowed_by, allowed_at: r.allowed_at, findings }
+}
+
+/** An entry with its keys in the lock's fixed order (the optional ones only when set). Pure. */
+function orderedEntry(e: LockEntry): LockEntry {
+  return {
+    source: e.source,
+    ref: e.ref,
+    commit: e.commit,
+    path: e.path,
+    hash: e.hash,
+    ...(e.risk ? { risk: { allowed_by: e.risk.allowed_by, allowed_at: e.risk.allowed_at, findings: e.risk.findings.map((f) => ({ file: f.file, line: f.line, rule: f.rule, severity: f.severity, message: f.message })) } } : {}),
+    ...(e.retired ? { retired: true as const } : {})
+  }
+}
+
 /** The lock's text: fixed key order, skills sorted by name, one key per line, a final newline. Pure. */
 export function serializeSkillsLock(lock: SkillsLock): string {
   const skills: Record<string, LockEntry> = {}
-  for (const name of Object.keys(lock.skills).sort()) {
-    const e = lock.skills[name]!
-    skills[name] = { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash }
-  }
+  for (const name of Object.keys(lock.skills).sort()) skills[name] = orderedEntry(lock.skills[name]!)
   return `${JSON.stringify({ version: SKILLS_LOCK_VERSION, skills }, null, 2)}\n`
 }
 
@@ -139,7 +187,13 @@ export function updateLockEvidence(evidence: Record<string, unknown>): UpdateLoc
     if (typeof v !== 'object' || v === null) return null
     const e = v as Record<string, unknown>
     if (![e.source, e.ref, e.commit, e.path, e.hash].every((x) => typeof x === 'string')) return null
-    return { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash } as LockEntry
+    const out = { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash } as LockEntry
+    try {
+      if (e.risk !== undefined) out.risk = parseLockRisk(e.risk, (why) => new Error(why))
+    } catch {
+      return null
+    }
+    return out
   }
   const after = entry(r.after)
   if (typeof r.name !== 'string' || !NAME.test(r.name) || !after) return null
@@ -158,4 +212,53 @@ export async function lockAfterUpdate(root: string, evidence: Record<string, unk
   const [from, to] = direction === 'accept' ? [l.before, l.after] : [l.after, l.before]
   if (from !== null && current !== null && current.commit !== from.commit) return
   await changeSkillsLock(root, new Map([[l.name, to]]))
+}
+
+/** Folders retired skills are moved to (the store's legacy/, and `.skillbench/legacy/` of a SKILL.md library). */
+const LEGACY_DIRS = ['legacy', '.skillbench/legacy']
+
+/** Where the library has a retired copy of the skill folder `name` (`name`, or `name_<time>` when it was taken). */
+function retiredCopyOf(root: string, name: string): boolean {
+  // lock names are [A-Za-z0-9._-]: only the dot needs escaping
+  const again = new RegExp(`^${name.replace(/\./g, '\\.')}_\\d+(?:_\\d+)?$`)
+  return LEGACY_DIRS.some((dir) => {
+    const abs = path.join(root, ...dir.split('/'))
+    let names: string[]
+    try {
+      names = fs.readdirSync(abs)
+    } catch {
+      return false
+    }
+    return names.some((n) => (n === name || again.test(n)) && fs.lstatSync(path.join(abs, n, 'SKILL.md'), { throwIfNoEntry: false })?.isFile() === true)
+  })
+}
+
+/**
+ * Keeps the lock's `retired` marks in step with the library after a skill moved (retire, restore, accept, undo):
+ * an entry whose folder left the top level and has a retired copy in legacy/ is marked retired; one whose folder is
+ * back is unmarked. An entry whose skill is simply absent (a machine that has not run `install --locked` yet) is
+ * left as it is. Under the library lock (re-entered when the caller holds it); writes only when a mark changed.
+ */
+export async function reconcileLockRetired(root: string): Promise<void> {
+  await withLibraryLock(
+    root,
+    async () => {
+      const text = await readContainedText(root, SKILLS_LOCK_FILE, { maxBytes: 16 * 1024 * 1024 }).catch(() => null)
+      if (text === null) return
+      let lock: SkillsLock
+      try {
+        lock = parseSkillsLock(text)
+      } catch {
+        return // a lock that does not parse is reported by the commands that read it, never rewritten here
+      }
+      const changes = new Map<string, LockEntry>()
+      for (const [name, e] of Object.entries(lock.skills)) {
+        const live = fs.lstatSync(path.join(root, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile() === true
+        if (live && e.retired) changes.set(name, { ...e, retired: undefined })
+        else if (!live && !e.retired && retiredCopyOf(root, name)) changes.set(name, { ...e, retired: true })
+      }
+      if (changes.size > 0) await changeSkillsLock(root, changes)
+    },
+    { purpose: `marking retired skills in ${SKILLS_LOCK_FILE}` }
+  )
 }

@@ -7,6 +7,7 @@
 import path from 'node:path'
 import type { ApiHandlers, LibraryInfo } from '../../shared/api'
 import type { DeployTargetInfo } from '../../shared/api-deploy'
+import type { UsageLookup } from '../deploy/choose'
 import { badRequest } from './errors'
 
 type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | 'deploy.preview' | 'deploy.run' | 'deploy.config' | 'deploy.setEnabled' | 'deploy.setProfile'
@@ -16,6 +17,11 @@ export interface DeployServiceDeps {
   env: NodeJS.ProcessEnv
   /** Our own writes into a library, so the file watcher does not report them as outside changes. */
   noteWrites: (absPaths: string[]) => Promise<void>
+  /**
+   * Uses per skill id from the app's usage index (agents' logs, the ledger), asked only when a target is over its
+   * budget: the suggestions then name the least used first, as `skillbench deploy` does.
+   */
+  usageOf?: (library: string) => UsageLookup
 }
 
 /** A folder typed in the app must be absolute (`~/…` allowed); URLs and agent names pass through. */
@@ -57,13 +63,13 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       const info = await deps.requireLibrary(library)
       requireAbsolute(to, 'the target')
       const { deploy } = await import('../deploy/run')
-      return deploy({ library: info.path, to, skills, profile, dryRun: true, cwd: await home(), env: deps.env })
+      return deploy({ library: info.path, to, skills, profile, dryRun: true, cwd: await home(), env: deps.env, usage: deps.usageOf?.(library) })
     },
     'deploy.run': async ({ library, to, skills, profile }) => {
       const info = await deps.requireLibrary(library)
       requireAbsolute(to, 'the target')
       const { deploy } = await import('../deploy/run')
-      const result = await deploy({ library: info.path, to, skills, profile, cwd: await home(), env: deps.env, by: 'user' })
+      const result = await deploy({ library: info.path, to, skills, profile, cwd: await home(), env: deps.env, by: 'user', usage: deps.usageOf?.(library) })
       await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json'), path.join(info.path, '.skillbench', 'journal')])
       return result
     },

@@ -51,14 +51,17 @@ export const command: CliCommand = {
 async function runLocked(library: string, json: boolean, io: CliIo): Promise<number> {
   try {
     const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (m) => io.stderr(`${m}\n`) })
+    const held = report.held ?? []
     if (json) printJson(io, report)
     else {
       for (const s of report.installed) io.stdout(`installed ${s.name}  → ${s.path}  (${s.source.repo}@${s.source.commit.slice(0, 12)}${s.source.path ? ` ${s.source.path}` : ''})\n`)
-      for (const s of report.skipped) io.stdout(`in place  ${s.name}: ${s.reason}\n`)
+      for (const s of report.skipped) io.stdout(`${s.reason.startsWith('retired') ? 'retired ' : 'in place'}  ${s.name}: ${s.reason}\n`)
       for (const s of report.mismatched) io.stdout(`NOT AS LOCKED ${s.name}: ${s.reason}\n`)
-      io.stdout(`${report.installed.length} installed, ${report.skipped.length} already as locked, ${report.mismatched.length} not as locked\n`)
+      for (const h of held) io.stdout(`held      ${h.name}: the audit found ${h.findings.filter((f) => f.severity === 'high').length} high-risk item(s); not installed (${h.hint})\n${findingLines(h.findings)}`)
+      const retired = report.skipped.filter((s) => s.reason.startsWith('retired')).length
+      io.stdout(`${report.installed.length} installed, ${report.skipped.length - retired} already as locked, ${report.mismatched.length} not as locked${retired ? `, ${retired} retired` : ''}${held.length ? `, ${held.length} held back by the audit` : ''}\n`)
     }
-    return report.mismatched.length > 0 ? 1 : 0
+    return report.mismatched.length > 0 || held.length > 0 ? 1 : 0
   } catch (err) {
     if (!(err instanceof LockMismatchError)) throw err
     if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched })
