@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'Check skill files of every format (SKILL.md, skill_*.md, *_config.yaml, learned YAML): path + problem per file',
     load: () => import('./commands/validate')
   },
+  hooks: {
+    summary: 'Print the Claude Code Stop hook or Codex notify line that reflects each finished session (--decide) while auto-enhance is on',
+    load: () => import('./commands/hooks')
+  },
   'gen-commands': {
     summary: "Turn each SKILL.md skill's scripts/* into executables skill:<skill>:<tool> in a bin folder (-h prints the script's doc)",
     load: () => import('./commands/gen-commands')

@@ -242,9 +242,11 @@ export async function listClaudeSessions(dir: string, notes?: SkipNotes): Promis
 /** All tasks of all sessions under a Claude folder. */
 export async function scanClaudeDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]> } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]>; only?: (sessionFile: string) => boolean } = {}
 ): Promise<TaskTrace[]> {
-  const { sessions, subagents } = await listClaudeSessions(dir, opts.notes)
+  const found = await listClaudeSessions(dir, opts.notes)
+  const subagents = found.subagents
+  const sessions = opts.only ? found.sessions.filter(opts.only) : found.sessions
   const tasks: TaskTrace[] = []
   let done = 0
   for (const s of sessions) {

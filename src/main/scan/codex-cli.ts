@@ -193,9 +193,10 @@ export async function listCodexRollouts(dir: string, notes?: SkipNotes): Promise
 /** All tasks of all rollouts under a Codex folder. */
 export async function scanCodexDir(
   dir: string,
-  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]> } = {}
+  opts: { reader?: LogReader; signal?: AbortSignal; onProgress?: (done: number, total: number, path: string) => void; notes?: SkipNotes; cache?: ScanCache<TaskTrace[]>; only?: (sessionFile: string) => boolean } = {}
 ): Promise<TaskTrace[]> {
-  const files = await listCodexRollouts(dir, opts.notes)
+  const listed = await listCodexRollouts(dir, opts.notes)
+  const files = opts.only ? listed.filter(opts.only) : listed
   const tasks: TaskTrace[] = []
   let done = 0
   for (const f of files) {

@@ -28,6 +28,8 @@ export interface ScanSessionsOptions {
   onProgress?: (done: number, total: number, path: string) => void
   /** Parsed tasks per session file, reused while the file's size and mtime are unchanged. */
   cache?: ScanCache<TaskTrace[]>
+  /** Only these session files (Claude Code, Codex): a Stop hook reflects the one session that just ended. */
+  only?: (sessionFile: string) => boolean
 }
 
 /** The home folder sessions are looked for in (`SKILLBENCH_HOME` first, for tests). */
@@ -63,7 +65,7 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
     throw new ScanError(`session folder not found: ${dir}`)
   }
   const skipped: ScanResult['skipped'] = []
-  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
+  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, only: opts.only, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
   let tasks: TaskTrace[]
   switch (opts.source) {
     case 'claude':

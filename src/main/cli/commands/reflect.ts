@@ -23,6 +23,7 @@ const OPTIONS = {
   'claude-dir': { type: 'string' },
   'codex-dir': { type: 'string' },
   'synapse-dir': { type: 'string' },
+  hook: { type: 'string' },
   json: { type: 'boolean', default: false }
 } as const
 
@@ -52,7 +53,7 @@ export function formatReflectSummary(s: ReflectionSummary): string {
   return lines.join('\n') + '\n'
 }
 
-async function sessionTraces(values: Record<string, unknown>, io: CliIo): Promise<TaskTrace[] | undefined> {
+async function sessionTraces(values: Record<string, unknown>, io: CliIo, only?: string): Promise<TaskTrace[] | undefined> {
   const flags = (['claude-dir', 'codex-dir', 'synapse-dir'] as const).filter((f) => values[f] !== undefined)
   if (flags.length === 0) {
     return undefined
@@ -63,7 +64,7 @@ async function sessionTraces(values: Record<string, unknown>, io: CliIo): Promis
   const flag = flags[0]!
   const { scanSessions } = await import('../../scan/sessions')
   const source = flag === 'claude-dir' ? 'claude' : flag === 'codex-dir' ? 'codex' : 'synapse'
-  const result = await scanSessions({ source, dir: String(values[flag]), cwd: io.cwd, env: io.env, signal: io.signal })
+  const result = await scanSessions({ source, dir: String(values[flag]), cwd: io.cwd, env: io.env, signal: io.signal, ...(only ? { only: (f: string) => f === only } : {}) })
   return result.tasks
 }
 
@@ -79,95 +80,124 @@ export const command: CliCommand = {
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
-    '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]',
+    '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]\n' +
+    '       skillbench reflect --hook claude|codex (--library DIR | --root-dir DIR) --decide [...]  (run by the agent: see `skillbench hooks`)',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, OPTIONS, false)
-    const mode = values.llm
-    if (mode !== 'offline' && mode !== 'openai') {
-      throw new UsageError('--llm must be offline or openai')
+    if (!argv.some((a) => a === '--hook' || a.startsWith('--hook='))) return reflect(argv, io)
+    // Run by an agent when a session ends: whatever goes wrong is said on stderr and exits 1, never 2 (Claude
+    // Code reads 2 from a Stop hook as "do not stop" and would carry on with our message as its prompt).
+    try {
+      const code = await reflect(argv, io)
+      return code === 0 ? 0 : 1
+    } catch (err) {
+      io.stderr(`skillbench reflect --hook: ${(err as Error).message}\n`)
+      return 1
     }
-    const concurrency = positiveInt(values.concurrency, '--concurrency')
-    const budget = values.budget === undefined ? DEFAULT_SETTINGS.reflectBudgetChars : Number(values.budget)
-    if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
-
-    const traces = await sessionTraces(values, io)
-    if (traces && !values['root-dir'] && !values.library) {
-      throw new UsageError('session sources need a library: --root-dir DIR (its default user) or --library DIR')
-    }
-    const rootDir = values['root-dir']
-      ? path.resolve(io.cwd, values['root-dir'])
-      : traces
-        ? path.resolve(io.cwd, values.library!)
-        : resolveRootDir({ configPath: values.config, cwd: io.cwd })
-
-    // the SDK takes 100–250 ms to load: only where a model is used
-    const openai = mode === 'openai' ? await import('../../llm/openai-client') : undefined
-    const llmConfig = openai?.llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)
-    const llm = openai && llmConfig ? openai.createOpenAiClient(llmConfig) : undefined
-
-    const progressLine = { shown: false }
-    let done = 0
-    const onEvent = (e: ReflectionEvent): void => {
-      if (progressLine.shown) {
-        io.stderr('\r\u001b[2K')
-        progressLine.shown = false
-      }
-      switch (e.kind) {
-        case 'start':
-          io.stderr(`Found ${e.total} tasks to process\n`)
-          break
-        case 'task-start':
-          io.stderr(`${e.message}\n`)
-          break
-        case 'task-done':
-          done++
-          // with --decide the message carries the seed's report after the path
-          io.stderr(e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}\n` : `${e.message ?? ''}\n`)
-          break
-        case 'task-failed':
-          done++
-          io.stderr(`❌ ${e.taskDir}: ${e.message}\n`)
-          break
-        case 'task-skipped':
-          done++
-          io.stderr(e.decision ? `${e.message ?? ''}\n` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
-          break
-        default:
-          break
-      }
-      if (io.isTTY && e.kind !== 'done' && e.total > 0) {
-        io.stderr(progressBar(done, e.total))
-        progressLine.shown = true
-      }
-    }
-
-    const opts: ReflectionOptions = {
-      rootDir,
-      user: values.user,
-      tasks: values.task,
-      mode,
-      force: values.force,
-      decide: values.decide,
-      concurrency: concurrency ?? DEFAULT_SETTINGS.llm.concurrency,
-      budgetChars: budget,
-      traces,
-      signal: io.signal,
-      onEvent
-    }
-    if (traces && values.library) {
-      opts.library = path.resolve(io.cwd, values.library)
-    }
-    const summary = await runReflection(
-      opts,
-      defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
-    )
-    if (progressLine.shown) io.stderr('\n')
-    if (values.json) {
-      printJson(io, summary)
-    } else {
-      io.stdout(formatReflectSummary(summary))
-    }
-    if (summary.cancelled) return 130
-    return summary.failed.length ? 1 : 0
   }
+}
+
+async function reflect(argv: string[], io: CliIo): Promise<number> {
+  const hooked = argv.some((a) => a === '--hook' || a.startsWith('--hook='))
+  // Codex appends its notification as the last argument
+  const { values, positionals } = parseCommandArgs(argv, OPTIONS, hooked)
+  let only: string | undefined
+  if (values.hook !== undefined) {
+    const { hookTarget } = await import('../hook-session')
+    const target = await hookTarget(values.hook, { io, lastArg: positionals.at(-1), codexDir: values['codex-dir'] })
+    if (!target.run) {
+      io.stderr(`${target.message}\n`)
+      return target.code
+    }
+    values['claude-dir'] = undefined
+    values['codex-dir'] = undefined
+    values[target.flag] = target.dir
+    only = target.file
+  }
+  const mode = values.llm
+  if (mode !== 'offline' && mode !== 'openai') {
+    throw new UsageError('--llm must be offline or openai')
+  }
+  const concurrency = positiveInt(values.concurrency, '--concurrency')
+  const budget = values.budget === undefined ? DEFAULT_SETTINGS.reflectBudgetChars : Number(values.budget)
+  if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
+
+  const traces = await sessionTraces(values, io, only)
+  if (traces && !values['root-dir'] && !values.library) {
+    throw new UsageError('session sources need a library: --root-dir DIR (its default user) or --library DIR')
+  }
+  const rootDir = values['root-dir']
+    ? path.resolve(io.cwd, values['root-dir'])
+    : traces
+      ? path.resolve(io.cwd, values.library!)
+      : resolveRootDir({ configPath: values.config, cwd: io.cwd })
+
+  // the SDK takes 100–250 ms to load: only where a model is used
+  const openai = mode === 'openai' ? await import('../../llm/openai-client') : undefined
+  const llmConfig = openai?.llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env)
+  const llm = openai && llmConfig ? openai.createOpenAiClient(llmConfig) : undefined
+
+  const progressLine = { shown: false }
+  let done = 0
+  const onEvent = (e: ReflectionEvent): void => {
+    if (progressLine.shown) {
+      io.stderr('\r\u001b[2K')
+      progressLine.shown = false
+    }
+    switch (e.kind) {
+      case 'start':
+        io.stderr(`Found ${e.total} tasks to process\n`)
+        break
+      case 'task-start':
+        io.stderr(`${e.message}\n`)
+        break
+      case 'task-done':
+        done++
+        // with --decide the message carries the seed's report after the path
+        io.stderr(e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}\n` : `${e.message ?? ''}\n`)
+        break
+      case 'task-failed':
+        done++
+        io.stderr(`❌ ${e.taskDir}: ${e.message}\n`)
+        break
+      case 'task-skipped':
+        done++
+        io.stderr(e.decision ? `${e.message ?? ''}\n` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
+        break
+      default:
+        break
+    }
+    if (io.isTTY && e.kind !== 'done' && e.total > 0) {
+      io.stderr(progressBar(done, e.total))
+      progressLine.shown = true
+    }
+  }
+
+  const opts: ReflectionOptions = {
+    rootDir,
+    user: values.user,
+    tasks: values.task,
+    mode,
+    force: values.force,
+    decide: values.decide,
+    concurrency: concurrency ?? DEFAULT_SETTINGS.llm.concurrency,
+    budgetChars: budget,
+    traces,
+    signal: io.signal,
+    onEvent
+  }
+  if (traces && values.library) {
+    opts.library = path.resolve(io.cwd, values.library)
+  }
+  const summary = await runReflection(
+    opts,
+    defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
+  )
+  if (progressLine.shown) io.stderr('\n')
+  if (values.json) {
+    printJson(io, summary)
+  } else {
+    io.stdout(formatReflectSummary(summary))
+  }
+  if (summary.cancelled) return 130
+  return summary.failed.length ? 1 : 0
 }

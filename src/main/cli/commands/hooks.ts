@@ -1,0 +1,78 @@
+import path from 'node:path'
+import { readEnhanceSettings } from '../../config/enhance-settings'
+import { DEFAULT_SETTINGS } from '../../../shared/types'
+import { claudeStopHook, codexNotify, HOOK_AGENTS, type HookAgent } from '../agent-hooks'
+import { parseCommandArgs, UsageError, type CliCommand, type CliIo } from '../common'
+
+const OPTIONS = {
+  print: { type: 'string' },
+  library: { type: 'string' },
+  'root-dir': { type: 'string' },
+  user: { type: 'string' },
+  'codex-dir': { type: 'string' },
+  llm: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' }
+} as const
+
+const USAGE =
+  'skillbench hooks --print claude|codex (--library DIR | --root-dir DIR [--user U]) [--llm offline|openai --base-url URL --model M] [--codex-dir DIR]\n' +
+  '  Prints the hook an agent runs after each turn: `skillbench reflect --hook <agent> … --decide` on the session\n' +
+  '  that just ended (create a skill, propose an enhancement for review, or nothing). Claude Code: a Stop hook for\n' +
+  '  ~/.claude/settings.json; Codex: the notify line for ~/.codex/config.toml. It reflects only while the\n' +
+  "  auto-enhance switch is on (Skillbench → Settings); the model is the settings' unless --llm says otherwise."
+
+/** How this CLI is started from an agent's hook: absolute paths, so it runs from any folder. */
+function selfArgv(io: CliIo): string[] {
+  if (io.selfCommand?.length) return [...io.selfCommand]
+  return [process.execPath, path.resolve(process.argv[1] ?? 'skillbench')]
+}
+
+export const command: CliCommand = {
+  name: 'hooks',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
+    const agent = values.print as HookAgent | undefined
+    if (agent === undefined) throw new UsageError('--print claude|codex is required')
+    if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--print takes ${HOOK_AGENTS.join(' or ')}`)
+    if (!values.library === !values['root-dir']) throw new UsageError('give the library the skills go to: --library DIR or --root-dir DIR')
+    const settings = readEnhanceSettings(io.env)
+    const provider = values.llm ?? settings.llm.provider
+    if (provider !== 'offline' && provider !== 'openai') throw new UsageError('--llm must be offline or openai')
+
+    const args = [...selfArgv(io), 'reflect', '--hook', agent]
+    if (values.library) args.push('--library', path.resolve(io.cwd, values.library))
+    else args.push('--root-dir', path.resolve(io.cwd, values['root-dir']!), ...(values.user ? ['--user', values.user] : []))
+    if (agent === 'codex' && values['codex-dir']) args.push('--codex-dir', path.resolve(io.cwd, values['codex-dir']))
+    args.push('--decide')
+    const baseUrl = values['base-url'] ?? settings.llm.baseUrl ?? DEFAULT_SETTINGS.llm.baseUrl
+    const model = values.model ?? settings.llm.model ?? DEFAULT_SETTINGS.llm.model
+    if (provider === 'openai') args.push('--llm', 'openai', '--base-url', baseUrl, '--model', model)
+
+    io.stdout(agent === 'claude' ? claudeStopHook(args) : codexNotify(args))
+
+    const notes: string[] = []
+    notes.push(
+      agent === 'claude'
+        ? 'Put this into ~/.claude/settings.json (every project) or .claude/settings.json (one project), beside the hooks already there.\nClaude Code runs it each time it finishes a reply; a session is reflected once it is finished.'
+        : 'Put this line into ~/.codex/config.toml, above the first [table] (Codex allows one notify program).\nCodex runs it after each turn with the turn as JSON; that session is reflected once it is finished.'
+    )
+    notes.push(
+      settings.autoEnhance
+        ? `Auto-enhance is on (${settings.file}): each finished session gets a decision — create a skill, propose an enhancement (review it with \`skillbench proposals\` or in the app), or nothing.`
+        : `Auto-enhance is OFF (${settings.file}${settings.found ? '' : ', not created yet'}): the hook skips every session, at no cost, until you turn it on in Skillbench → Settings → Auto-enhance.`
+    )
+    if (provider === 'openai') {
+      const budget = settings.budgetChars ?? DEFAULT_SETTINGS.reflectBudgetChars
+      notes.push(
+        `⚠️  Cost: each finished task is sent to ${model} at ${baseUrl} — up to ${budget.toLocaleString('en-US')} characters (about ${Math.round(budget / 4).toLocaleString('en-US')} tokens) plus the answer, ` +
+          'on every session while auto-enhance is on. These are extra tokens you pay for. The key is read from OPENAI_API_KEY in the agent\'s environment.'
+      )
+    } else {
+      notes.push('No model is called (offline reflection): it costs no tokens. For model-written skills, print it again with --llm openai --model M.')
+    }
+    io.stderr(notes.join('\n') + '\n')
+    return 0
+  }
+}
