@@ -25,7 +25,7 @@ import { SettingsStore } from './workbench/settings-store'
 import { createWatchers, type WatcherSet } from './workbench/watcher'
 import { AutoEnhancer } from './workbench/auto-enhance'
 import { memoryHandlers } from './workbench/memory-service'
-import { sessionHandlers } from './workbench/session-sources'
+import { sessionHandlers, tasksTargeting } from './workbench/session-sources'
 import { deployHandlers } from './workbench/deploy-service'
 import { createUsageService } from './workbench/usage-service'
 import { curateHandlers } from './workbench/handlers/curate'
@@ -184,6 +184,21 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }
   }
 
+  const sessions = sessionHandlers({
+    settings: settingsStore,
+    env: deps.env ?? process.env,
+    core,
+    jobs,
+    requireLibrary: (library) => registry.requireLibrary(library),
+    listLibraries: () => registry.listLibraries(),
+    storeFor,
+    llmFor,
+    afterReflect: async (created) => {
+      await selfWrites.note(created.map((c) => path.resolve(c.library, c.path)))
+      await refreshWatchers()
+    }
+  })
+
   const handlers: ApiHandlers = {
     ...memoryHandlers({
       settings: settingsStore,
@@ -192,20 +207,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       llmFor,
       noteWrites: (paths) => selfWrites.note(paths)
     }),
-    ...sessionHandlers({
-      settings: settingsStore,
-      env: deps.env ?? process.env,
-      core,
-      jobs,
-      requireLibrary: (library) => registry.requireLibrary(library),
-      listLibraries: () => registry.listLibraries(),
-      storeFor,
-      llmFor,
-      afterReflect: async (created) => {
-        await selfWrites.note(created.map((c) => path.resolve(c.library, c.path)))
-        await refreshWatchers()
-      }
-    }),
+    ...sessions,
     ...deployHandlers({
       requireLibrary: (library) => registry.requireLibrary(library),
       env: deps.env ?? process.env,
@@ -220,7 +222,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     ...reflectHandlers(ctx),
     ...curateHandlers(ctx),
     ...jobHandlers(ctx),
-    ...overviewHandlers(ctx),
+    ...overviewHandlers(ctx, { sessionTasks: (library) => tasksTargeting(sessions, library) }),
     ...syncHandlers(ctx)
   }
 

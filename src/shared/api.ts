@@ -104,6 +104,19 @@ export interface TaskSummary extends TaskTrace {
   reflected: boolean
   /** Skills (active or legacy) whose task_directories list this task. */
   skills: { skill_id: string; title: string; library: string; legacy: boolean }[]
+  /** What `reflect` would do with it now (the Reflect screen and the Overview count from this). */
+  plan?: TaskPlan
+}
+
+/**
+ * What reflection would do with a task (issue 36): `new` → a skill (with its follow-ups), `update` → its skill was
+ * written while it was unfinished and it has finished since (a reviewable update), `no-skill` → nothing and why.
+ */
+export interface TaskPlan {
+  state: 'new' | 'reflected' | 'update' | 'no-skill'
+  why?: NoSkillWhy
+  /** `follow-up`: the task it continues. */
+  of?: string
 }
 
 export interface TaskListResult extends Omit<ScanResult, 'tasks'> {
@@ -157,6 +170,11 @@ export interface OverviewResult {
   errors: number
   tasks: number
   reflectedTasks: number
+  /** Tasks reflection would make a skill of now, or propose a finished version for (the Reflect screen's list). */
+  newTasks?: number
+  /** Tasks reflection makes no skill of (greeting, no work, unfinished, follow-up), counted by reason. */
+  noSkillTasks?: number
+  noSkillWhy?: Partial<Record<NoSkillWhy, number>>
   pendingProposals: number
   qualityHistogram: number[]
   recent: RecentActivity[]

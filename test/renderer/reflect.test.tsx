@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import type { TaskSummary } from '../../src/shared/api'
+import type { OverviewResult, TaskSummary } from '../../src/shared/api'
+import { nextSteps } from '../../src/renderer/features/overview/OverviewScreen'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -91,5 +92,64 @@ describe('Reflect screen', () => {
     const status = screen.getByTestId('jobs-status')
     expect(status.textContent).toContain('Reflecting')
     expect(status.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('40')
+  })
+})
+
+describe('Reflect screen: what reflecting will skip, and why (issue 36)', () => {
+  function judgedSetup(lang: 'en' | 'zh') {
+    const lib = new FakeLibrary()
+    const api = createFakeApi(libraryHandlers(lib))
+    if (lang === 'zh') {
+      window.localStorage.setItem('skillbench.lang', 'zh')
+      api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
+    }
+    api.handlers['tasks.list'] = async () => ({
+      root: ROOT,
+      skipped: [],
+      tasks: [
+        { ...base, taskDir: 's#1', path: `${ROOT}/s.jsonl`, mtime: 5, requirements: ['hi!'], plan: { state: 'no-skill', why: 'greeting' } },
+        { ...base, taskDir: 's#2', path: `${ROOT}/s.jsonl`, mtime: 4, requirements: ['Configure nightly rsync backups'], plan: { state: 'new' } },
+        { ...base, taskDir: 's#3', path: `${ROOT}/s.jsonl`, mtime: 3, requirements: ['also lint'], plan: { state: 'new' } },
+        { ...base, taskDir: 'output_x', path: `${ROOT}/alice/output_x`, mtime: 2, requirements: ['Migrate the build'], status: 'incomplete', completed: false, plan: { state: 'no-skill', why: 'unfinished' } },
+        { ...base, taskDir: 'output_y', path: `${ROOT}/alice/output_y`, mtime: 1, requirements: ['Write the calculator'], reflected: true, plan: { state: 'update' } }
+      ]
+    })
+    renderApp(api, { screen: 'reflect' })
+  }
+
+  it('lists greetings and unfinished tasks apart with their reason; the count is what a run reflects; a frozen skill shows as an update', async () => {
+    judgedSetup('en')
+    await waitFor(() => expect(screen.getByTestId('reflect-all').textContent).toContain('(3)'))
+    expect(screen.getAllByTestId('reflect-pick')).toHaveLength(3)
+    const rows = await screen.findAllByTestId('reflect-skipped-row')
+    expect(rows.map((r) => [r.getAttribute('data-why'), r.textContent?.includes('hi!') || r.textContent?.includes('Migrate')])).toEqual([
+      ['greeting', true],
+      ['unfinished', true]
+    ])
+    expect(rows[0]!.textContent).toContain('greeting')
+    expect(rows[1]!.textContent).toContain('unfinished: reflected once it finishes')
+    expect(screen.getByTestId('reflect-update').textContent).toContain('proposes the finished version')
+  })
+
+  it('says the reasons in Chinese', async () => {
+    judgedSetup('zh')
+    const rows = await screen.findAllByTestId('reflect-skipped-row', {}, { timeout: 5000 })
+    await waitFor(() => expect(rows[0]!.textContent).toContain('问候'))
+    expect(rows[1]!.textContent).toContain('未完成：完成后会再反思')
+    expect(screen.getByTestId('reflect-skipped').textContent).toContain('不会生成技能（2）')
+    window.localStorage.removeItem('skillbench.lang')
+  })
+})
+
+describe('Overview next step: counts from the judged list', () => {
+  const data = (over: Partial<OverviewResult>): OverviewResult => ({
+    skills: 1, legacy: 0, errors: 0, errorFiles: [], tasks: 3, reflectedTasks: 2, pendingProposals: 0, planComputed: false, qualityHistogram: [], recent: [], graph: { nodes: [], edges: [] }, ...over
+  })
+  it('greetings are not new tasks: after the run the reflect step is done and says why; a session library reflects on the Workspaces screen', () => {
+    const done = nextSteps(data({ newTasks: 0, noSkillTasks: 1 }), LIB, { browsed: true, rated: false }, undefined, true).find((s) => s.key === 'reflect')!
+    expect([done.done, done.label, done.vars, done.route]).toEqual([true, 'next.reflectDone', { n: 0, reflected: 2, skipped: 1 }, { screen: 'workspaces' }])
+    const fresh = nextSteps(data({ reflectedTasks: 0, newTasks: 2, noSkillTasks: 1 }), LIB, { browsed: true, rated: false }, undefined).find((s) => s.key === 'reflect')!
+    expect([fresh.done, fresh.label, fresh.vars?.n, fresh.route]).toEqual([false, 'next.reflect', 2, { screen: 'reflect' }])
+    expect(nextSteps(data({ tasks: 0, reflectedTasks: 0, newTasks: 0 }), LIB, { browsed: false, rated: false }, undefined).find((s) => s.key === 'reflect')!.label).toBe('next.reflectNone')
   })
 })

@@ -28,6 +28,8 @@ import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
 import { judgeTasks, noSkillReason, type NoSkillTask, type TaskUnit } from './task-judgment'
+import { reflectedSets } from './reflect-preview'
+import { finishedUpdateProposal } from './finished-update'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
 
@@ -105,7 +107,10 @@ interface LibraryCtx {
   takenNames: Set<string>
   store: SkillStore
   log: ReflectionLog
+  /** Task folders a skill lists (a skill frozen while its task was unfinished does not count). */
   reflected: Set<string>
+  /** Task folder → an active skill written while the task was unfinished: its finished version is proposed. */
+  frozen: Map<string, string>
   /** Tasks with an enhancement waiting for review (decide mode): they count as reflected. */
   pendingEnhance: Set<string>
   /** Serialises plan.json updates of this run (the curation lock is per process, not per call). */
@@ -198,6 +203,11 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       const reason = done ? 'already reflected' : 'enhancement pending review'
       summary.skipped.push({ taskDir: trace.taskDir, reason })
       emit({ ...base, kind: 'task-skipped', message: reason })
+      return
+    }
+    const frozenId = opts.force ? undefined : members.map((m) => ctx.frozen.get(m)).find((id) => id !== undefined)
+    if (frozenId && !members.some((m) => ctx.inFlight.has(m))) {
+      await proposeFinished(ctx, item.unit!, frozenId, base, summary, mode, opts, deps, emit, now)
       return
     }
     emit({ ...base, kind: 'task-start', message: `[${index}/${total}] Processing ${trace.taskDir}...` })
@@ -333,6 +343,7 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], dec
     await ensureDirInside(store.root, '.skillbench/logs')
   }
   const { skills } = await store.list({ includeLegacy: true })
+  const sets = reflectedSets(skills)
   return {
     dir,
     layout,
@@ -340,8 +351,9 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], dec
     takenNames: new Set([...RESERVED_SKILL_NAMES, ...skills.filter((s) => s.format === 'skill-md').map((s) => s.path.split('/')[0]!)]),
     store,
     log: new ReflectionLog(layout === 'agiagent' ? dir : path.join(store.root, '.skillbench'), secrets, deps.now),
-    reflected: reflectedTaskDirs(skills),
-    pendingEnhance: decide ? await pendingEnhanceTasks(store.root) : new Set(),
+    ...sets,
+    // a finished version already proposed for a frozen skill waits for review like an enhancement
+    pendingEnhance: decide || sets.frozen.size > 0 ? await pendingEnhanceTasks(store.root) : new Set(),
     planChain: Promise.resolve(),
     inFlight: new Set(),
     takenIds: new Set(skills.map((s) => s.skill_id)),
@@ -398,6 +410,50 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     summary.skipped.push({ taskDir: trace.taskDir, reason: `nothing to change: ${report.reason ?? ''}` })
   }
   return formatDecisionReport(report, language)
+}
+
+/**
+ * A task reflected before issue 36 while it was unfinished has finished now: its skill gets the finished version as
+ * an update proposal for review (never rewritten unseen, so a person's later edits are never lost; undo works).
+ */
+async function proposeFinished(
+  ctx: LibraryCtx,
+  unit: TaskUnit,
+  skillId: string,
+  base: { index: number; total: number; taskDir: string },
+  summary: ReflectionSummary,
+  mode: 'offline' | 'openai',
+  opts: ReflectionOptions,
+  deps: ReflectionDeps,
+  emit: (e: ReflectionEvent) => void,
+  now: () => Date
+): Promise<void> {
+  const { trace, members } = unit
+  emit({ ...base, kind: 'task-start', message: `[${base.index}/${base.total}] Processing ${trace.taskDir} (finished since its skill was written unfinished)...` })
+  try {
+    const step = (name: ReflectionStep, fraction: number, message: string): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, message })
+    const draft = redactDraft(await whileWaiting(mode, step, () => reflect(trace, mode, opts, deps))).draft
+    const skill = await ctx.store.get(skillId)
+    const { text } = await ctx.store.readRaw(skill.path)
+    const proposal = finishedUpdateProposal({ skill, raw: text, draft, members, taskDir: trace.taskDir, now: now() })
+    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
+    ctx.planChain = saved.catch(() => undefined)
+    const added = (await saved) === 'added'
+    for (const m of members) ctx.frozen.delete(m)
+    ctx.pendingEnhance.add(trace.taskDir)
+    if (added) (summary.proposals ??= []).push(proposal.id)
+    const reason = added
+      ? `finished since its skill was written unfinished: update of "${skill.title}" proposed for review (${proposal.id})`
+      : `the update of "${skill.title}" for the finished task was proposed before (${proposal.id})`
+    summary.skipped.push({ taskDir: trace.taskDir, reason })
+    void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} finished): ${proposal.id}`)
+    emit({ ...base, kind: 'task-done', message: reason })
+  } catch (err) {
+    const message = redact(errorText(err), deps.secrets ?? [])
+    summary.failed.push({ taskDir: trace.taskDir, error: message })
+    void ctx.log.error(`Failed to propose the finished version for ${trace.path}: ${message}`)
+    emit({ ...base, kind: 'task-failed', message })
+  }
 }
 
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */

@@ -33,6 +33,10 @@ export function buildOverview(input: {
   errors: readonly LoadError[]
   tasks: number
   reflectedTasks: number
+  /** From the judged task list (what a reflect run would do); absent in older callers. */
+  newTasks?: number
+  noSkillTasks?: number
+  noSkillWhy?: OverviewResult['noSkillWhy']
   pendingProposals: number
   planComputed: boolean
   recent: Recent[]
@@ -53,6 +57,8 @@ export function buildOverview(input: {
     errorFiles: input.errors.slice(0, ERROR_FILES_LIMIT).map((e) => ({ path: e.path, reason: e.reason })),
     tasks: input.tasks,
     reflectedTasks: input.reflectedTasks,
+    ...(input.newTasks !== undefined ? { newTasks: input.newTasks } : {}),
+    ...(input.noSkillTasks !== undefined ? { noSkillTasks: input.noSkillTasks, noSkillWhy: input.noSkillWhy ?? {} } : {}),
     pendingProposals: input.pendingProposals,
     planComputed: input.planComputed,
     qualityHistogram: qualityHistogram(input.skills),

@@ -10,6 +10,8 @@ import { ApiError, type ApiHandlers, type JobInfo, type LibraryInfo, type Sessio
 import type { ScanResult, Settings, Skill } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { detectSessionDirs, scanSessions } from '../scan/sessions'
+import { listingSkill, summariseTasks, type ListingSkill } from './task-plans'
+import { pendingEnhanceTasks } from '../reflect/decide-io'
 import type { SkillStore } from '../store/types'
 import type { CoreModules } from './core-modules'
 import { badRequest } from './errors'
@@ -57,6 +59,15 @@ export function mergeSources(detected: readonly StoredSessionSource[], added: re
 /** The settings key of a session folder's chosen library. */
 function targetKey(source: SessionSourceKind, dir: string): string {
   return `${source}:${dir}`
+}
+
+/** The tasks of every session folder whose reflections go into `library` (the Overview counts them). */
+export async function tasksTargeting(h: Pick<ApiHandlers, 'sessions.list' | 'sessions.tasks'>, library: string): Promise<TaskSummary[]> {
+  const out: TaskSummary[] = []
+  for (const s of (await h['sessions.list']({})).filter((x) => x.exists && x.targetLibrary === library)) {
+    out.push(...(await h['sessions.tasks']({ source: s.source, dir: s.dir })).tasks)
+  }
+  return out
 }
 
 /** The session-source methods of the contract. */
@@ -108,20 +119,32 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
   }
 
   /** Skills of every existing library that list a task name, to mark session tasks reflected. */
-  async function skillsByTaskName(): Promise<Map<string, TaskSummary['skills']>> {
-    const out = new Map<string, TaskSummary['skills']>()
+  async function skillsByTaskName(): Promise<{ byName: Map<string, ListingSkill[]>; pending: Set<string> }> {
+    const out = new Map<string, ListingSkill[]>()
+    const pending = new Set<string>()
     for (const lib of (await deps.listLibraries()).filter((l) => l.exists)) {
       const store = await deps.storeFor(lib.path).catch(() => undefined)
+      // an enhancement of a skill from this task waits for review: a run skips the task as "pending review"
+      if (store) for (const dir of await pendingEnhanceTasks(store.root)) pending.add(dir)
       const skills: Skill[] = store ? ((await store.list({ includeLegacy: true }).catch(() => undefined))?.skills ?? []) : []
       for (const s of skills) {
         for (const dir of s.task_directories) {
           const arr = out.get(dir) ?? []
-          arr.push({ skill_id: s.skill_id, title: s.title, library: lib.path, legacy: s.legacy })
+          arr.push(listingSkill(s, lib.path))
           out.set(dir, arr)
         }
       }
     }
-    return out
+    return { byName: out, pending }
+  }
+
+  /** A source's tasks with their skills and what a reflect run would do with each. */
+  async function listTasks(source: SessionSourceKind, dir: string, fresh: boolean): Promise<TaskListResult> {
+    const found = await requireSource(source, dir)
+    const result = await scan(source, found.dir, deps.settings.settings, fresh)
+    const { byName, pending } = await skillsByTaskName()
+    const tasks = summariseTasks(result.tasks, (t) => byName.get(t.taskDir) ?? [], (t) => pending.has(t.taskDir))
+    return { root: result.root, skipped: result.skipped, tasks }
   }
 
   return {
@@ -148,16 +171,7 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
       return list()
     },
 
-    'sessions.tasks': async ({ source, dir }) => {
-      const found = await requireSource(source, dir)
-      const result = await scan(source, found.dir, deps.settings.settings, true)
-      const byName = await skillsByTaskName()
-      const tasks: TaskSummary[] = result.tasks.map((t) => {
-        const skills = byName.get(t.taskDir) ?? []
-        return { ...t, reflected: skills.length > 0, skills }
-      })
-      return { root: result.root, skipped: result.skipped, tasks } satisfies TaskListResult
-    },
+    'sessions.tasks': async ({ source, dir }) => listTasks(source, dir, true),
 
     'sessions.readLog': async ({ source, dir, taskPath, start, at, line, end, maxBytes }) => {
       const real = await sessionFile(source, dir, taskPath)

@@ -10,7 +10,13 @@ export const reflectEn = {
   'reflect.why.little-work': 'too little work for a skill',
   'reflect.why.unfinished': 'unfinished: reflected once it finishes',
   'reflect.why.follow-up': 'follow-up of {of}: folded into that task',
-  'reflect.why.follow-up-earlier': 'follow-up of an earlier task'
+  'reflect.why.follow-up-earlier': 'follow-up of an earlier task',
+  'reflect.skippedTitle': 'Make no skill ({n})',
+  'reflect.skippedLead': 'Reflecting reads these tasks too and makes no skill of them, for the reason shown.',
+  'reflect.update': 'finished since its skill was written unfinished: reflecting proposes the finished version for review',
+  'reflect.nothingNewJudged': 'Nothing new to reflect: {reflected} of {n} tasks are reflected, {skipped} make no skill.',
+  'next.reflectDone': 'No new tasks to reflect ({reflected} reflected, {skipped} make no skill)',
+  'overview.noSkill': 'Tasks without a skill'
 }
 
 export const reflectZh: Record<keyof typeof reflectEn, string> = {
@@ -21,5 +27,11 @@ export const reflectZh: Record<keyof typeof reflectEn, string> = {
   'reflect.why.little-work': '工作量太少，不值得生成技能',
   'reflect.why.unfinished': '未完成：完成后会再反思',
   'reflect.why.follow-up': '{of} 的后续请求：已并入该任务',
-  'reflect.why.follow-up-earlier': '更早任务的后续请求'
+  'reflect.why.follow-up-earlier': '更早任务的后续请求',
+  'reflect.skippedTitle': '不会生成技能（{n}）',
+  'reflect.skippedLead': '反思时也会读取这些任务，但出于所示原因不会为它们生成技能。',
+  'reflect.update': '技能写于任务未完成时，任务现已完成：反思会提出完成后的版本供审阅',
+  'reflect.nothingNewJudged': '没有新的可反思任务：{n} 个任务中 {reflected} 个已反思，{skipped} 个不会生成技能。',
+  'next.reflectDone': '没有新的可反思任务（已反思 {reflected} 个，{skipped} 个不会生成技能）',
+  'overview.noSkill': '未生成技能的任务'
 }

@@ -1,31 +1,35 @@
 /** A library's overview: counts, tasks reflected, pending proposals, recent activity and the similarity map. */
-import type { ApiHandlers, OverviewResult } from '../../../shared/api'
+import type { ApiHandlers, OverviewResult, TaskSummary } from '../../../shared/api'
 import { protectionReason } from '../../curate/protect'
 import type { WorkbenchContext } from '../context'
 import { buildOverview, readRecentActivity } from '../overview'
+import { taskCounts } from '../task-plans'
+import { listRootTasks } from './tasks'
 
 export type OverviewMethods = 'overview.get'
 
-export function overviewHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, OverviewMethods> {
+export interface OverviewSources {
+  /** The tasks of the session folders (Claude Code, Codex) whose skills go into a library. */
+  sessionTasks?: (library: string) => Promise<TaskSummary[]>
+}
+
+export function overviewHandlers(ctx: WorkbenchContext, sources: OverviewSources = {}): Pick<ApiHandlers, OverviewMethods> {
   const { registry, core, storeFor } = ctx
   return {
     'overview.get': async ({ library }) => {
       const info = await registry.requireLibrary(library)
-      let taskCount = 0
-      let reflectedTasks = 0
       const list = info.exists ? await (await storeFor(library)).list({ includeLegacy: true }) : { skills: [], errors: [] }
+      // the same list the Reflect and Workspaces screens show, judged as a reflect run would judge it
+      const tasks: TaskSummary[] = []
       if (info.root && info.user !== undefined) {
         // a user with tasks but no library folder yet still has tasks to count
-        const scanned = await ctx.scan(info.root).catch(() => undefined)
-        if (scanned) {
-          const reflected = new Set(list.skills.flatMap((s) => s.task_directories))
-          const mine = scanned.tasks.filter((t) => t.user === info.user)
-          taskCount = mine.length
-          reflectedTasks = mine.filter((t) => reflected.has(t.taskDir)).length
-        }
+        const listed = await listRootTasks(ctx, info.root).catch(() => undefined)
+        tasks.push(...(listed?.tasks ?? []).filter((t) => t.user === info.user))
       }
+      tasks.push(...((await sources.sessionTasks?.(info.path).catch(() => [])) ?? []))
+      const counts = taskCounts(tasks)
       if (!info.exists) {
-        return { ...emptyOverview(), tasks: taskCount }
+        return { ...emptyOverview(), ...counts }
       }
       const store = await storeFor(library)
       const plan = await core.readPlan(store).catch(() => undefined)
@@ -40,8 +44,7 @@ export function overviewHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Overv
       return buildOverview({
         skills: list.skills,
         errors: list.errors,
-        tasks: taskCount,
-        reflectedTasks,
+        ...counts,
         pendingProposals: plan ? plan.plan.proposals.filter((p) => !p.status || p.status === 'pending').length : 0,
         planComputed: Boolean(plan?.computedAt),
         recent,

@@ -28,11 +28,15 @@ export interface NextStep {
 }
 
 /** The first-hour steps for a library (pure): browse a task → reflect the new ones → review proposals → rate a skill. */
-export function nextSteps(data: OverviewResult, library: string, flags: { browsed: boolean; rated: boolean }, firstSkill: string | undefined): NextStep[] {
-  const fresh = Math.max(0, data.tasks - data.reflectedTasks)
+export function nextSteps(data: OverviewResult, library: string, flags: { browsed: boolean; rated: boolean }, firstSkill: string | undefined, sessionsOnly = false): NextStep[] {
+  // what a reflect run would make skills of (greetings, follow-ups and unfinished tasks are not new work)
+  const fresh = data.newTasks ?? Math.max(0, data.tasks - data.reflectedTasks)
+  const skipped = data.noSkillTasks ?? 0
+  const reflectLabel: MessageKey = fresh > 1 ? 'next.reflect' : fresh === 1 ? 'next.reflectOne' : data.tasks > 0 ? 'next.reflectDone' : 'next.reflectNone'
   return [
     { key: 'browse', label: 'next.browse', done: flags.browsed || data.reflectedTasks > 0, route: { screen: 'workspaces' } },
-    { key: 'reflect', label: fresh > 1 ? 'next.reflect' : fresh === 1 ? 'next.reflectOne' : 'next.reflectNone', vars: { n: fresh }, done: data.tasks > 0 && fresh === 0, route: { screen: 'reflect' } },
+    // a library without a data root gets its tasks from session folders, reflected on the Workspaces screen
+    { key: 'reflect', label: reflectLabel, vars: { n: fresh, reflected: data.reflectedTasks, skipped }, done: data.tasks > 0 && fresh === 0, route: sessionsOnly ? { screen: 'workspaces' } : { screen: 'reflect' } },
     {
       key: 'review',
       label: data.pendingProposals > 1 ? 'next.review' : data.pendingProposals === 1 ? 'next.reviewOne' : data.planComputed ? 'next.reviewNone' : 'next.curate',
@@ -89,12 +93,13 @@ export function OverviewScreen(): React.JSX.Element {
       {data && library && (
         <>
           {root?.problem && data.tasks === 0 && <RootProblemNotice root={root} />}
-          <NextSteps data={data} library={library} />
+          <NextSteps data={data} library={library} sessionsOnly={!!info && !info.root} />
           <div className="cards" data-testid="overview-counts">
             <Card label={t('overview.skills')} value={data.skills} onClick={() => navigate({ screen: 'skills' })} />
             <Card label={t('overview.legacy')} value={data.legacy} />
             <Card label={t('overview.tasks')} value={data.tasks} onClick={() => navigate({ screen: 'workspaces' })} />
             <Card label={t('overview.reflected')} value={data.reflectedTasks} />
+            {(data.noSkillTasks ?? 0) > 0 && <Card label={t('overview.noSkill')} value={data.noSkillTasks ?? 0} onClick={info?.root ? () => navigate({ screen: 'reflect' }) : undefined} testId="overview-no-skill" />}
             <Card label={t('overview.proposals')} value={data.pendingProposals} onClick={() => navigate({ screen: 'curate' })} />
             <Card label={t('overview.errors')} value={data.errors} tone={data.errors > 0 ? 'bad' : undefined} onClick={data.errors > 0 ? openErrors : undefined} testId="overview-errors" />
           </div>
@@ -169,12 +174,12 @@ export function authorName(t: Translate, who: string | undefined): string {
   return who
 }
 
-function NextSteps(props: { data: OverviewResult; library: string }): React.JSX.Element | null {
+function NextSteps(props: { data: OverviewResult; library: string; sessionsOnly: boolean }): React.JSX.Element | null {
   const { t } = useI18n()
   const { navigate } = useAppState()
   const [hidden, setHidden] = useState(() => readFlag('nextStepsHidden'))
   const firstSkill = props.data.graph.nodes[0]?.id
-  const steps = nextSteps(props.data, props.library, { browsed: readFlag('browsed'), rated: readFlag('rated') }, firstSkill)
+  const steps = nextSteps(props.data, props.library, { browsed: readFlag('browsed'), rated: readFlag('rated') }, firstSkill, props.sessionsOnly)
   const current = steps.find((s) => !s.done)
   if (hidden || !current) return null
   return (

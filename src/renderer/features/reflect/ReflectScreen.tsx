@@ -16,7 +16,8 @@ import { taskTime } from '../../../shared/task-time'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { taskHeadline } from '../workspaces/task-status'
-import { NoSkillList } from './NoSkillList'
+import { NoSkillList, SkippedTaskList } from './NoSkillList'
+import { freshTasks, reflectedCount, skippedTasks } from './task-plan-view'
 
 /** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
 export function ReflectScreen(): React.JSX.Element {
@@ -28,7 +29,9 @@ export function ReflectScreen(): React.JSX.Element {
   const roots = useRoots()
   const [picked, setPicked] = useState<Set<string>>(new Set())
   const tasks = useQuery({ queryKey: queryKeys.tasks(root ?? ''), queryFn: () => api.call('tasks.list', { root: root! }), enabled: !!root })
-  const fresh = useMemo(() => (tasks.data?.tasks ?? []).filter((x) => !x.reflected).sort((a, b) => taskTime(b) - taskTime(a)), [tasks.data])
+  // the same judgment a run makes: greetings, follow-ups and unfinished tasks are listed apart with their reason
+  const fresh = useMemo(() => freshTasks(tasks.data?.tasks ?? []), [tasks.data])
+  const skipped = useMemo(() => skippedTasks(tasks.data?.tasks ?? []), [tasks.data])
   const rootInfo = roots.data?.find((r) => r.path === root)
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
   const job = latestJob(jobs, 'reflect')
@@ -95,14 +98,24 @@ export function ReflectScreen(): React.JSX.Element {
             <label key={task.path} className="check-row">
               <input type="checkbox" checked={picked.has(task.path)} onChange={() => toggle(task.path)} data-testid="reflect-pick" />
               <span className="strong ellipsis pick-headline">{taskHeadline(task)}</span>
+              {task.plan?.state === 'update' && (
+                <Badge tone="info" testId="reflect-update">
+                  {t('reflect.update')}
+                </Badge>
+              )}
               <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
             </label>
           ))}
         </fieldset>
       )}
+      {!running && tasks.data && <SkippedTaskList tasks={skipped} all={tasks.data.tasks} />}
       {root && tasks.data && fresh.length === 0 && !job && !rootInfo?.problem && (
         <p className="empty" data-testid="reflect-nothing">
-          {tasks.data.tasks.length === 0 ? t('reflect.noTasks', { path: root }) : t('reflect.nothingNew', { n: tasks.data.tasks.length })}
+          {tasks.data.tasks.length === 0
+            ? t('reflect.noTasks', { path: root })
+            : skipped.length > 0
+              ? t('reflect.nothingNewJudged', { n: tasks.data.tasks.length, reflected: reflectedCount(tasks.data.tasks), skipped: skipped.length })
+              : t('reflect.nothingNew', { n: tasks.data.tasks.length })}
         </p>
       )}
       {job && (

@@ -1,0 +1,89 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
+import { reflectOffline } from '../../src/main/reflect/offline-reflector'
+import { previewReflection, writtenUnfinished } from '../../src/main/reflect/reflect-preview'
+import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
+import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
+import { loadPlan } from '../../src/main/review/plan'
+import { scanRoot } from '../../src/main/scan'
+import { openLibrary } from '../../src/main/store/library'
+import { CALC_LOG, makeRoot } from './make-root'
+
+const ZH_DONE = CALC_LOG.replace('Write a Python calculator with unit tests', '用 Python 写一个计算器，并写单元测试').replace('calculator done', '计算器完成')
+const ZH_UNFINISHED = ZH_DONE.replace(/TASK_COMPLETED:.*\n/, '')
+const TASK = 'output_20260101_000001'
+
+/** A root whose unfinished task was reflected the old way: the offline skill saying "结果：未完成" on disk. */
+async function frozenRoot(): Promise<{ root: string; lib: string; skillPath: string; before: string }> {
+  const root = makeRoot([{ dir: `eve/${TASK}`, log: ZH_UNFINISHED }])
+  const lib = libraryDirFor(root, 'eve')
+  fs.mkdirSync(lib, { recursive: true })
+  const [trace] = (await scanRoot({ rootDir: root })).tasks
+  const draft = reflectOffline(trace!)
+  expect(draft.body).toContain('**结果：** 未完成')
+  const store = await openLibrary(lib)
+  const skill = await store.create({ skill_id: '1767225600', title: draft.title, body: draft.body, usage_conditions: draft.usageConditions, task_directories: [TASK] })
+  expect(writtenUnfinished(skill)).toBe(true)
+  const skillPath = path.join(lib, skill.path)
+  return { root, lib, skillPath, before: fs.readFileSync(skillPath, 'utf8') }
+}
+
+describe('a skill frozen from an unfinished task, once the task finishes', () => {
+  it('gets its finished version as a reviewable update; accepting rewrites it, undo restores it byte for byte, nothing is deleted', async () => {
+    const { root, lib, skillPath, before } = await frozenRoot()
+    const deps = defaultReflectionDeps()
+    // still unfinished: nothing proposed, the skill untouched
+    const early = await runReflection({ rootDir: root }, deps)
+    expect(early.skipped.map((s) => s.why)).toEqual(['unfinished'])
+    expect(early.proposals ?? []).toEqual([])
+
+    fs.writeFileSync(path.join(root, 'eve', TASK, 'logs', 'manager.out'), ZH_DONE)
+    const traces = (await scanRoot({ rootDir: root })).tasks
+    expect([...previewReflection(traces, () => 'frozen').values()]).toEqual([{ state: 'update' }])
+
+    const run = await runReflection({ rootDir: root }, deps)
+    expect(run.created).toEqual([])
+    expect(run.proposals).toHaveLength(1)
+    expect(run.skipped[0]!.reason).toMatch(/finished since its skill was written unfinished: update of ".*" proposed for review \(finished-/)
+    // proposed, not written: the file is as it was
+    expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
+    const proposal = (await loadPlan(lib)).proposals.find((p) => p.id === run.proposals![0])!
+    expect(proposal.kind).toBe('enhance')
+    expect(proposal.changes[0]!.before).toBe(before)
+    expect(proposal.changes[0]!.after).toContain('**结果：** 已完成。')
+    expect(proposal.changes[0]!.after).not.toContain('未完成')
+
+    // the next run sees it waiting for review and proposes nothing new
+    const again = await runReflection({ rootDir: root }, deps)
+    expect(again.proposals ?? []).toEqual([])
+    expect(again.skipped.map((s) => s.reason)).toEqual(['enhancement pending review'])
+
+    await acceptProposal(lib, proposal.id, 'user')
+    const after = fs.readFileSync(skillPath, 'utf8')
+    expect(after).toContain('已完成')
+    expect(after).not.toContain('未完成')
+    const skills = (await (await openLibrary(lib)).list({ includeLegacy: true })).skills
+    expect(skills.map((s) => s.skill_id)).toEqual(['1767225600'])
+    expect(skills[0]!.task_directories).toEqual([TASK])
+    expect(writtenUnfinished(skills[0]!)).toBe(false)
+
+    await undoApplied(lib, proposal.id, 'user')
+    expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
+  })
+
+  it('--force still writes a new skill beside it (the old behaviour, asked for by name)', async () => {
+    const { root, lib } = await frozenRoot()
+    fs.writeFileSync(path.join(root, 'eve', TASK, 'logs', 'manager.out'), ZH_DONE)
+    const run = await runReflection({ rootDir: root, force: true }, defaultReflectionDeps())
+    expect(run.created).toHaveLength(1)
+    expect((await (await openLibrary(lib)).list()).skills).toHaveLength(2)
+  })
+
+  it('a skill that says the task finished, or a retired frozen one, counts as reflected', () => {
+    expect(writtenUnfinished({ body: '**Outcome:** Completed.', legacy: false })).toBe(false)
+    expect(writtenUnfinished({ body: '**Outcome:** Not finished: the log has no completion marker.', legacy: false })).toBe(true)
+    expect(writtenUnfinished({ body: '**结果：** 未完成：日志中没有完成标记。', legacy: true })).toBe(false)
+  })
+})
