@@ -143,7 +143,7 @@ describe('the stdio front', () => {
     expect([...handed.answered]).toEqual([1])
     const served = serveStdio({ store, search, stdin: handed.stdin, stdout: io.stdout, answered: handed.answered, onListening: handed.start })
     const list = await io.next(2)
-    expect((list.result as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(['copy_skill_files', 'delete_skill', 'edit_skill', 'query_skill', 'rate_skill'])
+    expect((list.result as { tools: { name: string }[] }).tools.map((t) => t.name).sort()).toEqual(['add_lesson', 'copy_skill_files', 'delete_skill', 'edit_skill', 'query_skill', 'rate_skill', 'record_preference'])
     expect(((await io.next(3)).result as { isError: boolean }).isError).toBe(false)
     io.send({ jsonrpc: '2.0', id: 4, method: 'ping' }) // arriving after the hand-over, through the front
     expect((await io.next(4)).result).toEqual({})

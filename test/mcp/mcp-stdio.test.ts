@@ -57,9 +57,9 @@ describe('skillbench mcp over stdio (library mode)', () => {
     await expect(client.getPrompt({ name: 'skill-tools-guide', arguments: { lang: 'fr' } })).rejects.toThrow(/lang/)
   })
 
-  it('lists the five tools with the same parameters as SKILL_TOOL_SCHEMAS', async () => {
+  it('lists the five skill tools with the same parameters as SKILL_TOOL_SCHEMAS (and the two memory tools)', async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['copy_skill_files', 'delete_skill', 'edit_skill', 'query_skill', 'rate_skill'])
+    expect(tools.map((t) => t.name).sort()).toEqual(['add_lesson', 'copy_skill_files', 'delete_skill', 'edit_skill', 'query_skill', 'rate_skill', 'record_preference'])
     for (const s of SKILL_TOOL_SCHEMAS) {
       const t = tools.find((x) => x.name === s.function.name)!
       expect(t.description).toBe(s.function.description)

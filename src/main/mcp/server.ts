@@ -17,6 +17,7 @@ import { SKILL_TOOL_SCHEMAS } from '../tools/schemas'
 import type { Availability } from './availability'
 import { SERVER_NAME, SERVER_VERSION, serverInstructions } from './handshake'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
+import { createMemoryToolAnswerer, MEMORY_TOOL_SCHEMAS, type MemoryToolName } from './memory-tools'
 import { skillToolsPrompt } from './prompt-snippet'
 import { createToolAnswerer, type ToolAnswerOptions } from './tool-answers'
 
@@ -25,6 +26,8 @@ export { SERVER_NAME, SERVER_VERSION }
 export interface SkillMcpServerOptions extends Omit<ToolAnswerOptions, 'available'> {
   /** Default: available (a plain library with nothing saying otherwise). */
   availability?: Availability
+  /** The workspace holding `memory/` for add_lesson / record_preference (they say how to set it when absent). */
+  memoryWorkspace?: string
 }
 
 /** Builds the MCP server (not yet connected). */
@@ -49,6 +52,28 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
         }
       },
       async (args: Record<string, unknown>) => answer(name, args, clientName())
+    )
+  }
+
+  // add_lesson / record_preference: under the edit switch (proposals by default), seed 003
+  const memoryAnswer = createMemoryToolAnswerer({
+    libraryRoot: opts.store.root,
+    memoryWorkspace: opts.memoryWorkspace,
+    available,
+    proposalOnly: opts.proposalOnly?.edit ?? true,
+    log: opts.log,
+    now: opts.now
+  })
+  for (const schema of MEMORY_TOOL_SCHEMAS) {
+    const name = schema.function.name as MemoryToolName
+    server.registerTool(
+      name,
+      {
+        description: schema.function.description,
+        inputSchema: zodObjectFromJsonSchema(schema.function.parameters),
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+      },
+      async (args: Record<string, unknown>) => memoryAnswer(name, args, clientName())
     )
   }
 

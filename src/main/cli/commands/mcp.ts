@@ -7,6 +7,7 @@ const OPTIONS = {
   ...LIBRARY_OPTIONS,
   config: { type: 'string' },
   workspace: { type: 'string' },
+  memory: { type: 'string' },
   'direct-edit': { type: 'boolean', default: false },
   'direct-delete': { type: 'boolean', default: false },
   'ignore-settings': { type: 'boolean', default: false },
@@ -22,7 +23,8 @@ const USAGE = `skillbench mcp (--library DIR | --root-dir DIR --user NAME) [opti
        skillbench mcp --print-config claude|mcp-json|codex|cursor (--library DIR | --root-dir DIR --user NAME) [options]
 
 Runs a Model Context Protocol server on stdin/stdout (for Claude Code, Codex, Cursor… see docs/MCP.md).
-Tools: query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files. Resources: skill://<skill_id>.
+Tools: query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files, add_lesson, record_preference.
+Resources: skill://<skill_id>.
 Prompt: skill-tools-guide. Logs go to stderr; stdout carries only the protocol.
 
 Options:
@@ -34,8 +36,12 @@ Options:
                          when it is False every skill tool answers "Skill tools are only available
                          when long-term memory is enabled"
   --workspace DIR        the agent workspace copy_skill_files copies from (default: the current folder)
+  --memory DIR           the folder holding memory/ (lessons.md, preferences.md…) for add_lesson and
+                         record_preference (default: DIR/NAME with --root-dir, else the library's memory
+                         folder chosen in the app's settings)
   --direct-edit          edit_skill changes the file at once (default: it makes a pending proposal
-                         that waits for review in the app, in <library>/.skillbench/pending/)
+                         that waits for review in the app, in <library>/.skillbench/pending/); the memory
+                         tools follow the same switch (a memory proposal in the review queue, or written at once)
   --direct-delete        delete_skill moves the skill to legacy/ at once (default: a pending proposal)
   --ignore-settings      do not read the workbench settings ($SKILLBENCH_CONFIG_DIR or ~/.config/skillbench/
                          settings.json); by default its enableLongTermMemory=false turns the tools off and its
@@ -87,6 +93,7 @@ function serverLaunch(
   values: {
     config?: string
     workspace?: string
+    memory?: string
     'direct-edit'?: boolean
     'direct-delete'?: boolean
     'ignore-settings'?: boolean
@@ -106,6 +113,7 @@ function serverLaunch(
   }
   if (values.config) args.push('--config', path.resolve(cwd, values.config))
   if (values.workspace) args.push('--workspace', path.resolve(cwd, values.workspace))
+  if (values.memory) args.push('--memory', path.resolve(cwd, values.memory))
   if (values['direct-edit']) args.push('--direct-edit')
   if (values['direct-delete']) args.push('--direct-delete')
   if (values['ignore-settings']) args.push('--ignore-settings')
@@ -150,9 +158,9 @@ export const command: CliCommand = {
     // at once, open the search index next, answer the first queries from it; the MCP SDK (~200 ms of modules)
     // loads only when a message needs it or when idle.
     const log = (line: string): void => io.stderr(`[skillbench mcp] ${line}\n`)
-    const [{ startStdioFront }, { guardLines }, { SKILL_TOOL_NAMES }] = await Promise.all([import('../../mcp/stdio-front'), import('../../mcp/line-guard'), import('../../tools/schemas')])
+    const [{ startStdioFront }, { guardLines }, { SKILL_TOOL_NAMES }, { MEMORY_TOOL_NAMES }] = await Promise.all([import('../../mcp/stdio-front'), import('../../mcp/line-guard'), import('../../tools/schemas'), import('../../mcp/memory-tool-names')])
     // every line is checked first: what no server could answer gets a JSON-RPC error here, and the server stays up
-    const stdin = guardLines(process.stdin, { toolNames: SKILL_TOOL_NAMES, reply: (msg) => void process.stdout.write(JSON.stringify(msg) + '\n'), log })
+    const stdin = guardLines(process.stdin, { toolNames: [...SKILL_TOOL_NAMES, ...MEMORY_TOOL_NAMES], reply: (msg) => void process.stdout.write(JSON.stringify(msg) + '\n'), log })
     const front = startStdioFront({ stdin, stdout: process.stdout, log })
     io.signal.addEventListener('abort', () => front.close(), { once: true })
     // A client writes initialize as soon as it has started us: it is answered before the index's synchronous work
@@ -203,7 +211,8 @@ export const command: CliCommand = {
       if (await front.sdkWanted) {
         const { serveStdio } = await import('../../mcp/server')
         const handed = front.handOver()
-        await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, log, remoteQuery, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
+        const memoryWorkspace = await memoryWorkspaceFor(values, store.root, app?.file, io.cwd)
+        await serveStdio({ store, search, availability, proposalOnly, workspaceRoot, memoryWorkspace, log, remoteQuery, signal: io.signal, stdin: handed.stdin, answered: handed.answered, onListening: handed.start })
       }
       await front.drained()
       // the last queries' uses reach the skill files before the process goes (they are safe in the ledger anyway)
@@ -214,5 +223,21 @@ export const command: CliCommand = {
     }
     log('client disconnected')
     return 0
+  }
+}
+
+/**
+ * The workspace holding memory/ for the memory tools: --memory, else the data-root user's folder, else the memory
+ * folder the app's settings chose for this library; undefined when none says (the tools then say how to set it).
+ */
+async function memoryWorkspaceFor(values: { memory?: string; 'root-dir'?: string; user?: string; library?: string }, libraryRoot: string, settingsFile: string | undefined, cwd: string): Promise<string | undefined> {
+  if (values.memory) return path.resolve(cwd, values.memory)
+  if (!values.library && values['root-dir'] && values.user) return path.resolve(cwd, values['root-dir'], values.user)
+  if (!settingsFile) return undefined
+  try {
+    const chosen = (JSON.parse(await fs.promises.readFile(settingsFile, 'utf8')) as { memoryWorkspaces?: Record<string, unknown> }).memoryWorkspaces?.[libraryRoot]
+    return typeof chosen === 'string' && path.isAbsolute(chosen) ? chosen : undefined
+  } catch {
+    return undefined
   }
 }

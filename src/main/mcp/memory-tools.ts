@@ -1,0 +1,113 @@
+/**
+ * Memory tools over MCP (seed 003): an agent adds a lesson (`add_lesson`) or records the user's preference
+ * (`record_preference`). Under the same review switch as `edit_skill`: in proposal mode the write becomes a `memory`
+ * proposal in the library's review queue; otherwise it lands at once, atomically, under the memory lock. Both
+ * deduplicate (an entry memory already holds, or a proposal holds, is not written twice).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { addMemoryEntries, type MemoryTarget } from '../memory/memory-entries'
+import { oneLine } from '../memory/text'
+import { proposeMemory } from '../review/memory-proposals'
+import type { FunctionToolSchema } from '../tools/schemas'
+import { DISABLED_MESSAGE } from '../tools/skill-tools'
+
+import type { MemoryToolName } from './memory-tool-names'
+
+export type { MemoryToolName }
+
+/** The tools' JSON schemas (OpenAI function shape, like SKILL_TOOL_SCHEMAS). */
+export const MEMORY_TOOL_SCHEMAS: readonly FunctionToolSchema[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'add_lesson',
+      description:
+        'Add a lesson (a behaviour rule learned from a mistake, e.g. "Only use the registered tools: cat, ls. Do not invent tool names.") to memory/lessons.md, which is injected into the system prompt of later sessions as "## 行为约束 / Lessons". One rule per call, one line. Depending on the settings it waits for review or lands at once.',
+      parameters: {
+        type: 'object',
+        properties: { lesson: { type: 'string', description: 'The rule, one line (at most 500 characters).' } },
+        required: ['lesson'],
+        additionalProperties: false
+      }
+    }
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'record_preference',
+      description:
+        'Record a preference the user stated ("记住：…", "from now on …"), e.g. "answer briefly" or a key-value one "language: zh" (a new value replaces the old one of that key), in memory/preferences.md and long-term memory. Depending on the settings it waits for review or lands at once.',
+      parameters: {
+        type: 'object',
+        properties: { preference: { type: 'string', description: 'The preference, one line (at most 300 characters).' } },
+        required: ['preference'],
+        additionalProperties: false
+      }
+    }
+  }
+]
+
+export interface MemoryToolOptions {
+  /** The library whose review queue holds the proposals. */
+  libraryRoot: string
+  /** The workspace holding `memory/`; undefined when the server was not told one. */
+  memoryWorkspace?: string
+  available: boolean
+  /** The edit switch: true = proposals. */
+  proposalOnly: boolean
+  log?: (line: string) => void
+  now?: () => Date
+}
+
+interface MemoryToolResult {
+  status: 'success' | 'error'
+  message: string
+  pending?: boolean
+  proposal_id?: string
+  added?: boolean
+  file?: string
+}
+
+function answer(result: MemoryToolResult): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as unknown as Record<string, unknown>, isError: result.status === 'error' }
+}
+
+const LIMITS: Record<MemoryTarget, number> = { lessons: 500, preferences: 300, procedural: 300 }
+
+/** Answers add_lesson / record_preference calls. */
+export function createMemoryToolAnswerer(opts: MemoryToolOptions): (name: MemoryToolName, args: Record<string, unknown>, clientName?: string) => Promise<CallToolResult> {
+  const log = opts.log ?? (() => undefined)
+  return async (name, args, clientName) => {
+    if (!opts.available) return answer({ status: 'error', message: DISABLED_MESSAGE })
+    const target: MemoryTarget = name === 'add_lesson' ? 'lessons' : 'preferences'
+    const raw = name === 'add_lesson' ? args.lesson : args.preference
+    const file = `memory/${target}.md`
+    if (typeof raw !== 'string' || raw.trim() === '') return answer({ status: 'error', message: `${name} needs ${name === 'add_lesson' ? 'lesson' : 'preference'}: a non-empty line of text` })
+    if (raw.length > LIMITS[target]) return answer({ status: 'error', message: `the ${name === 'add_lesson' ? 'lesson' : 'preference'} is ${raw.length} characters; at most ${LIMITS[target]}` })
+    if (!opts.memoryWorkspace) {
+      return answer({ status: 'error', message: 'this server has no memory folder: start it with --memory DIR (the folder holding memory/), or --root-dir DIR --user NAME' })
+    }
+    const entry = oneLine(raw)
+    try {
+      if (opts.proposalOnly) {
+        const r = await proposeMemory(opts.libraryRoot, [{ workspace: opts.memoryWorkspace, target, entries: [entry], source: 'agent', reason: `An agent${clientName ? ` (${clientName})` : ''} asked to add this through MCP ${name}.`, author: clientName ? `mcp:${clientName}` : 'mcp' }], opts.now?.())
+        const p = r.proposed[0]
+        if (p) {
+          log(`${name}: proposed ${p.id}`)
+          return answer({ status: 'success', message: `Proposed for ${file}: it waits for review in Skillbench, and memory stays as it is until a person accepts it.`, pending: true, proposal_id: p.id, file })
+        }
+        const s = r.skipped[0]
+        const why = s?.reason === 'in_memory' ? `${file} already holds it` : s?.reason === 'rejected' ? 'a person rejected the same entry before' : `proposal ${s?.proposal_id ?? ''} already holds it`.replace('  ', ' ')
+        log(`${name}: not proposed (${why})`)
+        return answer({ status: 'success', message: `Not proposed: ${why}.`, pending: false, added: false, file })
+      }
+      const step = await addMemoryEntries(opts.memoryWorkspace, target, [entry])
+      const added = step.written.length > 0
+      log(`${name}: ${added ? 'added' : 'already there'}`)
+      return answer({ status: 'success', message: added ? `Added to ${file}.` : `${file} already holds it (or a near-duplicate): nothing added.`, added, pending: false, file })
+    } catch (err) {
+      log(`${name}: error — ${(err as Error).message}`)
+      return answer({ status: 'error', message: (err as Error).message.split('\n')[0] ?? 'the memory write failed' })
+    }
+  }
+}
