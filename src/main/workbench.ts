@@ -115,7 +115,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }
     const libraries = (await registry.listLibraries()).filter((l) => l.exists).map((l) => l.path)
     watchers ??= createWatchers({ emit: onWatcherEvent, selfWrites })
-    watchers.update({ libraries, roots: registry.roots() })
+    void watchers.update({ libraries, roots: registry.roots() })
   }
   await refreshWatchers()
 

@@ -6,8 +6,6 @@ import { SelfWrites } from '../../src/main/workbench/self-writes'
 import { createWatchers, isIgnoredPath, type WatcherSet } from '../../src/main/workbench/watcher'
 import { tempDir, waitForEvent } from './helpers'
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
-
 let active: WatcherSet | undefined
 afterEach(() => {
   active?.dispose()
@@ -34,8 +32,7 @@ describe('file watching', () => {
     const events: ApiEvent[] = []
     const selfWrites = new SelfWrites()
     active = createWatchers({ emit: (e) => events.push(e), selfWrites, debounceMs: 100 })
-    active.update({ libraries: [lib], roots: [] })
-    await sleep(200)
+    await active.update({ libraries: [lib], roots: [] }) // every folder watched from here on
 
     // our own write, noted right after it was made: no event
     fs.writeFileSync(path.join(lib, 'skill_own.md'), 'own')
@@ -61,14 +58,27 @@ describe('file watching', () => {
     await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_own.md'))
   })
 
+  it('a new skill folder, and a file written into it at once, are reported; the folder is watched from then on', async () => {
+    const lib = fs.realpathSync(tempDir('lib'))
+    const events: ApiEvent[] = []
+    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50 })
+    await active.update({ libraries: [lib], roots: [] })
+    fs.mkdirSync(path.join(lib, 'new-skill'))
+    fs.writeFileSync(path.join(lib, 'new-skill', 'SKILL.md'), 'first')
+    // reported by the folder's own watch or by the look into it right after that watch started: watched either way
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('new-skill/SKILL.md'))
+    events.length = 0
+    fs.writeFileSync(path.join(lib, 'new-skill', 'SKILL.md'), 'second')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('new-skill/SKILL.md'))
+  })
+
   it('notices new tasks and growing logs in a data root (polling), and stops when unwatched', async () => {
     const root = fs.realpathSync(tempDir('root'))
     fs.mkdirSync(path.join(root, 'alice', 'output_1', 'logs'), { recursive: true })
     fs.writeFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'start\n')
     const events: ApiEvent[] = []
     active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
-    active.update({ libraries: [], roots: [root] })
-    await sleep(300)
+    await active.update({ libraries: [], roots: [root] }) // the first poll has taken the signatures
     fs.appendFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'more\n')
     fs.mkdirSync(path.join(root, 'alice', 'output_2', 'logs'), { recursive: true })
     fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'manager.out'), 'new task\n')
@@ -81,8 +91,7 @@ describe('file watching', () => {
     const fenceEvents: ApiEvent[] = []
     const fence = createWatchers({ emit: (e) => fenceEvents.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
     try {
-      fence.update({ libraries: [], roots: [root] })
-      await sleep(300)
+      await fence.update({ libraries: [], roots: [root] })
       fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'x')
       await waitForEvent(fenceEvents, (e) => e.type === 'files.changed' && e.paths.includes('alice/output_2/logs/agent_001.out'))
       fenceEvents.length = 0

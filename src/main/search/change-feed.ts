@@ -93,10 +93,72 @@ function entryKind(abs: string): EntryKind {
   }
 }
 
+/**
+ * One non-recursive `fs.watch` per folder of a tree (inotify on Linux; Node's recursive mode walks and tracks every
+ * file, slow on a 10,000-skill library): the file watching of every process — this change feed, and the app's
+ * `files.changed` events (workbench/watcher.ts).
+ */
+export interface FolderWatches {
+  /**
+   * Watches exactly these folders (relative to the root, '' the root); returns how many were not watched before.
+   * A folder gone meanwhile goes to `gone`; any other failure (out of watches: fs.inotify.max_user_watches) throws.
+   */
+  track(dirs: readonly string[]): number
+  has(dirRel: string): boolean
+  close(): void
+}
+
+export interface FolderEvents {
+  /** A notification in a watched folder; `name` the entry it names (null: the platform did not say). */
+  event(dirRel: string, name: string | null, type: 'rename' | 'change'): void
+  /** The folder's watch failed and was closed. */
+  error(dirRel: string): void
+  /** The folder could not be watched: it is gone. */
+  gone(dirRel: string): void
+}
+
+export function watchFolders(root: string, on: FolderEvents): FolderWatches {
+  const watchers = new Map<string, fs.FSWatcher>()
+  const unwatch = (dirRel: string): void => {
+    watchers.get(dirRel)?.close()
+    watchers.delete(dirRel)
+  }
+  return {
+    track(dirs) {
+      const want = new Set(dirs)
+      for (const dirRel of [...watchers.keys()]) if (!want.has(dirRel)) unwatch(dirRel)
+      let added = 0
+      for (const dirRel of want) {
+        if (watchers.has(dirRel)) continue
+        let watcher: fs.FSWatcher
+        try {
+          watcher = fs.watch(dirRel ? `${root}/${dirRel}` : root, { persistent: false, encoding: 'utf8' }, (type, name) => on.event(dirRel, name, type))
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            on.gone(dirRel)
+            continue
+          }
+          throw err
+        }
+        watcher.on('error', () => {
+          unwatch(dirRel)
+          on.error(dirRel)
+        })
+        watchers.set(dirRel, watcher)
+        added++
+      }
+      return added
+    },
+    has: (dirRel) => watchers.has(dirRel),
+    close() {
+      for (const d of [...watchers.keys()]) unwatch(d)
+    }
+  }
+}
+
 /** A change feed from fs.watch on each folder of the library at `root` (its real path); `onChange`: a change was seen. */
 export function watchLibrary(root: string, opts: { onChange?: () => void } = {}): ChangeFeed {
   const fallback = notificationGap(root)
-  const watchers = new Map<string, fs.FSWatcher>()
   let paths = new Set<string>()
   let full = true // nothing is watched yet
   let events = 0
@@ -110,17 +172,21 @@ export function watchLibrary(root: string, opts: { onChange?: () => void } = {})
       opts.onChange?.()
       return
     }
-    const what = classifyEvent(dirRel, name, (rel) => entryKind(`${root}/${rel}`), (rel) => watchers.has(rel))
+    const what = classifyEvent(dirRel, name, (rel) => entryKind(`${root}/${rel}`), (rel) => folders.has(rel))
     if (what === 'ignore') return
     if (what === 'full') full = true
     else paths.add(what.path)
     opts.onChange?.()
   }
-
-  const unwatch = (dirRel: string): void => {
-    watchers.get(dirRel)?.close()
-    watchers.delete(dirRel)
-  }
+  const folders = watchFolders(root, {
+    event: onEvent,
+    error: () => {
+      full = true
+      opts.onChange?.()
+    },
+    // a folder gone meanwhile is a change like any
+    gone: () => void (full = true)
+  })
 
   return {
     get fallback() {
@@ -128,32 +194,13 @@ export function watchLibrary(root: string, opts: { onChange?: () => void } = {})
     },
     track(dirs) {
       if (broken) return 0
-      const want = new Set(dirs)
-      for (const dirRel of [...watchers.keys()]) if (!want.has(dirRel)) unwatch(dirRel)
-      let added = 0
-      for (const dirRel of want) {
-        if (watchers.has(dirRel)) continue
-        try {
-          const watcher = fs.watch(dirRel ? `${root}/${dirRel}` : root, { persistent: false, encoding: 'utf8' }, (_type, name) => onEvent(dirRel, name))
-          watcher.on('error', () => {
-            unwatch(dirRel)
-            full = true
-            opts.onChange?.()
-          })
-          watchers.set(dirRel, watcher)
-          added++
-        } catch (err) {
-          // Out of watches (fs.inotify.max_user_watches) or a folder gone meanwhile: the latter is a change like any.
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            full = true
-            continue
-          }
-          broken = `file notifications are unavailable (${(err as Error).message}): every file is checked`
-          for (const d of [...watchers.keys()]) unwatch(d)
-          return 0
-        }
+      try {
+        return folders.track(dirs)
+      } catch (err) {
+        broken = `file notifications are unavailable (${(err as Error).message}): every file is checked`
+        folders.close()
+        return 0
       }
-      return added
     },
     take() {
       if (broken) return { full: true, paths: [] }
@@ -167,7 +214,7 @@ export function watchLibrary(root: string, opts: { onChange?: () => void } = {})
       return out
     },
     close() {
-      for (const d of [...watchers.keys()]) unwatch(d)
+      folders.close()
       broken = 'closed'
     }
   }

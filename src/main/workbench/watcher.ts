@@ -1,6 +1,7 @@
-import fs, { promises as fsp } from 'node:fs'
+import { promises as fsp, type Dirent } from 'node:fs'
 import path from 'node:path'
 import type { ApiEvent } from '../../shared/api'
+import { watchFolders } from '../search/change-feed'
 import type { SelfWrites } from './self-writes'
 
 /** Names of files that are never news: temp files of atomic writes, editor swap files, VCS folders. */
@@ -47,6 +48,8 @@ export function createBatcher(ms: number, flush: (paths: string[]) => void): { a
 }
 
 interface Watch {
+  /** Settles once the watch is in place: a write after it is reported. */
+  ready: Promise<void>
   close(): void
 }
 
@@ -57,7 +60,7 @@ async function treeSignature(dir: string, depth: number, limit = 20_000): Promis
     if (out.size >= limit) {
       return
     }
-    let entries: fs.Dirent[]
+    let entries: Dirent[]
     try {
       entries = await fsp.readdir(abs, { withFileTypes: true })
     } catch {
@@ -120,10 +123,11 @@ function pollSignatures(signature: () => Promise<Map<string, string>>, intervalM
       running = false
     }
   }
-  void tick()
+  const ready = tick().catch(() => undefined)
   const timer = setInterval(() => void tick(), intervalMs)
   timer.unref()
   return {
+    ready,
     close() {
       stopped = true
       clearInterval(timer)
@@ -149,7 +153,7 @@ async function watchableDirs(dir: string, depth: number): Promise<string[]> {
     if (level >= depth) {
       continue
     }
-    const entries = await fsp.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+    const entries = await fsp.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [] as Dirent[])
     for (const e of entries) {
       if (e.isDirectory() && !UNWATCHED_DIRS.has(e.name) && !isIgnoredPath(e.name)) {
         const childRel = rel ? `${rel}/${e.name}` : e.name
@@ -162,57 +166,49 @@ async function watchableDirs(dir: string, depth: number): Promise<string[]> {
 }
 
 /**
- * Watches a tree with one non-recursive `fs.watch` per folder (Node's recursive mode on Linux walks and
- * tracks every file, which is slow on a 10,000-skill library), adding folders as they appear; falls back
- * to polling where watching fails (ENOSPC, EMFILE, unsupported file systems).
+ * Watches a library's folders through the change feed's folder watches (search/change-feed.ts: one non-recursive
+ * `fs.watch` per folder), adding folders as they appear; falls back to polling where watching fails (ENOSPC,
+ * EMFILE, unsupported file systems). `ready` settles once the first folders are watched (or polled).
  */
 function watchTree(dir: string, onPath: (rel: string) => void, depth: number): Watch {
-  const watchers = new Map<string, fs.FSWatcher>()
   let polling: Watch | undefined
   let closed = false
   let initialised = false
+  const folders = watchFolders(dir, {
+    event: (rel, name, type) => {
+      onPath(rel && name ? `${rel}/${name}` : rel || name || '')
+      // maybe a new sub-folder (a SKILL.md folder, legacy/): give it its own watch
+      if (type === 'rename') scheduleSync()
+    },
+    error: (rel) => {
+      if (rel === '') fallBackToPolling()
+    },
+    gone: () => undefined
+  })
   const fallBackToPolling = (): void => {
-    for (const w of watchers.values()) {
-      w.close()
-    }
-    watchers.clear()
+    folders.close()
     polling ??= pollTree(dir, depth, 2_000, onPath)
   }
   const sync = async (): Promise<void> => {
     if (closed || polling) {
       return
     }
-    for (const rel of await watchableDirs(dir, depth)) {
-      if (watchers.has(rel) || closed || polling) {
-        continue
-      }
-      try {
-        const w = fs.watch(path.join(dir, rel), { persistent: false }, (event, filename) => {
-          const name = filename ? String(filename) : ''
-          onPath(rel && name ? `${rel}/${name}` : rel || name)
-          if (event === 'rename') {
-            // maybe a new sub-folder (a SKILL.md folder, legacy/): give it its own watcher
-            scheduleSync()
-          }
-        })
-        w.on('error', () => {
-          w.close()
-          watchers.delete(rel)
-          if (rel === '') {
-            fallBackToPolling()
-          }
-        })
-        watchers.set(rel, w)
-        if (initialised) {
-          // files written into a new folder before its watcher started are news too
-          for (const name of await fsp.readdir(path.join(dir, rel)).catch(() => [] as string[])) {
-            onPath(`${rel}/${name}`)
-          }
-        }
-      } catch {
-        if (rel === '') {
-          fallBackToPolling()
-          return
+    const dirs = await watchableDirs(dir, depth)
+    if (closed || polling) {
+      return
+    }
+    const fresh = dirs.filter((rel) => !folders.has(rel))
+    try {
+      folders.track(dirs)
+    } catch {
+      fallBackToPolling()
+      return
+    }
+    if (initialised) {
+      // files written into a new folder before its watch started are news too
+      for (const rel of fresh.filter((r) => folders.has(r))) {
+        for (const name of await fsp.readdir(path.join(dir, rel)).catch(() => [] as string[])) {
+          onPath(`${rel}/${name}`)
         }
       }
     }
@@ -227,32 +223,35 @@ function watchTree(dir: string, onPath: (rel: string) => void, depth: number): W
       syncTimer.unref()
     }
   }
-  void sync().then(() => {
+  const ready = sync().then(async () => {
     initialised = true
+    await polling?.ready
   })
   return {
+    ready,
     close() {
       closed = true
       if (syncTimer) {
         clearTimeout(syncTimer)
       }
-      for (const w of watchers.values()) {
-        w.close()
-      }
-      watchers.clear()
+      folders.close()
       polling?.close()
     }
   }
 }
 
 export interface WatcherSet {
-  /** Watches exactly these libraries and roots (starts new watches, stops old ones). */
-  update(targets: { libraries: string[]; roots: string[] }): void
+  /**
+   * Watches exactly these libraries and roots (starts new watches, stops old ones). Resolves once every one is in
+   * place: a write after that is reported (tests wait for it instead of sleeping).
+   */
+  update(targets: { libraries: string[]; roots: string[] }): Promise<void>
   dispose(): void
 }
 
 /**
- * File watching → `files.changed` events: libraries with `fs.watch` per folder, data roots by
+ * File watching → `files.changed` events: libraries with `fs.watch` per folder (the change feed's folder watches,
+ * the one file watcher of the project), data roots by
  * polling their task logs (a root's workspaces can be huge; only the task logs matter).
  * Debounced (250 ms), temp files ignored, and the app's own writes dropped through `SelfWrites`.
  */
@@ -307,6 +306,7 @@ export function createWatchers(opts: { emit: (e: ApiEvent) => void; selfWrites: 
           start(key, target.dir, target.kind)
         }
       }
+      return Promise.all([...wanted.keys()].map((key) => active.get(key)?.watch.ready)).then(() => undefined)
     },
     dispose() {
       for (const entry of active.values()) {
@@ -323,7 +323,7 @@ function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) =>
   const signature = async (): Promise<Map<string, string>> => {
     const out = new Map<string, string>()
     const taskDirs: string[] = []
-    const top = await fsp.readdir(root, { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+    const top = await fsp.readdir(root, { withFileTypes: true }).catch(() => [] as Dirent[])
     for (const e of top) {
       if (!e.isDirectory() || e.name.startsWith('.')) {
         continue
@@ -332,7 +332,7 @@ function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) =>
         taskDirs.push(e.name)
         continue
       }
-      const inner = await fsp.readdir(path.join(root, e.name), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+      const inner = await fsp.readdir(path.join(root, e.name), { withFileTypes: true }).catch(() => [] as Dirent[])
       for (const i of inner) {
         if (i.isDirectory() && i.name.startsWith('output_')) {
           taskDirs.push(`${e.name}/${i.name}`)
@@ -341,7 +341,7 @@ function pollRootLogs(root: string, intervalMs: number, onPath: (rel: string) =>
     }
     for (const t of taskDirs) {
       out.set(t, 'dir')
-      const logs = await fsp.readdir(path.join(root, t, 'logs'), { withFileTypes: true }).catch(() => [] as fs.Dirent[])
+      const logs = await fsp.readdir(path.join(root, t, 'logs'), { withFileTypes: true }).catch(() => [] as Dirent[])
       for (const l of logs) {
         if (!l.isFile()) {
           continue
