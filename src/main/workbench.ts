@@ -48,6 +48,8 @@ export interface Workbench {
   waitForJob(jobId: string): Promise<void>
   /** For tests: waits until no auto-enhance run is going; returns the jobs auto-enhance started so far. */
   autoEnhanceIdle(): Promise<JobInfo[]>
+  /** For tests: how often the prewarm, its idle wait over, found a call still running and held back for it. */
+  prewarmHeldBack(): number
   /** Stops watchers and cancels running jobs. */
   dispose(): Promise<void>
 }
@@ -265,10 +267,12 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   // would delay the first rows).
   let disposed = false
   let wakePrewarm = (): void => undefined
+  let heldBack = 0
   const idle = async (): Promise<void> => {
     for (;;) {
       const wait = lastCallEndedAt + PREWARM_IDLE_MS - performance.now()
       if (disposed || (callsInFlight === 0 && wait <= 0)) return
+      if (wait <= 0) heldBack++
       await new Promise<void>((resolve) => {
         wakePrewarm = resolve
         setTimeout(resolve, Math.max(wait, 20)).unref()
@@ -308,6 +312,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       await autoEnhancer.idle()
       return [...autoEnhancer.startedJobs]
     },
+    prewarmHeldBack: () => heldBack,
     async dispose() {
       disposed = true
       wakePrewarm()

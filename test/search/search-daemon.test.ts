@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { notificationGap } from '../../src/main/search/change-feed'
-import { searchDaemonSocket } from '../../src/main/search/daemon/address'
+import { searchDaemonSocket, startingMarker } from '../../src/main/search/daemon/address'
 import { makeLibrary, QUERIES, skillText } from './library-fixture'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
@@ -229,20 +229,31 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const dir = makeLibrary(10)
     libraries.push(dir)
     const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
-    const start = (): ReturnType<typeof spawn> => spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: ENV, stdio: 'ignore' })
+    const start = (): ReturnType<typeof spawn> => spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: { ...ENV, SKILLBENCH_SEARCH_TRACE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const checksOf = (p: ReturnType<typeof spawn>): { inPlace: number; log: string } => {
+      const seen = { inPlace: 0, log: '' }
+      p.stderr!.on('data', (d: Buffer) => {
+        seen.log += d.toString()
+        seen.inPlace = (seen.log.match(/checked: socket and library in place/g) ?? []).length
+      })
+      return seen
+    }
     const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
     const old = start()
     await until(async () => (await status(dir)).startsWith('a search server answers'))
     old.kill('SIGSTOP')
     const newcomer = start()
+    const newcomerChecks = checksOf(newcomer)
     try {
       fs.rmSync(socket)
       await until(async () => (await status(dir)).startsWith('a search server answers'))
       old.kill('SIGCONT')
       old.kill('SIGTERM')
       await exited(old)
-      // past the newcomer's own check of its socket (every 2 s): it would have stepped down without one
-      await new Promise((r) => setTimeout(r, 2500))
+      // the newcomer's own check of its socket (every 2 s), after the old one closed, found it in place
+      const before = newcomerChecks.inPlace
+      await until(() => newcomerChecks.inPlace > before || newcomer.exitCode !== null, 20_000, () => newcomerChecks.log)
+      expect(newcomerChecks.log).not.toContain('stepped down')
       expect(fs.existsSync(socket)).toBe(true)
       expect(await status(dir)).toMatch(/^a search server answers/)
       expect(newcomer.exitCode).toBe(null)
@@ -314,7 +325,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const off = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
     expect(off.code).toBe(0)
     expect(off.stderr).not.toContain('search server')
-    await new Promise((r) => setTimeout(r, 500))
+    // a start would be under way (its marker, made before the spawn) or done (an answering server) by now
+    expect(fs.existsSync(startingMarker(socket))).toBe(false)
     expect(await status(dir)).toMatch(/^no search server/)
 
     // A listing answered in process starts one too, for the next listing or query.

@@ -2,7 +2,7 @@
  * The prewarm (store listing and the first library's overview graph, computed while a window or browser starts)
  * lets the first screen's calls go first: it does not compute while an API call is running.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createCoreModules } from '../../src/main/workbench/core-modules'
 import { openTestBench } from './helpers'
 
@@ -27,13 +27,12 @@ describe('workbench prewarm', () => {
     try {
       const roots = await bench.call<Array<{ path: string }>>('roots.list')
       const slow = bench.call('tasks.list', { root: roots[0]!.path })
-      // long past the idle wait: still nothing computed while tasks.list runs
-      await new Promise((resolve) => setTimeout(resolve, 1500))
+      // past the idle wait, the prewarm looked twice, found tasks.list still running and held back: nothing computed
+      await vi.waitFor(() => expect(bench.wb.prewarmHeldBack()).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 20 })
       expect(graphs).toBe(0)
       release()
       await slow
-      for (let i = 0; i < 500 && graphs === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(graphs).toBe(1)
+      await vi.waitFor(() => expect(graphs).toBe(1), { timeout: 30_000, interval: 20 })
     } finally {
       release()
       await bench.wb.dispose()

@@ -33,6 +33,8 @@ export interface SearchDaemonOptions {
   checkMs?: number
   /** Progress lines (the command's stderr; nobody reads it when started in the background). */
   log?: (line: string) => void
+  /** After each check of its socket and library (`SKILLBENCH_SEARCH_TRACE=1` prints it): whether both are in place. */
+  onCheck?: (inPlace: boolean) => void
 }
 
 /** Checks that the folder holding the socket is ours alone: a socket others can reach would answer them. */
@@ -277,6 +279,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   const watchdog = setInterval(() => {
     if (socketIdentity(socket) !== ownSocket) stepDown('its socket was removed or replaced')
     else if (!fs.existsSync(root)) stepDown('the library is gone')
+    opts.onCheck?.(!closing)
   }, opts.checkMs ?? 2000)
   const onSignal = (): void => stepDown('stopped')
   process.once('SIGTERM', onSignal)

@@ -38,6 +38,8 @@ export const command: CliCommand = {
       idleMs = Math.max(100, Number(io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) || 600_000)
     }
     const { runSearchDaemon } = await import('../search-daemon')
-    return runSearchDaemon(root, { env: io.env, idleMs, log: (line) => io.stderr(`skillbench search-server: ${line}\n`) })
+    const log = (line: string): void => io.stderr(`skillbench search-server: ${line}\n`)
+    const onCheck = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (inPlace: boolean) => log(`checked: socket and library ${inPlace ? 'in place' : 'not in place'}`) : undefined
+    return runSearchDaemon(root, { env: io.env, idleMs, log, onCheck })
   }
 }
