@@ -139,7 +139,7 @@ describe('skillbench use', () => {
 })
 
 describe('skillbench gen-commands (scripts as commands)', () => {
-  it('generates skill:<skill>:<tool> wrappers with --help from the script, regenerates on change, moves stale ones aside', async () => {
+  it('generates skill:<skill>:<tool> wrappers with --help from the script, regenerates on change and on an added script, moves stale ones aside', async () => {
     const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'cmds')
     const bin = path.join(tempDir('bin'), 'bin')
     fs.mkdirSync(bin)
@@ -179,5 +179,12 @@ describe('skillbench gen-commands (scripts as commands)', () => {
     expect(run('skill:log-analysis:parse_errors', '-h')).toMatch(/^Print only the ERROR lines/)
     expect(fs.readFileSync(path.join(bin, 'my-own-tool'), 'utf8')).toBe('#!/bin/sh\necho mine\n')
     expect(spawnSync(path.join(bin, 'skill:log-analysis:parse_errors'), [path.join(lib, 'missing.log')]).status).not.toBe(0)
+
+    // A script is added: only its wrapper is written, the others stay as they are.
+    fs.writeFileSync(path.join(lib, 'log-analysis', 'scripts', 'tail_log.sh'), '#!/bin/sh\n# Print the last N lines of a log.\ntail -n "$1" "$2"\n')
+    const r4 = JSON.parse((await runCli(['gen-commands', '--library', lib, '--bin', bin, '--json'])).stdout)
+    expect(r4.written.map((c: { command: string }) => c.command)).toEqual(['skill:log-analysis:tail_log'])
+    expect(r4.unchanged).toHaveLength(2)
+    expect(run('skill:log-analysis:tail_log', '1', log)).toBe('WARN hmm\n')
   })
 })

@@ -3,7 +3,7 @@
  * `skill:<skill>:<tool>` in a bin folder — a small POSIX sh wrapper that runs the script with its interpreter
  * and answers `-h/--help` with the script's own documentation.
  *
- * Regenerated when scripts change: each wrapper embeds the script's sha256, and a manifest
+ * Regenerated when scripts change (each run, or kept current by `--watch`, commands-watch.ts): each wrapper embeds the script's sha256, and a manifest
  * (`.skillbench-commands.json`) lists the wrappers we made. Wrappers whose script is gone are moved aside to
  * `.skillbench-stale/` (never deleted); files we did not make are never touched.
  *
@@ -169,6 +169,9 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
     await moveNoClobber(abs, to)
     report.movedAside.push({ command, to: path.relative(bin, to) })
   }
-  await writeFileAtomic(path.join(bin, MANIFEST_FILE), JSON.stringify(next, null, 2) + '\n')
+  // Rewritten only when it changes: a watch of a folder holding the bin folder is not woken by a no-op.
+  const manifestText = JSON.stringify(next, null, 2) + '\n'
+  const manifestFile = path.join(bin, MANIFEST_FILE)
+  if ((await fs.promises.readFile(manifestFile, 'utf8').catch(() => null)) !== manifestText) await writeFileAtomic(manifestFile, manifestText)
   return report
 }

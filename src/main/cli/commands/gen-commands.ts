@@ -1,23 +1,45 @@
 import path from 'node:path'
-import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
-import { generateCommands } from '../../formats/commands-gen'
+import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+import { generateCommands, type CommandsReport } from '../../formats/commands-gen'
+
+function printReport(io: CliIo, report: CommandsReport, withUnchanged: boolean): void {
+  for (const c of report.written) io.stdout(`wrote     ${c.command}\n`)
+  if (withUnchanged) for (const c of report.unchanged) io.stdout(`unchanged ${c.command}\n`)
+  for (const m of report.movedAside) io.stdout(`stale     ${m.command} → ${m.to}\n`)
+  for (const s of report.skipped) io.stdout(`skipped   ${s.path}: ${s.reason}\n`)
+  io.stdout(`${report.written.length} written, ${report.unchanged.length} unchanged, ${report.movedAside.length} moved aside, ${report.skipped.length} skipped (bin: ${report.bin})\n`)
+}
 
 export const command: CliCommand = {
   name: 'gen-commands',
-  usage: 'skillbench gen-commands --library DIR --bin DIR [--json]   (Linux/macOS; re-run after scripts change)',
+  usage:
+    'skillbench gen-commands --library DIR --bin DIR [--json] [--watch]   (Linux/macOS)\n' +
+    '  --watch  keep generating: a script added, changed or removed (or a skill folder) updates the commands\n' +
+    '           within a second, until Ctrl-C; without it, re-run after scripts change',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, bin: { type: 'string' } }, false)
+    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, bin: { type: 'string' }, watch: { type: 'boolean', default: false } }, false)
     if (!values.bin) throw new UsageError('--bin DIR is required (where the commands go; put it on your PATH)')
-    const report = await generateCommands(resolveLibraryDir(values, io.cwd), path.resolve(io.cwd, values.bin))
-    if (values.json) {
-      printJson(io, report)
-    } else {
-      for (const c of report.written) io.stdout(`wrote     ${c.command}\n`)
-      for (const c of report.unchanged) io.stdout(`unchanged ${c.command}\n`)
-      for (const m of report.movedAside) io.stdout(`stale     ${m.command} → ${m.to}\n`)
-      for (const s of report.skipped) io.stdout(`skipped   ${s.path}: ${s.reason}\n`)
-      io.stdout(`${report.written.length} written, ${report.unchanged.length} unchanged, ${report.movedAside.length} moved aside, ${report.skipped.length} skipped (bin: ${report.bin})\n`)
+    const library = resolveLibraryDir(values, io.cwd)
+    const bin = path.resolve(io.cwd, values.bin)
+    if (values.watch) {
+      const { watchCommands } = await import('../../formats/commands-watch')
+      let first = true
+      await watchCommands(library, bin, {
+        signal: io.signal,
+        onReport: (report) => {
+          // one JSON document per generation (a line each), or the lines of what changed
+          if (values.json) io.stdout(JSON.stringify(report) + '\n')
+          else if (first || report.written.length + report.movedAside.length > 0) printReport(io, report, first)
+          if (first) io.stderr(`Watching ${library} for script changes (Ctrl-C to stop)\n`)
+          first = false
+        },
+        onError: (err) => io.stderr(`❌ ${err.message}\n`)
+      })
+      return 0
     }
+    const report = await generateCommands(library, bin)
+    if (values.json) printJson(io, report)
+    else printReport(io, report, true)
     return 0
   }
 }

@@ -1,0 +1,80 @@
+/**
+ * `gen-commands --watch`: seed 001 §4.5.8's optional auto-update component. The wrappers are generated once, then
+ * again shortly after anything changes in the library (a script added, edited or removed, a skill folder added,
+ * renamed or removed): generation compares each wrapper with what it would write, so a regeneration rewrites only
+ * the wrappers whose script changed and moves aside the ones whose script is gone.
+ *
+ * Notifications come from one recursive fs.watch of the library. Our own writes (a bin folder inside the library)
+ * and bookkeeping folders are ignored, so a regeneration never triggers the next.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { isTempName } from '../store/atomic'
+import { generateCommands, STALE_DIR, type CommandsReport } from './commands-gen'
+
+/** Quiet time after the last notification before regenerating (an editor's save is several events). */
+const DEBOUNCE_MS = 250
+
+export interface WatchCommandsOptions {
+  signal: AbortSignal
+  /** Each generation's report (the first one too). */
+  onReport: (report: CommandsReport) => void
+  /** A generation that failed (the watch goes on; the next change tries again). */
+  onError: (err: Error) => void
+  debounceMs?: number
+}
+
+/** Whether a change at this library-relative path can change the commands. Pure. */
+export function affectsCommands(rel: string, binRel: string | null): boolean {
+  const parts = rel.split(/[\\/]/)
+  if (binRel !== null && (rel === binRel || rel.startsWith(binRel + '/'))) return false
+  if (parts.some((p) => p === '.git' || p === '.skillbench' || p === 'node_modules' || p === STALE_DIR)) return false
+  return !isTempName(parts[parts.length - 1] ?? '')
+}
+
+/** Generates the commands, then keeps them current until `signal` aborts. */
+export async function watchCommands(libraryDir: string, binDir: string, opts: WatchCommandsOptions): Promise<void> {
+  const root = await fs.promises.realpath(libraryDir)
+  let running = false
+  let again = false
+  const generate = async (): Promise<void> => {
+    if (running) {
+      again = true
+      return
+    }
+    running = true
+    try {
+      do {
+        again = false
+        try {
+          opts.onReport(await generateCommands(root, binDir))
+        } catch (err) {
+          opts.onError(err as Error)
+        }
+      } while (again && !opts.signal.aborted)
+    } finally {
+      running = false
+    }
+  }
+  // The first generation's failure (Windows, an unreadable library) ends the watch: nothing would ever work.
+  opts.onReport(await generateCommands(root, binDir))
+  const bin = await fs.promises.realpath(binDir)
+  const binRel = bin === root || bin.startsWith(root + path.sep) ? path.relative(root, bin).split(path.sep).join('/') : null
+  let timer: NodeJS.Timeout | undefined
+  const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
+    if (name !== null && !affectsCommands(String(name), binRel)) return
+    clearTimeout(timer)
+    timer = setTimeout(() => void generate(), opts.debounceMs ?? DEBOUNCE_MS)
+  })
+  await new Promise<void>((resolve) => {
+    watcher.on('error', (err) => {
+      opts.onError(err)
+      resolve()
+    })
+    if (opts.signal.aborted) resolve()
+    opts.signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+  clearTimeout(timer)
+  watcher.close()
+  while (running) await new Promise((r) => setTimeout(r, 20))
+}
