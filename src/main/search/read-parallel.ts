@@ -1,13 +1,15 @@
 /**
  * A cold build reads and tokenizes thousands of files: split over the cores (this thread plus
  * worker threads), which halves it on a 2-core machine. Small reads stay on this thread (a worker costs tens of
- * milliseconds to start). Anything a worker cannot do (no worker file next to this build, a thread that fails) is
- * done here instead: the result is the same either way.
+ * milliseconds to start). Workers start as every worker of the product does (text/warm-workers.ts: a warm one when
+ * one waits). Anything a worker cannot do (no worker file next to this build, a thread that fails) is done here
+ * instead: the result is the same either way.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { fileWorkerSource, startWorker } from '../text/warm-workers'
 import type { Candidate } from '../store/walk'
 import { readDocs, type ReadBatch } from './read-docs'
 
@@ -16,29 +18,17 @@ const MIN_FILES_FOR_WORKERS = 600
 const MAX_THREADS = 4
 
 /**
- * How to start a worker: the entry built next to the CLI (out/main/search-worker.js), or — running from the
- * TypeScript sources (tsx, tests) — a bootstrap that registers tsx's require hook and loads read-worker.ts
- * (`--import` loader hooks do not reach worker threads).
+ * The program of a read worker: the entry built next to the CLI (out/main/search-worker.js), or — running from the
+ * TypeScript sources — read-worker.ts itself; null when neither is there.
  */
-function workerEntry(): { script: string; eval: boolean } | null {
+function workerProgram(): string | null {
   const here = __dirname
-  if (__filename.endsWith('.ts')) {
-    const file = path.join(here, 'read-worker.ts')
-    let tsx: string
-    try {
-      tsx = require.resolve('tsx/cjs')
-    } catch {
-      return null
-    }
-    return fs.existsSync(file) ? { script: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)})`, eval: true } : null
-  }
-  for (const file of [path.join(here, 'search-worker.js'), path.join(here, '..', 'search-worker.js')]) {
-    if (fs.existsSync(file)) return { script: file, eval: false }
-  }
-  return null
+  const files = __filename.endsWith('.ts') ? [path.join(here, 'read-worker.ts')] : [path.join(here, 'search-worker.js'), path.join(here, '..', 'search-worker.js')]
+  const file = files.find((f) => fs.existsSync(f))
+  return file ? fileWorkerSource(file) : null
 }
 
-function inWorker(entry: { script: string; eval: boolean }, share: Candidate[]): Promise<ReadBatch> {
+function inWorker(program: string, share: Candidate[]): Promise<ReadBatch> {
   return new Promise((resolve) => {
     let settled = false
     const local = (): void => {
@@ -49,7 +39,7 @@ function inWorker(entry: { script: string; eval: boolean }, share: Candidate[]):
     }
     let worker: Worker
     try {
-      worker = new Worker(entry.script, { workerData: share, eval: entry.eval })
+      worker = startWorker(program, share)
     } catch {
       local()
       return
@@ -64,13 +54,18 @@ function inWorker(entry: { script: string; eval: boolean }, share: Candidate[]):
   })
 }
 
+/** The workers a read of `files` files would use, to be warmed while the library is still walked. */
+export function readWorkerCount(files: number, threads = Math.min(os.availableParallelism(), MAX_THREADS)): number {
+  return files >= MIN_FILES_FOR_WORKERS && threads > 1 ? threads - 1 : 0
+}
+
 /** Reads the files (in this order), split over the cores when there are many. */
 export async function readDocsInParallel(
   candidates: readonly Candidate[],
   opts: { threads?: number; minFiles?: number; onBatch?: (batch: ReadBatch) => void } = {}
 ): Promise<ReadBatch[]> {
   const threads = opts.threads ?? Math.min(os.availableParallelism(), MAX_THREADS)
-  const entry = candidates.length >= (opts.minFiles ?? MIN_FILES_FOR_WORKERS) && threads > 1 ? workerEntry() : null
+  const entry = candidates.length >= (opts.minFiles ?? MIN_FILES_FOR_WORKERS) && threads > 1 ? workerProgram() : null
   const batches: ReadBatch[] = []
   const take = (batch: ReadBatch): void => {
     batches.push(batch)

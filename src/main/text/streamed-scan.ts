@@ -13,9 +13,10 @@
  * A chunk is one posted batch, in order. The result is only used for exactly the documents it was fed (the
  * caller checks with `covers`); anything else, or a worker that fails, falls back to the ordinary scan.
  */
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { IndexDoc } from './index-doc'
 import { DOCUMENT_KEY_BYTES, DOCUMENT_KEY_SOURCE, documentKey } from './document-key'
+import { startWorker } from './warm-workers'
 import { createWordScan, scanDocs, type WordScan } from './word-scan'
 
 /** Below this many documents the scan takes less time than a worker takes to start: nothing is streamed. */
@@ -92,7 +93,7 @@ export class StreamedScan {
    */
   static start(onScanned?: () => void): StreamedScan | undefined {
     try {
-      return new StreamedScan(new Worker(streamedScanWorkerSource(), { eval: true, workerData: { withLines: true } }), onScanned)
+      return new StreamedScan(startWorker(streamedScanWorkerSource(), { withLines: true }), onScanned)
     } catch {
       return undefined
     }

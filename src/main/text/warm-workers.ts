@@ -1,8 +1,11 @@
 /**
- * Worker threads started ahead of need. A new worker spends ~100–150 ms loading Node's internals before it runs
- * a line of its program; started while this thread still lists and reads files, that start-up overlaps work
- * instead of delaying the text scan and the similarity join. A program handed to a warm worker runs exactly as
- * it would in a worker started for it: same source text, same `workerData` (through the module it requires).
+ * The one way the product starts worker threads (the similarity join, the text scan, the search index's file
+ * reads): a program handed over as source text, run in a worker started ahead of need when one waits. A new
+ * worker spends ~100–150 ms loading Node's internals before it runs a line of its program; started while this
+ * thread still lists and reads files, that start-up overlaps work instead of delaying the scan, the join or the
+ * reads. A program is either self-contained source (functions written into it with `fn.toString()`) or loads a
+ * worker file (`fileWorkerSource`); either way it runs exactly as in a worker started for it: same source text,
+ * same `workerData` (set on `node:worker_threads` before the program runs, so a file it requires reads it too).
  */
 import { Worker } from 'node:worker_threads'
 
@@ -10,11 +13,24 @@ import { Worker } from 'node:worker_threads'
 const WARM_SOURCE = `
 const threads = require('node:worker_threads')
 threads.parentPort.once('message', (m) => {
-  const view = { ...threads, workerData: m.workerData }
-  const programRequire = (id) => (id === 'node:worker_threads' || id === 'worker_threads' ? view : require(id))
-  new Function('require', m.source)(programRequire)
+  threads.workerData = m.workerData
+  new Function('require', m.source)(require)
 })
 `
+
+/**
+ * The source of a program that runs a worker file (compiled JavaScript), or — for a TypeScript file, running from
+ * the sources (tsx, tests) — that registers tsx's require hook first (`--import` loader hooks do not reach worker
+ * threads). Null when tsx cannot be found for a TypeScript file.
+ */
+export function fileWorkerSource(file: string): string | null {
+  if (!file.endsWith('.ts')) return `require(${JSON.stringify(file)})`
+  try {
+    return `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)})`
+  } catch {
+    return null
+  }
+}
 
 const idle: Worker[] = []
 
