@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ContentJudge, familiesOf, sameWord, subjectWords } from '../../src/main/curate/content-judge'
+import { ContentJudge, descriptionTemplate, familiesOf, sameWord, subjectWords } from '../../src/main/curate/content-judge'
 import { FamilyTerms } from '../../src/main/curate/judged-groups'
 import { similarityParts } from '../../src/main/curate/similarity-text'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
@@ -76,5 +76,38 @@ describe('content judge', () => {
     expect(sameWord('deploying', 'deployment')).toBe(true)
     expect(sameWord('agiled', 'agility')).toBe(false)
     expect(sameWord('mem', 'mem0')).toBe(false)
+  })
+})
+
+describe("a family's description template", () => {
+  // Mulberry32: the same descriptions on every run.
+  const random = ((seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) >>> 0
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  })(7)
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
+  const common = ['用户', '任务', '完成']
+  const rare = ['计算器', '单元测试', '网页爬虫', '数据清洗', '表格排序', '文件保存', '日志分析', '图片压缩', '接口调用', '数据库索引', '容器部署', '配置环境']
+  const english = ['deploy', 'retry', 'timeout', 'Docker', 'v2', '2024', 'the']
+  const descriptions = Array.from({ length: 80 }, (_, i) => {
+    const words = Array.from({ length: 6 + (i % 5) }, () => (random() < 0.35 ? pick(common) : random() < 0.2 ? pick(english) : pick(rare)))
+    return words.map((w, k) => (/[a-z0-9]/i.test(w) ? ` ${w} ` : k % 3 === 2 ? `${w}，` : w)).join('') + '。'
+  })
+
+  it('names exactly the words that counting every description would, Chinese ones without segmenting them all', () => {
+    for (const limit of [3, 10, 20, 40]) {
+      const count = new Map<string, number>()
+      for (const d of descriptions) for (const w of subjectWords(d)) count.set(w, (count.get(w) ?? 0) + 1)
+      const inTemplate = descriptionTemplate(descriptions, limit)
+      const words = [...count.keys(), '从未出现', '用户任务', 'absent']
+      for (const w of words) expect([w, limit, inTemplate(w)]).toEqual([w, limit, (count.get(w) ?? 0) >= limit])
+      // the check is not empty: some words are template at the lower limits, some never
+      if (limit === 10) {
+        expect(words.some((w) => /[用任完]/.test(w) && inTemplate(w))).toBe(true)
+        expect(words.some((w) => !inTemplate(w))).toBe(true)
+      }
+    }
   })
 })

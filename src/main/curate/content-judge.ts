@@ -58,19 +58,31 @@ interface Subject {
   written: string
 }
 
-/** Lowercase words of a short text: ASCII words unstemmed, CJK runs as their character pairs; stop words out. */
+/** Lowercase words of a short text: ASCII words unstemmed, CJK runs as their dictionary words; stop words out. */
 export function subjectWords(text: string): string[] {
   const out: string[] = []
   for (const piece of text.match(WORD_OR_CJK) ?? []) {
     if (CJK_RUN.test(piece)) {
-      // Dictionary words (a subject is short: the segmenter's cost on long text does not arise), one-character ones out.
-      for (const { segment, isWordLike } of ZH_WORDS.segment(piece)) if (isWordLike && [...segment].length >= 2 && !STOP.has(segment) && !out.includes(segment)) out.push(segment)
+      for (const segment of cjkWords(piece)) if (!out.includes(segment)) out.push(segment)
       continue
     }
-    const w = piece.toLowerCase()
-    if (w.length < 2 || /^\d+$/.test(w) || STOP.has(w) || out.includes(w)) continue
-    out.push(w)
+    const w = asciiSubjectWord(piece)
+    if (w !== null && !out.includes(w)) out.push(w)
   }
+  return out
+}
+
+/** A piece of ASCII letters and digits as a subject word (lowercase), or null when it is none. */
+function asciiSubjectWord(piece: string): string | null {
+  const w = piece.toLowerCase()
+  return w.length < 2 || /^\d+$/.test(w) || STOP.has(w) ? null : w
+}
+
+/** The subject words of one CJK run: its dictionary words of two characters or more, stop words out. */
+function cjkWords(run: string): string[] {
+  // Dictionary words (a subject is short: the segmenter's cost on long text does not arise), one-character ones out.
+  const out: string[] = []
+  for (const { segment, isWordLike } of ZH_WORDS.segment(run)) if (isWordLike && [...segment].length >= 2 && !STOP.has(segment)) out.push(segment)
   return out
 }
 
@@ -155,8 +167,9 @@ export interface PairVerdict {
  * so a plan pays only for the skills its candidate pairs touch (and their families' subjects).
  */
 export class ContentJudge {
-  private readonly subjects = new Map<number, { heading: Subject | null; description: Subject }>()
-  private readonly templates = new Map<number, { heading: Set<string>; description: Set<string> }>()
+  private readonly headings = new Map<number, Subject | null>()
+  private readonly descriptions = new Map<number, Subject>()
+  private readonly templates = new Map<number, FamilyTemplate>()
   /** A subject word's index terms (its stem; a Chinese word's characters and pairs). */
   private readonly wordTerms = new Map<string, string[]>()
 
@@ -209,7 +222,7 @@ export class ContentJudge {
       if (v.from !== 'heading') return ''
       shared = shared === null ? new Set(v.shared) : new Set(v.shared.filter((w) => shared!.has(w)))
     }
-    const written = this.subjects.get(first)?.heading?.written ?? ''
+    const written = this.headingOf(first)?.written ?? ''
     if (!shared || shared.size === 0 || written === '') return ''
     const pieces = [...written.matchAll(WORD_OR_CJK)]
     const hits = pieces.filter((m) => (CJK_RUN.test(m[0]) ? [...shared!].some((t) => m[0].includes(t)) : [...shared!].some((t) => sameWord(t, m[0].toLowerCase()))))
@@ -221,43 +234,45 @@ export class ContentJudge {
 
   /** A skill's subject words of the given kind, the family's template words left out. */
   private subject(i: number, kind: 'heading' | 'description'): string[] {
-    const own = this.rawSubjects(i)[kind]
+    const own = kind === 'heading' ? this.headingOf(i) : this.descriptionOf(i)
     if (!own) return []
-    const template = this.familyTemplate(this.families.familyOf(i))[kind]
-    return own.words.filter((w) => !template.has(w))
+    const template = this.familyTemplate(this.families.familyOf(i))
+    return own.words.filter((w) => !(kind === 'heading' ? template.heading.has(w) : template.inDescriptions(w)))
   }
 
-  private rawSubjects(i: number): { heading: Subject | null; description: Subject } {
-    let s = this.subjects.get(i)
+  private headingOf(i: number): Subject | null {
+    let s = this.headings.get(i)
+    if (s === undefined) {
+      const heading = leadHeading(this.skills[i]!.body)
+      s = heading === null ? null : { words: subjectWords(heading), from: 'heading', written: heading }
+      this.headings.set(i, s)
+    }
+    return s
+  }
+
+  private descriptionOf(i: number): Subject {
+    let s = this.descriptions.get(i)
     if (!s) {
-      const skill = this.skills[i]!
-      const heading = leadHeading(skill.body)
-      const description = skill.usage_conditions.slice(0, DESCRIPTION_CHARS)
-      s = {
-        heading: heading === null ? null : { words: subjectWords(heading), from: 'heading', written: heading },
-        description: { words: subjectWords(description), from: 'description', written: description }
-      }
-      this.subjects.set(i, s)
+      const description = descriptionText(this.skills[i]!)
+      s = { words: subjectWords(description), from: 'description', written: description }
+      this.descriptions.set(i, s)
     }
     return s
   }
 
   /** Words that at least TEMPLATE_SHARE of a family's headings (descriptions) announce: the family's template. */
-  private familyTemplate(f: number): { heading: Set<string>; description: Set<string> } {
+  private familyTemplate(f: number): FamilyTemplate {
     let t = this.templates.get(f)
     if (!t) {
       const members = this.families.familyMembers(f)
       const heading = new Map<string, number>()
-      const description = new Map<string, number>()
-      for (const i of members) {
-        const s = this.rawSubjects(i)
-        for (const w of s.heading?.words ?? []) heading.set(w, (heading.get(w) ?? 0) + 1)
-        for (const w of s.description.words) description.set(w, (description.get(w) ?? 0) + 1)
-      }
+      for (const i of members) for (const w of this.headingOf(i)?.words ?? []) heading.set(w, (heading.get(w) ?? 0) + 1)
       // A library smaller than a family has no template to tell apart: its few skills may well share their subject.
       const limit = members.length < FAMILY_MIN ? Infinity : Math.max(3, TEMPLATE_SHARE * members.length)
-      const common = (m: Map<string, number>): Set<string> => new Set([...m].filter(([, n]) => n >= limit).map(([w]) => w))
-      t = { heading: common(heading), description: common(description) }
+      t = {
+        heading: new Set([...heading].filter(([, n]) => n >= limit).map(([w]) => w)),
+        inDescriptions: limit === Infinity ? () => false : descriptionTemplate(members.map((i) => descriptionText(this.skills[i]!)), limit)
+      }
       this.templates.set(f, t)
     }
     return t
@@ -286,6 +301,112 @@ export class ContentJudge {
       this.wordTerms.set(word, terms)
     }
     return terms
+  }
+}
+
+/** The start of a skill's description that its subject is read from. */
+function descriptionText(skill: JudgedSkill): string {
+  return skill.usage_conditions.slice(0, DESCRIPTION_CHARS)
+}
+
+interface FamilyTemplate {
+  heading: Set<string>
+  /** Whether a description subject word is the family's template (announced by ≥ the limit of its descriptions). */
+  inDescriptions(word: string): boolean
+}
+
+/**
+ * Whether a word is announced by at least `limit` of the family's descriptions (`texts`), as counting every
+ * description's subject words would tell, without segmenting every Chinese description: that (Intl.Segmenter, ~2 µs
+ * a character) was most of a curate of 10,000 Chinese skills' judging. ASCII words are counted up front (cheap).
+ * A Chinese word is counted when asked, and only where it can be: a description announces it only if the text holds
+ * every pair of neighbouring characters of it, so the fewest descriptions holding one of its pairs bound its count
+ * (pairs are counted in a hashed table: a collision only raises a bound); below the limit the answer is no, else the
+ * descriptions that contain the word are segmented (the runs holding it) and counted exactly.
+ */
+export function descriptionTemplate(texts: readonly string[], limit: number): (word: string) => boolean {
+  const ascii = new Map<string, number>()
+  let pairs = 0
+  for (const text of texts) {
+    const seen = new Set<string>()
+    for (const piece of text.match(WORD_OR_CJK) ?? []) {
+      if (CJK_RUN.test(piece)) {
+        pairs += piece.length
+        continue
+      }
+      const w = asciiSubjectWord(piece)
+      if (w !== null && !seen.has(w)) {
+        seen.add(w)
+        ascii.set(w, (ascii.get(w) ?? 0) + 1)
+      }
+    }
+  }
+  const pairCounts = pairs > 0 ? countPairs(texts, pairs) : null
+  const answers = new Map<string, boolean>()
+  const runWords = new Map<string, string[]>()
+  return (word) => {
+    if (!CJK_RUN.test(word)) return (ascii.get(word) ?? 0) >= limit
+    let answer = answers.get(word)
+    if (answer === undefined) {
+      answer = pairCounts !== null && pairCounts.bound(word) >= limit && exactCount(texts, word, runWords, limit) >= limit
+      answers.set(word, answer)
+    }
+    return answer
+  }
+}
+
+/** How many of `texts` announce the CJK `word` (up to `limit`: enough to answer), segmenting only the runs holding it. */
+function exactCount(texts: readonly string[], word: string, runWords: Map<string, string[]>, limit: number): number {
+  let n = 0
+  for (const text of texts) {
+    if (!text.includes(word)) continue
+    for (const piece of text.match(WORD_OR_CJK) ?? []) {
+      if (!piece.includes(word)) continue
+      let words = runWords.get(piece)
+      if (!words) {
+        words = cjkWords(piece)
+        runWords.set(piece, words)
+      }
+      if (words.includes(word)) {
+        n++
+        break
+      }
+    }
+    if (n >= limit) break
+  }
+  return n
+}
+
+/**
+ * Texts holding each pair of neighbouring code units from U+1100 up (every CJK character, Hangul jamo included, and
+ * surrogates), in a hashed table: a collision, or a pair of other characters, only raises a bound.
+ */
+function countPairs(texts: readonly string[], pairs: number): { bound(word: string): number } {
+  let size = 1024
+  while (size < 2 * pairs && size < 1 << 21) size *= 2
+  const mask = size - 1
+  const count = new Uint32Array(size)
+  const lastText = new Int32Array(size).fill(-1)
+  const slot = (a: number, b: number): number => (Math.imul(a, 0x9e3779b1) ^ b) & mask
+  texts.forEach((text, t) => {
+    for (let k = 0; k + 1 < text.length; k++) {
+      const a = text.charCodeAt(k)
+      if (a < 0x1100) continue
+      const b = text.charCodeAt(k + 1)
+      if (b < 0x1100) continue
+      const h = slot(a, b)
+      if (lastText[h] !== t) {
+        lastText[h] = t
+        count[h] = count[h]! + 1
+      }
+    }
+  })
+  return {
+    bound(word) {
+      let min = Infinity
+      for (let k = 0; k + 1 < word.length; k++) min = Math.min(min, count[slot(word.charCodeAt(k), word.charCodeAt(k + 1))]!)
+      return min
+    }
   }
 }
 
