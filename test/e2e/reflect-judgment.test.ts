@@ -32,6 +32,33 @@ function writeRoot(root: string): void {
   task('output_20260301_091500', 'Received user requirement: 写一个笑话，中文的\n💬 程序员最讨厌的季节是冬天。\nTASK_COMPLETED: 笑话🎉 Workflow completed!\n')
   task('output_20260301_093000', CALC.replace('Write a Python calculator', 'Write a Python CSV summariser') + '\n')
   task('output_20260301_100000', `${CALC}\nTASK_COMPLETED: calculator done🎉 Workflow completed!\n`)
+  // finished now, but reflected before issue 36 while it was unfinished: its skill says "结果：未完成"
+  task('output_20260301_110000', `${CALC.replace('Write a Python calculator with unit tests', '用 Python 写一个 CSV 汇总脚本并写单元测试')}\nTASK_COMPLETED: 完成🎉 Workflow completed!\n`)
+  const lib = path.join(root, 'dev', 'general', 'experience')
+  fs.mkdirSync(lib, { recursive: true })
+  fs.writeFileSync(
+    path.join(lib, 'skill_用 Python 写一个 CSV 汇总.md'),
+    [
+      '---',
+      "skill_id: '1772100000'",
+      'title: 用 Python 写一个 CSV 汇总脚本并写单元测试',
+      'usage_conditions: 当需要完成类似任务时使用：用 Python 写一个 CSV 汇总脚本并写单元测试',
+      'quality_index: 0.5',
+      'fetch_count: 0',
+      "related_code: ''",
+      'task_directories:',
+      '- output_20260301_110000',
+      "created_at: '2026-03-01T10:40:00'",
+      "updated_at: '2026-03-01T10:40:00'",
+      "user_preferences: ''",
+      '---',
+      '',
+      '**任务：** 用 Python 写一个 CSV 汇总脚本并写单元测试',
+      '',
+      '**结果：** 未完成：日志中没有完成标记。',
+      ''
+    ].join('\n')
+  )
 }
 
 describe.skipIf(!HAS_CHROMIUM)('Reflect: why a task made no skill, in Chromium', () => {
@@ -50,6 +77,22 @@ describe.skipIf(!HAS_CHROMIUM)('Reflect: why a task made no skill, in Chromium',
     await browser?.close()
     await served?.stop()
     if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
+  })
+
+  it('before the run: the list offers what becomes a skill (and the frozen skill as an update) and lists the rest with why', async () => {
+    await go(page, 'reflect')
+    await expect.poll(() => page.getByTestId('reflect-all').textContent(), { timeout: 30_000 }).toContain('(2)')
+    expect(await page.getByTestId('reflect-update').count()).toBe(1)
+    const rows = await page.getByTestId('reflect-skipped-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-why')))
+    expect(rows.sort()).toEqual(['greeting', 'no-work', 'unfinished'])
+    await shot(page, 'reflect-before-en')
+    await expectAccessible(page, 'Reflect before the run (en)')
+    await page.getByTestId('language-switch').selectOption('zh')
+    await expect.poll(() => page.getByTestId('reflect-skipped').locator('summary').textContent()).toBe('不会生成技能（3）')
+    expect(await page.getByTestId('reflect-skipped').textContent()).toContain('问候')
+    await shot(page, 'reflect-before-zh')
+    await expectAccessible(page, 'Reflect before the run (zh)')
+    await page.getByTestId('language-switch').selectOption('en')
   })
 
   it('one skill; the greeting, the joke and the unfinished task each say why they made none', async () => {
@@ -80,6 +123,28 @@ describe.skipIf(!HAS_CHROMIUM)('Reflect: why a task made no skill, in Chromium',
     await list.scrollIntoViewIfNeeded()
     await shot(page, 'reflect-no-skill-zh')
     await expectAccessible(page, 'Reflect with no-skill reasons (zh)')
+    await page.getByTestId('language-switch').selectOption('en')
+  })
+
+  it('the Overview counts what the run did: tasks, reflected, without a skill; the next step says nothing new is left', async () => {
+    await go(page, 'overview')
+    const counts = page.getByTestId('overview-counts')
+    // the run's job.done refetches the Overview; the cached one from before may show for a moment
+    await expect.poll(() => counts.textContent(), { timeout: 30_000 }).toMatch(/2\s*Reflected tasks/)
+    const text = (await counts.textContent()) ?? ''
+    expect(text).toMatch(/5\s*Tasks/)
+    expect(text).toMatch(/2\s*Reflected tasks/)
+    expect(text).toMatch(/3\s*Tasks without a skill/)
+    await counts.scrollIntoViewIfNeeded()
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.locator('main, .screen').first().evaluate((el) => el.scrollTo?.(0, 0))
+    await shot(page, 'overview-counts-en')
+    await expectAccessible(page, 'Overview counts (en)')
+    await page.getByTestId('language-switch').selectOption('zh')
+    await expect.poll(() => counts.textContent()).toContain('未生成技能的任务')
+    await page.locator('main, .screen').first().evaluate((el) => el.scrollTo?.(0, 0))
+    await shot(page, 'overview-counts-zh')
+    await expectAccessible(page, 'Overview counts (zh)')
     await page.getByTestId('language-switch').selectOption('en')
   })
 })

@@ -128,7 +128,8 @@ describe('Reflect screen: what reflecting will skip, and why (issue 36)', () => 
     ])
     expect(rows[0]!.textContent).toContain('greeting')
     expect(rows[1]!.textContent).toContain('unfinished: reflected once it finishes')
-    expect(screen.getByTestId('reflect-update').textContent).toContain('proposes the finished version')
+    expect(screen.getByTestId('reflect-update').textContent).toBe('updates its unfinished skill')
+    expect(screen.getByTestId('reflect-update').getAttribute('title')).toContain('proposes the finished version')
   })
 
   it('says the reasons in Chinese', async () => {

@@ -14,9 +14,11 @@ export const reflectEn = {
   'reflect.skippedTitle': 'Make no skill ({n})',
   'reflect.skippedLead': 'Reflecting reads these tasks too and makes no skill of them, for the reason shown.',
   'reflect.update': 'finished since its skill was written unfinished: reflecting proposes the finished version for review',
+  'reflect.updateBadge': 'updates its unfinished skill',
   'reflect.nothingNewJudged': 'Nothing new to reflect: {reflected} of {n} tasks are reflected, {skipped} make no skill.',
   'next.reflectDone': 'No new tasks to reflect ({reflected} reflected, {skipped} make no skill)',
-  'overview.noSkill': 'Tasks without a skill'
+  'overview.noSkill': 'Tasks without a skill',
+  'reason.finished': '“{title}” was written while task {task} was unfinished; the task has finished since, and its steps and outcome replace the old ones.'
 }
 
 export const reflectZh: Record<keyof typeof reflectEn, string> = {
@@ -31,7 +33,9 @@ export const reflectZh: Record<keyof typeof reflectEn, string> = {
   'reflect.skippedTitle': '不会生成技能（{n}）',
   'reflect.skippedLead': '反思时也会读取这些任务，但出于所示原因不会为它们生成技能。',
   'reflect.update': '技能写于任务未完成时，任务现已完成：反思会提出完成后的版本供审阅',
+  'reflect.updateBadge': '更新未完成时写的技能',
   'reflect.nothingNewJudged': '没有新的可反思任务：{n} 个任务中 {reflected} 个已反思，{skipped} 个不会生成技能。',
   'next.reflectDone': '没有新的可反思任务（已反思 {reflected} 个，{skipped} 个不会生成技能）',
-  'overview.noSkill': '未生成技能的任务'
+  'overview.noSkill': '未生成技能的任务',
+  'reason.finished': '“{title}”写于任务 {task} 未完成时；该任务现已完成，用完成后的步骤和结果替换旧内容。'
 }

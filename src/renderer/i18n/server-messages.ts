@@ -89,12 +89,16 @@ const RULES: Rule[] = [
   [/^(.+) would be deleted: a removal must be a move to legacy\/$/s, (m) => `${m[1]} 将被删除：移除只能是移入 legacy/`],
   // progress of jobs (reflection, curation)
   [/^Found (\d+) tasks to process$/, (m) => `找到 ${m[1]} 个待处理的任务`],
+  [/^\[(\d+)\/(\d+)\] Processing (.+?) \(finished since its skill was written unfinished\)\.\.\.$/s, (m) => `[${m[1]}/${m[2]}] 正在处理 ${m[3]}（技能写于任务未完成时，任务现已完成）…`],
   [/^\[(\d+)\/(\d+)\] Processing (.+?)\.\.\.$/s, (m) => `[${m[1]}/${m[2]}] 正在处理 ${m[3]}…`],
   [/^Reading the trace: (\d+) request\(s\), (\d+) tool call\(s\), (\d+) error\(s\)$/, (m) => `读取轨迹：${m[1]} 个请求，${m[2]} 次工具调用，${m[3]} 个错误`],
   [/^Summarising the trace \(offline rules\)$/, () => '按离线规则汇总轨迹'],
   [/^Waiting for the model \((\d+) s\)$/, (m) => `等待模型回答（${m[1]} 秒）`],
   [/^Writing the skill "(.*)"$/s, (m) => `写入技能“${m[1]}”`],
   [/^Skill generated: (.+)$/s, (m) => `已生成技能：${m[1]}`],
+  // reflection log lines on the Overview's recent activity
+  [/^Processing: (.+)$/s, (m) => `正在处理：${m[1]}`],
+  [/^Update proposed for (.+) \(task (.+) finished\): (.+)$/s, (m) => `已为 ${m[1]} 提出更新（任务 ${m[2]} 已完成）：${m[3]}`],
   [/^already reflected$/, () => '已反思过'],
   // why a task made no skill (issue 36)
   [/^No skill: (.+)$/s, (m) => `不生成技能：${translateServerMessage(m[1]!, 'zh')}`],
@@ -105,6 +109,10 @@ const RULES: Rule[] = [
   [/^follow-up of an earlier task$/, () => '更早任务的后续请求'],
   [/^follow-up of (.+)$/s, (m) => `${m[1]} 的后续请求：已并入该任务`],
   [/^enhancement pending review$/, () => '强化提议等待审阅'],
+  // a skill frozen while its task was unfinished, once the task finished (issue 36)
+  [/^finished since its skill was written unfinished: update of "(.*)" proposed for review \((.+)\)$/s, (m) => `任务已完成，而它的技能写于未完成时：已提出“${m[1]}”的更新，等待审阅（${m[2]}）`],
+  [/^the update of "(.*)" for the finished task was proposed before \((.+)\)$/s, (m) => `已完成任务对“${m[1]}”的更新此前已提出（${m[2]}）`],
+  [/^the task has finished since this skill was written from it unfinished: its steps and outcome are replaced by the finished task$/, () => '此技能写于任务未完成时，任务现已完成：用完成后的步骤和结果替换它'],
   [/^created (\d+), skipped (\d+), failed (\d+)(, cancelled)?$/, (m) => `新建 ${m[1]}，跳过 ${m[2]}，失败 ${m[3]}${m[4] ? '，已取消' : ''}`],
   [/^Loaded (\d+) skills$/, (m) => `已加载 ${m[1]} 个技能`],
   [/^Step 1: Merging similar skills\.\.\.$/, () => '第 1 步：合并相似技能…'],

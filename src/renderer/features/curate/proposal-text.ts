@@ -40,6 +40,8 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       return { text: t('reason.review', { bad, n, pct: `${n ? Math.round((100 * bad) / n) : 0}%`, base }) }
     }
     case 'enhance':
+      // a skill written while its task was unfinished, replaced by the finished task (issue 36)
+      if (e.finished === true) return { text: t('reason.finished', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }) }
       return { text: t('reason.enhance', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'edit':
       return { text: t('reason.agentEdit', { title: primaryTitle(p) }), quote: p.reason || undefined }

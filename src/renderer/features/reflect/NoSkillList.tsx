@@ -22,16 +22,21 @@ export function SkippedTaskList({ tasks, all }: { tasks: readonly TaskSummary[];
     <details className="panel no-skill" open={tasks.length <= 10} data-testid="reflect-skipped">
       <summary className="strong">{t('reflect.skippedTitle', { n: tasks.length })}</summary>
       <p className="muted">{t('reflect.skippedLead')}</p>
-      <ul className="links">
-        {tasks.map((task) => (
-          <li key={task.path + task.taskDir} data-testid="reflect-skipped-row" data-why={task.plan?.why} className="skipped-row">
-            <span className="strong ellipsis pick-headline" title={task.requirements[0]}>
-              {taskHeadline(task)}
-            </span>{' '}
-            <span className="cell-sub">{whyText(t, task.plan!.why!, task.plan?.of, headlineOf)}</span>
-            <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
-          </li>
-        ))}
+      <ul className="skipped-list">
+        {tasks.map((task) => {
+          const why = whyText(t, task.plan!.why!, task.plan?.of, headlineOf)
+          return (
+            <li key={task.path + task.taskDir} data-testid="reflect-skipped-row" data-why={task.plan?.why} className="check-row">
+              <span className="strong ellipsis pick-headline" title={task.requirements[0]}>
+                {taskHeadline(task)}
+              </span>
+              <span className="skip-why ellipsis" title={why}>
+                {why}
+              </span>
+              <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
+            </li>
+          )
+        })}
       </ul>
     </details>
   )

@@ -99,9 +99,9 @@ export function ReflectScreen(): React.JSX.Element {
               <input type="checkbox" checked={picked.has(task.path)} onChange={() => toggle(task.path)} data-testid="reflect-pick" />
               <span className="strong ellipsis pick-headline">{taskHeadline(task)}</span>
               {task.plan?.state === 'update' && (
-                <Badge tone="info" testId="reflect-update">
-                  {t('reflect.update')}
-                </Badge>
+                <span className="badge badge-info" data-testid="reflect-update" title={t('reflect.update')}>
+                  {t('reflect.updateBadge')}
+                </span>
               )}
               <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
             </label>
