@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -80,6 +81,26 @@ describe('a skill frozen from an unfinished task, once the task finishes', () =>
     expect(run.created).toHaveLength(1)
     expect((await (await openLibrary(lib)).list()).skills).toHaveLength(2)
   })
+
+  it('two reflect processes at once propose the finished version once; the skill file is untouched', async () => {
+    const { root, lib, skillPath, before } = await frozenRoot()
+    fs.writeFileSync(path.join(root, 'eve', TASK, 'logs', 'manager.out'), ZH_DONE)
+    const cli = path.resolve(__dirname, '..', '..', 'bin', 'skillbench.cjs')
+    const runOne = (): Promise<{ code: number | null; out: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [cli, 'reflect', '--root-dir', root, '--json'], { env: { ...process.env, SKILLBENCH_FROM_SOURCE: '1' } })
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+        child.on('close', (code) => resolve({ code, out }))
+      })
+    const results = await Promise.all([runOne(), runOne()])
+    expect(results.map((r) => r.code)).toEqual([0, 0])
+    const proposals = (await loadPlan(lib)).proposals.filter((p) => p.id.startsWith('finished-'))
+    expect(proposals).toHaveLength(1)
+    const reasons = results.flatMap((r) => (JSON.parse(r.out) as { skipped: { reason: string }[] }).skipped.map((x) => x.reason))
+    expect(reasons.filter((r) => r.includes('proposed for review'))).toHaveLength(1)
+    expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
+  }, 120_000)
 
   it('a skill that says the task finished, or a retired frozen one, counts as reflected', () => {
     expect(writtenUnfinished({ body: '**Outcome:** Completed.', legacy: false })).toBe(false)
