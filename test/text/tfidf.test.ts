@@ -282,3 +282,16 @@ describe('buildTfIdfIndexAsync (the text scanned by two threads)', () => {
     expect(scan.nLines).toBe(50 * 5)
   })
 })
+
+describe('termId (binary search in lexical order)', () => {
+  it('finds every term as the map does, in lexical and document-frequency order, and no other', () => {
+    const docs = Array.from({ length: 60 }, (_, i) => `部署超时 retry${i % 7} upload files w${i % 13} common ${i % 3 === 0 ? 'rare' + i : ''} 数据${i % 5}`)
+    for (const termOrder of ['lexical', 'df'] as const) {
+      const index = buildTfIdfIndex(docs, { termOrder })
+      expect(index.vocab.length).toBeGreaterThan(20)
+      const fresh = buildTfIdfIndex(docs, { termOrder })
+      for (const term of index.vocab) expect(fresh.termId(term)).toBe(index.termIds.get(term))
+      for (const absent of ['', 'zzz', 'aaa', '部署超', 'retry99', '\uffff']) expect(fresh.termId(absent)).toBeUndefined()
+    }
+  })
+})

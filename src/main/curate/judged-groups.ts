@@ -89,7 +89,7 @@ export class FamilyTerms {
 
   /** Whether skill i's row holds `term` (rows are in term order: a binary search). */
   holds(i: number, term: string): boolean {
-    const id = this.index.termIds.get(term)
+    const id = this.index.termId(term)
     if (id === undefined) return false
     const { rowPtr, colIdx } = this.index
     let lo = rowPtr[i] as number
@@ -111,7 +111,7 @@ export class FamilyTerms {
 
   /** Whether `term` is common in the family of skill i. */
   isCommon(i: number, term: string): boolean {
-    const id = this.index.termIds.get(term)
+    const id = this.index.termId(term)
     if (id === undefined) return false
     return this.commonOf(this.families.familyOf(i))[id] === 1
   }
