@@ -154,3 +154,32 @@ describe('Overview next step: counts from the judged list', () => {
     expect(nextSteps(data({ tasks: 0, reflectedTasks: 0, newTasks: 0 }), LIB, { browsed: false, rated: false }, undefined).find((s) => s.key === 'reflect')!.label).toBe('next.reflectNone')
   })
 })
+
+describe('Overview → Reflect opens on the library\'s own data root', () => {
+  it('the reflect step of a library of /data opens the Reflect list of /data even when another root was selected', async () => {
+    const lib = new FakeLibrary()
+    const api = createFakeApi(libraryHandlers(lib))
+    api.handlers['roots.list'] = async () => [
+      { path: ROOT, exists: true, users: ['alice'], taskCount: 1, remembered: true, thisRunOnly: false },
+      { path: '/elsewhere', exists: true, users: ['bob'], taskCount: 0, remembered: true, thisRunOnly: false }
+    ]
+    api.handlers['overview.get'] = async () => ({
+      skills: 0, legacy: 0, errors: 0, errorFiles: [], tasks: 2, reflectedTasks: 0, newTasks: 1, noSkillTasks: 1, noSkillWhy: { greeting: 1 }, pendingProposals: 0, planComputed: false, qualityHistogram: new Array(10).fill(0), recent: [], graph: { nodes: [], edges: [] }
+    })
+    api.handlers['tasks.list'] = async ({ root }) => ({
+      root,
+      skipped: [],
+      tasks: root === ROOT ? [{ ...base, taskDir: 'output_a', path: `${ROOT}/alice/output_a`, mtime: 2, plan: { state: 'new' } }, { ...base, taskDir: 'output_hi', path: `${ROOT}/alice/output_hi`, mtime: 1, requirements: ['你好'], plan: { state: 'no-skill', why: 'greeting' } }] : []
+    })
+    window.localStorage.setItem('skillbench.library', LIB)
+    window.localStorage.setItem('skillbench.root', '/elsewhere')
+    renderApp(api)
+    const step = await screen.findByTestId('next-reflect', {}, { timeout: 5000 })
+    expect(step.textContent).toBe('Reflect the new task')
+    fireEvent.click(step)
+    expect(((await screen.findByTestId('reflect-root')) as HTMLSelectElement).value).toBe(ROOT)
+    await waitFor(() => expect(screen.getAllByTestId('reflect-pick')).toHaveLength(1), { timeout: 5000 })
+    expect(screen.getByTestId('reflect-skipped-row').getAttribute('data-why')).toBe('greeting')
+    window.localStorage.removeItem('skillbench.root')
+  })
+})

@@ -94,7 +94,7 @@ export function OverviewScreen(): React.JSX.Element {
       {data && library && (
         <>
           {root?.problem && data.tasks === 0 && <RootProblemNotice root={root} />}
-          <NextSteps data={data} library={library} sessionsOnly={!!info && !info.root} />
+          {info && <NextSteps data={data} library={library} libraryRoot={info.root} />}
           <div className="cards" data-testid="overview-counts">
             <Card label={t('overview.skills')} value={data.skills} onClick={() => navigate({ screen: 'skills' })} />
             <Card label={t('overview.legacy')} value={data.legacy} />
@@ -175,12 +175,17 @@ export function authorName(t: Translate, who: string | undefined): string {
   return who
 }
 
-function NextSteps(props: { data: OverviewResult; library: string; sessionsOnly: boolean }): React.JSX.Element | null {
+function NextSteps(props: { data: OverviewResult; library: string; libraryRoot: string | undefined }): React.JSX.Element | null {
   const { t } = useI18n()
-  const { navigate } = useAppState()
+  const { navigate: go, setRoot, root } = useAppState()
+  // the steps count this library's tasks: the Reflect and Workspaces screens open on its data root, not another one
+  const navigate = (to: Route): void => {
+    if (props.libraryRoot && props.libraryRoot !== root && (to.screen === 'reflect' || to.screen === 'workspaces')) setRoot(props.libraryRoot)
+    go(to)
+  }
   const [hidden, setHidden] = useState(() => readFlag('nextStepsHidden'))
   const firstSkill = props.data.graph.nodes[0]?.id
-  const steps = nextSteps(props.data, props.library, { browsed: readFlag('browsed'), rated: readFlag('rated') }, firstSkill, props.sessionsOnly)
+  const steps = nextSteps(props.data, props.library, { browsed: readFlag('browsed'), rated: readFlag('rated') }, firstSkill, !props.libraryRoot)
   const current = steps.find((s) => !s.done)
   if (hidden || !current) return null
   return (
