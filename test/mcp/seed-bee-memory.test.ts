@@ -158,3 +158,22 @@ describe('memory tools over MCP (seed 003)', () => {
     }
   }, 90_000)
 })
+
+describe('memory evolve from two processes at once (seed 003)', () => {
+  it('each lesson, preference and note lands once in the review queue', async () => {
+    const { root, ws, lib } = dataRoot('evolve-twice')
+    const { writeEvolveSessions } = await import('../memory/evolve-fixtures')
+    const sessions = path.join(root, 'sessions')
+    writeEvolveSessions(sessions)
+    const args = [BIN, 'memory', 'evolve', '--workspace', ws, '--claude-dir', sessions, '--library', lib, '--json']
+    const [a, b] = await Promise.all([run(process.execPath, args), run(process.execPath, args)])
+    const proposed = [a, b].flatMap((r) => (JSON.parse(r.stdout) as { proposed: { id: string }[] }).proposed)
+    const plan = JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'plan.json'), 'utf8')) as { proposals: { id: string; kind: string; evidence: { memory: { entries: string[] } } }[] }
+    const memory = plan.proposals.filter((p) => p.kind === 'memory')
+    // 2 lessons from the critic, 1 for the invented tools, 5 preferences, 1 tool note: once each, whoever proposed it
+    expect(memory).toHaveLength(9)
+    expect(proposed.map((p) => p.id).sort()).toEqual(memory.map((p) => p.id).sort())
+    const entries = memory.flatMap((p) => p.evidence.memory.entries)
+    expect(new Set(entries).size).toBe(entries.length)
+  }, 60_000)
+})

@@ -13,7 +13,7 @@ export interface EvolveOptions {
   /** The workspace holding `memory/`. */
   workspace: string
   lang?: MemoryLang
-  /** Who found them (goes into each proposal's author). Default: reflection. */
+  /** Who found them (goes into each proposal's author). Default: offline (the deterministic rules here). */
   author?: string
   /** Leave out some kinds of finding. */
   skip?: { preferences?: boolean; toolStats?: boolean }
@@ -34,7 +34,7 @@ function taskList(seen: readonly FindingSource[]): string[] {
 /** The proposals the findings make (pure). */
 export function evolutionInputs(traces: readonly TaskTrace[], findings: EvolutionFindings, opts: EvolveOptions): MemoryProposalInput[] {
   const lang = opts.lang ?? 'en'
-  const author = opts.author ?? 'reflection'
+  const author = opts.author ?? 'offline'
   const inputs: MemoryProposalInput[] = []
   for (const h of findings.hallucinations) {
     const lesson = hallucinationLesson(h, lang)
@@ -46,7 +46,7 @@ export function evolutionInputs(traces: readonly TaskTrace[], findings: Evolutio
       source: 'hallucinated_tool',
       reason: `The agent called "${h.tool}", a tool that does not exist, in ${h.seen.length} task(s); it has ${h.validTools.length} real tool(s).`,
       author,
-      details: { tool: h.tool, valid_tools: h.validTools, tasks: taskList(h.seen), task_count: h.seen.length }
+      details: { invented_tool: h.tool, valid_tools: h.validTools, tasks: taskList(h.seen), task_count: h.seen.length }
     })
   }
   for (const c of findings.critic) {

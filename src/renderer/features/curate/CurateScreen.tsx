@@ -16,7 +16,7 @@ import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
 import { translateServerMessage } from '../../i18n/server-messages'
 import { authorName } from '../overview/OverviewScreen'
-import { groupChanges, proposalReason, sharedWords } from './proposal-text'
+import { groupChanges, proposalReason, proposalTitle, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
 import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
@@ -109,7 +109,7 @@ export function CurateScreen(): React.JSX.Element {
       )}
       {applied && (
         <div className="banner banner-ok" role="status" data-testid="applied-banner">
-          <span>{t('curate.appliedBanner', { kind: t(`kind.${applied.proposal.kind}`), what: applied.proposal.members.map((m) => m.title || m.skill_id).join(' + ') })}</span>
+          <span>{t('curate.appliedBanner', { kind: t(`kind.${applied.proposal.kind}`), what: proposalTitle(applied.proposal) })}</span>
           <div className="spacer" />
           <button type="button" className="btn btn-small" data-testid="applied-undo" disabled={undo.isPending} onClick={() => undo.mutate(applied.entry.id)}>
             {t('curate.undo')}
@@ -236,7 +236,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
     <article className="proposal" data-testid="proposal">
       <div className="proposal-head">
         <Badge tone="accent">{t(`kind.${p.kind}`)}</Badge>
-        <span className="strong ellipsis">{p.members.map((m) => m.title || m.skill_id).join(' + ')}</span>
+        <span className="strong ellipsis">{proposalTitle(p)}</span>
         <div className="spacer" />
         <Badge tone={p.status === 'applied' ? 'ok' : p.status === 'rejected' || p.status === 'undone' ? 'muted' : 'info'}>{t(`proposal.${p.status ?? 'pending'}`)}</Badge>
       </div>
@@ -325,7 +325,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
   })
   const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onDone() })
   return (
-    <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposal.members.map((m) => m.title || m.skill_id).join(' + ')}`} onClose={props.onClose} wide testId="review-dialog">
+    <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposalTitle(proposal)}`} onClose={props.onClose} wide testId="review-dialog">
       <p className="proposal-reason">{proposalReason(t, proposal).text}</p>
       <UsedRetiredWarning proposal={proposal} />
       {proposal.kind === 'review' && <p className="muted small">{t('curate.reviewHint')}</p>}

@@ -5,6 +5,7 @@ import { formatDate } from '../../components/format'
 import { useI18n } from '../../i18n/i18n'
 import { authorName } from '../overview/OverviewScreen'
 import { coverageLines, usedRetiredText } from './decision-text'
+import { proposalTitle } from './proposal-text'
 
 /** What watched the library's use before anything is called unused (or that nothing did). */
 export function CleanupCoverageNote(props: { coverage?: CleanupCoverage }): React.JSX.Element | null {
@@ -70,7 +71,7 @@ export function RejectedHistory(props: { proposals: readonly Proposal[] }): Reac
         {rejected.map((p) => (
           <li key={p.id} className="journal-entry" data-testid="rejected-entry">
             <Badge tone="muted">{t(`kind.${p.kind}`)}</Badge>
-            <span className="ellipsis">{p.members.map((m) => m.title || m.skill_id).join(' + ')}</span>
+            <span className="ellipsis">{proposalTitle(p)}</span>
             <div className="spacer" />
             {p.rejected && <span className="muted">{t('decide.rejectedOn', { date: formatDate(p.rejected.at, lang), who: authorName(t, p.rejected.by) })}</span>}
           </li>

@@ -13,6 +13,12 @@ function primaryTitle(p: Proposal): string {
   return m?.title || m?.skill_id || ''
 }
 
+/** What a proposal is about, for its card, dialog and banner: its skills' titles, or a memory proposal's files. */
+export function proposalTitle(p: Pick<Proposal, 'kind' | 'members' | 'changes'>): string {
+  if (p.kind === 'memory') return p.changes.map((c) => c.path).join(', ')
+  return p.members.map((m) => m.title || m.skill_id).join(' + ')
+}
+
 /** Why this change is proposed, in plain language; a model's own reason is kept as it wrote it. */
 export function proposalReason(t: Translate, p: Proposal): { text: string; quote?: string } {
   const e = p.evidence
@@ -59,12 +65,14 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
 
 /** Why a memory proposal is there (seed 003): what found it, in how many tasks, and which file it adds to. */
 function memoryReason(t: Translate, p: Proposal): { text: string; quote?: string } {
-  const m = (p.evidence.memory ?? {}) as { source?: unknown; target?: unknown; workspace?: unknown }
+  const m = (p.evidence.memory ?? {}) as { source?: unknown; target?: unknown; workspace?: unknown; entries?: unknown }
   const source = ['hallucinated_tool', 'critic', 'tool_stats', 'preference', 'agent'].includes(String(m.source)) ? String(m.source) : 'agent'
   const tasks = Array.isArray(p.evidence.tasks) ? p.evidence.tasks.length : (num(p.evidence.task_count) ?? 0)
   const file = `memory/${typeof m.target === 'string' ? m.target : 'lessons'}.md`
   const where = typeof m.workspace === 'string' ? ` ${t('memory.workspaceOf', { path: m.workspace })}` : ''
-  return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote: p.reason || undefined }
+  // the entries themselves, in the language they were written in (the English reason repeats the text above)
+  const entries = Array.isArray(m.entries) ? m.entries.filter((e): e is string => typeof e === 'string') : []
+  return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote: entries.join('\n') || undefined }
 }
 
 /**

@@ -1,0 +1,76 @@
+/**
+ * Seed 003 in Chromium: memory proposals made by `skillbench memory evolve` from crafted Claude Code sessions wait
+ * on the Curate screen (what found them, the memory folder, the entry itself); accepting one in the diff review
+ * writes the lesson into memory/lessons.md. English and 简体中文, audited by axe-core, photographed
+ * (artifacts/screenshots/memory-evolve-*.png).
+ */
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
+import type { Browser, Served } from './harness'
+import { writeEvolveSessions } from '../memory/evolve-fixtures'
+
+if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
+
+describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)', () => {
+  let served: Served
+  let browser: Browser & { consoleErrors: string[] }
+  let page: Page
+  let fixture = ''
+
+  beforeAll(async () => {
+    fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-memory-')), 'agents-data')
+    const lib = path.join(fixture, 'dev', 'general', 'experience')
+    fs.mkdirSync(lib, { recursive: true })
+    fs.writeFileSync(path.join(lib, 'skill_deploy.md'), '---\nskill_id: "1790000201"\ntitle: Deploy with compose\nusage_conditions: when deploying\nquality_index: 0.6\nfetch_count: 0\n---\n\nRun docker compose up -d.\n')
+    const sessions = path.join(path.dirname(fixture), 'sessions')
+    writeEvolveSessions(sessions)
+    const bin = path.join(PROJECT, 'bin', 'skillbench.cjs')
+    await promisify(execFile)(process.execPath, [bin, 'memory', 'evolve', '--workspace', path.join(fixture, 'dev'), '--claude-dir', sessions, '--library', lib, '--lang', 'zh', '--no-preferences'])
+    ;({ served, browser, page } = await openWorkbench(fixture))
+  }, 240_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await served?.stop()
+    if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
+  })
+
+  it('lists the lessons and the tool note with what found them, and accepting one writes lessons.md', async () => {
+    await go(page, 'curate')
+    const group = page.getByTestId('group-memory')
+    await group.waitFor({ timeout: 20_000 })
+    const cards = group.getByTestId('proposal')
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(4)
+    const invented = cards.filter({ hasText: '仅使用以下已注册工具' })
+    expect(await invented.getByTestId('proposal-reason').textContent()).toBe(`The agent called a tool that does not exist (1 task(s)). This lesson for memory/lessons.md keeps it to the registered tools. Memory folder: ${path.join(fs.realpathSync(fixture), 'dev')}`)
+    expect(await cards.filter({ hasText: 'Bash：8 次调用中失败 3 次' }).getByTestId('proposal-reason').textContent()).toMatch(/^Tool statistics of 5 scanned task\(s\): the tools that fail often get a note in memory\/procedural\.md\./)
+    await shot(page, 'memory-evolve-01-curate-en')
+    await expectAccessible(page, 'Curate with memory proposals (en)')
+
+    await invented.getByTestId('proposal-review').click()
+    await page.getByTestId('review-accept').click()
+    await expect.poll(() => invented.textContent(), { timeout: 15_000 }).toContain('applied')
+    // the banner names the file (a memory proposal has no skills), with Undo
+    expect(await page.getByTestId('applied-banner').textContent()).toContain('memory/lessons.md')
+    expect(await invented.getByTestId('proposal-author').textContent()).toBe('Proposed by the offline rules')
+    expect(fs.readFileSync(path.join(fixture, 'dev', 'memory', 'lessons.md'), 'utf8')).toBe('# Lessons / 行为约束\n\n- 仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「web_search」）。\n')
+  })
+
+  it('the same in 简体中文', async () => {
+    await page.getByTestId('language-switch').selectOption('zh')
+    const group = page.getByTestId('group-memory')
+    await expect.poll(() => group.getByTestId('proposal').filter({ hasText: 'Critic 建议：搜索前先确认域名在白名单内' }).getByTestId('proposal-reason').textContent(), { timeout: 10_000 }).toMatch(
+      /^Critic 纠正了一次工具调用（1 个任务）。它的建议成为 memory\/lessons\.md 中的一条教训。 记忆文件夹：/
+    )
+    expect(await group.getByTestId('proposal-author').first().textContent()).not.toMatch(/[A-Za-z]{4,}/)
+    await shot(page, 'memory-evolve-02-curate-zh')
+    await expectAccessible(page, 'Curate with memory proposals (zh)')
+    expect(browser.consoleErrors).toEqual([])
+  })
+})
