@@ -11,7 +11,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
-import { API_INPUT_SCHEMAS, ApiError, type ApiEvent, type ApiHandlers, type ApiMethod, type ApiOutput, type JobInfo } from '../shared/api'
+import { API_INPUT_SCHEMAS, ApiError, type ApiErrorShape, type ApiEvent, type ApiHandlers, type ApiMethod, type ApiOutput, type JobInfo } from '../shared/api'
+import { coded, refOf } from '../shared/error-codes'
 import type { ScanResult } from '../shared/types'
 import type { LlmClient, LlmConfig } from './llm/types'
 import type { SkillStore } from './store/types'
@@ -43,7 +44,7 @@ export { API_KEY_SECRET, type WorkbenchDeps }
 export interface Workbench {
   handlers: ApiHandlers
   /** Parses `input` with the method's schema, runs it, and returns the output or a `{code, message}` error. */
-  dispatch(method: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }>
+  dispatch(method: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: ApiErrorShape }>
   /** For tests and hosts: waits for a job to end. */
   waitForJob(jobId: string): Promise<void>
   /** For tests: waits until no auto-enhance run is going; returns the jobs auto-enhance started so far. */
@@ -124,7 +125,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   async function storeFor(library: string): Promise<SkillStore> {
     const info = await registry.requireLibrary(library)
     if (!info.exists) {
-      throw new ApiError('not_found', `the library folder does not exist yet: ${info.path}`)
+      throw new ApiError('not_found', coded('library.missing', { path: info.path }))
     }
     let store = stores.get(info.path)
     if (!store) {
@@ -242,14 +243,16 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
 
   async function dispatchCall(method: string, input: unknown): ReturnType<Workbench['dispatch']> {
     if (!Object.hasOwn(API_INPUT_SCHEMAS, method)) {
-      return { ok: false, error: { code: 'not_found', message: `unknown method: ${method}` } }
+      const unknown = coded('api.unknown_method', { method })
+      return { ok: false, error: { code: 'not_found', message: unknown.text, ...refOf(unknown) } }
     }
     const m = method as ApiMethod
     const parsed = API_INPUT_SCHEMAS[m].safeParse(input ?? {})
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : ''
-      return { ok: false, error: { code: 'bad_request', message: `invalid input for ${m}${where}: ${issue?.message ?? 'bad input'}` } }
+      const problem = issue?.message ?? 'bad input'
+      const invalid = issue?.path.length ? coded('api.invalid_input_at', { method: m, field: issue.path.join('.'), problem }) : coded('api.invalid_input', { method: m, problem })
+      return { ok: false, error: { code: 'bad_request', message: invalid.text, ...refOf(invalid) } }
     }
     try {
       const handler = handlers[m] as (input: unknown) => Promise<ApiOutput<typeof m>>

@@ -1,3 +1,5 @@
+import type { MessageCode } from '../shared/error-codes'
+
 /**
  * IPC channel names and the answer envelope, shared by the preload and the main process.
  * Dependency-free on purpose: the sandboxed preload bundles it (it cannot `require` zod).
@@ -21,7 +23,7 @@ export function isMethodName(method: unknown): method is string {
  * ("Error invoking remote method…") and the context bridge keeps only an Error's message, so the code
  * would be lost.
  */
-export type IpcAnswer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
+export type IpcAnswer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; messageCode?: string; params?: unknown } }
 
 /**
  * The rejection value `window.api.call` uses in Electron: a plain object (cloned intact through the
@@ -31,6 +33,9 @@ export interface BridgedError {
   name: 'ApiError'
   code: string
   message: string
+  /** The message's code and params (shared/error-codes.ts), passed through as they came. */
+  messageCode?: string
+  params?: unknown
 }
 
 /** Unwraps an IPC answer: the value, or throws a `BridgedError` with the same code and message as web mode. */
@@ -41,9 +46,14 @@ export function decodeIpcAnswer(answer: unknown): unknown {
   }
   const error: BridgedError =
     a && a.ok === false && a.error
-      ? { name: 'ApiError', code: String(a.error.code), message: String(a.error.message) }
-      : { name: 'ApiError', code: 'internal', message: 'the main process gave no answer' }
+      ? { name: 'ApiError', code: String(a.error.code), message: String(a.error.message), ...codedPart(a.error) }
+      : { name: 'ApiError', code: 'internal', message: 'the main process gave no answer', messageCode: 'api.no_answer' satisfies MessageCode, params: {} }
   throw error
+}
+
+/** The messageCode and params of an IPC error, when it has them (checked by the renderer's ApiError). */
+function codedPart(error: { messageCode?: unknown; params?: unknown }): { messageCode?: string; params?: unknown } {
+  return typeof error.messageCode === 'string' ? { messageCode: error.messageCode, params: error.params } : {}
 }
 
 /** True for a `BridgedError` (what the renderer checks before rebuilding an ApiError). */
@@ -54,10 +64,10 @@ export function isBridgedError(value: unknown): value is BridgedError {
 
 /**
  * For the renderer (Electron only): wraps `window.api` so failures are real errors again, e.g.
- * `withApiErrors(window.api, (code, message) => new ApiError(code, message))` in `pickApi`.
+ * `withApiErrors(window.api, (e) => new ApiError(e.code, e.message, e))` in `pickApi`.
  * Needed because a class instance cannot cross the context bridge (the page gets a plain object).
  */
-export function withApiErrors<A extends { call(method: never, input: never): Promise<unknown> }>(api: A, toError: (code: string, message: string) => Error): A {
+export function withApiErrors<A extends { call(method: never, input: never): Promise<unknown> }>(api: A, toError: (error: BridgedError) => Error): A {
   const call = api.call.bind(api) as (method: unknown, input: unknown) => Promise<unknown>
   return {
     ...api,
@@ -65,7 +75,7 @@ export function withApiErrors<A extends { call(method: never, input: never): Pro
       try {
         return await call(method, input)
       } catch (err) {
-        throw isBridgedError(err) ? toError(err.code, err.message) : err
+        throw isBridgedError(err) ? toError(err) : err
       }
     }
   }

@@ -3,6 +3,7 @@
  * agents' skills folders). Spread into `API_INPUT_SCHEMAS` / `ApiOutputs` of api.ts; same two transports.
  */
 import { z } from 'zod'
+import type { MessageCode, MessageParams } from './error-codes'
 
 /** Where an installed skill came from (SKILL.md `metadata.skillbench.source`). */
 export interface SkillSourceInfo {
@@ -15,7 +16,8 @@ export interface SkillSourceInfo {
 /** `skillbench install --json`. */
 export interface InstallResult {
   installed: { name: string; path: string; source: SkillSourceInfo }[]
-  skipped: { name: string; reason: string }[]
+  /** `messageCode` + `params`: the reason by code (error-codes.ts), for the app to word. */
+  skipped: { name: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[]
 }
 
 /** `skillbench update --json`. */

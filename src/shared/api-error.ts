@@ -1,13 +1,48 @@
+import { isMessageRef, type CodedText, type MessageCode, type MessageParams } from './error-codes'
+
+/**
+ * How an error crosses every transport (IPC, HTTP, CLI --json, MCP): `code` says what kind (not_found, conflict…:
+ * the HTTP status and the hint come from it), `message` is English for people and logs, and `messageCode` + `params`
+ * say which message it is (error-codes.ts), so a client words it in its own language without reading the English.
+ */
+export interface ApiErrorShape {
+  code: string
+  message: string
+  messageCode?: MessageCode
+  params?: MessageParams
+}
+
 /**
  * The error `SkillbenchApi.call` throws, same on both transports. Its own module without zod: the renderer imports
  * it, and the API contract's schemas (zod) would otherwise be parsed and built by every page load.
  */
 export class ApiError extends Error {
+  readonly messageCode?: MessageCode
+  readonly params?: MessageParams
+
   constructor(
     readonly code: string,
-    message: string
+    message: string | CodedText,
+    ref?: { messageCode?: unknown; params?: unknown }
   ) {
-    super(message)
+    super(typeof message === 'string' ? message : message.text)
     this.name = 'ApiError'
+    const coded = typeof message === 'string' ? ref : message
+    if (coded && isMessageRef(coded)) {
+      this.messageCode = coded.messageCode
+      this.params = coded.params
+    }
   }
+}
+
+/** The `{messageCode, params}` an error carries, when it carries a known one (any error class, duck-typed). */
+export function codedFieldsOf(err: unknown): { messageCode: MessageCode; params: MessageParams } | undefined {
+  if (!err || typeof err !== 'object') return undefined
+  const e = err as { messageCode?: unknown; params?: unknown }
+  return isMessageRef(e) ? { messageCode: e.messageCode, params: e.params } : undefined
+}
+
+/** The wire shape of a coded error, e.g. `errorShape('unauthorized', coded('api.bad_token'))`. */
+export function errorShape(code: string, message: CodedText): ApiErrorShape {
+  return { code, message: message.text, messageCode: message.messageCode, params: message.params }
 }

@@ -5,6 +5,7 @@
  * (HTTP POST `/api/<method>` + server-sent events). The renderer only sees `SkillbenchApi`.
  * Every input has a runtime schema: hosts parse inputs with it before calling the core.
  */
+import type { MessageCode, MessageParams } from './error-codes'
 import { z } from 'zod'
 import type {
   CurationPlan,
@@ -310,6 +311,9 @@ export interface JobProgress {
   /** With 'task-step': what the task is doing now (`read`, `model`, `write`, `backup`, `decide`). */
   step?: string
   message: string
+  /** The message's code and params (error-codes.ts) when the table has it: the UI words it by code. */
+  messageCode?: MessageCode
+  params?: MessageParams
   taskDir?: string
   skillPath?: string
   index?: number
@@ -344,11 +348,8 @@ export type ApiEvent =
   | { type: 'job.done'; jobId: string; kind: JobKind; state: 'done' | 'failed' | 'cancelled'; result?: ReflectSummary | CurateSummary | SyncSummary; error?: string }
   | { type: 'settings.changed' }
 
-/** Errors cross both transports in this shape; `code` comes from the store (conflict, not_found…) or 'bad_request' / 'internal'. */
-export interface ApiErrorShape {
-  code: string
-  message: string
-}
+/** Errors cross every transport in this shape (api-error.ts): a kind `code`, English `message`, `messageCode` + `params`. */
+export type { ApiErrorShape } from './api-error'
 
 // ---------- input schemas ----------
 

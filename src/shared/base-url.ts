@@ -2,6 +2,8 @@
  * Checks a model endpoint's base URL before it is saved or tested (pure; used by the Settings form and the
  * workbench alike): it must be an absolute http(s) URL with a host.
  */
+import { coded, type CodedText } from './error-codes'
+
 export type BaseUrlProblem = 'empty' | 'not_a_url' | 'not_http' | 'no_host' | 'blocked_port'
 
 /**
@@ -28,9 +30,13 @@ export function blockedPortOf(value: string): number | undefined {
   return BLOCKED_PORTS.has(port) ? port : undefined
 }
 
-/** Why a blocked port fails, and what to do (English: the UI translates it by pattern). */
+/** Why a blocked port fails, and what to do (English; the code lets the UI word it in its language). */
 export function blockedPortText(port: number): string {
-  return `port ${port} is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port`
+  return blockedPortMessage(port).text
+}
+
+export function blockedPortMessage(port: number): CodedText {
+  return coded('url.bad_port', { port })
 }
 
 export function baseUrlProblem(value: string): BaseUrlProblem | null {
@@ -49,11 +55,16 @@ export function baseUrlProblem(value: string): BaseUrlProblem | null {
   return null
 }
 
+/** The problem as a coded message (English text beside its code, error-codes.ts). */
+export function baseUrlProblemMessage(problem: BaseUrlProblem): CodedText {
+  return problem === 'not_a_url' ? coded('url.not_a_url', { example: 'https://api.openai.com/v1' }) : coded(`url.${problem}`)
+}
+
 /** The problem in words (English: error messages of the API are English; the UI words its own). */
 export const BASE_URL_PROBLEM_TEXT: Record<BaseUrlProblem, string> = {
-  empty: 'the base URL is empty',
-  not_a_url: 'the base URL is not a URL (it should look like https://api.openai.com/v1)',
-  not_http: 'the base URL must start with http:// or https://',
-  no_host: 'the base URL has no host name',
-  blocked_port: "the base URL's port is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port"
+  empty: baseUrlProblemMessage('empty').text,
+  not_a_url: baseUrlProblemMessage('not_a_url').text,
+  not_http: baseUrlProblemMessage('not_http').text,
+  no_host: baseUrlProblemMessage('no_host').text,
+  blocked_port: baseUrlProblemMessage('blocked_port').text
 }

@@ -53,16 +53,9 @@ describe('preload', () => {
 })
 
 describe('withApiErrors (renderer side of the bridge)', () => {
-  it('turns bridged failures back into real errors with their code, and keeps the rest of the API', async () => {
+  it('turns bridged failures back into real errors with their code, message code and params, and keeps the rest of the API', async () => {
     const { withApiErrors } = await import('../../src/preload/channels')
-    class TestApiError extends Error {
-      constructor(
-        readonly code: string,
-        message: string
-      ) {
-        super(message)
-      }
-    }
+    const { ApiError } = await import('../../src/shared/api-error')
     const onEvent = (): (() => void) => () => undefined
     const raw = {
       transport: 'electron' as const,
@@ -70,16 +63,21 @@ describe('withApiErrors (renderer side of the bridge)', () => {
       call: async (method: never, _input: never): Promise<unknown> => {
         if (method === 'ok') return 42
         if (method === 'plain') throw new Error('plain failure')
-        throw { name: 'ApiError', code: 'conflict', message: 'changed on disk' }
+        if (method === 'stranger') throw { name: 'ApiError', code: 'not_found', message: 'from a newer build', messageCode: 'no.such_code', params: { a: 1 } }
+        throw { name: 'ApiError', code: 'conflict', message: 'folder not found: /x', messageCode: 'path.folder_not_found', params: { path: '/x' } }
       }
     }
-    const api = withApiErrors(raw, (code, message) => new TestApiError(code, message))
+    const api = withApiErrors(raw, (e) => new ApiError(e.code, e.message, e))
     expect(api.transport).toBe('electron')
     expect(api.onEvent).toBe(onEvent)
     expect(await api.call('ok' as never, {} as never)).toBe(42)
     const err = await api.call('bad' as never, {} as never).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(TestApiError)
-    expect(err).toMatchObject({ code: 'conflict', message: 'changed on disk' })
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err).toMatchObject({ code: 'conflict', message: 'folder not found: /x', messageCode: 'path.folder_not_found', params: { path: '/x' } })
+    // a code this build does not know is dropped: the English message stays the fallback
+    const stranger = (await api.call('stranger' as never, {} as never).catch((e: unknown) => e)) as InstanceType<typeof ApiError>
+    expect(stranger.messageCode).toBeUndefined()
+    expect(stranger.message).toBe('from a newer build')
     await expect(api.call('plain' as never, {} as never)).rejects.toThrow('plain failure')
   })
 })

@@ -6,7 +6,7 @@ import { corpusDigest, loadPairs, pairsCacheFile, readPairsFile, savePairs as sa
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationSettings } from '../../src/main/curate/settings'
 import { termCacheFile } from '../../src/main/curate/term-cache'
-import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
+import { translateText } from '../../src/renderer/i18n/messages-errors'
 import { makeLibrary, pairedSkills, POETRY, skillFileText, tempDir } from './fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
@@ -81,7 +81,7 @@ describe('the join pairs kept between curate runs', () => {
       const { plan, messages } = await curateWithMessages(dir, cacheDir)
       expect(plan).toBe((await curate(dir, undefined)).plan)
       // What the run did with the pairs is said in a line of its own, in both languages.
-      for (const m of messages.filter((m) => m.startsWith('Similar pairs') || m.startsWith('comparing skills ('))) expect(translateServerMessage(m, 'zh')).toMatch(/相似技能对|正在比较技能（/)
+      for (const m of messages.filter((m) => m.startsWith('Similar pairs') || m.startsWith('comparing skills ('))) expect(translateText(m, 'zh')).toMatch(/相似技能对|正在比较技能（/)
       return how(messages)
     }
     expect(await run()).toBe('joined') // a first run joins at the threshold

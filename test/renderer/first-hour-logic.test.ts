@@ -13,7 +13,7 @@ import { taskHeadline, taskRows } from '../../src/renderer/features/workspaces/t
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import type { Translate } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
-import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
+import { translateText } from '../../src/renderer/i18n/messages-errors'
 import type { OverviewResult } from '../../src/shared/api'
 import type { Proposal } from '../../src/shared/types'
 
@@ -99,13 +99,13 @@ describe('rating while the editor has unsaved edits', () => {
 
 describe('server messages in Chinese', () => {
   it('translates the messages a person meets, keeping paths and names', () => {
-    const zh = (m: string): string => translateServerMessage(m, 'zh')
+    const zh = (m: string): string => translateText(m, 'zh')
     expect(zh('unknown data root: /data (add it in Settings first)')).toBe('未知的数据根目录：/data（请先在“设置”中添加）')
     expect(zh('not saved: invalid YAML: Unexpected flow-seq-end')).toBe('未保存：YAML 无效：Unexpected flow-seq-end')
     expect(zh('skill_a.md changed on disk since it was read: reload it and try again')).toBe('skill_a.md 在读取后已在磁盘上被修改：请重新加载后再试')
     expect(zh('cannot reach the model server: fetch failed (ECONNREFUSED)')).toBe('无法连接模型服务器：fetch failed (ECONNREFUSED)')
     expect(zh('a skill with id 17 already exists')).toBe('已存在 id 为 17 的技能')
-    expect(translateServerMessage('unknown data root: /data (add it in Settings first)', 'en')).toBe('unknown data root: /data (add it in Settings first)')
+    expect(translateText('unknown data root: /data (add it in Settings first)', 'en')).toBe('unknown data root: /data (add it in Settings first)')
     expect(zh('something nobody wrote a rule for')).toBe('something nobody wrote a rule for')
   })
 })

@@ -74,11 +74,11 @@ describe('the Overview lists', () => {
 
 describe('the core’s usage messages in Chinese', () => {
   it('progress and refusals of the usage evidence are translated, paths kept', async () => {
-    const { translateServerMessage } = await import('../../src/renderer/i18n/server-messages')
-    expect(translateServerMessage("Reading the agents' logs for real usage...", 'zh')).toBe('正在读取智能体日志，查看技能的真实使用情况…')
-    expect(translateServerMessage('reading codex logs in /home/u/.codex/sessions', 'zh')).toBe('正在读取 /home/u/.codex/sessions 中的 codex 日志')
-    expect(translateServerMessage('✅ Proposed 2 review(s) of skills whose tasks went wrong more often', 'zh')).toBe('✅ 提议了 2 项复查（使用后任务更常出错的技能）')
-    expect(translateServerMessage('usage not read (session folder not found: /x): cleanup goes by fetch_count alone', 'zh')).toBe('未能读取使用情况（找不到会话文件夹：/x）：清理只按 fetch_count 判断')
-    expect(translateServerMessage('proposal r-1 asks for a review: edit the skill…', 'zh')).toMatch(/^提议 r-1 需要复查/)
+    const { translateText } = await import('../../src/renderer/i18n/messages-errors')
+    expect(translateText("Reading the agents' logs for real usage...", 'zh')).toBe('正在读取智能体日志，查看技能的真实使用情况…')
+    expect(translateText('reading codex logs in /home/u/.codex/sessions', 'zh')).toBe('正在读取 /home/u/.codex/sessions 中的 codex 日志')
+    expect(translateText('✅ Proposed 2 review(s) of skills whose tasks went wrong more often', 'zh')).toBe('✅ 提议了 2 项复查（使用后任务更常出错的技能）')
+    expect(translateText('usage not read (session folder not found: /x): cleanup goes by fetch_count alone', 'zh')).toBe('未能读取使用情况（找不到会话文件夹：/x）：清理只按 fetch_count 判断')
+    expect(translateText("proposal r-1 asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is", 'zh')).toMatch(/^提议 r-1 需要复查/)
   })
 })

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseYamlSafe } from '../../src/main/formats/safe-yaml'
-import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
+import { translateMessage, translateText } from '../../src/renderer/i18n/messages-errors'
 import { installFromSource } from '../../src/main/sources/install'
 import { openLibrary } from '../../src/main/store/library'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
@@ -35,7 +35,16 @@ describe('clear reasons', () => {
     const lib = fs.mkdtempSync(path.join(tmp, 'lib-'))
     const report = await installFromSource({ library: lib, source: repo.url, cwd: tmp, env: { ...repo.env, SKILLBENCH_CACHE_DIR: path.join(tmp, 'cache') } })
     expect(report.installed.map((s) => s.name)).toEqual(['pdf'])
-    expect(report.skipped).toEqual([{ name: 'evil', reason: 'evil: symbolic link evil/SKILL.md points outside the repository (→ /etc/passwd): refused' }])
+    expect(report.skipped).toEqual([
+      {
+        name: 'evil',
+        reason: 'evil: symbolic link evil/SKILL.md points outside the repository (→ /etc/passwd): refused',
+        // the reason by code too, so the app words it in Chinese without reading the English
+        messageCode: 'install.skipped_in',
+        params: { where: 'evil', reason: { messageCode: 'install.link_outside', params: { link: 'evil/SKILL.md', target: '/etc/passwd' } } }
+      }
+    ])
+    expect(translateMessage(report.skipped[0], report.skipped[0]!.reason, 'zh')).toBe('evil：符号链接 evil/SKILL.md 指向仓库之外（→ /etc/passwd）：已拒绝')
   })
 
   it('YAML nested 12,000–20,000 deep is "nested too deeply", in a listing and in the format reader', async () => {
@@ -53,6 +62,6 @@ describe('clear reasons', () => {
     expect(list.errors).toHaveLength(2)
     for (const text of [deepFlow, deepBlock]) expect(() => parseYamlSafe(text, 'the file')).toThrow(/^the file is not valid YAML: nested too deeply/)
     // and on the Chinese screens, whole
-    expect(translateServerMessage(list.errors[0]!.reason, 'zh')).toMatch(/^YAML 无效：嵌套层数太深，无法读取(（第 \d+ 行第 \d+ 列）)?$/)
+    expect(translateText(list.errors[0]!.reason, 'zh')).toMatch(/^YAML 无效：嵌套层数太深，无法读取(（第 \d+ 行第 \d+ 列）)?$/)
   })
 })

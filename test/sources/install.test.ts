@@ -109,7 +109,7 @@ describe('install from a file:// repository', () => {
     expect(pinned.installed[0]!.source.commit).toBe(later)
     expect(fs.readFileSync(path.join(lib2, 'pdf', 'SKILL.md'), 'utf8')).toContain('Use pypdf 5.')
     const missing = await installFromSource({ library: lib2, source: repo.url, skills: ['nope'], cwd: tmp, env })
-    expect(missing.skipped).toEqual([{ name: 'nope', reason: expect.stringContaining('no skill named nope') }])
+    expect(missing.skipped).toEqual([{ name: 'nope', reason: expect.stringContaining('no skill named nope'), messageCode: 'install.no_such_skill', params: expect.objectContaining({ name: 'nope' }) }])
   })
 
   it('reports a name collision and never overwrites the skill already there; a second install says it is installed', async () => {
@@ -120,7 +120,7 @@ describe('install from a file:// repository', () => {
     const before = snapshot(path.join(lib, 'pdf'))
     const report = await installFromSource({ library: lib, source: repo.url, cwd: tmp, env })
     expect(report.installed.map((s) => s.name)).toEqual(['csv-tool'])
-    expect(report.skipped).toEqual([{ name: 'pdf', reason: 'a skill named pdf already exists in the library (pdf/SKILL.md): not overwritten' }])
+    expect(report.skipped).toEqual([{ name: 'pdf', reason: 'a skill named pdf already exists in the library (pdf/SKILL.md): not overwritten', messageCode: 'install.name_taken', params: { name: 'pdf', path: 'pdf/SKILL.md' } }])
     expect(snapshot(path.join(lib, 'pdf'))).toEqual(before)
     const again = await installFromSource({ library: lib, source: repo.url, skills: ['csv-tool'], cwd: tmp, env })
     expect(again.installed).toEqual([])

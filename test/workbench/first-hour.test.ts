@@ -23,7 +23,7 @@ import type {
 } from '../../src/shared/api'
 import { distinctLabels } from '../../src/main/workbench/libraries'
 import { locateSkillProblem } from '../../src/shared/problem-position'
-import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
+import { translateText } from '../../src/renderer/i18n/messages-errors'
 import { chatCompletion, startOpenAiServer } from '../helpers/openai-server'
 import { benchesDisposedAfterEach, copySampleRoot, failure, tempDir } from './helpers'
 
@@ -312,7 +312,7 @@ describe('server errors in Chinese', () => {
       expect(answer.ok, method).toBe(false)
       if (!answer.ok) messages.push(answer.error.message)
     }
-    const untranslated = messages.filter((m) => !/[\u4e00-\u9fff]/.test(translateServerMessage(m, 'zh')))
+    const untranslated = messages.filter((m) => !/[\u4e00-\u9fff]/.test(translateText(m, 'zh')))
     expect(untranslated).toEqual([])
   })
 })

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createOpenAiClient } from '../../src/main/llm/openai-client'
 import { LlmError } from '../../src/main/llm/errors'
 import { classifyLlmProblem, testLlmConnection } from '../../src/main/workbench/llm-test'
-import { translateServerMessage } from '../../src/renderer/i18n/server-messages'
+import { translateText } from '../../src/renderer/i18n/messages-errors'
 import { baseUrlProblem, blockedPortOf } from '../../src/shared/base-url'
 import { MESSAGES as messages } from '../../src/renderer/i18n/messages'
 
@@ -55,9 +55,9 @@ describe('bad ports', () => {
   })
 
   it('reads in Chinese, and the UI has advice in both languages', () => {
-    expect(translateServerMessage(CLEAR, 'zh')).toBe('端口 9 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口')
-    expect(translateServerMessage(`not saved: ${CLEAR}`, 'zh')).toBe('未保存：端口 9 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口')
-    expect(translateServerMessage(CLEAR, 'en')).toBe(CLEAR)
+    expect(translateText(CLEAR, 'zh')).toBe('端口 9 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口')
+    expect(translateText(`not saved: ${CLEAR}`, 'zh')).toBe('未保存：端口 9 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口')
+    expect(translateText(CLEAR, 'en')).toBe(CLEAR)
     expect(messages.en['llmTest.bad_port']).toMatch(/blocks this port/)
     expect(messages.zh['llmTest.bad_port']).toMatch(/端口/)
   })

@@ -1,6 +1,8 @@
 import type { IpcMainInvokeEvent } from 'electron'
 import { API_METHODS } from '../../shared/api'
 import { apiChannel, type IpcAnswer } from '../../preload/channels'
+import { errorShape } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 import type { Workbench } from '../workbench'
 import { isAppUrl } from './app-url'
 
@@ -41,7 +43,7 @@ export function wireIpc(
     channels[method] = channel
     ipcMain.handle(channel, async (event, ...args): Promise<IpcAnswer> => {
       if (!isTrustedSender(event, opts.devServerUrl)) {
-        return { ok: false, error: { code: 'forbidden', message: 'refused: this page may not use the Skillbench API' } }
+        return { ok: false, error: errorShape('forbidden', coded('api.forbidden_page')) }
       }
       if (args.length > 1) {
         return { ok: false, error: { code: 'bad_request', message: `${method} takes one input object` } }

@@ -2,6 +2,7 @@ import { UsageError, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
+import { codedFieldsFor } from '../tools/coded-result'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -20,6 +21,12 @@ function helpText(): string {
     'Add --json for machine output on stdout; progress goes to stderr.',
     'Run `skillbench <command> --help` for a command\'s options.'
   ].join('\n')
+}
+
+/** `{status: 'error', message, code?, message_code?, params?}` of a command that failed. */
+function failureJson(err: unknown, message: string): Record<string, unknown> {
+  const code = (err as { code?: unknown } | null)?.code
+  return { status: 'error', message, ...(typeof code === 'string' && /^[a-z_]{2,40}$/.test(code) ? { code } : {}), ...codedFieldsFor(err, message) }
 }
 
 /** Runs the CLI; returns the exit code (0 ok, 1 failure, 2 bad usage). */
@@ -52,6 +59,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const message = err instanceof StoreError || err instanceof Error ? err.message : String(err)
     io.stderr(`skillbench ${name}: ${message.split('\n')[0]}\n`)
+    // --json: the failure as JSON on stdout too, in the shape of a tool's error answer (a script reads the code)
+    if (rest.includes('--json')) io.stdout(JSON.stringify(failureJson(err, message)) + '\n')
     return 1
   }
 }

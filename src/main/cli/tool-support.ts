@@ -6,6 +6,7 @@ import type { ToolResult } from '../../shared/types'
 import { printJson, resolveLibraryDir, UsageError, type CliIo } from './common'
 import { openLibrary, type LibraryOptions, type SkillLibrary } from '../store/library'
 import { isValidSkillId } from '../store/paths'
+import { withMessageCode } from '../tools/coded-result'
 
 /** Opens the library given by `--library` or `--root-dir/--user`. */
 export async function openLibraryFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo, opts: LibraryOptions = {}): Promise<SkillLibrary> {
@@ -21,7 +22,7 @@ export function skillIdArg(value: string | undefined): string {
 
 /** Prints a write tool's answer: JSON on stdout with --json, else its message; exit 0 on success, 1 on error. */
 export function reportToolResult(io: CliIo, result: ToolResult, json: boolean, command: string): number {
-  if (json) printJson(io, result)
+  if (json) printJson(io, withMessageCode(result))
   if (result.status === 'success') {
     if (!json) io.stdout(`${result.message}\n`)
     return 0

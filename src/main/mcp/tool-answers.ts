@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { QueryResult, ToolResult } from '../../shared/types'
 import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
+import { withMessageCode } from '../tools/coded-result'
 
 export interface ToolAnswerOptions {
   store: ToolStore
@@ -28,8 +29,9 @@ export interface ToolAnswerOptions {
   remoteQuery?: (query: string) => Promise<QueryResult | null>
 }
 
-/** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused. */
-export function toolAnswer(result: QueryResult | ToolResult): CallToolResult {
+/** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused (with its message_code). */
+export function toolAnswer(answer: QueryResult | ToolResult): CallToolResult {
+  const result = withMessageCode(answer)
   return {
     content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
     structuredContent: result as unknown as Record<string, unknown>,

@@ -20,6 +20,15 @@ import { provenanceOfText, withProvenance, type SkillSource } from './provenance
 import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
 import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
+import { coded, refOf, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
+import { textParam } from '../../shared/message-match'
+
+/** A skill not installed: the reason in English, with its code and params (error-codes.ts) for the app. */
+export type SkippedSkill = { name: string; reason: string } & Partial<MessageRef>
+
+function skipOf(name: string, reason: CodedText): SkippedSkill {
+  return { name, reason: reason.text, ...refOf(reason) }
+}
 
 export interface InstallOptions extends GitLimits {
   library: string
@@ -49,7 +58,7 @@ export interface InstalledSkill {
 /** `skillbench install --json`: exactly this shape. */
 export interface InstallReport {
   installed: InstalledSkill[]
-  skipped: { name: string; reason: string }[]
+  skipped: SkippedSkill[]
   /** Not written because the audit found something high (`--allow-risk NAME` takes one anyway). */
   held?: HeldSkill[]
 }
@@ -84,14 +93,14 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   const decoded = decodeSkillBytes(bytes)
   if (!decoded.ok) return { name: fallbackName, problem: `SKILL.md ${decoded.reason}`, text: '', notes: [] }
   const parsed = parseSkillText(decoded.text)
-  if (!parsed.ok) return { name: fallbackName, problem: `SKILL.md does not parse: ${parsed.reason}`, text: decoded.text, notes: [] }
+  if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: textParam(parsed.reason) }).text, text: decoded.text, notes: [] }
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
   const errors = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name })
     .filter((p) => p.level === 'error')
     .map((p) => p.message)
   const fatal = errors.filter((m) => !TOLERATED.some((re) => re.test(m)))
-  if (fatal.length > 0) return { name, problem: `SKILL.md fails validation: ${fatal.join('; ')}`, text: decoded.text, notes: [] }
+  if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: fatal.join('; ') }).text, text: decoded.text, notes: [] }
   if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
   const reserved = reservedNameProblem(name)
   if (reserved) return { name, problem: reserved, text: decoded.text, notes: [] }
@@ -125,7 +134,7 @@ export interface PreparedInstall {
   spec: SourceSpec
   fetched: FetchedCommit
   candidates: Candidate[]
-  skipped: { name: string; reason: string }[]
+  skipped: SkippedSkill[]
 }
 
 /** Finds, checks and reads the skills of a fetched commit under `subdir` (only `skills` when given); writes nothing. */
@@ -154,31 +163,32 @@ export async function prepareInstall(
       : // an unread SKILL.md is most often a link the tree walk refused: its reason is the one to give
         { name: fallback, problem: skill.problems.find((p) => p.startsWith(`symbolic link ${skill.dir ? `${skill.dir}/` : ''}SKILL.md `)) ?? 'SKILL.md could not be read from the repository', text: '', notes: [] }
     if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
-    const where = skill.dir || '(repository root)'
+    const where = skill.dir || coded('install.root_folder')
+    const skipIn = (reason: MessageParam): void => void skipped.push(skipOf(checked.name, coded('install.skipped_in', { where, reason })))
     if (checked.problem) {
-      skipped.push({ name: checked.name, reason: `${where}: ${checked.problem}` })
+      skipIn(textParam(checked.problem))
       continue
     }
     if (skill.problems.length > 0) {
-      skipped.push({ name: checked.name, reason: `${where}: ${skill.problems.join('; ')}` })
+      skipIn(skill.problems.length === 1 ? textParam(skill.problems[0]!) : skill.problems.join('; '))
       continue
     }
     const first = seenNames.get(checked.name)
     if (first !== undefined) {
-      skipped.push({ name: checked.name, reason: `${where}: another skill of this repository (${first || 'its root'}) has the same name` })
+      skipIn(coded('install.same_name', { first: first || coded('install.its_root') }))
       continue
     }
     seenNames.set(checked.name, skill.dir)
     for (const note of [...checked.notes, ...skill.notes]) fetchOpts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
     const tooBig = skill.files.find((f) => f.size > MAX_RESOURCE_BYTES)
     if (tooBig) {
-      skipped.push({ name: checked.name, reason: `${where}: ${tooBig.rel} is larger than ${MAX_RESOURCE_BYTES / (1024 * 1024)} MB` })
+      skipIn(coded('install.too_large', { path: tooBig.rel, mb: MAX_RESOURCE_BYTES / (1024 * 1024) }))
       continue
     }
     candidates.push({ name: checked.name, repoDir: skill.dir, skillText: checked.text, skillMd: { bytes: bytes!, executable: skill.skillMd.executable }, files: [], hash: '' })
   }
   for (const name of wanted ?? []) {
-    if (!seenNames.has(name) && !skipped.some((s) => s.name === name)) skipped.push({ name, reason: `no skill named ${name} under ${subdir || 'the repository root'} of ${spec.display}` })
+    if (!seenNames.has(name) && !skipped.some((s) => s.name === name)) skipped.push(skipOf(name, coded('install.no_such_skill', { name, folder: subdir || coded('install.repo_root'), repo: spec.display })))
   }
   if (candidates.length === 0) return { spec, fetched, candidates, skipped }
 
@@ -221,10 +231,9 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
         const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
         if (clash) {
           if (opts.mismatched && clash.commit !== undefined) {
-            if (clash.commit === fetched.commit) report.skipped.push({ name: c.name, reason: `already installed at the locked commit ${fetched.commit.slice(0, 12)}` })
+            if (clash.commit === fetched.commit) report.skipped.push(skipOf(c.name, coded('install.locked_already', { commit: fetched.commit.slice(0, 12) })))
             else opts.mismatched.push({ name: c.name, reason: `installed here at ${clash.commit.slice(0, 12)}, but ${SKILLS_LOCK_FILE} says ${fetched.commit.slice(0, 12)}: run skillbench update, or move the skill aside and install --locked again` })
-          } else if (opts.mismatched) opts.mismatched.push({ name: c.name, reason: clash.reason })
-          else report.skipped.push({ name: c.name, reason: clash.reason })
+          } else (opts.mismatched ?? report.skipped).push(skipOf(c.name, clash.reason))
           continue
         }
         try {
@@ -234,7 +243,7 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
           locked.set(c.name, entry)
         } catch (err) {
           // staged copies are removed: nothing of this skill is left in the library
-          ;(opts.mismatched ?? report.skipped).push({ name: c.name, reason: `not installed: ${(err as Error).message}` })
+          ;(opts.mismatched ?? report.skipped).push(skipOf(c.name, coded('install.not_installed', { reason: textParam((err as Error).message) })))
         }
       }
     }
@@ -271,7 +280,7 @@ export async function skillsOfCommit(spec: SourceSpec, fetched: FetchedCommit, s
   const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), fetchOpts)
   const linkTargets = new Map([...linkBlobs].map(([oid, b]) => [oid, b.toString('utf8')]))
   const found = findRepoSkills(entries, subdir, linkTargets)
-  if (found.length === 0) throw new SourceError('no_skills', `no SKILL.md found under ${subdir || 'the repository root'} of ${at}`)
+  if (found.length === 0) throw new SourceError('no_skills', coded('install.no_skills', { folder: subdir || coded('install.repo_root'), repo: at }).text)
   return found
 }
 
@@ -281,16 +290,16 @@ async function openOrCreate(dir: string): Promise<SkillLibrary> {
 }
 
 /** Why `name` cannot be installed into this library (null when it can); `commit` when it is this very skill, installed. */
-async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<{ reason: string; commit?: string } | null> {
+async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<{ reason: CodedText; commit?: string } | null> {
   const same = skills.find((s) => s.format === 'skill-md' && (s.name === name || path.posix.dirname(s.path) === name))
   if (same) {
     const text = await library.readRaw(same.path).then((r) => r.text, () => '')
     const prov = provenanceOfText(text)
-    if (prov && prov.repo === repo && prov.path === repoPath) return { commit: prov.commit, reason: `already installed from ${repo} (commit ${prov.commit.slice(0, 12)}) at ${same.path}: skillbench update brings its upstream changes` }
-    return { reason: `a skill named ${name} already exists in the library (${same.path}): not overwritten` }
+    if (prov && prov.repo === repo && prov.path === repoPath) return { commit: prov.commit, reason: coded('install.already_installed', { repo, commit: prov.commit.slice(0, 12), path: same.path }) }
+    return { reason: coded('install.name_taken', { name, path: same.path }) }
   }
   const there = await fs.promises.lstat(path.join(library.root, name)).then(() => true, () => false)
-  if (there) return { reason: `${name} already exists in the library folder (not a skill Skillbench can read): not overwritten` }
+  if (there) return { reason: coded('install.folder_taken', { name }) }
   return null
 }
 

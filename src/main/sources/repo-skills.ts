@@ -4,6 +4,7 @@
  * skill nested inside it). Symbolic links are resolved inside the repository; one that leads out of it, to a
  * folder or nowhere makes its skill refused with the reason. Pure.
  */
+import { coded } from '../../shared/error-codes'
 import path from 'node:path'
 import { SKIPPED_DIRS } from '../store/library'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
@@ -73,7 +74,7 @@ export function findRepoSkills(entries: readonly TreeEntry[], subdir: string, li
       const target = linkTargets.get(cur.oid)
       if (target === undefined || hops >= MAX_LINK_HOPS) return { problem: `symbolic link ${start.path} could not be followed` }
       const dest = linkDestination(cur.path, target)
-      if (dest === null) return { problem: `symbolic link ${start.path} points outside the repository (→ ${target.slice(0, 120)}): refused` }
+      if (dest === null) return { problem: coded('install.link_outside', { link: start.path, target: target.slice(0, 120) }).text }
       const next = byPath.get(dest)
       if (!next) return { problem: isDirPrefix(dest) ? `symbolic link ${start.path} points to a folder (${dest}): links to folders are not copied` : `symbolic link ${start.path} points to nothing (${dest})` }
       cur = next

@@ -11,6 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { coded } from '../../shared/error-codes'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
@@ -124,7 +125,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
   try {
     root = await fs.promises.realpath(dir)
   } catch {
-    throw new StoreError('not_found', `library folder not found: ${dir}`)
+    throw new StoreError('not_found', coded('library.not_found', { path: dir }))
   }
   const st = await fs.promises.stat(root)
   if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
@@ -581,7 +582,7 @@ class Library implements SkillLibrary {
       skill = matches.find((s) => !s.legacy) ?? matches[0] ?? null
     }
     this.refuseDuplicate(id)
-    if (!skill) throw new StoreError('not_found', `no ${includeLegacy ? '' : 'active '}skill with id ${id}`)
+    if (!skill) throw new StoreError('not_found', coded(includeLegacy ? 'skill.no_id' : 'skill.no_active_id', { id }))
     return skill
   }
 

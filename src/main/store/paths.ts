@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { coded } from '../../shared/error-codes'
 import { StoreError } from './types'
 
 export const SKILL_ID_PATTERN = /^[0-9]{1,20}$/
@@ -20,7 +21,7 @@ export function isValidSkillId(id: unknown): boolean {
 export function assertSkillId(id: unknown): string {
   if (typeof id !== 'string' || !isValidSkillId(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.slice(0, 40)) : typeof id
-    throw new StoreError('invalid_id', `invalid skill id ${shown}: an id is 1–20 digits`)
+    throw new StoreError('invalid_id', coded('skill.invalid_id', { id: shown }))
   }
   return id
 }

@@ -1,3 +1,4 @@
+import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
 import type { Skill, SkillFormat, SkillList, SkillMeta } from '../../shared/types'
 
 /** Why a store operation failed; every code maps to a clear, one-line message. */
@@ -15,14 +16,24 @@ export type StoreErrorCode =
   /** Two active files carry the same skill_id: a change by id would be ambiguous. */
   | 'duplicate_id'
 
-/** The one error class of the store: `code` says what kind, `message` says it in words a user understands. */
+/**
+ * The one error class of the store: `code` says what kind, `message` says it in words a user understands; given a
+ * coded message (shared/error-codes.ts), it carries its `messageCode` and `params` for every transport.
+ */
 export class StoreError extends Error {
+  readonly messageCode?: MessageCode
+  readonly params?: MessageParams
+
   constructor(
     readonly code: StoreErrorCode,
-    message: string
+    message: string | CodedText
   ) {
-    super(message)
+    super(typeof message === 'string' ? message : message.text)
     this.name = 'StoreError'
+    if (typeof message !== 'string') {
+      this.messageCode = message.messageCode
+      this.params = message.params
+    }
   }
 }
 

@@ -27,6 +27,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { ApiEvent } from '../../shared/api'
+import { errorShape } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 import type { Workbench } from '../workbench'
 import { createFileSecretStore, type SecretStore } from '../workbench/secrets'
 import { resolveSettingsDir } from '../config/settings-dir'
@@ -171,7 +173,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
         return
       }
       if (!tokenMatches(token, url.searchParams.get('token') ?? headerToken(req))) {
-        sendJson(res, 401, { error: { code: 'unauthorized', message: 'missing or wrong session token' } })
+        sendJson(res, 401, { error: errorShape('unauthorized', coded('api.bad_token')) })
         return
       }
       openEventStream(req, res)
@@ -202,7 +204,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<Ru
       return
     }
     if (!tokenMatches(token, headerToken(req))) {
-      sendJson(res, 401, { error: { code: 'unauthorized', message: 'missing or wrong session token' } })
+      sendJson(res, 401, { error: errorShape('unauthorized', coded('api.bad_token')) })
       return
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()

@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { ApiError, CODE_FILE_MAX_BYTES, type CodeFile } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import { badRequest } from './errors'
 
 /** The library-relative path if it names something under `codes/` without escaping, else undefined. Pure. */
@@ -20,24 +21,24 @@ export function normaliseCodePath(rel: string): string | undefined {
 export async function readCodeFile(libraryRoot: string, rel: string, maxBytes = CODE_FILE_MAX_BYTES): Promise<CodeFile> {
   const clean = normaliseCodePath(rel)
   if (!clean) {
-    throw badRequest(`not a backed-up code file of this library (must be under codes/): ${rel.slice(0, 200)}`)
+    throw badRequest(coded('skill.code_not_under_codes', { path: rel.slice(0, 200) }))
   }
   const codesDir = await fsp.realpath(path.join(libraryRoot, 'codes')).catch(() => null)
   if (!codesDir) {
-    throw new ApiError('not_found', 'this library has no backed-up code (codes/ folder)')
+    throw new ApiError('not_found', coded('skill.no_code_folder'))
   }
   const real = await fsp.realpath(path.join(libraryRoot, ...clean.split('/'))).catch(() => null)
   if (!real) {
-    throw new ApiError('not_found', `${clean} is not there (moved or deleted?)`)
+    throw new ApiError('not_found', coded('skill.code_gone', { path: clean }))
   }
   if (!real.startsWith(codesDir + path.sep)) {
-    throw new ApiError('forbidden', `${clean} points outside the library's codes/ folder`)
+    throw new ApiError('forbidden', coded('skill.code_outside', { path: clean }))
   }
   const fh = await fsp.open(real, 'r')
   try {
     const st = await fh.stat()
     if (!st.isFile()) {
-      throw badRequest(`${clean} is not a file`)
+      throw badRequest(coded('path.not_file', { path: clean }))
     }
     const length = Math.min(st.size, maxBytes)
     const buf = Buffer.alloc(length)

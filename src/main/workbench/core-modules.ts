@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
@@ -81,7 +82,7 @@ export interface CoreModules {
 }
 
 function unavailable(what: string): never {
-  throw new ApiError('unavailable', `${what} is not available yet in this build`)
+  throw new ApiError('unavailable', coded('api.unavailable', { what }))
 }
 
 /** A port whose every method says "not available": the base the real modules are layered on. */

@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { ApiHandlers, LibraryInfo } from '../../shared/api'
 import type { DeployTargetInfo } from '../../shared/api-deploy'
 import type { UsageLookup } from '../deploy/choose'
+import { coded } from '../../shared/error-codes'
 import { badRequest } from './errors'
 
 type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | 'deploy.preview' | 'deploy.run' | 'deploy.config' | 'deploy.setEnabled' | 'deploy.setProfile'
@@ -25,11 +26,11 @@ export interface DeployServiceDeps {
 }
 
 /** A folder typed in the app must be absolute (`~/…` allowed); URLs and agent names pass through. */
-function requireAbsolute(value: string, what: string): void {
+function requireAbsolute(value: string, what: 'source' | 'target'): void {
   const folder = value.replace(/^(claude-project|agents|gemini-project|opencode-project):/, '')
   const isName = ['claude', 'codex', 'gemini', 'opencode'].includes(value)
   const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^[\w.-]+@[\w.-]+:/.test(value)
-  if (!isName && !isUrl && !path.isAbsolute(folder) && !folder.startsWith('~/') && folder !== '~') throw badRequest(`${what} must be a URL or an absolute folder path, got ${JSON.stringify(value.slice(0, 200))}`)
+  if (!isName && !isUrl && !path.isAbsolute(folder) && !folder.startsWith('~/') && folder !== '~') throw badRequest(coded('path.not_absolute_or_url', { what: coded(what === 'source' ? 'path.what_source' : 'path.what_target'), value: JSON.stringify(value.slice(0, 200)) }))
 }
 
 export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, DeployMethods> {
@@ -37,7 +38,7 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
   return {
     'sources.install': async ({ library, source, ref, path: subdir, skills }) => {
       const info = await deps.requireLibrary(library)
-      requireAbsolute(source, 'the source')
+      requireAbsolute(source, 'source')
       const { installFromSource } = await import('../sources/install')
       const report = await installFromSource({ library: info.path, source, ref, path: subdir, skills, cwd: await home(), env: deps.env })
       await deps.noteWrites(report.installed.map((s) => path.join(info.path, s.path)))
@@ -61,13 +62,13 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
     },
     'deploy.preview': async ({ library, to, skills, profile }) => {
       const info = await deps.requireLibrary(library)
-      requireAbsolute(to, 'the target')
+      requireAbsolute(to, 'target')
       const { deploy } = await import('../deploy/run')
       return deploy({ library: info.path, to, skills, profile, dryRun: true, cwd: await home(), env: deps.env, usage: deps.usageOf?.(library) })
     },
     'deploy.run': async ({ library, to, skills, profile }) => {
       const info = await deps.requireLibrary(library)
-      requireAbsolute(to, 'the target')
+      requireAbsolute(to, 'target')
       const { deploy } = await import('../deploy/run')
       const result = await deploy({ library: info.path, to, skills, profile, cwd: await home(), env: deps.env, by: 'user', usage: deps.usageOf?.(library) })
       await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json'), path.join(info.path, '.skillbench', 'journal')])
@@ -81,7 +82,7 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
     },
     'deploy.setEnabled': async ({ library, to, skills, enabled }) => {
       const info = await deps.requireLibrary(library)
-      requireAbsolute(to, 'the target')
+      requireAbsolute(to, 'target')
       const { setSkillsEnabled } = await import('../deploy/selection-service')
       const config = await setSkillsEnabled(info.path, to, skills, enabled, { env: deps.env, cwd: await home() })
       await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])
@@ -89,7 +90,7 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
     },
     'deploy.setProfile': async ({ library, name, profile }) => {
       const info = await deps.requireLibrary(library)
-      for (const t of profile?.targets ?? []) requireAbsolute(t, 'the target')
+      for (const t of profile?.targets ?? []) requireAbsolute(t, 'target')
       const { setDeployProfile } = await import('../deploy/selection-service')
       const config = await setDeployProfile(info.path, name, profile, { env: deps.env, cwd: await home() })
       await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])

@@ -1,4 +1,6 @@
-import { ApiError, type ApiErrorShape } from '../../shared/api'
+import { ApiError, codedFieldsOf, type ApiErrorShape } from '../../shared/api-error'
+import { coded, refOf, type CodedText, type MessageParams } from '../../shared/error-codes'
+import { messageRefOf } from '../../shared/message-match'
 import { redact } from '../llm/redact'
 
 /** HTTP status for each error code that crosses a transport (anything else is a 500). */
@@ -28,30 +30,45 @@ export function statusForCode(code: string): number {
 }
 
 /** A `bad_request` ApiError: the caller sent something the workbench refuses. */
-export function badRequest(message: string): ApiError {
+export function badRequest(message: string | CodedText): ApiError {
   return new ApiError('bad_request', message)
 }
 
+/** Params with every text redacted (nested coded params too). */
+function redactParams(params: MessageParams, secrets: readonly (string | undefined)[]): MessageParams {
+  const out: MessageParams = {}
+  for (const [name, value] of Object.entries(params)) {
+    out[name] = typeof value === 'string' ? redact(value, secrets) : typeof value === 'number' ? value : { messageCode: value.messageCode, params: redactParams(value.params, secrets) }
+  }
+  return out
+}
+
 /**
- * Turns anything thrown by the core into the `{code, message}` both transports send.
+ * Turns anything thrown by the core into the `{code, message, messageCode?, params?}` every transport sends.
  *
- * Errors with a `code` string (StoreError, LlmError, ApiError) keep it; anything else is 'internal'.
- * Messages are redacted so a key that slipped into an error never reaches the renderer.
+ * Errors with a `code` string (StoreError, LlmError, ApiError) keep it; anything else is 'internal'. An error that
+ * carries a known `messageCode` keeps it and its params; one that does not gets them from its English text when the
+ * table (shared/error-codes.ts) produced it. Message and params are redacted so a key that slipped
+ * into an error never reaches the renderer.
  */
 export function toApiErrorShape(err: unknown, secrets: readonly (string | undefined)[] = []): ApiErrorShape {
   if (err && typeof err === 'object') {
     const e = err as { code?: unknown; message?: unknown; name?: unknown }
     const message = typeof e.message === 'string' && e.message ? e.message : String(err)
+    // An error of a layer that still throws words carries its code too when the table produced those words.
+    const ref = codedFieldsOf(err) ?? messageRefOf(message) ?? undefined
+    const codedPart = ref ? { messageCode: ref.messageCode, params: redactParams(ref.params, secrets) } : {}
     if (typeof e.code === 'string' && /^[a-z_]{2,40}$/.test(e.code)) {
-      return { code: e.code, message: redact(message, secrets) }
+      return { code: e.code, message: redact(message, secrets), ...codedPart }
     }
     if (e.code === 'ENOENT') {
-      return { code: 'not_found', message: redact(message, secrets) }
+      return { code: 'not_found', message: redact(message, secrets), ...codedPart }
     }
     if (e.name === 'AbortError') {
-      return { code: 'aborted', message: 'the operation was cancelled' }
+      const cancelled = coded('api.cancelled')
+      return { code: 'aborted', message: cancelled.text, ...refOf(cancelled) }
     }
-    return { code: 'internal', message: redact(message, secrets) }
+    return { code: 'internal', message: redact(message, secrets), ...codedPart }
   }
   return { code: 'internal', message: redact(String(err), secrets) }
 }

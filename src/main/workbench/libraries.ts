@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { DataRootInfo, LibraryInfo, RootProblem } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import { badRequest } from './errors'
 import type { SettingsStore } from './settings-store'
 
@@ -191,7 +192,7 @@ export class LibraryRegistry {
     const resolved = path.resolve(root)
     const known = this.roots().find((r) => r === resolved)
     if (!known) {
-      throw badRequest(`unknown data root: ${root} (add it in Settings first)`)
+      throw badRequest(coded('library.unknown_root', { root }))
     }
     return known
   }
@@ -233,7 +234,7 @@ export class LibraryRegistry {
     const resolved = path.resolve(library)
     const found = (await this.listLibraries()).find((l) => l.path === resolved)
     if (!found) {
-      throw badRequest(`unknown library: ${library} (open the folder or add its data root first)`)
+      throw badRequest(coded('library.unknown', { library }))
     }
     return found
   }
@@ -247,16 +248,16 @@ export class LibraryRegistry {
 
 async function realDir(input: string): Promise<string> {
   if (!path.isAbsolute(input)) {
-    throw badRequest(`give an absolute folder path (got "${input}")`)
+    throw badRequest(coded('path.not_absolute', { path: input }))
   }
   let real: string
   try {
     real = await fsp.realpath(input)
   } catch {
-    throw badRequest(`folder not found: ${input}`)
+    throw badRequest(coded('path.folder_not_found', { path: input }))
   }
   if (!(await isDir(real))) {
-    throw badRequest(`not a folder: ${input}`)
+    throw badRequest(coded('path.not_folder', { path: input }))
   }
   return real
 }

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { LogChunk } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import { badRequest } from './errors'
 import { ApiError } from '../../shared/api'
 import { readLineWindow } from './log-lines'
@@ -16,10 +17,10 @@ export async function resolveInsideRoot(root: string, target: string): Promise<s
   try {
     real = await fsp.realpath(abs)
   } catch {
-    throw new ApiError('not_found', `not found: ${target}`)
+    throw new ApiError('not_found', coded('path.not_found', { path: target }))
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-    throw new ApiError('path_escape', `refused: ${target} is outside the data root`)
+    throw new ApiError('path_escape', coded('path.outside_root', { path: target }))
   }
   return real
 }
@@ -42,10 +43,10 @@ export async function taskLogFile(root: string, taskPath: string, file: string |
   const files = await listTaskLogs(taskDir)
   const name = file ?? files[0]
   if (!name) {
-    throw new ApiError('not_found', `no log files in ${path.basename(taskDir)}/logs`)
+    throw new ApiError('not_found', coded('log.none', { dir: `${path.basename(taskDir)}/logs` }))
   }
   if (!files.includes(name) || name !== path.basename(name)) {
-    throw badRequest(`unknown log file "${name}" (this task has: ${files.join(', ') || 'none'})`)
+    throw badRequest(coded('log.unknown_file', { name, files: files.join(', ') }))
   }
   const abs = await resolveInsideRoot(root, path.join(taskDir, 'logs', name))
   return { abs, file: name, files }

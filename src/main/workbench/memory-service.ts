@@ -8,6 +8,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { ApiError, type ApiHandlers, type LibraryInfo, type MemoryStatusResult, type MemoryWorkspaceInfo } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import type { TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import {
@@ -85,7 +86,7 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
   async function requireWorkspace(library: string): Promise<string> {
     const ws = await workspaceOf(library)
     if (!ws.workspace) {
-      throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+      throw badRequest(coded('memory.no_folder'))
     }
     return ws.workspace
   }
@@ -119,9 +120,9 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
         await deps.settings.setMemoryWorkspace(info.path, null)
         return status(info.path)
       }
-      if (!path.isAbsolute(p)) throw badRequest(`give an absolute folder path (got "${p}")`)
+      if (!path.isAbsolute(p)) throw badRequest(coded('path.not_absolute', { path: p }))
       const real = await fsp.realpath(p).catch(() => null)
-      if (!real || !(await isDir(real))) throw badRequest(`folder not found: ${p}`)
+      if (!real || !(await isDir(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
       // pointing at the memory folder itself means its parent
       const workspace = path.basename(real) === 'memory' ? path.dirname(real) : real
       await deps.settings.setMemoryWorkspace(info.path, workspace)
@@ -148,9 +149,9 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
 
     'memory.capturePreferences': async ({ library }) => {
       const ws = await workspaceOf(library)
-      if (!ws.workspace) throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+      if (!ws.workspace) throw badRequest(coded('memory.no_folder'))
       if (ws.info.origin !== 'root' || !ws.info.root || !ws.info.user) {
-        throw badRequest('preferences are found in the tasks of a data-root user; this library is a folder opened by hand')
+        throw badRequest(coded('memory.not_root_user'))
       }
       const found = preferencesFromTraces(await deps.tracesOf(ws.info.root, ws.info.user))
       const result = await mapErrors(() => capturePreferences(ws.workspace!, found))

@@ -7,6 +7,8 @@
  * Both apply through curation's transactions and journal, so undo works the same for all.
  */
 import { ApiError } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
+import { textParam } from '../../shared/message-match'
 import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../review/transactions'
 import { withLibraryLock } from '../store/lock'
@@ -61,7 +63,7 @@ export async function proposalHome(root: string, id: string): Promise<ProposalHo
     await readPendingProposal(root, id)
     return 'pending'
   }
-  throw new ApiError('not_found', `no proposal ${id} in this library's review queue`)
+  throw new ApiError('not_found', coded('review.no_proposal_queue', { id }))
 }
 
 /**
@@ -72,19 +74,19 @@ export function applyEditsTo(proposal: Proposal, edited: readonly FileChange[]):
   for (const change of edited) {
     const target = proposal.changes.find((c) => c.path === change.path)
     if (!target) {
-      throw new ApiError('bad_request', `the proposal does not change ${change.path}`)
+      throw new ApiError('bad_request', coded('review.not_changed_by', { path: change.path }))
     }
     if (target.before !== change.before) {
-      throw new ApiError('bad_request', `the "before" text of ${change.path} differs from the proposal's`)
+      throw new ApiError('bad_request', coded('review.before_differs', { path: change.path }))
     }
     if (change.after !== null && /(^|\/)(skill_[^/]*|SKILL)\.md$/.test(change.path)) {
       const parsed = parseSkillText(change.after)
       if (!parsed.ok) {
-        throw new ApiError('bad_request', `the edited ${change.path} is not a valid skill file: ${parsed.reason}`)
+        throw new ApiError('bad_request', coded('review.edit_invalid', { path: change.path, reason: textParam(parsed.reason) }))
       }
     }
     if (change.after === null && target.after !== null) {
-      throw new ApiError('bad_request', `the proposal keeps ${change.path}: an edit cannot remove it`)
+      throw new ApiError('bad_request', coded('review.edit_keeps', { path: change.path }))
     }
     target.after = change.after
   }
@@ -99,7 +101,7 @@ export async function saveEdits(root: string, id: string, edited: readonly FileC
     if (home === 'plan') {
       const plan = await loadPlan(root)
       const proposal = plan.proposals.find((p) => p.id === id)
-      if (!proposal) throw new ApiError('not_found', `no proposal ${id} in the pending plan`)
+      if (!proposal) throw new ApiError('not_found', coded('review.no_proposal', { id }))
       applyEditsTo(proposal, edited)
       await savePlan(root, plan)
       return

@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { ApiError, type ApiHandlers, type JobInfo, type LibraryInfo, type SessionSourceInfo, type SessionSourceKind, type TaskListResult, type TaskSummary } from '../../shared/api'
+import { coded } from '../../shared/error-codes'
 import type { ScanResult, Settings, Skill } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import { detectSessionDirs, scanSessions } from '../scan/sessions'
@@ -88,8 +89,8 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
   /** The source if the workbench listed it, else bad_request (the renderer names sources, never arbitrary folders). */
   async function requireSource(source: SessionSourceKind, dir: string): Promise<SessionSourceInfo> {
     const found = (await list()).find((s) => s.source === source && s.dir === path.resolve(dir))
-    if (!found) throw badRequest(`unknown session folder: ${dir} (add it on the Workspaces screen first)`)
-    if (!found.exists) throw new ApiError('not_found', `the session folder does not exist: ${found.dir}`)
+    if (!found) throw badRequest(coded('session.unknown_folder', { dir }))
+    if (!found.exists) throw new ApiError('not_found', coded('session.folder_missing', { dir: found.dir }))
     return found
   }
 
@@ -109,12 +110,12 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
     const found = await requireSource(source, dir)
     const result = await scan(source, found.dir, deps.settings.settings, false)
     const task = result.tasks.find((t) => t.path === taskPath || t.taskDir === taskPath)
-    if (!task) throw badRequest(`not a task of this session folder: ${taskPath}`)
+    if (!task) throw badRequest(coded('session.not_task', { task: taskPath }))
     const real = await fsp.realpath(task.path).catch(() => null)
     const realDir = await fsp.realpath(found.dir)
-    if (!real || !real.startsWith(realDir + path.sep)) throw new ApiError('not_found', `the session file is not there any more: ${task.path}`)
+    if (!real || !real.startsWith(realDir + path.sep)) throw new ApiError('not_found', coded('session.file_gone', { path: task.path }))
     const st = await fsp.stat(real)
-    if (!st.isFile()) throw badRequest(`not a session file: ${task.path}`)
+    if (!st.isFile()) throw badRequest(coded('session.not_file', { path: task.path }))
     return real
   }
 
@@ -151,9 +152,9 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
     'sessions.list': async () => list(),
 
     'sessions.add': async ({ source, path: p }) => {
-      if (!path.isAbsolute(p)) throw badRequest(`give an absolute folder path (got "${p}")`)
+      if (!path.isAbsolute(p)) throw badRequest(coded('path.not_absolute', { path: p }))
       const real = await fsp.realpath(p).catch(() => null)
-      if (!real || !(await isDir(real))) throw badRequest(`folder not found: ${p}`)
+      if (!real || !(await isDir(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
       const current = deps.settings.sessionSources
       if (!current.some((s) => s.source === source && s.dir === real)) {
         await deps.settings.setSessionSources([...current, { source, dir: real }])
@@ -165,7 +166,7 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
       const dir = path.resolve(p)
       const current = deps.settings.sessionSources
       if (!current.some((s) => s.source === source && s.dir === dir)) {
-        throw badRequest(`not an added session folder: ${p} (auto-detected folders are always shown)`)
+        throw badRequest(coded('session.not_added', { path: p }))
       }
       await deps.settings.setSessionSources(current.filter((s) => !(s.source === source && s.dir === dir)))
       return list()
@@ -186,7 +187,7 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
 
     'sessions.setTarget': async ({ source, dir, library }) => {
       const found = (await list()).find((s) => s.source === source && s.dir === path.resolve(dir))
-      if (!found) throw badRequest(`unknown session folder: ${dir} (add it on the Workspaces screen first)`)
+      if (!found) throw badRequest(coded('session.unknown_folder', { dir }))
       const target = library === null ? null : (await deps.requireLibrary(library)).path
       await deps.settings.setSessionTarget(targetKey(found.source, found.dir), target)
       return list()
@@ -201,7 +202,7 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
       if (tasks?.length) {
         const wanted = new Set(tasks)
         const unknown = tasks.filter((t) => !traces.some((x) => x.taskDir === t || x.path === t))
-        if (unknown.length) throw badRequest(`not a task of this session folder: ${unknown[0]}`)
+        if (unknown.length) throw badRequest(coded('session.not_task', { task: unknown[0]! }))
         traces = traces.filter((t) => wanted.has(t.taskDir) || wanted.has(t.path))
       }
       const client = await deps.llmFor(llm)

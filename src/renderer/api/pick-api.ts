@@ -41,6 +41,6 @@ export function takeToken(win: Window): string {
  * bridge, become `ApiError`s again), else the web client.
  */
 export function pickApi(win: Window = window): SkillbenchApi {
-  if (win.api) return withApiErrors(win.api, (code, message) => new ApiError(code, message))
+  if (win.api) return withApiErrors(win.api, (e) => new ApiError(e.code, e.message, e))
   return createWebClient({ baseUrl: '', token: takeToken(win) })
 }

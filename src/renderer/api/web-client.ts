@@ -7,6 +7,7 @@
  * `data:` line one JSON `ApiEvent`.
  */
 import { ApiError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 import type { ApiEvent, ApiInput, ApiMethod, ApiOutput, SkillbenchApi } from '../../shared/api'
 
 export interface WebClientOptions {
@@ -59,20 +60,21 @@ export function createWebClient(options: WebClientOptions): SkillbenchApi {
           body: JSON.stringify(input ?? {})
         })
       } catch (err) {
-        throw new ApiError('network', `Cannot reach the Skillbench server (${(err as Error).message})`)
+        throw new ApiError('network', coded('api.unreachable', { detail: (err as Error).message }))
       }
       const text = await response.text()
       let body: unknown
       try {
         body = text ? JSON.parse(text) : undefined
       } catch {
-        throw new ApiError('internal', `The server answered something that is not JSON (HTTP ${response.status})`)
+        throw new ApiError('internal', coded('api.not_json', { status: response.status }))
       }
       if (!response.ok) {
-        const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error
+        const error = (body as { error?: { code?: unknown; message?: unknown; messageCode?: unknown; params?: unknown } } | undefined)?.error
         throw new ApiError(
           typeof error?.code === 'string' ? error.code : response.status === 401 || response.status === 403 ? 'unauthorized' : 'internal',
-          typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`
+          typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
+          error
         )
       }
       return body as ApiOutput<M>

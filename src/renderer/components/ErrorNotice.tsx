@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/api-error'
 import { useI18n } from '../i18n/i18n'
 import type { Translate } from '../i18n/i18n'
 import type { MessageKey } from '../i18n/messages'
-import { translateServerMessage } from '../i18n/server-messages'
+import { translateMessage, translateText } from '../i18n/messages-errors'
 
 /** A hint for the error's kind, when there is something to add to the message itself. */
 function hintOf(t: Translate, code: string): string | null {
@@ -28,7 +28,9 @@ function hintOf(t: Translate, code: string): string | null {
 export function describeError(t: Translate, lang: 'en' | 'zh', error: unknown, action: MessageKey): { title: string; hint: string | null; detail: string } {
   const message = error instanceof Error ? error.message : String(error)
   const code = error instanceof ApiError ? error.code : ''
-  return { title: t('error.failed', { what: t(action) }), hint: hintOf(t, code), detail: translateServerMessage(message, lang) }
+  // by the error's code when it has one (error-codes.ts); an error without one may still be a message of the table
+  const detail = error instanceof ApiError && error.messageCode ? translateMessage(error, message, lang) : translateText(message, lang)
+  return { title: t('error.failed', { what: t(action) }), hint: hintOf(t, code), detail }
 }
 
 /** An inline error panel where the failure happened, with an optional retry button. */

@@ -1,5 +1,6 @@
 /** The running and finished jobs: listed, cancelled. */
 import { ApiError, type ApiHandlers } from '../../../shared/api'
+import { coded } from '../../../shared/error-codes'
 import type { WorkbenchContext } from '../context'
 
 export type JobMethods = 'jobs.list' | 'jobs.cancel'
@@ -11,7 +12,7 @@ export function jobHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, JobMethods
     'jobs.cancel': async ({ jobId }) => {
       const info = ctx.jobs.cancel(jobId)
       if (!info) {
-        throw new ApiError('not_found', `no such job: ${jobId}`)
+        throw new ApiError('not_found', coded('api.no_job', { job: jobId }))
       }
       return info
     }

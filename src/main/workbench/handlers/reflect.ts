@@ -1,6 +1,7 @@
 /** Reflection of a data root's tasks into skills, as a job. */
 import path from 'node:path'
 import type { ApiHandlers } from '../../../shared/api'
+import { coded } from '../../../shared/error-codes'
 import type { WorkbenchContext } from '../context'
 import { badRequest } from '../errors'
 
@@ -13,7 +14,7 @@ export function reflectHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Reflec
       const known = registry.requireRoot(root)
       const info = await registry.rootInfo(known)
       if (user !== undefined && user !== '' && !info.users.includes(user)) {
-        throw badRequest(`unknown user "${user}" in ${known}`)
+        throw badRequest(coded('task.unknown_user', { user, root: known }))
       }
       let taskPaths: string[] | undefined
       if (tasks?.length) {
@@ -26,7 +27,7 @@ export function reflectHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Reflec
         taskPaths = tasks.map((t) => {
           const found = byKey.get(t) ?? byKey.get(path.resolve(t))
           if (!found) {
-            throw badRequest(`not a task of this data root: ${t}`)
+            throw badRequest(coded('task.not_in_root', { task: t }))
           }
           return found
         })

@@ -1,6 +1,7 @@
 /** The app's own settings: what it is, the settings file, the model's key and a test of the connection. */
 import type { ApiHandlers, PublicSettings } from '../../../shared/api'
-import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from '../../../shared/base-url'
+import { baseUrlProblem, baseUrlProblemMessage } from '../../../shared/base-url'
+import { coded } from '../../../shared/error-codes'
 import { maskKey } from '../../llm/redact'
 import { API_KEY_SECRET, type WorkbenchContext } from '../context'
 import { badRequest } from '../errors'
@@ -47,7 +48,7 @@ export function settingsHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Setti
       const provider = patch.llm?.provider ?? settingsStore.settings.llm.provider
       const urlProblem = patch.llm?.baseUrl !== undefined ? baseUrlProblem(patch.llm.baseUrl) : null
       if (urlProblem && (urlProblem !== 'empty' || provider === 'openai')) {
-        throw badRequest(`not saved: ${BASE_URL_PROBLEM_TEXT[urlProblem]}`)
+        throw badRequest(coded('skill.not_saved', { reason: baseUrlProblemMessage(urlProblem) }))
       }
       if (patch.dataRoots) {
         const roots: string[] = []

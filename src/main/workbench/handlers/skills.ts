@@ -2,6 +2,8 @@
 import path from 'node:path'
 import { promises as fsp } from 'node:fs'
 import type { ApiHandlers, SkillDocument, SkillFileText } from '../../../shared/api'
+import { coded } from '../../../shared/error-codes'
+import { textParam } from '../../../shared/message-match'
 import type { Skill } from '../../../shared/types'
 import { hashBytes } from '../../store/load'
 import { parseSkillText } from '../../store/skill-file'
@@ -57,7 +59,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
       const skill = await store.get(skillId, { includeLegacy: true })
       const problem = core.checkSkillText(text, skill)
       if (problem) {
-        throw badRequest(`not saved: ${problem}`)
+        throw badRequest(coded('skill.not_saved', { reason: textParam(problem) }))
       }
       try {
         await store.writeRaw(skill.path, text, baseHash)
@@ -91,7 +93,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
       requireSkillFilePath(rel)
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
-        throw badRequest(`not saved: ${parsed.reason}`)
+        throw badRequest(coded('skill.not_saved', { reason: textParam(parsed.reason) }))
       }
       const { hash } = await store.writeRaw(rel, text, baseHash)
       await noteLibraryWrites(store, [rel])
@@ -156,6 +158,6 @@ async function skillFileText(store: SkillStore, rel: string, text: string, hash:
 function requireSkillFilePath(rel: string): void {
   const name = path.posix.basename(rel.replace(/\\/g, '/'))
   if (!(/^skill_.*\.md$/.test(name) || name === 'SKILL.md')) {
-    throw badRequest(`not a skill file: ${rel}`)
+    throw badRequest(coded('skill.not_skill_file', { path: rel }))
   }
 }

@@ -1,6 +1,7 @@
 /** The tasks of a data root: listed with the skills reflected from each, and their logs read and searched. */
 import { promises as fsp } from 'node:fs'
 import type { ApiHandlers, TaskListResult } from '../../../shared/api'
+import { coded } from '../../../shared/error-codes'
 import type { ScanResult } from '../../../shared/types'
 import type { WorkbenchContext } from '../context'
 import { badRequest } from '../errors'
@@ -62,7 +63,7 @@ export function taskHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, TaskMetho
     const realTasks = await Promise.all(scanned.tasks.map((t) => fsp.realpath(t.path).catch(() => t.path)))
     const skipped = await Promise.all(scanned.skipped.map((t) => fsp.realpath(t.path).catch(() => t.path)))
     if (!realTasks.includes(taskDir) && !skipped.includes(taskDir)) {
-      throw badRequest(`not a task of this data root: ${taskPath}`)
+      throw badRequest(coded('task.not_in_root', { task: taskPath }))
     }
     return { known, taskDir }
   }

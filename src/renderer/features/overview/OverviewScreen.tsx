@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
 import { useI18n } from '../../i18n/i18n'
-import { translateServerMessage } from '../../i18n/server-messages'
+import { translateText } from '../../i18n/messages-errors'
 import type { Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { readFlag } from '../../progress-flags'
@@ -128,7 +128,7 @@ export function OverviewScreen(): React.JSX.Element {
                             {describeActivity(t, r)}
                           </button>
                         ) : (
-                          describeActivity(t, r.kind === 'log' ? { ...r, text: translateServerMessage(r.text, lang) } : r)
+                          describeActivity(t, r.kind === 'log' ? { ...r, text: translateText(r.text, lang) } : r)
                         )}
                       </li>
                     ))}

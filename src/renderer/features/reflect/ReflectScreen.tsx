@@ -11,7 +11,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateServerMessage } from '../../i18n/server-messages'
+import { translateText } from '../../i18n/messages-errors'
 import { taskTime } from '../../../shared/task-time'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
@@ -127,14 +127,14 @@ export function ReflectScreen(): React.JSX.Element {
             </Badge>
           </div>
           <ProgressBar value={job.fraction} label={t('reflect.progress')} testId="reflect-progress" />
-          <p className="muted">{translateServerMessage(job.message, lang)}</p>
+          <p className="muted">{translateText(job.message, lang)}</p>
           {Object.keys(job.tasks).length > 0 && (
             <ul className="task-states">
               {Object.entries(job.tasks).map(([dir, s]) => (
                 <li key={dir}>
                   <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span>{' '}
                   <span className="cell-sub" data-testid="task-step">
-                    {translateServerMessage(s.message, lang)}
+                    {translateText(s.message, lang)}
                   </span>
                 </li>
               ))}
@@ -142,7 +142,7 @@ export function ReflectScreen(): React.JSX.Element {
           )}
           {job.lines.length > 0 && (
             <pre className="job-log" data-testid="reflect-log" tabIndex={0} aria-label={t('reflect.log')}>
-              {job.lines.slice(-200).map((l) => translateServerMessage(l, lang)).join('\n')}
+              {job.lines.slice(-200).map((l) => translateText(l, lang)).join('\n')}
             </pre>
           )}
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.reflect" />}
@@ -178,12 +178,12 @@ export function ReflectScreen(): React.JSX.Element {
                   .filter((s) => !s.why)
                   .map((s) => (
                     <li key={`s:${s.taskDir}`} className="muted">
-                      {s.taskDir}: {translateServerMessage(s.reason, lang)}
+                      {s.taskDir}: {translateText(s.reason, lang)}
                     </li>
                   ))}
                 {summary.failed.map((f) => (
                   <li key={`f:${f.taskDir}`} className="bad-text">
-                    {f.taskDir}: {translateServerMessage(f.error, lang)}
+                    {f.taskDir}: {translateText(f.error, lang)}
                   </li>
                 ))}
               </ul>

@@ -6,7 +6,7 @@ import { queryKeys } from '../../api/query-keys'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { translateServerMessage } from '../../i18n/server-messages'
+import { translateText } from '../../i18n/messages-errors'
 import { baseUrlProblem, blockedPortOf } from '../../../shared/base-url'
 import { useAppState } from '../../app-state'
 
@@ -305,7 +305,7 @@ export function SettingsScreen(): React.JSX.Element {
           {test.data && (
             <span className={test.data.ok ? 'ok-text' : 'bad-text'} data-testid="llm-test-result" role="status">
               {test.data.ok ? `✓ ${t('llmTest.ok', { model: test.data.model, ms: test.data.latencyMs })}` : `✗ ${t(`llmTest.${test.data.problem ?? 'other'}`)}`}
-              <span className="llm-test-detail">{translateServerMessage(test.data.message, lang)}</span>
+              <span className="llm-test-detail">{translateText(test.data.message, lang)}</span>
             </span>
           )}
         </div>

@@ -5,7 +5,7 @@ import { queryKeys } from '../../api/query-keys'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { installReason } from './install-text'
+import { translateMessage } from '../../i18n/messages-errors'
 import '../../styles/deploy.css'
 
 /** "Install from git…": a button that opens the install dialog for the selected library. */
@@ -102,7 +102,7 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
                   <ul className="install-result">
                     {result.skipped.map((s) => (
                       <li key={`${s.name}:${s.reason}`} data-testid="install-skipped">
-                        <span className="strong">{s.name}</span>: {installReason(s.reason, lang)}
+                        <span className="strong">{s.name}</span>: {translateMessage(s, s.reason, lang)}
                       </li>
                     ))}
                   </ul>

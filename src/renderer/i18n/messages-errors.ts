@@ -1,0 +1,236 @@
+import { fillTemplate, isMessageCode, MESSAGE_TEMPLATES, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { messageRefOf } from '../../shared/message-match'
+
+/**
+ * The core's messages in the UI language, by code (shared/error-codes.ts). English is the shared table itself;
+ * Chinese is here, one entry per code (a missing one is a type error and fails i18n tests). A message of a code
+ * this build does not know is shown in the English it came with: never a crash, never an empty line.
+ */
+export const ERRORS_ZH: Record<MessageCode, string> = {
+  // libraries and folders
+  'library.unknown_root': '未知的数据根目录：{root}（请先在“设置”中添加）',
+  'library.unknown': '未知的技能库：{library}（请先打开该文件夹或添加其数据根目录）',
+  'library.missing': '技能库文件夹还不存在：{path}',
+  'library.not_found': '找不到技能库文件夹：{path}',
+  'library.busy': '另一个 Skillbench 进程（pid {pid}）正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
+  'library.busy_for': '另一个 Skillbench 进程（pid {pid}，{purpose}）正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
+  'library.busy_unknown': '另一个 Skillbench 进程正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
+  'library.busy_here': '本进程的另一个任务正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
+  'path.not_absolute': '请填写绝对路径（收到的是“{path}”）',
+  'path.folder_not_found': '找不到文件夹：{path}',
+  'path.not_folder': '不是文件夹：{path}',
+  'path.not_found': '找不到：{path}',
+  'path.outside_root': '已拒绝：{path} 在数据根目录之外',
+  'path.not_file': '{path} 不是文件',
+  'path.does_not_exist': '{path} 不存在',
+  'path.gone_from_disk': '{path} 已不在磁盘上',
+  'path.gone': '{path} 已不存在',
+  'path.exists': '{path} 已存在',
+  'path.is_folder': '{path} 是文件夹',
+  'path.not_absolute_or_url': '{what}必须是 URL 或绝对路径，收到的是 {value}',
+  'path.what_source': '来源',
+  'path.what_target': '目标',
+  // tasks and logs
+  'task.not_in_root': '不是此数据根目录中的任务：{task}',
+  'task.unknown_user': '{root} 中没有用户“{user}”',
+  'log.unknown_file': '未知的日志文件“{name}”（此任务有：{files}）',
+  'log.none': '{dir} 中没有日志文件',
+  // session folders (Claude Code, Codex…)
+  'session.unknown_folder': '未知的会话文件夹：{dir}（请先在“工作区”中添加）',
+  'session.folder_missing': '会话文件夹不存在：{dir}',
+  'session.folder_not_found': '找不到会话文件夹：{dir}',
+  'session.file_gone': '会话文件已不在原处：{path}',
+  'session.not_task': '不是此会话文件夹中的任务：{task}',
+  'session.not_file': '不是会话文件：{path}',
+  'session.not_added': '不是手动添加的会话文件夹：{path}（自动发现的文件夹总会显示）',
+  // the API itself
+  'api.unknown_method': '未知的方法：{method}',
+  'api.invalid_input': '{method} 的输入无效：{problem}',
+  'api.invalid_input_at': '{method} 的输入无效（字段“{field}”）：{problem}',
+  'api.no_job': '没有这个任务：{job}',
+  'api.unavailable': '当前版本尚不支持{what}',
+  'api.bad_token': '会话令牌缺失或错误',
+  'api.cancelled': '操作已取消',
+  'api.no_answer': '主进程没有回应',
+  'api.forbidden_page': '已拒绝：此页面不能使用 Skillbench 接口',
+  'api.unreachable': '无法连接 Skillbench 服务器（{detail}）',
+  'api.not_json': '服务器的回答不是 JSON（HTTP {status}）',
+  // skills and their files
+  'skill.not_saved': '未保存：{reason}',
+  'skill.not_skill_file': '不是技能文件：{path}',
+  'skill.no_code_folder': '此技能库没有备份的代码（codes/ 文件夹）',
+  'skill.code_not_under_codes': '不是此技能库备份的代码文件（必须在 codes/ 下）：{path}',
+  'skill.code_gone': '{path} 不在了（被移动或删除了？）',
+  'skill.code_outside': '{path} 指向技能库 codes/ 文件夹之外',
+  'skill.changed_since_read': '{path} 在读取后已在磁盘上被修改：请重新加载后再试',
+  'skill.no_id': '没有 id 为 {id} 的技能',
+  'skill.no_active_id': '没有 id 为 {id} 的在用技能',
+  'skill.invalid_id': '无效的技能 id {id}：id 必须是 1–20 位数字',
+  'skill.id_fixed': 'skill_id 不能修改（它是 {id}）',
+  'skill.not_in_legacy': '技能 {id} 不在 legacy/ 中',
+  'skill.active_exists': '已存在 id 为 {id} 的在用技能（{path}）',
+  'skill.id_exists': '已存在 id 为 {id} 的技能',
+  'skill.quality_range': 'quality_index 必须是 0 到 1 之间的数字',
+  'skill.does_not_load': '此文件无法作为技能加载',
+  // skill file parsing (why a file does not load or save)
+  'parse.not_utf8': '不是有效的 UTF-8：文件保持原样，不会被改写',
+  'parse.not_utf8_in': '{path}：不是有效的 UTF-8：文件保持原样，不会被改写',
+  'parse.no_front_matter': '没有头信息：文件必须以一行 "---" 开头',
+  'parse.not_closed': '头信息没有结束：缺少第二行 "---"',
+  'parse.language_refused': '拒绝头信息语言“{lang}”：只读取 YAML，从不执行代码',
+  'parse.too_large': '头信息超过 {kb} KB',
+  'parse.nul_byte': '头信息包含 NUL 字节',
+  'parse.not_mapping': '头信息必须是一组“键: 值”',
+  'parse.yaml': 'YAML 无效：{problem}',
+  'parse.yaml_at': 'YAML 无效：{problem}（第 {line} 行第 {column} 列）',
+  'parse.duplicate_key': '重复的键“{key}”',
+  'parse.alias': '技能头信息中不允许使用 YAML 别名（*name）',
+  'parse.anchor': '技能头信息中不允许使用 YAML 锚点（&name）',
+  'parse.tag': '技能头信息中不允许使用 YAML 标签 {tag}',
+  // what the YAML parser found ({problem} of parse.yaml); yaml.other keeps the parser's own words
+  'yaml.nested_too_deep': '嵌套层数太深，无法读取',
+  'yaml.duplicate_key': '有一个键出现了两次',
+  'yaml.bad_indent': '缩进不对',
+  'yaml.tab_indent': '用了制表符缩进（请用空格）',
+  'yaml.missing_char': '缺少右引号或右括号',
+  'yaml.bad_escape': '双引号字符串中有无效的转义',
+  'yaml.unexpected': '此处有无法识别的内容',
+  'yaml.multiline_key': '一个键跨了多行',
+  'yaml.block_in_flow': '[ ] 或 { } 中出现了块状值',
+  'yaml.bad_scalar_start': '值以保留字符开头（请加引号）',
+  'yaml.several_documents': '不止一个 YAML 文档',
+  'yaml.key_too_long': '键超过 1024 个字符',
+  'yaml.misplaced_alias': '别名、锚点或标签的位置不对',
+  'yaml.other': '{text}',
+  // base URL and the model server
+  'url.empty': '接口地址为空',
+  'url.not_a_url': '接口地址不是有效的 URL（应类似 {example}）',
+  'url.not_http': '接口地址必须以 http:// 或 https:// 开头',
+  'url.no_host': '接口地址缺少主机名',
+  'url.blocked_port': '接口地址的端口出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口',
+  'url.bad_port': '端口 {port} 出于安全考虑被运行时禁止（“bad port”）：请使用接口的实际端口',
+  'llm.unreachable': '无法连接模型服务器',
+  'llm.unreachable_because': '无法连接模型服务器：{cause}',
+  'llm.unreachable_retried': '无法连接模型服务器：{cause}（已尝试 {attempts} 次）',
+  'llm.timeout': '模型请求在 {ms} 毫秒后超时',
+  'llm.timeout_retried': '模型请求在 {ms} 毫秒后超时（已尝试 {attempts} 次）',
+  'llm.auth': '模型服务器拒绝了凭据（{status}）：请检查 API 密钥',
+  'llm.rate_limited': '模型服务器限流了请求（429）：{detail}',
+  'llm.rate_limited_retried': '模型服务器限流了请求（429，已尝试 {attempts} 次）：{detail}',
+  'llm.server': '模型服务器错误 {status}：{detail}',
+  'llm.server_retried': '模型服务器错误 {status}（已尝试 {attempts} 次）：{detail}',
+  'llm.rejected': '模型服务器拒绝了请求（{status}）：{detail}',
+  'llm.cancelled': '模型请求已取消',
+  'llm.bad_base_url': '模型接口地址无效：{url}',
+  'llm.no_model': '未设置模型名称（请在设置中填写）',
+  'llm.no_model_set': '未设置模型名称',
+  'llm.unexpected': '模型的回答无法识别：{detail}',
+  'llm.no_choices': '模型的回答中没有消息',
+  'llm.answered': '模型回答：{text}',
+  'llm.mode_needs_client': 'openai 模式需要模型客户端',
+  // review: proposals, plans, undo
+  'review.no_plan': '此技能库还没有整理方案：请先计算整理方案',
+  'review.applied_already': '提议 {id} 已经应用',
+  'review.rejected_run_again': '提议 {id} 已被拒绝；请重新计算整理方案',
+  'review.applied_use_undo': '提议 {id} 已应用：请使用撤销',
+  'review.no_proposal_plan': '待处理的提议中没有 {id}',
+  'review.no_proposal': '待处理的提议中没有 {id}',
+  'review.no_proposal_queue': '此技能库的审阅队列中没有提议 {id}',
+  'review.nothing_applied': '历史记录中没有 id 为 {id} 的已应用修改',
+  'review.undone_already': '{id} 已经撤销',
+  'review.changed_since_proposal': '{path} 在生成提议后已在磁盘上被修改',
+  'review.cannot_undo': '无法撤销 {id}：{conflicts}。撤销会覆盖这些修改，请先手动还原。',
+  'review.before_differs': '{path} 的“修改前”文本与提议不一致',
+  'review.not_changed_by': '此提议不修改 {path}',
+  'review.edit_invalid': '编辑后的 {path} 不是有效的技能文件：{reason}',
+  'review.edit_keeps': '此提议保留 {path}：编辑不能删除它',
+  'review.removal_is_move': '{path} 将被删除：移除只能是移入 legacy/',
+  'review.asks_review': '提议 {id} 需要复查：请在复查对话框中修改技能后接受以保存修改，或拒绝以保持原样',
+  // installing skills from git
+  'install.name_taken': '技能库中已有名为 {name} 的技能（{path}）：不会覆盖',
+  'install.already_installed': '已从 {repo} 安装（提交 {commit}），位于 {path}：用“检查更新”获取上游的修改',
+  'install.folder_taken': '技能库文件夹中已有 {name}（不是 Skillbench 能读取的技能）：不会覆盖',
+  'install.no_such_skill': '{repo} 的 {folder} 下没有名为 {name} 的技能',
+  'install.no_skills': '{repo} 的 {folder} 下没有找到 SKILL.md',
+  'install.repo_root': '仓库根目录',
+  'install.root_folder': '（仓库根目录）',
+  'install.its_root': '其根目录',
+  'install.skipped_in': '{where}：{reason}',
+  'install.same_name': '仓库中另一个技能（{first}）同名',
+  'install.too_large': '{path} 超过 {mb} MB',
+  'install.does_not_parse': '无法解析 SKILL.md：{reason}',
+  'install.fails_validation': 'SKILL.md 未通过校验：{problems}',
+  'install.link_outside': '符号链接 {link} 指向仓库之外（→ {target}）：已拒绝',
+  'install.locked_already': '已安装在锁定的提交 {commit}',
+  'install.not_installed': '未安装：{reason}',
+  // memory (lessons and preferences)
+  'memory.no_folder': '此技能库还没有记忆文件夹：请在“记忆”页面选择一个',
+  'memory.not_root_user': '偏好来自数据根目录用户的任务；此技能库是手动打开的文件夹',
+  // progress of reflection
+  'reflect.found': '找到 {n} 个待处理的任务',
+  'reflect.processing': '[{index}/{total}] 正在处理 {task}…',
+  'reflect.processing_finished': '[{index}/{total}] 正在处理 {task}（技能写于任务未完成时，任务现已完成）…',
+  'reflect.processing_path': '正在处理：{path}',
+  'reflect.update_proposed_for': '已为 {path} 提出更新（任务 {task} 已完成）：{id}',
+  'reflect.finished_update': '任务已完成，而它的技能写于未完成时：已提出“{title}”的更新，等待审阅（{id}）',
+  'reflect.finished_update_before': '已完成任务对“{title}”的更新此前已提出（{id}）',
+  'reflect.finished_update_reason': '此技能写于任务未完成时，任务现已完成：用完成后的步骤和结果替换它',
+  'reflect.reading': '读取轨迹：{requests} 个请求，{calls} 次工具调用，{errors} 个错误',
+  'reflect.summarising': '按离线规则汇总轨迹',
+  'reflect.waiting': '等待模型回答（{seconds} 秒）',
+  'reflect.writing': '写入技能“{title}”',
+  'reflect.generated': '已生成技能：{path}',
+  'reflect.already': '已反思过',
+  'reflect.enhancement_pending': '强化提议等待审阅',
+  'reflect.no_skill': '不生成技能：{reason}',
+  'reflect.why_greeting': '问候',
+  'reflect.why_no_work': '没有做实际工作',
+  'reflect.why_little_work': '工作量太少，不值得生成技能',
+  'reflect.why_unfinished': '未完成：完成后会再反思',
+  'reflect.why_follow_up': '更早任务的后续请求',
+  'reflect.why_follow_up_of': '{task} 的后续请求：已并入该任务',
+  'reflect.totals': '新建 {created}，跳过 {skipped}，失败 {failed}',
+  'reflect.totals_cancelled': '新建 {created}，跳过 {skipped}，失败 {failed}，已取消',
+  'reflect.auto_enhance': '自动增强：{root} 中有 {n} 个新完成的任务',
+  // progress of curation
+  'curate.loaded': '已加载 {n} 个技能',
+  'curate.step1': '第 1 步：合并相似技能…',
+  'curate.step2': '第 2 步：跨技能归并…',
+  'curate.step3': '第 3 步：清理未使用的技能…',
+  'curate.comparing': '正在比较技能',
+  'curate.comparing_unchanged': '正在比较技能（自上次运行以来没有变化）',
+  'curate.comparing_updated': '正在比较技能（在上次的结果上更新，重新比较 {n} 个）',
+  'curate.pairs_kept': '沿用上次运行的相似技能对（没有技能变化）',
+  'curate.pairs_updated': '相似技能对已更新：重新比较了 {n} 个技能，其余沿用上次运行的结果',
+  'curate.consolidating': '正在归并聚类',
+  'curate.proposed_merges': '✅ 提议了 {n} 项合并',
+  'curate.proposed_consolidations': '✅ 提议了 {n} 项归并',
+  'curate.proposed_cleanups': '✅ 提议了 {n} 项清理',
+  'curate.proposed_reviews': '✅ 提议了 {n} 项复查（使用后任务更常出错的技能）',
+  'curate.proposals': '{n} 个提议',
+  'curate.reading_usage': '正在读取智能体日志，查看技能的真实使用情况…',
+  'curate.reading_logs': '正在读取 {dir} 中的 {agent} 日志',
+  'curate.usage_not_read': '未能读取使用情况（{reason}）：清理只按 fetch_count 判断'
+}
+
+type Lang = 'en' | 'zh'
+
+function templateOf(code: MessageCode, lang: Lang): string {
+  return lang === 'zh' ? ERRORS_ZH[code] : MESSAGE_TEMPLATES[code]
+}
+
+/** A coded message in the UI language; `fallback` (its English text) when the code is unknown to this build. */
+export function translateMessage(ref: { messageCode?: unknown; params?: unknown } | null | undefined, fallback: string, lang: Lang): string {
+  if (!ref || !isMessageCode(ref.messageCode)) return fallback
+  const params = ref.params && typeof ref.params === 'object' && !Array.isArray(ref.params) ? (ref.params as MessageParams) : {}
+  return fillTemplate(templateOf(ref.messageCode, lang), params, (code) => templateOf(code, lang))
+}
+
+/**
+ * A message that arrived as English text only (a progress line, a stored reason): in the UI language when the
+ * shared table produced it, else as it is.
+ */
+export function translateText(text: string, lang: Lang): string {
+  if (lang === 'en') return text
+  return translateMessage(messageRefOf(text), text, lang)
+}

@@ -1,0 +1,279 @@
+/**
+ * Every message the core sends to a person, by a stable code, with its English template (pure, no imports).
+ *
+ * An error or a progress line carries `{ messageCode, params }` beside its English text: the CLI, the MCP server
+ * and logs print the text; the renderer looks the code up in its own table (i18n/messages-errors.ts, zh and en)
+ * and fills the params, so no sentence is ever parsed back. `{name}` in a template is a param; a param may itself
+ * be a coded message (a reason inside "not saved: {reason}"), which is rendered in the same language.
+ * A code's template may gain words, but its params keep their names: clients match on code + params.
+ */
+export const MESSAGE_TEMPLATES = {
+  // libraries and folders
+  'library.unknown_root': 'unknown data root: {root} (add it in Settings first)',
+  'library.unknown': 'unknown library: {library} (open the folder or add its data root first)',
+  'library.missing': 'the library folder does not exist yet: {path}',
+  'library.not_found': 'library folder not found: {path}',
+  'library.busy': 'library busy: another Skillbench process (pid {pid}) is changing this library; waited {seconds} s — try again',
+  'library.busy_for': 'library busy: another Skillbench process (pid {pid}, {purpose}) is changing this library; waited {seconds} s — try again',
+  'library.busy_unknown': 'library busy: another Skillbench process is changing this library; waited {seconds} s — try again',
+  'library.busy_here': 'library busy: another task of this process is changing this library; waited {seconds} s — try again',
+  'path.not_absolute': 'give an absolute folder path (got "{path}")',
+  'path.folder_not_found': 'folder not found: {path}',
+  'path.not_folder': 'not a folder: {path}',
+  'path.not_found': 'not found: {path}',
+  'path.outside_root': 'refused: {path} is outside the data root',
+  'path.not_file': '{path} is not a file',
+  'path.does_not_exist': '{path} does not exist',
+  'path.gone_from_disk': '{path} no longer exists on disk',
+  'path.gone': '{path} no longer exists',
+  'path.exists': '{path} already exists',
+  'path.is_folder': '{path} is a folder',
+  'path.not_absolute_or_url': '{what} must be a URL or an absolute folder path, got {value}',
+  'path.what_source': 'the source',
+  'path.what_target': 'the target',
+  // tasks and logs
+  'task.not_in_root': 'not a task of this data root: {task}',
+  'task.unknown_user': 'unknown user "{user}" in {root}',
+  'log.unknown_file': 'unknown log file "{name}" (this task has: {files})',
+  'log.none': 'no log files in {dir}',
+  // session folders (Claude Code, Codex…)
+  'session.unknown_folder': 'unknown session folder: {dir} (add it on the Workspaces screen first)',
+  'session.folder_missing': 'the session folder does not exist: {dir}',
+  'session.folder_not_found': 'session folder not found: {dir}',
+  'session.file_gone': 'the session file is not there any more: {path}',
+  'session.not_task': 'not a task of this session folder: {task}',
+  'session.not_file': 'not a session file: {path}',
+  'session.not_added': 'not an added session folder: {path} (auto-detected folders are always shown)',
+  // the API itself
+  'api.unknown_method': 'unknown method: {method}',
+  'api.invalid_input': 'invalid input for {method}: {problem}',
+  'api.invalid_input_at': 'invalid input for {method} at "{field}": {problem}',
+  'api.no_job': 'no such job: {job}',
+  'api.unavailable': '{what} is not available yet in this build',
+  'api.bad_token': 'missing or wrong session token',
+  'api.cancelled': 'the operation was cancelled',
+  'api.no_answer': 'the main process gave no answer',
+  'api.forbidden_page': 'refused: this page may not use the Skillbench API',
+  'api.unreachable': 'Cannot reach the Skillbench server ({detail})',
+  'api.not_json': 'The server answered something that is not JSON (HTTP {status})',
+  // skills and their files
+  'skill.not_saved': 'not saved: {reason}',
+  'skill.not_skill_file': 'not a skill file: {path}',
+  'skill.no_code_folder': 'this library has no backed-up code (codes/ folder)',
+  'skill.code_not_under_codes': 'not a backed-up code file of this library (must be under codes/): {path}',
+  'skill.code_gone': '{path} is not there (moved or deleted?)',
+  'skill.code_outside': "{path} points outside the library's codes/ folder",
+  'skill.changed_since_read': '{path} changed on disk since it was read: reload it and try again',
+  'skill.no_id': 'no skill with id {id}',
+  'skill.no_active_id': 'no active skill with id {id}',
+  'skill.invalid_id': 'invalid skill id {id}: an id is 1–20 digits',
+  'skill.id_fixed': 'skill_id cannot be changed (it is {id})',
+  'skill.not_in_legacy': 'skill {id} is not in legacy/',
+  'skill.active_exists': 'an active skill with id {id} already exists ({path})',
+  'skill.id_exists': 'a skill with id {id} already exists',
+  'skill.quality_range': 'quality_index must be a number between 0 and 1',
+  'skill.does_not_load': 'the file does not load as a skill',
+  // skill file parsing (why a file does not load or save)
+  'parse.not_utf8': 'not valid UTF-8: the file is left untouched and will not be rewritten',
+  'parse.not_utf8_in': '{path}: not valid UTF-8: the file is left untouched and will not be rewritten',
+  'parse.no_front_matter': 'no front matter: the file must start with a line "---"',
+  'parse.not_closed': 'front matter is not closed: no second "---" line',
+  'parse.language_refused': 'front matter language "{lang}" is refused: only YAML is read, code never runs',
+  'parse.too_large': 'front matter is larger than {kb} KB',
+  'parse.nul_byte': 'front matter contains a NUL byte',
+  'parse.not_mapping': 'front matter must be a mapping of keys to values',
+  'parse.yaml': 'invalid YAML: {problem}',
+  'parse.yaml_at': 'invalid YAML: {problem} (at line {line}, column {column})',
+  'parse.duplicate_key': 'duplicate key "{key}"',
+  'parse.alias': 'YAML aliases (*name) are not allowed in skill front matter',
+  'parse.anchor': 'YAML anchors (&name) are not allowed in skill front matter',
+  'parse.tag': 'YAML tag {tag} is not allowed in skill front matter',
+  // what the YAML parser found ({problem} of parse.yaml); yaml.other keeps the parser's own words
+  'yaml.nested_too_deep': 'nested too deeply to read',
+  'yaml.duplicate_key': 'a key appears twice',
+  'yaml.bad_indent': 'the indentation is wrong',
+  'yaml.tab_indent': 'a tab is used for indentation (use spaces)',
+  'yaml.missing_char': 'a closing quote or bracket is missing',
+  'yaml.bad_escape': 'a double-quoted string has a bad escape',
+  'yaml.unexpected': 'unexpected text here',
+  'yaml.multiline_key': 'a key spans several lines',
+  'yaml.block_in_flow': 'a block value inside [ ] or { }',
+  'yaml.bad_scalar_start': 'a value starts with a reserved character (quote it)',
+  'yaml.several_documents': 'more than one YAML document',
+  'yaml.key_too_long': 'a key is longer than 1024 characters',
+  'yaml.misplaced_alias': 'an alias, anchor or tag is misplaced',
+  'yaml.other': '{text}',
+  // base URL and the model server
+  'url.empty': 'the base URL is empty',
+  'url.not_a_url': 'the base URL is not a URL (it should look like {example})',
+  'url.not_http': 'the base URL must start with http:// or https://',
+  'url.no_host': 'the base URL has no host name',
+  'url.blocked_port': "the base URL's port is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port",
+  'url.bad_port': "port {port} is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port",
+  'llm.unreachable': 'cannot reach the model server',
+  'llm.unreachable_because': 'cannot reach the model server: {cause}',
+  'llm.unreachable_retried': 'cannot reach the model server: {cause} (after {attempts} attempts)',
+  'llm.timeout': 'model request timed out after {ms} ms',
+  'llm.timeout_retried': 'model request timed out after {ms} ms (after {attempts} attempts)',
+  'llm.auth': 'model server refused the credentials ({status}): check the API key',
+  'llm.rate_limited': 'model server rate-limited the request (429): {detail}',
+  'llm.rate_limited_retried': 'model server rate-limited the request (429) (after {attempts} attempts): {detail}',
+  'llm.server': 'model server error {status}: {detail}',
+  'llm.server_retried': 'model server error {status} (after {attempts} attempts): {detail}',
+  'llm.rejected': 'model server rejected the request ({status}): {detail}',
+  'llm.cancelled': 'model request cancelled',
+  'llm.bad_base_url': 'invalid model base URL: {url}',
+  'llm.no_model': 'no model name configured (set --model or the LLM settings)',
+  'llm.no_model_set': 'no model name is set',
+  'llm.unexpected': 'unexpected model answer: {detail}',
+  'llm.no_choices': 'the model answered without a message (no choices)',
+  'llm.answered': 'The model answered: {text}',
+  'llm.mode_needs_client': 'mode openai needs a model client',
+  // review: proposals, plans, undo
+  'review.no_plan': 'no pending plan in this library: run `skillbench curate` first',
+  'review.applied_already': 'proposal {id} is already applied',
+  'review.rejected_run_again': 'proposal {id} was rejected; run curate again to get a fresh plan',
+  'review.applied_use_undo': 'proposal {id} is applied: use undo',
+  'review.no_proposal_plan': 'no proposal {id} in the pending plan (see `skillbench proposals`)',
+  'review.no_proposal': 'no proposal {id} in the pending plan',
+  'review.no_proposal_queue': "no proposal {id} in this library's review queue",
+  'review.nothing_applied': 'nothing applied with id {id} in the journal',
+  'review.undone_already': '{id} is already undone',
+  'review.changed_since_proposal': '{path} changed on disk since the proposal was made',
+  'review.cannot_undo': 'cannot undo {id}: {conflicts}. Undo would overwrite those changes; revert them by hand first.',
+  'review.before_differs': "the \"before\" text of {path} differs from the proposal's",
+  'review.not_changed_by': 'the proposal does not change {path}',
+  'review.edit_invalid': 'the edited {path} is not a valid skill file: {reason}',
+  'review.edit_keeps': 'the proposal keeps {path}: an edit cannot remove it',
+  'review.removal_is_move': '{path} would be deleted: a removal must be a move to legacy/',
+  'review.asks_review': "proposal {id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is",
+  // installing skills from git
+  'install.name_taken': 'a skill named {name} already exists in the library ({path}): not overwritten',
+  'install.already_installed': 'already installed from {repo} (commit {commit}) at {path}: skillbench update brings its upstream changes',
+  'install.folder_taken': '{name} already exists in the library folder (not a skill Skillbench can read): not overwritten',
+  'install.no_such_skill': 'no skill named {name} under {folder} of {repo}',
+  'install.no_skills': 'no SKILL.md found under {folder} of {repo}',
+  'install.repo_root': 'the repository root',
+  'install.root_folder': '(repository root)',
+  'install.its_root': 'its root',
+  'install.skipped_in': '{where}: {reason}',
+  'install.same_name': 'another skill of this repository ({first}) has the same name',
+  'install.too_large': '{path} is larger than {mb} MB',
+  'install.does_not_parse': 'SKILL.md does not parse: {reason}',
+  'install.fails_validation': 'SKILL.md fails validation: {problems}',
+  'install.link_outside': 'symbolic link {link} points outside the repository (→ {target}): refused',
+  'install.locked_already': 'already installed at the locked commit {commit}',
+  'install.not_installed': 'not installed: {reason}',
+  // memory (lessons and preferences)
+  'memory.no_folder': 'this library has no memory folder yet: choose one on the Memory screen',
+  'memory.not_root_user': 'preferences are found in the tasks of a data-root user; this library is a folder opened by hand',
+  // progress of reflection
+  'reflect.found': 'Found {n} tasks to process',
+  'reflect.processing': '[{index}/{total}] Processing {task}...',
+  'reflect.processing_finished': '[{index}/{total}] Processing {task} (finished since its skill was written unfinished)...',
+  'reflect.processing_path': 'Processing: {path}',
+  'reflect.update_proposed_for': 'Update proposed for {path} (task {task} finished): {id}',
+  'reflect.finished_update': 'finished since its skill was written unfinished: update of "{title}" proposed for review ({id})',
+  'reflect.finished_update_before': 'the update of "{title}" for the finished task was proposed before ({id})',
+  'reflect.finished_update_reason': 'the task has finished since this skill was written from it unfinished: its steps and outcome are replaced by the finished task',
+  'reflect.reading': 'Reading the trace: {requests} request(s), {calls} tool call(s), {errors} error(s)',
+  'reflect.summarising': 'Summarising the trace (offline rules)',
+  'reflect.waiting': 'Waiting for the model ({seconds} s)',
+  'reflect.writing': 'Writing the skill "{title}"',
+  'reflect.generated': 'Skill generated: {path}',
+  'reflect.already': 'already reflected',
+  'reflect.enhancement_pending': 'enhancement pending review',
+  'reflect.no_skill': 'No skill: {reason}',
+  'reflect.why_greeting': 'greeting',
+  'reflect.why_no_work': 'no work done',
+  'reflect.why_little_work': 'too little work for a skill',
+  'reflect.why_unfinished': 'unfinished',
+  'reflect.why_follow_up': 'follow-up of an earlier task',
+  'reflect.why_follow_up_of': 'follow-up of {task}',
+  'reflect.totals': 'created {created}, skipped {skipped}, failed {failed}',
+  'reflect.totals_cancelled': 'created {created}, skipped {skipped}, failed {failed}, cancelled',
+  'reflect.auto_enhance': 'Auto-enhance: {n} new finished task(s) in {root}',
+  // progress of curation
+  'curate.loaded': 'Loaded {n} skills',
+  'curate.step1': 'Step 1: Merging similar skills...',
+  'curate.step2': 'Step 2: Cross-skill integration...',
+  'curate.step3': 'Step 3: Cleaning unused skills...',
+  'curate.comparing': 'comparing skills',
+  'curate.comparing_unchanged': 'comparing skills (unchanged since the last run)',
+  'curate.comparing_updated': 'comparing skills (updated since the last run, {n} compared again)',
+  'curate.pairs_kept': 'Similar pairs kept from the last run (no skill changed)',
+  'curate.pairs_updated': 'Similar pairs brought up to date: {n} skill(s) compared again, the others kept from the last run',
+  'curate.consolidating': 'consolidating clusters',
+  'curate.proposed_merges': '✅ Proposed {n} merge(s)',
+  'curate.proposed_consolidations': '✅ Proposed {n} consolidation(s)',
+  'curate.proposed_cleanups': '✅ Proposed {n} cleanup(s)',
+  'curate.proposed_reviews': '✅ Proposed {n} review(s) of skills whose tasks went wrong more often',
+  'curate.proposals': '{n} proposals',
+  'curate.reading_usage': "Reading the agents' logs for real usage...",
+  'curate.reading_logs': 'reading {agent} logs in {dir}',
+  'curate.usage_not_read': 'usage not read ({reason}): cleanup goes by fetch_count alone'
+} as const
+
+/** A stable code of the table above. */
+export type MessageCode = keyof typeof MESSAGE_TEMPLATES
+
+/** A param's value: text, a number, or a coded message rendered in the reader's language. */
+export type MessageParam = string | number | MessageRef
+
+export type MessageParams = { [name: string]: MessageParam }
+
+/** A message by code: what crosses every transport beside (or instead of) its English text. */
+export interface MessageRef {
+  messageCode: MessageCode
+  params: MessageParams
+}
+
+/** A coded message with its English text already rendered (what error constructors take). */
+export interface CodedText extends MessageRef {
+  text: string
+}
+
+/** True for a code of the table (codes from another version of Skillbench are not). */
+export function isMessageCode(value: unknown): value is MessageCode {
+  return typeof value === 'string' && Object.hasOwn(MESSAGE_TEMPLATES, value)
+}
+
+/** True for `{ messageCode, params }` with a known code and plain-object params. */
+export function isMessageRef(value: unknown): value is MessageRef {
+  if (!value || typeof value !== 'object') return false
+  const v = value as Partial<MessageRef>
+  return isMessageCode(v.messageCode) && Boolean(v.params) && typeof v.params === 'object' && !Array.isArray(v.params)
+}
+
+/**
+ * Fills `{name}` placeholders of a template: a text param as it is, a coded param through `lookup` (the same
+ * language), an unknown placeholder left as written. `lookup` gives a template for a code (English by default).
+ */
+export function fillTemplate(template: string, params: MessageParams, lookup: (code: MessageCode) => string = englishTemplate): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(params, name)) return whole
+    const value = params[name]!
+    if (typeof value === 'object') return isMessageRef(value) ? fillTemplate(lookup(value.messageCode), value.params, lookup) : whole
+    return String(value)
+  })
+}
+
+function englishTemplate(code: MessageCode): string {
+  return MESSAGE_TEMPLATES[code]
+}
+
+/** The English text of a coded message. */
+export function englishText(ref: MessageRef): string {
+  return fillTemplate(MESSAGE_TEMPLATES[ref.messageCode], ref.params)
+}
+
+/** A coded message with its English text, e.g. `throw badRequest(coded('path.folder_not_found', { path }))`. */
+export function coded(messageCode: MessageCode, params: MessageParams = {}): CodedText {
+  const ref = { messageCode, params }
+  return { ...ref, text: englishText(ref) }
+}
+
+/** The `{messageCode, params}` of a coded text (without its English), for data that travels. */
+export function refOf(c: CodedText): MessageRef {
+  return { messageCode: c.messageCode, params: c.params }
+}

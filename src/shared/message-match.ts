@@ -1,0 +1,70 @@
+import { MESSAGE_TEMPLATES, type MessageCode, type MessageParam, type MessageParams, type MessageRef } from './error-codes'
+
+/**
+ * The code and params of an English text rendered from the table (pure): the way back for messages that still
+ * travel as plain text (a progress line the CLI also prints, a reason cached on disk, an error from a layer that
+ * throws words). Built from MESSAGE_TEMPLATES only, so there is no second list of patterns to keep in step: a
+ * message added to the table is recognised at once. Errors themselves carry their code and never need this.
+ */
+
+/** Params that may hold a whole message of their own ("not saved: {reason}"): matched again, recursively. */
+const NESTED_PARAMS = new Set(['reason', 'problem', 'cause', 'message'])
+
+interface CompiledTemplate {
+  code: MessageCode
+  pattern: RegExp
+  names: string[]
+  literal: number
+}
+
+let compiled: CompiledTemplate[] | null = null
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function compile(): CompiledTemplate[] {
+  const out: CompiledTemplate[] = []
+  for (const [code, template] of Object.entries(MESSAGE_TEMPLATES) as [MessageCode, string][]) {
+    const names: string[] = []
+    const parts = template.split(/\{(\w+)\}/)
+    let source = ''
+    let literal = 0
+    parts.forEach((part, i) => {
+      if (i % 2 === 1) {
+        names.push(part)
+        source += '([\\s\\S]*?)'
+      } else {
+        source += escapeRegExp(part)
+        literal += part.length
+      }
+    })
+    // A template that is only params ("{text}") would match anything: it is reached by code, never by text.
+    if (literal < 3) continue
+    out.push({ code, pattern: new RegExp(`^${source}$`), names, literal })
+  }
+  // The most specific template first: "a skill with id {id} already exists" before "{path} already exists".
+  return out.sort((a, b) => b.literal - a.literal)
+}
+
+/** The coded message an English text was rendered from, or null when no template of the table produced it. */
+export function messageRefOf(text: string, depth = 0): MessageRef | null {
+  if (depth > 4 || !text || text.length > 20_000) return null
+  compiled ??= compile()
+  for (const t of compiled) {
+    const m = t.pattern.exec(text)
+    if (!m) continue
+    const params: MessageParams = {}
+    t.names.forEach((name, i) => {
+      const value = m[i + 1] ?? ''
+      params[name] = (NESTED_PARAMS.has(name) && messageRefOf(value, depth + 1)) || value
+    })
+    return { messageCode: t.code, params }
+  }
+  return null
+}
+
+/** A text as a param: its code and params when the table produced it (so it is translated too), else the text. */
+export function textParam(text: string): MessageParam {
+  return messageRefOf(text) ?? text
+}
