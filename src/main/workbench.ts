@@ -26,7 +26,7 @@ import { SettingsStore } from './workbench/settings-store'
 import { createWatchers, type WatcherSet } from './workbench/watcher'
 import { AutoEnhancer } from './workbench/auto-enhance'
 import { memoryHandlers } from './workbench/memory-service'
-import { sessionHandlers, tasksTargeting } from './workbench/session-sources'
+import { createSessionService } from './workbench/session-sources'
 import { deployHandlers } from './workbench/deploy-service'
 import { createUsageService } from './workbench/usage-service'
 import { curateHandlers } from './workbench/handlers/curate'
@@ -187,7 +187,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     }
   }
 
-  const sessions = sessionHandlers({
+  const sessions = createSessionService({
     settings: settingsStore,
     env: deps.env ?? process.env,
     core,
@@ -210,7 +210,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       llmFor,
       noteWrites: (paths) => selfWrites.note(paths)
     }),
-    ...sessions,
+    ...sessions.handlers,
     ...deployHandlers({
       requireLibrary: (library) => registry.requireLibrary(library),
       env: deps.env ?? process.env,
@@ -225,7 +225,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     ...reflectHandlers(ctx),
     ...curateHandlers(ctx),
     ...jobHandlers(ctx),
-    ...overviewHandlers(ctx, { sessionTasks: (library) => tasksTargeting(sessions, library) }),
+    ...overviewHandlers(ctx, { sessionTasks: (library) => sessions.tasksTargeting(library) }),
     ...syncHandlers(ctx)
   }
 

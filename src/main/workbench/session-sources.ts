@@ -62,17 +62,16 @@ function targetKey(source: SessionSourceKind, dir: string): string {
   return `${source}:${dir}`
 }
 
-/** The tasks of every session folder whose reflections go into `library` (the Overview counts them). */
-export async function tasksTargeting(h: Pick<ApiHandlers, 'sessions.list' | 'sessions.tasks'>, library: string): Promise<TaskSummary[]> {
-  const out: TaskSummary[] = []
-  for (const s of (await h['sessions.list']({})).filter((x) => x.exists && x.targetLibrary === library)) {
-    out.push(...(await h['sessions.tasks']({ source: s.source, dir: s.dir })).tasks)
-  }
-  return out
-}
-
 /** The session-source methods of the contract. */
 export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, SessionMethods> {
+  return createSessionService(deps).handlers
+}
+
+/** The session-source methods, plus the tasks of the folders that reflect into a library (the Overview counts them). */
+export function createSessionService(deps: SessionServiceDeps): {
+  handlers: Pick<ApiHandlers, SessionMethods>
+  tasksTargeting(library: string): Promise<TaskSummary[]>
+} {
   const scans = new Map<string, Promise<ScanResult>>()
 
   async function list(): Promise<SessionSourceInfo[]> {
@@ -148,7 +147,16 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
     return { root: result.root, skipped: result.skipped, tasks }
   }
 
-  return {
+  /** Every session folder whose target is `library`: their tasks, from the last scan when there is one. */
+  async function tasksTargeting(library: string): Promise<TaskSummary[]> {
+    const out: TaskSummary[] = []
+    for (const s of (await list()).filter((x) => x.exists && x.targetLibrary === library)) {
+      out.push(...(await listTasks(s.source, s.dir, false)).tasks)
+    }
+    return out
+  }
+
+  const handlers: Pick<ApiHandlers, SessionMethods> = {
     'sessions.list': async () => list(),
 
     'sessions.add': async ({ source, path: p }) => {
@@ -216,4 +224,5 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
       })
     }
   }
+  return { handlers, tasksTargeting }
 }
