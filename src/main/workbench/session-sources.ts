@@ -62,6 +62,9 @@ function targetKey(source: SessionSourceKind, dir: string): string {
   return `${source}:${dir}`
 }
 
+/** How long the Overview counts a session folder from its last scan before scanning it again (sessions grow). */
+const OVERVIEW_SCAN_REUSE_MS = 30_000
+
 /** The session-source methods of the contract. */
 export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, SessionMethods> {
   return createSessionService(deps).handlers
@@ -73,6 +76,7 @@ export function createSessionService(deps: SessionServiceDeps): {
   tasksTargeting(library: string): Promise<TaskSummary[]>
 } {
   const scans = new Map<string, Promise<ScanResult>>()
+  const scannedAt = new Map<string, number>()
 
   async function list(): Promise<SessionSourceInfo[]> {
     const rows = mergeSources(detectSessionDirs(deps.env), deps.settings.sessionSources)
@@ -94,12 +98,15 @@ export function createSessionService(deps: SessionServiceDeps): {
   }
 
   /** Scans a source; concurrent callers share one scan, the next call scans again (sessions grow). */
-  function scan(source: SessionSourceKind, dir: string, settings: Settings, fresh: boolean): Promise<ScanResult> {
+  function scan(source: SessionSourceKind, dir: string, settings: Settings, fresh: boolean | number): Promise<ScanResult> {
     const key = `${source}\u0000${dir}`
     const running = scans.get(key)
-    if (running && !fresh) return running
+    // a number: reuse a scan started less than that many ms ago (the Overview, refreshed often)
+    const recent = typeof fresh === 'number' && Date.now() - (scannedAt.get(key) ?? 0) < fresh
+    if (running && (fresh === false || recent)) return running
     const next = scanSessions({ source, dir, maxEnhanceContextChars: settings.maxEnhanceContextChars })
     scans.set(key, next)
+    scannedAt.set(key, Date.now())
     next.catch(() => scans.delete(key))
     return next
   }
@@ -139,7 +146,7 @@ export function createSessionService(deps: SessionServiceDeps): {
   }
 
   /** A source's tasks with their skills and what a reflect run would do with each. */
-  async function listTasks(source: SessionSourceKind, dir: string, fresh: boolean): Promise<TaskListResult> {
+  async function listTasks(source: SessionSourceKind, dir: string, fresh: boolean | number): Promise<TaskListResult> {
     const found = await requireSource(source, dir)
     const result = await scan(source, found.dir, deps.settings.settings, fresh)
     const { byName, pending } = await skillsByTaskName()
@@ -147,11 +154,11 @@ export function createSessionService(deps: SessionServiceDeps): {
     return { root: result.root, skipped: result.skipped, tasks }
   }
 
-  /** Every session folder whose target is `library`: their tasks, from the last scan when there is one. */
+  /** Every session folder whose target is `library`: their tasks, from a scan of the last half minute when there is one. */
   async function tasksTargeting(library: string): Promise<TaskSummary[]> {
     const out: TaskSummary[] = []
     for (const s of (await list()).filter((x) => x.exists && x.targetLibrary === library)) {
-      out.push(...(await listTasks(s.source, s.dir, false)).tasks)
+      out.push(...(await listTasks(s.source, s.dir, OVERVIEW_SCAN_REUSE_MS)).tasks)
     }
     return out
   }
