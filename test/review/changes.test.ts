@@ -35,17 +35,18 @@ describe('moving skills to legacy/ on large libraries', () => {
 
   it('picks the same free legacy/ names as the plain rule, for files and whole folders', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.oneof(skillMdPath, skillMdPath.map((p) => `legacy/${p}`), fc.constantFrom('skill_1_x.md', 'legacy/skill_1_x.md')), { maxLength: 8 }), (paths) => {
+      fc.property(fc.uniqueArray(fc.oneof(skillMdPath, skillMdPath.map((p) => `.skillbench/legacy/${p}`), fc.constantFrom('skill_1_x.md', 'legacy/skill_1_x.md')), { maxLength: 8 }), (paths) => {
         const existing = new Set(paths)
         const reserved = new Set<string>()
-        for (const p of paths.filter((q) => !q.startsWith('legacy/'))) {
+        for (const p of paths.filter((q) => !q.startsWith('legacy/') && !q.startsWith('.skillbench/'))) {
           const moved = legacyMoveChanges(skillAt(p), '---\nname: a\ndescription: d\n---\nbody\n', existing, reserved, NOW)
           const target = moved[1]!.path
           const isDir = p.endsWith('SKILL.md')
           const name = isDir ? target.slice(0, -'/SKILL.md'.length) : target
           expect(plainTaken(existing, name, isDir) || plainTaken(new Set([...reserved].filter((r) => r !== target)), name, isDir)).toBe(false)
           // The first free name of the series, as before: every earlier candidate is taken.
-          const first = isDir ? `legacy/${p.slice(0, -'/SKILL.md'.length)}` : `legacy/${p}`
+          // AGIAgent files retire to legacy/ (upstream), SKILL.md folders to .skillbench/legacy/
+          const first = isDir ? `.skillbench/legacy/${p.slice(0, -'/SKILL.md'.length)}` : `legacy/${p}`
           if (name !== first) expect(plainTaken(existing, first, isDir) || plainTaken(reserved, first, isDir)).toBe(true)
         }
       }),

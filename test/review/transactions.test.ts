@@ -122,7 +122,8 @@ describe('opsFromChanges', () => {
     const before = snapshot(dir)
     await acceptProposal(opened.root, plan.proposals[0]!.id, 'u')
     const moved = plan.proposals[0]!.members[1]!.path.split('/')[0]!
-    expect(fs.existsSync(path.join(dir, 'legacy', moved, 'scripts', 'run.sh'))).toBe(true)
+    expect(fs.existsSync(path.join(dir, '.skillbench', 'legacy', moved, 'scripts', 'run.sh'))).toBe(true)
+    expect(fs.existsSync(path.join(dir, 'legacy'))).toBe(false)
     expect(fs.existsSync(path.join(dir, moved))).toBe(false)
     await undoApplied(opened.root, plan.proposals[0]!.id, 'u')
     expect(snapshot(dir)).toEqual(before)

@@ -83,16 +83,16 @@ describe('update proposals', () => {
     expect(provenanceOfText(after)).toEqual({ repo: repo.url, ref: 'main', commit: to, path: 'skills/pdf' })
     expect(byPath['pdf/scripts/run.sh']).toEqual({ path: 'pdf/scripts/run.sh', before: 'echo one\n', after: 'echo two\n' })
     expect(byPath['pdf/references/new.md']).toEqual({ path: 'pdf/references/new.md', before: null, after: 'new notes\n' })
-    // a file removed upstream moves to legacy/, never deleted
+    // a file removed upstream moves to .skillbench/legacy/ (the library folder stays what agents load), never deleted
     expect(byPath['pdf/references/old.md']).toEqual({ path: 'pdf/references/old.md', before: 'old notes\n', after: null })
-    expect(byPath['legacy/pdf/references/old.md']).toEqual({ path: 'legacy/pdf/references/old.md', before: null, after: 'old notes\n' })
+    expect(byPath['.skillbench/legacy/pdf/references/old.md']).toEqual({ path: '.skillbench/legacy/pdf/references/old.md', before: null, after: 'old notes\n' })
     expect(p!.evidence.upstream).toEqual({ before: PDF, after: expect.stringContaining('Step four') })
 
     await acceptProposal(fs.realpathSync(lib), p!.id, 'test')
     expect(read('pdf/SKILL.md')).toBe(after)
     expect(read('pdf/scripts/run.sh')).toBe('echo two\n')
     expect(read('pdf/references/new.md')).toBe('new notes\n')
-    expect(read('legacy/pdf/references/old.md')).toBe('old notes\n')
+    expect(read('.skillbench/legacy/pdf/references/old.md')).toBe('old notes\n')
     expect(fs.existsSync(path.join(lib, 'pdf/references/old.md'))).toBe(false)
     // up to date now: no new proposal
     const again = await updateFromSources({ library: lib, cwd: tmp, env })

@@ -254,8 +254,9 @@ describe('writes', () => {
 
     const pdf = (await lib.list()).skills.find((s) => s.name === 'pdf-reader')!
     const m2 = await lib.moveToLegacy(pdf.skill_id)
-    expect(m2.to).toBe('legacy/tools/.system/pdf-reader/SKILL.md')
-    expect(fs.existsSync(path.join(dir, 'legacy/tools/.system/pdf-reader/references/tables.md'))).toBe(true)
+    // a SKILL.md folder retires under .skillbench/ (the library folder stays what agents load)
+    expect(m2.to).toBe('.skillbench/legacy/tools/.system/pdf-reader/SKILL.md')
+    expect(fs.existsSync(path.join(dir, '.skillbench/legacy/tools/.system/pdf-reader/references/tables.md'))).toBe(true)
     expect((await lib.list()).skills.some((s) => s.name === 'pdf-reader')).toBe(false)
     const back = await lib.restore(pdf.skill_id)
     expect(back.path).toBe('tools/.system/pdf-reader/SKILL.md')

@@ -2,6 +2,7 @@
  * Curation on a library folder: open it (finishing any transaction a crash interrupted), compute the curation
  * proposals and save them into the pending plan. Deciding them is review's (`review/decisions.ts`).
  */
+import { AGIAGENT_LEGACY_DIR, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Skill, SkillList, UsageReport } from '../../shared/types'
@@ -122,9 +123,10 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     }
   }
   const existing = new Set(all.skills.map((s) => s.path))
-  const legacyDir = path.join(root, 'legacy')
-  // Non-skill files in legacy/ also block names.
-  for (const name of await fs.promises.readdir(legacyDir).catch(() => [] as string[])) existing.add(`legacy/${name}`)
+  // Non-skill files in either folder of retired skills also block names.
+  for (const dir of [AGIAGENT_LEGACY_DIR, SKILL_MD_LEGACY_DIR]) {
+    for (const name of await fs.promises.readdir(path.join(root, dir)).catch(() => [] as string[])) existing.add(`${dir}/${name}`)
+  }
   // What this library keeps in the cache folder: its terms, the join's cut-off and pairs, side by side.
   const termFile = opts.cacheDir === undefined ? undefined : termCacheFile(opts.cacheDir, root)
   const cache = termFile === undefined ? undefined : termCacheFor(termFile, root)

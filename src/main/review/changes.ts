@@ -1,6 +1,7 @@
 /**
  * File changes of proposals: exact before/after text of every file touched. Pure.
  */
+import { SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import path from 'node:path'
 import type { FileChange, Skill, SkillMeta } from '../../shared/types'
 import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
@@ -63,7 +64,7 @@ function taken(paths: ReadonlySet<string>, candidate: string, isDir: boolean): b
 
 /**
  * The two changes that move a skill to `legacy/` (old path after:null, new path before:null). A SKILL.md
- * skill moves with its whole folder (`legacy/<folder>/SKILL.md`). On a name clash a `_<unix-time>` suffix
+ * skill moves with its whole folder (`.skillbench/legacy/<folder>/SKILL.md`). On a name clash a `_<unix-time>` suffix
  * is added, as upstream's delete_skill does; a SKILL.md renamed that way gets its id written into its
  * metadata so it keeps it. `reserved` collects the chosen names so one plan never reuses them.
  */
@@ -82,10 +83,12 @@ export function legacyMoveChanges(skill: Skill, raw: string, existing: ReadonlyS
     ]
   }
   const dir = path.posix.dirname(skill.path)
-  let targetDir = `legacy/${dir}`
-  for (let n = 1; isTaken(targetDir, true); n++) targetDir = `legacy/${dir}_${ts}${n > 1 ? `_${n}` : ''}`
+  // a SKILL.md folder retires under .skillbench/ (the library folder stays what agents load)
+  const first = `${SKILL_MD_LEGACY_DIR}/${dir}`
+  let targetDir = first
+  for (let n = 1; isTaken(targetDir, true); n++) targetDir = `${first}_${ts}${n > 1 ? `_${n}` : ''}`
   reserved.add(`${targetDir}/SKILL.md`)
-  const after = targetDir === `legacy/${dir}` ? raw : rewriteSkillText(raw, skill, {})
+  const after = targetDir === first ? raw : rewriteSkillText(raw, skill, {})
   return [
     { path: skill.path, before: raw, after: null },
     { path: `${targetDir}/SKILL.md`, before: null, after }

@@ -2,6 +2,7 @@
  * A person's decisions on the pending plan: accept, reject, undo, and restoring a legacy skill. Each takes the
  * library's lock and first finishes any transaction a crash interrupted.
  */
+import { activePathOf } from '../../shared/legacy-paths'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Proposal } from '../../shared/types'
@@ -121,7 +122,8 @@ function restoreTarget(root: string, skill: { path: string; title: string; skill
     return { from: skill.path, to: taken(base) ? buildSkillFileName(skill.title, skill.skill_id, taken) : base, file: '' }
   }
   const fromDir = path.posix.dirname(skill.path)
-  const relDir = fromDir.replace(/^legacy\//, '')
+  // from .skillbench/legacy/ or an older version's root legacy/: back where it was
+  const relDir = activePathOf(fromDir)
   let to = relDir
   const ts = Math.floor(now.getTime() / 1000)
   for (let n = 1; taken(to); n++) to = `${relDir}_${ts}${n > 1 ? `_${n}` : ''}`

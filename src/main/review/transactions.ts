@@ -6,11 +6,12 @@
  * then appends its journal record — the commit point — and removes the intent file. Whoever opens the
  * library next (`recoverTransactions`) rolls back any intent without a journal record, so after a crash
  * the library is exactly as before or exactly as after, never a mix. Nothing is ever deleted: removals
- * are moves to `legacy/` (a SKILL.md skill moves with its folder).
+ * are moves to `legacy/` (a SKILL.md skill moves with its folder, to `.skillbench/legacy/`).
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { AGIAGENT_LEGACY_DIR, isLegacyPath, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import type { FileChange, Proposal, ProposalKind } from '../../shared/types'
 import { hashBytes } from '../store/library'
 import { checkRelPath } from '../store/paths'
@@ -59,7 +60,8 @@ export function opsFromChanges(changes: readonly FileChange[]): TxOp[] {
   const seen = new Set<string>()
   for (const c of changes) {
     const p = checkRelPath(c.path)
-    if (p === '.skillbench' || p.startsWith('.skillbench/')) throw new CurationError('invalid', `${p}: the .skillbench folder is not part of the library`)
+    // retired SKILL.md folders (.skillbench/legacy/) are the library's; the rest of .skillbench is bookkeeping
+    if ((p === '.skillbench' || p.startsWith('.skillbench/')) && !p.startsWith(SKILL_MD_LEGACY_DIR + '/')) throw new CurationError('invalid', `${p}: the .skillbench folder is not part of the library`)
     if (seen.has(p)) throw new CurationError('invalid', `${p} appears twice in one proposal`)
     seen.add(p)
     if (c.before === null && c.after === null) throw new CurationError('invalid', `${p}: a change needs a before or an after`)
@@ -77,19 +79,20 @@ export function opsFromChanges(changes: readonly FileChange[]): TxOp[] {
     const before = c.before as string
     let match: FileChange | undefined
     if (SKILL_MD.test(c.path) && dirOf(c.path) !== '.') {
-      // The folder moves to legacy/<folder> or legacy/<folder>_<suffix> (name clash).
+      // The folder moves to <legacy>/<folder> or <legacy>/<folder>_<suffix> (name clash); <legacy> is
+      // .skillbench/legacy (plans made by older versions said legacy/, still accepted).
       const dir = dirOf(c.path)
       match = creations.find((k) => {
         if (paired.has(k) || !SKILL_MD.test(k.path)) return false
         const to = dirOf(k.path)
-        return to === `legacy/${dir}` || (to.startsWith(`legacy/${dir}_`) && !to.slice(`legacy/${dir}_`.length).includes('/'))
+        return [AGIAGENT_LEGACY_DIR, SKILL_MD_LEGACY_DIR].some((l) => to === `${l}/${dir}` || (to.startsWith(`${l}/${dir}_`) && !to.slice(`${l}/${dir}_`.length).includes('/')))
       })
       if (match) {
         moves.push({ op: 'move', from: dir, to: dirOf(match.path), file: 'SKILL.md', text: before })
         if (match.after !== before) moves.push({ op: 'write', path: match.path, before, after: match.after })
       }
     } else {
-      match = creations.find((k) => !paired.has(k) && k.path.startsWith('legacy/') && k.after === before)
+      match = creations.find((k) => !paired.has(k) && isLegacyPath(k.path) && k.after === before)
       if (match) moves.push({ op: 'move', from: c.path, to: match.path, file: '', text: before })
     }
     if (!match) throw new CurationError('invalid', `${c.path} would be deleted: a removal must be a move to legacy/`)

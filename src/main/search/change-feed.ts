@@ -47,6 +47,8 @@ export function classifyEvent(dirRel: string, name: string | null | undefined, k
   if (isTempName(name)) return 'ignore' // our own writers' temp files: the rename that follows names the skill file
   // Bookkeeping and never-searched folders at the top (.skillbench, logs, codes, .git…) hold no skills; legacy/ does.
   if (dirRel === '' && name !== 'legacy' && SKIPPED_DIRS.has(name)) return 'ignore'
+  // in .skillbench only the folder of retired SKILL.md skills matters (its first appearance)
+  if (dirRel === '.skillbench') return name === 'legacy' ? 'full' : 'ignore'
   const rel = dirRel ? `${dirRel}/${name}` : name
   if (skillFileAt(rel)) return { path: rel }
   const kind = kindOf(rel)

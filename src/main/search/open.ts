@@ -2,6 +2,7 @@
  * Where a library's search index lives and how a process gets a current one: load the saved index from the cache
  * folder, walk the library, re-read what changed, save it back when anything did.
  */
+import { isLegacyPath } from '../../shared/legacy-paths'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -128,7 +129,7 @@ export function listingOf(index: SearchIndex, skipped: readonly LoadError[], inc
     const carrier = new Map<string, string>()
     for (const s of all.skills) {
       const prev = carrier.get(s.skill_id)
-      if (!prev || (!s.legacy && prev.startsWith('legacy/'))) carrier.set(s.skill_id, s.path)
+      if (!prev || (!s.legacy && isLegacyPath(prev))) carrier.set(s.skill_id, s.path)
     }
     for (const s of all.skills) {
       const use = uses.get(s.skill_id)

@@ -5,6 +5,7 @@
  * (the installed upstream version is the base): the person's edits are kept, and a region both changed is kept
  * twice between conflict markers, never dropped.
  */
+import { SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import path from 'node:path'
 import type { FileChange, Proposal, Skill } from '../../shared/types'
 import { withLibraryLock } from '../store/lock'
@@ -199,7 +200,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
     }
     const untouched = base ? eq(cur, b0) : cur === null
     if (untouched) {
-      if (b1Text === null) changes.push({ path: where, before: curText, after: null }, { path: `legacy/${where}`, before: null, after: curText })
+      if (b1Text === null) changes.push({ path: where, before: curText, after: null }, { path: `${SKILL_MD_LEGACY_DIR}/${where}`, before: null, after: curText })
       else changes.push({ path: where, before: curText, after: b1Text })
       continue
     }

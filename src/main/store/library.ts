@@ -1,6 +1,6 @@
 /**
  * The skill store on disk: one folder holding AGIAgent `skill_*.md` files (+ `legacy/`) and/or SKILL.md
- * folders nested at any depth (dot-folders included). Files are the truth; a stat-keyed cache only spares
+ * folders nested at any depth (dot-folders included; retired ones in `.skillbench/legacy/`). Files are the truth; a stat-keyed cache only spares
  * re-reading and re-parsing files that did not change.
  *
  * Several processes share a library (agents' MCP servers, CLI calls, the app). Every write runs under the
@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { coded } from '../../shared/error-codes'
+import { activePathOf, isLegacyDir, isLegacyPath, isLibraryPartOfBookkeeping, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
@@ -245,7 +246,7 @@ class Library implements SkillLibrary {
     const r = this.load({ abs: path.join(this.root, clean), rel: clean, ...kind })
     if (r.ok) {
       const prev = this.idPaths.get(r.skill.skill_id)
-      if (!prev || prev === clean || !r.skill.legacy || prev.startsWith('legacy/')) this.idPaths.set(r.skill.skill_id, clean)
+      if (!prev || prev === clean || !r.skill.legacy || isLegacyPath(prev)) this.idPaths.set(r.skill.skill_id, clean)
     }
     this.patchListing(clean, r.ok ? r.skill : null)
   }
@@ -506,7 +507,7 @@ class Library implements SkillLibrary {
       skills.push(r.skill)
       // Active skills win over legacy ones with the same id.
       const prev = idPaths.get(r.skill.skill_id)
-      if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) idPaths.set(r.skill.skill_id, r.skill.path)
+      if (!prev || (!r.skill.legacy && isLegacyPath(prev))) idPaths.set(r.skill.skill_id, r.skill.path)
       if (!r.skill.legacy) {
         const list = activeById.get(r.skill.skill_id)
         if (list) list.push(r.skill.path)
@@ -545,7 +546,7 @@ class Library implements SkillLibrary {
       const st = fs.lstatSync(abs)
       if (!st.isFile() || st.size !== bytes.length) return undefined
       const format: Skill['format'] = path.posix.basename(rel) === 'SKILL.md' ? 'skill-md' : 'agiagent'
-      const result = this.parse(bytes, { abs, rel, format, legacy: rel.startsWith('legacy/') }, st.mtimeMs)
+      const result = this.parse(bytes, { abs, rel, format, legacy: isLegacyPath(rel) }, st.mtimeMs)
       this.cache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
       return result
     } catch {
@@ -599,7 +600,7 @@ class Library implements SkillLibrary {
     const r = this.load({ abs: path.join(this.root, rel), rel, ...kind })
     if (!r.ok) return null
     const prev = this.idPaths.get(r.skill.skill_id)
-    if (!prev || (!r.skill.legacy && prev.startsWith('legacy/'))) this.idPaths.set(r.skill.skill_id, rel)
+    if (!prev || (!r.skill.legacy && isLegacyPath(prev))) this.idPaths.set(r.skill.skill_id, rel)
     return this.present(r.skill)
   }
 
@@ -842,8 +843,9 @@ class Library implements SkillLibrary {
       } else {
         const relDir = path.posix.dirname(skill.path)
         if (relDir === '.') throw new StoreError('invalid_input', 'the library folder itself is this skill: it cannot be moved to legacy/')
-        const parentRel = path.posix.join('legacy', path.posix.dirname(relDir))
-        const parentAbs = await ensureDirInside(this.root, parentRel === 'legacy/.' ? 'legacy' : parentRel)
+        // .skillbench/legacy/<same relative path>: the library folder stays what agents load
+        const parent = path.posix.dirname(relDir)
+        const parentAbs = await ensureDirInside(this.root, parent === '.' ? SKILL_MD_LEGACY_DIR : `${SKILL_MD_LEGACY_DIR}/${parent}`)
         const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
         const toDir = toPosix(path.relative(this.root, path.join(parentAbs, name)))
         await moveContained(this.root, relDir, toDir)
@@ -880,8 +882,9 @@ class Library implements SkillLibrary {
       } else {
         const fromDir = path.posix.dirname(skill.path)
         // never the folder of retired skills itself: that would move every retired skill with it
-        if (fromDir === 'legacy') throw new StoreError('invalid_input', 'legacy/SKILL.md lies in the folder of retired skills itself: move it into a folder of its own to restore it')
-        const relDir = fromDir.replace(/^legacy\//, '')
+        if (isLegacyDir(fromDir)) throw new StoreError('invalid_input', `${fromDir}/SKILL.md lies in the folder of retired skills itself: move it into a folder of its own to restore it`)
+        // from .skillbench/legacy/ or an older version's root legacy/: back where it was
+        const relDir = activePathOf(fromDir)
         const parentRel = path.posix.dirname(relDir)
         const parentAbs = await ensureDirInside(this.root, parentRel === '.' ? '' : parentRel)
         const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
@@ -966,7 +969,8 @@ class Library implements SkillLibrary {
   private async writeGuarded(relPath: string, bytes: Uint8Array, baseHash: string | null | undefined, textFile: boolean): Promise<{ hash: string }> {
     const rel = checkRelPath(relPath)
     if (isTempName(path.posix.basename(rel))) throw new StoreError('invalid_input', 'that name is reserved for temp files')
-    if (rel === '.skillbench' || rel.startsWith('.skillbench/')) throw new StoreError('invalid_input', '.skillbench/ holds the library\'s bookkeeping: it is not written as a file')
+    // retired SKILL.md folders and their backed-up code (.skillbench/legacy/, .skillbench/codes/) are the library's; the rest is bookkeeping
+    if ((rel === '.skillbench' || rel.startsWith('.skillbench/')) && !isLibraryPartOfBookkeeping(rel)) throw new StoreError('invalid_input', '.skillbench/ holds the library\'s bookkeeping: it is not written as a file')
     return this.locked(async () => {
       // Folders on the way must be real folders inside the library (made when missing), the target no link.
       const abs = await containedFilePath(this.root, rel)

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { coded } from '../../shared/error-codes'
+import { activePathOf } from '../../shared/legacy-paths'
 import { StoreError } from './types'
 
 export const SKILL_ID_PATTERN = /^[0-9]{1,20}$/
@@ -143,11 +144,11 @@ export function isAgiagentSkillName(name: string): boolean {
 
 /**
  * The id of a SKILL.md skill that has none stored yet: 16 digits from a hash of its library-relative folder
- * (outside `legacy/`), so it is stable across runs and never collides with a 10-digit unix-time id.
+ * (outside `legacy/` or `.skillbench/legacy/`), so it is stable across runs and never collides with a 10-digit unix-time id.
  * The first write stores it under `metadata.skillbench.skill_id`, after which moves keep it.
  */
 export function derivedSkillId(relDir: string): string {
-  const key = relDir.replace(/^legacy\//, '')
+  const key = activePathOf(relDir)
   const hex = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 15)
   const n = BigInt('0x' + hex) % 9_000_000_000_000_000n
   return (n + 1_000_000_000_000_000n).toString()

@@ -1,12 +1,13 @@
 /**
  * Finding the skill files of a library: both layouts (`skill_*.md` at the top and in `legacy/`, SKILL.md folders
- * at any depth, dot-folders included), every entry passed over reported with a reason, our temp files collected
+ * at any depth, dot-folders included, retired ones in `.skillbench/legacy/` or an older root `legacy/`), every entry passed over reported with a reason, our temp files collected
  * for sweeping. Never follows a link. Shared by the store's listing and the persistent search index.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { LoadError, Skill } from '../../shared/types'
+import { isLegacyDir, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import { isTempName } from './atomic'
 import { isAgiagentSkillName } from './paths'
 
@@ -14,7 +15,7 @@ import { isAgiagentSkillName } from './paths'
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
 const MAX_DEPTH = 12
 /** A SKILL.md placed straight in one of the library's bookkeeping folders is not a skill of the library. */
-const BOOKKEEPING_SKILL = 'a SKILL.md directly in a folder the library keeps for its bookkeeping (legacy/, codes/, logs/): not read as a skill; move it into a folder of its own'
+const BOOKKEEPING_SKILL = 'a SKILL.md directly in a folder the library keeps for its bookkeeping (legacy/, .skillbench/legacy/, codes/, logs/): not read as a skill; move it into a folder of its own'
 
 /** A skill file found in a library. */
 export interface Candidate {
@@ -81,7 +82,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
         continue
       }
       if (e.isFile()) {
-        if (name === 'SKILL.md' && legacy && relDir === 'legacy') skip(rel, BOOKKEEPING_SKILL)
+        if (name === 'SKILL.md' && legacy && isLegacyDir(relDir)) skip(rel, BOOKKEEPING_SKILL)
         else if (agiagentHere || name === 'SKILL.md') candidates.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
       } else if (e.isDirectory()) {
         if (agiagentHere) skip(rel, 'a folder named like a skill file: not read as a skill')
@@ -95,6 +96,12 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       const abs = absDir + path.sep + name
       const rel = relDir ? `${relDir}/${name}` : name
       if (depth === 0 && !legacy && name === 'legacy') await visit(abs, rel, 0, true, true)
+      else if (depth === 0 && !legacy && name === '.skillbench') {
+        // retired SKILL.md folders (.skillbench/legacy/); .skillbench itself is watched for that folder appearing
+        dirs.push(rel)
+        const retired = abs + path.sep + 'legacy'
+        if (fs.lstatSync(retired, { throwIfNoEntry: false })?.isDirectory()) await visit(retired, SKILL_MD_LEGACY_DIR, 0, true, false)
+      }
       else if (!SKIPPED_DIRS.has(name)) await visit(abs, rel, depth + 1, legacy, false)
       else if (depth === 0 && !legacy && (name === 'codes' || name === 'logs') && fs.existsSync(abs + path.sep + 'SKILL.md')) skip(`${rel}/SKILL.md`, BOOKKEEPING_SKILL)
     }
@@ -108,6 +115,10 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
 export function skillFileAt(rel: string): { format: Skill['format']; legacy: boolean } | null {
   const parts = rel.split('/')
   const name = parts[parts.length - 1]!
+  if (parts[0] === '.skillbench') {
+    // only retired SKILL.md folders live there as skills (.skillbench/legacy/<folder>/SKILL.md)
+    return name === 'SKILL.md' && parts[1] === 'legacy' && parts.length >= 4 ? { format: 'skill-md', legacy: true } : null
+  }
   if (name === 'SKILL.md' && parts.length >= 2) return { format: 'skill-md', legacy: parts[0] === 'legacy' }
   if (isAgiagentSkillName(name) && (parts.length === 1 || (parts.length === 2 && parts[0] === 'legacy'))) {
     return { format: 'agiagent', legacy: parts.length === 2 }

@@ -3,6 +3,7 @@
  * ("merge: a + b → a", "edit: a (append)", "rate: a 0.65"), then any change no record explains (a file edited
  * in another program: "edit: a"). Pure.
  */
+import { activePathOf, isLegacyPath, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import type { FileChange } from '../../shared/types'
 
 export interface JournalLike {
@@ -44,17 +45,17 @@ function skillDir(p: string): string {
 
 /** The item a journal record makes, and the paths it explains. */
 function journalItem(r: JournalLike, titleOfPath: (p: string) => string | undefined): { text: string; paths: string[] } {
-  const name = (p: string): string => titleOfPath(p) ?? skillDir(p.replace(/^legacy\//, ''))
+  const name = (p: string): string => titleOfPath(p) ?? skillDir(activePathOf(p))
   const paths = r.changes.map((c) => c.path)
   if (r.action === 'undo') return { text: `undo: ${r.kind} of ${[...new Set(r.changes.map((c) => name(c.path)))].join(', ')}`, paths }
-  const kept = r.changes.filter((c) => c.after !== null && !c.path.startsWith('legacy/'))
+  const kept = r.changes.filter((c) => c.after !== null && !isLegacyPath(c.path))
   const gone = r.changes.filter((c) => c.before !== null && c.after === null)
   if ((r.kind === 'merge' || r.kind === 'consolidate') && kept.length > 0) {
     const into = name(kept[0]!.path)
     const from = [...new Set([...kept, ...gone].map((c) => name(c.path)))]
     return { text: `${r.kind}: ${from.join(' + ')} → ${into}`, paths }
   }
-  const names = [...new Set(r.changes.filter((c) => !c.path.startsWith('legacy/') || c.before === null).map((c) => name(c.path)))]
+  const names = [...new Set(r.changes.filter((c) => !isLegacyPath(c.path) || c.before === null).map((c) => name(c.path)))]
   return { text: `${r.kind === 'cleanup' ? 'retire' : r.kind}: ${names.join(', ')}`, paths }
 }
 
@@ -76,15 +77,16 @@ export function commitMessage(input: MessageInput): { subject: string; items: st
   // Retirements seen as a removal plus an addition under legacy/.
   const added = new Set(input.changed.filter((c) => c.status === 'A').map((c) => c.path))
   for (const c of input.changed) {
-    if (explained.has(c.path) || c.path.startsWith('.skillbench/')) continue
+    if (explained.has(c.path) || (c.path.startsWith('.skillbench/') && !isLegacyPath(c.path))) continue
     const title = input.titleOfPath(c.path)
     if (title !== undefined && actTitles.has(title) && c.status === 'M') continue
     const name = title ?? skillDir(c.path)
-    if (c.status === 'D' && added.has(`legacy/${c.path}`)) {
+    const retiredAt = [`legacy/${c.path}`, `${SKILL_MD_LEGACY_DIR}/${c.path}`].find((p) => added.has(p))
+    if (c.status === 'D' && retiredAt) {
       items.push(`retire: ${name}`)
-      explained.add(`legacy/${c.path}`)
-    } else if (c.status === 'A' && c.path.startsWith('legacy/')) {
-      if (!explained.has(c.path)) items.push(`retire: ${input.titleOfPath(c.path) ?? skillDir(c.path.slice(7))}`)
+      explained.add(retiredAt)
+    } else if (c.status === 'A' && isLegacyPath(c.path)) {
+      if (!explained.has(c.path)) items.push(`retire: ${input.titleOfPath(c.path) ?? skillDir(activePathOf(c.path))}`)
     } else items.push(`${c.status === 'A' ? 'add' : c.status === 'D' ? 'remove' : 'edit'}: ${name}`)
     explained.add(c.path)
   }

@@ -3,6 +3,7 @@
  * on top of it with the same three-way view as `update` (kind `update`, evidence.sync = true, the remote's own
  * change in evidence.upstream, the local file as it was in evidence.local). Pure.
  */
+import { isLegacyPath, legacyDirFor } from '../../shared/legacy-paths'
 import { createHash } from 'node:crypto'
 import type { FileChange, Proposal } from '../../shared/types'
 import { derivedSkillId } from '../store/paths'
@@ -18,7 +19,7 @@ export interface ConflictContext {
   /** Who made each side's change to this path (git authors, newest first). */
   localAuthors: readonly string[]
   remoteAuthors: readonly string[]
-  /** Text now at `legacy/<path>` after the merge (a local retirement's copy), when there is one. */
+  /** Text now at `legacy/<path>` (`.skillbench/legacy/<path>` for a SKILL.md) after the merge (a local retirement's copy), when there is one. */
   legacyText: string | null
 }
 
@@ -38,7 +39,7 @@ export function conflictProposal(r: Extract<Resolution, { kind: 'conflict' }>, c
   } else if (live !== null && r.base !== null) {
     which = 'removed_local'
     changes = [{ path: r.path, before: live, after: null }]
-    if (!r.path.startsWith('legacy/')) changes.push({ path: `legacy/${r.path}`, before: ctx.legacyText, after: live })
+    if (!isLegacyPath(r.path)) changes.push({ path: `${legacyDirFor(r.path.endsWith('SKILL.md') ? 'skill-md' : 'agiagent')}/${r.path}`, before: ctx.legacyText, after: live })
   } else return null
   if (changes.every((c) => c.before === c.after)) return null
   const text = r.local ?? live ?? ''

@@ -13,6 +13,7 @@
  * A sync killed at any point is finished by the next one (the intent says what to finish); no live file is ever
  * half-written or holds conflict markers.
  */
+import { isLegacyPath, legacyDirFor } from '../../shared/legacy-paths'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -90,9 +91,10 @@ export const SYNC_LOCK_NAME = 'sync-lock'
 /** Lines of the library's .gitignore that keep this machine's state out of the repository. */
 export const GITIGNORE_BLOCK = [
   '# Skillbench: pending proposals, the plan, caches, the journal and locks stay on this machine;',
-  '# only the team ledgers (uses and ratings of each machine) are shared.',
+  '# only the team ledgers (uses and ratings of each machine) and retired SKILL.md folders are shared.',
   '/.skillbench/*',
   '!/.skillbench/team/',
+  '!/.skillbench/legacy/',
   '.skillbench-tmp-*'
 ]
 
@@ -261,7 +263,7 @@ async function buildMerge(repo: Repo, ours: string, theirs: string, report: Sync
     lines.push(landedOid === null ? `0 ${'0'.repeat(40)}\t${r.path}` : `${mode(entry.theirsMode)} ${landedOid}\t${r.path}`)
     const range = (side: string): string => (base ? `${base}..${side}` : side)
     const [localAuthors, remoteAuthors] = await Promise.all([authorsIn(run, range(ours), [r.path]), authorsIn(run, range(theirs), [r.path])])
-    const legacyRel = `legacy/${r.path}`
+    const legacyRel = `${legacyDirFor(r.path.endsWith('SKILL.md') ? 'skill-md' : 'agiagent')}/${r.path}`
     const legacyOid = (await gitText(run, ['ls-files', '-s', '--', legacyRel], { indexFile }).catch(() => '')).split(/\s+/)[1]
     const legacyText = legacyOid ? blobText((await readBlobs(run, [legacyOid])).get(legacyOid)) : null
     const p = conflictProposal(r, { remote: repo.remote, base, ours, theirs, localAuthors, remoteAuthors, legacyText })
@@ -363,7 +365,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
   await git(run, ['reset', '-q', '--mixed', 'HEAD']) // the index follows the branch (the files are already there)
   if (intent.proposals.length > 0) await queueProposals(root, intent.proposals as Proposal[])
   const library = await openLibrary(root, { lazy: true })
-  const touched = diff.map((e) => e.path).filter((p) => !p.startsWith('.skillbench/'))
+  const touched = diff.map((e) => e.path).filter((p) => !p.startsWith('.skillbench/') || isLegacyPath(p))
   if (touched.length > 0) await library.adoptWrites(touched).catch(() => undefined)
   await clearIntent(root)
   return written

@@ -6,6 +6,7 @@
  * path leaves the workspace; size-capped; every skipped file is reported with its reason. Existing backups
  * are never overwritten.
  */
+import { codesDirFor } from '../../shared/legacy-paths'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ToolResult } from '../../shared/types'
@@ -134,6 +135,8 @@ export async function copySkillFiles(
   }
   const skill = await store.get(skillId)
   const folder = codesFolderFor(skill)
+  // AGIAgent's codes/ beside its skills; a SKILL.md library keeps it under .skillbench/ (the folder stays what agents load)
+  const codes = codesDirFor(skill.format)
   const copied: string[] = []
   const unchanged: string[] = []
   const skipped: Skipped[] = []
@@ -153,7 +156,7 @@ export async function copySkillFiles(
       skipped.push({ path: shown, reason: `total size cap of ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB reached` })
       continue
     }
-    const dest = `codes/${folder}/${got.rel}`
+    const dest = `${codes}/${folder}/${got.rel}`
     try {
       if (store.writeBytes) await store.writeBytes(dest, got.bytes, null)
       else {
@@ -188,7 +191,7 @@ export async function copySkillFiles(
     })
     related = updated.related_code
   }
-  const parts = [`Copied ${copied.length} file(s) to codes/${folder}/`]
+  const parts = [`Copied ${copied.length} file(s) to ${codes}/${folder}/`]
   if (unchanged.length) parts.push(`${unchanged.length} already backed up`)
   if (skipped.length) parts.push(`skipped ${skipped.length}: ${skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}`)
   return {

@@ -13,7 +13,8 @@ import { badRequest } from './errors'
 export function normaliseCodePath(rel: string): string | undefined {
   if (!rel || rel.includes('\0') || rel.includes('\\') || path.posix.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return undefined
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.')
-  if (parts.length < 2 || parts[0] !== 'codes' || parts.some((p) => p === '..')) return undefined
+  const skip = parts[0] === '.skillbench' ? 1 : 0 // a SKILL.md library backs code up in .skillbench/codes/
+  if (parts.length < 2 + skip || parts[skip] !== 'codes' || parts.some((p) => p === '..')) return undefined
   return parts.join('/')
 }
 
@@ -23,7 +24,7 @@ export async function readCodeFile(libraryRoot: string, rel: string, maxBytes = 
   if (!clean) {
     throw badRequest(coded('skill.code_not_under_codes', { path: rel.slice(0, 200) }))
   }
-  const codesDir = await fsp.realpath(path.join(libraryRoot, 'codes')).catch(() => null)
+  const codesDir = await fsp.realpath(path.join(libraryRoot, clean.startsWith('.skillbench/') ? '.skillbench/codes' : 'codes')).catch(() => null)
   if (!codesDir) {
     throw new ApiError('not_found', coded('skill.no_code_folder'))
   }

@@ -1,4 +1,5 @@
 /** A proposal in words a person can follow, in the UI language (pure). */
+import { isLegacyPath } from '../../../shared/legacy-paths'
 import type { FileChange, Proposal } from '../../../shared/types'
 import type { Translate } from '../../i18n/i18n'
 import { cleanupWatchedReason } from './decision-text'
@@ -144,7 +145,7 @@ export function groupChanges(changes: readonly FileChange[]): { edits: FileChang
   changes.forEach((c, i) => {
     if (used.has(i)) return
     if (c.before !== null && c.after === null) {
-      const j = changes.findIndex((d, k) => !used.has(k) && k !== i && d.before === null && d.after !== null && d.path.startsWith('legacy/'))
+      const j = changes.findIndex((d, k) => !used.has(k) && k !== i && d.before === null && d.after !== null && isLegacyPath(d.path))
       if (j !== -1) {
         used.add(i).add(j)
         moves.push({ from: c.path, to: changes[j]!.path, text: c.before })
