@@ -33,9 +33,11 @@ describe('skillbench import / export', () => {
       { from: 'skill-md/tools/csv-report/SKILL.md', to: 'tools/csv-report/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)' }
     ])
     expect(report.errors).toEqual([])
-    expect(report.index).toMatchObject({ status: 'written', skills: 10 })
-    expect(await readSkillIndex(library)).toEqual(await buildSkillIndex(library))
-    const idx = await readSkillIndex(library)
+    // the catalogue goes with the bookkeeping: the library folder stays what agents load
+    expect(report.index).toMatchObject({ file: '.skillbench/index.json', status: 'written', skills: 10 })
+    expect(fs.existsSync(path.join(library, 'index.json'))).toBe(false)
+    expect(await readSkillIndex(library, '.skillbench/index.json')).toEqual(await buildSkillIndex(library))
+    const idx = await readSkillIndex(library, '.skillbench/index.json')
     expect(idx?.skills.find((s) => s.name === 'log-analysis')).toEqual({
       name: 'log-analysis',
       description: expect.stringMatching(/^Analyzes log files/),
@@ -111,12 +113,21 @@ describe('skillbench validate', () => {
     expect(one).toMatchObject({ code: 0, stdout: 'ok     SKILL.md\n1 file(s), 0 error(s), 0 warning(s)\n' })
   })
 
+  it('keeps a root index.json a library already has (Synapse\'s ~/.synapse/skills/index.json) where it is', async () => {
+    const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'syn')
+    fs.writeFileSync(path.join(lib, 'index.json'), JSON.stringify({ version: 1, generator: 'skillbench', skills: [] }))
+    const r = JSON.parse((await runCli(['import', '--from', copyToTemp(path.join(FIXTURES, 'mas'), 'syn-src'), '--library', lib, '--json'])).stdout)
+    expect(r.index).toMatchObject({ file: 'index.json', status: 'written' })
+    expect(await readSkillIndex(lib)).toEqual(await buildSkillIndex(lib))
+    expect(fs.existsSync(path.join(lib, '.skillbench', 'index.json'))).toBe(false)
+  })
+
   it('warns when index.json is out of date', async () => {
     const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'idx')
     await runCli(['import', '--from', copyToTemp(path.join(FIXTURES, 'mas'), 'idx-src'), '--library', lib])
     fs.rmSync(path.join(lib, 'planning'), { recursive: true })
     const report = JSON.parse((await runCli(['validate', lib, '--json'])).stdout)
-    expect(report.files.find((f: { path: string }) => f.path === 'index.json').problems[0].message).toMatch(/out of date/)
+    expect(report.files.find((f: { path: string }) => f.path === '.skillbench/index.json').problems[0].message).toMatch(/out of date/)
   })
 })
 

@@ -14,7 +14,8 @@ describe('skillbench import of one skill', () => {
     expect(r.stdout).toContain('1 written, 0 skipped, 0 unreadable')
     expect(fs.readFileSync(path.join(library, 'log-analysis', 'scripts', 'parse_errors.py'))).toEqual(fs.readFileSync(path.join(folder, 'scripts', 'parse_errors.py')))
     expect(fs.existsSync(path.join(library, 'log-analysis', 'references', 'patterns.md'))).toBe(true)
-    expect(JSON.parse(fs.readFileSync(path.join(library, 'index.json'), 'utf8')).skills.map((s: { name: string }) => s.name)).toEqual(['log-analysis'])
+    expect(fs.existsSync(path.join(library, 'index.json'))).toBe(false) // a new library's catalogue goes with the bookkeeping
+    expect(JSON.parse(fs.readFileSync(path.join(library, '.skillbench', 'index.json'), 'utf8')).skills.map((s: { name: string }) => s.name)).toEqual(['log-analysis'])
     expect(snapshot(folder)).toEqual(before)
   })
 

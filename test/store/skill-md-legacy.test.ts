@@ -47,9 +47,13 @@ function visible(dir: string): string[] {
 describe('retiring in a SKILL.md library keeps the folder what agents load', () => {
   it('the store retires to .skillbench/legacy/<folder> (whole folder, id kept) and restores from there', async () => {
     const dir = skillMdLibrary(['pdf-tables', 'csv-report'])
+    // its catalogue lives with the bookkeeping too, and the store keeps it in step
+    const { syncSkillIndex, readSkillIndex } = await import('../../src/main/store/skill-index')
+    await syncSkillIndex(dir, '.skillbench/index.json')
     const lib = await openLibrary(dir)
     const pdf = (await lib.list()).skills.find((s) => s.name === 'pdf-tables')!
     const moved = await lib.moveToLegacy(pdf.skill_id)
+    expect((await readSkillIndex(dir, '.skillbench/index.json'))!.skills.map((s) => s.path)).toEqual(['csv-report'])
     expect(moved).toEqual({ from: 'pdf-tables/SKILL.md', to: '.skillbench/legacy/pdf-tables/SKILL.md' })
     expect(visible(dir)).toEqual(['csv-report/SKILL.md', 'csv-report/scripts/run.sh'])
     expect(fs.readFileSync(path.join(dir, '.skillbench/legacy/pdf-tables/scripts/run.sh'), 'utf8')).toBe('echo pdf-tables\n')

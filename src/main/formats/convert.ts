@@ -13,7 +13,7 @@ import { serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
 import { buildAvailableSkillsText, executorResource, masConfigFileName, masSkillName, serializeMasConfig, toMasConfig } from './mas-config'
 import type { FormatId, PortableSkill } from './model'
 import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
-import { syncSkillIndex } from './skill-index'
+import { indexFileFor, syncSkillIndex } from './skill-index'
 import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
 
 export interface ConvertOptions {
@@ -42,8 +42,8 @@ export interface ConvertReport {
   written: WrittenFile[]
   skipped: SkippedFile[]
   errors: FormatLoadError[]
-  /** index.json of the target tree (SKILL.md targets). */
-  index?: { status: 'written' | 'unchanged' | 'skipped'; reason?: string; skills: number }
+  /** The target tree's catalogue (SKILL.md targets): `index.json`, or `.skillbench/index.json` where the root has none. */
+  index?: { file: string; status: 'written' | 'unchanged' | 'skipped'; reason?: string; skills: number }
   /** `available_skills_and_tools.txt` of the target folder (MAS config targets): every valid config's use_guide. */
   available?: { file: string; status: 'written' | 'unchanged'; skills: number }
 }
@@ -219,8 +219,9 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
     }
   }
   if (to === 'skill-md') {
-    const synced = await syncSkillIndex(target)
-    report.index = { status: synced.status, reason: synced.reason, skills: synced.index.skills.length }
+    const file = indexFileFor(target)
+    const synced = await syncSkillIndex(target, file)
+    report.index = { file, status: synced.status, reason: synced.reason, skills: synced.index.skills.length }
   }
   if (to === 'mas-config') report.available = await syncAvailableSkills(target)
   return report

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { FormatError, type FormatId } from './model'
 import type { Problem } from './skill-md'
-import { buildSkillIndex, readSkillIndex, serializeSkillIndex, INDEX_FILE } from './skill-index'
+import { buildSkillIndex, indexFileFor, readSkillIndex, serializeSkillIndex } from './skill-index'
 import { formatFromName, loadSkillFile, loadSkillTree } from './tree'
 
 export interface FileReport {
@@ -77,11 +77,12 @@ export async function validatePath(target: string): Promise<ValidationReport> {
     }
   }
   for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason }] })
-  const current = await readSkillIndex(root)
+  const indexRel = indexFileFor(root)
+  const current = await readSkillIndex(root, indexRel)
   if (current) {
     const fresh = await buildSkillIndex(root)
     const inSync = serializeSkillIndex(current as never) === serializeSkillIndex(fresh)
-    files.push({ path: INDEX_FILE, format: null, ok: true, problems: inSync ? [] : [{ level: 'warning', message: 'index.json is out of date with the SKILL.md folders (an import or export regenerates it)' }] })
+    files.push({ path: indexRel, format: null, ok: true, problems: inSync ? [] : [{ level: 'warning', message: `${indexRel} is out of date with the SKILL.md folders (an import or export regenerates it)` }] })
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return summarize(root, files)

@@ -23,7 +23,7 @@ import { FOLD_INTENT_REL, laterTime, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail,
 import { withLibraryLock } from './lock'
 import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
-import { syncSkillIndex } from './skill-index'
+import { indexFileFor, syncSkillIndex } from './skill-index'
 import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
@@ -924,13 +924,11 @@ class Library implements SkillLibrary {
    * here leaves the skill written and is recorded for the caller, not thrown. Runs under the lock.
    */
   private async syncIndexJson(): Promise<void> {
+    // the library's own catalogue: at the root (Synapse's layout) or with the bookkeeping; never created here
+    const rel = indexFileFor(this.root)
+    if (!fs.lstatSync(path.join(this.root, rel), { throwIfNoEntry: false })) return
     try {
-      await fs.promises.lstat(path.join(this.root, 'index.json'))
-    } catch {
-      return
-    }
-    try {
-      const r = await syncSkillIndex(this.root)
+      const r = await syncSkillIndex(this.root, rel)
       this.indexJsonProblem = r.status === 'skipped' ? (r.reason ?? 'index.json left as it is') : undefined
     } catch (err) {
       this.indexJsonProblem = `index.json could not be updated: ${(err as Error).message}`

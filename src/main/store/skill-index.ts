@@ -14,6 +14,18 @@ import { decodeSkillBytes, parseSkillText } from './skill-file'
 import { walkSkillTree } from './walk'
 
 export const INDEX_FILE = 'index.json'
+/** Where a catalogue goes in a library that has none at its root: with the bookkeeping (the folder stays what agents load). */
+export const BOOKKEEPING_INDEX_FILE = '.skillbench/index.json'
+
+/**
+ * Which catalogue file a SKILL.md tree keeps: a root `index.json` it already has (Synapse's `~/.synapse/skills/
+ * index.json`, seed 001) or a Synapse skills folder; else `.skillbench/index.json`, so a Claude Code, Codex or Agent
+ * Skills folder gets no file agents would not load.
+ */
+export function indexFileFor(root: string): string {
+  if (fs.lstatSync(path.join(root, INDEX_FILE), { throwIfNoEntry: false })) return INDEX_FILE
+  return /[\\/]\.synapse[\\/]skills[\\/]?$/.test(root) ? INDEX_FILE : BOOKKEEPING_INDEX_FILE
+}
 
 export interface SkillIndexEntry {
   name: string
@@ -106,10 +118,10 @@ export function serializeSkillIndex(index: SkillIndex): string {
   return JSON.stringify(index, null, 2) + '\n'
 }
 
-/** Reads `root/index.json`, or null when absent or not an index (never through a link). */
-export async function readSkillIndex(root: string): Promise<SkillIndex | null> {
+/** Reads `root/index.json` (or `rel`), or null when absent or not an index (never through a link). */
+export async function readSkillIndex(root: string, rel: string = INDEX_FILE): Promise<SkillIndex | null> {
   try {
-    const data: unknown = JSON.parse((await readContainedText(root, INDEX_FILE)) ?? '')
+    const data: unknown = JSON.parse((await readContainedText(root, rel)) ?? '')
     return isPlainObject(data) && Array.isArray(data.skills) ? (data as unknown as SkillIndex) : null
   } catch {
     return null
@@ -120,11 +132,11 @@ export async function readSkillIndex(root: string): Promise<SkillIndex | null> {
  * Regenerates `root/index.json` atomically when it differs from the tree (or is missing and the tree has skills).
  * Refuses to replace an `index.json` that is not ours (no `generator: "skillbench"`). Returns what happened.
  */
-export async function syncSkillIndex(root: string): Promise<{ status: 'written' | 'unchanged' | 'skipped'; reason?: string; index: SkillIndex }> {
+export async function syncSkillIndex(root: string, rel: string = INDEX_FILE): Promise<{ status: 'written' | 'unchanged' | 'skipped'; reason?: string; index: SkillIndex }> {
   const index = await buildSkillIndex(root)
   const text = serializeSkillIndex(index)
   // A link named index.json is refused here (path_escape), never read or written through.
-  const current = await readContainedText(root, INDEX_FILE)
+  const current = await readContainedText(root, rel)
   if (current === text) return { status: 'unchanged', index }
   if (current === null && index.skills.length === 0) return { status: 'unchanged', index }
   if (current !== null) {
@@ -135,8 +147,8 @@ export async function syncSkillIndex(root: string): Promise<{ status: 'written' 
     } catch {
       ours = false
     }
-    if (!ours) return { status: 'skipped', reason: `${INDEX_FILE} exists and was not written by skillbench: left as it is`, index }
+    if (!ours) return { status: 'skipped', reason: `${rel} exists and was not written by skillbench: left as it is`, index }
   }
-  await writeContained(root, INDEX_FILE, text)
+  await writeContained(root, rel, text)
   return { status: 'written', index }
 }

@@ -8,7 +8,7 @@ export function printConvertReport(report: ConvertReport, out: (t: string) => vo
   for (const w of report.written) out(`wrote   ${w.to}  (from ${w.from})\n`)
   for (const s of report.skipped) out(`skipped ${s.to ?? s.from}: ${s.reason}\n`)
   for (const e of report.errors) out(`error   ${e.path}: ${e.reason}\n`)
-  if (report.index) out(`index.json ${report.index.status}${report.index.reason ? `: ${report.index.reason}` : ''} (${report.index.skills} skills)\n`)
+  if (report.index) out(`${report.index.file} ${report.index.status}${report.index.reason ? `: ${report.index.reason}` : ''} (${report.index.skills} skills)\n`)
   if (report.available) out(`${report.available.file} ${report.available.status} (${report.available.skills} skills)\n`)
   out(`${report.written.length} written, ${report.skipped.length} skipped, ${report.errors.length} unreadable\n`)
 }
