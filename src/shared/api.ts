@@ -176,6 +176,8 @@ export interface OverviewResult {
   /** Tasks reflection makes no skill of (greeting, no work, unfinished, follow-up), counted by reason. */
   noSkillTasks?: number
   noSkillWhy?: Partial<Record<NoSkillWhy, number>>
+  /** The session folders (Claude Code, Codex…) whose skills go into this library: their tasks are counted too. */
+  sessionSources?: { source: SessionSourceKind; dir: string }[]
   pendingProposals: number
   qualityHistogram: number[]
   recent: RecentActivity[]

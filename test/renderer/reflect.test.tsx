@@ -151,6 +151,8 @@ describe('Overview next step: counts from the judged list', () => {
     expect([done.done, done.label, done.vars, done.route]).toEqual([true, 'next.reflectDone', { n: 0, reflected: 2, skipped: 1 }, { screen: 'workspaces' }])
     const fresh = nextSteps(data({ reflectedTasks: 0, newTasks: 2, noSkillTasks: 1 }), LIB, { browsed: true, rated: false }, undefined).find((s) => s.key === 'reflect')!
     expect([fresh.done, fresh.label, fresh.vars?.n, fresh.route]).toEqual([false, 'next.reflect', 2, { screen: 'reflect' }])
+    const session = { source: 'codex' as const, dir: '/home/u/.codex/sessions' }
+    expect(nextSteps(data({ newTasks: 1, sessionSources: [session] }), LIB, { browsed: true, rated: false }, undefined, true).find((s) => s.key === 'reflect')!.route).toEqual({ screen: 'workspaces', session })
     expect(nextSteps(data({ tasks: 0, reflectedTasks: 0, newTasks: 0 }), LIB, { browsed: false, rated: false }, undefined).find((s) => s.key === 'reflect')!.label).toBe('next.reflectNone')
   })
 })

@@ -62,6 +62,7 @@ describe('counts that agree with what reflect does', () => {
     expect(plans).toEqual({ '#1': { state: 'no-skill', why: 'greeting' }, '#2': { state: 'new' }, '#3': { state: 'new' } })
     const before = await b.call<OverviewResult>('overview.get', { library: real })
     expect([before.tasks, before.reflectedTasks, before.newTasks, before.noSkillTasks, before.noSkillWhy]).toEqual([3, 0, 2, 1, { greeting: 1 }])
+    expect(before.sessionSources).toEqual([{ source: 'codex', dir: codexDir }])
 
     const summary = await summaryOf(b, await b.call<JobInfo>('sessions.reflect', { source: 'codex', dir: codexDir, library: real }))
     expect(summary.created).toHaveLength(1)

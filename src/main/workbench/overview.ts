@@ -37,6 +37,7 @@ export function buildOverview(input: {
   newTasks?: number
   noSkillTasks?: number
   noSkillWhy?: OverviewResult['noSkillWhy']
+  sessionSources?: OverviewResult['sessionSources']
   pendingProposals: number
   planComputed: boolean
   recent: Recent[]
@@ -59,6 +60,7 @@ export function buildOverview(input: {
     reflectedTasks: input.reflectedTasks,
     ...(input.newTasks !== undefined ? { newTasks: input.newTasks } : {}),
     ...(input.noSkillTasks !== undefined ? { noSkillTasks: input.noSkillTasks, noSkillWhy: input.noSkillWhy ?? {} } : {}),
+    ...(input.sessionSources?.length ? { sessionSources: input.sessionSources } : {}),
     pendingProposals: input.pendingProposals,
     planComputed: input.planComputed,
     qualityHistogram: qualityHistogram(input.skills),

@@ -73,7 +73,7 @@ export function sessionHandlers(deps: SessionServiceDeps): Pick<ApiHandlers, Ses
 /** The session-source methods, plus the tasks of the folders that reflect into a library (the Overview counts them). */
 export function createSessionService(deps: SessionServiceDeps): {
   handlers: Pick<ApiHandlers, SessionMethods>
-  tasksTargeting(library: string): Promise<TaskSummary[]>
+  tasksTargeting(library: string): Promise<{ sources: { source: SessionSourceKind; dir: string }[]; tasks: TaskSummary[] }>
 } {
   const scans = new Map<string, Promise<ScanResult>>()
   const scannedAt = new Map<string, number>()
@@ -155,12 +155,11 @@ export function createSessionService(deps: SessionServiceDeps): {
   }
 
   /** Every session folder whose target is `library`: their tasks, from a scan of the last half minute when there is one. */
-  async function tasksTargeting(library: string): Promise<TaskSummary[]> {
-    const out: TaskSummary[] = []
-    for (const s of (await list()).filter((x) => x.exists && x.targetLibrary === library)) {
-      out.push(...(await listTasks(s.source, s.dir, OVERVIEW_SCAN_REUSE_MS)).tasks)
-    }
-    return out
+  async function tasksTargeting(library: string): Promise<{ sources: { source: SessionSourceKind; dir: string }[]; tasks: TaskSummary[] }> {
+    const tasks: TaskSummary[] = []
+    const sources = (await list()).filter((x) => x.exists && x.targetLibrary === library)
+    for (const s of sources) tasks.push(...(await listTasks(s.source, s.dir, OVERVIEW_SCAN_REUSE_MS)).tasks)
+    return { sources: sources.map((s) => ({ source: s.source, dir: s.dir })), tasks }
   }
 
   const handlers: Pick<ApiHandlers, SessionMethods> = {

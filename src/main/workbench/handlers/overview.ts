@@ -10,7 +10,7 @@ export type OverviewMethods = 'overview.get'
 
 export interface OverviewSources {
   /** The tasks of the session folders (Claude Code, Codex) whose skills go into a library. */
-  sessionTasks?: (library: string) => Promise<TaskSummary[]>
+  sessionTasks?: (library: string) => Promise<{ sources: NonNullable<OverviewResult['sessionSources']>; tasks: TaskSummary[] }>
 }
 
 export function overviewHandlers(ctx: WorkbenchContext, sources: OverviewSources = {}): Pick<ApiHandlers, OverviewMethods> {
@@ -26,8 +26,9 @@ export function overviewHandlers(ctx: WorkbenchContext, sources: OverviewSources
         const listed = await listRootTasks(ctx, info.root).catch(() => undefined)
         tasks.push(...(listed?.tasks ?? []).filter((t) => t.user === info.user))
       }
-      tasks.push(...((await sources.sessionTasks?.(info.path).catch(() => [])) ?? []))
-      const counts = taskCounts(tasks)
+      const sessions = await sources.sessionTasks?.(info.path).catch(() => undefined)
+      tasks.push(...(sessions?.tasks ?? []))
+      const counts = { ...taskCounts(tasks), ...(sessions?.sources.length ? { sessionSources: sessions.sources } : {}) }
       if (!info.exists) {
         return { ...emptyOverview(), ...counts }
       }

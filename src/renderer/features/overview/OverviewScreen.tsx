@@ -37,7 +37,7 @@ export function nextSteps(data: OverviewResult, library: string, flags: { browse
   return [
     { key: 'browse', label: 'next.browse', done: flags.browsed || data.reflectedTasks > 0, route: { screen: 'workspaces' } },
     // a library without a data root gets its tasks from session folders, reflected on the Workspaces screen
-    { key: 'reflect', label: reflectLabel, vars: { n: fresh, reflected: data.reflectedTasks, skipped }, done: data.tasks > 0 && fresh === 0, route: sessionsOnly ? { screen: 'workspaces' } : { screen: 'reflect' } },
+    { key: 'reflect', label: reflectLabel, vars: { n: fresh, reflected: data.reflectedTasks, skipped }, done: data.tasks > 0 && fresh === 0, route: sessionsOnly ? { screen: 'workspaces', ...(data.sessionSources?.[0] ? { session: data.sessionSources[0] } : {}) } : { screen: 'reflect' } },
     {
       key: 'review',
       label: data.pendingProposals > 1 ? 'next.review' : data.pendingProposals === 1 ? 'next.reviewOne' : data.planComputed ? 'next.reviewNone' : 'next.curate',
