@@ -184,3 +184,16 @@ describe('backed-up code of a SKILL.md skill', () => {
     await expect(readCodeFile(dir, '.skillbench/usage.jsonl')).rejects.toThrow(/codes/)
   })
 })
+
+describe('sync shares retired SKILL.md folders', () => {
+  it('the gitignore block un-ignores .skillbench/legacy/; an older block gets just that rule, once', async () => {
+    const { gitignoreWithBlock, GITIGNORE_BLOCK } = await import('../../src/main/sync/sync')
+    const fresh = gitignoreWithBlock('')!
+    expect(fresh.split('\n')).toEqual(expect.arrayContaining(['/.skillbench/*', '!/.skillbench/team/', '!/.skillbench/legacy/']))
+    // a library an older version set up: its block lacks the legacy rule
+    const older = `node_modules\n\n${GITIGNORE_BLOCK.filter((l) => l !== '!/.skillbench/legacy/').join('\n')}\n`
+    const updated = gitignoreWithBlock(older)!
+    expect(updated).toBe(`${older}!/.skillbench/legacy/\n`)
+    expect(gitignoreWithBlock(updated)).toBeNull()
+  })
+})

@@ -156,12 +156,24 @@ function refuseInProgress(repo: Pick<Repo, 'root' | 'gitDir'>): void {
 /** Adds our block to the library's .gitignore when it is missing (the rest of the file is kept). */
 async function ensureGitignore(root: string): Promise<boolean> {
   const text = (await readContainedText(root, '.gitignore')) ?? ''
-  const have = new Set(text.split('\n').map((l) => l.trim()))
-  const missing = GITIGNORE_BLOCK.filter((l) => !l.startsWith('#') && !have.has(l))
-  if (missing.length === 0) return false
-  const sep = text === '' || text.endsWith('\n') ? '' : '\n'
-  await writeContained(root, '.gitignore', `${text}${sep}${text === '' ? '' : '\n'}${GITIGNORE_BLOCK.join('\n')}\n`)
+  const next = gitignoreWithBlock(text)
+  if (next === null) return false
+  await writeContained(root, '.gitignore', next)
   return true
+}
+
+/**
+ * The .gitignore text with our block's rules (pure; null when all are there). A file with none gets the whole block;
+ * one written by an older version gets only the rules it lacks (`!/.skillbench/legacy/`), appended after the others.
+ */
+export function gitignoreWithBlock(text: string): string | null {
+  const have = new Set(text.split('\n').map((l) => l.trim()))
+  const rules = GITIGNORE_BLOCK.filter((l) => !l.startsWith('#'))
+  const missing = rules.filter((l) => !have.has(l))
+  if (missing.length === 0) return null
+  const sep = text === '' || text.endsWith('\n') ? '' : '\n'
+  if (missing.length < rules.length) return `${text}${sep}${missing.join('\n')}\n`
+  return `${text}${sep}${text === '' ? '' : '\n'}${GITIGNORE_BLOCK.join('\n')}\n`
 }
 
 /** Folds uses, shares this machine's facts, and commits every local change. Under the library lock. */
