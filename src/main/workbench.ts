@@ -32,6 +32,7 @@ import { createUsageService } from './workbench/usage-service'
 import { curateHandlers } from './workbench/handlers/curate'
 import { jobHandlers } from './workbench/handlers/jobs'
 import { overviewHandlers } from './workbench/handlers/overview'
+import { auditHandlers } from './workbench/handlers/audit'
 import { syncHandlers } from './workbench/handlers/sync'
 import { placeHandlers } from './workbench/handlers/places'
 import { reflectHandlers } from './workbench/handlers/reflect'
@@ -226,7 +227,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     ...curateHandlers(ctx),
     ...jobHandlers(ctx),
     ...overviewHandlers(ctx, { sessionTasks: (library) => sessions.tasksTargeting(library) }),
-    ...syncHandlers(ctx)
+    ...syncHandlers(ctx),
+    ...auditHandlers(ctx)
   }
 
   let callsInFlight = 0

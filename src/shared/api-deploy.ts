@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { MessageCode, MessageParams } from './error-codes'
+import type { HeldSkillInfo } from './api-audit'
 
 /** Where an installed skill came from (SKILL.md `metadata.skillbench.source`). */
 export interface SkillSourceInfo {
@@ -11,6 +12,8 @@ export interface SkillSourceInfo {
   ref: string
   commit: string
   path: string
+  /** High audit findings a person allowed in, and who (`--allow-risk`, an accepted high-risk update). */
+  risk?: { allowed_by: string; allowed_at: string; findings: { file: string; line: number; rule: string; severity: string; message: string }[] }
 }
 
 /** `skillbench install --json`. */
@@ -18,6 +21,8 @@ export interface InstallResult {
   installed: { name: string; path: string; source: SkillSourceInfo }[]
   /** `messageCode` + `params`: the reason by code (error-codes.ts), for the app to word. */
   skipped: { name: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[]
+  /** Not written because the audit found something high; install again with `allowRisk: [name]` to take one. */
+  held?: HeldSkillInfo[]
 }
 
 /** `skillbench update --json`. */
@@ -128,7 +133,9 @@ export const DEPLOY_INPUT_SCHEMAS = {
     source: z.string().min(1).max(4096),
     ref: z.string().min(1).max(255).optional(),
     path: z.string().min(1).max(1024).optional(),
-    skills: skillNames
+    skills: skillNames,
+    /** Skills to install even with high audit findings (the person read them); recorded in the provenance. */
+    allowRisk: z.array(z.string().min(1).max(200)).max(1000).optional()
   }),
   'sources.update': z.object({ library }),
   'deploy.targets': z.object({ library }),

@@ -22,6 +22,7 @@ import type {
   UsageReport
 } from './types'
 import { DEPLOY_INPUT_SCHEMAS, type DeployOutputs } from './api-deploy'
+import { AUDIT_INPUT_SCHEMAS, type AuditOutputs } from './api-audit'
 import { SYNC_INPUT_SCHEMAS, type SyncOutputs, type SyncSummary } from './api-sync'
 import type { JobInfo, JobKind } from './api-jobs'
 
@@ -512,11 +513,12 @@ export const API_INPUT_SCHEMAS = {
     llm: llmChoice
   }),
   ...DEPLOY_INPUT_SCHEMAS,
-  ...SYNC_INPUT_SCHEMAS
+  ...SYNC_INPUT_SCHEMAS,
+  ...AUDIT_INPUT_SCHEMAS
 } as const
 
 /** What each method returns. */
-export interface ApiOutputs extends DeployOutputs, SyncOutputs {
+export interface ApiOutputs extends DeployOutputs, SyncOutputs, AuditOutputs {
   'app.info': AppInfo
   'settings.get': PublicSettings
   'settings.update': PublicSettings
@@ -593,4 +595,5 @@ export { ApiError } from './api-error'
 
 export type { FileChange, SkillFormat }
 export type * from './api-deploy'
+export type * from './api-audit'
 export type * from './api-sync'

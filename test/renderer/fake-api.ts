@@ -115,6 +115,8 @@ export function libraryHandlers(lib: FakeLibrary): Partial<ApiHandlers> {
       errors: []
     }),
     'skills.get': async ({ skillId }) => lib.doc(skillId),
+    'audit.skill': async () => ({ findings: [] }),
+    'audit.library': async () => ({ skills: lib.skills.size, counts: { high: 0, medium: 0, low: 0 }, flagged: [], cached: 0 }),
     'skills.save': async ({ skillId, text, baseHash }) => {
       const s = lib.require(skillId)
       if (fakeHash(s.text) !== baseHash) throw new ApiError('conflict', `${s.path} changed on disk`)

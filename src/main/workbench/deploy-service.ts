@@ -4,6 +4,7 @@
  * repository folder, `claude`, a skills folder). Relative folders are refused: there is no working directory a
  * person could mean in the app.
  */
+import os from 'node:os'
 import path from 'node:path'
 import type { ApiHandlers, LibraryInfo } from '../../shared/api'
 import type { DeployTargetInfo } from '../../shared/api-deploy'
@@ -25,6 +26,17 @@ export interface DeployServiceDeps {
   usageOf?: (library: string) => UsageLookup
 }
 
+/** Who is at the app (the provenance's `allowed_by`): the OS user name and host. */
+function appUser(env: NodeJS.ProcessEnv): string {
+  let user = env.USER ?? env.USERNAME ?? ''
+  try {
+    user = os.userInfo().username || user
+  } catch {
+    // no passwd entry (containers): the environment's name
+  }
+  return `${user || 'unknown'}@${os.hostname()}`
+}
+
 /** A folder typed in the app must be absolute (`~/…` allowed); URLs and agent names pass through. */
 function requireAbsolute(value: string, what: 'source' | 'target'): void {
   const folder = value.replace(/^(claude-project|agents|gemini-project|opencode-project):/, '')
@@ -36,11 +48,12 @@ function requireAbsolute(value: string, what: 'source' | 'target'): void {
 export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, DeployMethods> {
   const home = async (): Promise<string> => (await import('../deploy/targets')).homeOf(deps.env)
   return {
-    'sources.install': async ({ library, source, ref, path: subdir, skills }) => {
+    'sources.install': async ({ library, source, ref, path: subdir, skills, allowRisk }) => {
       const info = await deps.requireLibrary(library)
       requireAbsolute(source, 'source')
       const { installFromSource } = await import('../sources/install')
-      const report = await installFromSource({ library: info.path, source, ref, path: subdir, skills, cwd: await home(), env: deps.env })
+      // a held skill is taken only when the person chose it in the dialog, after reading its findings
+      const report = await installFromSource({ library: info.path, source, ref, path: subdir, skills, cwd: await home(), env: deps.env, allowRisk, allowedBy: allowRisk?.length ? `${appUser(deps.env)} (Skillbench app: Install anyway)` : undefined })
       await deps.noteWrites(report.installed.map((s) => path.join(info.path, s.path)))
       return report
     },

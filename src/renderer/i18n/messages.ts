@@ -3,6 +3,7 @@ import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
 import { SYNC_EN, SYNC_ZH } from './messages-sync'
 import { DEPLOY_SELECT_EN, DEPLOY_SELECT_ZH } from './messages-deploy-select'
+import { AUDIT_EN, AUDIT_ZH } from './messages-audit'
 
 /**
  * Every visible string, in English and Simplified Chinese. `zh` must have every key of `en`
@@ -492,6 +493,7 @@ const en = {
   ...JUDGE_EN,
   ...SYNC_EN,
   ...DEPLOY_SELECT_EN,
+  ...AUDIT_EN,
   ...usageEn,
   ...reflectEn,
   ...DECISIONS_EN,
@@ -979,6 +981,7 @@ const zh: Record<MessageKey, string> = {
   ...DEPLOY_ZH,
   ...SYNC_ZH,
   ...DEPLOY_SELECT_ZH,
+  ...AUDIT_ZH,
   ...usageZh,
   ...reflectZh,
   ...JUDGE_ZH,

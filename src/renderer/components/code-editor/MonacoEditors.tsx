@@ -4,6 +4,14 @@ import { monaco } from './monaco-setup'
 import type { CodeEditorProps, DiffViewProps } from './editor-props'
 import { useTabFocus } from './tab-focus'
 import { TabFocusStatus } from './TabFocusStatus'
+import { showHiddenText, type HiddenTextLabels } from './hidden-text-decorations'
+import { useT } from '../../i18n/i18n'
+
+/** The hover labels of hidden text, in the app's language. */
+function useHiddenTextLabels(): HiddenTextLabels {
+  const t = useT()
+  return { tag: t('audit.hidden.tag'), 'zero-width': t('audit.hidden.zeroWidth'), bidi: t('audit.hidden.bidi') }
+}
 
 /**
  * Monaco's own light and dark themes, with line numbers and other dimmed text dark (or light) enough to read:
@@ -60,6 +68,9 @@ export function MonacoCodeEditor(props: CodeEditorProps): React.JSX.Element {
   const autoFocus = useRef(props.autoFocus)
   const [mounted, setMounted] = useState<monaco.editor.IStandaloneCodeEditor | null>(null)
   const tabFocus = useTabFocus(mounted)
+  // hidden characters (zero-width, Unicode tags, bidi controls) shown as ⟦…⟧: what the agent reads, made visible
+  const hiddenLabels = useHiddenTextLabels()
+  useEffect(() => (mounted ? showHiddenText(mounted, hiddenLabels) : undefined), [mounted, hiddenLabels.tag, hiddenLabels['zero-width'], hiddenLabels.bidi]) // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     onSave.current = props.onSave
     onChange.current = props.onChange
@@ -150,6 +161,8 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
   // The right side is the user's once mounted: feeding edits back as a prop would race with typing.
   const [initialModified] = useState(props.modified)
   const labels = useRef({ original: props.originalLabel ?? `${props.ariaLabel} (before)`, modified: props.modifiedLabel ?? `${props.ariaLabel} (after)` })
+  const hiddenLabels = useRef(useHiddenTextLabels())
+  const hiddenOff = useRef<(() => void)[]>([])
   useEffect(() => {
     onChange.current = props.onModifiedChange
   }, [props.onModifiedChange])
@@ -157,6 +170,7 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
     () => () => {
       const editor = editorRef.current
       editorRef.current = null
+      for (const off of hiddenOff.current.splice(0)) off()
       if (!editor) return
       const model = editor.getModel()
       editor.setModel(null)
@@ -192,6 +206,7 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
           keepAriaLabel(editor.getModifiedEditor(), labels.current.modified)
           const modified = editor.getModifiedEditor()
           modified.onDidChangeModelContent(() => onChange.current?.(modified.getValue()))
+          hiddenOff.current.push(showHiddenText(editor.getOriginalEditor(), hiddenLabels.current), showHiddenText(modified, hiddenLabels.current))
         }}
       />
     </div>

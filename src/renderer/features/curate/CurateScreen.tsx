@@ -19,6 +19,7 @@ import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, proposalTitle, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
+import { HighRiskBadge, UpdateAudit } from '../audit/UpdateAudit'
 import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
 import { SyncPanel } from '../sync/SyncPanel'
 
@@ -236,6 +237,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
     <article className="proposal" data-testid="proposal">
       <div className="proposal-head">
         <Badge tone="accent">{t(`kind.${p.kind}`)}</Badge>
+        <HighRiskBadge proposal={p} />
         <span className="strong ellipsis">{proposalTitle(p)}</span>
         <div className="spacer" />
         <Badge tone={p.status === 'applied' ? 'ok' : p.status === 'rejected' || p.status === 'undone' ? 'muted' : 'info'}>{t(`proposal.${p.status ?? 'pending'}`)}</Badge>
@@ -291,6 +293,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
         </ul>
       )}
       {p.kind === 'review' && <ReviewEvidence proposal={p} />}
+      <UpdateAudit proposal={p} />
       {/* an undone proposal can be reviewed and accepted (or rejected) again */}
       {((p.status ?? 'pending') === 'pending' || p.status === 'undone') && (
         <div className="proposal-actions">
@@ -365,6 +368,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
         <MovesList moves={moves} />
       )}
       {proposal.kind === 'review' && <ReviewEvidence proposal={proposal} />}
+      <UpdateAudit proposal={proposal} />
       {accept.error && <ErrorNotice error={accept.error} action="failed.accept" />}
       {reject.error && <ErrorNotice error={reject.error} action="failed.reject" />}
       <div className="dialog-actions">

@@ -15,6 +15,7 @@ import { RatingControl } from '../../components/RatingControl'
 import { useI18n } from '../../i18n/i18n'
 import { CodeFileDialog } from './CodeFileDialog'
 import { ProvenancePanel } from '../sources/ProvenancePanel'
+import { SkillAuditPanel } from '../audit/AuditFindings'
 import { SkillUsagePanel } from '../usage/SkillUsagePanel'
 import { checkFrontMatter, rebaseFrontMatter } from './front-matter'
 
@@ -275,6 +276,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
             </section>
           )}
           <ProvenancePanel library={library} text={loaded.text} skillPath={skill.path} />
+          <SkillAuditPanel library={library} skillId={skillId} hash={skill.hash} />
           {!skill.legacy && <SkillUsagePanel library={library} skillId={skillId} />}
           <section className="panel">
             <h2>{t('editor.sourceTasks')}</h2>

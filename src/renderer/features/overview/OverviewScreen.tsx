@@ -1,3 +1,4 @@
+import { AuditCard, LibraryAuditPanel } from '../audit/LibraryAudit'
 import { useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { OverviewResult, RecentActivity } from '../../../shared/api'
@@ -103,6 +104,7 @@ export function OverviewScreen(): React.JSX.Element {
             {(data.noSkillTasks ?? 0) > 0 && <Card label={t('overview.noSkill')} value={data.noSkillTasks ?? 0} onClick={info?.root ? () => navigate({ screen: 'reflect' }) : undefined} testId="overview-no-skill" />}
             <Card label={t('overview.proposals')} value={data.pendingProposals} onClick={() => navigate({ screen: 'curate' })} />
             <Card label={t('overview.errors')} value={data.errors} tone={data.errors > 0 ? 'bad' : undefined} onClick={data.errors > 0 ? openErrors : undefined} testId="overview-errors" />
+            <AuditCard library={library} />
           </div>
           <div className="overview-grid">
             <section className="panel">
@@ -110,6 +112,7 @@ export function OverviewScreen(): React.JSX.Element {
               <ClusterMap graph={data.graph} threshold={settings.data?.thresholds.merge ?? 0.7} onOpen={(id) => navigate({ screen: 'editor', library, skillId: id })} />
             </section>
             <div className="overview-side">
+              <LibraryAuditPanel library={library} />
               <section className="panel">
                 <h2>{t('overview.histogram')}</h2>
                 <Histogram bins={data.qualityHistogram} />

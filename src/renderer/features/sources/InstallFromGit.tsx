@@ -6,6 +6,7 @@ import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import { translateMessage } from '../../i18n/messages-errors'
+import { HeldSkills } from './HeldSkills'
 import '../../styles/deploy.css'
 
 /** "Install from git…": a button that opens the install dialog for the selected library. */
@@ -31,15 +32,20 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
   const [ref, setRef] = useState('')
   const [subdir, setSubdir] = useState('')
   const [names, setNames] = useState('')
+  // the same source again, with only the held skills a person chose after reading their findings
+  const request = (allow?: string[]): Parameters<typeof api.call<'sources.install'>>[1] => ({
+    library: props.library,
+    source: source.trim(),
+    ...(ref.trim() ? { ref: ref.trim() } : {}),
+    ...(subdir.trim() ? { path: subdir.trim() } : {}),
+    ...(allow ? { skills: allow, allowRisk: allow } : names.trim() ? { skills: names.split(',').map((n) => n.trim()).filter(Boolean) } : {})
+  })
   const install = useMutation({
-    mutationFn: () =>
-      api.call('sources.install', {
-        library: props.library,
-        source: source.trim(),
-        ...(ref.trim() ? { ref: ref.trim() } : {}),
-        ...(subdir.trim() ? { path: subdir.trim() } : {}),
-        ...(names.trim() ? { skills: names.split(',').map((n) => n.trim()).filter(Boolean) } : {})
-      }),
+    mutationFn: () => api.call('sources.install', request()),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(props.library) })
+  })
+  const allowRisk = useMutation({
+    mutationFn: (allow: string[]) => api.call('sources.install', request(allow)),
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(props.library) })
   })
   const result = install.data
@@ -55,7 +61,10 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
         className="install-form"
         onSubmit={(e) => {
           e.preventDefault()
-          if (source.trim() && !install.isPending) install.mutate()
+          if (source.trim() && !install.isPending) {
+            allowRisk.reset()
+            install.mutate()
+          }
         }}
       >
         <label>
@@ -83,7 +92,7 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
           {install.error && <ErrorNotice error={install.error} action="failed.install" />}
           {result && (
             <div role="status" data-testid="install-result">
-              {result.installed.length === 0 && <p>{t('install.nothing')}</p>}
+              {result.installed.length === 0 && (result.held ?? []).length === 0 && <p>{t('install.nothing')}</p>}
               {result.installed.length > 0 && (
                 <>
                   <p className="ok-text strong">{t('install.installed', { n: result.installed.length })}</p>
@@ -96,6 +105,7 @@ export function InstallDialog(props: { library: string; onClose: () => void }): 
                   </ul>
                 </>
               )}
+              {(result.held ?? []).length > 0 && <HeldSkills held={result.held!} pending={allowRisk.isPending} done={allowRisk.data} error={allowRisk.error} onAllow={(chosen) => allowRisk.mutate(chosen)} />}
               {result.skipped.length > 0 && (
                 <>
                   <p className="strong">{t('install.skipped', { n: result.skipped.length })}</p>
