@@ -139,7 +139,7 @@ describe('a retired skill in skills.lock', () => {
     const entry = readLock(a).skills['table-format']!
     const id = await idOf(a, 'table-format')
     expect((await cli('delete', id, '--library', a)).code).toBe(0)
-    expect(fs.existsSync(path.join(a, 'legacy', 'table-format', 'SKILL.md'))).toBe(true)
+    expect(fs.existsSync(path.join(a, '.skillbench', 'legacy', 'table-format', 'SKILL.md'))).toBe(true) // a SKILL.md library keeps retired skills there
     expect(readLock(a).skills['table-format']).toEqual({ ...entry, retired: true })
     expect(fs.readFileSync(path.join(a, SKILLS_LOCK_FILE), 'utf8')).toContain('"hash": "' + entry.hash + '",\n      "retired": true\n')
 
@@ -173,7 +173,7 @@ describe('a retired skill in skills.lock', () => {
           evidence: {},
           changes: [
             { path: 'table-format/SKILL.md', before: text, after: null },
-            { path: 'legacy/table-format/SKILL.md', before: null, after: text }
+            { path: '.skillbench/legacy/table-format/SKILL.md', before: null, after: text }
           ],
           status: 'pending',
           author: 'offline'
