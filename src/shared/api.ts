@@ -478,6 +478,7 @@ export const API_INPUT_SCHEMAS = {
   'memory.rejectPreference': z.object({ library, id: z.string().min(1).max(64) }),
   'memory.consolidate': z.object({ library, llm: llmChoice, includeToday: z.boolean().optional() }),
   'memory.prompt': z.object({ library }),
+  'memory.evolve': z.object({ library, lang: z.enum(['en', 'zh']).optional() }),
   'sessions.list': z.object({}),
   'sessions.add': z.object({ source: sessionSource, path: folder }),
   'sessions.remove': z.object({ source: sessionSource, path: folder }),
@@ -562,6 +563,8 @@ export interface ApiOutputs extends DeployOutputs, SyncOutputs, AuditOutputs {
   'memory.rejectPreference': { pending: PendingPreferenceInfo[] }
   'memory.consolidate': MemoryConsolidateResult
   'memory.prompt': MemoryPromptResult
+  /** Seed 003: the data-root user's tasks → memory proposals in the review queue (counts by file). */
+  'memory.evolve': { tasks: number; proposed: number; skipped: number; lessons: number; preferences: number; procedural: number }
   'sessions.list': SessionSourceInfo[]
   'sessions.add': SessionSourceInfo[]
   'sessions.remove': SessionSourceInfo[]

@@ -28,6 +28,22 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     const lib = path.join(fixture, 'dev', 'general', 'experience')
     fs.mkdirSync(lib, { recursive: true })
     fs.writeFileSync(path.join(lib, 'skill_deploy.md'), '---\nskill_id: "1790000201"\ntitle: Deploy with compose\nusage_conditions: when deploying\nquality_index: 0.6\nfetch_count: 0\n---\n\nRun docker compose up -d.\n')
+    // an AGIAgent task of the user: an invented tool, a stated preference
+    const task = path.join(fixture, 'dev', 'output_20260305_090000', 'logs')
+    fs.mkdirSync(task, { recursive: true })
+    fs.writeFileSync(
+      path.join(task, 'manager.out'),
+      [
+        'Received user requirement: Count the ERROR lines in app.log. 记住：报告用中文写',
+        'Initialization complete, analysing the requirement...',
+        '<invoke name="web_fetch">\n  <parameter name="url">https://example.com/log-tips</parameter>\n</invoke>',
+        '❌ Tool web_fetch error: Unknown tool: web_fetch',
+        '<invoke name="read_file">\n  <parameter name="target_file">app.log</parameter>\n</invoke>',
+        '<invoke name="run_terminal_cmd">\n  <parameter name="command">grep -c ERROR app.log</parameter>\n</invoke>',
+        'TASK_COMPLETED: 12 ERROR lines🎉 Workflow completed!',
+        ''
+      ].join('\n')
+    )
     const sessions = path.join(path.dirname(fixture), 'sessions')
     writeEvolveSessions(sessions)
     const bin = path.join(PROJECT, 'bin', 'skillbench.cjs')
@@ -62,6 +78,20 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     expect(fs.readFileSync(path.join(fixture, 'dev', 'memory', 'lessons.md'), 'utf8')).toBe('# Lessons / 行为约束\n\n- 仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「web_search」）。\n')
   })
 
+  it('Learn from tasks on the Memory screen proposes the invented tool’s lesson and the preference', async () => {
+    await go(page, 'memory')
+    await page.getByTestId('memory-learn-start').click()
+    const result = page.getByTestId('memory-learn-result')
+    await result.waitFor({ timeout: 20_000 })
+    expect(await result.textContent()).toMatch(/^1 task\(s\) read: 2 proposal\(s\) for review \(1 lesson\(s\), 1 preference\(s\), 0 tool note\(s\)\); 0 already in memory or proposed\./)
+    await shot(page, 'memory-evolve-03-learn-en')
+    await expectAccessible(page, 'Memory, learn from tasks (en)')
+    await page.getByTestId('memory-learn-review').click()
+    const lesson = page.getByTestId('group-memory').getByTestId('proposal').filter({ hasText: 'web_fetch' })
+    await lesson.waitFor({ timeout: 10_000 })
+    expect(await lesson.textContent()).toContain('Only use the registered tools: read_file, run_terminal_cmd. Do not invent tool names (e.g. "web_fetch" was called but does not exist).')
+  })
+
   it('the same in 简体中文', async () => {
     await page.getByTestId('language-switch').selectOption('zh')
     const group = page.getByTestId('group-memory')
@@ -71,6 +101,14 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     expect(await group.getByTestId('proposal-author').first().textContent()).not.toMatch(/[A-Za-z]{4,}/)
     await shot(page, 'memory-evolve-02-curate-zh')
     await expectAccessible(page, 'Curate with memory proposals (zh)')
+    await go(page, 'memory')
+    await page.getByTestId('memory-learn-start').click()
+    const result = page.getByTestId('memory-learn-result')
+    await result.waitFor({ timeout: 20_000 })
+    // the same task again: the lesson is proposed already (in Chinese wording it is the same rule for the same tools)
+    expect(await result.textContent()).toMatch(/^已读取 1 个任务：0 条提议待审阅（0 条教训、0 条偏好、0 条工具说明）；2 条已在记忆中或已提议。/)
+    await shot(page, 'memory-evolve-04-learn-zh')
+    await expectAccessible(page, 'Memory, learn from tasks (zh)')
     expect(browser.consoleErrors).toEqual([])
   })
 })

@@ -39,6 +39,7 @@ export type MemoryMethods =
   | 'memory.rejectPreference'
   | 'memory.consolidate'
   | 'memory.prompt'
+  | 'memory.evolve'
 
 export interface MemoryServiceDeps {
   settings: SettingsStore
@@ -174,6 +175,20 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
       const ws = await requireWorkspace(library)
       const client = await deps.llmFor(llm)
       return mapErrors(() => consolidateDailyLogs(ws, { llm: client, includeToday }))
+    },
+
+    'memory.evolve': async ({ library, lang }) => {
+      const ws = await workspaceOf(library)
+      if (!ws.workspace) throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+      if (ws.info.origin !== 'root' || !ws.info.root || !ws.info.user) {
+        throw badRequest('lessons are learned from the tasks of a data-root user; this library is a folder opened by hand')
+      }
+      const traces = await deps.tracesOf(ws.info.root, ws.info.user)
+      const { evolveMemory } = await import('../reflect/memory-evolve')
+      const root = await fsp.realpath(ws.info.path)
+      const r = await mapErrors(() => evolveMemory(root, traces, { workspace: ws.workspace!, lang: lang ?? 'en' }))
+      const count = (target: string): number => r.proposed.filter((p) => (p.evidence.memory as { target?: string } | undefined)?.target === target).length
+      return { tasks: traces.length, proposed: r.proposed.length, skipped: r.skipped.length, lessons: count('lessons'), preferences: count('preferences'), procedural: count('procedural') }
     },
 
     'memory.prompt': async ({ library }) => {

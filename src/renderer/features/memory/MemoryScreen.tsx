@@ -82,6 +82,7 @@ export function MemoryScreen(): React.JSX.Element {
             </nav>
             <MemoryFileEditor key={`${lib}:${fileName}`} library={lib} name={fileName} onSaved={refresh} />
           </div>
+          <LearnFromTasks library={lib} onChanged={refresh} />
           <PendingPreferences library={lib} status={st} onChanged={refresh} />
           <PromptSections library={lib} />
         </>
@@ -194,6 +195,44 @@ function MemoryFileEditor(props: { library: string; name: string; onSaved: () =>
         </div>
       )}
     </div>
+  )
+}
+
+/** Seed 003: the user's finished tasks → lessons, preferences and a tool note, proposed for review on the Curate screen. */
+function LearnFromTasks(props: { library: string; onChanged: () => void }): React.JSX.Element {
+  const { t, lang } = useI18n()
+  const api = useApi()
+  const client = useQueryClient()
+  const { navigate } = useAppState()
+  const learn = useMutation({
+    mutationFn: () => api.call('memory.evolve', { library: props.library, lang }),
+    onSuccess: () => {
+      props.onChanged()
+      void client.invalidateQueries({ queryKey: queryKeys.curatePlan(props.library) })
+    }
+  })
+  return (
+    <section className="panel" aria-labelledby="learn-title" data-testid="memory-learn">
+      <header className="screen-header">
+        <h2 id="learn-title">{t('memory.learnTitle')}</h2>
+        <div className="spacer" />
+        <button type="button" className="btn" data-testid="memory-learn-start" disabled={learn.isPending} onClick={() => learn.mutate()}>
+          {t('memory.learn')}
+        </button>
+      </header>
+      <p className="muted">{t('memory.learnHelp')}</p>
+      {learn.error && <ErrorNotice error={learn.error} action="failed.evolve" />}
+      {learn.data && (
+        <p role="status" data-testid="memory-learn-result">
+          {t('memory.learned', learn.data)}{' '}
+          {learn.data.proposed > 0 && (
+            <button type="button" className="btn btn-small" data-testid="memory-learn-review" onClick={() => navigate({ screen: 'curate' })}>
+              {t('memory.openCurate')}
+            </button>
+          )}
+        </p>
+      )}
+    </section>
   )
 }
 
