@@ -147,4 +147,17 @@ describe.skipIf(!HAS_CHROMIUM)('Reflect: why a task made no skill, in Chromium',
     await expectAccessible(page, 'Overview counts (zh)')
     await page.getByTestId('language-switch').selectOption('en')
   })
+
+  it('Curate shows the finished version of the frozen skill as a proposal with its reason, in both languages', async () => {
+    await go(page, 'curate')
+    const reason = page.getByTestId('proposal-reason').first()
+    await expect.poll(() => reason.textContent(), { timeout: 30_000 }).toContain('was written while task output_20260301_110000 was unfinished')
+    await reason.scrollIntoViewIfNeeded()
+    await shot(page, 'curate-finished-update-en')
+    await expectAccessible(page, 'Curate finished update (en)')
+    await page.getByTestId('language-switch').selectOption('zh')
+    await expect.poll(() => reason.textContent()).toContain('写于任务 output_20260301_110000 未完成时')
+    await shot(page, 'curate-finished-update-zh')
+    await page.getByTestId('language-switch').selectOption('en')
+  })
 })

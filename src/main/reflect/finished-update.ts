@@ -35,7 +35,8 @@ export function finishedUpdateProposal(args: { skill: Skill; raw: string; draft:
     members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
     score: 1,
     reason: FINISHED_UPDATE_REASON,
-    evidence: { task: taskDir, similarity: 1, finished: true, changes: ['outcome: unfinished → finished', `task_directories: ${dirs.join(', ')}`] },
+    // no evidence.changes: the card's reason and the diff say what changes, in the reader's language
+    evidence: { task: taskDir, similarity: 1, finished: true },
     changes: [{ path: skill.path, before: raw, after }],
     status: 'pending',
     author: draft.author
