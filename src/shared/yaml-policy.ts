@@ -12,6 +12,7 @@
  * The `yaml` package is passed in rather than imported: it is ~70 files (60–100 ms of a command's start-up), and
  * the store loads it only when its fast reader gives up. Pure.
  */
+import { coded, type MessageCode } from './error-codes'
 import type * as YamlModule from 'yaml'
 
 /** Options of every `parseDocument` that reads outside YAML. */
@@ -42,13 +43,39 @@ export interface YamlProblem {
   offset: number | null
 }
 
-/** The first line of a YAML error, with a parser stack overflow said as what it is: nesting too deep. */
-export function yamlErrorText(message: string): string {
+/** The parser's error codes said in our words (error-codes.ts), so they read in the UI language too. */
+const YAML_CODE_WORDS: Partial<Record<string, MessageCode>> = {
+  DUPLICATE_KEY: 'yaml.duplicate_key',
+  BAD_INDENT: 'yaml.bad_indent',
+  TAB_AS_INDENT: 'yaml.tab_indent',
+  MISSING_CHAR: 'yaml.missing_char',
+  BAD_DQ_ESCAPE: 'yaml.bad_escape',
+  UNEXPECTED_TOKEN: 'yaml.unexpected',
+  MULTILINE_IMPLICIT_KEY: 'yaml.multiline_key',
+  BLOCK_AS_IMPLICIT_KEY: 'yaml.nested_in_compact',
+  BLOCK_IN_FLOW: 'yaml.block_in_flow',
+  BAD_SCALAR_START: 'yaml.bad_scalar_start',
+  MULTIPLE_DOCS: 'yaml.several_documents',
+  KEY_OVER_1024_CHARS: 'yaml.key_too_long',
+  ALIAS_PROPS: 'yaml.misplaced_alias',
+  BAD_ALIAS: 'yaml.misplaced_alias',
+  BAD_PROP_ORDER: 'yaml.misplaced_alias',
+  MULTIPLE_ANCHORS: 'yaml.misplaced_alias',
+  MULTIPLE_TAGS: 'yaml.misplaced_alias'
+}
+
+/**
+ * The first line of a YAML error, with a parser stack overflow said as what it is: nesting too deep. Given the
+ * parser's error code, its problem in our words (the parser's own English otherwise).
+ */
+export function yamlErrorText(message: string, code?: string): string {
   const first = message.split('\n')[0] ?? message
   if (/Maximum call stack size exceeded/.test(first)) {
     const at = /at line (\d+), column (\d+)/.exec(first)
     return `nested too deeply to read${at ? ` (at line ${at[1]}, column ${at[2]})` : ''}`
   }
+  const words = code ? YAML_CODE_WORDS[code] : undefined
+  if (words) return coded(words).text
   return first.replace(/:\s*$/, '').slice(0, 300)
 }
 
@@ -65,7 +92,7 @@ export function parseYamlDocument(yaml: YamlLib, text: string, where: string): {
     return { doc: null, problem: { kind: 'syntax', message: yamlErrorText((err as Error)?.message ?? String(err)), offset: 0 } }
   }
   const error = doc.errors[0]
-  if (error) return { doc, problem: { kind: 'syntax', message: yamlErrorText(error.message), offset: Math.min(error.pos[0], text.length) } }
+  if (error) return { doc, problem: { kind: 'syntax', message: yamlErrorText(error.message, error.code), offset: Math.min(error.pos[0], text.length) } }
   try {
     return { doc, problem: policyProblem(yaml, doc, where) }
   } catch (err) {

@@ -38,11 +38,11 @@ describe('the message table', () => {
   it('translates nested reasons, keeps paths and names, and shows an unknown message as it came', () => {
     const yaml = coded('parse.yaml_at', { problem: coded('yaml.duplicate_key'), line: 3, column: 1 })
     const notSaved = coded('skill.not_saved', { reason: yaml })
-    expect(notSaved.text).toBe('not saved: invalid YAML: a key appears twice (at line 3, column 1)')
-    expect(translateMessage(notSaved, notSaved.text, 'zh')).toBe('未保存：YAML 无效：有一个键出现了两次（第 3 行第 1 列）')
+    expect(notSaved.text).toBe('not saved: invalid YAML: a duplicate key (each key may appear once) (at line 3, column 1)')
+    expect(translateMessage(notSaved, notSaved.text, 'zh')).toBe('未保存：YAML 无效：有重复的键（每个键只能出现一次）（第 3 行第 1 列）')
     expect(translateMessage(notSaved, notSaved.text, 'en')).toBe(notSaved.text)
     // the same message arriving as text only is read back through the table
-    expect(translateText(notSaved.text, 'zh')).toBe('未保存：YAML 无效：有一个键出现了两次（第 3 行第 1 列）')
+    expect(translateText(notSaved.text, 'zh')).toBe('未保存：YAML 无效：有重复的键（每个键只能出现一次）（第 3 行第 1 列）')
     expect(translateText('folder not found: /home/用户/skills', 'zh')).toBe('找不到文件夹：/home/用户/skills')
     // unknown: as it came, never a crash
     expect(translateMessage({ messageCode: 'from.a_newer_build', params: { x: 1 } }, 'something new', 'zh')).toBe('something new')

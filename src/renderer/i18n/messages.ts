@@ -2,6 +2,7 @@ import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
 import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
 import { SYNC_EN, SYNC_ZH } from './messages-sync'
+import { FRAGMENTS_EN, FRAGMENTS_ZH } from './messages-fragments'
 import { DEPLOY_SELECT_EN, DEPLOY_SELECT_ZH } from './messages-deploy-select'
 import { AUDIT_EN, AUDIT_ZH } from './messages-audit'
 
@@ -497,7 +498,8 @@ const en = {
   ...usageEn,
   ...reflectEn,
   ...DECISIONS_EN,
-  ...MEMORY_EVOLUTION_EN
+  ...MEMORY_EVOLUTION_EN,
+  ...FRAGMENTS_EN
 }
 
 export type MessageKey = keyof typeof en
@@ -986,7 +988,8 @@ const zh: Record<MessageKey, string> = {
   ...reflectZh,
   ...JUDGE_ZH,
   ...DECISIONS_ZH,
-  ...MEMORY_EVOLUTION_ZH
+  ...MEMORY_EVOLUTION_ZH,
+  ...FRAGMENTS_ZH
 }
 
 export const MESSAGES: Record<'en' | 'zh', Record<MessageKey, string>> = { en, zh }

@@ -10,7 +10,7 @@ import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPanel'
 import { DeployName } from './DeployName'
-import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, type CustomKind } from './deploy-view'
+import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, targetLabel, type CustomKind } from './deploy-view'
 import '../../styles/deploy.css'
 import { useRememberedState } from '../../remembered-state'
 
@@ -89,7 +89,7 @@ export function DeployScreen(): React.JSX.Element {
         {(targets.data ?? []).map((target) => (
           <label key={target.spec} className="deploy-target">
             <input type="radio" name="deploy-target" value={target.spec} checked={choice === target.spec} onChange={() => setChoice(target.spec)} data-testid={`deploy-target-${target.spec}`} />
-            <span className="strong">{target.label}</span>
+            <span className="strong">{targetLabel(t, target)}</span>
             <code className="muted small break">{target.dir}</code>
             {target.exists ? <TargetStatus library={lib} spec={target.spec} /> : <Badge tone="muted">{t('deploy.targetMissing')}</Badge>}
           </label>

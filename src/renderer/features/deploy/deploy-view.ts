@@ -1,5 +1,6 @@
 /** Pure helpers of the Deploy view: target specs typed by the person, and what each action means as a status. */
-import type { DeployAction, DeployResult } from '../../../shared/api-deploy'
+import type { DeployAction, DeployResult, DeployTargetInfo } from '../../../shared/api-deploy'
+import type { MessageKey } from '../../i18n/messages'
 
 export type CustomKind = 'claude-project' | 'agents' | 'folder'
 export const CUSTOM_KINDS: readonly CustomKind[] = ['claude-project', 'agents', 'folder']
@@ -73,4 +74,17 @@ export function shownName(name: string, max = SHOWN_NAME_CHARS): string {
   const at = head.lastIndexOf('-')
   // one long word: cut it, there is no boundary to keep
   return (at > 0 ? head.slice(0, at + 1) : head) + '…'
+}
+
+/** A target's name in the UI language: the core's label is English ("Claude Code (personal)"). */
+export function targetLabel(t: (key: MessageKey, vars?: Record<string, string | number>) => string, target: Pick<DeployTargetInfo, 'spec' | 'label'>): string {
+  switch (target.spec) {
+    case 'claude':
+    case 'codex':
+    case 'gemini':
+    case 'opencode':
+      return t(`deploy.label.${target.spec}`)
+  }
+  if (target.spec.startsWith('agents:')) return t('deploy.label.agents', { path: target.spec.slice('agents:'.length) })
+  return target.label
 }

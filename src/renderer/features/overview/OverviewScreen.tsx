@@ -169,9 +169,15 @@ function kindName(t: Translate, kind: string): string {
   return (KINDS as readonly string[]).includes(kind) ? t(`kind.${kind as (typeof KINDS)[number]}`) : kind
 }
 
-/** Who made or applied a change, in words: you, the offline rules, an agent, or the model's name. */
+/**
+ * Who made or applied a change, in words: you, the offline rules, an agent, or the model's name. A proposal a person
+ * edited before accepting says so (`offline + user edit`: the core appends ` + user edit`).
+ */
 export function authorName(t: Translate, who: string | undefined): string {
-  if (!who || who === 'user') return t('author.you')
+  if (who?.endsWith(' + user edit')) return t('author.editedByYou', { who: authorName(t, who.slice(0, -' + user edit'.length)) })
+  if (!who || who === 'user' || who === 'user edit') return t('author.you')
+  if (who === 'skillbench deploy') return t('author.deploy')
+  if (who.startsWith('deployed:')) return t('author.deployed', { target: who.slice('deployed:'.length) })
   if (who === 'offline') return t('author.offline')
   if (who.startsWith('mcp:') && who.length > 4) return t('author.agentNamed', { name: who.slice(4) })
   if (who === 'agent' || who.startsWith('mcp')) return t('author.agent')
