@@ -207,6 +207,11 @@ export const MESSAGE_TEMPLATES = {
   'curate.pairs_kept': 'Similar pairs kept from the last run (no skill changed)',
   'curate.pairs_updated': 'Similar pairs brought up to date: {n} skill(s) compared again, the others kept from the last run',
   'curate.consolidating': 'consolidating clusters',
+  'curate.reading': 'reading skills',
+  'curate.checking': 'checking skills',
+  // per-skill progress (issue 37): the step's work, how far, and the skill at hand
+  'curate.progress_count': '{message} — {done}/{total}',
+  'curate.progress_skill': '{message} — {done}/{total} · {skill}',
   'curate.proposed_merges': '✅ Proposed {n} merge(s)',
   'curate.proposed_consolidations': '✅ Proposed {n} consolidation(s)',
   'curate.proposed_cleanups': '✅ Proposed {n} cleanup(s)',

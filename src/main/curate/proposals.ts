@@ -35,8 +35,11 @@ import { chosenUses, guardGroup, recordedUses, survivorWhy, usedRetired, usedRet
 export interface CurationProgress {
   step: 1 | 2 | 3
   message: string
+  /** Skills (or clusters) done so far, out of `total`: progress is reported per skill. */
   done?: number
   total?: number
+  /** The skill (or the cluster's skills) being worked on, when the work goes one at a time. */
+  skill?: string
 }
 
 export interface PlanInput {
@@ -357,7 +360,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     let done = 0
     for (const found of clusters) {
       input.signal?.throwIfAborted()
-      progress({ step: 2, message: 'consolidating clusters', done: done++, total: clusters.length })
+      progress({ step: 2, message: 'consolidating clusters', done: done++, total: clusters.length, skill: found.map((i) => skills[i]!.title).join(' + ') })
       const cluster = guarded(found, index)
       if (!cluster) continue
       const members = cluster.map((i) => skills[i]!)
@@ -412,6 +415,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
         errors.push({ path: primary.path, reason: `consolidation not proposed: ${(err as Error).message}` })
       }
     }
+    if (clusters.length > 0) progress({ step: 2, message: 'consolidating clusters', done: clusters.length, total: clusters.length })
   }
   progress({ step: 2, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'consolidate').length} consolidation(s)` })
 
@@ -420,6 +424,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   const watch = libraryWatch(skills, input.usage)
   const windows: CleanupWindow[] = []
   skills.forEach((s, i) => {
+    progress({ step: 3, message: 'checking skills', done: i + 1, total: skills.length, skill: s.title })
     if (!eligible(i) || s.fetch_count !== 0) return
     const w = cleanupWindow(s, watch, input.now.getTime(), settings.cleanupDays)
     windows.push(w)

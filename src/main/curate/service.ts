@@ -44,6 +44,8 @@ export interface OpenedLibrary {
 export interface OpenForCurationOptions {
   toCurate?: { cacheDir?: string }
   signal?: AbortSignal
+  /** Each skill as it is read (`reading skills`, done/total, its title): opened to be curated only. */
+  onProgress?: (p: CurationProgress) => void
 }
 
 /**
@@ -53,12 +55,20 @@ export interface OpenForCurationOptions {
 export async function openForCuration(dir: string, opts: OpenForCurationOptions = {}): Promise<OpenedLibrary> {
   const toCurate = opts.toCurate
   let streamed: StreamedScan | undefined
+  let listed = 0
+  const report = opts.onProgress
   const onListing = (root: string, files: number): ((skill: Skill) => void) | undefined => {
     // While the streamed scan runs, both cores are busy: the join's workers start when it is done.
     streamed = streamedScanFor(root, files, toCurate?.cacheDir, () => warmCurationWorkers(files))
     if (!streamed) warmCurationWorkers(files)
     const scan = streamed
-    return scan && ((skill) => void (skill.legacy || scan.add(similarityParts(skill))))
+    listed = files
+    let read = 0
+    if (!scan && !report) return undefined
+    return (skill) => {
+      if (scan && !skill.legacy) scan.add(similarityParts(skill))
+      report?.({ step: 1, message: 'reading skills', done: ++read, total: files, skill: skill.title })
+    }
   }
   let library: SkillLibrary
   try {
@@ -69,6 +79,8 @@ export async function openForCuration(dir: string, opts: OpenForCurationOptions 
   } finally {
     streamed?.end()
   }
+  // files that could not be read are reported with the listing: the count still ends at the total
+  if (report && listed > 0) report({ step: 1, message: 'reading skills', done: listed, total: listed })
   const listing = await library.snapshot({ includeLegacy: true })
   const recovery = await recoverTransactions(library.root)
   const changed = recovery.rolledBack.length > 0 || recovery.committed.length > 0

@@ -334,6 +334,7 @@ export async function createCoreModules(): Promise<CoreModules> {
 
     async curatePlan(store, settings, llm, ctx, usage) {
       const opened = await openedForCuration(store)
+      let lastProgress = 0
       // curateLibrary keeps other producers' pending proposals (enhance, agents' edits) in plan.json itself
       const plan = await curateLibrary(opened, {
         settings: curationSettingsOf(settings),
@@ -342,14 +343,20 @@ export async function createCoreModules(): Promise<CoreModules> {
         cacheDir: defaultCacheDir(),
         usage,
         signal: ctx.signal,
-        onProgress: (p) =>
+        onProgress: (p) => {
+          // per skill (seed 000): the count and the skill in the message; at most every 100 ms to the window
+          const counted = p.total !== undefined && p.done !== undefined
+          const now = Date.now()
+          if (counted && p.done! < p.total! && now - lastProgress < 100) return
+          lastProgress = now
           ctx.progress({
             fraction: Math.min(1, ((p.step - 1) + (p.total ? (p.done ?? 0) / p.total : 0)) / 3),
             stage: `step-${p.step}`,
-            message: p.message,
+            message: counted ? `${p.message} — ${p.done}/${p.total}${p.skill && p.done! < p.total! ? ` · ${p.skill}` : ''}` : p.message,
             index: p.done,
             total: p.total
           })
+        }
       })
       ctx.progress({ fraction: 1, stage: 'done', message: `${plan.proposals.length} proposals` })
       return (await readReviewQueue(store.root)).plan

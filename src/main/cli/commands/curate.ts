@@ -9,6 +9,7 @@ import { formatCleanupCoverage } from '../../curate/cleanup-evidence'
 import { defaultCacheDir } from '../../cache-dir'
 import { loadStems, saveStems, stemCacheFile } from '../../curate/stem-cache'
 import { releaseWarmWorkers } from '../../text/warm-workers'
+import { curateProgressReporter } from '../curate-progress'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 
 const OPTIONS = {
@@ -79,10 +80,11 @@ export const command: CliCommand = {
     // stems of the words earlier runs met (the cache folder, never the library): read while the library is listed
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
     // opened to be curated: the join's worker threads start (and a first run's text scan runs) while it is read
-    const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal }), loadStems(stemFile)])
+    // progress per skill (seed 000): each skill read, compared, clustered and checked for cleanup (stderr)
+    const progress = curateProgressReporter({ isTTY: io.isTTY, write: io.stderr })
+    const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal, onProgress: progress }), loadStems(stemFile)])
     for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
     for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
-    let lastStep = 0
     // what agents really used (the library's data root, the session folders at their usual places, the ledger)
     let usage
     if (!values['no-usage']) {
@@ -101,14 +103,7 @@ export const command: CliCommand = {
       settings,
       usage,
       signal: io.signal,
-      onProgress: (p) => {
-        if (p.done === undefined) {
-          io.stderr(`${p.message}\n`)
-          lastStep = p.step
-        } else if (io.isTTY && p.total) {
-          io.stderr(`\r\u001b[2K  step ${lastStep}: ${p.message} ${p.done}/${p.total}${p.done === p.total ? '\n' : ''}`)
-        }
-      }
+      onProgress: progress
     })
 
     releaseWarmWorkers()
