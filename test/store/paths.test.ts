@@ -170,7 +170,9 @@ describe('skill file names', () => {
     ['😀 emoji title that is long', 'skill_😀 emoji title that.md'],
     // issue 36: a Latin word is never cut in two
     ['Great, but keep in mind that new file', 'skill_Great, but keep in.md'],
-    ['Configurecompactionthreshold', 'skill_Configurecompactiont.md']
+    ['Configurecompactionthreshold', 'skill_Configurecompactiont.md'],
+    ['Research three open-source licences', 'skill_Research three.md'],
+    ['Rename the user_profile table', 'skill_Rename the.md']
   ])('%j → %s', (title, expected) => {
     expect(buildSkillFileName(title, '1768615161', none)).toBe(expected)
   })

@@ -108,13 +108,18 @@ export function titleStem(title: string): string {
   return t
 }
 
-/** The first 20 code points; a Latin word cut in two is dropped ("Great, but keep in m" → "Great, but keep in"). */
+/**
+ * The first 20 code points; a Latin word cut in two is dropped ("Great, but keep in m" → "Great, but keep in"),
+ * a hyphenated or snake_case one too ("Research three open-source" → "Research three", not "… open-").
+ */
 function cutStem(chars: string[]): string {
   if (chars.length <= 20) return chars.join('')
   const head = chars.slice(0, 20)
   const inWord = /[\p{L}\p{N}]/u
   const latin = /[A-Za-z0-9\u00c0-\u024f]/
-  if (latin.test(head[19]!) && inWord.test(chars[20]!)) {
+  const joiner = /[-_'’]/
+  const cutInWord = (latin.test(head[19]!) || (joiner.test(head[19]!) && latin.test(head[18] ?? ''))) && inWord.test(chars[20]!)
+  if (cutInWord) {
     const space = head.lastIndexOf(' ')
     if (space >= 8) return head.slice(0, space).join('')
   }
