@@ -26,16 +26,19 @@ export function FindingList(props: { findings: readonly AuditFindingInfo[]; test
   const { t, lang } = useI18n()
   return (
     <ul className="audit-findings" data-testid={props.testId ?? 'audit-findings'}>
-      {props.findings.map((f, i) => (
+      {props.findings.map((f, i) => {
+        const detail = findingDetail(f, lang, t)
+        return (
         <li key={`${f.file}:${f.line}:${f.rule}:${i}`} className={`audit-finding audit-${f.severity}`} data-testid="audit-finding" data-rule={f.rule} data-severity={f.severity}>
           <div className="audit-finding-head">
             <SeverityBadge severity={f.severity} /> <span className="strong">{RULE_KEYS[f.rule] ? t(RULE_KEYS[f.rule]!) : f.rule}</span>{' '}
             <span className="muted small break">{f.line > 0 ? t('audit.where', { file: f.file, line: f.line }) : t('audit.whereFile', { file: f.file })}</span>
           </div>
-          <p className="small audit-message">{findingDetail(f, lang, t)}</p>
+          {detail && <p className="small audit-message">{detail}</p>}
           {f.excerpt && <code className="audit-excerpt">{f.excerpt}</code>}
         </li>
-      ))}
+        )
+      })}
     </ul>
   )
 }

@@ -24,7 +24,7 @@ export const RULE_KEYS: Record<string, MessageKey> = {
 
 type T = (key: MessageKey, values?: Record<string, string | number>) => string
 
-/** The finding's explanation: the audit's message in English; in Chinese, the kind of hidden text and what it says. */
+/** The finding's explanation: the audit's message in English; in Chinese, the kind of hidden text and what it says (else nothing more than the rule's name). */
 export function findingDetail(f: AuditFindingInfo, lang: 'en' | 'zh', t: T): string {
   if (lang === 'en') return f.message
   if (f.rule === 'hidden-text') {
@@ -32,5 +32,6 @@ export function findingDetail(f: AuditFindingInfo, lang: 'en' | 'zh', t: T): str
     const kind = /tag characters/.test(f.message) ? t('audit.hidden.tag') : /zero-width/.test(f.message) ? t('audit.hidden.zeroWidth') : t('audit.hidden.bidi')
     return said ? `${kind}：“${said}”` : kind
   }
-  return RULE_KEYS[f.rule] ? t(RULE_KEYS[f.rule]!) : f.message
+  // the rule's name already says it (shown above); the excerpt below shows the line itself
+  return RULE_KEYS[f.rule] ? '' : f.message
 }
