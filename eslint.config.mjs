@@ -28,6 +28,8 @@ const DOMAIN = {
   // floor 3
   usage: ['shared', 'scan', 'store'],
   tools: ['shared', 'search', 'store', 'text'],
+  // one library's services composed once, for the CLI, the MCP server and the search daemon
+  services: ['shared', 'store', 'search', 'tools', 'usage'],
   // floor 4: what proposes changes, all through review
   curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],
   reflect: ['shared', 'llm', 'review', 'scan', 'store', 'tools', 'text', 'formats', 'memory'],

@@ -2,7 +2,7 @@
  * The search server of one library: a background process that keeps the library's search index in memory, current
  * through file notifications (change-feed.ts; a stat of every file where those cannot be trusted), and answers
  * `skillbench query` and `list` over a Unix socket in the private cache folder, so they cost a Node start and a
- * round trip instead of loading the index. Answers are made by the same code as in process (createSkillTools +
+ * round trip instead of loading the index. Answers are made by the same code as in process (services/library-services' tools +
  * queryOutput, listingOf + listOutput).
  *
  * It steps down — closes, removes its socket, saves its index — after `idleMs` without a question, when a client
@@ -12,13 +12,11 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import { openLibrary } from '../store/library'
-import { LibrarySearch } from '../search/library-search'
 import { watchLibrary } from '../search/change-feed'
+import { openLibraryServices } from '../services/library-services'
 import { buildStamp, searchDaemonSocket, startingMarker } from '../search/daemon/address'
 import { daemonAnswers } from '../search/daemon/client'
 import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type DaemonRequest } from '../search/daemon/protocol'
-import { createSkillTools } from '../tools/skill-tools'
 import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
 
@@ -156,22 +154,21 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   }
   const feed = watchLibrary(root, { onChange: refreshSoon })
   if (feed.fallback) log(feed.fallback)
-  const search = new LibrarySearch(root, { env: opts.env, feed, saveDelayMs: 2000 })
-  // Current, with its ranking arrays built (the first question would otherwise pay for them).
-  const warm = async (): Promise<void> => void (await search.current({ full: true })).query('warm up', 1)
-  let queue: Promise<void> = Promise.resolve()
-  let closing = false
   // One library object for every question, opened lazily (no listing): like the app's, it stays current by stat
   // and by following the ledger, and a question does not pay ~2 ms for opening it again. Skills are located
   // through the index the question is answered from.
-  let answering: Awaited<ReturnType<typeof search.current>> | undefined
-  let lib: Awaited<ReturnType<typeof openLibrary>>
+  const services = await openLibraryServices(root, { env: opts.env, keep: true, feed, saveDelayMs: 2000 })
+  const search = services.search!
+  // Current, with its ranking arrays built (the first question would otherwise pay for them).
+  const warm = async (): Promise<void> => void (await services.index({ full: true })).query('warm up', 1)
+  let queue: Promise<void> = Promise.resolve()
+  let closing = false
   try {
     await warm()
-    lib = await openLibrary(root, { lazy: true, locate: (id) => answering?.pathOf(id) })
+    await services.library()
   } catch (err) {
     fs.rmSync(marker, { force: true })
-    search.close()
+    services.close()
     log(`cannot open the library: ${(err as Error).message}`)
     return 1
   }
@@ -203,10 +200,10 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
     if (Date.now() > req.deadline) return refuse('late')
     try {
       if (req.op === 'list') return answered({ stdout: listOutput(await search.listing(req.legacy), req.json), stderr: '', code: 0 })
-      const index = await search.current({ full: true })
-      answering = index
+      const index = await services.index({ full: true })
       // a CLI query's uses are in the files when it answers; an MCP server's within seconds (one fold per burst)
-      const result = await createSkillTools(lib, { via: req.via, foldUses: req.via === 'mcp' ? 'soon' : 'now', search: async () => index }).query_skill(req.text, { top: req.top, touch: req.touch })
+      const tools = await services.tools({ index, via: req.via, foldUses: req.via === 'mcp' ? 'soon' : 'now' })
+      const result = await tools.query_skill(req.text, { top: req.top, touch: req.touch })
       return answered(queryOutput(result, req.json))
     } catch (err) {
       // The library may be gone or unreadable: the client answers in process and reports it the usual way.
@@ -260,13 +257,13 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   try {
     if (!(await listen(server, socket))) {
       fs.rmSync(marker, { force: true })
-      search.close()
+      services.close()
       log('another search server answers for this library')
       return 0
     }
   } catch (err) {
     fs.rmSync(marker, { force: true })
-    search.close()
+    services.close()
     log(`cannot listen on ${socket}: ${(err as Error).message}`)
     return 1
   }
@@ -296,8 +293,8 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   if (socketIdentity(socket) === ownSocket) fs.rmSync(socket, { force: true })
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await queue
-  await lib.settleUsage().catch(() => undefined) // the MCP uses still waiting for their fold
-  search.close()
+  await (await services.library()).settleUsage().catch(() => undefined) // the MCP uses still waiting for their fold
+  services.close()
   log(`search server stepped down: ${why}`)
   return 0
 }

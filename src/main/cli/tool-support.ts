@@ -4,13 +4,13 @@
  */
 import type { ToolResult } from '../../shared/types'
 import { printJson, resolveLibraryDir, UsageError, type CliIo } from './common'
-import { openLibrary, type LibraryOptions, type SkillLibrary } from '../store/library'
+import { openLibraryServices, type LibraryServices } from '../services/library-services'
 import { isValidSkillId } from '../store/paths'
 import { withMessageCode } from '../tools/coded-result'
 
-/** Opens the library given by `--library` or `--root-dir/--user`. */
-export async function openLibraryFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo, opts: LibraryOptions = {}): Promise<SkillLibrary> {
-  return openLibrary(resolveLibraryDir(values, io.cwd), opts)
+/** The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). */
+export function servicesFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo, via?: string): Promise<LibraryServices> {
+  return openLibraryServices(resolveLibraryDir(values, io.cwd), { env: io.env, ...(via ? { via } : {}) })
 }
 
 /** The skill id positional, checked (bad ids are bad usage: exit 2). */

@@ -1,7 +1,6 @@
 import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
-import { createSkillTools } from '../../tools/skill-tools'
+import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const
 
@@ -14,8 +13,9 @@ export const command: CliCommand = {
     const id = skillIdArg(rawId)
     if (files.length === 0) throw new UsageError('give at least one FILE (relative to the workspace)')
     if (!values.workspace) throw new UsageError('missing --workspace DIR (the task folder the files are in)')
-    const lib = await openLibraryFromFlags(values, io)
-    const result = await createSkillTools(lib).copy_skill_files(id, files, path.resolve(io.cwd, values.workspace))
+    // listed at open, as before a change by id (a temp file a killed writer left is swept)
+    const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
+    const result = await tools.copy_skill_files(id, files, path.resolve(io.cwd, values.workspace))
     return reportToolResult(io, result, values.json, 'copy-files')
   }
 }

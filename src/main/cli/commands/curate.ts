@@ -88,13 +88,14 @@ export const command: CliCommand = {
     // what agents really used (the library's data root, the session folders at their usual places, the ledger)
     let usage
     if (!values['no-usage']) {
-      const { collectUsage, defaultUsageSources, UsageScanner } = await import('../../usage/service')
+      const { openLibraryServices } = await import('../../services/library-services')
       io.stderr("Reading the agents' logs for real usage...\n")
-      const scanner = new UsageScanner({ persist: true, env: io.env })
       // the listing opening the library just made (listing 20,000 files again costs a stat of each)
       const list = opened.listing ?? (await opened.library.list())
-      usage = await collectUsage({ root: opened.root, skills: list.skills.filter((s) => !s.legacy), sources: defaultUsageSources(opened.root, io.env), signal: io.signal, scan: (s) => scanner.scan(s, io.signal) })
-      for (const p of await scanner.save()) io.stderr(`${p}\n`)
+      const services = await openLibraryServices(opened.root, { env: io.env })
+      const collected = await services.usage({ skills: list.skills.filter((s) => !s.legacy), signal: io.signal })
+      usage = collected.report
+      for (const p of collected.saveProblems) io.stderr(`${p}\n`)
       io.stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
     }
     const plan = await curateLibrary(opened, {

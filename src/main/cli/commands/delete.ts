@@ -1,6 +1,5 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
-import { createSkillTools } from '../../tools/skill-tools'
+import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
 
 export const command: CliCommand = {
   name: 'delete',
@@ -9,7 +8,8 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
     if (positionals.length !== 1) throw new UsageError('expected exactly one argument: ID')
     const id = skillIdArg(positionals[0])
-    const lib = await openLibraryFromFlags(values, io)
-    return reportToolResult(io, await createSkillTools(lib).delete_skill(id), values.json, 'delete')
+    // listed at open, as before a change by id (a temp file a killed writer left is swept)
+    const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
+    return reportToolResult(io, await tools.delete_skill(id), values.json, 'delete')
   }
 }

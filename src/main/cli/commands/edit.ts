@@ -1,6 +1,6 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
-import { createSkillTools, EDIT_MODES } from '../../tools/skill-tools'
+import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
+import { EDIT_MODES } from '../../tools/skill-tools'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, mode: { type: 'string' }, text: { type: 'string' }, old: { type: 'string' } } as const
 
@@ -16,7 +16,8 @@ export const command: CliCommand = {
     if (values.text === undefined) throw new UsageError('missing --text TEXT')
     if (mode === 'lines_replace' && !values.old) throw new UsageError('lines_replace needs --old TEXT (the exact text to replace)')
     if (mode !== 'lines_replace' && values.old !== undefined) throw new UsageError('--old is only used with --mode lines_replace')
-    const lib = await openLibraryFromFlags(values, io)
-    return reportToolResult(io, await createSkillTools(lib).edit_skill(id, mode, values.text, values.old), values.json, 'edit')
+    // listed at open, as before a change by id (a temp file a killed writer left is swept)
+    const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
+    return reportToolResult(io, await tools.edit_skill(id, mode, values.text, values.old), values.json, 'edit')
   }
 }

@@ -168,31 +168,29 @@ export const command: CliCommand = {
     // a client that says nothing at once is not waited for.
     await Promise.race([front.firstInput, new Promise((resolve) => setTimeout(resolve, FIRST_INPUT_WAIT_MS))])
     // The index first (its walk and stats are most of the first query's wait), then the rest of the server.
-    const { LibrarySearch } = await import('../../search/library-search')
+    // The library's services (store, index, tools) from the one composition (services/library-services.ts).
+    const { openLibraryServices } = await import('../../services/library-services')
     const root = realLibraryRoot(dir)
-    const search = root === undefined ? undefined : new LibrarySearch(root, { env: io.env })
+    const services = await openLibraryServices(root ?? dir, { env: io.env, via: 'mcp', keep: true })
+    const search = services.search!
     // A search server of this library (started by a query of a large library) answers the queries: this process
     // then neither loads the index nor holds it. Otherwise the index opens now, and for a large library a server is
     // started in the background for the next sessions and CLI calls.
     const remote = root === undefined ? undefined : await searchDaemonFor(root, io.env)
-    const opened = remote?.up ? Promise.resolve() : search?.current()
+    const opened = remote?.up ? Promise.resolve() : root === undefined ? undefined : services.index()
     opened?.catch(() => undefined) // a failure is the first query's to report
     if (remote && !remote.up) {
       void opened?.then(async () => {
-        const index = search?.peek()
+        const index = search.peek()
         const { startDaemonAfterAnswer } = await import('../daemon-answer')
         if (index && (await startDaemonAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search server started for this library')
       })
     }
     try {
-      const [{ openLibrary }, { combinedAvailability, readAppSettings }, { createToolAnswerer }] = await Promise.all([
-        import('../../store/library'),
-        import('../../mcp/availability'),
-        import('../../mcp/tool-answers')
-      ])
+      const [{ combinedAvailability, readAppSettings }, { createToolAnswerer }] = await Promise.all([import('../../mcp/availability'), import('../../mcp/tool-answers')])
       // Lazily: the first query is answered from the persistent search index, not by reading every skill file.
-      const store = await openLibrary(dir, { lazy: true, locate: (id) => search?.peek()?.pathOf(id) })
-      if (!search || !opened) throw new Error(`library folder not found: ${dir}`) // openLibrary found it: not reached
+      const store = await services.library()
+      if (!opened) throw new Error(`library folder not found: ${dir}`) // the store found it: not reached
       const app = values['ignore-settings'] ? undefined : await readAppSettings(io.env)
       const availability = await combinedAvailability({
         rootDir: values.library ? undefined : path.resolve(io.cwd, values['root-dir'] ?? '.'),
@@ -219,7 +217,7 @@ export const command: CliCommand = {
       await store.settleUsage().catch((err: Error) => log(`usage not folded yet: ${err.message}`))
     } finally {
       front.close()
-      search?.close()
+      services.close()
     }
     log('client disconnected')
     return 0

@@ -36,16 +36,11 @@ export const command: CliCommand = {
     if (served !== null) return served
 
     // In process: ranked from the persistent search index (only changed files are read); the library is not listed.
-    const [{ openSearchIndex }, { openLibraryFromFlags }, { createSkillTools }, { queryOutput }] = await Promise.all([
-      import('../../search/open'),
-      import('../tool-support'),
-      import('../../tools/skill-tools'),
-      import('../query-output')
-    ])
-    const late: { index?: Awaited<ReturnType<typeof openSearchIndex>>['index'] } = {}
-    const lib = await openLibraryFromFlags(values, io, { lazy: true, locate: (id) => late.index?.pathOf(id) })
-    const index = (late.index = (await openSearchIndex(lib.root, { env: io.env })).index)
-    const result = await createSkillTools(lib, { via: 'cli', search: async () => index }).query_skill(text, { top, touch })
+    const [{ servicesFromFlags }, { queryOutput }] = await Promise.all([import('../tool-support'), import('../query-output')])
+    const services = await servicesFromFlags(values, io, 'cli')
+    const lib = await services.library()
+    const index = await services.index()
+    const result = await (await services.tools({ index })).query_skill(text, { top, touch })
     const out = queryOutput(result, json)
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)

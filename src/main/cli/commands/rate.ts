@@ -1,6 +1,5 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
-import { openLibraryFromFlags, reportToolResult, skillIdArg } from '../tool-support'
-import { createSkillTools } from '../../tools/skill-tools'
+import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
 
 export const command: CliCommand = {
   name: 'rate',
@@ -13,7 +12,8 @@ export const command: CliCommand = {
     if (positionals[1]!.trim() === '' || !Number.isFinite(rating) || rating < 0 || rating > 1) {
       throw new UsageError(`RATING must be a number from 0 to 1 (got '${positionals[1]}')`)
     }
-    const lib = await openLibraryFromFlags(values, io)
-    return reportToolResult(io, await createSkillTools(lib).rate_skill(id, rating), values.json, 'rate')
+    // listed at open, as before a change by id (a temp file a killed writer left is swept)
+    const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
+    return reportToolResult(io, await tools.rate_skill(id, rating), values.json, 'rate')
   }
 }

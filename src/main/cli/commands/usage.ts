@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { SkillUsage, UsageReport, UsageVerdict } from '../../../shared/types'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
-import { fitWidth, formatTable, openLibraryFromFlags } from '../tool-support'
+import { fitWidth, formatTable, servicesFromFlags } from '../tool-support'
 
 const OPTIONS = {
   library: { type: 'string' },
@@ -86,35 +86,30 @@ export function formatUsageTable(report: UsageReport, library: string): string {
 }
 
 async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ report: UsageReport; library: string }> {
-  const { collectUsage, defaultUsageSources, parseSince, UsageScanner } = await import('../../usage/service')
+  const { parseSince } = await import('../../usage/service')
   if (!values.library) throw new UsageError('say which library: --library DIR')
   const since = values.since === undefined ? undefined : parseSince(String(values.since))
   if (since === null) throw new UsageError(`--since takes a date (2026-11-01), a date and time (ISO 8601) or days back (30d), not ${JSON.stringify(values.since)}`)
-  const lib = await openLibraryFromFlags({ library: String(values.library) }, io)
-  const list = await lib.list()
   const named = [
     ...((values['root-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'agiagent' as const, dir })),
     ...((values['claude-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'claude' as const, dir })),
     ...((values['codex-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'codex' as const, dir })),
     ...((values['synapse-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'synapse' as const, dir }))
   ].map((s) => ({ ...s, dir: path.resolve(io.cwd, s.dir) }))
-  const sources = named.length > 0 ? named : defaultUsageSources(lib.root, io.env)
-  const scanner = new UsageScanner({ persist: !values['no-cache'], env: io.env })
-  const report = await collectUsage({
-    root: lib.root,
-    skills: list.skills.filter((s) => !s.legacy),
-    sources,
+  const services = await servicesFromFlags({ library: String(values.library) }, io)
+  const { report, library, saveProblems } = await services.usage({
+    ...(named.length > 0 ? { sources: named } : {}),
     since,
+    persist: !values['no-cache'],
     signal: io.signal,
-    scan: (s) => scanner.scan(s, io.signal),
     onProgress: (m) => {
       if (io.isTTY && !values.json) io.stderr(`${m}…\n`)
     }
   })
-  for (const p of await scanner.save()) io.stderr(`skillbench usage: ${p}\n`)
+  for (const p of saveProblems) io.stderr(`skillbench usage: ${p}\n`)
   // a source named on the command line that cannot be read is an error worth saying loudly
   for (const p of report.problems) if (named.length > 0 && !p.includes('.skillbench')) io.stderr(`skillbench usage: ${p}\n`)
-  return { report, library: lib.root }
+  return { report, library }
 }
 
 export const command: CliCommand = {

@@ -1,0 +1,126 @@
+/**
+ * The one composition of a library's services outside the app: the CLI's skill commands, the MCP server and the
+ * search daemon open a library through here — the store, its search index, the skill tools over both, the usage
+ * report — instead of wiring them each their own way. (The app's workbench composes the same modules in
+ * `workbench/core-modules.ts`, for many libraries at once.)
+ *
+ * Two lifetimes: a command answers once (`keep: false`, the default: the saved index is opened once, only changed
+ * files read), a long-lived process (an MCP server, the search daemon) keeps the index in memory and current
+ * (`keep: true`, optionally through a change feed). Nothing is opened before it is asked for: a query never lists
+ * the library, and the usage scanner loads only when a report is asked for.
+ */
+import type { Skill, UsageReport } from '../../shared/types'
+import type { ChangeFeed } from '../search/change-feed'
+import type { LibrarySearch } from '../search/library-search'
+import type { SearchIndex } from '../search/search-index'
+import { openLibrary, type SkillLibrary } from '../store/library'
+import { createSkillTools, type SkillTools, type SkillToolsOptions } from '../tools/skill-tools'
+import type { UsageSourceSpec } from '../usage/service'
+
+export interface LibraryServicesOptions {
+  env: NodeJS.ProcessEnv
+  /** Who asks, recorded with each use in the ledger (`cli`, `mcp`); a tool call may say otherwise. */
+  via?: string
+  /** A long-lived process: the index stays in memory, kept current (default false: a command that answers once). */
+  keep?: boolean
+  /** With `keep`: file notifications that keep the index current (closed with the services). */
+  feed?: ChangeFeed
+  /** With `keep`: how long after a change the index is saved (default 5 s). */
+  saveDelayMs?: number
+}
+
+export interface UsageRequest {
+  /** Where to look for uses; default: the library's own data root and the agents' session folders found for it. */
+  sources?: UsageSourceSpec[]
+  /** Only uses from this time on (ms since the epoch). */
+  since?: number
+  /** The library's active skills when a listing is at hand already (curation's; listing 20,000 files again costs a stat each). */
+  skills?: readonly Skill[]
+  /** Keep the scanned sessions in the cache folder for the next report (default true). */
+  persist?: boolean
+  signal?: AbortSignal
+  onProgress?: (message: string) => void
+}
+
+export interface LibraryServices {
+  /** The folder as given (the store reports a missing one with its own message). */
+  readonly dir: string
+  /** With `keep`: the search index kept current (null for a command that answers once). */
+  readonly search: LibrarySearch | null
+  /**
+   * The library's store, opened once. Default lazy: no listing at open; a skill is located through the last index
+   * handed out (a query of 10,000 skills reads only what it returns). `lazy: false` lists it at open.
+   */
+  library(opts?: { lazy?: boolean }): Promise<SkillLibrary>
+  /** The search index, current (`full`: every file's stat checked, as a listing a person looks at wants). */
+  index(opts?: { full?: boolean }): Promise<SearchIndex>
+  /**
+   * The five skill tools over the store, ranking from `index` when given (the index a question is answered from,
+   * so the skills it returns are located in it), else from `index()` at each query.
+   */
+  tools(opts?: { index?: SearchIndex; lazy?: boolean } & Pick<SkillToolsOptions, 'via' | 'workspaceRoot' | 'now' | 'foldUses'>): Promise<SkillTools>
+  /** The usage report of the library's active skills, and the problems saving the scanned sessions met. */
+  usage(request?: UsageRequest): Promise<{ report: UsageReport; library: string; saveProblems: string[] }>
+  /** Saves a changed index and stops its timers and watches. */
+  close(): void
+}
+
+/** The services of the library in `dir`. Loads the search modules only for a long-lived process (else at the first index()). */
+export async function openLibraryServices(dir: string, opts: LibraryServicesOptions): Promise<LibraryServices> {
+  const search = opts.keep ? new (await import('../search/library-search')).LibrarySearch(dir, { env: opts.env, feed: opts.feed, saveDelayMs: opts.saveDelayMs }) : null
+  let last: SearchIndex | undefined
+  const opened: { lazy?: Promise<SkillLibrary>; listed?: Promise<SkillLibrary> } = {}
+
+  const library = (o: { lazy?: boolean } = {}): Promise<SkillLibrary> => {
+    if (o.lazy === false) return (opened.listed ??= openLibrary(dir))
+    return (opened.lazy ??= openLibrary(dir, { lazy: true, locate: (id) => (last ?? search?.peek() ?? undefined)?.pathOf(id) }))
+  }
+
+  const index = async (o: { full?: boolean } = {}): Promise<SearchIndex> => {
+    if (search) return (last = await search.current(o))
+    // Once: keyed by the library's real path, which the store resolves (and reports when it is missing).
+    if (!last) {
+      const [{ openSearchIndex }, lib] = await Promise.all([import('../search/open'), library()])
+      last = (await openSearchIndex(lib.root, { env: opts.env })).index
+    }
+    return last
+  }
+
+  return {
+    dir,
+    search,
+    library,
+    index,
+    async tools(o = {}) {
+      const store = await library(o.lazy === false ? { lazy: false } : {})
+      if (o.index) last = o.index
+      const pinned = o.index
+      return createSkillTools(store, {
+        via: o.via ?? opts.via,
+        ...(o.workspaceRoot !== undefined ? { workspaceRoot: o.workspaceRoot } : {}),
+        ...(o.now ? { now: o.now } : {}),
+        ...(o.foldUses ? { foldUses: o.foldUses } : {}),
+        search: pinned ? async () => pinned : () => index()
+      })
+    },
+    async usage(request = {}) {
+      const { collectUsage, defaultUsageSources, UsageScanner } = await import('../usage/service')
+      const lib = await library({ lazy: request.skills !== undefined })
+      const skills = request.skills ?? (await lib.list()).skills.filter((s) => !s.legacy)
+      const scanner = new UsageScanner({ persist: request.persist ?? true, env: opts.env })
+      const report = await collectUsage({
+        root: lib.root,
+        skills,
+        sources: request.sources ?? defaultUsageSources(lib.root, opts.env),
+        ...(request.since !== undefined ? { since: request.since } : {}),
+        signal: request.signal,
+        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        scan: (s) => scanner.scan(s, request.signal)
+      })
+      return { report, library: lib.root, saveProblems: await scanner.save() }
+    },
+    close() {
+      search?.close()
+    }
+  }
+}
