@@ -169,6 +169,7 @@ export const MESSAGE_TEMPLATES = {
   'install.not_installed': 'not installed: {reason}',
   // memory (lessons and preferences)
   'memory.no_folder': 'this library has no memory folder yet: choose one on the Memory screen',
+  'memory.lessons_not_root_user': 'lessons are learned from the tasks of a data-root user; this library is a folder opened by hand',
   'memory.not_root_user': 'preferences are found in the tasks of a data-root user; this library is a folder opened by hand',
   // progress of reflection
   'reflect.found': 'Found {n} tasks to process',

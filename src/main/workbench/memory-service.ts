@@ -179,9 +179,9 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
 
     'memory.evolve': async ({ library, lang }) => {
       const ws = await workspaceOf(library)
-      if (!ws.workspace) throw badRequest('this library has no memory folder yet: choose one on the Memory screen')
+      if (!ws.workspace) throw badRequest(coded('memory.no_folder'))
       if (ws.info.origin !== 'root' || !ws.info.root || !ws.info.user) {
-        throw badRequest('lessons are learned from the tasks of a data-root user; this library is a folder opened by hand')
+        throw badRequest(coded('memory.lessons_not_root_user'))
       }
       const traces = await deps.tracesOf(ws.info.root, ws.info.user)
       const { evolveMemory } = await import('../reflect/memory-evolve')

@@ -168,6 +168,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'install.not_installed': '未安装：{reason}',
   // memory (lessons and preferences)
   'memory.no_folder': '此技能库还没有记忆文件夹：请在“记忆”页面选择一个',
+  'memory.lessons_not_root_user': '经验从数据根目录用户的任务中学习；此技能库是手动打开的文件夹',
   'memory.not_root_user': '偏好来自数据根目录用户的任务；此技能库是手动打开的文件夹',
   // progress of reflection
   'reflect.found': '找到 {n} 个待处理的任务',
