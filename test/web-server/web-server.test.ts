@@ -1,3 +1,4 @@
+import net from 'node:net'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -124,8 +125,15 @@ describe('web mode server: API', () => {
   })
 
   it('reaches every method of the contract (no route is missing)', async () => {
-    // llm.test must not reach a real endpoint: point it at a closed local port
-    expect((await api(server, 'settings.update', { patch: { llm: { baseUrl: 'http://127.0.0.1:9/v1' } } })).status).toBe(200)
+    // llm.test must not reach a real endpoint: point it at a closed local port (one just freed; port 9 and the
+    // like are refused as ports the runtime blocks)
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as net.AddressInfo).port
+        probe.close(() => resolve(port))
+      })
+    })
+    expect((await api(server, 'settings.update', { patch: { llm: { baseUrl: `http://127.0.0.1:${closed}/v1` } } })).status).toBe(200)
     for (const method of API_METHODS) {
       const r = await api(server, method, {})
       // an empty input is valid for some methods and a 400 for others, but never "unknown method"
