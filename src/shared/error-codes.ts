@@ -161,6 +161,7 @@ export const MESSAGE_TEMPLATES = {
   'install.its_root': 'its root',
   'install.skipped_in': '{where}: {reason}',
   'install.same_name': 'another skill of this repository ({first}) has the same name',
+  'install.locked_retired': 'retired in the library this skills.lock comes from (restore it there, or install {source} --path {path} to take it anyway)',
   'install.too_large': '{path} is larger than {mb} MB',
   'install.does_not_parse': 'SKILL.md does not parse: {reason}',
   'install.fails_validation': 'SKILL.md fails validation: {problems}',

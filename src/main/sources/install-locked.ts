@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { coded, refOf } from '../../shared/error-codes'
 import { auditIncoming, highOf } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
@@ -60,7 +61,8 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
   for (const name of names) {
     const e = entries[name]!
     if (e.retired) {
-      report.skipped.push({ name, reason: `retired in the library this ${SKILLS_LOCK_FILE} comes from (restore it there, or install ${e.source} --path ${e.path || '.'} to take it anyway)` })
+      const why = coded('install.locked_retired', { source: e.source, path: e.path || '.' })
+      report.skipped.push({ name, reason: why.text, ...refOf(why) })
       continue
     }
     const at = `${e.source} at ${e.commit.slice(0, 12)}${e.path ? ` (${e.path})` : ''}`

@@ -160,6 +160,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'install.its_root': '其根目录',
   'install.skipped_in': '{where}：{reason}',
   'install.same_name': '仓库中另一个技能（{first}）同名',
+  'install.locked_retired': '在提供此 skills.lock 的技能库中已退役（请在那里恢复它，或用 install {source} --path {path} 强制安装）',
   'install.too_large': '{path} 超过 {mb} MB',
   'install.does_not_parse': '无法解析 SKILL.md：{reason}',
   'install.fails_validation': 'SKILL.md 未通过校验：{problems}',
