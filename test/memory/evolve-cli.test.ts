@@ -62,8 +62,9 @@ describe('skillbench memory evolve (seed 003)', () => {
     // two invented tools with the same real tools make one rule; the two similar Chinese critic lines make one
     expect(lessons).toEqual([
       '仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「web_search」）。',
-      'Critic 建议：check the domain is on the allowlist before searching.',
-      'Critic 建议：搜索前先确认域名在白名单内'
+      // in the order the tasks ran: the Chinese session's critic spoke a few seconds earlier
+      'Critic 建议：搜索前先确认域名在白名单内',
+      'Critic 建议：check the domain is on the allowlist before searching.'
     ])
     expect(j.skipped).toContainEqual({ entry: '仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「search_web」）。', target: 'lessons', reason: 'proposed', proposal_id: j.proposed[0]!.id })
     expect(j.proposed.filter((p) => targetOf(p) === 'preferences').flatMap(entriesOf)).toEqual([

@@ -116,7 +116,10 @@ export function findEvolution(traces: readonly TaskTrace[]): EvolutionFindings {
   const stats = new Map<string, { calls: number; known: number; failed: number; tasks: Set<string>; errors: Map<string, { text: string; n: number }> }>()
   // the tools each source really has: names of calls that did not fail as not existing
   const realBySource = new Map<string, Map<string, number>>()
-  for (const t of traces) {
+  // in the order the tasks ran (scans list them in whatever order their files were read): the same tasks give the
+  // same findings, and the first invented name is the one named in the lesson
+  const ordered = [...traces].sort((a, b) => (a.startedAt ?? a.mtime) - (b.startedAt ?? b.mtime) || a.path.localeCompare(b.path) || a.taskDir.localeCompare(b.taskDir))
+  for (const t of ordered) {
     const src: FindingSource = { task: t.taskDir, path: t.path }
     const sourceKey = t.source ?? 'agiagent'
     const invented = new Set<string>()

@@ -94,8 +94,10 @@ export function evolutionInputs(traces: readonly TaskTrace[], findings: Evolutio
 
 /** Finds what the tasks teach and proposes it for review in the library's pending plan. */
 export async function evolveMemory(libraryRoot: string, traces: readonly TaskTrace[], opts: EvolveOptions): Promise<EvolveReport> {
-  const findings = findEvolution(traces)
-  const inputs = evolutionInputs(traces, findings, opts)
+  // in the order the tasks ran, whatever order the scan read them in: the same tasks propose the same, in order
+  const ordered = [...traces].sort((a, b) => (a.startedAt ?? a.mtime) - (b.startedAt ?? b.mtime) || a.path.localeCompare(b.path) || a.taskDir.localeCompare(b.taskDir))
+  const findings = findEvolution(ordered)
+  const inputs = evolutionInputs(ordered, findings, opts)
   const result = await proposeMemory(libraryRoot, inputs, opts.now)
   return { ...result, findings, preferences: inputs.filter((i) => i.source === 'preference').length }
 }
