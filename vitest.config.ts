@@ -48,6 +48,9 @@ export default defineConfig({
     ],
     environment: 'node',
     testTimeout: 60_000,
+    // expect.poll waits up to 10 s (default 1 s): the browser tests poll screens and files that, with the suite
+    // sharing two cores, can take seconds to settle; a poll that is already true returns at once.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],

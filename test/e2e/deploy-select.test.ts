@@ -21,7 +21,14 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
   let claudeSkills = ''
   let names: string[] = []
 
-  const rows = (p: Page): Promise<string[]> => p.getByTestId('deploy-row').evaluateAll((rs) => rs.map((r) => `${r.querySelector('th .strong')?.textContent ?? ''}:${r.getAttribute('data-action') ?? ''}`))
+  // a long name is shown cut after a word, with the full name in data-full-name (and for screen readers)
+  const rows = (p: Page): Promise<string[]> =>
+    p.getByTestId('deploy-row').evaluateAll((rs) =>
+      rs.map((r) => {
+        const name = r.querySelector('th .strong')
+        return `${name?.getAttribute('data-full-name') ?? name?.textContent ?? ''}:${r.getAttribute('data-action') ?? ''}`
+      })
+    )
 
   beforeAll(async () => {
     ;({ served, browser, page } = await openWorkbench(FIXTURE, { timeoutMs: 20_000 }))
