@@ -53,7 +53,7 @@ describe('Curate: evidence and lasting decisions', () => {
     setup({ coverage: WATCHED, proposals: [cleanup] })
     const card = within(await screen.findByTestId('group-cleanup')).getByTestId('proposal')
     expect(within(card).getByTestId('proposal-reason').textContent).toBe(
-      'Not used by any agent in the 92 days watched since it arrived on 2026-09-01 (at least 30 needed). Watched by the fetch_count its agents’ query_skill keeps, since 2026-09-01; Claude Code logs in /home/u/.claude/projects, since 2026-10-03. It moves to legacy/ (restorable).'
+      'Not used by any agent in the 92 days watched since it arrived on 2026-09-01 (at least 30 needed). Watched by the fetch_count its agents’ query_skill keeps, since 2026-09-01; Claude Code logs in /home/u/.claude/projects, since 2026-10-03. It moves to the legacy folder (restorable).'
     )
     const note = screen.getByTestId('cleanup-coverage')
     expect(note.textContent).toContain('Cleanup: watched by the fetch_count its agents’ query_skill keeps, since 2026-09-01; Claude Code logs in /home/u/.claude/projects, since 2026-10-03.')
@@ -70,7 +70,7 @@ describe('Curate: evidence and lasting decisions', () => {
   it('a merge retiring a skill agents used warns on the card and in the review', async () => {
     setup({ coverage: WATCHED, proposals: [merge] })
     const card = within(await screen.findByTestId('group-merge')).getByTestId('proposal')
-    expect(within(card).getByTestId('used-retired').textContent).toBe('⚠ Agents used “brand-guidelines (copy)” (3 recorded use(s), last 2026-11-28), and it moves to legacy/ too: check that “brand-guidelines” covers it.')
+    expect(within(card).getByTestId('used-retired').textContent).toBe('⚠ Agents used “brand-guidelines (copy)” (3 recorded use(s), last 2026-11-28), and it moves to the legacy folder too: check that “brand-guidelines” covers it.')
     fireEvent.click(within(card).getByTestId('proposal-review'))
     expect(within(await screen.findByTestId('review-dialog')).getByTestId('used-retired')).toBeTruthy()
   })

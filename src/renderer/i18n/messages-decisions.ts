@@ -3,12 +3,12 @@
  * unused, retired members agents used, and rejected proposals. Spread into both catalogues of messages.ts.
  */
 export const DECISIONS_EN = {
-  'decide.cleanupWatched': 'Not used by any agent in the {days} days watched since it arrived on {arrived} (at least {limit} needed). Watched by {sources}. It moves to legacy/ (restorable).',
+  'decide.cleanupWatched': 'Not used by any agent in the {days} days watched since it arrived on {arrived} (at least {limit} needed). Watched by {sources}. It moves to the legacy folder (restorable).',
   'decide.source.fetch_count': 'the fetch_count its agents’ query_skill keeps, since {from}',
   'decide.source.ledger': 'Skillbench’s recorded queries, since {from}',
   'decide.source.logs': '{agent} logs in {dir}, since {from}',
-  'decide.usedRetiredOne': 'Agents used {list}, and it moves to legacy/ too: check that “{title}” covers it.',
-  'decide.usedRetiredMany': 'Agents used {list}, and they move to legacy/ too: check that “{title}” covers them.',
+  'decide.usedRetiredOne': 'Agents used {list}, and it moves to the legacy folder too: check that “{title}” covers it.',
+  'decide.usedRetiredMany': 'Agents used {list}, and they move to the legacy folder too: check that “{title}” covers them.',
   'decide.usedItem': '“{title}” ({n} recorded use(s), last {date})',
   'decide.usedItemNoDate': '“{title}” ({n} recorded use(s))',
   'decide.coverageNone': 'Cleanup: nothing has watched this library’s skills being used (no agent log names them, no query was recorded, no fetch_count is kept), so no skill is called unused.',
@@ -24,12 +24,12 @@ export const DECISIONS_EN = {
 }
 
 export const DECISIONS_ZH: Record<keyof typeof DECISIONS_EN, string> = {
-  'decide.cleanupWatched': '自 {arrived} 进入技能库以来，在有记录的 {days} 天里没有任何智能体使用它（至少需要 {limit} 天）。记录来源：{sources}。它会移入 legacy/（可恢复）。',
+  'decide.cleanupWatched': '自 {arrived} 进入技能库以来，在有记录的 {days} 天里没有任何智能体使用它（至少需要 {limit} 天）。记录来源：{sources}。它会移入归档文件夹（可恢复）。',
   'decide.source.fetch_count': '智能体的 query_skill 记录的 fetch_count（自 {from} 起）',
   'decide.source.ledger': 'Skillbench 记录的查询（自 {from} 起）',
   'decide.source.logs': '{dir} 中的 {agent} 日志（自 {from} 起）',
-  'decide.usedRetiredOne': '智能体使用过{list}，它也会移入 legacy/：请确认“{title}”涵盖了它的内容。',
-  'decide.usedRetiredMany': '智能体使用过{list}，它们也会移入 legacy/：请确认“{title}”涵盖了它们的内容。',
+  'decide.usedRetiredOne': '智能体使用过{list}，它也会移入归档文件夹：请确认“{title}”涵盖了它的内容。',
+  'decide.usedRetiredMany': '智能体使用过{list}，它们也会移入归档文件夹：请确认“{title}”涵盖了它们的内容。',
   'decide.usedItem': '“{title}”（{n} 次使用记录，最近一次 {date}）',
   'decide.usedItemNoDate': '“{title}”（{n} 次使用记录）',
   'decide.coverageNone': '清理：还没有任何来源记录过本技能库中技能的使用情况（没有智能体日志提到它们，没有查询记录，也没有 fetch_count），因此不会把任何技能判定为未使用。',

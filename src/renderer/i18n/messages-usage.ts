@@ -57,7 +57,7 @@ export const usageEn = {
   'usage.retire': 'Retire',
   'usage.retireAria': 'Retire {title}',
   'usage.openAria': 'Open {title}',
-  'usage.retired': '“{title}” moved to legacy/.',
+  'usage.retired': '“{title}” moved to the legacy folder.',
   'usage.undo': 'Undo',
   'usage.showAll': 'Show all {n}',
   'usage.showFewer': 'Show fewer',
@@ -71,7 +71,7 @@ export const usageEn = {
   'curate.keepAsIs': 'Keep as it is',
   'curate.saveEdit': 'Save my edit',
   'curate.reviewHint': 'Edit the skill on the right: accepting saves your edit. Without an edit nothing changes; “Keep as it is” closes the proposal.',
-  'reason.cleanupChecked': 'never used by an agent in the {days} days since it was made (more than {limit}), nor in the agents’ logs of the last {limit} days; moves to legacy/ (restorable)'
+  'reason.cleanupChecked': 'never used by an agent in the {days} days since it was made (more than {limit}), nor in the agents’ logs of the last {limit} days; moves to the legacy folder (restorable)'
 }
 
 export const usageZh: Record<keyof typeof usageEn, string> = {
@@ -129,7 +129,7 @@ export const usageZh: Record<keyof typeof usageEn, string> = {
   'usage.retire': '停用',
   'usage.retireAria': '停用 {title}',
   'usage.openAria': '打开 {title}',
-  'usage.retired': '“{title}”已移到 legacy/。',
+  'usage.retired': '“{title}”已移到归档文件夹。',
   'usage.undo': '撤销',
   'usage.showAll': '显示全部 {n} 个',
   'usage.showFewer': '收起',
@@ -143,5 +143,5 @@ export const usageZh: Record<keyof typeof usageEn, string> = {
   'curate.keepAsIs': '保持原样',
   'curate.saveEdit': '保存我的修改',
   'curate.reviewHint': '在右侧修改技能：接受即保存你的修改。不修改则什么都不会改变；“保持原样”会关闭此提议。',
-  'reason.cleanupChecked': '自创建以来的 {days} 天内（超过 {limit} 天）没有智能体使用过，最近 {limit} 天的智能体日志中也没有；将移到 legacy/（可恢复）'
+  'reason.cleanupChecked': '自创建以来的 {days} 天内（超过 {limit} 天）没有智能体使用过，最近 {limit} 天的智能体日志中也没有；将移到归档文件夹（可恢复）'
 }
