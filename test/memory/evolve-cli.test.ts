@@ -144,6 +144,24 @@ describe('skillbench memory evolve (seed 003)', () => {
     expect((await run(['undo', second.proposed[0]!.id, '--library', lib], root)).code).not.toBe(0)
   })
 
+  it('reflect --evolve-memory proposes the same lessons in the same run as the skills, and evolve finds them already proposed', async () => {
+    const { lib, ws, sessions, root } = setup()
+    const r = await run(['reflect', '--claude-dir', sessions, '--library', lib, '--evolve-memory', ws, '--lang', 'zh', '--json'], root)
+    expect(r.code, r.err).toBe(0)
+    const summary = JSON.parse(r.out) as { memory?: { proposed: string[]; skipped: number } }
+    expect(summary.memory?.proposed.length).toBeGreaterThanOrEqual(5)
+    const listed = JSON.parse((await run(['proposals', '--library', lib, '--json'], root)).out) as { proposals: Proposal[] } | Proposal[]
+    const pending = (Array.isArray(listed) ? listed : listed.proposals).filter((p) => p.kind === 'memory')
+    expect(pending.map((p) => p.id).sort()).toEqual([...summary.memory!.proposed].sort())
+    expect(pending.flatMap(entriesOf)).toContain('仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「web_search」）。')
+    // the same tasks again through evolve: every finding is already proposed, none twice
+    const again = JSON.parse((await run(['memory', 'evolve', '--workspace', ws, '--claude-dir', sessions, '--library', lib, '--lang', 'zh', '--json'], root)).out) as EvolveJson
+    expect(again.proposed).toEqual([])
+    // and the human summary says so
+    const human = await run(['reflect', '--claude-dir', sessions, '--library', lib, '--evolve-memory', ws, '--lang', 'zh'], root)
+    expect(human.out).toMatch(/Memory: 0 lesson\/preference\/tool note proposal\(s\) for review .*already there/)
+  })
+
   it('a rejected lesson is not proposed again (en wording)', async () => {
     const { lib, ws, sessions, root } = setup()
     const j = JSON.parse((await run(['memory', 'evolve', '--workspace', ws, '--claude-dir', sessions, '--library', lib, '--no-preferences', '--json'], root)).out) as EvolveJson

@@ -30,6 +30,8 @@ import { ReflectionLog } from './reflection-log'
 import { judgeTasks, noSkillReason, type NoSkillTask, type TaskUnit } from './task-judgment'
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
+import { evolveMemory } from './memory-evolve'
+import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
 
@@ -80,6 +82,11 @@ export interface ReflectionOptions {
    */
   decide?: boolean
   decideThresholds?: DecideThresholds
+  /**
+   * Seed 003 in the same run: the tasks' invented tools, critics' suggestions, stated preferences and tool error
+   * rates become memory proposals for this workspace's `memory/`, reviewed in each task's library like the rest.
+   */
+  evolveMemory?: { workspace: string; lang?: MemoryLang }
   signal?: AbortSignal
   onEvent?: (event: ReflectionEvent) => void
 }
@@ -282,6 +289,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   // tasks run in parallel: report them in run order (newest first), not in finishing order
   summary.created.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
   summary.cancelled = Boolean(opts.signal?.aborted)
+  if (opts.evolveMemory && !summary.cancelled) await evolveFromRun(opts.evolveMemory, traces, opts, rootDir, summary)
   for (const ctx of libraries.values()) {
     const c = await ctx.catch(() => undefined)
     if (c) {
@@ -573,4 +581,26 @@ function isAbort(err: unknown): boolean {
 function errorText(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err)
   return (text.split('\n')[0] ?? '').slice(0, 500)
+}
+
+/** `evolveMemory`: the run's tasks, grouped by the library that reviews them, proposed into memory (never fails the run). */
+async function evolveFromRun(memory: NonNullable<ReflectionOptions['evolveMemory']>, traces: readonly TaskTrace[], opts: ReflectionOptions, rootDir: string, summary: ReflectionSummary): Promise<void> {
+  const byLibrary = new Map<string, TaskTrace[]>()
+  for (const t of traces) {
+    if (opts.user !== undefined && !opts.library && t.user !== opts.user) continue
+    const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, t.user)
+    byLibrary.set(dir, [...(byLibrary.get(dir) ?? []), t])
+  }
+  const out = { proposed: [] as string[], skipped: 0 }
+  for (const [dir, group] of byLibrary) {
+    if (!fs.existsSync(dir)) continue // no library, so nowhere to review: evolve said nothing it could keep
+    try {
+      const r = await evolveMemory(dir, group, { workspace: path.resolve(memory.workspace), lang: memory.lang })
+      out.proposed.push(...r.proposed.map((p) => p.id))
+      out.skipped += r.skipped.length
+    } catch (err) {
+      ;(summary.warnings ??= []).push(`memory lessons not proposed in ${dir}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  summary.memory = out
 }

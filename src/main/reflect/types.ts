@@ -58,4 +58,9 @@ export interface ReflectionEvent {
 export type ReflectionStep = 'prepare' | 'model' | 'decide' | 'write' | 'backup'
 
 /** What a run did: the API's ReflectSummary, plus the decisions when create / enhance / none is on. */
-export type ReflectionSummary = ReflectSummary & { decisions?: DecisionReport[]; proposals?: string[] }
+export type ReflectionSummary = ReflectSummary & {
+  decisions?: DecisionReport[]
+  proposals?: string[]
+  /** `--evolve-memory`: the memory proposals the same tasks made (ids), and the entries already there or proposed. */
+  memory?: { proposed: string[]; skipped: number }
+}

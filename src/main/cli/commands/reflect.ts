@@ -24,6 +24,8 @@ const OPTIONS = {
   'codex-dir': { type: 'string' },
   'synapse-dir': { type: 'string' },
   hook: { type: 'string' },
+  'evolve-memory': { type: 'string' },
+  lang: { type: 'string' },
   json: { type: 'boolean', default: false }
 } as const
 
@@ -49,6 +51,7 @@ export function formatReflectSummary(s: ReflectionSummary): string {
   for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
   for (const n of noSkill) lines.push(`  – ${n.taskDir}: ${n.reason}`)
   for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
+  if (s.memory) lines.push(`Memory: ${s.memory.proposed.length} lesson/preference/tool note proposal(s) for review (\`skillbench proposals\`)${s.memory.skipped ? `, ${s.memory.skipped} already there` : ''}.`)
   for (const w of s.warnings ?? []) lines.push(`  ⚠ ${w}`)
   return lines.join('\n') + '\n'
 }
@@ -80,6 +83,7 @@ export const command: CliCommand = {
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
+    '       --evolve-memory WORKSPACE [--lang en|zh]: also propose lessons, preferences and tool notes from the same tasks for WORKSPACE/memory (seed 003)\n' +
     '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]\n' +
     '       skillbench reflect --hook claude|codex (--library DIR | --root-dir DIR) --decide [...]  (run by the agent: see `skillbench hooks`)',
   async run(argv, io) {
@@ -187,6 +191,11 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   }
   if (traces && values.library) {
     opts.library = path.resolve(io.cwd, values.library)
+  }
+  if (values['evolve-memory'] !== undefined) {
+    const lang = values.lang ?? 'en'
+    if (lang !== 'en' && lang !== 'zh') throw new UsageError('--lang must be en or zh')
+    opts.evolveMemory = { workspace: path.resolve(io.cwd, values['evolve-memory']), lang }
   }
   const summary = await runReflection(
     opts,
