@@ -60,12 +60,12 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     const cleanup = page.getByTestId('group-cleanup')
     await cleanup.waitFor()
     expect(await cleanup.getByTestId('proposal-reason').textContent()).toMatch(
-      /^Not used by any agent in the (89|90) days watched since it arrived on \d{4}-\d\d-\d\d \(at least 30 needed\)\. Watched by the fetch_count its agents’ query_skill keeps, since \d{4}-\d\d-\d\d\. It moves to legacy\/ \(restorable\)\.$/
+      /^Not used by any agent in the (89|90) days watched since it arrived on \d{4}-\d\d-\d\d \(at least 30 needed\)\. Watched by the fetch_count its agents’ query_skill keeps, since \d{4}-\d\d-\d\d\. It moves to the legacy folder \(restorable\)\.$/
     )
     expect(await cleanup.textContent()).not.toContain('Fresh idea')
     expect(await page.getByTestId('cleanup-coverage').textContent()).toContain('Not judged yet: 1 watched fewer than 30 days since they arrived.')
     const deploy = page.getByTestId('proposal').filter({ hasText: 'Compose deployment checklist' })
-    expect(await deploy.getByTestId('used-retired').textContent()).toMatch(/Agents used “Compose deployment checklist” \(2 recorded use\(s\), last \d{4}-\d\d-\d\d\), and it moves to legacy\/ too: check that “Deploy with compose” covers it\./)
+    expect(await deploy.getByTestId('used-retired').textContent()).toMatch(/Agents used “Compose deployment checklist” \(2 recorded use\(s\), last \d{4}-\d\d-\d\d\), and it moves to the legacy folder too: check that “Deploy with compose” covers it\./)
     await shot(page, 'decisions-01-curate-en')
     await expectAccessible(page, 'Curate with evidence (en)')
   })
