@@ -5,11 +5,10 @@
  * listed in History — in English and 简体中文, audited by axe-core and photographed (artifacts/screenshots/decisions-*.png).
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot } from './harness'
+import { CHROMIUM, closeWorkbench, expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot, tempAgentsRoot } from './harness'
 import type { Browser, Served } from './harness'
 import { DEPLOY, DEPLOY_NEAR, skillFileText, SORTING, SORTING_COPY } from '../curate/fixtures'
 
@@ -43,16 +42,12 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
   let fixture = ''
 
   beforeAll(async () => {
-    fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-decisions-')), 'agents-data')
+    fixture = tempAgentsRoot('decisions')
     writeRoot(fixture)
     ;({ served, browser, page } = await openWorkbench(fixture))
   }, 240_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await served?.stop()
-    if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
-  })
+  afterAll(() => closeWorkbench({ browser, served }, fixture))
 
   it('the cleanup card says what watched it; a merge retiring a used skill warns', async () => {
     await go(page, 'curate')

@@ -236,3 +236,15 @@ export async function openWorkbench(fixtureRoot: string, opts: ServeOptions & { 
   const browser = await openBrowser(served.url, opts.timeoutMs)
   return { served, browser, page: browser.page }
 }
+
+/** A new `agents-data` data root in its own temporary folder (`closeWorkbench` removes the folder). */
+export function tempAgentsRoot(prefix: string): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), `skillbench-e2e-${prefix}-`)), 'agents-data')
+}
+
+/** The usual end of a browser test: Chromium closed, the server stopped, a `tempAgentsRoot` folder removed. */
+export async function closeWorkbench(opened: { browser?: Browser; served?: Served }, fixture?: string): Promise<void> {
+  await opened.browser?.close()
+  await opened.served?.stop()
+  if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
+}

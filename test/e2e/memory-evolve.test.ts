@@ -6,12 +6,11 @@
  */
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
+import { CHROMIUM, closeWorkbench, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot, tempAgentsRoot } from './harness'
 import type { Browser, Served } from './harness'
 import { writeEvolveSessions } from '../memory/evolve-fixtures'
 
@@ -24,7 +23,7 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
   let fixture = ''
 
   beforeAll(async () => {
-    fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-memory-')), 'agents-data')
+    fixture = tempAgentsRoot('memory')
     const lib = path.join(fixture, 'dev', 'general', 'experience')
     fs.mkdirSync(lib, { recursive: true })
     fs.writeFileSync(path.join(lib, 'skill_deploy.md'), '---\nskill_id: "1790000201"\ntitle: Deploy with compose\nusage_conditions: when deploying\nquality_index: 0.6\nfetch_count: 0\n---\n\nRun docker compose up -d.\n')
@@ -51,11 +50,7 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     ;({ served, browser, page } = await openWorkbench(fixture))
   }, 240_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await served?.stop()
-    if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
-  })
+  afterAll(() => closeWorkbench({ browser, served }, fixture))
 
   it('lists the lessons and the tool note with what found them, and accepting one writes lessons.md', async () => {
     await go(page, 'curate')

@@ -5,11 +5,10 @@
  * (artifacts/screenshots/reflect-no-skill-*.png).
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot } from './harness'
+import { CHROMIUM, closeWorkbench, expectAccessible, go, HAS_CHROMIUM, openWorkbench, shot, tempAgentsRoot } from './harness'
 import type { Browser, Served } from './harness'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
@@ -68,16 +67,12 @@ describe.skipIf(!HAS_CHROMIUM)('Reflect: why a task made no skill, in Chromium',
   let fixture = ''
 
   beforeAll(async () => {
-    fixture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-judgment-')), 'agents-data')
+    fixture = tempAgentsRoot('judgment')
     writeRoot(fixture)
     ;({ served, browser, page } = await openWorkbench(fixture))
   }, 240_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await served?.stop()
-    if (fixture) fs.rmSync(path.dirname(fixture), { recursive: true, force: true })
-  })
+  afterAll(() => closeWorkbench({ browser, served }, fixture))
 
   it('before the run: the list offers what becomes a skill (and the frozen skill as an update) and lists the rest with why', async () => {
     await go(page, 'reflect')
