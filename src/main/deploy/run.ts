@@ -9,14 +9,13 @@
  * deploy into the target; `undo` puts the folder back from the blobs while nothing was changed there since.
  * A dry run computes the same plan and writes nothing at all.
  */
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DeployBudget, DeployResult, DeploySkillReport, DeployTargetInfo } from '../../shared/api-deploy'
 import type { FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../review/transactions'
 import { loadPlan } from '../review/plan'
-import { activeApplies, appendJournal, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../review/journal'
+import { activeApplies, appendJournal, newRecordId, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../review/journal'
 import { containedFilePath, existingDirInside, moveContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
@@ -365,7 +364,7 @@ async function putFile(libraryRoot: string, targetReal: string, rel: string, has
 
 /** Applies ops + manifest as one recoverable change and journals it; returns the journal record. */
 async function applyOps(libraryRoot: string, targetReal: string, spec: string, ops: DeployFileOp[], manifest: DeployRecord['manifest'], record: Omit<JournalRecord, 'id' | 'at' | 'deploy' | 'ops'>, at: string): Promise<JournalRecord> {
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
+  const id = newRecordId()
   const intent: Intent = { id, library: libraryRoot, ops, manifest }
   const intentText = JSON.stringify(intent) + '\n'
   // The library keeps the intent's bytes before the target sees them: recovery acts only on an intent the

@@ -3,6 +3,7 @@
  * to what, when and by whom. Append-only; a torn last line (a crash while appending) is skipped on read
  * and never glued to the next record.
  */
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { FileChange, ProposalKind } from '../../shared/types'
 import { appendContained, readContainedText } from '../store/contained'
@@ -64,6 +65,11 @@ export interface DeployRecord {
 }
 
 export const STATE_DIR = '.skillbench'
+
+/** A journal record's id: time first (records sort by it), then random bytes (processes writing at once never clash). */
+export function newRecordId(now: Date = new Date()): string {
+  return `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`
+}
 
 export function stateDir(root: string): string {
   return path.join(root, STATE_DIR)

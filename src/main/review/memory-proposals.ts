@@ -16,7 +16,7 @@ import { addMemoryEntries, MEMORY_TARGETS, revertMemoryEntries, targetFile, with
 import { memoryPaths, readMem, realWorkspace } from '../memory/memory-files'
 import { normalizeEntry, oneLine, parseEntries } from '../memory/text'
 import { withLibraryLock } from '../store/lock'
-import { appendJournal, type JournalRecord } from './journal'
+import { appendJournal, newRecordId, type JournalRecord } from './journal'
 import { loadPlanOrEmpty, proposalsWithStatus, savePlan } from './plan'
 import { readRejections } from './rejections'
 import { CurationError } from './transactions'
@@ -172,7 +172,7 @@ export async function applyMemoryProposal(libraryRoot: string, proposal: Proposa
     throw new CurationError('conflict', `${targetFile(m.target)} in ${m.workspace} already holds ${entries.length === 1 ? 'this entry' : 'these entries'} (added since the proposal was made): nothing to apply, reject the proposal`)
   }
   const record: JournalRecord = {
-    id: `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`,
+    id: newRecordId(now),
     action: 'apply',
     proposal_id: proposal.id,
     kind: 'memory',
@@ -198,7 +198,7 @@ export async function undoMemoryRecord(libraryRoot: string, record: JournalRecor
       throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${missing.map((w) => `"${w.entry.slice(0, 60)}"`).join(', ')} no longer in ${[...new Set(missing.map((w) => w.file))].join(', ')} (edited or removed since)`)
     }
     const undo: JournalRecord = {
-      id: `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`,
+      id: newRecordId(now),
       action: 'undo',
       proposal_id: record.proposal_id,
       kind: 'memory',

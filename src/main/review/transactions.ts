@@ -8,7 +8,6 @@
  * the library is exactly as before or exactly as after, never a mix. Nothing is ever deleted: removals
  * are moves to `legacy/` (a SKILL.md skill moves with its folder, to `.skillbench/legacy/`).
  */
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { AGIAGENT_LEGACY_DIR, isLegacyPath, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
@@ -19,7 +18,7 @@ import { writeFileAtomic } from '../store/atomic'
 import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
-import { appendJournal, JOURNAL_REL, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+import { appendJournal, JOURNAL_REL, newRecordId, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
 
 /** A change that cannot be applied as asked; nothing was changed. */
 export class CurationError extends Error {
@@ -41,10 +40,6 @@ export interface TxHooks {
 
 /** Library-relative folder of transaction intents. */
 const TX_DIR = `${STATE_DIR}/tx`
-
-function newId(): string {
-  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`
-}
 
 const SKILL_MD = /(^|\/)SKILL\.md$/
 
@@ -254,7 +249,7 @@ export async function rebaseOnUsage(root: string, ops: readonly TxOp[], changes:
 }
 
 async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 'id' | 'at'>, hooks: TxHooks): Promise<JournalRecord> {
-  const id = newId()
+  const id = newRecordId()
   const rebased = await rebaseOnUsage(root, recordIn.ops, recordIn.changes)
   const record = { ...recordIn, ops: rebased.ops, changes: rebased.changes }
   const full: JournalRecord = { ...record, id, at: new Date().toISOString() }
