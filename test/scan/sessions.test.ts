@@ -216,10 +216,14 @@ describe('Synapse fixtures', () => {
     const out: string[] = []
     const io: CliIo = { stdout: (t) => void out.push(String(t)), stderr: () => {}, isTTY: false, cwd: tmp, env, signal: new AbortController().signal }
     expect(await main(['scan', '--synapse-dir', path.join(tmp, '.synapse', 'sessions'), '--json'], io)).toBe(0)
-    const doc = JSON.parse(out.join('')) as { tasks: { source: string; taskDir: string }[] }
+    const doc = JSON.parse(out.join('')) as { tasks: { source: string; taskDir: string; toolCalls: { name: string; ok?: boolean }[] }[] }
     expect(doc.tasks.map((t) => [t.source, t.taskDir])).toEqual([
       ['synapse', 's#1'],
       ['synapse', 's#2']
     ])
+    // How each call ended travels in --json too (a failed call is what reflection and usage read).
+    const parsed = await parseSynapseSession(path.join(tmp, '.synapse', 'sessions', 's.jsonl'))
+    expect(doc.tasks.map((t) => t.toolCalls.map((c) => c.ok))).toEqual(parsed.tasks.map((t) => t.toolCalls.map((c) => c.ok)))
+    expect(doc.tasks.flatMap((t) => t.toolCalls).some((c) => c.ok === false)).toBe(true)
   })
 })

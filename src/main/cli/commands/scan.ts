@@ -25,7 +25,14 @@ export function publicTask(t: TaskTrace): Record<string, unknown> {
     status: t.status,
     completed: t.completed,
     requirements: t.requirements,
-    toolCalls: t.toolCalls.map((c) => ({ agent: c.agent, name: c.name, params: c.params })),
+    // `ok` only where the log says how the call ended (session adapters); `partial` for a call cut off mid-log.
+    toolCalls: t.toolCalls.map((c) => ({
+      agent: c.agent,
+      name: c.name,
+      params: c.params,
+      ...(c.ok !== undefined ? { ok: c.ok } : {}),
+      ...(c.partial ? { partial: true } : {})
+    })),
     errors: t.errors,
     interruptions: t.interruptions,
     agentMessages: t.agentMessages,
