@@ -159,7 +159,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     settings: settingsStore,
     env: deps.env ?? process.env,
     requireLibrary: (library) => registry.requireLibrary(library),
-    storeFor,
+    report: (dir, request) => core.usage(dir, request),
     roots: () => registry.roots(),
     scanRoot: (root) => scan(root)
   })

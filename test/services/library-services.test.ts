@@ -2,6 +2,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { ScanResult } from '../../src/shared/types'
 import { openLibraryServices } from '../../src/main/services/library-services'
 import { createSkillTools } from '../../src/main/tools/skill-tools'
 import { openLibrary } from '../../src/main/store/library'
@@ -77,5 +78,37 @@ describe('library services', () => {
     expect(given.report.skills.map((k) => k.skill_id).sort()).toEqual(skills.map((k) => k.skill_id).sort())
     expect(own.report.skills.map((k) => k.skill_id).sort()).toEqual(given.report.skills.map((k) => k.skill_id).sort())
     expect(given.library).toBe(fs.realpathSync(dir))
+  })
+
+  it("the app's usage: its own scan of each source, and a report for a library folder not made yet", async () => {
+    const dir = library(3)
+    const missing = path.join(dir, 'later')
+    const s = await openLibraryServices(missing, { env: process.env, keep: true })
+    const scanned: string[] = []
+    const scan = async (source: { dir: string }): Promise<ScanResult> => {
+      scanned.push(source.dir)
+      return { root: source.dir, tasks: [], skipped: [] }
+    }
+    const { report, library: root, saveProblems } = await s.usage({ skills: [], sources: [{ kind: 'agiagent', dir }], scan })
+    expect(scanned).toEqual([dir])
+    expect(root).toBe(missing)
+    expect(report.skills).toEqual([])
+    expect(saveProblems).toEqual([])
+    // without skills the library is listed: a missing folder is the store's error
+    await expect(s.usage({ sources: [], scan })).rejects.toMatchObject({ code: 'not_found' })
+    s.close()
+  })
+
+  it('a store that could not be opened is opened again at the next ask (the app outlives a missing folder)', async () => {
+    const dir = path.join(library(1), 'made-later')
+    const s = await openLibraryServices(dir, { env: process.env, keep: true })
+    try {
+      await expect(s.library({ lazy: false })).rejects.toMatchObject({ code: 'not_found' })
+      fs.mkdirSync(dir)
+      expect((await s.library({ lazy: false })).root).toBe(fs.realpathSync(dir))
+      expect(await s.library({ lazy: false })).toBe(await s.library({ lazy: false }))
+    } finally {
+      s.close()
+    }
   })
 })

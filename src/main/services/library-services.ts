@@ -1,15 +1,17 @@
 /**
- * The one composition of a library's services outside the app: the CLI's skill commands, the MCP server and the
- * search daemon open a library through here — the store, its search index, the skill tools over both, the usage
- * report — instead of wiring them each their own way. (The app's workbench composes the same modules in
- * `workbench/core-modules.ts`, for many libraries at once.)
+ * The one composition of a library's services: the CLI's skill commands, the MCP server, the search daemon and the
+ * app's workbench (one services object per library, `workbench/core-modules.ts`) open a library through here — the
+ * store, its search index, the skill tools over both, the usage report — instead of wiring them each their own way.
  *
  * Two lifetimes: a command answers once (`keep: false`, the default: the saved index is opened once, only changed
- * files read), a long-lived process (an MCP server, the search daemon) keeps the index in memory and current
+ * files read), a long-lived process (the app, an MCP server, the search daemon) keeps the index in memory and current
  * (`keep: true`, optionally through a change feed). Nothing is opened before it is asked for: a query never lists
- * the library, and the usage scanner loads only when a report is asked for.
+ * the library, and the usage scanner loads only when a report is asked for. An opening that failed is tried again
+ * at the next ask (a long-lived process outlives a folder that was missing or unreadable for a moment).
  */
-import type { Skill, UsageReport } from '../../shared/types'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ScanResult, Skill, UsageReport } from '../../shared/types'
 import type { ChangeFeed } from '../search/change-feed'
 import type { LibrarySearch } from '../search/library-search'
 import type { SearchIndex } from '../search/search-index'
@@ -34,10 +36,15 @@ export interface UsageRequest {
   sources?: UsageSourceSpec[]
   /** Only uses from this time on (ms since the epoch). */
   since?: number
-  /** The library's active skills when a listing is at hand already (curation's; listing 20,000 files again costs a stat each). */
+  /**
+   * The library's active skills when a listing is at hand already (curation's; listing 20,000 files again costs a
+   * stat each). With them, a library folder that does not exist yet has a report too: its sources' uses, none its own.
+   */
   skills?: readonly Skill[]
   /** Keep the scanned sessions in the cache folder for the next report (default true). */
   persist?: boolean
+  /** How each source is scanned, instead of a scanner of this report's own (the app: its scans, kept for its life). */
+  scan?: (source: UsageSourceSpec) => Promise<ScanResult>
   signal?: AbortSignal
   onProgress?: (message: string) => void
 }
@@ -59,7 +66,7 @@ export interface LibraryServices {
    * so the skills it returns are located in it), else from `index()` at each query.
    */
   tools(opts?: { index?: SearchIndex; lazy?: boolean } & Pick<SkillToolsOptions, 'via' | 'workspaceRoot' | 'now' | 'foldUses'>): Promise<SkillTools>
-  /** The usage report of the library's active skills, and the problems saving the scanned sessions met. */
+  /** The usage report of the library's active skills, and the problems saving the scanned sessions met (none with `scan`). */
   usage(request?: UsageRequest): Promise<{ report: UsageReport; library: string; saveProblems: string[] }>
   /** Saves a changed index and stops its timers and watches. */
   close(): void
@@ -72,8 +79,16 @@ export async function openLibraryServices(dir: string, opts: LibraryServicesOpti
   const opened: { lazy?: Promise<SkillLibrary>; listed?: Promise<SkillLibrary> } = {}
 
   const library = (o: { lazy?: boolean } = {}): Promise<SkillLibrary> => {
-    if (o.lazy === false) return (opened.listed ??= openLibrary(dir))
-    return (opened.lazy ??= openLibrary(dir, { lazy: true, locate: (id) => (last ?? search?.peek() ?? undefined)?.pathOf(id) }))
+    const kind = o.lazy === false ? 'listed' : 'lazy'
+    let store = opened[kind]
+    if (!store) {
+      const opening = kind === 'listed' ? openLibrary(dir) : openLibrary(dir, { lazy: true, locate: (id) => (last ?? search?.peek() ?? undefined)?.pathOf(id) })
+      store = opened[kind] = opening
+      opening.catch(() => {
+        if (opened[kind] === opening) delete opened[kind]
+      })
+    }
+    return store
   }
 
   const index = async (o: { full?: boolean } = {}): Promise<SearchIndex> => {
@@ -105,19 +120,21 @@ export async function openLibraryServices(dir: string, opts: LibraryServicesOpti
     },
     async usage(request = {}) {
       const { collectUsage, defaultUsageSources, UsageScanner } = await import('../usage/service')
-      const lib = await library({ lazy: request.skills !== undefined })
-      const skills = request.skills ?? (await lib.list()).skills.filter((s) => !s.legacy)
-      const scanner = new UsageScanner({ persist: request.persist ?? true, env: opts.env })
+      const missing = request.skills !== undefined && !(await fs.promises.stat(dir).then(() => true, () => false))
+      const lib = missing ? null : await library({ lazy: request.skills !== undefined })
+      const root = lib?.root ?? path.resolve(dir)
+      const skills = request.skills ?? (await lib!.list()).skills.filter((s) => !s.legacy)
+      const scanner = request.scan ? null : new UsageScanner({ persist: request.persist ?? true, env: opts.env })
       const report = await collectUsage({
-        root: lib.root,
+        root,
         skills,
-        sources: request.sources ?? defaultUsageSources(lib.root, opts.env),
+        sources: request.sources ?? defaultUsageSources(root, opts.env),
         ...(request.since !== undefined ? { since: request.since } : {}),
         signal: request.signal,
         ...(request.onProgress ? { onProgress: request.onProgress } : {}),
-        scan: (s) => scanner.scan(s, request.signal)
+        scan: request.scan ?? ((s) => scanner!.scan(s, request.signal))
       })
-      return { report, library: lib.root, saveProblems: await scanner.save() }
+      return { report, library: root, saveProblems: scanner ? await scanner.save() : [] }
     },
     close() {
       search?.close()

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import fsp from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
@@ -11,7 +12,6 @@ import { defaultReflectionDeps } from '../reflect/default-deps'
 import { runReflection } from '../reflect/run-reflection'
 import type { ReflectionEvent } from '../reflect/types'
 import { ScanCache, scanRoot, type LogParse } from '../scan'
-import { openLibrary } from '../store/library'
 import { parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { strongestPairs } from '../text/strongest-pairs'
@@ -19,8 +19,7 @@ import { buildTfIdfIndex } from '../text/tfidf'
 import { stripBoilerplate } from '../text/boilerplate'
 import { similarityText } from '../curate/proposals'
 import { copySkillFiles } from '../tools/copy-files'
-import { createSkillTools } from '../tools/skill-tools'
-import { LibrarySearch } from '../search/library-search'
+import { openLibraryServices, type LibraryServices, type UsageRequest } from '../services/library-services'
 import { defaultCacheDir } from '../cache-dir'
 import { buildStamp } from '../search/daemon/address'
 import { graphCacheFile, loadCachedGraph, saveCachedGraph } from './graph-cache'
@@ -51,9 +50,10 @@ export interface ReflectRequest {
 }
 
 /**
- * The core modules the workbench drives, behind one small port: the store, the skill tools, the scanner,
- * reflection, curation and the similarity engine. `createCoreModules()` wires the real ones; tests may
- * pass their own. Until a module exists its methods answer ApiError('unavailable').
+ * The core modules the workbench drives, behind one small port: the store, the skill tools, the usage report, the
+ * scanner, reflection, curation and the similarity engine. `createCoreModules()` wires the real ones (a library's
+ * store, search, skill tools and usage through `services/library-services`, as the CLI and the MCP server have
+ * them); tests may pass their own. Until a module exists its methods answer ApiError('unavailable').
  */
 export interface CoreModules {
   openLibrary(dir: string): Promise<SkillStore>
@@ -65,6 +65,8 @@ export interface CoreModules {
   query(store: SkillStore, text: string, top: number): Promise<QueryResult>
   /** `rate_skill` semantics: quality = 0.7·old + 0.3·rating. */
   rate(store: SkillStore, skillId: string, rating: number): Promise<RateResult>
+  /** The usage report of the library in `dir` (`request.skills` given: the folder need not exist yet). */
+  usage(dir: string, request: UsageRequest): Promise<UsageReport>
   /** Scans a data root (incremental: `cache` is kept by the workbench per root). */
   scanRoot(rootDir: string, cache: unknown, signal?: AbortSignal): Promise<{ result: ScanResult; cache: unknown }>
   reflect(req: ReflectRequest, ctx: JobContext): Promise<ReflectSummary>
@@ -93,6 +95,7 @@ export function unavailableCore(): CoreModules {
     query: async () => unavailable('search'),
     listSkills: async () => unavailable('the skill listing'),
     rate: async () => unavailable('rating'),
+    usage: async () => unavailable('the usage report'),
     scanRoot: async () => unavailable('the task scanner'),
     reflect: async () => unavailable('reflection'),
     curatePlan: async () => unavailable('curation'),
@@ -250,16 +253,22 @@ export function reflectionFraction(e: Pick<ReflectionEvent, 'kind' | 'index' | '
 export async function createCoreModules(): Promise<CoreModules> {
   const base = unavailableCore()
   const scanCaches = new Map<string, ScanCache<LogParse>>()
-  // One persistent search index per library, kept current (the same index the CLI and MCP servers use).
-  const searches = new Map<string, LibrarySearch>()
-  const searchOf = (root: string): LibrarySearch => {
-    let s = searches.get(root)
-    if (!s) searches.set(root, (s = new LibrarySearch(root)))
+  // One services object per library (its real path), kept for the app's life: its store, and its search index kept
+  // current — composed as the CLI, the MCP server and the search daemon compose theirs.
+  const services = new Map<string, Promise<LibraryServices>>()
+  const servicesOf = async (dir: string): Promise<LibraryServices> => {
+    // a folder that does not exist (yet) goes by the path given; the store reports it when it is opened
+    const root = await fsp.realpath(dir).catch(() => dir)
+    let s = services.get(root)
+    if (!s) {
+      services.set(root, (s = openLibraryServices(root, { env: process.env, keep: true })))
+      s.catch(() => services.delete(root))
+    }
     return s
   }
   return {
     ...base,
-    openLibrary: (dir) => openLibrary(dir),
+    openLibrary: async (dir) => (await servicesOf(dir)).library({ lazy: false }),
     checkSkillText(text, current) {
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
@@ -273,18 +282,19 @@ export async function createCoreModules(): Promise<CoreModules> {
       }
       return undefined
     },
-    listSkills: (root, includeLegacy) => searchOf(root).summaries(includeLegacy),
+    listSkills: async (root, includeLegacy) => (await servicesOf(root)).search!.summaries(includeLegacy),
     async query(store, text, top) {
-      const search = searchOf(store.root)
-      return createSkillTools(store, { search: () => search.current() }).query_skill(text, { top, touch: false })
+      const tools = await (await servicesOf(store.root)).tools({ lazy: false })
+      return tools.query_skill(text, { top, touch: false })
     },
     async rate(store, skillId, rating) {
-      const result = await createSkillTools(store).rate_skill(skillId, rating)
+      const result = await (await (await servicesOf(store.root)).tools({ lazy: false })).rate_skill(skillId, rating)
       if (result.status !== 'success') {
         throw new ApiError(typeof result.code === 'string' ? result.code : 'bad_request', result.message)
       }
       return { skill_id: skillId, before: Number(result.old_quality_index), after: Number(result.new_quality_index) }
     },
+    usage: async (dir, request) => (await (await servicesOf(dir)).usage(request)).report,
     async scanRoot(rootDir, cache, signal) {
       const own = (cache as ScanCache<LogParse> | undefined) ?? scanCaches.get(rootDir) ?? new ScanCache<LogParse>()
       scanCaches.set(rootDir, own)

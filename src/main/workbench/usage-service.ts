@@ -1,13 +1,15 @@
 /**
  * The usage evidence of a library in the app (issue 14): every configured source — the data roots and the
- * session folders (detected and added) — scanned incrementally, plus the library's recorded query hits.
+ * session folders (detected and added) — scanned incrementally, plus the library's recorded query hits. The report
+ * is the library services' (`services/library-services`, as `skillbench usage` has it); what is the app's own is
+ * the sources and how they are scanned: one scanner for every library, the data roots through the workbench's scans.
  * Concurrent requests for one library share one computation.
  */
 import type { ApiHandlers, LibraryInfo } from '../../shared/api'
 import type { ScanResult, UsageReport } from '../../shared/types'
 import { detectSessionDirs } from '../scan/sessions'
-import type { SkillStore } from '../store/types'
-import { collectUsage, UsageScanner, type UsageSourceSpec } from '../usage/service'
+import type { UsageRequest } from '../services/library-services'
+import { UsageScanner, type UsageSourceSpec } from '../usage/service'
 import type { SettingsStore } from './settings-store'
 import { mergeSources } from './session-sources'
 
@@ -15,7 +17,8 @@ export interface UsageServiceDeps {
   settings: SettingsStore
   env: NodeJS.ProcessEnv
   requireLibrary(library: string): Promise<LibraryInfo>
-  storeFor(library: string): Promise<SkillStore>
+  /** The usage report of the library folder (the core's, through its services). */
+  report(dir: string, request: UsageRequest): Promise<UsageReport>
   /** The data roots the workbench knows. */
   roots(): string[]
   /** The workbench's own (cached) scan of a data root. */
@@ -41,20 +44,18 @@ export function createUsageService(deps: UsageServiceDeps): UsageService {
 
   async function compute(library: string, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<UsageReport> {
     const info = await deps.requireLibrary(library)
-    const store = info.exists ? await deps.storeFor(library) : null
-    const skills = store ? (await store.list()).skills.filter((s) => !s.legacy) : []
     const cut = deps.settings.settings.maxEnhanceContextChars
     if (!scanner || scannerCut !== cut) {
       scanner = new UsageScanner({ env: deps.env, maxEnhanceContextChars: cut })
       scannerCut = cut
     }
     const own = scanner
-    return collectUsage({
-      root: store?.root ?? info.path,
-      skills,
+    return deps.report(info.path, {
+      // a library folder not made yet: no skills of its own, the sources' uses all the same
+      ...(info.exists ? {} : { skills: [] }),
       sources: sources(),
       signal,
-      onProgress,
+      ...(onProgress ? { onProgress } : {}),
       scan: (s) => (s.kind === 'agiagent' ? deps.scanRoot(s.dir) : own.scan(s, signal))
     })
   }
