@@ -9,11 +9,11 @@
 import type { Readable, Writable } from 'node:stream'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { McpError, ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { McpError, ErrorCode, type CallToolResult, type JSONRPCMessage, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { isValidSkillId } from '../store/paths'
 import { DISABLED_MESSAGE, type SkillToolName } from '../tools/skill-tools'
-import { SKILL_TOOL_SCHEMAS } from '../tools/schemas'
+import { SKILL_TOOL_SCHEMAS, type FunctionToolSchema } from '../tools/schemas'
 import type { Availability } from './availability'
 import { SERVER_NAME, SERVER_VERSION, serverInstructions } from './handshake'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
@@ -37,24 +37,6 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: serverInstructions(), capabilities: { logging: {} } })
   const clientName = (): string | undefined => server.server.getClientVersion()?.name
 
-  for (const schema of SKILL_TOOL_SCHEMAS) {
-    const name = schema.function.name as SkillToolName
-    server.registerTool(
-      name,
-      {
-        description: schema.function.description,
-        inputSchema: zodObjectFromJsonSchema(schema.function.parameters),
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: name === 'edit_skill' || name === 'delete_skill',
-          idempotentHint: name === 'delete_skill',
-          openWorldHint: false
-        }
-      },
-      async (args: Record<string, unknown>) => answer(name, args, clientName())
-    )
-  }
-
   // add_lesson / record_preference: under the edit switch (proposals by default), seed 003
   const memoryAnswer = createMemoryToolAnswerer({
     libraryRoot: opts.store.root,
@@ -64,16 +46,27 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
     log: opts.log,
     now: opts.now
   })
-  for (const schema of MEMORY_TOOL_SCHEMAS) {
-    const name = schema.function.name as MemoryToolName
+  // every tool: its schema, what it may do, and who answers it — the skill tools, then the memory tools
+  const tools: { schema: FunctionToolSchema; annotations: ToolAnnotations; answer: (args: Record<string, unknown>) => Promise<CallToolResult> }[] = [
+    ...SKILL_TOOL_SCHEMAS.map((schema) => {
+      const name = schema.function.name as SkillToolName
+      return {
+        schema,
+        annotations: { readOnlyHint: false, destructiveHint: name === 'edit_skill' || name === 'delete_skill', idempotentHint: name === 'delete_skill', openWorldHint: false },
+        answer: (args: Record<string, unknown>) => answer(name, args, clientName())
+      }
+    }),
+    ...MEMORY_TOOL_SCHEMAS.map((schema) => ({
+      schema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      answer: (args: Record<string, unknown>) => memoryAnswer(schema.function.name as MemoryToolName, args, clientName())
+    }))
+  ]
+  for (const tool of tools) {
     server.registerTool(
-      name,
-      {
-        description: schema.function.description,
-        inputSchema: zodObjectFromJsonSchema(schema.function.parameters),
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
-      },
-      async (args: Record<string, unknown>) => memoryAnswer(name, args, clientName())
+      tool.schema.function.name,
+      { description: tool.schema.function.description, inputSchema: zodObjectFromJsonSchema(tool.schema.function.parameters), annotations: tool.annotations },
+      async (args: Record<string, unknown>) => tool.answer(args)
     )
   }
 
