@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { listFromIndex, loadSearchIndex, openSearchIndex, saveSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
+import { loadSearchIndex, saveSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
 import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedSkill, MAX_DELTA_DOCS, SearchIndex } from '../../src/main/search/search-index'
 import { skillPreview } from '../../src/main/search/skill-text'
@@ -32,7 +32,7 @@ function library(n: number): string {
 /** The answer of an index built from nothing (in a cache folder of its own). */
 async function fullRebuild(dir: string, text: string, top: number): Promise<{ path: string; score: number }[]> {
   const env = { ...process.env, SKILLBENCH_CACHE_DIR: tempDir('sb-rebuild-cache-') }
-  const { index } = await openSearchIndex(dir, { env, save: false })
+  const { index } = await LibrarySearch.open(dir, { env, save: false })
   return index.query(text, top).map((h) => ({ path: h.path, score: h.score }))
 }
 
@@ -57,14 +57,14 @@ function changeFive(dir: string, round: number): void {
 describe('changes since the saved search index', () => {
   it('a few changed skills are saved as a delta; the next process reads none of them again and ranks as a full rebuild', async () => {
     const dir = library(120)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     const base = fileKey(searchIndexFile(dir))
     changeFive(dir, 1)
-    expect((await openSearchIndex(dir)).changed).toBe(5)
+    expect((await LibrarySearch.open(dir)).changed).toBe(5)
     // The whole index was not written again: the changes went to the delta beside it.
     expect(fileKey(searchIndexFile(dir))).toBe(base)
     expect(fs.existsSync(searchDeltaFile(dir))).toBe(true)
-    const again = await openSearchIndex(dir)
+    const again = await LibrarySearch.open(dir)
     expect(again.changed).toBe(0)
     for (const q of [...QUERIES, 'zqxround1', 'note retry docker']) {
       for (const top of [1, 5]) {
@@ -75,14 +75,14 @@ describe('changes since the saved search index', () => {
     expect(again.index.query('zqxround1', 1)[0]!.path).toBe('skill_5.md')
     // A second round on top of the first: still one delta, still exact; listings as the store lists.
     changeFive(dir, 2)
-    expect((await openSearchIndex(dir)).changed).toBe(5)
+    expect((await LibrarySearch.open(dir)).changed).toBe(5)
     expect(fileKey(searchIndexFile(dir))).toBe(base)
-    const third = await openSearchIndex(dir)
+    const third = await LibrarySearch.open(dir)
     expect(third.changed).toBe(0)
     for (const q of QUERIES) await expectAsRebuilt(third.index, dir, q, 5)
     const lib = await openLibrary(dir)
     const listed = await lib.list({ includeLegacy: true })
-    expect((await listFromIndex(dir, { includeLegacy: true })).skills).toEqual(listed.skills.map(listedSkill))
+    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(true)).skills).toEqual(listed.skills.map(listedSkill))
     // The app's rows from index + delta: previews of the changed skills come from the delta.
     const search = new LibrarySearch(dir, { saveDelayMs: 0 })
     const rows = await search.summaries(true)
@@ -93,25 +93,25 @@ describe('changes since the saved search index', () => {
 
   it('more changes than a delta holds rewrite the whole index, and the delta goes', async () => {
     const dir = library(MAX_DELTA_DOCS + 20)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     fs.appendFileSync(path.join(dir, 'skill_1.md'), '\nOne more line.\n')
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     const base = fileKey(searchIndexFile(dir))
     expect(fs.existsSync(searchDeltaFile(dir))).toBe(true)
     for (let i = 0; i <= MAX_DELTA_DOCS; i++) fs.appendFileSync(path.join(dir, `skill_${i}.md`), `\nChecked ${i}.\n`)
-    expect((await openSearchIndex(dir)).changed).toBe(MAX_DELTA_DOCS + 1)
+    expect((await LibrarySearch.open(dir)).changed).toBe(MAX_DELTA_DOCS + 1)
     expect(fileKey(searchIndexFile(dir))).not.toBe(base)
     expect(fs.existsSync(searchDeltaFile(dir))).toBe(false)
-    const again = await openSearchIndex(dir)
+    const again = await LibrarySearch.open(dir)
     expect(again.changed).toBe(0)
     for (const q of QUERIES) await expectAsRebuilt(again.index, dir, q, 3)
   })
 
   it('a damaged delta, or one written for an index replaced since, is passed over: those files are read again, the answers stay exact', async () => {
     const dir = library(120)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     changeFive(dir, 1)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     const deltaFile = searchDeltaFile(dir)
     const good = fs.readFileSync(deltaFile)
     const sections = (JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }).sections
@@ -171,9 +171,9 @@ describe('changes since the saved search index', () => {
       const answers = await Promise.all([query(text), query(text), query(text), query(text)])
       for (const a of answers) expect((JSON.parse(a) as { skills: { path: string }[] }).skills.map((s) => s.path)).toEqual(expected)
     }
-    const settled = await openSearchIndex(dir, { env: { ...env } })
+    const settled = await LibrarySearch.open(dir, { env: { ...env } })
     expect(settled.changed).toBeLessThanOrEqual(5 * 4) // at worst the last delta was lost in a race: read again, never wrong
-    expect((await openSearchIndex(dir, { env: { ...env } })).changed).toBe(0)
+    expect((await LibrarySearch.open(dir, { env: { ...env } })).changed).toBe(0)
     expect(settled.index.query(text, 3).map((h) => h.path)).toEqual((await engineAnswer(dir, text, 3)).map((h) => h.path))
   })
 })

@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
-import { openSearchIndex } from '../../src/main/search/open'
+import { LibrarySearch } from '../../src/main/search/library-search'
 import { indexedText } from '../../src/main/search/search-index'
 import { openLibrary } from '../../src/main/store/library'
 import { serializeSkillFile } from '../../src/main/store/skill-file'
@@ -55,7 +55,7 @@ export async function engineAnswer(dir: string, text: string, top: number): Prom
 }
 
 export async function indexAnswer(dir: string, text: string, top: number): Promise<{ path: string; score: number }[]> {
-  const { index } = await openSearchIndex(dir)
+  const { index } = await LibrarySearch.open(dir)
   return index.query(text, top).map((h) => ({ path: h.path, score: h.score }))
 }
 

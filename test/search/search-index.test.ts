@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listFromIndex, listTextsFromIndex, loadSearchIndex, openSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
+import { loadSearchIndex, searchDeltaFile, searchIndexFile } from '../../src/main/search/open'
 import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedPreview, listedSkill, MAX_DELTA_DOCS } from '../../src/main/search/search-index'
 import { skillPreview } from '../../src/main/search/skill-text'
@@ -39,8 +39,19 @@ describe('the persistent search index', () => {
     for (const q of QUERIES) expectSameRanking(warm.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
   })
 
+  it('ranks skills held in memory (no folder behind them) as the index of their library does; ties go to the earlier one given', async () => {
+    const listed = (await (await openLibrary(dir)).list()).skills.filter((s) => !s.legacy)
+    const inMemory = LibrarySearch.ofSkills(listed)
+    for (const q of QUERIES) for (const top of [1, 3, 10]) expectSameRanking(inMemory.query(q, top).map((h) => ({ path: h.path, score: h.score })), await indexAnswer(dir, q, top))
+    // Two skills with the same text: the order they are given in decides, not their paths.
+    const twin = { ...listed[0]!, path: 'a/twin.md', skill_id: 'twin' }
+    expect(LibrarySearch.ofSkills([listed[0]!, twin]).query(listed[0]!.title, 2).map((h) => h.skillId)).toEqual([listed[0]!.skill_id, 'twin'])
+    expect(LibrarySearch.ofSkills([twin, listed[0]!]).query(listed[0]!.title, 2).map((h) => h.skillId)).toEqual(['twin', listed[0]!.skill_id])
+    expect(LibrarySearch.ofSkills([]).query('anything', 3)).toEqual([])
+  })
+
   it('stays exact through edits, additions, removals and retirements (only those files are read again)', async () => {
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     // Same size, new content: caught by mtime/ctime/inode, never a stale answer.
     const f = path.join(dir, 'skill_5.md')
     const text = fs.readFileSync(f, 'utf8')
@@ -49,10 +60,10 @@ describe('the persistent search index', () => {
     fs.writeFileSync(path.join(dir, 'skill_new.md'), skillText(500))
     fs.rmSync(path.join(dir, 'skill_7.md'))
     fs.renameSync(path.join(dir, 'skill_8.md'), path.join(dir, 'legacy', 'skill_8.md'))
-    const { changed } = await openSearchIndex(dir)
+    const { changed } = await LibrarySearch.open(dir)
     expect(changed).toBe(5) // edited, added, removed, and the retired one counts as gone + added in legacy/
     for (const q of QUERIES) expectSameRanking(await indexAnswer(dir, q, 5), await engineAnswer(dir, q, 5))
-    expect((await openSearchIndex(dir)).changed).toBe(0)
+    expect((await LibrarySearch.open(dir)).changed).toBe(0)
   })
 
   it('lists exactly what the store lists (everything but bodies, with unfolded uses, and what does not load)', async () => {
@@ -60,12 +71,12 @@ describe('the persistent search index', () => {
     await lib.recordUse(['1700000003', '1700000010'])
     for (const legacy of [false, true]) {
       const fromStore = await lib.list({ includeLegacy: legacy })
-      const fromIndex = await listFromIndex(dir, { includeLegacy: legacy })
+      const fromIndex = await new LibrarySearch(dir, { keep: false, ranking: false }).list(legacy)
       expect(fromIndex.skills).toEqual(fromStore.skills.map(listedSkill))
       const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
       expect(fromIndex.errors.map(key).sort()).toEqual(fromStore.errors.map(key).sort())
     }
-    expect((await listFromIndex(dir)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
+    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
     // The app's list rows: what the store's skills make (everything but the body, its start as one line, its length).
     const search = new LibrarySearch(dir, { saveDelayMs: 0 })
     for (const legacy of [false, true]) {
@@ -100,17 +111,17 @@ describe('the persistent search index', () => {
         search.close()
       }
     }
-    await openSearchIndex(zh) // built and saved
+    await LibrarySearch.open(zh) // built and saved
     expect(await rows()).toEqual(await expected()) // previews from the saved file
     // The listing a CLI prints hands the saved previews over undecoded; they decode to the same text.
-    const texts = (await listTextsFromIndex(zh, { includeLegacy: true })).skills
+    const texts = (await new LibrarySearch(zh, { keep: false, ranking: false }).listing(true)).skills
     expect(texts.some((s) => Buffer.isBuffer(s.preview))).toBe(true)
     expect(texts.map(listedPreview)).toEqual(((await expected()) as { preview: string }[]).map((r) => r.preview))
     // More changes than a delta holds: the whole index is written again, the unchanged skills' previews from the
     // old file's bytes.
     const before = fs.readFileSync(searchIndexFile(zh))
     for (let i = 0; i <= MAX_DELTA_DOCS; i++) fs.appendFileSync(path.join(zh, `skill_${i}.md`), `\nMore text ${i}.\n`)
-    await openSearchIndex(zh)
+    await LibrarySearch.open(zh)
     expect(fs.readFileSync(searchIndexFile(zh)).equals(before)).toBe(false)
     expect(fs.existsSync(searchDeltaFile(zh))).toBe(false)
     expect(await rows()).toEqual(await expected())
@@ -118,7 +129,7 @@ describe('the persistent search index', () => {
 
   it('rebuilds from a damaged, foreign or other-version file, and never reads one through a link', async () => {
     const file = searchIndexFile(dir)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     const good = fs.readFileSync(file)
     // A few bytes damaged in any section (the scores, the listing texts, the terms): never used, rebuilt, same answers.
     const header = JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }
@@ -130,11 +141,11 @@ describe('the persistent search index', () => {
       const at = off + Math.floor(len / 2)
       bad[at] = bad[at]! ^ 0x5a
       fs.writeFileSync(file, bad)
-      const again = await openSearchIndex(dir)
+      const again = await LibrarySearch.open(dir)
       // Sections a query reads are checked at load (rebuilt at once); the listing texts and terms when first needed.
       if (section !== 'json') expect(again.changed, section).toBeGreaterThan(100)
       for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
-      const listed = await listFromIndex(dir)
+      const listed = await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)
       expect(listed.skills).toEqual((await (await openLibrary(dir)).list()).skills.map(listedSkill))
     }
     // Another library's index under this name: not used. (The folder's last character is random: the other name
@@ -143,22 +154,22 @@ describe('the persistent search index', () => {
     const foreign = good.toString('latin1').replace(dir, otherDir)
     expect(foreign).not.toBe(good.toString('latin1'))
     fs.writeFileSync(file, foreign, 'latin1')
-    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    expect((await LibrarySearch.open(dir)).changed).toBeGreaterThan(100)
     fs.writeFileSync(file, 'not an index')
-    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    expect((await LibrarySearch.open(dir)).changed).toBeGreaterThan(100)
     // The cache file replaced by a link to some other file: not read through, and replaced (not written through).
     const elsewhere = path.join(tempDir('sb-elsewhere-'), 'keep.idx')
     fs.writeFileSync(elsewhere, good)
     fs.rmSync(file)
     fs.symlinkSync(elsewhere, file)
-    expect((await openSearchIndex(dir)).changed).toBeGreaterThan(100)
+    expect((await LibrarySearch.open(dir)).changed).toBeGreaterThan(100)
     expect(fs.lstatSync(file).isSymbolicLink()).toBe(false)
     expect(fs.readFileSync(elsewhere).equals(good)).toBe(true)
   })
 
   it('a listing never reads the ranking arrays; one that must save reads them then, and a damaged one costs only that save', async () => {
     const file = searchIndexFile(dir)
-    await openSearchIndex(dir)
+    await LibrarySearch.open(dir)
     fs.rmSync(searchDeltaFile(dir), { force: true })
     const good = fs.readFileSync(file)
     const header = JSON.parse(good.toString('utf8', 16, 16 + good.readUInt32LE(12))) as { sections: Record<string, [number, number]> }
@@ -169,22 +180,22 @@ describe('the persistent search index', () => {
     fs.writeFileSync(file, bad)
     const store = async (): Promise<unknown> => (await (await openLibrary(dir)).list()).skills.map(listedSkill)
     // Nothing changed: listed from the saved index as it is (not rebuilt, the damage not even seen).
-    expect((await listFromIndex(dir)).skills).toEqual(await store())
+    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills).toEqual(await store())
     expect(fs.readFileSync(file).equals(bad)).toBe(true)
     // A changed skill: listed as it is now; saving needs the ranking, finds it damaged, and leaves the file alone.
     const edited = path.join(dir, fs.readdirSync(dir).filter((f) => /^skill_\d+\.md$/.test(f)).sort()[5]!)
     const original = fs.readFileSync(edited, 'utf8')
     fs.writeFileSync(edited, `${original}\nChecked again.\n`)
-    expect((await listFromIndex(dir)).skills).toEqual(await store())
+    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills).toEqual(await store())
     expect(fs.readFileSync(file).equals(bad)).toBe(true)
     // The next query loads the ranking at once, finds the damage and rebuilds: exact answers.
-    const again = await openSearchIndex(dir)
+    const again = await LibrarySearch.open(dir)
     expect(again.changed).toBeGreaterThan(100)
     for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
     // With an intact file, a listing after a change saves it (reading the ranking then) and a query reads one file.
     fs.writeFileSync(edited, original)
-    await listFromIndex(dir)
-    expect((await openSearchIndex(dir)).changed).toBe(0)
+    await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)
+    expect((await LibrarySearch.open(dir)).changed).toBe(0)
   })
 
   it('in a long-lived process, sees another process\'s write at the next query (ledger) and an editor\'s within the freshness bound', async () => {

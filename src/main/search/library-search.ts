@@ -1,29 +1,57 @@
 /**
- * The search index of one library in a long-lived process (an MCP server, the app, the search server): opened once
- * (warm from the cache folder), then kept current cheaply before each use. With a change feed (file notifications,
- * change-feed.ts) only the files it names are checked again, and the whole library when it asks for that: always
- * current. Without one, the ledger says which skills other Skillbench processes wrote (those files are re-read), and
- * a full check of every file's stat runs when the last one is older than `maxAgeMs` (edits by other programs).
- * Saved back to the cache folder after changes, at most every few seconds.
+ * The one way to search a library: its search index opened, kept current, listed and ranked, behind one object and
+ * one options type. (search-index.ts is the data structure it hands out; open.ts where it is saved.)
+ *
+ * Two lifetimes. A long-lived process (an MCP server, the app, the search daemon; `keep`, the default) opens the
+ * index once (warm from the cache folder), then keeps it current cheaply before each use. With a change feed (file
+ * notifications, change-feed.ts) only the files it names are checked again, and the whole library when it asks for
+ * that: always current. Without one, the ledger says which skills other Skillbench processes wrote (those files are
+ * re-read), and a full check of every file's stat runs when the last one is older than `maxAgeMs` (edits by other
+ * programs). Saved back to the cache folder after changes, at most every few seconds. A command that answers once
+ * (`keep: false`) opens it once: the saved index, checked against every file, only changed files read, saved back
+ * when any were.
+ *
+ * Skills already in memory with no library folder behind them are ranked the same way by `LibrarySearch.ofSkills`.
  */
+import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { sweepTempFiles } from '../store/atomic'
 import { LedgerTail } from '../store/ledger'
-import { walkLibrary } from '../store/walk'
+import { walkLibrary, type LibraryWalk } from '../store/walk'
 import type { SkillListResult } from '../../shared/api'
-import type { LoadError } from '../../shared/types'
+import type { LoadError, Skill } from '../../shared/types'
 import type { ChangeFeed } from './change-feed'
-import { listingOf, openSearchIndex, saveSearchIndex } from './open'
-import { listedPreview, parseListed, type ListedText, type SearchIndex } from './search-index'
+import { listingOf, loadSearchIndex, saveSearchIndex } from './open'
+import { listedPreview, parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
 import { summaryOf } from './skill-text'
 
 export interface LibrarySearchOptions {
+  /** Where the cache folder is (SKILLBENCH_CACHE_DIR, XDG_CACHE_HOME…); default process.env. */
   env?: NodeJS.ProcessEnv
-  /** How old the last full check of the files may be (default 1000 ms). */
+  /**
+   * A long-lived process (default true): the index stays in memory and is made current before each use. false: a
+   * command that answers once — opened once, never checked again.
+   */
+  keep?: boolean
+  /** With `keep`: how old the last full check of the files may be (default 1000 ms). */
   maxAgeMs?: number
-  /** How long after a change the index is saved (default 5000 ms; 0 = at once). */
+  /** With `keep`: how long after a change the index is saved (default 5000 ms; 0 = at once). */
   saveDelayMs?: number
-  /** File notifications for this library (closed with it); used unless it reports a fallback. */
+  /** With `keep`: file notifications for this library (closed with it); used unless it reports a fallback. */
   feed?: ChangeFeed
+  /** Read the saved ranking arrays at open (default true); false for a listing: read at the first query, if any. */
+  ranking?: boolean
+  /** Save a changed index at open (default true). */
+  save?: boolean
+}
+
+/** An index opened once (`LibrarySearch.open`). */
+export interface OpenedSearch {
+  index: SearchIndex
+  /** The walk the index was brought up to date with (skipped entries are part of a listing). */
+  walk: LibraryWalk
+  /** Documents re-read because they were new, changed or gone. */
+  changed: number
 }
 
 export class LibrarySearch {
@@ -36,10 +64,36 @@ export class LibrarySearch {
   private skipped: LoadError[] = []
 
   constructor(
+    /** The library's real path (the index is saved under a hash of it). */
     readonly root: string,
     private readonly opts: LibrarySearchOptions = {}
   ) {
     this.ledger = new LedgerTail(root)
+  }
+
+  /**
+   * A current index of the library at `root` (its real path), once: the saved one loaded, checked against every
+   * file, the changed ones read, saved when anything changed (`keep`, `maxAgeMs`, `saveDelayMs`, `feed` do not apply).
+   */
+  static async open(root: string, opts: LibrarySearchOptions = {}): Promise<OpenedSearch> {
+    const env = opts.env ?? process.env
+    // The library's top folder is read on the thread pool while the saved index loads here.
+    const walking = walkLibrary(root)
+    const index = loadSearchIndex(root, env, { ranking: opts.ranking })
+    const walk = await walking
+    // Temp files of crashed writers are swept at open, as the store does.
+    for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
+    const changed = await index.sync(walk)
+    if (index.dirty && opts.save !== false) saveSearchIndex(index, env)
+    return { index, walk, changed }
+  }
+
+  /**
+   * An index over skills in memory, in their order (ties go to the earlier one), ranked as a library's: for a
+   * store with no folder behind its listing, or a listing that must include what was written a moment ago.
+   */
+  static ofSkills(skills: readonly Skill[]): SearchIndex {
+    return SearchIndex.ofSkills(skills)
   }
 
   /** The index as last made current (null before the first use). */
@@ -52,10 +106,11 @@ export class LibrarySearch {
    * (or `full`: always — a list a person looks at right after an editor saved).
    */
   async current(opts: { full?: boolean } = {}): Promise<SearchIndex> {
+    if (this.opts.keep === false) return this.index ?? this.openOnce()
     if (!this.index) {
       this.opening ??= (async () => {
         this.ledger.poll() // what is in the ledger now is covered by the walk below
-        const { index, walk } = await openSearchIndex(this.root, { env: this.opts.env })
+        const { index, walk } = await LibrarySearch.open(this.root, { env: this.opts.env })
         this.skipped = walk.skipped
         this.checkedAt = Date.now()
         if (this.watched()) {
@@ -96,6 +151,22 @@ export class LibrarySearch {
     return index
   }
 
+  /** A command's index: opened at the first use, then handed out as it is. */
+  private openOnce(): Promise<SearchIndex> {
+    this.opening ??= LibrarySearch.open(this.root, this.opts).then(
+      ({ index, walk }) => {
+        this.skipped = walk.skipped
+        this.checkedAt = Date.now()
+        return (this.index = index)
+      },
+      (err: unknown) => {
+        this.opening = null
+        throw err
+      }
+    )
+    return this.opening
+  }
+
   /** Whether a change feed keeps the index current (else: stat checks). */
   private watched(): boolean {
     return this.opts.feed !== undefined && this.opts.feed.fallback === null
@@ -116,6 +187,12 @@ export class LibrarySearch {
   /** The library's listing (as `skillbench list` prints it) from the index, checked as `current({ full: true })`. */
   async listing(includeLegacy: boolean): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
     return listingOf(await this.current({ full: true }), this.skipped, includeLegacy)
+  }
+
+  /** The same listing with every skill parsed. */
+  async list(includeLegacy: boolean): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
+    const { skills, errors } = await this.listing(includeLegacy)
+    return { skills: skills.map(parseListed), errors }
   }
 
   /** The library's list rows from the index, checked against every file's stat: only changed files are read. */
@@ -139,7 +216,7 @@ export class LibrarySearch {
   close(): void {
     clearTimeout(this.saveTimer)
     this.saveTimer = undefined
-    if (this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
+    if (this.opts.keep !== false && this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
     this.index?.closeFile()
     this.opts.feed?.close()
   }

@@ -1,34 +1,25 @@
 /**
- * Where a library's search index lives and how a process gets a current one: load the saved index from the cache
- * folder, walk the library, re-read what changed, save it back when anything did.
+ * Where a library's search index is saved and how: loaded from the cache folder with the changes saved since, saved
+ * back as a whole or as a small delta; and a listing made from a current index. `LibrarySearch` (library-search.ts)
+ * is the way in: nothing outside search/ imports this file.
  */
 import { isLegacyPath } from '../../shared/legacy-paths'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError } from '../../shared/types'
-import { sweepTempFiles } from '../store/atomic'
 import { LedgerTail, withPendingUse } from '../store/ledger'
 import { duplicateIdErrors, duplicateIds } from '../store/load'
-import { walkLibrary, type LibraryWalk } from '../store/walk'
 import { searchCacheDir } from './daemon/address'
 import { writeCacheFileSync } from '../cache-files'
 import { IndexFile } from './codec'
 import { encodeDelta, readDeltaChanges } from './delta'
-import { parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
+import { parseListed, SearchIndex, type ListedText } from './search-index'
 
 /** The cache file of a library's search index (a hash of its real path: libraries never collide). */
 export function searchIndexFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = crypto.createHash('sha256').update(root).digest('hex').slice(0, 20)
   return path.join(searchCacheDir(env), `${key}.idx`)
-}
-
-export interface OpenedSearch {
-  index: SearchIndex
-  /** The walk the index was brought up to date with (skipped entries are part of a listing). */
-  walk: LibraryWalk
-  /** Documents re-read because they were new, changed or gone. */
-  changed: number
 }
 
 /** The file of changes since the saved index (delta.ts), beside it. */
@@ -93,31 +84,6 @@ export function saveSearchIndex(index: SearchIndex, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** A current index of the library at `root` (its real path): loaded, checked against every file, saved when changed. */
-export async function openSearchIndex(root: string, opts: { env?: NodeJS.ProcessEnv; index?: SearchIndex; save?: boolean; ranking?: boolean } = {}): Promise<OpenedSearch> {
-  const env = opts.env ?? process.env
-  // The library's top folder is read on the thread pool while the saved index loads here.
-  const walking = walkLibrary(root)
-  const index = opts.index ?? loadSearchIndex(root, env, { ranking: opts.ranking })
-  const walk = await walking
-  // Temp files of crashed writers are swept at open, as the store does.
-  for (const t of walk.temps) await sweepTempFiles(path.dirname(t), [path.basename(t)])
-  const changed = await index.sync(walk)
-  if (index.dirty && opts.save !== false) saveSearchIndex(index, env)
-  return { index, walk, changed }
-}
-
-/**
- * A listing of the library from its search index, as the store would list it, each skill as its JSON text: every
- * skill (everything but the body, with the uses not folded yet added), and everything passed over — links and
- * special files, files that do not load, active skills sharing an id. Reads only the files that changed since the
- * index was saved, and parses only the skills with uses to add.
- */
-export async function listTextsFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedText[]; errors: LoadError[] }> {
-  const { index, walk } = await openSearchIndex(root, { env: opts.env, ranking: false })
-  return listingOf(index, walk.skipped, opts.includeLegacy ?? false)
-}
-
 /** The listing of a current index (`skipped`: what its last walk passed over), with the ledger's unfolded uses. */
 export function listingOf(index: SearchIndex, skipped: readonly LoadError[], includeLegacy: boolean): { skills: ListedText[]; errors: LoadError[] } {
   const all = index.listingTexts(true)
@@ -140,10 +106,4 @@ export function listingOf(index: SearchIndex, skipped: readonly LoadError[], inc
   }
   const errors = [...skipped, ...all.errors, ...duplicateIdErrors(duplicateIds(all.skills))]
   return { skills: includeLegacy ? all.skills : all.skills.filter((s) => !s.legacy), errors }
-}
-
-/** The same listing with every skill parsed. */
-export async function listFromIndex(root: string, opts: { includeLegacy?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ skills: ListedSkill[]; errors: LoadError[] }> {
-  const { skills, errors } = await listTextsFromIndex(root, opts)
-  return { skills: skills.map(parseListed), errors }
 }

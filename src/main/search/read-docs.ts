@@ -4,6 +4,7 @@
  * local to one batch; the index maps them to its own vocabulary.
  */
 import { threadId } from 'node:worker_threads'
+import type { Skill } from '../../shared/types'
 import type { Candidate } from '../store/walk'
 import { loadSkillFiles } from '../store/load'
 import { docTermsOf } from '../text/doc-terms'
@@ -55,6 +56,22 @@ export function readDocs(candidates: readonly Candidate[]): ReadBatch {
     // Retired skills are listed but never ranked.
     textOf.push(c.legacy ? -1 : texts.push(indexedText(skill)) - 1)
   }
+  return withTerms(docs, texts, textOf)
+}
+
+/**
+ * Skills already in memory (a store's listing, no files read) as one batch, in their order: what a ranking over
+ * them needs. No stat keys and no listing text: such a batch is only ranked, never listed or saved.
+ */
+export function readSkills(skills: readonly Skill[]): ReadBatch {
+  const docs = skills.map((s): ReadDoc => ({ rel: s.path, size: -1, mtimeMs: -1, ino: -1, ctimeMs: -1, ok: true, legacy: s.legacy, id: s.skill_id, json: '', preview: '' }))
+  const texts: string[] = []
+  const textOf = skills.map((s) => (s.legacy ? -1 : texts.push(indexedText(s)) - 1))
+  return withTerms(docs, texts, textOf)
+}
+
+/** The batch of these documents with the terms of `texts` (document k's is `texts[textOf[k]]`; -1: none). */
+function withTerms(docs: ReadDoc[], texts: string[], textOf: readonly number[]): ReadBatch {
   // The index builder's pass 1: each document's distinct terms with counts, words stemmed once per batch.
   const terms = docTermsOf(texts)
   const ptr = new Uint32Array(docs.length + 1)

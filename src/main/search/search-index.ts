@@ -9,7 +9,7 @@
  */
 import { lowerBound } from '../../shared/sorted'
 import { smoothIdf } from '../text/idf'
-import type { LoadError } from '../../shared/types'
+import type { LoadError, Skill } from '../../shared/types'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
 import { skillFileAt } from '../store/walk'
@@ -17,7 +17,7 @@ import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../text/tokenize'
 import { encodeIndex, IndexFile } from './codec'
 import type { DeltaDoc, IndexDelta } from './delta'
 import { deriveRanking, type Derived } from './derive'
-import { readDocs, type ReadBatch, type ReadDoc } from './read-docs'
+import { readDocs, readSkills, type ReadBatch, type ReadDoc } from './read-docs'
 import { readDocsInParallel } from './read-parallel'
 import type { ListedSkill } from './skill-text'
 
@@ -553,6 +553,17 @@ export class SearchIndex {
    * not a usable index of this root (another tokenizer or codec version, another library, a damaged file). Listing
    * texts are read from the same open file when first needed. Every array read is checked against the others.
    */
+  /**
+   * An index over skills already in memory, in their order (ties go to the earlier one): the same ranking with
+   * no library folder behind it — a store's listing ranked as it is (a fake store, a reflection that must see the
+   * skills it just wrote). It only ranks: it has no files to list, keep current or save.
+   */
+  static ofSkills(skills: readonly Skill[]): SearchIndex {
+    const index = new SearchIndex('')
+    index.docs = index.adopt([readSkills(skills)])
+    return index
+  }
+
   static fromFile(path: string, root: string): SearchIndex | null {
     const file = IndexFile.open(path)
     if (!file) return null

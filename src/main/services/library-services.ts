@@ -74,7 +74,7 @@ export interface LibraryServices {
 
 /** The services of the library in `dir`. Loads the search modules only for a long-lived process (else at the first index()). */
 export async function openLibraryServices(dir: string, opts: LibraryServicesOptions): Promise<LibraryServices> {
-  const search = opts.keep ? new (await import('../search/library-search')).LibrarySearch(dir, { env: opts.env, feed: opts.feed, saveDelayMs: opts.saveDelayMs }) : null
+  const search = opts.keep ? new (await import('../search/library-search')).LibrarySearch(dir, { env: opts.env, keep: true, feed: opts.feed, saveDelayMs: opts.saveDelayMs }) : null
   let last: SearchIndex | undefined
   const opened: { lazy?: Promise<SkillLibrary>; listed?: Promise<SkillLibrary> } = {}
 
@@ -95,8 +95,8 @@ export async function openLibraryServices(dir: string, opts: LibraryServicesOpti
     if (search) return (last = await search.current(o))
     // Once: keyed by the library's real path, which the store resolves (and reports when it is missing).
     if (!last) {
-      const [{ openSearchIndex }, lib] = await Promise.all([import('../search/open'), library()])
-      last = (await openSearchIndex(lib.root, { env: opts.env })).index
+      const [{ LibrarySearch }, lib] = await Promise.all([import('../search/library-search'), library()])
+      last = await new LibrarySearch(lib.root, { env: opts.env, keep: false }).current()
     }
     return last
   }

@@ -13,7 +13,6 @@ import { formatTimestamp } from '../store/skill-meta'
 import { StoreError, type SkillStore, type UseFold } from '../store/types'
 import { indexedText } from '../search/skill-text'
 import type { SearchIndex } from '../search/search-index'
-import { buildTfIdfIndex, type TfIdfIndex } from '../text/tfidf'
 import { copySkillFiles, type CopyLimits } from './copy-files'
 
 export const EDIT_MODES = ['full_replace', 'append', 'lines_replace'] as const
@@ -38,7 +37,8 @@ export interface SkillToolsOptions {
   foldUses?: UseFold
   /**
    * The library's persistent search index, current (the CLI, the MCP server and the app pass it). Without it, a
-   * query ranks the store's listing in memory (same ranking; tests and small tools).
+   * query ranks the store's listing as it is, through the same search over it in memory (`LibrarySearch.ofSkills`):
+   * for reflection's closest-skill lookups, which hold a store and no index, and stores with no folder behind them.
    */
   search?: () => Promise<Pick<SearchIndex, 'query' | 'activeCount'>>
 }
@@ -90,7 +90,7 @@ const textKeys = new WeakMap<Skill, string>()
 function textKey(skill: Skill): string {
   let k = textKeys.get(skill)
   if (k === undefined) {
-    k = `${skill.skill_id}:${createHash('sha1').update(indexedText(skill)).digest('hex')}`
+    k = `${skill.skill_id}:${skill.path}:${createHash('sha1').update(indexedText(skill)).digest('hex')}`
     if (Object.isFrozen(skill)) textKeys.set(skill, k)
   }
   return k
@@ -99,7 +99,7 @@ function textKey(skill: Skill): string {
 interface IndexCache {
   keys: string[]
   skills: Skill[]
-  index: TfIdfIndex
+  index: SearchIndex
 }
 
 function sameObjects(a: Skill[], b: Skill[]): boolean {
@@ -181,8 +181,8 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
   const listActive = async (): Promise<SkillList> =>
     store.snapshot ? store.snapshot({ maxAgeMs: opts.snapshotMaxAgeMs ?? 1000 }) : store.list()
 
-  /** The TF-IDF index of the active skills, rebuilt only when some skill's indexed text changed. */
-  const indexFor = (skills: Skill[]): TfIdfIndex => {
+  /** The search index over the active skills in memory, rebuilt only when some skill's path or indexed text changed. */
+  const indexFor = async (skills: Skill[]): Promise<SearchIndex> => {
     // Same skill objects as last time (the store reuses them while files are unchanged): nothing to compare.
     if (cache && sameObjects(cache.skills, skills)) return cache.index
     const keys = skills.map(textKey)
@@ -190,20 +190,21 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       cache = { ...cache, skills }
       return cache.index
     }
-    const index = buildTfIdfIndex(skills.map(indexedText))
+    // Loaded here: a store that is only edited or rated never needs the search modules.
+    const index = (await import('../search/library-search')).LibrarySearch.ofSkills(skills)
     cache = { keys, skills, index }
     return index
   }
 
 
-  /** Ranks the listing's active skills in memory (no persistent index given). */
-  const rankInMemory = (listed: Skill[], text: string, top: number): { skill: Skill; score: number }[] => {
+  /** Ranks the listing's active skills as they are in memory (no persistent index given), the same way. */
+  const rankInMemory = async (listed: Skill[], text: string, top: number): Promise<{ skill: Skill; score: number }[]> => {
     const skills = listed.filter((s) => !s.legacy)
     if (skills.length === 0) return []
-    let hits = indexFor(skills).query(text, top)
-    // As upstream: the best match is always returned (even at score 0); the others need a score above 0.
-    if (hits.length === 0) hits = [{ doc: 0, score: 0 }]
-    return hits.map((h) => ({ skill: skills[h.doc]!, score: h.score }))
+    const index = await indexFor(skills)
+    const byPath = new Map<string, Skill>()
+    for (const s of skills) if (!byPath.has(s.path)) byPath.set(s.path, s)
+    return index.query(text, top).map((h) => ({ skill: byPath.get(h.path)!, score: h.score }))
   }
 
   /** Ranks with the persistent index, then reads the chosen skills' files as they are now. */
@@ -225,7 +226,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       const text = query.slice(0, MAX_QUERY_CHARS)
       let chosen: { skill: Skill; score: number }[]
       try {
-        chosen = opts.search ? await rankWithIndex(await opts.search(), text, top) : rankInMemory((await listActive()).skills, text, top)
+        chosen = opts.search ? await rankWithIndex(await opts.search(), text, top) : await rankInMemory((await listActive()).skills, text, top)
       } catch (err) {
         return { status: 'error', message: `cannot read the skill library: ${errMessage(err)}`, skills_count: 0, skills: [] }
       }

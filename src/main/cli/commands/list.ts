@@ -27,8 +27,9 @@ export const command: CliCommand = {
     const served = await answerFromDaemon(io, socket, { op: 'list', root, legacy: values.legacy, json })
     if (served !== null) return served
     // From the persistent search index: only files changed since it was saved are read.
-    const [{ listTextsFromIndex }, { listOutput }] = await Promise.all([import('../../search/open'), import('../list-output')])
-    const listing = await listTextsFromIndex(root, { includeLegacy: values.legacy, env: io.env })
+    const [{ LibrarySearch }, { listOutput }] = await Promise.all([import('../../search/library-search'), import('../list-output')])
+    // Opened once for this answer; the ranking arrays are never read.
+    const listing = await new LibrarySearch(root, { env: io.env, keep: false, ranking: false }).listing(values.legacy)
     io.stdout(listOutput(listing, json))
     // As after a query: the next listing or query of a large library is answered by a server started now.
     await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
