@@ -1,13 +1,13 @@
+// Only light modules load with the command: curation's own (the index, the join, the plan) are imported in run(),
+// after a large library's first worker has started (early-warm.ts), so that its start-up overlaps their loading.
 import os from 'node:os'
 import type { Proposal } from '../../../shared/types'
 import type { LlmClient } from '../../llm/types'
-import { acceptProposal } from '../../review/decisions'
-import { curateLibrary, openForCuration } from '../../curate/service'
 import type { CurationSettings } from '../../curate/settings'
-import { chunked, jsonPieces } from '../../review/json-pieces'
 import { formatCleanupCoverage } from '../../curate/cleanup-evidence'
+import { chunked, jsonPieces } from '../../review/json-pieces'
+import { warmBeforeOpening } from '../../curate/early-warm'
 import { defaultCacheDir } from '../../cache-dir'
-import { loadStems, saveStems, stemCacheFile } from '../../curate/stem-cache'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { curateProgressReporter } from '../curate-progress'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
@@ -70,6 +70,13 @@ export const command: CliCommand = {
     if (days !== undefined) settings.cleanupDays = days
     if (values['include-edited']) settings.protectEdited = false
     const dir = resolveLibraryDir(values, io.cwd)
+    // SKILLBENCH_CURATE_TRACE=1: every stderr line from here on says when it was written (ms since the process
+    // started), for timing the command's phases from outside (the bench prints them).
+    const trace = io.env.SKILLBENCH_CURATE_TRACE === '1'
+    const stderr = trace ? (text: string): void => io.stderr(`[+${Math.round(performance.now())} ms] ${text}`) : io.stderr
+    if (trace) stderr(`worker warmed early: ${warmBeforeOpening(dir)}\n`)
+    else warmBeforeOpening(dir)
+    const [{ curateLibrary, openForCuration }, { loadStems, saveStems, stemCacheFile }] = await Promise.all([import('../../curate/service'), import('../../curate/stem-cache')])
     let llm: LlmClient | undefined
     if (values.llm === 'openai') {
       // the SDK takes 100–250 ms to load: only where a model is used
@@ -81,22 +88,22 @@ export const command: CliCommand = {
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
     // opened to be curated: the join's worker threads start (and a first run's text scan runs) while it is read
     // progress per skill (seed 000): each skill read, compared, clustered and checked for cleanup (stderr)
-    const progress = curateProgressReporter({ isTTY: io.isTTY, write: io.stderr })
+    const progress = curateProgressReporter({ isTTY: io.isTTY, write: stderr })
     const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal, onProgress: progress }), loadStems(stemFile)])
-    for (const id of opened.recovery.rolledBack) io.stderr(`Recovered: rolled back interrupted change ${id}\n`)
-    for (const p of opened.recovery.problems) io.stderr(`⚠️  ${p}\n`)
+    for (const id of opened.recovery.rolledBack) stderr(`Recovered: rolled back interrupted change ${id}\n`)
+    for (const p of opened.recovery.problems) stderr(`⚠️  ${p}\n`)
     // what agents really used (the library's data root, the session folders at their usual places, the ledger)
     let usage
     if (!values['no-usage']) {
       const { openLibraryServices } = await import('../../services/library-services')
-      io.stderr("Reading the agents' logs for real usage...\n")
+      stderr("Reading the agents' logs for real usage...\n")
       // the listing opening the library just made (listing 20,000 files again costs a stat of each)
       const list = opened.listing ?? (await opened.library.list())
       const services = await openLibraryServices(opened.root, { env: io.env })
       const collected = await services.usage({ skills: list.skills.filter((s) => !s.legacy), signal: io.signal })
       usage = collected.report
-      for (const p of collected.saveProblems) io.stderr(`${p}\n`)
-      io.stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
+      for (const p of collected.saveProblems) stderr(`${p}\n`)
+      stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
     }
     const plan = await curateLibrary(opened, {
       llm,
@@ -107,8 +114,10 @@ export const command: CliCommand = {
       onProgress: progress
     })
 
+    if (trace) stderr('plan built and saved\n')
     releaseWarmWorkers()
     await saveStems(stemFile)
+    if (trace) stderr('stems saved\n')
 
     const applyErrors: string[] = []
     if (values.apply) {
@@ -119,12 +128,13 @@ export const command: CliCommand = {
         // a person rejected these members as they are: --apply never overrides that
         if (p.status === 'rejected') continue
         try {
+          const { acceptProposal } = await import('../../review/decisions')
           await acceptProposal(opened.root, p.id, by)
           p.status = 'applied'
-          io.stderr(`Applied ${p.id} (${p.kind})\n`)
+          stderr(`Applied ${p.id} (${p.kind})\n`)
         } catch (err) {
           applyErrors.push(`${p.id}: ${(err as Error).message}`)
-          io.stderr(`❌ ${p.id}: ${(err as Error).message}\n`)
+          stderr(`❌ ${p.id}: ${(err as Error).message}\n`)
         }
       }
     }
