@@ -11,7 +11,7 @@ import path from 'node:path'
 import type { TaskTrace } from '../src/shared/types'
 import { judgeTasks } from '../src/main/reflect/task-judgment'
 import { scanSessions } from '../src/main/scan/sessions'
-import { scanTask } from '../src/main/scan'
+import { scanTask } from '../src/main/scan/scan-root'
 import { readTrajectories } from './real-trajectories'
 
 const REAL = path.resolve(__dirname, '..', '..', 'shared', 'data', 'real')

@@ -8,7 +8,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { scanRoot, ScanCache } from '../src/main/scan/index'
+import { ScanCache } from '../src/main/scan/cache'
+import { scanRoot } from '../src/main/scan/scan-root'
 import type { LogParse } from '../src/main/scan/agiagent-parser'
 import { openLibrary } from '../src/main/store/library'
 import { collectUsage, UsageScanner } from '../src/main/usage/service'
@@ -135,7 +136,14 @@ async function main(): Promise<void> {
     // Before / after in the same run: the other checkout's scanner and ours, alternating, each with a fresh cache.
     const compare: string[][] = []
     if (process.env.SCAN_BENCH_BEFORE) {
-      const before = (await import(path.join(path.resolve(process.env.SCAN_BENCH_BEFORE), 'src', 'main', 'scan', 'index.ts'))) as { scanRoot: typeof scanRoot; ScanCache: typeof ScanCache }
+      // scan/scan-root.ts + scan/cache.ts, or the barrel scan/index.ts of a checkout from before it was removed
+      const scanDir = path.join(path.resolve(process.env.SCAN_BENCH_BEFORE), 'src', 'main', 'scan')
+      const barrel = path.join(scanDir, 'index.ts')
+      const before = (
+        fs.existsSync(barrel)
+          ? await import(barrel)
+          : { ...(await import(path.join(scanDir, 'scan-root.ts'))), ...(await import(path.join(scanDir, 'cache.ts'))) }
+      ) as { scanRoot: typeof scanRoot; ScanCache: typeof ScanCache }
       const one = async (label: string, scan: typeof scanRoot, Cache: typeof ScanCache): Promise<string[]> => {
         const cacheOf = new Cache<LogParse>()
         const c = process.cpuUsage()

@@ -207,7 +207,7 @@ describe('Agent Skills SKILL.md', () => {
 
 describe('listMasConfigs', () => {
   it('lists and validates every config of a folder and builds the text from the valid ones', async () => {
-    const { listMasConfigs } = await import('../../src/main/formats/index')
+    const { listMasConfigs } = await import('../../src/main/formats/tree')
     const r = await listMasConfigs(path.join(FIXTURES, 'mas'))
     expect(r.configs.map((c) => [c.path, c.problems.length])).toEqual([
       ['broken_config.yaml', 2],

@@ -8,7 +8,7 @@ import { previewReflection, writtenUnfinished } from '../../src/main/reflect/ref
 import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
 import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
 import { loadPlan } from '../../src/main/review/plan'
-import { scanRoot } from '../../src/main/scan'
+import { scanRoot } from '../../src/main/scan/scan-root'
 import { openLibrary } from '../../src/main/store/library'
 import { CALC_LOG, makeRoot } from './make-root'
 

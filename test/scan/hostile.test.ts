@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scanRoot, ScanCache } from '../../src/main/scan/index'
+import { ScanCache } from '../../src/main/scan/cache'
+import { scanRoot } from '../../src/main/scan/scan-root'
 
 /**
  * Huge logs are streamed with bounded memory. Memory is asserted (not time): heap + external growth

@@ -2,14 +2,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  parseClaudeSession,
-  parseCodexRollout,
-  parseSynapseSession,
-  scanSessions,
-  detectSessionDirs,
-  defaultSessionDir
-} from '../../src/main/scan/index'
+import { parseClaudeSession } from '../../src/main/scan/claude-code'
+import { parseCodexRollout } from '../../src/main/scan/codex-cli'
+import { defaultSessionDir, detectSessionDirs, scanSessions } from '../../src/main/scan/sessions'
+import { parseSynapseSession } from '../../src/main/scan/synapse'
 import { main } from '../../src/main/cli/index'
 import type { CliIo } from '../../src/main/cli/common'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'

@@ -7,10 +7,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AgiAgentLogParser, parseAgiAgentLog, PARSER_LIMITS, type LogParse } from '../../src/main/scan/agiagent-parser'
-import { ScanCache, scanRoot } from '../../src/main/scan/index'
-import { parseClaudeSession, parseCodexRollout } from '../../src/main/scan/index'
+import { ScanCache } from '../../src/main/scan/cache'
+import { parseClaudeSession } from '../../src/main/scan/claude-code'
+import { parseCodexRollout } from '../../src/main/scan/codex-cli'
+import { scanRoot, scanTask } from '../../src/main/scan/scan-root'
 import { startedAtFromName, startedAtFromStatus } from '../../src/main/scan/task-trace'
-import { scanTask } from '../../src/main/scan/index'
 
 let tmp: string
 beforeEach(() => {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { scanRoot } from '../../src/main/scan/index'
+import { scanRoot } from '../../src/main/scan/scan-root'
 import { scanSessions } from '../../src/main/scan/sessions'
 import { openLibrary } from '../../src/main/store/library'
 import { collectUsage } from '../../src/main/usage/service'

@@ -9,7 +9,7 @@ import { listResources } from '../store/skill-index'
 import { walkSkillTree } from '../store/walk'
 import { fromAgiAgent, parseAgiAgent, validateAgiAgent, type AgiAgentRecord } from './agiagent'
 import { fromLearnedYaml, parseLearnedYaml, validateLearnedYaml, type LearnedRecord } from './learned-yaml'
-import { fromMasConfig, MAS_CONFIG_FILE, parseMasConfig, validateMasConfig, type MasConfigRecord } from './mas-config'
+import { buildAvailableSkillsText, fromMasConfig, MAS_CONFIG_FILE, parseMasConfig, validateMasConfig, type AvailableSkill, type MasConfigRecord } from './mas-config'
 import { FormatError, type FormatId, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe } from './safe-yaml'
 import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
@@ -202,4 +202,15 @@ export async function loadImportSource(source: string, only?: FormatId): Promise
   } catch (err) {
     return { skills: [], errors: [{ path: found.path, reason: (err as Error).message }] }
   }
+}
+
+/** Every `*_config.yaml` under `dir` with its validation problems, plus the "available skills" text built from the valid ones. */
+export async function listMasConfigs(
+  dir: string,
+  tools: AvailableSkill[] = []
+): Promise<{ configs: { path: string; record: MasConfigRecord; problems: Problem[] }[]; errors: FormatLoadError[]; availableSkillsText: string }> {
+  const { skills, errors } = await loadSkillTree(dir, 'mas-config')
+  const configs = skills.flatMap((s) => (s.format === 'mas-config' ? [{ path: s.path, record: s.record, problems: s.problems }] : []))
+  const valid = configs.filter((c) => !c.problems.some((p) => p.level === 'error')).map((c) => c.record)
+  return { configs, errors, availableSkillsText: buildAvailableSkillsText(valid, tools) }
 }

@@ -1,4 +1,4 @@
-import { scanRoot } from '../scan'
+import { scanRoot } from '../scan/scan-root'
 import { openLibrary } from '../store/library'
 import { copySkillFiles } from '../tools/copy-files'
 import type { BackupFiles, ReflectionDeps } from './run-reflection'

@@ -37,7 +37,7 @@ async function evolveTraces(values: EvolveValues, files: string[], io: CliIo): P
   }
   const flag = dirs[0]!
   if (flag === 'root-dir') {
-    const { scanRoot } = await import('../../scan/index')
+    const { scanRoot } = await import('../../scan/scan-root')
     const scan = await scanRoot({ rootDir: path.resolve(io.cwd, values['root-dir']!), cwd: io.cwd, signal: io.signal })
     return values.user ? scan.tasks.filter((t) => t.user === values.user) : scan.tasks
   }

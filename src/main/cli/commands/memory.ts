@@ -226,7 +226,7 @@ async function preferenceSources(files: string[], text: string | undefined, root
   }
   const found: PreferenceSource[] = []
   if (rootDir !== undefined) {
-    const { scanRoot } = await import('../../scan/index')
+    const { scanRoot } = await import('../../scan/scan-root')
     const scan = await scanRoot({ rootDir: path.resolve(io.cwd, rootDir), cwd: io.cwd, signal: io.signal })
     found.push(...preferencesFromTraces(scan.tasks))
   }

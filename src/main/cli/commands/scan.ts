@@ -1,6 +1,6 @@
 import type { ScanResult, TaskTrace } from '../../../shared/types'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
-import { scanRoot } from '../../scan/index'
+import { scanRoot } from '../../scan/scan-root'
 import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
 

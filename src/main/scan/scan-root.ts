@@ -1,6 +1,6 @@
 /**
- * Scanning entry points: AGIAgent data roots (`scanRoot`, `scanTask`) and agent session folders
- * (`scanSessions`). Reading never modifies the user's data; parsed logs are cached by path + size + mtime.
+ * Scanning AGIAgent data: a whole data root (`scanRoot`) or one task folder (`scanTask`); agent session folders
+ * are scanned by sessions.ts. Reading never modifies the user's data; parsed logs are cached by path + size + mtime.
  */
 import path from 'node:path'
 import type { ScanResult, TaskTrace } from '../../shared/types'
@@ -9,11 +9,6 @@ import { ScanCache } from './cache'
 import { discoverTasks, inspectTaskDir, mapLimit, resolveRootDir, ScanError, type LogFileInfo, type LogsListing, type TaskCandidate } from './discover'
 import { readChunks, readChunksSliced, type LogReader } from './read-log'
 import { buildTaskTrace } from './task-trace'
-
-export { ScanCache, cacheFileFor } from './cache'
-export { defaultCacheDir } from '../cache-dir'
-export { ScanError, resolveRootDir, discoverTasks } from './discover'
-export { parseAgiAgentLog, AgiAgentLogParser, type LogParse } from './agiagent-parser'
 
 export interface ScanOptions {
   /** The data root; else `gui_default_data_directory` from config.txt, else `<cwd>/data`. */
@@ -133,7 +128,3 @@ function guessUser(dir: string): string {
   }
   return parent === 'data' ? '' : parent
 }
-export { scanSessions, detectSessionDirs, defaultSessionDir, sessionHome, type SessionSource, type ScanSessionsOptions } from './sessions'
-export { parseClaudeSession, scanClaudeDir, listClaudeSessions } from './claude-code'
-export { parseCodexRollout, scanCodexDir, listCodexRollouts } from './codex-cli'
-export { parseSynapseSession, scanSynapseDir, listSynapseSessions } from './synapse'
