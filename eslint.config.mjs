@@ -28,7 +28,7 @@ const DOMAIN = {
   // floor 3
   usage: ['shared', 'scan', 'store'],
   tools: ['shared', 'search', 'store', 'text'],
-  // one library's services composed once, for the CLI, the MCP server and the search daemon
+  // one library's services composed once, for the CLI, the MCP server, the search daemon and the app's workbench
   services: ['shared', 'store', 'search', 'tools', 'usage'],
   // floor 4: what proposes changes, all through review
   curate: ['shared', 'review', 'text', 'cluster', 'search', 'store', 'llm', 'cache-files'],

@@ -6,7 +6,7 @@
  * - startup: `node -e 0`, `skillbench --help`, `skillbench list` on 4 skills (compiled, and from source via tsx);
  * - list: `skillbench list --json` at 10,000 skills;
  * - query: `skillbench query` at 10,000 skills — cold (cache folder emptied), warm (second run: answered by the
- *   library's search server; and in process with --no-server), after one skill file changed, with and without
+ *   library's search daemon; and in process with --no-server), after one skill file changed, with and without
  *   touch — beside an upstream-style Python script (bench/query_upstream.py: read
  *   every file, fit scikit-learn TF-IDF, top 3) and qmd `search` (bun + @tobilu/qmd installed from npm into
  *   .bench-tmp/qmd; skipped with the reason where that fails);
@@ -122,7 +122,7 @@ function startupRows(): void {
 
 function listRows(): void {
   const lib = mixedLibrary(size(10_000))
-  // In process (--no-server: a listing of a library this large would start its search server, as a query does):
+  // In process (--no-server: a listing of a library this large would start its search daemon, as a query does):
   // from the saved index, every file stat'ed. The query rows measure it through the server.
   const list = timeRuns(...sb('list', '--library', lib, '--json', '--no-server'), 5, 1)
   rows.push({ command: `\`skillbench list --json\`, ${size(10_000).toLocaleString('en')} skills (in process: the saved index, every file stat'ed)`, ours: medMin(list), reference: '', goal: '≤ 400 ms' })
@@ -148,7 +148,7 @@ function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
-/** Waits (up to 30 s) until the search server of `lib` answers. */
+/** Waits (up to 30 s) until the search daemon of `lib` answers. */
 function waitForServer(lib: string): void {
   for (let i = 0; i < 300; i++) {
     if (runOnce(...sb('search-server', '--status', '--library', lib)).stdout.startsWith('a search server answers')) return
@@ -164,10 +164,10 @@ function queryRows(): void {
   const args = (...extra: string[]): [string, string[]] => sb('query', QUERY, '--library', lib, '--json', ...extra)
   log('query: cold…')
   // In process (--no-server): the index built from every file, as the first query of a library does (it then
-  // starts the search server in the background, after its answer); no server of an earlier run can answer.
+  // starts the search daemon in the background, after its answer); no daemon of an earlier run can answer.
   const cold = timeRuns(...args('--no-touch', '--no-server'), 3, 0, { before: () => fs.rmSync(cache, { recursive: true, force: true }) })
   log('query: warm…')
-  // The first query of a library this large starts its search server; the warm runs start once it answers.
+  // The first query of a library this large starts its search daemon; the warm runs start once it answers.
   runOnce(...args('--no-touch'))
   waitForServer(lib)
   const warm = timeRuns(...args('--no-touch'), 10, 1)
@@ -240,13 +240,13 @@ async function mcpRows(): Promise<void> {
     for (let i = 0; i < 5; i++) runs.push(await session(env))
     return `${medMin(runs.map((r) => r.first))} (initialize answered at ${ms(median(runs.map((r) => r.connect)))})`
   }
-  // With the library's search server answering (started by a query, as an agent's earlier call or session does).
+  // With the library's search daemon answering (started by a query, as an agent's earlier call or session does).
   runOnce(...sb('query', QUERY, '--library', lib, '--no-touch'))
   waitForServer(lib)
   const viaServer = await timed(ENV)
   runOnce(...sb('search-server', '--stop', '--library', lib))
   sleepMs(2500)
-  // No server: the session loads the saved index itself.
+  // No daemon: the session loads the saved index itself.
   const inProcess = await timed({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
   rows.push(
     { command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache; the library's search server answers)`, ours: viaServer, reference: '', goal: '≤ 300 ms' },

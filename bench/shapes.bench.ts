@@ -122,8 +122,8 @@ function queryRows(name: string, n: number): void {
   const query = queryOf(lib, (shapeOf(name).chineseShare ?? 0) > 0)
   const args = (...extra: string[]): [string, string[]] => sb('query', query, '--library', lib, '--json', '--no-touch', ...extra)
   log(`${name}: query at ${n}, cold…`)
-  // The first query of a library: nothing saved, the index built from every file (in process: no server of an
-  // earlier run can answer; a first query then starts the server in the background, after its answer).
+  // The first query of a library: nothing saved, the index built from every file (in process: no daemon of an
+  // earlier run can answer; a first query then starts the daemon in the background, after its answer).
   const cold = timeRuns(...args('--no-server'), RUNS, 0, { ...OPTS, before: () => makeCold(lib) })
   log(`${name}: query at ${n}, warm…`)
   runOnce(...args(), OPTS)

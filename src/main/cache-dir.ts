@@ -1,4 +1,4 @@
-/** Where Skillbench keeps derived data (indexes, caches, search server sockets): a tiny module, for fast paths. */
+/** Where Skillbench keeps derived data (indexes, caches, search daemon sockets): a tiny module, for fast paths. */
 import os from 'node:os'
 import path from 'node:path'
 

@@ -1,8 +1,8 @@
 /**
- * The search server as agents meet it: real `skillbench query` processes against a real server process. The first
- * query answers in process and starts the server; the next ones are answered by it with the very same output,
+ * The search daemon as agents meet it: real `skillbench query` processes against a real daemon process. The first
+ * query answers in process and starts the daemon; the next ones are answered by it with the very same output,
  * see every write made just before them (in place, new files, new SKILL.md folders, removals), count each use once
- * under concurrency, and the server steps down when asked, idle, replaced or asked by another build.
+ * under concurrency, and the daemon steps down when asked, idle, replaced or asked by another build.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -47,7 +47,7 @@ async function until(what: () => Promise<boolean> | boolean, ms = 20_000, contex
 
 const status = async (dir: string): Promise<string> => (await run(['search-server', '--status', '--library', dir])).stdout
 
-/** A library with its server up (started by a first query, as an agent's first call does). */
+/** A library with its daemon up (started by a first query, as an agent's first call does). */
 async function served_library(n = 40): Promise<string> {
   const dir = makeLibrary(n)
   libraries.push(dir)
@@ -66,7 +66,7 @@ afterAll(async () => {
 
 const watched = process.platform === 'linux' && notificationGap(fs.realpathSync(os.tmpdir())) === null
 
-describe.runIf(process.platform !== 'win32')('skillbench query with the search server', () => {
+describe.runIf(process.platform !== 'win32')('skillbench query with the search daemon', () => {
   it('answers with the same output as in process, table and JSON, English and Chinese', async () => {
     const dir = await served_library()
     for (const q of QUERIES) {
@@ -80,7 +80,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
         expect(viaServer.stdout).toBe(inProcess.stdout)
       }
     }
-    // Bad input is answered as in process: exit 2 before any server is asked.
+    // Bad input is answered as in process: exit 2 before any daemon is asked.
     const bad = await run(['query', 'x', '--library', dir, '--top', '99'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--top must be a whole number')
@@ -177,7 +177,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const total = (l: { skills: { fetch_count: number }[] }): number => l.skills.reduce((n, s) => n + s.fetch_count, 0)
     expect(total(after) - total(before)).toBe(12)
 
-    // With no server up, an MCP session that opened the index itself starts one for the next sessions.
+    // With no daemon up, an MCP session that opened the index itself starts one for the next sessions.
     await run(['search-server', '--stop', '--library', dir])
     await until(async () => (await status(dir)).startsWith('no search server'))
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', dir], cwd: PROJECT, env: ENV as Record<string, string>, stderr: 'pipe' })
@@ -187,7 +187,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     await client.connect(transport)
     try {
       await client.callTool({ name: 'query_skill', arguments: { query: 'retry http timeout' } })
-      // Once in a few CI runs no server answered within the wait: the MCP server's log and the last status say why.
+      // Once in a few CI runs no daemon answered within the wait: the MCP server's log and the last status say why.
       let last = ''
       await until(async () => (last = await status(dir)).startsWith('a search server answers'), 20_000, () => `last status: ${last}\nMCP log:\n${log}`)
       expect(log).toContain('search server started for this library')
@@ -223,9 +223,9 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
   }, 120_000)
 
   it('a server stepping down after another took its place leaves the newcomer answering', async () => {
-    // The race behind a rare CI failure: `search-server --stop` removes the socket, a new server starts within the
-    // old one's 2 s check, and the old one then closes. Closing a Unix socket server unlinks the path it was bound
-    // to, which by then was the newcomer's socket. The old server is held (SIGSTOP) until the new one answers.
+    // The race behind a rare CI failure: `search-server --stop` removes the socket, a new daemon starts within the
+    // old one's 2 s check, and the old one then closes. Closing a Unix socket listener unlinks the path it was bound
+    // to, which by then was the newcomer's socket. The old daemon is held (SIGSTOP) until the new one answers.
     const dir = makeLibrary(10)
     libraries.push(dir)
     const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
@@ -271,7 +271,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 })
     const nameOf = (pid: number): string => socket.replace(/\.sock$/, `.p${pid.toString(36)}`)
-    // A process killed right after binding its private name, as a server killed before its rename: the file stays.
+    // A process killed right after binding its private name, as a daemon killed before its rename: the file stays.
     const bindAndDie = `const f = process.argv[1].replace(/\\.sock$/, '.p' + process.pid.toString(36)); require('net').createServer().listen(f, () => { process.stdout.write(f); process.kill(process.pid, 'SIGKILL') })`
     const dead = spawnSync(process.execPath, ['-e', bindAndDie, socket], { encoding: 'utf8' })
     const orphan = dead.stdout
@@ -325,7 +325,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search s
     const off = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
     expect(off.code).toBe(0)
     expect(off.stderr).not.toContain('search server')
-    // a start would be under way (its marker, made before the spawn) or done (an answering server) by now
+    // a start would be under way (its marker, made before the spawn) or done (an answering daemon) by now
     expect(fs.existsSync(startingMarker(socket))).toBe(false)
     expect(await status(dir)).toMatch(/^no search server/)
 

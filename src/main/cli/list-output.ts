@@ -1,4 +1,4 @@
-/** What `skillbench list` prints: the same bytes whether the listing was made in process or by the search server. */
+/** What `skillbench list` prints: the same bytes whether the listing was made in process or by the search daemon. */
 import type { LoadError, Skill } from '../../shared/types'
 import { fitWidth, formatTable } from './tool-support'
 import { listedSkill, parseListed, type ListedSkill, type ListedText } from '../search/search-index'

@@ -1,4 +1,4 @@
-/** What `skillbench query` prints for an answer: the same text whether it was ranked in process or by the search server. */
+/** What `skillbench query` prints for an answer: the same text whether it was ranked in process or by the search daemon. */
 import type { QueryResult } from '../../shared/types'
 import { fitWidth, formatTable } from './tool-support'
 

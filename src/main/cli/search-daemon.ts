@@ -1,12 +1,12 @@
 /**
- * The search server of one library: a background process that keeps the library's search index in memory, current
+ * The search daemon of one library: a background process that keeps the library's search index in memory, current
  * through file notifications (change-feed.ts; a stat of every file where those cannot be trusted), and answers
  * `skillbench query` and `list` over a Unix socket in the private cache folder, so they cost a Node start and a
  * round trip instead of loading the index. Answers are made by the same code as in process (services/library-services' tools +
  * queryOutput, listingOf + listOutput).
  *
  * It steps down — closes, removes its socket, saves its index — after `idleMs` without a question, when a client
- * of another build asks, when its socket is removed or taken over (a cache folder emptied, a newer server), or when
+ * of another build asks, when its socket is removed or taken over (a cache folder emptied, a newer daemon), or when
  * the library is gone. Questions are answered one at a time, in order.
  */
 import fs from 'node:fs'
@@ -47,14 +47,14 @@ function privateFolderProblem(dir: string): string | null {
 
 /**
  * Which socket file is at `socket` (null: none): its inode and change time. The inode alone can be the number of a
- * file since removed, handed again to the next server's socket.
+ * file since removed, handed again to the next daemon's socket.
  */
 function socketIdentity(socket: string): string | null {
   const st = fs.lstatSync(socket, { throwIfNoEntry: false, bigint: true })
   return st?.isSocket() ? `${st.ino}:${st.ctimeNs}` : null
 }
 
-/** The name a server with this pid binds under before renaming it to `socket` (see listen). */
+/** The name a daemon with this pid binds under before renaming it to `socket` (see listen). */
 function privateSocketName(socket: string, pid: number): string {
   return socket.replace(/\.sock$/, `.p${pid.toString(36)}`)
 }
@@ -70,7 +70,7 @@ function processRuns(pid: number): boolean {
 }
 
 /**
- * Removes the private names of this socket left by servers that died between binding and renaming (killed, or a
+ * Removes the private names of this socket left by daemons that died between binding and renaming (killed, or a
  * crash): nothing connects to them, they only clutter the folder. A name whose process still runs is left alone.
  */
 function removeOrphanedNames(socket: string): void {
@@ -93,9 +93,9 @@ function removeOrphanedNames(socket: string): void {
 }
 
 /**
- * Listens on `socket`, unless another server answers there (false); a socket file left by a server that is gone is
- * replaced. The server is bound under a name of its own and then renamed into place: closing a Unix socket server
- * unlinks the path it was bound to, so a server bound to the shared name that stepped down just after a newer one
+ * Listens on `socket`, unless another daemon answers there (false); a socket file left by a daemon that is gone is
+ * replaced. The daemon is bound under a name of its own and then renamed into place: closing a Unix socket listener
+ * unlinks the path it was bound to, so a daemon bound to the shared name that stepped down just after a newer one
  * took its place (`search-server --stop`, then a start within the old one's 2 s check) removed the newer one's
  * socket, and that one stepped down too.
  */
@@ -128,7 +128,7 @@ async function listen(server: net.Server, socket: string): Promise<boolean> {
   return true
 }
 
-/** Runs the server of the library at `root` (its real path) until it steps down; returns the exit code. */
+/** Runs the daemon of the library at `root` (its real path) until it steps down; returns the exit code. */
 export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): Promise<number> {
   const log = opts.log ?? (() => undefined)
   const socket = searchDaemonSocket(root, opts.env)
@@ -220,7 +220,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
 
   const server = net.createServer((conn) => {
     resetIdle()
-    // A client that connects and never finishes its question does not hold the server (or its stepping down).
+    // A client that connects and never finishes its question does not hold the daemon (or its stepping down).
     conn.setTimeout(REQUEST_TIMEOUT_MS, () => conn.destroy())
     const chunks: Buffer[] = []
     let size = 0
@@ -272,7 +272,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   resetIdle()
   log(`search server of ${root} listening on ${socket}`)
 
-  // The socket removed or replaced (cache folder emptied, a newer server) or the library gone: step down.
+  // The socket removed or replaced (cache folder emptied, a newer daemon) or the library gone: step down.
   const watchdog = setInterval(() => {
     if (socketIdentity(socket) !== ownSocket) stepDown('its socket was removed or replaced')
     else if (!fs.existsSync(root)) stepDown('the library is gone')
@@ -288,7 +288,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   clearTimeout(idleTimer)
   process.off('SIGTERM', onSignal)
   process.off('SIGINT', onSignal)
-  // No new connection reaches a server without its socket file; questions already queued are refused (`closing`:
+  // No new connection reaches a daemon without its socket file; questions already queued are refused (`closing`:
   // their clients answer in process) before it goes.
   if (socketIdentity(socket) === ownSocket) fs.rmSync(socket, { force: true })
   await new Promise<void>((resolve) => server.close(() => resolve()))

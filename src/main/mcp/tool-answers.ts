@@ -23,7 +23,7 @@ export interface ToolAnswerOptions {
   /** Diagnostics sink; never stdout in stdio mode. */
   log?: (line: string) => void
   /**
-   * Asks the library's search server (search/daemon/); null when none answers — the query is then answered here.
+   * Asks the library's search daemon (search/daemon/); null when none answers — the query is then answered here.
    * The server runs the same query_skill, recording the use with `via: mcp`.
    */
   remoteQuery?: (query: string) => Promise<QueryResult | null>

@@ -22,7 +22,7 @@ export const command: CliCommand = {
       throw new StoreError('not_found', `library folder not found: ${dir}`)
     }
     const json = Boolean(values.json)
-    // A running search server of this library has the listing in memory.
+    // A running search daemon of this library has the listing in memory.
     const socket = daemonSocketFor(root, io, values['no-server'])
     const served = await answerFromDaemon(io, socket, { op: 'list', root, legacy: values.legacy, json })
     if (served !== null) return served
@@ -31,7 +31,7 @@ export const command: CliCommand = {
     // Opened once for this answer; the ranking arrays are never read.
     const listing = await new LibrarySearch(root, { env: io.env, keep: false, ranking: false }).listing(values.legacy)
     io.stdout(listOutput(listing, json))
-    // As after a query: the next listing or query of a large library is answered by a server started now.
+    // As after a query: the next listing or query of a large library is answered by a daemon started now.
     await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
     return 0
   }

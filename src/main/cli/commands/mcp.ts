@@ -68,7 +68,7 @@ function realLibraryRoot(dir: string): string | undefined {
 }
 
 /**
- * The library's search server as this MCP server uses it: whether one answers now, and a query asker (null: the
+ * The library's search daemon as this MCP server uses it: whether one answers now, and a query asker (null: the
  * query is answered in process). Off with SKILLBENCH_SEARCH_SERVER=off; not where there is no socket path.
  */
 async function searchDaemonFor(root: string, env: NodeJS.ProcessEnv): Promise<{ up: boolean; socket: string; ask: (query: string) => Promise<QueryResult | null> } | undefined> {
@@ -173,7 +173,7 @@ export const command: CliCommand = {
     const root = realLibraryRoot(dir)
     const services = await openLibraryServices(root ?? dir, { env: io.env, via: 'mcp', keep: true })
     const search = services.search!
-    // A search server of this library (started by a query of a large library) answers the queries: this process
+    // A search daemon of this library (started by a query of a large library) answers the queries: this process
     // then neither loads the index nor holds it. Otherwise the index opens now, and for a large library a server is
     // started in the background for the next sessions and CLI calls.
     const remote = root === undefined ? undefined : await searchDaemonFor(root, io.env)

@@ -24,7 +24,7 @@ export const command: CliCommand = {
     const touch = !values['no-touch']
     const json = Boolean(values.json)
 
-    // A running search server of this library answers without loading anything (only this module and net).
+    // A running search daemon of this library answers without loading anything (only this module and net).
     let root: string | null = null
     try {
       root = fs.realpathSync(resolveLibraryDir(values, io.cwd))
@@ -44,7 +44,7 @@ export const command: CliCommand = {
     const out = queryOutput(result, json)
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
-    // The next query of a large library is answered by a server started now, in the background.
+    // The next query of a large library is answered by a daemon started now, in the background.
     await startDaemonAfterAnswer(io, lib.root, socket, index.activeCount)
     return out.code
   }

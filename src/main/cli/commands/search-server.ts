@@ -21,7 +21,7 @@ export const command: CliCommand = {
     if (values.status || values.stop) {
       const up = await daemonAnswers(socket)
       if (values.stop && up) {
-        // A server steps down within seconds once its socket file is gone (it checks every 2 s).
+        // A daemon steps down within seconds once its socket file is gone (it checks every 2 s).
         fs.rmSync(socket, { force: true })
         io.stdout(`search server of ${root} asked to stop\n`)
       } else {

@@ -1,5 +1,5 @@
 /**
- * The CLI's side of the search server: ask the server of a library; when there is none, it is of another build or
+ * The CLI's side of the search daemon: ask the daemon of a library; when there is none, it is of another build or
  * it does not answer in time, the caller answers in process (and may start one: start.ts).
  */
 import fs from 'node:fs'
@@ -8,9 +8,9 @@ import path from 'node:path'
 import { buildStamp } from './address'
 import { parseHeader, type CommandOutput, type ListRequest, type QueryRequest, type DaemonRequest } from './protocol'
 
-/** How long a client waits for an answer before it answers in process (the server then drops the request unanswered). */
+/** How long a client waits for an answer before it answers in process (the daemon then drops the request unanswered). */
 export const ANSWER_TIMEOUT_MS = 20_000
-/** Extra wait past the deadline, so a request the server started on is answered, not repeated in process. */
+/** Extra wait past the deadline, so a request the daemon started on is answered, not repeated in process. */
 const GRACE_MS = 5_000
 /** The largest header line accepted. */
 const MAX_HEADER_BYTES = 64 * 1024
@@ -38,7 +38,7 @@ export function untrustedSocket(socket: string): string | null {
   return null
 }
 
-/** Asks the server listening on `socket`; a fallback names why the caller must answer itself. */
+/** Asks the daemon listening on `socket`; a fallback names why the caller must answer itself. */
 export function askSearchDaemon(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
   const distrust = untrustedSocket(socket)
   if (distrust) return Promise.resolve({ fallback: `the search server socket is not used (${distrust})` })
@@ -71,13 +71,13 @@ export function askSearchDaemon(socket: string, question: Question, timeoutMs = 
       else if (all.length - nl - 1 !== header.bytes) finish({ fallback: 'the search server\'s answer was cut short' })
       else finish({ answered: { stdout: all.subarray(nl + 1), stderr: header.stderr, code: header.code }, ms: Date.now() - began })
     })
-    // No server (no socket, or one left by a server that is gone): the usual case before the first start.
+    // No daemon (no socket, or one left by a daemon that is gone): the usual case before the first start.
     conn.on('error', (err: NodeJS.ErrnoException) => finish({ fallback: `no search server (${err.code ?? err.message})` }))
   })
 }
 
 /**
- * The query's answer as the JSON document `skillbench query --json` prints (a QueryResult), from the server on
+ * The query's answer as the JSON document `skillbench query --json` prints (a QueryResult), from the daemon on
  * `socket`; null when the caller must answer itself.
  */
 export async function askSearchDaemonForResult(socket: string, question: { root: string; text: string; top: number; touch: boolean; via: string }): Promise<unknown> {
@@ -90,7 +90,7 @@ export async function askSearchDaemonForResult(socket: string, question: { root:
   }
 }
 
-/** Whether a server accepts connections on `socket` (a probe: nothing is asked). */
+/** Whether a daemon accepts connections on `socket` (a probe: nothing is asked). */
 export function daemonAnswers(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const c = net.connect(socket)

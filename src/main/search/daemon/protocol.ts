@@ -1,17 +1,17 @@
 /**
- * The search server's protocol, one question per connection: the client sends one JSON line; the server answers
+ * The search daemon's protocol, one question per connection: the client sends one JSON line; the daemon answers
  * with one JSON line (the header) and, when it answered, the command's stdout as raw bytes (`bytes` of them: a
  * 10,000-skill listing is megabytes, never escaped into JSON). The output is the command's own (stdout, stderr, exit
  * code), made by the same code the CLI runs in process, so the two cannot differ.
  */
 
 interface RequestBase {
-  /** buildStamp() of the client: a server of another build steps down. */
+  /** buildStamp() of the client: a daemon of another build steps down. */
   build: string
-  /** The library asked about (its real path): a server answers only for its own. */
+  /** The library asked about (its real path): a daemon answers only for its own. */
   root: string
   json: boolean
-  /** Epoch ms after which the server must not start on it (the client answers in process by then). */
+  /** Epoch ms after which the daemon must not start on it (the client answers in process by then). */
   deadline: number
 }
 
@@ -44,7 +44,7 @@ export interface CommandOutput {
   code: number
 }
 
-/** The largest request line a server reads (a query is at most 20,000 characters). */
+/** The largest request line a daemon reads (a query is at most 20,000 characters). */
 export const MAX_REQUEST_BYTES = 256 * 1024
 
 function parseObject(line: string): Record<string, unknown> | null {

@@ -1,14 +1,14 @@
-/** Starting a library's search server in the background (after a query answered in process). */
+/** Starting a library's search daemon in the background (after a query answered in process). */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { startingMarker } from './address'
 
-/** A marker younger than this means a server is being started (older: that start failed). */
+/** A marker younger than this means a daemon is being started (older: that start failed). */
 const STARTING_FRESH_MS = 30_000
 
 /**
- * Starts the search server of `root` in the background (detached, no terminal output), unless a process started
+ * Starts the search daemon of `root` in the background (detached, no terminal output), unless a process started
  * one in the last seconds. `command`: how to run this CLI (node and its script).
  */
 export function startSearchDaemon(command: readonly string[], root: string, socket: string, env: NodeJS.ProcessEnv): boolean {
