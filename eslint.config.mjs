@@ -48,6 +48,17 @@ export const LAYERS = {
   app: ['shared', 'config', 'web-server', 'workbench']
 }
 
+// A message a person can see leaves src/main with a code (shared/error-codes.ts): these errors take `coded(…)`,
+// never words written in place (a string, a template, a sum, or another error's `.message` passed on).
+const ERROR_CLASSES = 'StoreError'
+const PLAIN_TEXT = '^(Literal|TemplateLiteral|BinaryExpression)$'
+const PLAIN_MESSAGE_HELP = "give a coded message: coded('<code>', { params }) with a template in src/shared/error-codes.ts and a zh entry in src/renderer/i18n/messages-errors.ts"
+export const PLAIN_MESSAGE_RULES = [
+  { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` },
+  { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type='MemberExpression'][arguments.1.property.name='message']`, message: `another error's words passed on as text: ${PLAIN_MESSAGE_HELP} (reasonOf(err) as a param keeps its code)` },
+  { selector: `CallExpression[callee.name='badRequest'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` }
+]
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'artifacts/**', '.bench-tmp/**', 'resources/sample-data/**', 'test/fixtures/**/*.js', '.scratch-store/**', '.scratch/**'] },
   js.configs.recommended,
@@ -95,5 +106,10 @@ export default tseslint.config(
     files: ['src/main/**/*.{ts,tsx}'],
     plugins: { skillbench: { rules: { layers } } },
     rules: { 'skillbench/layers': ['error', { table: LAYERS }] }
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...PLAIN_MESSAGE_RULES] }
   }
 )

@@ -1,4 +1,4 @@
-import { isMessageRef, type CodedText, type MessageCode, type MessageParams } from './error-codes'
+import { isMessageRef, type CodedText, type MessageCode, type MessageParam, type MessageParams } from './error-codes'
 
 /**
  * How an error crosses every transport (IPC, HTTP, CLI --json, MCP): `code` says what kind (not_found, conflict…:
@@ -40,6 +40,11 @@ export function codedFieldsOf(err: unknown): { messageCode: MessageCode; params:
   if (!err || typeof err !== 'object') return undefined
   const e = err as { messageCode?: unknown; params?: unknown }
   return isMessageRef(e) ? { messageCode: e.messageCode, params: e.params } : undefined
+}
+
+/** An error as a param of another message ("{path}: {reason}"): its code and params when it carries them, else its text. */
+export function reasonOf(err: unknown): MessageParam {
+  return codedFieldsOf(err) ?? (err instanceof Error ? err.message : String(err))
 }
 
 /** The wire shape of a coded error, e.g. `errorShape('unauthorized', coded('api.bad_token'))`. */

@@ -39,9 +39,10 @@ afterAll(() => {
 
 describe('reserved skill names', () => {
   it('the rule itself: the three bookkeeping names, in any case; others pass', () => {
-    expect(reservedNameProblem('legacy')).toMatch(/reserved: a library keeps its retired skills/)
-    expect(reservedNameProblem('Codes')).toMatch(/files backed up from tasks/)
-    expect(reservedNameProblem('logs')).toMatch(/reflection and curation logs/)
+    expect(reservedNameProblem('legacy')?.text).toMatch(/reserved: a library keeps its retired skills/)
+    expect(reservedNameProblem('legacy')).toMatchObject({ messageCode: 'skill.reserved_name', params: { name: 'legacy', what: { messageCode: 'skill.reserved_legacy' } } })
+    expect(reservedNameProblem('Codes')?.text).toMatch(/files backed up from tasks/)
+    expect(reservedNameProblem('logs')?.text).toMatch(/reflection and curation logs/)
     expect(reservedNameProblem('legacy-notes')).toBeNull()
     expect(reservedNameProblem('pdf')).toBeNull()
   })

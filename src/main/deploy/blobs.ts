@@ -6,11 +6,12 @@
 import { readContained, writeContained } from '../store/contained'
 import { StoreError } from '../store/types'
 import { sha256 } from './render'
+import { coded } from '../../shared/error-codes'
 
 const BLOB_DIR = '.skillbench/deploy/blobs'
 
 function blobRel(hash: string): string {
-  if (!/^[0-9a-f]{64}$/.test(hash)) throw new StoreError('invalid_input', `not a sha256: ${hash.slice(0, 80)}`)
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new StoreError('invalid_input', coded('deploy.not_sha256', { hash: hash.slice(0, 80) }))
   return `${BLOB_DIR}/${hash.slice(0, 2)}/${hash}`
 }
 

@@ -10,6 +10,7 @@ import { readDeployConfig } from './deploy-config'
 import type { LibrarySkill, RenderedSkill } from './render'
 import { budgetSuggestions, disabledFor, profileTakes, skillFacets, type BudgetSuggestion } from './selection'
 import { resolveTarget, type DeployTarget } from './targets'
+import { coded } from '../../shared/error-codes'
 
 /** Uses per skill id from the usage index (`uses`, last use); skills absent count as never used. */
 export type UsageLookup = () => Promise<ReadonlyMap<string, { uses: number; last_used_at: string | null }>>
@@ -46,14 +47,14 @@ export async function chooseSkills(input: {
   let leftOut: string[] = []
   if (input.profile !== undefined) {
     const profile = config.profiles[input.profile]
-    if (!profile) throw new StoreError('not_found', `no deploy profile ${JSON.stringify(input.profile)} in ${input.root} (see skillbench profile list)`)
+    if (!profile) throw new StoreError('not_found', coded('deploy.no_profile_in', { profile: JSON.stringify(input.profile), root: input.root }))
     const takes = new Set(chosen.filter((s) => profileTakes(profile, skillFacets(s, nameOf(s)))))
     leftOut = chosen.filter((s) => !takes.has(s)).map(nameOf).sort()
     chosen = chosen.filter((s) => takes.has(s))
   }
   const wanted = input.wanted ?? []
   for (const w of wanted) {
-    if (!skills.some((s) => skillMatches(s, nameOf(s), w))) throw new StoreError('not_found', `no active skill named ${JSON.stringify(w)} in ${input.root}`)
+    if (!skills.some((s) => skillMatches(s, nameOf(s), w))) throw new StoreError('not_found', coded('deploy.no_skill_named', { name: JSON.stringify(w), root: input.root }))
   }
   if (wanted.length > 0) chosen = chosen.filter((s) => wanted.some((w) => skillMatches(s, nameOf(s), w)))
   const scope = wanted.length > 0 && input.profile === undefined ? new Set(chosen.map((s) => s.skill.skill_id)) : null

@@ -7,6 +7,8 @@ import { readContainedText, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
 import { StoreError } from '../store/types'
 import { DEPLOY_CONFIG_FILE, emptyDeployConfig, parseDeployConfig, serializeDeployConfig, type DeployConfig } from './selection'
+import { coded } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
 
 const MAX_BYTES = 4 * 1024 * 1024
 
@@ -14,7 +16,7 @@ function parseOrThrow(text: string): DeployConfig {
   try {
     return parseDeployConfig(text)
   } catch (err) {
-    throw new StoreError('invalid_input', `${(err as Error).message}: fix it (or take it again from version control); it was not changed`)
+    throw new StoreError('invalid_input', coded('deploy.config_invalid', { reason: reasonOf(err) }))
   }
 }
 

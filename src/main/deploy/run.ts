@@ -31,6 +31,8 @@ import { chooseSkills, libraryUsage, suggestDisabling, type UsageLookup } from '
 import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
 import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
 import { resolveTarget, type DeployTarget } from './targets'
+import { coded } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
 
 export interface DeployOptions {
   library: string
@@ -130,9 +132,9 @@ async function targetFolder(target: DeployTarget, create: boolean): Promise<stri
   const st = await fs.promises.lstat(target.dir).catch(() => null)
   if (st?.isSymbolicLink()) {
     const to = await fs.promises.realpath(target.dir).catch(() => '(nowhere)')
-    throw new StoreError('path_escape', `${target.dir} is a symbolic link (→ ${to}): refusing to deploy into a folder that leads elsewhere; give the real folder instead`)
+    throw new StoreError('path_escape', coded('deploy.target_symlink', { dir: target.dir, to }))
   }
-  if (st && !st.isDirectory()) throw new StoreError('invalid_input', `${target.dir} is not a folder`)
+  if (st && !st.isDirectory()) throw new StoreError('invalid_input', coded('file.is_not_folder', { path: target.dir }))
   if (!st) {
     if (!create) return null
     await fs.promises.mkdir(target.dir, { recursive: true })
@@ -213,7 +215,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   try {
     target = resolveTarget(opts.to, env, opts.cwd)
   } catch (err) {
-    throw new StoreError('invalid_input', (err as Error).message)
+    throw new StoreError('invalid_input', coded('deploy.bad_target', { reason: reasonOf(err) }))
   }
   const library = await openLibrary(opts.library)
   const { skills, warnings } = await librarySkills(library)

@@ -10,6 +10,8 @@ import { librarySkills } from './run'
 import { wantedName, type LibrarySkill } from './render'
 import { PROFILE_NAME, type DeployConfig, type DeployProfile } from './selection'
 import { resolveTarget } from './targets'
+import { coded } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
 
 export interface SelectionContext {
   env: NodeJS.ProcessEnv
@@ -20,7 +22,7 @@ function targetDir(spec: string, ctx: SelectionContext): string {
   try {
     return resolveTarget(spec, ctx.env, ctx.cwd).dir
   } catch (err) {
-    throw new StoreError('invalid_input', (err as Error).message)
+    throw new StoreError('invalid_input', coded('deploy.bad_target', { reason: reasonOf(err) }))
   }
 }
 
@@ -39,7 +41,7 @@ export async function setSkillsEnabled(library: string, to: string, names: reado
   const { skills } = await librarySkills(lib)
   const matched = names.map((n) => ({ n, skills: skills.filter((s) => aliases(s).includes(n)) }))
   const unknown = matched.filter((m) => m.skills.length === 0).map((m) => m.n)
-  if (!enabled && unknown.length > 0) throw new StoreError('not_found', `no active skill named ${unknown.map((u) => JSON.stringify(u)).join(', ')} in ${lib.root}: nothing was disabled`)
+  if (!enabled && unknown.length > 0) throw new StoreError('not_found', coded('deploy.none_disabled', { names: unknown.map((u) => JSON.stringify(u)).join(', '), root: lib.root }))
   return changeDeployConfig(
     lib.root,
     (config) => {
@@ -67,12 +69,12 @@ export async function setSkillsEnabled(library: string, to: string, names: reado
 
 /** Sets a profile (targets checked, selectors kept as given) or removes it with `null`. */
 export async function setDeployProfile(library: string, name: string, profile: DeployProfile | null, ctx: SelectionContext): Promise<DeployConfig> {
-  if (!PROFILE_NAME.test(name)) throw new StoreError('invalid_input', `${JSON.stringify(name)} is not a profile name: letters, digits, . _ - (up to 64)`)
+  if (!PROFILE_NAME.test(name)) throw new StoreError('invalid_input', coded('deploy.bad_profile_name', { name: JSON.stringify(name) }))
   if (profile) {
-    if (profile.targets.length === 0) throw new StoreError('invalid_input', `profile ${name} needs at least one target (--to)`)
+    if (profile.targets.length === 0) throw new StoreError('invalid_input', coded('deploy.profile_needs_target', { name }))
     for (const t of profile.targets) targetDir(t, ctx)
     for (const s of [...profile.skills, ...profile.except]) {
-      if (/^(tag|collection|name):$/.test(s) || s.trim() === '') throw new StoreError('invalid_input', `${JSON.stringify(s)} is not a selector: NAME, tag:TAG, collection:NAME or *`)
+      if (/^(tag|collection|name):$/.test(s) || s.trim() === '') throw new StoreError('invalid_input', coded('deploy.bad_selector', { selector: JSON.stringify(s) }))
     }
   }
   const lib = await openLibrary(library)
@@ -80,7 +82,7 @@ export async function setDeployProfile(library: string, name: string, profile: D
     lib.root,
     (config) => {
       if (profile) config.profiles[name] = { targets: [...new Set(profile.targets.map((t) => t.trim()))], skills: [...new Set(profile.skills)], except: [...new Set(profile.except)] }
-      else if (!config.profiles[name]) throw new StoreError('not_found', `no deploy profile ${JSON.stringify(name)}`)
+      else if (!config.profiles[name]) throw new StoreError('not_found', coded('deploy.no_profile', { profile: JSON.stringify(name) }))
       else delete config.profiles[name]
     },
     `${profile ? 'setting' : 'removing'} deploy profile ${name}`

@@ -15,6 +15,7 @@ import type { FormatId, PortableSkill } from './model'
 import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
+import { coded } from '../../shared/error-codes'
 
 export interface ConvertOptions {
   /** Replace files that already exist (default: skip them with a reason). */
@@ -161,10 +162,10 @@ async function exists(abs: string): Promise<boolean> {
 /** Writes one file inside `outRoot` (real path); refuses anything that would land outside it. */
 async function writeInside(outRoot: string, rel: string, data: string | Uint8Array, overwrite: boolean): Promise<void> {
   const abs = path.resolve(outRoot, rel)
-  if (!isInside(outRoot, abs)) throw new StoreError('path_escape', `refusing to write outside ${outRoot}: ${rel}`)
+  if (!isInside(outRoot, abs)) throw new StoreError('path_escape', coded('convert.outside', { root: outRoot, path: rel }))
   await fs.promises.mkdir(path.dirname(abs), { recursive: true })
   const realDir = await fs.promises.realpath(path.dirname(abs))
-  if (!isInside(outRoot, realDir)) throw new StoreError('path_escape', `a symbolic link leads outside ${outRoot}: ${rel}`)
+  if (!isInside(outRoot, realDir)) throw new StoreError('path_escape', coded('convert.link_outside', { root: outRoot, path: rel }))
   await writeFileAtomic(abs, data, { mustNotExist: !overwrite })
 }
 
@@ -191,7 +192,7 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
     const folder = file.rel.split('/')[0]!
     const reserved = to === 'skill-md' && file.rel.includes('/') ? reservedNameProblem(folder) : null
     if (reserved) {
-      report.skipped.push({ from: skill.path, to: file.rel, reason: `${reserved}: not imported` })
+      report.skipped.push({ from: skill.path, to: file.rel, reason: `${reserved.text}: not imported` })
       continue
     }
     if (abs === skill.abs) {

@@ -8,6 +8,8 @@ import type { Skill } from '../../shared/types'
 import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
 import { changesForMeta, formatTimestamp } from '../store/skill-meta'
 import { StoreError, type SkillStore } from '../store/types'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { textParam } from '../../shared/message-match'
 
 /** A write the tools would have made. */
 export type CapturedWrite =
@@ -17,8 +19,8 @@ export type CapturedWrite =
 /** A store whose update/moveToLegacy only record; `captured` lists what they would have done. */
 export function createProposalRecorder(store: SkillStore, now: () => Date = () => new Date()): { store: SkillStore; captured: CapturedWrite[] } {
   const captured: CapturedWrite[] = []
-  const refuse = (what: string) => async (): Promise<never> => {
-    throw new StoreError('invalid_input', `${what} is not allowed in proposal mode`)
+  const refuse = (what: CodedText) => async (): Promise<never> => {
+    throw new StoreError('invalid_input', coded('mcp.not_in_proposal_mode', { what }))
   }
   const recorder: SkillStore = {
     root: store.root,
@@ -27,9 +29,9 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
     skillAt: (rel) => store.skillAt(rel),
     readRaw: (rel) => store.readRaw(rel),
     resolveInside: (rel) => store.resolveInside(rel),
-    create: refuse('creating a skill'),
-    restore: refuse('restoring a skill'),
-    writeRaw: refuse('writing a file'),
+    create: refuse(coded('mcp.what_create')),
+    restore: refuse(coded('mcp.what_restore')),
+    writeRaw: refuse(coded('mcp.what_write')),
 
     recordUse: (ids, opts) => store.recordUse(ids, opts),
 
@@ -43,11 +45,11 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
       const patch = make(skill)
       if (patch === null) return skill
       if (opts.baseHash !== undefined && opts.baseHash !== hash) {
-        throw new StoreError('conflict', `${skill.path} changed on disk since it was read: reload it and try again`)
+        throw new StoreError('conflict', coded('skill.changed_since_read', { path: skill.path }))
       }
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
-        throw new StoreError('malformed', `${skill.path}: ${parsed.reason}`)
+        throw new StoreError('malformed', coded('file.problem', { path: skill.path, reason: textParam(parsed.reason) }))
       }
       const meta = { ...(patch.meta ?? {}) }
       const noop = (patch.body === undefined || patch.body === parsed.file.body) && Object.keys(meta).length === 0

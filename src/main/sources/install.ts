@@ -103,7 +103,7 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: fatal.join('; ') }).text, text: decoded.text, notes: [] }
   if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
   const reserved = reservedNameProblem(name)
-  if (reserved) return { name, problem: reserved, text: decoded.text, notes: [] }
+  if (reserved) return { name, problem: reserved.text, text: decoded.text, notes: [] }
   return { name, problem: null, text: decoded.text, notes: errors }
 }
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { StoreError } from './types'
+import { coded } from '../../shared/error-codes'
 
 export const TEMP_PREFIX = '.skillbench-tmp-'
 export const TEMP_SUFFIX = '.tmp'
@@ -139,13 +140,13 @@ export interface AtomicWriteOptions {
 async function targetMode(target: string, mustExist: boolean): Promise<number> {
   try {
     const st = await fs.promises.lstat(target)
-    if (st.isSymbolicLink()) throw new StoreError('path_escape', `refusing to write through a symbolic link: ${path.basename(target)}`)
-    if (!st.isFile()) throw new StoreError('invalid_input', `not a regular file: ${path.basename(target)}`)
+    if (st.isSymbolicLink()) throw new StoreError('path_escape', coded('file.symlink_write', { name: path.basename(target) }))
+    if (!st.isFile()) throw new StoreError('invalid_input', coded('file.not_regular', { name: path.basename(target) }))
     return st.mode & 0o777
   } catch (err) {
     if (err instanceof StoreError) throw err
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    if (mustExist) throw new StoreError('not_found', `file no longer exists: ${path.basename(target)}`)
+    if (mustExist) throw new StoreError('not_found', coded('file.gone', { name: path.basename(target) }))
     return 0o644
   }
 }
@@ -177,7 +178,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array 
       try {
         await fs.promises.link(tmp, target)
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', `already exists: ${path.basename(target)}`)
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', coded('file.exists', { name: path.basename(target) }))
         throw err
       }
       await fs.promises.unlink(tmp)
@@ -212,7 +213,7 @@ export async function moveNoClobber(from: string, to: string): Promise<void> {
   await fs.promises.mkdir(path.dirname(to), { recursive: true })
   try {
     await fs.promises.lstat(to)
-    throw new StoreError('exists', `already exists: ${path.basename(to)}`)
+    throw new StoreError('exists', coded('file.exists', { name: path.basename(to) }))
   } catch (err) {
     if (err instanceof StoreError) throw err
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err

@@ -13,11 +13,12 @@ import path from 'node:path'
 import { moveNoClobber, writeFileAtomic, type AtomicWriteOptions } from './atomic'
 import { checkRelPath } from './paths'
 import { StoreError } from './types'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
 
-function escapeError(root: string, rel: string, why: string): StoreError {
-  return new StoreError('path_escape', `${path.join(root, rel)}: ${why}; nothing was written outside the library`)
+function escapeError(root: string, rel: string, why: CodedText): StoreError {
+  return new StoreError('path_escape', coded('file.escape', { path: path.join(root, rel), why }))
 }
 
 /** The relative path split into checked segments ('' or '.' = the root itself). */
@@ -48,8 +49,8 @@ function walkDirs(root: string, rel: string, create: boolean): string | null {
       }
       st = fs.lstatSync(abs)
     }
-    if (st.isSymbolicLink()) throw escapeError(root, sofar, 'is a symbolic link (folders the product writes into must be real folders inside the library)')
-    if (!st.isDirectory()) throw new StoreError('invalid_input', `${path.join(root, sofar)} is not a folder`)
+    if (st.isSymbolicLink()) throw escapeError(root, sofar, coded('file.why_symlink_folder'))
+    if (!st.isDirectory()) throw new StoreError('invalid_input', coded('file.is_not_folder', { path: path.join(root, sofar) }))
   }
   return abs
 }
@@ -68,8 +69,8 @@ export async function existingDirInside(root: string, rel: string): Promise<stri
 function checkFileTarget(root: string, rel: string, abs: string, folderOk: boolean): boolean {
   const st = fs.lstatSync(abs, { throwIfNoEntry: false })
   if (!st) return false
-  if (st.isSymbolicLink()) throw escapeError(root, rel, 'is a symbolic link (never written through)')
-  if (!st.isFile() && !(folderOk && st.isDirectory())) throw new StoreError('invalid_input', `${abs} is not a regular file`)
+  if (st.isSymbolicLink()) throw escapeError(root, rel, coded('file.why_symlink_write'))
+  if (!st.isFile() && !(folderOk && st.isDirectory())) throw new StoreError('invalid_input', coded('file.not_regular_path', { path: abs }))
   return true
 }
 
@@ -103,12 +104,12 @@ export async function appendContained(root: string, rel: string, text: string, o
   try {
     fd = fs.openSync(abs, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | O_NOFOLLOW, opts.mode ?? 0o644)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw escapeError(root, rel, 'is a symbolic link (never appended through)')
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw escapeError(root, rel, coded('file.why_symlink_append'))
     throw err
   }
   try {
     const st = fs.fstatSync(fd)
-    if (!st.isFile()) throw new StoreError('invalid_input', `${abs} is not a regular file`)
+    if (!st.isFile()) throw new StoreError('invalid_input', coded('file.not_regular_path', { path: abs }))
     let prefix = ''
     if (st.size > 0) {
       const last = Buffer.alloc(1)
@@ -140,13 +141,13 @@ export async function readContained(root: string, rel: string, opts: { maxBytes?
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return null
-    if (code === 'ELOOP') throw escapeError(root, clean, 'is a symbolic link (never read through)')
+    if (code === 'ELOOP') throw escapeError(root, clean, coded('file.why_symlink_read'))
     throw err
   }
   try {
     const st = await fh.stat()
-    if (!st.isFile()) throw new StoreError('invalid_input', `${abs} is not a regular file`)
-    if (opts.maxBytes !== undefined && st.size > opts.maxBytes) throw new StoreError('invalid_input', `${abs} is larger than ${opts.maxBytes} bytes`)
+    if (!st.isFile()) throw new StoreError('invalid_input', coded('file.not_regular_path', { path: abs }))
+    if (opts.maxBytes !== undefined && st.size > opts.maxBytes) throw new StoreError('invalid_input', coded('file.larger_than', { path: abs, bytes: opts.maxBytes }))
     return await fh.readFile()
   } finally {
     await fh.close()
@@ -190,15 +191,15 @@ export async function moveContained(root: string, from: string, to: string): Pro
   const dst = checkRelPath(to)
   const srcDir = path.posix.dirname(src)
   const fromDir = await walkDirs(root, srcDir === '.' ? '' : srcDir, false)
-  if (!fromDir) throw new StoreError('not_found', `${src} does not exist`)
+  if (!fromDir) throw new StoreError('not_found', coded('path.does_not_exist', { path: src }))
   const fromAbs = path.join(fromDir, path.posix.basename(src))
   let st: fs.Stats
   try {
     st = await fs.promises.lstat(fromAbs)
   } catch {
-    throw new StoreError('not_found', `${src} does not exist`)
+    throw new StoreError('not_found', coded('path.does_not_exist', { path: src }))
   }
-  if (st.isSymbolicLink()) throw escapeError(root, src, 'is a symbolic link (never moved)')
+  if (st.isSymbolicLink()) throw escapeError(root, src, coded('file.why_symlink_move'))
   const dstDir = path.posix.dirname(dst)
   const toDir = await ensureDirInside(root, dstDir === '.' ? '' : dstDir)
   await moveNoClobber(fromAbs, path.join(toDir, path.posix.basename(dst)))

@@ -11,7 +11,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { reasonOf } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
+import { textParam } from '../../shared/message-match'
 import { activePathOf, isLegacyDir, isLegacyPath, isLibraryPartOfBookkeeping, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
@@ -129,7 +131,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
     throw new StoreError('not_found', coded('library.not_found', { path: dir }))
   }
   const st = await fs.promises.stat(root)
-  if (!st.isDirectory()) throw new StoreError('invalid_input', `not a folder: ${dir}`)
+  if (!st.isDirectory()) throw new StoreError('invalid_input', coded('path.not_folder', { path: dir }))
   const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate)
   await lib.init(opts.lazy === true, opts.onListing, opts.signal)
   return lib
@@ -565,7 +567,7 @@ class Library implements SkillLibrary {
   private refuseDuplicate(id: string): void {
     const paths = this.duplicateIds.get(id)
     if (paths) {
-      throw new StoreError('duplicate_id', `skill id ${id} is used by ${paths.length} files (${paths.join(', ')}): give one of them a new skill_id first; nothing was changed`)
+      throw new StoreError('duplicate_id', coded('skill.duplicate_id', { id, count: paths.length, paths: paths.join(', ') }))
     }
   }
 
@@ -654,16 +656,16 @@ class Library implements SkillLibrary {
   private validateMeta(meta: Partial<SkillMeta>): void {
     if (meta.skill_id !== undefined) assertSkillId(meta.skill_id)
     if (meta.quality_index !== undefined && !(Number.isFinite(meta.quality_index) && meta.quality_index >= 0 && meta.quality_index <= 1)) {
-      throw new StoreError('invalid_input', 'quality_index must be a number between 0 and 1')
+      throw new StoreError('invalid_input', coded('skill.quality_range'))
     }
     if (meta.fetch_count !== undefined && !(Number.isInteger(meta.fetch_count) && meta.fetch_count >= 0)) {
-      throw new StoreError('invalid_input', 'fetch_count must be a whole number ≥ 0')
+      throw new StoreError('invalid_input', coded('skill.fetch_count_range'))
     }
     if (meta.title !== undefined && (typeof meta.title !== 'string' || meta.title.trim() === '')) {
-      throw new StoreError('invalid_input', 'title must be a non-empty string')
+      throw new StoreError('invalid_input', coded('skill.title_empty'))
     }
     if (meta.task_directories !== undefined && !(Array.isArray(meta.task_directories) && meta.task_directories.every((t) => typeof t === 'string'))) {
-      throw new StoreError('invalid_input', 'task_directories must be a list of strings')
+      throw new StoreError('invalid_input', coded('skill.task_dirs_list'))
     }
   }
 
@@ -674,11 +676,11 @@ class Library implements SkillLibrary {
     try {
       bytes = await fs.promises.readFile(abs)
     } catch {
-      throw new StoreError(baseHash ? 'conflict' : 'not_found', `${rel} no longer exists on disk`)
+      throw new StoreError(baseHash ? 'conflict' : 'not_found', coded('path.gone_from_disk', { path: rel }))
     }
     const hash = hashBytes(bytes)
     if (baseHash !== undefined && hash !== baseHash) {
-      throw new StoreError('conflict', `${rel} changed on disk since it was read: reload it and try again`)
+      throw new StoreError('conflict', coded('skill.changed_since_read', { path: rel }))
     }
     return { abs, bytes, hash }
   }
@@ -694,29 +696,29 @@ class Library implements SkillLibrary {
       const found = await this.find(id, opts.activeOnly !== true)
       const { abs, bytes } = await this.readForWrite(found.path, opts.baseHash)
       const decoded = decodeSkillBytes(bytes)
-      if (!decoded.ok) throw new StoreError('not_utf8', `${found.path}: ${decoded.reason}`)
+      if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: found.path, reason: textParam(decoded.reason) }))
       const parsed = parseSkillText(decoded.text)
-      if (!parsed.ok) throw new StoreError('malformed', `${found.path}: ${parsed.reason}`)
+      if (!parsed.ok) throw new StoreError('malformed', coded('file.problem', { path: found.path, reason: textParam(parsed.reason) }))
       // The skill as it is on disk now (inside the lock), with the uses not folded yet: what `make` builds on.
       const onDisk = this.parse(bytes, { abs, rel: found.path, format: found.format, legacy: found.legacy }, 0)
-      if (!onDisk.ok || onDisk.skill.skill_id !== id) throw new StoreError('conflict', `${found.path} no longer holds skill ${id}`)
+      if (!onDisk.ok || onDisk.skill.skill_id !== id) throw new StoreError('conflict', coded('skill.no_longer_holds', { path: found.path, id }))
       const patch = make(this.present(onDisk.skill))
       if (patch === null) return this.present(onDisk.skill)
       const meta: Partial<SkillMeta> = { ...(patch.meta ?? {}) }
       this.validateMeta(meta)
-      if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', 'body must be a string')
+      if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', coded('skill.body_not_string'))
       if (opts.touchUpdatedAt !== false) meta.updated_at = formatTimestamp(this.now())
       let text: string
       try {
         text = rewriteSkillFile(parsed.file, changesForMeta(found.format, parsed.file.data, meta, found.skill_id), patch.body)
       } catch (err) {
-        throw new StoreError('malformed', `${found.path}: ${(err as Error).message}`)
+        throw new StoreError('malformed', coded('file.problem', { path: found.path, reason: reasonOf(err) }))
       }
       const out = Buffer.from(text, 'utf8')
       await writeFileAtomic(abs, out, { mustExist: true })
       const primed = this.primeCache(found.path, out)
       const skill = primed?.ok ? primed.skill : await this.tryPath(found.path, meta.skill_id ?? found.skill_id)
-      if (!skill) throw new StoreError('malformed', `${found.path} could not be read back after writing`)
+      if (!skill) throw new StoreError('malformed', coded('skill.not_read_back', { path: found.path }))
       this.noteWrite(skill.path, skill)
       await this.announce([skill.path])
       if (opts.activity) await this.appendLedger({ t: 'act', id: skill.skill_id, title: skill.title, at: formatTimestamp(this.now()), ...opts.activity }, true)
@@ -738,7 +740,7 @@ class Library implements SkillLibrary {
   private async chooseId(wanted: string | undefined): Promise<string> {
     if (wanted !== undefined) {
       assertSkillId(wanted)
-      if (await this.idTaken(wanted)) throw new StoreError('exists', `a skill with id ${wanted} already exists`)
+      if (await this.idTaken(wanted)) throw new StoreError('exists', coded('skill.id_exists', { id: wanted }))
       return wanted
     }
     let n = Math.floor(this.now().getTime() / 1000)
@@ -747,8 +749,8 @@ class Library implements SkillLibrary {
   }
 
   async create(input: NewSkillInput): Promise<Skill> {
-    if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', 'a new skill needs a title')
-    if (typeof input.body !== 'string') throw new StoreError('invalid_input', 'a new skill needs a body')
+    if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', coded('skill.new_needs_title'))
+    if (typeof input.body !== 'string') throw new StoreError('invalid_input', coded('skill.new_needs_body'))
     return this.locked(async () => {
       // Every Skillbench writer announces its creates in the ledger, so the id index is current here.
       await this.catchUp()
@@ -789,7 +791,7 @@ class Library implements SkillLibrary {
       }
     } else {
       const name = input.name ?? ''
-      if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', `SKILL.md name ${JSON.stringify(name.slice(0, 70))} must be lowercase letters, digits and hyphens (≤ 64)`)
+      if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', coded('skill.skillmd_bad_name', { name: JSON.stringify(name.slice(0, 70)) }))
       const reserved = reservedNameProblem(name)
       if (reserved) throw new StoreError('invalid_input', reserved)
       const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
@@ -797,7 +799,7 @@ class Library implements SkillLibrary {
       try {
         await fs.promises.mkdir(dirAbs)
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', `a folder named ${name} already exists`)
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', coded('skill.folder_exists', { name }))
         throw err
       }
       rel = `${name}/SKILL.md`
@@ -807,7 +809,7 @@ class Library implements SkillLibrary {
     // Built from the bytes just written (no read back); cached under the file's stat like any loaded file.
     const result = this.primeCache(rel, bytes)
     const skill = result?.ok && result.skill.skill_id === id ? result.skill : await this.tryPath(rel, id)
-    if (!skill) throw new StoreError('malformed', `${rel} could not be read back after writing`)
+    if (!skill) throw new StoreError('malformed', coded('skill.not_read_back', { path: rel }))
     this.noteWrite(rel, skill)
     await this.announce([rel])
     if (skill.format === 'skill-md') await this.syncIndexJson()
@@ -842,7 +844,7 @@ class Library implements SkillLibrary {
         await moveContained(this.root, skill.path, toRel)
       } else {
         const relDir = path.posix.dirname(skill.path)
-        if (relDir === '.') throw new StoreError('invalid_input', 'the library folder itself is this skill: it cannot be moved to legacy/')
+        if (relDir === '.') throw new StoreError('invalid_input', coded('skill.library_is_skill'))
         // .skillbench/legacy/<same relative path>: the library folder stays what agents load
         const parent = path.posix.dirname(relDir)
         const parentAbs = await ensureDirInside(this.root, parent === '.' ? SKILL_MD_LEGACY_DIR : `${SKILL_MD_LEGACY_DIR}/${parent}`)
@@ -869,9 +871,9 @@ class Library implements SkillLibrary {
     return this.locked(async () => {
       await this.catchUp()
       const skill = await this.find(id, true)
-      if (!skill.legacy) throw new StoreError('invalid_input', `skill ${skill.skill_id} is not in legacy/`)
+      if (!skill.legacy) throw new StoreError('invalid_input', coded('skill.not_in_legacy', { id: skill.skill_id }))
       const active = (await this.scan()).skills.find((s) => s.skill_id === skill.skill_id && !s.legacy)
-      if (active) throw new StoreError('exists', `an active skill with id ${skill.skill_id} already exists (${active.path})`)
+      if (active) throw new StoreError('exists', coded('skill.active_exists', { id: skill.skill_id, path: active.path }))
       let toRel: string
       if (skill.format === 'agiagent') {
         const base = path.posix.basename(skill.path)
@@ -882,7 +884,7 @@ class Library implements SkillLibrary {
       } else {
         const fromDir = path.posix.dirname(skill.path)
         // never the folder of retired skills itself: that would move every retired skill with it
-        if (isLegacyDir(fromDir)) throw new StoreError('invalid_input', `${fromDir}/SKILL.md lies in the folder of retired skills itself: move it into a folder of its own to restore it`)
+        if (isLegacyDir(fromDir)) throw new StoreError('invalid_input', coded('skill.in_legacy_folder', { dir: fromDir }))
         // from .skillbench/legacy/ or an older version's root legacy/: back where it was
         const relDir = activePathOf(fromDir)
         const parentRel = path.posix.dirname(relDir)
@@ -894,7 +896,7 @@ class Library implements SkillLibrary {
       }
       this.noteWrite(skill.path, null)
       const restored = await this.tryPath(toRel, skill.skill_id)
-      if (!restored) throw new StoreError('malformed', `${toRel} could not be read back after restoring`)
+      if (!restored) throw new StoreError('malformed', coded('skill.not_read_back_restored', { path: toRel }))
       this.noteWrite(toRel, restored)
       await this.announce([skill.path, toRel])
       if (restored.format === 'skill-md') {
@@ -946,17 +948,17 @@ class Library implements SkillLibrary {
       bytes = await fs.promises.readFile(abs)
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') throw new StoreError('not_found', `${relPath} does not exist`)
-      if (code === 'EISDIR') throw new StoreError('invalid_input', `${relPath} is a folder`)
+      if (code === 'ENOENT') throw new StoreError('not_found', coded('path.does_not_exist', { path: relPath }))
+      if (code === 'EISDIR') throw new StoreError('invalid_input', coded('path.is_folder', { path: relPath }))
       throw err
     }
     const decoded = decodeSkillBytes(bytes)
-    if (!decoded.ok) throw new StoreError('not_utf8', `${relPath}: ${decoded.reason}`)
+    if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: relPath, reason: textParam(decoded.reason) }))
     return { text: decoded.text, hash: hashBytes(bytes) }
   }
 
   async writeRaw(relPath: string, text: string, baseHash?: string | null): Promise<{ hash: string }> {
-    if (typeof text !== 'string') throw new StoreError('invalid_input', 'text must be a string')
+    if (typeof text !== 'string') throw new StoreError('invalid_input', coded('file.text_not_string'))
     return this.writeGuarded(relPath, Buffer.from(text, 'utf8'), baseHash, true)
   }
 
@@ -966,9 +968,9 @@ class Library implements SkillLibrary {
 
   private async writeGuarded(relPath: string, bytes: Uint8Array, baseHash: string | null | undefined, textFile: boolean): Promise<{ hash: string }> {
     const rel = checkRelPath(relPath)
-    if (isTempName(path.posix.basename(rel))) throw new StoreError('invalid_input', 'that name is reserved for temp files')
+    if (isTempName(path.posix.basename(rel))) throw new StoreError('invalid_input', coded('file.temp_name'))
     // retired SKILL.md folders and their backed-up code (.skillbench/legacy/, .skillbench/codes/) are the library's; the rest is bookkeeping
-    if ((rel === '.skillbench' || rel.startsWith('.skillbench/')) && !isLibraryPartOfBookkeeping(rel)) throw new StoreError('invalid_input', '.skillbench/ holds the library\'s bookkeeping: it is not written as a file')
+    if ((rel === '.skillbench' || rel.startsWith('.skillbench/')) && !isLibraryPartOfBookkeeping(rel)) throw new StoreError('invalid_input', coded('file.bookkeeping'))
     return this.locked(async () => {
       // Folders on the way must be real folders inside the library (made when missing), the target no link.
       const abs = await containedFilePath(this.root, rel)
@@ -984,10 +986,10 @@ class Library implements SkillLibrary {
         if (exists) {
           const current = await this.readForWrite(rel, baseHash)
           if (textFile && !decodeSkillBytes(current.bytes).ok) {
-            throw new StoreError('not_utf8', `${rel} is not valid UTF-8: it is never rewritten`)
+            throw new StoreError('not_utf8', coded('file.not_utf8_never_rewritten', { path: rel }))
           }
         } else if (baseHash !== undefined) {
-          throw new StoreError('conflict', `${rel} no longer exists on disk`)
+          throw new StoreError('conflict', coded('path.gone_from_disk', { path: rel }))
         }
         await writeFileAtomic(abs, bytes)
       }

@@ -26,6 +26,7 @@ import path from 'node:path'
 import { holdTempFile, TEMP_PREFIX, TEMP_SUFFIX } from './atomic'
 import { ensureDirInside } from './contained'
 import { StoreError } from './types'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 /** The lock file's name inside its folder. */
 export const LOCK_NAME = 'lock'
@@ -135,7 +136,7 @@ function readLockFile(file: string): { owner: LockOwner | null; ino: number; mti
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return null
-    if (code === 'ELOOP') throw new StoreError('path_escape', `${file} is a symbolic link: refusing to use it as the library lock`)
+    if (code === 'ELOOP') throw new StoreError('path_escape', coded('lock.symlink', { file }))
     throw err
   }
   try {
@@ -166,9 +167,10 @@ function timeoutFromEnv(): number {
   return Number.isFinite(v) && v >= 0 ? v : DEFAULT_LOCK_TIMEOUT_MS
 }
 
-function busyMessage(owner: LockOwner | null, waitedMs: number): string {
-  const who = owner ? `another Skillbench process (pid ${owner.pid}${owner.purpose ? `, ${owner.purpose}` : ''})` : 'another Skillbench process'
-  return `library busy: ${who} is changing this library; waited ${(waitedMs / 1000).toFixed(1)} s — try again`
+function busyMessage(owner: LockOwner | null, waitedMs: number): CodedText {
+  const seconds = (waitedMs / 1000).toFixed(1)
+  if (!owner) return coded('library.busy_unknown', { seconds })
+  return owner.purpose ? coded('library.busy_for', { pid: owner.pid, purpose: owner.purpose, seconds }) : coded('library.busy', { pid: owner.pid, seconds })
 }
 
 /** Longest chain of takeovers (a breaker that died while breaking, and so on) before we give up. */
@@ -199,7 +201,7 @@ async function takeName(dir: string, name: string, staged: string, deadline: num
     const alive = current.owner ? ownerAlive(current.owner, age) : age < UNREADABLE_STALE_MS
     if (!alive) {
       if (depth >= MAX_BREAK_DEPTH) {
-        throw new StoreError('busy', `library busy: the lock ${path.join(dir, name)} was left by processes that died while taking it over; remove the ${LOCK_NAME}* files in ${dir} if no Skillbench process runs`)
+        throw new StoreError('busy', coded('lock.dead_takeover', { lock: path.join(dir, name), name: LOCK_NAME, dir }))
       }
       const key = current.owner?.nonce ?? `ino${current.ino}`
       const claim = `${name}.broken.${key}`
@@ -317,7 +319,7 @@ export async function withLibraryLock<T>(root: string, fn: () => Promise<T>, opt
 async function waitInQueue(previous: Promise<unknown>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreError('busy', busyMessage(null, timeoutMs).replace('another Skillbench process', 'another task of this process'))), timeoutMs)
+    timer = setTimeout(() => reject(new StoreError('busy', coded('library.busy_here', { seconds: (timeoutMs / 1000).toFixed(1) }))), timeoutMs)
   })
   try {
     await Promise.race([previous, expired])

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
 import { activePathOf } from '../../shared/legacy-paths'
 import { StoreError } from './types'
 
@@ -36,24 +36,23 @@ const MAX_REL_PATH = 1024
  * Windows reserved names and segments ending in a dot or space.
  */
 export function checkRelPath(rel: unknown): string {
-  if (typeof rel !== 'string' || rel.length === 0) throw escape('a path must be a non-empty string', '')
-  if (rel.length > MAX_REL_PATH) throw escape('path is too long', rel)
+  if (typeof rel !== 'string' || rel.length === 0) throw escape(coded('relpath.empty'), '')
+  if (rel.length > MAX_REL_PATH) throw escape(coded('relpath.too_long'), rel)
   const p = rel.normalize('NFC')
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(p)) throw escape('path contains a control character', rel)
-  if (p.includes('\\')) throw escape('backslashes are not allowed in paths', rel)
-  if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) throw escape('absolute paths are not allowed', rel)
+  if (/[\u0000-\u001f\u007f]/.test(p)) throw escape(coded('relpath.control_char'), rel)
+  if (p.includes('\\')) throw escape(coded('relpath.backslash'), rel)
+  if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) throw escape(coded('relpath.absolute'), rel)
   for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.' || seg === '..') throw escape('"..", "." and empty path segments are not allowed', rel)
-    if (WINDOWS_RESERVED.test(seg)) throw escape(`"${seg}" is a reserved file name`, rel)
-    if (/[. ]$/.test(seg)) throw escape('path segments may not end in a dot or a space', rel)
+    if (seg === '' || seg === '.' || seg === '..') throw escape(coded('relpath.dot_segment'), rel)
+    if (WINDOWS_RESERVED.test(seg)) throw escape(coded('relpath.reserved_file_name', { segment: seg }), rel)
+    if (/[. ]$/.test(seg)) throw escape(coded('relpath.trailing_dot'), rel)
   }
   return p
 }
 
-function escape(why: string, rel: string): StoreError {
-  const shown = rel ? ` (${JSON.stringify(rel.slice(0, 80))})` : ''
-  return new StoreError('path_escape', `path refused${shown}: ${why}`)
+function escape(why: CodedText, rel: string): StoreError {
+  return new StoreError('path_escape', rel ? coded('relpath.refused_named', { path: JSON.stringify(rel.slice(0, 80)), why }) : coded('relpath.refused', { why }))
 }
 
 /** True when `child` is `root` or lies under it (compared with a trailing separator: `/lib-evil` is not in `/lib`). */
@@ -68,13 +67,13 @@ export function isInside(root: string, child: string): boolean {
 export async function resolveInside(root: string, rel: unknown): Promise<string> {
   const clean = checkRelPath(rel)
   const abs = path.resolve(root, clean)
-  if (!isInside(root, abs)) throw escape('it leads outside the library', clean)
+  if (!isInside(root, abs)) throw escape(coded('relpath.leads_outside'), clean)
   // Real path of the longest existing prefix (a missing file is checked through its parent).
   let probe = abs
   for (;;) {
     try {
       const real = await fs.promises.realpath(probe)
-      if (!isInside(root, real)) throw escape('a symbolic link leads outside the library', clean)
+      if (!isInside(root, real)) throw escape(coded('relpath.link_outside'), clean)
       break
     } catch (err) {
       if (err instanceof StoreError) throw err
@@ -82,9 +81,9 @@ export async function resolveInside(root: string, rel: unknown): Promise<string>
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err
       // A dangling symlink: creating through it would land wherever it points.
       const isLink = await fs.promises.lstat(probe).then((st) => st.isSymbolicLink(), () => false)
-      if (isLink) throw escape('a symbolic link leads outside the library (or nowhere)', clean)
+      if (isLink) throw escape(coded('relpath.link_nowhere'), clean)
       const parent = path.dirname(probe)
-      if (parent === probe || !isInside(root, parent)) throw escape('it leads outside the library', clean)
+      if (parent === probe || !isInside(root, parent)) throw escape(coded('relpath.leads_outside'), clean)
       probe = parent
     }
   }
@@ -166,9 +165,9 @@ export function derivedSkillId(relDir: string): string {
 export const RESERVED_SKILL_NAMES: ReadonlySet<string> = new Set(['legacy', 'codes', 'logs'])
 
 /** Why `name` cannot be a skill folder's name (null when it can); compared without case, as some file systems do. */
-export function reservedNameProblem(name: string): string | null {
+export function reservedNameProblem(name: string): CodedText | null {
   const lower = name.toLowerCase()
   if (!RESERVED_SKILL_NAMES.has(lower)) return null
-  const what = lower === 'legacy' ? 'retired skills' : lower === 'codes' ? 'files backed up from tasks' : 'reflection and curation logs'
-  return `the name "${name}" is reserved: a library keeps its ${what} in a folder of that name; rename the skill`
+  const what = coded(lower === 'legacy' ? 'skill.reserved_legacy' : lower === 'codes' ? 'skill.reserved_codes' : 'skill.reserved_logs')
+  return coded('skill.reserved_name', { name, what })
 }

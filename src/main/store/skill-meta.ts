@@ -9,6 +9,7 @@ import type { Skill, SkillFormat, SkillMeta } from '../../shared/types'
 import { isValidSkillId } from './paths'
 import type { FrontMatterChange, SkillFileParts } from './skill-file'
 import { StoreError } from './types'
+import { coded } from '../../shared/error-codes'
 
 /** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
 export const AGIAGENT_KEYS = [
@@ -177,11 +178,11 @@ export function changesForMeta(
     return changes
   }
   if (data.metadata !== undefined && !isPlainObject(data.metadata)) {
-    throw new StoreError('malformed', '"metadata" in this SKILL.md is not a mapping: refusing to write bookkeeping into it')
+    throw new StoreError('malformed', coded('skill.metadata_not_mapping'))
   }
   const md = data.metadata as Record<string, unknown> | undefined
   if (md && md.skillbench !== undefined && !isPlainObject(md.skillbench)) {
-    throw new StoreError('malformed', '"metadata.skillbench" in this SKILL.md is not a mapping')
+    throw new StoreError('malformed', coded('skill.skillbench_not_mapping'))
   }
   const sb = skillbenchMetadata(data)
   // The first write stores the id so it survives renames and moves.

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { readContainedText, writeContained } from './contained'
 import { withLibraryLock } from './lock'
 import { StoreError } from './types'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 export const SKILLS_LOCK_FILE = 'skills.lock'
 export const SKILLS_LOCK_VERSION = 1
@@ -77,45 +78,46 @@ export function parseSkillsLock(text: string): SkillsLock {
   try {
     raw = JSON.parse(text)
   } catch (err) {
-    throw new StoreError('invalid_input', `${SKILLS_LOCK_FILE} is not JSON (${(err as Error).message}): fix it, or take it again from version control`)
+    throw new StoreError('invalid_input', coded('lockfile.not_json', { file: SKILLS_LOCK_FILE, detail: (err as Error).message }))
   }
-  const bad = (why: string): StoreError => new StoreError('invalid_input', `${SKILLS_LOCK_FILE}: ${why}`)
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('not an object')
+  const bad = (why: CodedText): StoreError => new StoreError('invalid_input', coded('lockfile.problem', { file: SKILLS_LOCK_FILE, why }))
+  const badEntry = (name: string, why: CodedText): StoreError => bad(coded('lockfile.entry_problem', { name, why }))
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad(coded('lockfile.not_object'))
   const obj = raw as Record<string, unknown>
-  if (obj.version !== SKILLS_LOCK_VERSION) throw bad(`version ${JSON.stringify(obj.version)} is not one this Skillbench reads (${SKILLS_LOCK_VERSION})`)
+  if (obj.version !== SKILLS_LOCK_VERSION) throw bad(coded('lockfile.bad_version', { version: String(JSON.stringify(obj.version)), expected: SKILLS_LOCK_VERSION }))
   const skills = obj.skills
-  if (typeof skills !== 'object' || skills === null || Array.isArray(skills)) throw bad('"skills" is not an object')
+  if (typeof skills !== 'object' || skills === null || Array.isArray(skills)) throw bad(coded('lockfile.skills_not_object'))
   const out: Record<string, LockEntry> = Object.create(null) as Record<string, LockEntry>
   for (const [name, e] of Object.entries(skills as Record<string, unknown>)) {
-    if (!NAME.test(name)) throw bad(`${JSON.stringify(name)} is not a skill folder name`)
-    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw bad(`${name}: not an object`)
+    if (!NAME.test(name)) throw bad(coded('lockfile.bad_name', { name: JSON.stringify(name) }))
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw badEntry(name, coded('lockfile.not_object'))
     const r = e as Record<string, unknown>
-    for (const k of ['source', 'ref', 'commit', 'path', 'hash'] as const) if (typeof r[k] !== 'string') throw bad(`${name}: "${k}" is missing or not text`)
+    for (const k of ['source', 'ref', 'commit', 'path', 'hash'] as const) if (typeof r[k] !== 'string') throw badEntry(name, coded('lockfile.field_missing', { field: k }))
     const entry = { source: r.source, ref: r.ref, commit: r.commit, path: r.path, hash: r.hash } as LockEntry
-    if (r.risk !== undefined) entry.risk = parseLockRisk(r.risk, (why) => bad(`${name}: risk ${why}`))
+    if (r.risk !== undefined) entry.risk = parseLockRisk(r.risk, (why) => bad(coded('lockfile.risk_problem', { name, why })))
     if (r.retired !== undefined) {
-      if (r.retired !== true) throw bad(`${name}: "retired" is true or absent`)
+      if (r.retired !== true) throw badEntry(name, coded('lockfile.retired_true'))
       entry.retired = true
     }
-    if (!COMMIT.test(entry.commit)) throw bad(`${name}: commit ${JSON.stringify(entry.commit)} is not a full commit id`)
-    if (!HASH.test(entry.hash)) throw bad(`${name}: hash ${JSON.stringify(entry.hash)} is not sha256:<64 hex digits>`)
-    if (entry.source === '' || entry.ref === '') throw bad(`${name}: empty source or ref`)
-    if (entry.path.startsWith('/') || entry.path.split('/').includes('..')) throw bad(`${name}: path ${JSON.stringify(entry.path)} is not a folder inside the repository`)
+    if (!COMMIT.test(entry.commit)) throw badEntry(name, coded('lockfile.bad_commit', { commit: JSON.stringify(entry.commit) }))
+    if (!HASH.test(entry.hash)) throw badEntry(name, coded('lockfile.bad_hash', { hash: JSON.stringify(entry.hash) }))
+    if (entry.source === '' || entry.ref === '') throw badEntry(name, coded('lockfile.empty_source'))
+    if (entry.path.startsWith('/') || entry.path.split('/').includes('..')) throw badEntry(name, coded('lockfile.bad_path', { path: JSON.stringify(entry.path) }))
     out[name] = entry
   }
   return { skills: out }
 }
 
 /** A risk record as the lock has it; throws (through `bad`) saying what is wrong. Pure. */
-export function parseLockRisk(v: unknown, bad: (why: string) => Error): LockRisk {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('is not an object')
+export function parseLockRisk(v: unknown, bad: (why: CodedText) => Error): LockRisk {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad(coded('lockfile.risk_not_object'))
   const r = v as Record<string, unknown>
-  if (typeof r.allowed_by !== 'string' || typeof r.allowed_at !== 'string') throw bad('needs "allowed_by" and "allowed_at" as text')
-  if (!Array.isArray(r.findings)) throw bad('needs a "findings" list')
+  if (typeof r.allowed_by !== 'string' || typeof r.allowed_at !== 'string') throw bad(coded('lockfile.risk_allowed'))
+  if (!Array.isArray(r.findings)) throw bad(coded('lockfile.risk_findings'))
   const findings = r.findings.map((f, i) => {
     const x = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>
     if (typeof x.file !== 'string' || typeof x.line !== 'number' || typeof x.rule !== 'string' || typeof x.severity !== 'string' || typeof x.message !== 'string') {
-      throw bad(`finding ${i + 1} needs file, line, rule, severity and message`)
+      throw bad(coded('lockfile.risk_finding', { n: i + 1 }))
     }
     return { file: x.file, line: x.line, rule: x.rule, severity: x.severity, message: x.message }
   })
@@ -189,7 +191,7 @@ export function updateLockEvidence(evidence: Record<string, unknown>): UpdateLoc
     if (![e.source, e.ref, e.commit, e.path, e.hash].every((x) => typeof x === 'string')) return null
     const out = { source: e.source, ref: e.ref, commit: e.commit, path: e.path, hash: e.hash } as LockEntry
     try {
-      if (e.risk !== undefined) out.risk = parseLockRisk(e.risk, (why) => new Error(why))
+      if (e.risk !== undefined) out.risk = parseLockRisk(e.risk, (why) => new Error(why.text))
     } catch {
       return null
     }

@@ -17,23 +17,22 @@ export type StoreErrorCode =
   | 'duplicate_id'
 
 /**
- * The one error class of the store: `code` says what kind, `message` says it in words a user understands; given a
- * coded message (shared/error-codes.ts), it carries its `messageCode` and `params` for every transport.
+ * The one error class of the store: `code` says what kind, `message` says it in words a user understands. It takes
+ * a coded message only (shared/error-codes.ts, `coded(…)`), so its `messageCode` and `params` cross every transport
+ * and no client ever parses the English back (eslint.config.mjs refuses a plain string too).
  */
 export class StoreError extends Error {
-  readonly messageCode?: MessageCode
-  readonly params?: MessageParams
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
 
   constructor(
     readonly code: StoreErrorCode,
-    message: string | CodedText
+    message: CodedText
   ) {
-    super(typeof message === 'string' ? message : message.text)
+    super(message.text)
     this.name = 'StoreError'
-    if (typeof message !== 'string') {
-      this.messageCode = message.messageCode
-      this.params = message.params
-    }
+    this.messageCode = message.messageCode
+    this.params = message.params
   }
 }
 

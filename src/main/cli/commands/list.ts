@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
+import { coded } from '../../../shared/error-codes'
 
 export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
@@ -19,7 +20,7 @@ export const command: CliCommand = {
       if (!fs.statSync(root).isDirectory()) throw new Error('not a folder')
     } catch {
       const { StoreError } = await import('../../store/types')
-      throw new StoreError('not_found', `library folder not found: ${dir}`)
+      throw new StoreError('not_found', coded('library.not_found', { path: dir }))
     }
     const json = Boolean(values.json)
     // A running search daemon of this library has the listing in memory.

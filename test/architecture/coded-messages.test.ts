@@ -1,0 +1,34 @@
+import path from 'node:path'
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = path.resolve(__dirname, '..', '..')
+let eslint: ESLint
+
+/** The coded-message rule's findings for a module with this text at this place of the tree (nothing is written). */
+async function plainMessages(rel: string, text: string): Promise<number> {
+  const [result] = await eslint.lintText(text, { filePath: path.join(ROOT, rel) })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').length
+}
+
+const HEAD = "import { coded } from '../../shared/error-codes'\nimport { StoreError } from '../store/types'\n"
+
+describe('errors of src/main carry codes (PLAIN_MESSAGE_RULES in eslint.config.mjs)', () => {
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: ROOT })
+  })
+
+  it('fails the lint on a plain-text message: a string, a template, a sum, or another error passed on as words', async () => {
+    const file = 'src/main/deploy/probe.ts'
+    expect(await plainMessages(file, `${HEAD}export const a = new StoreError('not_found', 'no such skill')\n`)).toBe(1)
+    expect(await plainMessages(file, `${HEAD}export const b = (id: string) => new StoreError('not_found', \`no skill \${id}\`)\n`)).toBe(1)
+    expect(await plainMessages(file, `${HEAD}export const c = (id: string) => new StoreError('not_found', 'no skill ' + id)\n`)).toBe(1)
+    expect(await plainMessages(file, `${HEAD}export const d = (err: Error) => new StoreError('invalid_input', err.message)\n`)).toBe(1)
+  })
+
+  it('lets a coded message through, and a coded text held in a variable', async () => {
+    const file = 'src/main/deploy/probe.ts'
+    expect(await plainMessages(file, `${HEAD}export const a = (id: string) => new StoreError('not_found', coded('skill.no_id', { id }))\n`)).toBe(0)
+    expect(await plainMessages(file, `${HEAD}const why = coded('skill.title_empty')\nexport const b = new StoreError('invalid_input', why)\n`)).toBe(0)
+  })
+})
