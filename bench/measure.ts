@@ -52,12 +52,13 @@ export function timeRuns(cmd: string, args: string[], runs: number, warmup: numb
 }
 
 /** One run under /usr/bin/time (its report written into `scratch`): wall time (ms), peak RSS (KB), the run's output. */
-export function timeWithRss(scratch: string, cmd: string, args: string[], opts: SpawnSyncOptions): Run & { rssKb: number } {
+export function timeWithRss(scratch: string, cmd: string, args: string[], opts: SpawnSyncOptions): Run & { rssKb: number; cpuMs: number } {
   const out = path.join(scratch, `time-${process.hrtime.bigint()}.txt`)
-  const r = runOnce(TIME, ['-f', '%M', '-o', out, cmd, ...args], opts)
+  const r = runOnce(TIME, ['-f', '%M %U %S', '-o', out, cmd, ...args], opts)
   if (r.code !== 0) throw failure(cmd, args, r)
-  const rssKb = Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop())
-  return { ...r, rssKb }
+  // peak RSS (kB), then user and system CPU seconds of the process and every thread and child it waited for
+  const [rss, user, sys] = (fs.readFileSync(out, 'utf8').trim().split('\n').pop() ?? '').split(' ').map(Number)
+  return { ...r, rssKb: rss ?? NaN, cpuMs: 1000 * ((user ?? NaN) + (sys ?? NaN)) }
 }
 
 /**

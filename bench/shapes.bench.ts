@@ -70,33 +70,72 @@ function makeCold(lib: string): void {
   fs.rmSync(path.join(lib, '.skillbench'), { recursive: true, force: true })
 }
 
+type Timed = Run & { rssKb: number; cpuMs: number }
+
+/** `1.81 s, 1.79 s` with CPU: the runs' wall times, their median CPU (user + sys) and peak RSS. */
+function runsText(runs: readonly Timed[]): string {
+  return `${runs.map((r) => ms(r.ms)).join(', ')} (CPU ${ms(median(runs.map((r) => r.cpuMs)))}), peak ${mb(Math.max(...runs.map((r) => r.rssKb)))}`
+}
+
+/** ours against one scikit-learn reference: the ratio of medians (wall and CPU) and each pair's wall ratio. */
+function ratioText(ours: readonly Timed[], theirs: readonly Timed[]): string {
+  const wall = median(theirs.map((r) => r.ms)) / median(ours.map((r) => r.ms))
+  const cpu = median(theirs.map((r) => r.cpuMs)) / median(ours.map((r) => r.cpuMs))
+  const pairs = theirs.map((r, i) => `${(r.ms / ours[i]!.ms).toFixed(1)}×`).join(', ')
+  return `ours **${wall.toFixed(1)}×** (pairs ${pairs}; CPU ${cpu.toFixed(1)}×)`
+}
+
 function curateRow(name: string, n: number, hasSklearn: boolean): void {
   const lib = library(name, n)
-  const ours: Array<Run & { rssKb: number }> = []
-  const theirs: Array<Run & { rssKb: number }> = []
+  // A shape with Chinese text is also compared with a reference that splits Chinese as the product does (characters
+  // and neighbouring pairs: cluster_sklearn.py --cjk-pairs), where the goal is a ratio; the default reference takes
+  // each run of Chinese characters as one token (less work than ours), and is shown beside it.
+  const chinese = (shapeOf(name).chineseShare ?? 0) > 0 && n <= 3000
+  const references: Array<{ label: string; flags: string[]; runs: Timed[] }> = [
+    ...(chinese ? [{ label: 'scikit-learn, Chinese as characters and pairs (as ours)', flags: ['--cjk-pairs'], runs: [] }] : []),
+    { label: chinese ? 'scikit-learn, default tokens (a Chinese run = one token)' : 'scikit-learn', flags: [], runs: [] }
+  ]
+  const ours: Timed[] = []
+  const phases: string[] = []
   for (let i = 0; i < RUNS; i++) {
     log(`${name}: curate at ${n}, cold (${i + 1}/${RUNS})…`)
     makeCold(lib)
-    ours.push(timeWithRss(tmp, ...sb('curate', '--library', lib, '--json'), OPTS))
+    const run = timeWithRss(tmp, ...sb('curate', '--library', lib, '--json'), { ...OPTS, env: { ...ENV, SKILLBENCH_CURATE_TRACE: '1' } })
+    ours.push(run)
+    phases.push(phaseTimes(run.stderr))
     if (hasSklearn && i < SKLEARN_RUNS) {
-      log(`${name}: scikit-learn at ${n} (${i + 1}/${SKLEARN_RUNS})…`)
-      theirs.push(timeWithRss(tmp, PYTHON, [path.join(__dirname, 'cluster_sklearn.py'), lib, path.join(tmp, 'labels.txt')], OPTS))
+      for (const ref of references) {
+        log(`${name}: ${ref.label} at ${n} (${i + 1}/${SKLEARN_RUNS})…`)
+        ref.runs.push(timeWithRss(tmp, PYTHON, [path.join(__dirname, 'cluster_sklearn.py'), ...ref.flags, lib, path.join(tmp, 'labels.txt')], OPTS))
+      }
     }
   }
-  const oursMs = median(ours.map((r) => r.ms))
   const proposals = (JSON.parse(ours[0]!.stdout) as { proposals: unknown[] }).proposals.length
-  let reference = 'scikit-learn: skipped (python3-sklearn or python3-yaml missing, or SHAPES_BENCH_SKLEARN_RUNS=0)'
-  if (theirs.length > 0) {
-    const theirMs = median(theirs.map((r) => r.ms))
-    const pairs = theirs.map((r, i) => `${(r.ms / ours[i]!.ms).toFixed(1)}×`).join(', ')
-    reference = `scikit-learn ${theirs.map((r) => ms(r.ms)).join(', ')}, peak ${mb(Math.max(...theirs.map((r) => r.rssKb)))} → ours ${(theirMs / oursMs).toFixed(1)}× (pairs ${pairs})`
-  }
+  const reference =
+    references[0]!.runs.length > 0
+      ? references.map((ref) => `${ref.label}: ${runsText(ref.runs)} → ${ratioText(ours, ref.runs)}`).join('; ')
+      : 'scikit-learn: skipped (python3-sklearn or python3-yaml missing, or SHAPES_BENCH_SKLEARN_RUNS=0)'
   rows.push({
     command: `${name}: \`skillbench curate\` cold, ${n.toLocaleString('en')} skills (${proposals} proposals)`,
-    ours: `${medMin(ours.map((r) => r.ms))}, peak ${mb(Math.max(...ours.map((r) => r.rssKb)))}`,
+    ours: `${medMin(ours.map((r) => r.ms))} (CPU ${ms(median(ours.map((r) => r.cpuMs)))}), peak ${mb(Math.max(...ours.map((r) => r.rssKb)))}; phases (ms since start, median run): ${phases[medianIndex(ours.map((r) => r.ms))]}`,
     reference,
     goal: n >= 20_000 ? '≤ 5 s, < 500 MB' : n <= 3000 ? '≥ 3× scikit-learn' : '—'
   })
+}
+
+/** Index of the run with the median time (the lower middle one for an even count). */
+function medianIndex(xs: readonly number[]): number {
+  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0])
+  return order[Math.floor((order.length - 1) / 2)]![1]
+}
+
+/** When a cold curate reached its phases (SKILLBENCH_CURATE_TRACE lines): read, index and join, plan, exit. */
+function phaseTimes(stderr: string): string {
+  const at = (pattern: RegExp): string => {
+    const line = stderr.split('\n').find((l) => pattern.test(l))
+    return /^\[\+(\d+) ms\]/.exec(line ?? '')?.[1] ?? '?'
+  }
+  return `read ${at(/reading skills (\d+)\/\1\b/)}, compared ${at(/comparing skills (\d+)\/\1\b/)}, plan saved ${at(/plan built and saved/)}, stems saved ${at(/stems saved/)}`
 }
 
 function sleepMs(t: number): void {
