@@ -106,7 +106,7 @@ describe('the stdio front', () => {
     io.stdin.end() // a script: everything sent at once
     // no tools and no index yet: initialize is answered, the query waits
     expect((await io.next(1)).result).toEqual(initializeResult('2025-06-18'))
-    const search = new LibrarySearch(root, { env, saveDelayMs: 0 })
+    const search = new LibrarySearch(root, { keep: true, env, saveDelayMs: 0 })
     const opening = search.current()
     expect(search.peek()).toBeNull() // still opening when the query is handed over
     const store = await openLibrary(dir, { lazy: true, locate: (id) => search.peek()?.pathOf(id) })
@@ -135,7 +135,7 @@ describe('the stdio front', () => {
     io.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
     io.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
     io.send(query(3, 'calculator')) // after a request only the SDK answers: the SDK answers it too
-    const search = new LibrarySearch(root, { env })
+    const search = new LibrarySearch(root, { keep: true, env })
     const store = await openLibrary(dir, { lazy: true, locate: (id) => search.peek()?.pathOf(id) })
     front.answerQueries(createToolAnswerer({ store, search }), search.current())
     expect(await front.sdkWanted).toBe(true)
@@ -164,7 +164,7 @@ describe('the stdio front', () => {
     io.stdin.write(bytes.subarray(0, cut))
     io.stdin.write(bytes.subarray(cut))
     io.stdin.end()
-    const search = new LibrarySearch(root, { env })
+    const search = new LibrarySearch(root, { keep: true, env })
     const store = await openLibrary(dir, { lazy: true, locate: (id) => search.peek()?.pathOf(id) })
     const real = createToolAnswerer({ store, search })
     const asked: unknown[] = []
@@ -181,7 +181,7 @@ describe('the stdio front', () => {
     const io = pipes()
     const front = startStdioFront({ stdin: io.stdin, stdout: io.stdout })
     io.send(initialize(7, '2025-03-26'))
-    const search = new LibrarySearch(root, { env })
+    const search = new LibrarySearch(root, { keep: true, env })
     const store = await openLibrary(dir, { lazy: true })
     front.answerQueries(createToolAnswerer({ store, search }), search.current())
     expect(await front.sdkWanted).toBe(true)

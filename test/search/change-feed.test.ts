@@ -58,7 +58,7 @@ afterEach(() => {
 
 /** A LibrarySearch kept current by notifications (saved only at close). */
 function watchedSearch(dir: string): LibrarySearch {
-  const s = new LibrarySearch(dir, { feed: watchLibrary(dir), saveDelayMs: 60_000 })
+  const s = new LibrarySearch(dir, { keep: true, feed: watchLibrary(dir), saveDelayMs: 60_000 })
   open.push(s)
   return s
 }

@@ -82,9 +82,9 @@ describe('changes since the saved search index', () => {
     for (const q of QUERIES) await expectAsRebuilt(third.index, dir, q, 5)
     const lib = await openLibrary(dir)
     const listed = await lib.list({ includeLegacy: true })
-    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(true)).skills).toEqual(listed.skills.map(listedSkill))
+    expect((await new LibrarySearch(dir, { ranking: false }).list(true)).skills).toEqual(listed.skills.map(listedSkill))
     // The app's rows from index + delta: previews of the changed skills come from the delta.
-    const search = new LibrarySearch(dir, { saveDelayMs: 0 })
+    const search = new LibrarySearch(dir, { keep: true, saveDelayMs: 0 })
     const rows = await search.summaries(true)
     search.close()
     expect(rows.skills).toEqual(listed.skills.map(({ body, ...rest }) => ({ ...rest, preview: skillPreview(body), bodyChars: body.length })))

@@ -71,14 +71,14 @@ describe('the persistent search index', () => {
     await lib.recordUse(['1700000003', '1700000010'])
     for (const legacy of [false, true]) {
       const fromStore = await lib.list({ includeLegacy: legacy })
-      const fromIndex = await new LibrarySearch(dir, { keep: false, ranking: false }).list(legacy)
+      const fromIndex = await new LibrarySearch(dir, { ranking: false }).list(legacy)
       expect(fromIndex.skills).toEqual(fromStore.skills.map(listedSkill))
       const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
       expect(fromIndex.errors.map(key).sort()).toEqual(fromStore.errors.map(key).sort())
     }
-    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
+    expect((await new LibrarySearch(dir, { ranking: false }).list(false)).skills.find((s) => s.skill_id === '1700000003')!.fetch_count).toBe((3 % 4) + 1)
     // The app's list rows: what the store's skills make (everything but the body, its start as one line, its length).
-    const search = new LibrarySearch(dir, { saveDelayMs: 0 })
+    const search = new LibrarySearch(dir, { keep: true, saveDelayMs: 0 })
     for (const legacy of [false, true]) {
       const fromStore = await lib.list({ includeLegacy: legacy })
       const rows = await search.summaries(legacy)
@@ -104,7 +104,7 @@ describe('the persistent search index', () => {
       return listed.skills.map(({ body, ...rest }) => ({ ...rest, preview: skillPreview(body), bodyChars: body.length }))
     }
     const rows = async (): Promise<unknown> => {
-      const search = new LibrarySearch(zh, { saveDelayMs: 0 })
+      const search = new LibrarySearch(zh, { keep: true, saveDelayMs: 0 })
       try {
         return (await search.summaries(true)).skills
       } finally {
@@ -114,7 +114,7 @@ describe('the persistent search index', () => {
     await LibrarySearch.open(zh) // built and saved
     expect(await rows()).toEqual(await expected()) // previews from the saved file
     // The listing a CLI prints hands the saved previews over undecoded; they decode to the same text.
-    const texts = (await new LibrarySearch(zh, { keep: false, ranking: false }).listing(true)).skills
+    const texts = (await new LibrarySearch(zh, { ranking: false }).listing(true)).skills
     expect(texts.some((s) => Buffer.isBuffer(s.preview))).toBe(true)
     expect(texts.map(listedPreview)).toEqual(((await expected()) as { preview: string }[]).map((r) => r.preview))
     // More changes than a delta holds: the whole index is written again, the unchanged skills' previews from the
@@ -145,7 +145,7 @@ describe('the persistent search index', () => {
       // Sections a query reads are checked at load (rebuilt at once); the listing texts and terms when first needed.
       if (section !== 'json') expect(again.changed, section).toBeGreaterThan(100)
       for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
-      const listed = await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)
+      const listed = await new LibrarySearch(dir, { ranking: false }).list(false)
       expect(listed.skills).toEqual((await (await openLibrary(dir)).list()).skills.map(listedSkill))
     }
     // Another library's index under this name: not used. (The folder's last character is random: the other name
@@ -180,13 +180,13 @@ describe('the persistent search index', () => {
     fs.writeFileSync(file, bad)
     const store = async (): Promise<unknown> => (await (await openLibrary(dir)).list()).skills.map(listedSkill)
     // Nothing changed: listed from the saved index as it is (not rebuilt, the damage not even seen).
-    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills).toEqual(await store())
+    expect((await new LibrarySearch(dir, { ranking: false }).list(false)).skills).toEqual(await store())
     expect(fs.readFileSync(file).equals(bad)).toBe(true)
     // A changed skill: listed as it is now; saving needs the ranking, finds it damaged, and leaves the file alone.
     const edited = path.join(dir, fs.readdirSync(dir).filter((f) => /^skill_\d+\.md$/.test(f)).sort()[5]!)
     const original = fs.readFileSync(edited, 'utf8')
     fs.writeFileSync(edited, `${original}\nChecked again.\n`)
-    expect((await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)).skills).toEqual(await store())
+    expect((await new LibrarySearch(dir, { ranking: false }).list(false)).skills).toEqual(await store())
     expect(fs.readFileSync(file).equals(bad)).toBe(true)
     // The next query loads the ranking at once, finds the damage and rebuilds: exact answers.
     const again = await LibrarySearch.open(dir)
@@ -194,12 +194,12 @@ describe('the persistent search index', () => {
     for (const q of QUERIES) expectSameRanking(again.index.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
     // With an intact file, a listing after a change saves it (reading the ranking then) and a query reads one file.
     fs.writeFileSync(edited, original)
-    await new LibrarySearch(dir, { keep: false, ranking: false }).list(false)
+    await new LibrarySearch(dir, { ranking: false }).list(false)
     expect((await LibrarySearch.open(dir)).changed).toBe(0)
   })
 
   it('in a long-lived process, sees another process\'s write at the next query (ledger) and an editor\'s within the freshness bound', async () => {
-    const search = new LibrarySearch(dir, { maxAgeMs: 60_000, saveDelayMs: 0 })
+    const search = new LibrarySearch(dir, { keep: true, maxAgeMs: 60_000, saveDelayMs: 0 })
     const before = (await search.current()).query('quantum entanglement lab notes', 1)[0]!
     expect(before.score).toBe(0)
     // Another Skillbench process (here: another library object) edits a skill: announced in the ledger.
@@ -209,7 +209,7 @@ describe('the persistent search index', () => {
     expect(after.skillId).toBe('1700000011')
     expect(after.score).toBeGreaterThan(0.3)
     // An editor writes a file directly (no ledger notice): seen once the full check is due.
-    const fast = new LibrarySearch(dir, { maxAgeMs: 0, saveDelayMs: 0 })
+    const fast = new LibrarySearch(dir, { keep: true, maxAgeMs: 0, saveDelayMs: 0 })
     await fast.current()
     const f = path.join(dir, 'skill_12.md')
     fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/\n\n[^\n]*\n$/, '\n\nPhotonic crystal waveguide design.\n'))

@@ -2,13 +2,13 @@
  * The one way to search a library: its search index opened, kept current, listed and ranked, behind one object and
  * one options type. (search-index.ts is the data structure it hands out; open.ts where it is saved.)
  *
- * Two lifetimes. A long-lived process (an MCP server, the app, the search daemon; `keep`, the default) opens the
+ * Two lifetimes. A long-lived process (an MCP server, the app, the search daemon; `keep: true`) opens the
  * index once (warm from the cache folder), then keeps it current cheaply before each use. With a change feed (file
  * notifications, change-feed.ts) only the files it names are checked again, and the whole library when it asks for
  * that: always current. Without one, the ledger says which skills other Skillbench processes wrote (those files are
  * re-read), and a full check of every file's stat runs when the last one is older than `maxAgeMs` (edits by other
  * programs). Saved back to the cache folder after changes, at most every few seconds. A command that answers once
- * (`keep: false`) opens it once: the saved index, checked against every file, only changed files read, saved back
+ * (`keep: false`, the default) opens it once: the saved index, checked against every file, only changed files read, saved back
  * when any were.
  *
  * Skills already in memory with no library folder behind them are ranked the same way by `LibrarySearch.ofSkills`.
@@ -29,8 +29,8 @@ export interface LibrarySearchOptions {
   /** Where the cache folder is (SKILLBENCH_CACHE_DIR, XDG_CACHE_HOME…); default process.env. */
   env?: NodeJS.ProcessEnv
   /**
-   * A long-lived process (default true): the index stays in memory and is made current before each use. false: a
-   * command that answers once — opened once, never checked again.
+   * A long-lived process: the index stays in memory and is made current before each use. Default false: a command
+   * that answers once — opened once, never checked again.
    */
   keep?: boolean
   /** With `keep`: how old the last full check of the files may be (default 1000 ms). */
@@ -106,7 +106,7 @@ export class LibrarySearch {
    * (or `full`: always — a list a person looks at right after an editor saved).
    */
   async current(opts: { full?: boolean } = {}): Promise<SearchIndex> {
-    if (this.opts.keep === false) return this.index ?? this.openOnce()
+    if (!this.opts.keep) return this.index ?? this.openOnce()
     if (!this.index) {
       this.opening ??= (async () => {
         this.ledger.poll() // what is in the ledger now is covered by the walk below
@@ -216,7 +216,7 @@ export class LibrarySearch {
   close(): void {
     clearTimeout(this.saveTimer)
     this.saveTimer = undefined
-    if (this.opts.keep !== false && this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
+    if (this.opts.keep && this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
     this.index?.closeFile()
     this.opts.feed?.close()
   }

@@ -12,23 +12,20 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ScanResult, Skill, UsageReport } from '../../shared/types'
-import type { ChangeFeed } from '../search/change-feed'
-import type { LibrarySearch } from '../search/library-search'
+import type { LibrarySearch, LibrarySearchOptions } from '../search/library-search'
 import type { SearchIndex } from '../search/search-index'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { createSkillTools, type SkillTools, type SkillToolsOptions } from '../tools/skill-tools'
 import type { UsageSourceSpec } from '../usage/service'
 
-export interface LibraryServicesOptions {
+/**
+ * The search's own options (`keep`: a long-lived process, default false; with it `feed`, `saveDelayMs`, `maxAgeMs`),
+ * handed to its LibrarySearch as they are.
+ */
+export interface LibraryServicesOptions extends LibrarySearchOptions {
   env: NodeJS.ProcessEnv
   /** Who asks, recorded with each use in the ledger (`cli`, `mcp`); a tool call may say otherwise. */
   via?: string
-  /** A long-lived process: the index stays in memory, kept current (default false: a command that answers once). */
-  keep?: boolean
-  /** With `keep`: file notifications that keep the index current (closed with the services). */
-  feed?: ChangeFeed
-  /** With `keep`: how long after a change the index is saved (default 5 s). */
-  saveDelayMs?: number
 }
 
 export interface UsageRequest {
@@ -74,7 +71,7 @@ export interface LibraryServices {
 
 /** The services of the library in `dir`. Loads the search modules only for a long-lived process (else at the first index()). */
 export async function openLibraryServices(dir: string, opts: LibraryServicesOptions): Promise<LibraryServices> {
-  const search = opts.keep ? new (await import('../search/library-search')).LibrarySearch(dir, { env: opts.env, keep: true, feed: opts.feed, saveDelayMs: opts.saveDelayMs }) : null
+  const search = opts.keep ? new (await import('../search/library-search')).LibrarySearch(dir, opts) : null
   let last: SearchIndex | undefined
   const opened: { lazy?: Promise<SkillLibrary>; listed?: Promise<SkillLibrary> } = {}
 
@@ -96,7 +93,7 @@ export async function openLibraryServices(dir: string, opts: LibraryServicesOpti
     // Once: keyed by the library's real path, which the store resolves (and reports when it is missing).
     if (!last) {
       const [{ LibrarySearch }, lib] = await Promise.all([import('../search/library-search'), library()])
-      last = await new LibrarySearch(lib.root, { env: opts.env, keep: false }).current()
+      last = await new LibrarySearch(lib.root, opts).current()
     }
     return last
   }

@@ -30,7 +30,7 @@ export const command: CliCommand = {
     // From the persistent search index: only files changed since it was saved are read.
     const [{ LibrarySearch }, { listOutput }] = await Promise.all([import('../../search/library-search'), import('../list-output')])
     // Opened once for this answer; the ranking arrays are never read.
-    const listing = await new LibrarySearch(root, { env: io.env, keep: false, ranking: false }).listing(values.legacy)
+    const listing = await new LibrarySearch(root, { env: io.env, ranking: false }).listing(values.legacy)
     io.stdout(listOutput(listing, json))
     // As after a query: the next listing or query of a large library is answered by a daemon started now.
     await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
