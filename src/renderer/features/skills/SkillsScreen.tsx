@@ -193,7 +193,7 @@ export function SkillsScreen(): React.JSX.Element {
         <span>{t('skills.col.lastUsed')}</span>
         <span>{t('usage.col')}</span>
         <span>{t('skills.col.created')}</span>
-        <span />
+        <span className="head-badges">{t('skills.format')}</span>
       </div>
       {list.isLoading ? (
         <p className="muted">{t('common.loading')}</p>
@@ -244,9 +244,9 @@ export function SkillsScreen(): React.JSX.Element {
                 )}
               </span>
               <span>{s.fetch_count}</span>
-              <span data-testid="skill-last-used">{formatDate(latestUse(s.last_used_at, usageById.get(s.skill_id)), lang)}</span>
+              <span className="cell-date" data-testid="skill-last-used">{formatDate(latestUse(s.last_used_at, usageById.get(s.skill_id)), lang)}</span>
               {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
-              <span>{formatDate(s.created_at, lang)}</span>
+              <span className="cell-date">{formatDate(s.created_at, lang)}</span>
               <span className="cell-badges">
                 <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>
                 {s.legacy && <Badge tone="warn">{t('skills.legacyBadge')}</Badge>}
