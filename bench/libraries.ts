@@ -7,6 +7,7 @@
  * - `writeCorpusLibrary`: the clustering corpus of cluster-corpus.ts as AGIAgent skill files (title, usage
  *   conditions and body cut from each document), so scikit-learn can read the same skills (curate); in another
  *   `CorpusShape` for bench/shapes.bench.ts.
+ * - `queryOf`: a query of words such a corpus library holds (the start of one of its titles).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -86,4 +87,18 @@ export function writeCorpusLibrary(dir: string, n: number, seed = 42, shape: Cor
     fs.writeFileSync(path.join(dir, `skill_${String(i).padStart(6, '0')}.md`), serializeSkillFile(data, rest.join('\n')))
   })
   return corpus
+}
+
+/**
+ * A query of words the library holds: the start of a skill's title (three words, or six characters of a Chinese
+ * title where the shape has Chinese skills).
+ */
+export function queryOf(lib: string, chinese: boolean): string {
+  for (let i = 5; i < 200; i++) {
+    const file = path.join(lib, `skill_${String(i).padStart(6, '0')}.md`)
+    if (!fs.existsSync(file)) break
+    const title = /^title: '?(.*?)'?$/m.exec(fs.readFileSync(file, 'utf8'))?.[1] ?? ''
+    if (title.includes(' ') !== chinese) return chinese ? title.slice(0, 6) : title.split(' ').slice(0, 3).join(' ')
+  }
+  throw new Error(`no ${chinese ? 'Chinese' : 'English'} title among the first skills of ${lib}`)
 }

@@ -1,6 +1,6 @@
 /**
- * Timing whole processes for the benches: wall time spawn → exit, peak RSS from /usr/bin/time, medians. Shared by
- * commands.bench.ts and shapes.bench.ts.
+ * Timing whole processes for the benches: wall time spawn → exit, peak RSS and CPU time from /usr/bin/time, medians.
+ * Shared by commands.bench.ts, shapes.bench.ts and before-after.bench.ts.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process'
 import fs from 'node:fs'

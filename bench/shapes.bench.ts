@@ -16,7 +16,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { BENCH_SHAPE, OTHER_SHAPES, type CorpusShape } from './cluster-corpus'
-import { writeCorpusLibrary } from './libraries'
+import { queryOf, writeCorpusLibrary } from './libraries'
 import { buildStaleReason, mb, median, medMin, ms, runOnce, timeRuns, timeWithRss, type Run } from './measure'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -140,20 +140,6 @@ function phaseTimes(stderr: string): string {
 
 function sleepMs(t: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, t)
-}
-
-/**
- * A query of words the library holds: the start of a skill's title (three words, or six characters of a Chinese
- * title where the shape has Chinese skills).
- */
-function queryOf(lib: string, chinese: boolean): string {
-  for (let i = 5; i < 200; i++) {
-    const file = path.join(lib, `skill_${String(i).padStart(6, '0')}.md`)
-    if (!fs.existsSync(file)) break
-    const title = /^title: '?(.*?)'?$/m.exec(fs.readFileSync(file, 'utf8'))?.[1] ?? ''
-    if (title.includes(' ') !== chinese) return chinese ? title.slice(0, 6) : title.split(' ').slice(0, 3).join(' ')
-  }
-  throw new Error(`no ${chinese ? 'Chinese' : 'English'} title among the first skills of ${lib}`)
 }
 
 function queryRows(name: string, n: number): void {
