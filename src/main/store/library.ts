@@ -6,7 +6,7 @@
  * Several processes share a library (agents' MCP servers, CLI calls, the app). Every write runs under the
  * library lock (lock.ts), re-reads the file inside it and compares the caller's base hash there, so no write is
  * built on a stale read. Uses of skills (query_skill) go to the ledger (ledger.ts) and are folded into the files
- * later; every write is announced in the ledger so other processes reload just what changed.
+ * later (usage-fold.ts); every write is announced in the ledger so other processes reload just what changed.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -20,8 +20,8 @@ import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
 import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, loadSkillFiles, parseSkillAt, type LoadedFile, type LoadResult } from './load'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
-import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained, readContainedText, unlinkContained, writeContained } from './contained'
-import { FOLD_INTENT_REL, laterTime, LEDGER_ARCHIVE_REL, LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
+import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained } from './contained'
+import { LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
 import { withLibraryLock } from './lock'
 import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
@@ -29,6 +29,7 @@ import { indexFileFor, syncSkillIndex } from './skill-index'
 import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
+import { UsageFold } from './usage-fold'
 
 export { SKIPPED_DIRS }
 export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
@@ -36,15 +37,6 @@ export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
 const WRITE_RESCAN_AFTER_MS = 1000
 /** Files loaded between two yields to the event loop. */
 const LOAD_BATCH = 512
-/** Unfolded ledger bytes after which recording a use folds the ledger into the files (~600 uses; tests set it lower). */
-const FOLD_AFTER_BYTES = Number(process.env.SKILLBENCH_FOLD_AFTER_BYTES) || 64 * 1024
-/**
- * A fold asked for `soon` (recordUse) runs this long after the first use that asked for it: the counters reach the
- * files within seconds, and a burst of queries (an agent's MCP server) costs one fold, not one per query.
- */
-const FOLD_SOON_MS = Number(process.env.SKILLBENCH_FOLD_SOON_MS) || 1500
-/** A fully folded ledger larger than this moves to the archive (usage history is kept, never deleted). */
-const ARCHIVE_AFTER_BYTES = 1024 * 1024
 
 export interface LibraryOptions {
   /** Clock for created_at / updated_at (tests pass a fixed one). */
@@ -104,22 +96,8 @@ interface CacheEntry {
   result: LoadResult
 }
 
-/** hashBytes of a text's UTF-8 encoding. */
-function hashText(text: string): string {
-  return hashBytes(text)
-}
-
 function toPosix(p: string): string {
   return p.split(path.sep).join('/')
-}
-
-
-
-
-/** What a fold is about to do, kept in `.skillbench/usage-fold.json` until the fold's ledger record commits it. */
-interface FoldIntent {
-  at: string
-  entries: { id: string; path: string; before: string; after: string; add: number; last: string }[]
 }
 
 /** Opens a library folder (must exist). Sweeps temp files left by crashed writers and finishes a crashed fold. */
@@ -149,8 +127,8 @@ class Library implements SkillLibrary {
   /** Why the last index.json sync did not update it (undefined when it did or there is none). */
   indexJsonProblem: string | undefined
   private last: { at: number; version: number; all: SkillList } | null = null
-  /** The fold recordUse scheduled `soon` (at most one at a time). */
-  private foldTimer: NodeJS.Timeout | undefined
+  /** Folds the usage ledger into the files (under our lock). */
+  private readonly usage: UsageFold
 
   constructor(
     readonly root: string,
@@ -158,6 +136,16 @@ class Library implements SkillLibrary {
     private readonly locate?: (skillId: string) => string | undefined
   ) {
     this.ledger = new LedgerTail(root)
+    this.usage = new UsageFold({
+      root,
+      ledger: this.ledger,
+      now,
+      followLedger: () => this.followLedger(),
+      appendLedger: (record, durable) => this.appendLedger(record, durable),
+      pathOfId: (id) => this.pathOfId(id),
+      primeCache: (rel, bytes) => void this.primeCache(rel, bytes),
+      bump: () => this.bump()
+    })
   }
 
   async init(lazy: boolean, onListing?: LibraryOptions['onListing'], signal?: AbortSignal): Promise<void> {
@@ -166,7 +154,7 @@ class Library implements SkillLibrary {
     else this.ledger.poll()
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
     this.sweptTempFiles += await this.sweepBookkeepingTemps()
-    if (await this.foldInterrupted()) await this.locked(async () => undefined, 'finishing an interrupted usage fold')
+    if (await this.usage.interrupted()) await this.locked(async () => undefined, 'finishing an interrupted usage fold')
   }
 
   /** Temp files of dead writers in `.skillbench/` and its folders (tx/, pending/, …); links are never entered. */
@@ -197,20 +185,11 @@ class Library implements SkillLibrary {
         // (a link there is refused now, not after a skill file was already changed).
         await containedFilePath(this.root, LEDGER_REL)
         // A fold that crashed must finish before anything else is recorded or rewritten.
-        if (await this.foldInterrupted()) await this.finishFold()
+        if (await this.usage.interrupted()) await this.usage.finish()
         return fn()
       },
       purpose ? { purpose } : {}
     )
-  }
-
-  private async foldInterrupted(): Promise<boolean> {
-    try {
-      fs.lstatSync(path.join(this.root, FOLD_INTENT_REL))
-      return true
-    } catch {
-      return false
-    }
   }
 
   /** Reads what other processes appended to the ledger: reloads the paths they wrote. */
@@ -279,9 +258,9 @@ class Library implements SkillLibrary {
       // The use is durable in the ledger first; the fold (same lock hold) then carries every pending use, this
       // process's and others', into the files. A crash in between loses nothing: the next fold counts it.
       await this.appendLedger({ t: 'use', ids: unique, at, ...(opts.via ? { via: opts.via } : {}) }, true)
-      if (opts.fold === 'now' || this.ledger.unfoldedBytes > FOLD_AFTER_BYTES) await this.foldLocked()
+      if (opts.fold === 'now' || this.usage.due) await this.usage.foldLocked()
     }, 'recording skill uses')
-    if (opts.fold === 'soon') this.scheduleFold()
+    if (opts.fold === 'soon') this.usage.scheduleSoon(() => this.foldUsage())
     const out: Skill[] = []
     for (const id of unique) {
       const rel = this.idPaths.get(id)
@@ -292,121 +271,11 @@ class Library implements SkillLibrary {
   }
 
   async foldUsage(): Promise<{ skills: number; uses: number }> {
-    return this.locked(() => this.foldLocked(), 'folding skill usage')
-  }
-
-  /** A fold in FOLD_SOON_MS, unless one is scheduled already (it carries this use too). */
-  private scheduleFold(): void {
-    if (this.foldTimer) return
-    this.foldTimer = setTimeout(() => {
-      this.foldTimer = undefined
-      // A busy or failing fold leaves the uses in the ledger, where the next fold (any process's) counts them.
-      this.foldUsage().catch(() => undefined)
-    }, FOLD_SOON_MS)
+    return this.locked(() => this.usage.foldLocked(), 'folding skill usage')
   }
 
   async settleUsage(): Promise<void> {
-    if (!this.foldTimer) return
-    clearTimeout(this.foldTimer)
-    this.foldTimer = undefined
-    await this.foldUsage()
-  }
-
-  /** A skill file's text with `use` added to its counters; null when the file cannot be rewritten. */
-  private withUses(bytes: Uint8Array, rel: string, use: { count: number; last: string }): { text: string; skill: Skill } | null {
-    const kind = skillFileAt(rel)
-    if (!kind) return null
-    const r = this.parse(bytes, { abs: path.join(this.root, rel), rel, ...kind }, 0)
-    if (!r.ok) return null
-    const decoded = decodeSkillBytes(bytes)
-    const parsed = decoded.ok ? parseSkillText(decoded.text) : null
-    if (!parsed?.ok) return null
-    const meta = { fetch_count: r.skill.fetch_count + use.count, last_used_at: laterTime(r.skill.last_used_at, use.last) }
-    return { text: rewriteSkillFile(parsed.file, changesForMeta(r.skill.format, parsed.file.data, meta, r.skill.skill_id)), skill: r.skill }
-  }
-
-  /**
-   * Folds the pending uses into the files (under the lock): the intent (every file's before/after hash) is saved
-   * first, the files are rewritten atomically, and the `fold` ledger record commits it. A crash before the commit
-   * is finished by the next lock holder (finishFold); a file already at its "after" hash is not counted twice.
-   */
-  private async foldLocked(): Promise<{ skills: number; uses: number }> {
-    this.followLedger()
-    const pending = [...this.ledger.uses()]
-    if (pending.length === 0) {
-      // Nothing to fold, but a ledger grown by write notices alone still moves to the archive in time.
-      if (this.ledger.size > ARCHIVE_AFTER_BYTES) await this.commitFold({ at: formatTimestamp(this.now()), entries: [] })
-      return { skills: 0, uses: 0 }
-    }
-    const intent: FoldIntent = { at: formatTimestamp(this.now()), entries: [] }
-    const texts: string[] = []
-    let uses = 0
-    for (const [id, use] of pending) {
-      uses += use.count
-      const rel = await this.pathOfId(id)
-      if (!rel) continue // the skill is gone: its uses have nothing left to count on
-      const abs = await containedFilePath(this.root, rel, { createDirs: false })
-      let bytes: Buffer
-      try {
-        bytes = await fs.promises.readFile(abs)
-      } catch {
-        continue
-      }
-      const next = this.withUses(bytes, rel, use)
-      if (!next) continue // unreadable or not UTF-8: never rewritten
-      intent.entries.push({ id, path: rel, before: hashBytes(bytes), after: hashText(next.text), add: use.count, last: use.last })
-      texts.push(next.text)
-    }
-    await writeContained(this.root, FOLD_INTENT_REL, JSON.stringify(intent))
-    for (let i = 0; i < intent.entries.length; i++) {
-      const e = intent.entries[i]!
-      const out = Buffer.from(texts[i]!, 'utf8')
-      await writeFileAtomic(path.join(this.root, e.path), out, { mustExist: true })
-      this.primeCache(e.path, out)
-    }
-    await this.commitFold(intent)
-    return { skills: intent.entries.length, uses }
-  }
-
-  /** Finishes a fold a crash interrupted (call under the lock). */
-  private async finishFold(): Promise<void> {
-    let intent: FoldIntent
-    try {
-      intent = JSON.parse((await readContainedText(this.root, FOLD_INTENT_REL)) ?? 'null') as FoldIntent
-      if (!intent || !Array.isArray(intent.entries)) throw new Error('not a fold intent')
-    } catch {
-      // Written atomically, so only a hand edit makes it unreadable: set it aside, never act on a guess.
-      await moveContained(this.root, FOLD_INTENT_REL, `${FOLD_INTENT_REL}.unreadable-${Date.now()}`).catch(() => undefined)
-      return
-    }
-    for (const e of intent.entries) {
-      let abs: string
-      let bytes: Buffer
-      try {
-        abs = await containedFilePath(this.root, checkRelPath(e.path), { createDirs: false })
-        bytes = await fs.promises.readFile(abs)
-      } catch {
-        continue
-      }
-      if (hashBytes(bytes) === e.after) continue // this one was written before the crash
-      const next = this.withUses(bytes, e.path, { count: e.add, last: e.last })
-      if (!next) continue
-      const out = Buffer.from(next.text, 'utf8')
-      await writeFileAtomic(abs, out, { mustExist: true })
-      this.primeCache(e.path, out)
-    }
-    await this.commitFold(intent)
-  }
-
-  private async commitFold(intent: FoldIntent): Promise<void> {
-    this.bump()
-    await this.appendLedger({ t: 'fold', paths: intent.entries.map((e) => e.path), at: intent.at }, true)
-    await unlinkContained(this.root, FOLD_INTENT_REL)
-    if (this.ledger.size > ARCHIVE_AFTER_BYTES) {
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z')
-      await moveContained(this.root, LEDGER_REL, `${LEDGER_ARCHIVE_REL}/usage-${stamp}-${process.pid}.jsonl`)
-      this.followLedger()
-    }
+    if (this.usage.cancelSoon()) await this.foldUsage()
   }
 
   /** Where the skill with this id lives now (active preferred), or null (under the lock). */
