@@ -326,6 +326,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       await prewarm
       watchers?.dispose()
       await jobs.dispose()
+      await core.close()
     }
   }
 }

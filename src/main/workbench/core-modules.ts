@@ -83,6 +83,8 @@ export interface CoreModules {
   restore(store: SkillStore, skillId: string): Promise<Skill>
   /** Similarity graph + DBSCAN cluster labels of the active skills. */
   similarityGraph(skills: Skill[], thresholds: Settings['thresholds']): Promise<OverviewResult['graph']>
+  /** At the workbench's end: each library's changed search index saved now (not lost with its save timer). */
+  close(): Promise<void>
 }
 
 function unavailable(what: string): never {
@@ -107,7 +109,8 @@ export function unavailableCore(): CoreModules {
     journal: async () => unavailable('the curation journal'),
     undo: async () => unavailable('undo'),
     restore: (store, skillId) => store.restore(skillId),
-    similarityGraph: async () => ({ nodes: [], edges: [] })
+    similarityGraph: async () => ({ nodes: [], edges: [] }),
+    close: async () => undefined
   }
 }
 
@@ -297,6 +300,11 @@ export async function createCoreModules(): Promise<CoreModules> {
       return { skill_id: skillId, before: Number(result.old_quality_index), after: Number(result.new_quality_index) }
     },
     usage: async (dir, request) => (await (await servicesOf(dir)).usage(request)).report,
+    async close() {
+      const open = [...services.values()]
+      services.clear()
+      for (const s of await Promise.allSettled(open)) if (s.status === 'fulfilled') s.value.close()
+    },
     async scanRoot(rootDir, cache, signal) {
       const own = (cache as ScanCache<LogParse> | undefined) ?? scanCaches.get(rootDir) ?? new ScanCache<LogParse>()
       scanCaches.set(rootDir, own)
