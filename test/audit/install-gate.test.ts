@@ -77,6 +77,27 @@ describe('install holds back a skill with a high finding', () => {
     // the clean skill carries no risk record
     expect(provenanceOfText(fs.readFileSync(path.join(lib, 'table-format', 'SKILL.md'), 'utf8'))!.risk).toBeUndefined()
   })
+
+  it('a held skill the library already has (allowed earlier) is "already installed" on the next install, not held', () => {
+    const lib = fs.mkdtempSync(path.join(tmp, 'lib-'))
+    expect(cli('install', repo.url, '--library', lib, '--allow-risk', 'helper', '--json').code).toBe(0)
+    const before = fs.readFileSync(path.join(lib, 'helper', 'SKILL.md'), 'utf8')
+    const r = cli('install', repo.url, '--library', lib, '--json')
+    const out = JSON.parse(r.stdout) as { installed: unknown[]; held: unknown[]; skipped: { name: string; reason: string }[] }
+    expect(out.held).toEqual([])
+    expect(out.installed).toEqual([])
+    expect(out.skipped.map((s) => s.name).sort()).toEqual(['helper', 'table-format'])
+    expect(out.skipped.find((s) => s.name === 'helper')!.reason).toMatch(/already installed/)
+    expect(fs.readFileSync(path.join(lib, 'helper', 'SKILL.md'), 'utf8')).toBe(before)
+  })
+
+  it('held with no library folder yet: reported, and no folder is made for it', () => {
+    const lib = path.join(tmp, 'not-made-yet')
+    const r = cli('install', repo.url, '--library', lib, '--skill', 'helper', '--json')
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stdout).held.map((h: { name: string }) => h.name)).toEqual(['helper'])
+    expect(fs.existsSync(lib)).toBe(false)
+  })
 })
 
 describe('update', () => {

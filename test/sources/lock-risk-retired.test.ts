@@ -96,6 +96,16 @@ describe('install --locked carries the --allow-risk record', () => {
     expect(snapshot(b)).toEqual(snapshot(a))
     expect(provenanceOfText(fs.readFileSync(path.join(b, 'helper', 'SKILL.md'), 'utf8'))!.risk).toEqual(provA.risk)
     expect(readLock(b)).toEqual(readLock(a))
+
+    // machine A again, with the allowance taken out of its lock: helper is there at that commit, so it is
+    // "already installed" like the clean one, not held
+    const lockA = readLock(a)
+    fs.writeFileSync(path.join(a, SKILLS_LOCK_FILE), serializeSkillsLock({ skills: { ...lockA.skills, helper: { ...lockA.skills.helper!, risk: undefined } } }))
+    const again = await cli('install', '--locked', '--library', a, '--json')
+    expect(again.code).toBe(0)
+    const outA = JSON.parse(again.stdout) as { held: unknown[]; skipped: { name: string }[] }
+    expect(outA.held).toEqual([])
+    expect(outA.skipped.map((s) => s.name).sort()).toEqual(['helper', 'table-format'])
   })
 
   it('a lock without the record (or whose record does not cover the findings) holds the skill back; tampered files are refused', async () => {

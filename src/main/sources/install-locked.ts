@@ -91,17 +91,18 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       if (highOf(findings).length > 0) {
         const uncovered = notCoveredBy(e.risk, findings)
         if (uncovered.length > 0) {
-          report.held!.push({
+          // held unless the library has it at this commit already (writeInstalls looks first)
+          c.held = {
             name,
             findings,
             hint: e.risk
               ? `the allowance in ${SKILLS_LOCK_FILE} does not cover ${uncovered.map((f) => `${f.file}${f.line ? `:${f.line}` : ''} ${f.rule}`).join(', ')}: review it and install ${e.source} --allow-risk ${name}`
               : `${SKILLS_LOCK_FILE} records no allowance for it: review it, then install ${e.source} --allow-risk ${name} (and commit the lock)`
-          })
-          continue
+          }
+        } else {
+          c.risk = e.risk
+          opts.onProgress?.(`note: ${name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${e.risk!.allowed_by} (${SKILLS_LOCK_FILE})`)
         }
-        c.risk = e.risk
-        opts.onProgress?.(`note: ${name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${e.risk!.allowed_by} (${SKILLS_LOCK_FILE})`)
       }
       prepared.push({ ...one, candidates: [c], skipped: [] })
     } catch (err) {

@@ -79,6 +79,11 @@ export interface Candidate {
   hash: string
   /** Set when a person allowed its high audit findings. */
   risk?: RiskRecord
+  /**
+   * Set when the audit holds it back: reported in `held` unless the library already has it (then it is "already
+   * installed", as without findings — nothing would be written either way).
+   */
+  held?: HeldSkill
 }
 
 /**
@@ -123,8 +128,13 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
   const fetched = await fetchCommit(spec, opts.ref, fetchOpts)
   const prepared = await prepareInstall(spec, fetched, subdir, opts.skills, { ...fetchOpts, maxRepoBytes: limits.maxRepoBytes, onProgress: opts.onProgress })
   const report: InstallReport = { installed: [], skipped: prepared.skipped, held: [] }
-  prepared.candidates = holdRisky(prepared.candidates, report, opts)
+  gateRisky(prepared.candidates, opts)
   if (prepared.candidates.length === 0) return report
+  // Everything held and no library yet: nothing can be there already, and no folder is made for nothing.
+  if (prepared.candidates.every((c) => c.held) && !fs.existsSync(opts.library)) {
+    report.held = prepared.candidates.map((c) => c.held!)
+    return report
+  }
   await writeInstalls(opts.library, [prepared], report, { onProgress: opts.onProgress, purpose: `installing skills from ${spec.display}` })
   return report
 }
@@ -236,6 +246,10 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
           } else (opts.mismatched ?? report.skipped).push(skipOf(c.name, clash.reason))
           continue
         }
+        if (c.held) {
+          ;(report.held ??= []).push(c.held)
+          continue
+        }
         try {
           const rel = await writeSkillFolder(library.root, c, source)
           written.push(rel)
@@ -253,22 +267,19 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
 }
 
 /**
- * The audit's gate: a candidate with a high finding goes to `report.held` (not written) unless `--allow-risk`
- * names it, in which case its findings and who allowed them go into its provenance. Returns what may be written.
+ * The audit's gate: a candidate with a high finding is marked `held` (reported, not written) unless `--allow-risk`
+ * names it, in which case its findings and who allowed them go into its provenance.
  */
-function holdRisky(candidates: Candidate[], report: InstallReport, opts: InstallOptions): Candidate[] {
+function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
   const allow = new Set(opts.allowRisk ?? [])
-  return candidates.filter((c) => {
+  for (const c of candidates) {
     const findings = auditIncoming(c.name, c.skillText, c.files)
-    if (highOf(findings).length === 0) return true
+    if (highOf(findings).length === 0) continue
     if (allow.has(c.name)) {
       c.risk = riskRecord(findings, opts.allowedBy ?? 'unknown')
       opts.onProgress?.(`note: ${c.name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${c.risk.allowed_by}`)
-      return true
-    }
-    ;(report.held ??= []).push({ name: c.name, findings, hint: `skillbench audit shows the same; --allow-risk ${c.name} installs it anyway` })
-    return false
-  })
+    } else c.held = { name: c.name, findings, hint: `skillbench audit shows the same; --allow-risk ${c.name} installs it anyway` }
+  }
 }
 
 /** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */
