@@ -10,18 +10,18 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import { reasonOf } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
 import { textParam } from '../../shared/message-match'
 import { activePathOf, isLegacyDir, isLegacyPath, isLibraryPartOfBookkeeping, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
-import { lowerBound } from '../../shared/sorted'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
-import { duplicateIdErrors, freezeSkill, hashBytes, loadSkillFile, loadSkillFiles, parseSkillAt, type LoadedFile, type LoadResult } from './load'
+import { duplicateIdErrors, hashBytes, parseSkillAt, type LoadResult } from './load'
+import { LoadCache } from './load-cache'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained } from './contained'
-import { LEDGER_REL, LedgerTail, ledgerLine, withPendingUse, type LedgerRecord } from './ledger'
+import { LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
+import { indexIds, patchListing, presentList, presentSkill } from './listing'
 import { withLibraryLock } from './lock'
 import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
@@ -35,8 +35,6 @@ export { SKIPPED_DIRS }
 export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
 /** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
 const WRITE_RESCAN_AFTER_MS = 1000
-/** Files loaded between two yields to the event loop. */
-const LOAD_BATCH = 512
 
 export interface LibraryOptions {
   /** Clock for created_at / updated_at (tests pass a fixed one). */
@@ -88,14 +86,6 @@ export interface SkillLibrary extends SkillStore {
   adoptWrites(relPaths: readonly string[]): Promise<void>
 }
 
-interface CacheEntry {
-  mtimeMs: number
-  size: number
-  ino: number
-  ctimeMs: number
-  result: LoadResult
-}
-
 function toPosix(p: string): string {
   return p.split(path.sep).join('/')
 }
@@ -118,7 +108,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
 class Library implements SkillLibrary {
   sweptTempFiles = 0
   version = 0
-  private cache = new Map<string, CacheEntry>()
+  private readonly files = new LoadCache()
   private idPaths = new Map<string, string>()
   /** Ids carried by more than one active skill file (changes by id are refused), from the last listing. */
   private duplicateIds = new Map<string, string[]>()
@@ -224,7 +214,7 @@ class Library implements SkillLibrary {
     }
     const kind = skillFileAt(clean)
     if (!kind) return
-    const r = this.load({ abs: path.join(this.root, clean), rel: clean, ...kind })
+    const r = this.files.load({ abs: path.join(this.root, clean), rel: clean, ...kind })
     if (r.ok) {
       const prev = this.idPaths.get(r.skill.skill_id)
       if (!prev || prev === clean || !r.skill.legacy || isLegacyPath(prev)) this.idPaths.set(r.skill.skill_id, clean)
@@ -234,19 +224,11 @@ class Library implements SkillLibrary {
 
   /** The skill as callers see it: its file's counters plus the uses recorded since the last fold. */
   private present(skill: Skill): Skill {
-    const use = this.ledger.uses().get(skill.skill_id)
-    if (!use || this.idPaths.get(skill.skill_id) !== skill.path) return skill
-    return freezeSkill({ ...skill, ...withPendingUse(skill, use) })
+    return presentSkill(skill, this.ledger.uses(), this.idPaths)
   }
 
   private presentList(all: SkillList, includeLegacy: boolean | undefined): SkillList {
-    const uses = this.ledger.uses()
-    const out: Skill[] = []
-    for (const s of all.skills) {
-      if (!includeLegacy && s.legacy) continue
-      out.push(uses.size > 0 ? this.present(s) : s)
-    }
-    return { skills: out, errors: [...all.errors] }
+    return presentList(all, includeLegacy, this.ledger.uses(), this.idPaths)
   }
 
   async recordUse(ids: readonly string[], opts: { via?: string; at?: string; fold?: UseFold } = {}): Promise<Skill[]> {
@@ -297,64 +279,6 @@ class Library implements SkillLibrary {
     return found.candidates
   }
 
-  /**
-   * Loads one candidate, re-reading only when its stat changed. Synchronous on purpose: a promise-based
-   * lstat/readFile costs several thread-pool hops per file, which made 10k files take seconds of CPU;
-   * callers run it in small batches and yield to the event loop between them.
-   */
-  private load(c: Candidate): CacheEntry['result'] {
-    return this.unchanged(c) ?? this.remember(c, loadSkillFile(c))
-  }
-
-  /**
-   * What the cache holds for a known file whose stat key (one lstat) is unchanged, or why it can no longer be
-   * stat'ed; undefined when the file must be read (new or changed).
-   */
-  private unchanged(c: Candidate): CacheEntry['result'] | undefined {
-    const hit = this.cache.get(c.abs)
-    if (!hit) return undefined
-    let st: fs.Stats
-    try {
-      st = fs.lstatSync(c.abs)
-    } catch (err) {
-      this.cache.delete(c.abs)
-      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
-    }
-    return hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs ? hit.result : undefined
-  }
-
-  /** A file just read: cached by its stat key (forgotten when it could not be read). */
-  private remember(c: Candidate, loaded: LoadedFile): CacheEntry['result'] {
-    const st = loaded.stat
-    if (!st) this.cache.delete(c.abs)
-    else this.cache.set(c.abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result: loaded.result })
-    return loaded.result
-  }
-
-  /** Loads many candidates in batches, yielding to the event loop between batches so the process stays responsive. */
-  private async loadAll(candidates: Candidate[], onSkill?: (skill: Skill) => void, signal?: AbortSignal): Promise<CacheEntry['result'][]> {
-    const out: CacheEntry['result'][] = []
-    for (let i = 0; i < candidates.length; i += LOAD_BATCH) {
-      if (i > 0) await nextTurn()
-      signal?.throwIfAborted()
-      const batch = candidates.slice(i, i + LOAD_BATCH)
-      // New and changed files are read together (load.ts decodes a batch at once).
-      const kept = batch.map((c) => this.unchanged(c))
-      const fresh = loadSkillFiles(batch.filter((_, k) => kept[k] === undefined))
-      let f = 0
-      for (const [k, c] of batch.entries()) {
-        const r = kept[k] ?? this.remember(c, fresh[f++]!)
-        out.push(r)
-        if (onSkill && r.ok) onSkill(r.skill)
-      }
-    }
-    return out
-  }
-
-  private parse(bytes: Uint8Array, c: Candidate, mtimeMs: number): CacheEntry['result'] {
-    return parseSkillAt(bytes, c, mtimeMs)
-  }
-
   /** Reads every skill (active and legacy), sorted by path; reports duplicate active ids. */
   private async scan(temps: string[] = [], onListing?: LibraryOptions['onListing'], signal?: AbortSignal): Promise<SkillList> {
     const startVersion = this.version
@@ -363,34 +287,20 @@ class Library implements SkillLibrary {
     const errors: LoadError[] = []
     const candidates = await this.findCandidates(temps, errors)
     candidates.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
-    const results = await this.loadAll(candidates, onListing?.(this.root, candidates.length), signal)
+    const results = await this.files.loadAll(candidates, onListing?.(this.root, candidates.length), signal)
     const skills: Skill[] = []
     const seen = new Set<string>()
-    const idPaths = new Map<string, string>()
-    const activeById = new Map<string, string[]>()
     results.forEach((r, i) => {
       const c = candidates[i]!
       seen.add(c.abs)
-      if (!r.ok) {
-        errors.push({ path: c.rel, reason: r.reason, kind: 'unreadable' })
-        return
-      }
-      skills.push(r.skill)
-      // Active skills win over legacy ones with the same id.
-      const prev = idPaths.get(r.skill.skill_id)
-      if (!prev || (!r.skill.legacy && isLegacyPath(prev))) idPaths.set(r.skill.skill_id, r.skill.path)
-      if (!r.skill.legacy) {
-        const list = activeById.get(r.skill.skill_id)
-        if (list) list.push(r.skill.path)
-        else activeById.set(r.skill.skill_id, [r.skill.path])
-      }
+      if (!r.ok) errors.push({ path: c.rel, reason: r.reason, kind: 'unreadable' })
+      else skills.push(r.skill)
     })
-    const duplicates = new Map<string, string[]>()
-    for (const [id, paths] of activeById) if (paths.length > 1) duplicates.set(id, paths)
+    const { idPaths, duplicates } = indexIds(skills)
     errors.push(...duplicateIdErrors(duplicates))
     this.idPaths = idPaths
     this.duplicateIds = duplicates
-    for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key)
+    this.files.keepOnly(seen)
     const all = { skills, errors }
     // Stamped with the version it started from: a write during the scan makes the snapshot stale, as it should.
     this.last = { at: Date.now(), version: startVersion, all }
@@ -411,25 +321,15 @@ class Library implements SkillLibrary {
   }
 
   /** Records what we just wrote in the cache (keyed by the new stat), so reading it back costs no re-read. */
-  private primeCache(rel: string, bytes: Uint8Array): CacheEntry['result'] | undefined {
-    const abs = path.join(this.root, rel)
-    try {
-      const st = fs.lstatSync(abs)
-      if (!st.isFile() || st.size !== bytes.length) return undefined
-      const format: Skill['format'] = path.posix.basename(rel) === 'SKILL.md' ? 'skill-md' : 'agiagent'
-      const result = this.parse(bytes, { abs, rel, format, legacy: isLegacyPath(rel) }, st.mtimeMs)
-      this.cache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, ctimeMs: st.ctimeMs, result })
-      return result
-    } catch {
-      return undefined // the next read will load it from disk
-    }
+  private primeCache(rel: string, bytes: Uint8Array): LoadResult | undefined {
+    return this.files.prime(this.root, rel, bytes)
   }
 
   /** Loads the skill at a known path if it still has this id. */
   private async tryPath(rel: string, id: string): Promise<Skill | null> {
     const kind = skillFileAt(rel)
     if (!kind) return null
-    const r = this.load({ abs: path.join(this.root, rel), rel, ...kind })
+    const r = this.files.load({ abs: path.join(this.root, rel), rel, ...kind })
     return r.ok && r.skill.skill_id === id ? r.skill : null
   }
 
@@ -468,7 +368,7 @@ class Library implements SkillLibrary {
     const kind = skillFileAt(rel)
     if (!kind) return null
     this.followLedger()
-    const r = this.load({ abs: path.join(this.root, rel), rel, ...kind })
+    const r = this.files.load({ abs: path.join(this.root, rel), rel, ...kind })
     if (!r.ok) return null
     const prev = this.idPaths.get(r.skill.skill_id)
     if (!prev || (!r.skill.legacy && isLegacyPath(prev))) this.idPaths.set(r.skill.skill_id, rel)
@@ -499,14 +399,7 @@ class Library implements SkillLibrary {
    * The listing is sorted by path and never handed out itself (callers get copies).
    */
   private patchListing(rel: string, skill: Skill | null): void {
-    const last = this.last
-    if (!last) return
-    const skills = last.all.skills
-    const at = lowerBound(skills, rel, (s) => s.path)
-    const here = skills[at]?.path === rel
-    if (skill && here) skills[at] = skill
-    else if (skill) skills.splice(at, 0, skill)
-    else if (here) skills.splice(at, 1)
+    if (this.last) patchListing(this.last.all.skills, rel, skill)
   }
 
   /** After a write of ours: the listing stays valid (patched), stamped with the new version. */
@@ -569,7 +462,7 @@ class Library implements SkillLibrary {
       const parsed = parseSkillText(decoded.text)
       if (!parsed.ok) throw new StoreError('malformed', coded('file.problem', { path: found.path, reason: textParam(parsed.reason) }))
       // The skill as it is on disk now (inside the lock), with the uses not folded yet: what `make` builds on.
-      const onDisk = this.parse(bytes, { abs, rel: found.path, format: found.format, legacy: found.legacy }, 0)
+      const onDisk = parseSkillAt(bytes, { rel: found.path, format: found.format, legacy: found.legacy }, 0)
       if (!onDisk.ok || onDisk.skill.skill_id !== id) throw new StoreError('conflict', coded('skill.no_longer_holds', { path: found.path, id }))
       const patch = make(this.present(onDisk.skill))
       if (patch === null) return this.present(onDisk.skill)
