@@ -266,6 +266,9 @@ export const MESSAGE_TEMPLATES = {
   'install.not_installed': 'not installed: {reason}',
   // memory (lessons and preferences)
   'memory.no_folder': 'this library has no memory folder yet: choose one on the Memory screen',
+  'memory.auto_proposed': 'Memory: {n} proposal(s) from the same tasks (lessons, preferences, tool notes), waiting for review in Curate',
+  'memory.auto_no_library': 'Memory: the tasks of {user} were not learned from: that user has no library or memory folder yet',
+  'memory.auto_failed': 'Memory: the tasks of {user} were not learned from: {reason}',
   'memory.lessons_not_root_user': 'lessons are learned from the tasks of a data-root user; this library is a folder opened by hand',
   'memory.not_root_user': 'preferences are found in the tasks of a data-root user; this library is a folder opened by hand',
   // progress of reflection

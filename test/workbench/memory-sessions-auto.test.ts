@@ -17,6 +17,7 @@ import type {
   SkillListResult,
   TaskListResult
 } from '../../src/shared/api'
+import { loadPlanOrEmpty } from '../../src/main/review/plan'
 import { benchesDisposedAfterEach, failure, tempDir, type TestBench } from './helpers'
 
 const bench = benchesDisposedAfterEach()
@@ -206,7 +207,7 @@ function ageTree(dir: string): void {
 }
 
 /** A new finished AGIAgent task of alice, unlike any skill she has. */
-function writeNewTask(root: string, name: string): void {
+function writeNewTask(root: string, name: string, requirement = 'Write a shell script that backs up /etc nightly with rsync and keeps seven rotated copies.'): void {
   const dir = path.join(root, 'alice', name)
   fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
   fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true })
@@ -214,7 +215,7 @@ function writeNewTask(root: string, name: string): void {
   fs.writeFileSync(
     path.join(dir, 'logs', 'manager.out'),
     [
-      'Received user requirement: Write a shell script that backs up /etc nightly with rsync and keeps seven rotated copies.',
+      `Received user requirement: ${requirement}`,
       '<invoke name="edit_file">',
       '  <parameter name="target_file">backup.sh</parameter>',
       '  <parameter name="code_edit">#!/bin/sh',
@@ -272,6 +273,36 @@ describe('auto-enhance', () => {
     writeNewTask(b.root, 'output_20261201_100000')
     await b2.call('tasks.list', { root: b.root })
     expect(await b2.wb.autoEnhanceIdle()).toEqual([])
+  })
+
+  it('with long-term memory on, the same run proposes what the tasks teach into the user\'s memory, for review', async () => {
+    const b = await bench()
+    ageTree(b.root)
+    const lib = await libraryOf(b, 'alice')
+    const pendingMemory = async (): Promise<{ evidence: { memory?: { target?: string } }; changes: { after: string | null }[] }[]> =>
+      (await loadPlanOrEmpty(fs.realpathSync(lib))).proposals.filter((p) => p.kind === 'memory' && (p.status ?? 'pending') === 'pending') as never
+
+    // switched off: the auto run reflects, memory is left alone
+    await b.call('settings.update', { patch: { autoEnhance: true, enableLongTermMemory: false } })
+    writeNewTask(b.root, 'output_20261201_120000', 'From now on, always keep seven rotated copies of every backup. Write a shell script that backs up /etc nightly with rsync.')
+    await b.call('tasks.list', { root: b.root })
+    expect(await b.wb.autoEnhanceIdle()).toHaveLength(1)
+    expect(await pendingMemory()).toEqual([])
+
+    await b.call('settings.update', { patch: { enableLongTermMemory: true } })
+    writeNewTask(b.root, 'output_20261201_130000', 'From now on, always use rsync --delete for mirrors. Write a shell script that mirrors /srv nightly with rsync.')
+    await b.call('tasks.list', { root: b.root })
+    const jobs = await b.wb.autoEnhanceIdle()
+    expect(jobs).toHaveLength(2)
+    const proposals = await pendingMemory()
+    const preference = proposals.find((p) => p.evidence.memory?.target === 'preferences')
+    expect(preference?.changes.some((c) => c.after?.includes('always use rsync --delete for mirrors'))).toBe(true)
+    // only the new task was learned from (the earlier one's preference ran while memory was off)
+    expect(proposals.some((p) => p.changes.some((c) => c.after?.includes('seven rotated copies of every backup')))).toBe(false)
+    // nothing written to the memory files until it is accepted
+    expect(fs.existsSync(path.join(b.root, 'alice', 'memory', 'preferences.md')) ? fs.readFileSync(path.join(b.root, 'alice', 'memory', 'preferences.md'), 'utf8') : '').not.toContain('rsync --delete')
+    const line = b.events.find((e) => e.type === 'job.progress' && e.progress.jobId === jobs[1]!.jobId && e.progress.messageCode === 'memory.auto_proposed')
+    expect(line && line.type === 'job.progress' ? line.progress.params : null).toEqual({ n: proposals.length })
   })
 
   it('a new task noticed by the data-root watcher (no click anywhere) is auto-reflected', async () => {

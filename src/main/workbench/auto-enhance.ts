@@ -8,13 +8,17 @@
  * Reflect), and a task is auto-reflected at most once, whatever the outcome (the model is never paid twice
  * for one task). Tasks already reflected or with an enhancement pending are skipped by the run itself.
  * The state (switch time, tasks handed over) is kept in `<settings dir>/auto-enhance.json`.
+ * With long-term memory on, the same run then proposes what the tasks teach into each user's memory (lessons,
+ * preferences, a procedural note), as the Memory screen's "Learn from tasks" does: reviewed in Curate like the rest.
  */
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { JobInfo, ReflectSummary } from '../../shared/api'
 import type { ScanResult, Settings, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
+import { coded } from '../../shared/error-codes'
 import type { CoreModules } from './core-modules'
+import type { AutoMemoryResult } from './memory-service'
 import { writeFileAtomic } from '../store/atomic'
 import type { JobRegistry } from './jobs'
 
@@ -45,6 +49,8 @@ export interface AutoEnhancerDeps {
   /** A fresh scan of a root (used when new tasks arrived while a run was going). */
   scanRoot: (root: string) => Promise<ScanResult>
   afterReflect: (summary: ReflectSummary) => Promise<void>
+  /** The run's memory step (memory-service's autoMemoryEvolver): the same tasks proposed into memory. */
+  evolveMemory?: (root: string, tasks: readonly TaskTrace[]) => Promise<AutoMemoryResult | null>
   now?: () => Date
 }
 
@@ -139,6 +145,13 @@ export class AutoEnhancer {
       ctx.progress({ fraction: 0, stage: 'log', message: `Auto-enhance: ${tasks.length} new finished task(s) in ${path.basename(root)}` })
       const summary = await this.deps.core.reflect({ root, traces: tasks, decide: true, force: false, settings, llm }, ctx)
       await this.deps.afterReflect(summary)
+      const memory = await this.deps.evolveMemory?.(root, tasks).catch((err: unknown) => ({ proposed: 0, problems: [err instanceof Error ? err.message : String(err)] }))
+      if (memory) {
+        const line = coded('memory.auto_proposed', { n: memory.proposed })
+        ctx.progress({ fraction: 1, stage: 'log', message: line.text, messageCode: line.messageCode, params: line.params })
+        for (const problem of memory.problems) ctx.progress({ fraction: 1, stage: 'log', message: problem })
+        if (memory.problems.length) summary.warnings = [...(summary.warnings ?? []), ...memory.problems]
+      }
       return summary
     })
     this.startedJobs.push(info)

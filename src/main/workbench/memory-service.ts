@@ -51,6 +51,46 @@ export interface MemoryServiceDeps {
   noteWrites(paths: string[]): Promise<void>
 }
 
+/** What the memory step of an auto-enhance run proposed (null: long-term memory is switched off). */
+export interface AutoMemoryResult {
+  proposed: number
+  /** Users whose tasks had nowhere to go (no library or no memory folder yet), with why. */
+  problems: string[]
+}
+
+/**
+ * Auto-enhance's memory step: with long-term memory on, the tasks an automatic run reflected also teach memory —
+ * the same evolution as the Memory screen's "Learn from tasks" (lessons, preferences, a procedural note), proposed
+ * for review in each data-root user's library, into that library's memory folder. Never throws: the run it follows
+ * has done its work already, so a user who cannot be served is reported, not failed.
+ */
+export function autoMemoryEvolver(deps: { settings: SettingsStore; listLibraries(): Promise<LibraryInfo[]> }): (root: string, traces: readonly TaskTrace[]) => Promise<AutoMemoryResult | null> {
+  return async (root, traces) => {
+    const settings = deps.settings.settings
+    if (!settings.enableLongTermMemory) return null
+    const byUser = new Map<string, TaskTrace[]>()
+    for (const t of traces) if (t.user) byUser.set(t.user, [...(byUser.get(t.user) ?? []), t])
+    const libraries = await deps.listLibraries()
+    const out: AutoMemoryResult = { proposed: 0, problems: [] }
+    const { evolveMemory } = await import('../reflect/memory-evolve')
+    for (const [user, tasks] of byUser) {
+      const info = libraries.find((l) => l.origin === 'root' && l.root === root && l.user === user)
+      const workspace = info ? (deps.settings.memoryWorkspaces[info.path] ?? defaultMemoryWorkspace(info)) : null
+      if (!info || !info.exists || !workspace) {
+        out.problems.push(coded('memory.auto_no_library', { user }).text)
+        continue
+      }
+      try {
+        const r = await evolveMemory(await fsp.realpath(info.path), tasks, { workspace, lang: settings.language })
+        out.proposed += r.proposed.length
+      } catch (err) {
+        out.problems.push(coded('memory.auto_failed', { user, reason: err instanceof Error ? err.message : String(err) }).text)
+      }
+    }
+    return out
+  }
+}
+
 /** The default memory workspace of a library: `<root>/<user>` for a data-root user, none for an opened folder. Pure. */
 export function defaultMemoryWorkspace(info: Pick<LibraryInfo, 'root' | 'user' | 'origin'>): string | null {
   return info.origin === 'root' && info.root && info.user ? path.join(info.root, info.user) : null

@@ -265,6 +265,9 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'install.not_installed': '未安装：{reason}',
   // memory (lessons and preferences)
   'memory.no_folder': '此技能库还没有记忆文件夹：请在“记忆”页面选择一个',
+  'memory.auto_proposed': '记忆：同一批任务提出了 {n} 条提议（经验教训、偏好、工具说明），在“整理”中等待审阅',
+  'memory.auto_no_library': '记忆：未从 {user} 的任务中学习：该用户还没有技能库或记忆文件夹',
+  'memory.auto_failed': '记忆：未从 {user} 的任务中学习：{reason}',
   'memory.lessons_not_root_user': '经验从数据根目录用户的任务中学习；此技能库是手动打开的文件夹',
   'memory.not_root_user': '偏好来自数据根目录用户的任务；此技能库是手动打开的文件夹',
   // progress of reflection
