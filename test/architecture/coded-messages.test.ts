@@ -26,6 +26,14 @@ describe('errors of src/main carry codes (PLAIN_MESSAGE_RULES in eslint.config.m
     expect(await plainMessages(file, `${HEAD}export const d = (err: Error) => new StoreError('invalid_input', err.message)\n`)).toBe(1)
   })
 
+  it('holds for every error class a person sees: CurationError, LlmError, ApiError and badRequest too', async () => {
+    const review = "import { CurationError } from './transactions'\n"
+    expect(await plainMessages('src/main/review/probe.ts', `${review}export const a = (id: string) => new CurationError('invalid', \`proposal \${id} changes nothing\`)\n`)).toBe(1)
+    expect(await plainMessages('src/main/llm/probe.ts', "import { LlmError } from './errors'\nexport const a = new LlmError('config', 'no model name', 0)\n")).toBe(1)
+    const api = "import { ApiError } from '../../shared/api-error'\nimport { badRequest } from './errors'\n"
+    expect(await plainMessages('src/main/workbench/probe.ts', `${api}export const a = new ApiError('not_found', 'no such task')\nexport const b = badRequest('bad')\n`)).toBe(2)
+  })
+
   it('lets a coded message through, and a coded text held in a variable', async () => {
     const file = 'src/main/deploy/probe.ts'
     expect(await plainMessages(file, `${HEAD}export const a = (id: string) => new StoreError('not_found', coded('skill.no_id', { id }))\n`)).toBe(0)

@@ -8,6 +8,7 @@ import { LlmError } from '../../src/main/llm/errors'
 import { classifyLlmProblem, testLlmConnection } from '../../src/main/workbench/llm-test'
 import { translateText } from '../../src/renderer/i18n/messages-errors'
 import { baseUrlProblem, blockedPortOf } from '../../src/shared/base-url'
+import { coded } from '../../src/shared/error-codes'
 import { MESSAGES as messages } from '../../src/renderer/i18n/messages'
 
 const CLEAR = "port 9 is blocked by the runtime for safety (a 'bad port'); use the endpoint's real port"
@@ -51,7 +52,7 @@ describe('bad ports', () => {
   })
 
   it('a runtime "bad port" failure from any path is classed as bad_port, not bad_url', () => {
-    expect(classifyLlmProblem(new LlmError('connection', 'cannot reach the model server: fetch failed (bad port) (after 4 attempts)', 4))).toBe('bad_port')
+    expect(classifyLlmProblem(new LlmError('connection', coded('llm.unreachable_retried', { cause: coded('llm.fetch_failed', { detail: 'bad port' }), attempts: 4 }), 4))).toBe('bad_port')
   })
 
   it('reads in Chinese, and the UI has advice in both languages', () => {

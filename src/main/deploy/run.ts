@@ -360,7 +360,7 @@ async function putFile(libraryRoot: string, targetReal: string, rel: string, has
     return
   }
   const bytes = await getBlob(libraryRoot, hash)
-  if (!bytes) throw new CurationError('conflict', `the bytes of ${rel} (${hash.slice(0, 12)}) are no longer in the library's deploy store`)
+  if (!bytes) throw new CurationError('conflict', coded('deploy.bytes_gone', { path: rel, hash: hash.slice(0, 12) }))
   await writeContained(targetReal, rel, bytes, { mode: mode ?? 0o644 })
 }
 
@@ -402,7 +402,7 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
         let before: Buffer | null = null
         if (op.before !== null) {
           before = await readContained(targetReal, op.rel)
-          if (!before || sha256(before) !== op.before) throw new CurationError('conflict', `${op.rel} changed while deploying: nothing was changed, run the deploy again`)
+          if (!before || sha256(before) !== op.before) throw new CurationError('conflict', coded('deploy.changed_while', { path: op.rel }))
           await putBlob(libraryRoot, before)
         }
         if (op.after) await putBlob(libraryRoot, op.after.bytes)
@@ -472,7 +472,7 @@ export async function recoverDeploy(targetReal: string): Promise<Recovery> {
   }
   const manifestNow = await currentHash(targetReal, MANIFEST_FILE)
   if (manifestNow !== intent.manifest.before && manifestNow === intent.manifest.after) await putFile(intent.library, targetReal, MANIFEST_FILE, intent.manifest.before, 0o644)
-  if (problems.length > 0) throw new CurationError('conflict', `an interrupted deploy into ${targetReal} could not be rolled back: ${problems.join('; ')}`)
+  if (problems.length > 0) throw new CurationError('conflict', coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') }))
   await unlinkContained(targetReal, INTENT_FILE)
   return { state: 'rolled-back' }
 }
@@ -520,12 +520,12 @@ export async function findDeployRecord(libraryRoot: string, id: string): Promise
 export async function undoDeploy(libraryRoot: string, id: string, by: string): Promise<JournalRecord> {
   const { records } = await readJournal(libraryRoot)
   const record = records.find((r) => r.id === id && r.kind === 'deploy')
-  if (!record?.deploy) throw new CurationError('not_found', `no deploy with id ${JSON.stringify(id)} in the journal`)
-  if (!activeApplies(records).some((r) => r.id === record.id)) throw new CurationError('not_found', `${record.id} is already undone`)
+  if (!record?.deploy) throw new CurationError('not_found', coded('deploy.no_deploy', { id: JSON.stringify(id) }))
+  if (!activeApplies(records).some((r) => r.id === record.id)) throw new CurationError('not_found', coded('review.undone_already', { id: record.id }))
   const d = record.deploy
   const targetReal = d.target
   const st = await fs.promises.lstat(targetReal).catch(() => null)
-  if (!st || st.isSymbolicLink() || !st.isDirectory()) throw new CurationError('conflict', `${targetReal} is no longer a folder: nothing to undo there`)
+  if (!st || st.isSymbolicLink() || !st.isDirectory()) throw new CurationError('conflict', coded('deploy.target_gone', { dir: targetReal }))
   return withLibraryLock(
     targetReal,
     async () => {
@@ -533,7 +533,7 @@ export async function undoDeploy(libraryRoot: string, id: string, by: string): P
       const conflicts: string[] = []
       if ((await currentHash(targetReal, MANIFEST_FILE)) !== d.manifest.after) conflicts.push('the target was deployed to again since (undo that deploy first)')
       for (const op of d.ops) if ((await currentHash(targetReal, op.rel)) !== op.after) conflicts.push(`${op.rel} was changed there since`)
-      if (conflicts.length > 0) throw new CurationError('conflict', `the deploy cannot be undone: ${conflicts.join('; ')}`)
+      if (conflicts.length > 0) throw new CurationError('conflict', coded('deploy.cannot_undo', { conflicts: conflicts.join('; ') }))
       const inverse: DeployFileOp[] = [...d.ops].reverse().map((op) => ({ rel: op.rel, before: op.after, after: op.before }))
       const changes = record.changes.map((c) => ({ path: c.path, before: c.after, after: c.before }))
       // (undoing the first deploy removes the manifest it made, with the files: nothing of ours is left there)

@@ -5,11 +5,12 @@ import {
   APIUserAbortError,
   OpenAI
 } from 'openai'
-import { blockedPortOf, blockedPortText } from '../../shared/base-url'
+import { blockedPortMessage, blockedPortOf } from '../../shared/base-url'
+import { coded, type CodedText } from '../../shared/error-codes'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/types'
 import { LlmError } from './errors'
-import { redact } from './redact'
+import { redact, redactCoded } from './redact'
 import { backoffDelayMs, parseRetryAfter, sleep } from './retry'
 import type { ChatMessage, ChatReply, ChatRequest, LlmClient, LlmConfig, LlmToolCall } from './types'
 
@@ -28,15 +29,15 @@ export interface OpenAiClientOptions {
 /** An LlmClient for any OpenAI-compatible chat-completions endpoint, with retries, timeouts, abort and redaction. */
 export function createOpenAiClient(config: LlmConfig, options: OpenAiClientOptions = {}): LlmClient {
   if (!config.baseUrl || !/^https?:\/\//i.test(config.baseUrl)) {
-    throw new LlmError('config', `invalid model base URL: ${redact(String(config.baseUrl ?? ''), [config.apiKey])}`, 0)
+    throw new LlmError('config', coded('llm.bad_base_url', { url: redact(String(config.baseUrl ?? ''), [config.apiKey]) }), 0)
   }
   // fetch would refuse every attempt with a bare "bad port": say so once, before any retry
   const blocked = blockedPortOf(config.baseUrl)
   if (blocked !== undefined) {
-    throw new LlmError('config', blockedPortText(blocked), 0)
+    throw new LlmError('config', blockedPortMessage(blocked), 0)
   }
   if (!config.model) {
-    throw new LlmError('config', 'no model name configured (set --model or the LLM settings)', 0)
+    throw new LlmError('config', coded('llm.no_model'), 0)
   }
   const secrets = [config.apiKey]
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -63,7 +64,7 @@ export function createOpenAiClient(config: LlmConfig, options: OpenAiClientOptio
     )
     const choice = completion?.choices?.[0]
     if (!choice || !choice.message) {
-      throw new LlmError('bad_answer', 'the model answered without a message (no choices)', 1)
+      throw new LlmError('bad_answer', coded('llm.no_choices'), 1)
     }
     const toolCalls: LlmToolCall[] = []
     for (const call of choice.message.tool_calls ?? []) {
@@ -97,7 +98,7 @@ export function createOpenAiClient(config: LlmConfig, options: OpenAiClientOptio
           try {
             await sleep(delayMs, req.signal)
           } catch {
-            throw new LlmError('aborted', 'model request cancelled', attempt)
+            throw new LlmError('aborted', coded('llm.cancelled'), attempt)
           }
         }
       }
@@ -122,38 +123,43 @@ function retryAfterOf(raw: unknown): number | undefined {
 /** Maps any thrown value to an LlmError with a redacted, one-line message. */
 function classify(raw: unknown, attempts: number, timeoutMs: number, secrets: (string | undefined)[]): LlmError {
   if (raw instanceof LlmError) {
-    return new LlmError(raw.code, redact(raw.message, secrets), attempts, raw.status)
+    return new LlmError(raw.code, redactCoded(raw, secrets), attempts, raw.status)
   }
-  const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : ''
+  const retried = attempts > 1
   if (raw instanceof APIUserAbortError || (raw instanceof Error && raw.name === 'AbortError')) {
-    return new LlmError('aborted', 'model request cancelled', attempts)
+    return new LlmError('aborted', coded('llm.cancelled'), attempts)
   }
   if (raw instanceof APIConnectionTimeoutError) {
-    return new LlmError('timeout', `model request timed out after ${timeoutMs} ms${suffix}`, attempts)
+    return new LlmError('timeout', retried ? coded('llm.timeout_retried', { ms: timeoutMs, attempts }) : coded('llm.timeout', { ms: timeoutMs }), attempts)
   }
   if (raw instanceof APIConnectionError) {
-    const cause = raw.cause instanceof Error ? `: ${raw.cause.message}` : ''
     // fetch hides the system error (ECONNREFUSED, ENOTFOUND, a TLS failure…) a few causes down: name it
-    const system = systemErrorOf(raw)
-    const detail = system ? ` (${system})` : ''
-    return new LlmError('connection', redact(`cannot reach the model server${cause}${detail}${suffix}`, secrets), attempts)
+    const cause = raw.cause instanceof Error ? causeOf(raw.cause.message, systemErrorOf(raw), secrets) : null
+    const message = cause === null ? (retried ? coded('llm.unreachable_after', { attempts }) : coded('llm.unreachable')) : retried ? coded('llm.unreachable_retried', { cause, attempts }) : coded('llm.unreachable_because', { cause })
+    return new LlmError('connection', message, attempts)
   }
   if (raw instanceof APIError) {
     const status = raw.status ?? 0
     const detail = redact(firstLine(raw.message), secrets)
     if (status === 429) {
-      return new LlmError('rate_limited', `model server rate-limited the request (429)${suffix}: ${detail}`, attempts, status)
+      return new LlmError('rate_limited', retried ? coded('llm.rate_limited_retried', { attempts, detail }) : coded('llm.rate_limited', { detail }), attempts, status)
     }
     if (status === 401 || status === 403) {
-      return new LlmError('auth', `model server refused the credentials (${status}): check the API key`, attempts, status)
+      return new LlmError('auth', coded('llm.auth', { status }), attempts, status)
     }
     if (status === 408 || status === 409 || status >= 500) {
-      return new LlmError('server', `model server error ${status}${suffix}: ${detail}`, attempts, status)
+      return new LlmError('server', retried ? coded('llm.server_retried', { status, attempts, detail }) : coded('llm.server', { status, detail }), attempts, status)
     }
-    return new LlmError('bad_request', `model server rejected the request (${status}): ${detail}`, attempts, status)
+    return new LlmError('bad_request', coded('llm.rejected', { status, detail }), attempts, status)
   }
   const message = raw instanceof Error ? raw.message : String(raw)
-  return new LlmError('bad_answer', redact(`unexpected model answer: ${firstLine(message)}`, secrets), attempts)
+  return new LlmError('bad_answer', coded('llm.unexpected', { detail: redact(firstLine(message), secrets) }), attempts)
+}
+
+/** Why a connection failed, as a param: fetch's own "fetch failed" by code (words it in the reader's language). */
+function causeOf(message: string, system: string, secrets: (string | undefined)[]): CodedText | string {
+  if (message === 'fetch failed') return system ? coded('llm.fetch_failed', { detail: redact(system, secrets) }) : coded('llm.fetch_failed_plain')
+  return redact(system ? `${message} (${system})` : message, secrets)
 }
 
 /** The innermost cause's error code and message (`ECONNREFUSED connect ECONNREFUSED 127.0.0.1:9`), or ''. */

@@ -1,3 +1,4 @@
+import { coded, type CodedText, type MessageParams, type MessageRef } from '../../shared/error-codes'
 /**
  * Redaction of secrets from text that may reach a log, an error message or the UI.
  *
@@ -30,6 +31,20 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
   out = out.replace(KEY_PATTERNS[2]!, (_m, name: string, sep: string) => `${name}${sep}${MASK}`)
   out = out.replace(KEY_PATTERNS[3]!, (_m, scheme: string) => `${scheme}${MASK}@`)
   return out
+}
+
+/** Params with every text redacted, nested coded params too. */
+export function redactParams(params: MessageParams, secrets: readonly (string | undefined | null)[]): MessageParams {
+  const out: MessageParams = {}
+  for (const [name, value] of Object.entries(params)) {
+    out[name] = typeof value === 'string' ? redact(value, secrets) : typeof value === 'number' ? value : { messageCode: value.messageCode, params: redactParams(value.params, secrets) }
+  }
+  return out
+}
+
+/** A coded message with its params redacted (and its English rendered again from them). */
+export function redactCoded(ref: MessageRef, secrets: readonly (string | undefined | null)[]): CodedText {
+  return coded(ref.messageCode, redactParams(ref.params, secrets))
 }
 
 /** Shows a key as `sk-…abcd` (for settings screens); never the whole key. */

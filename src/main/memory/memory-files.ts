@@ -35,6 +35,7 @@ import { upsertLongTermPreference } from './preference-kv'
 import { addProceduralRecord, type ProceduralRecord } from './procedural'
 import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
 import { normalizeEntry, parseEntries } from './text'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 /** Biggest memory file read; a bigger one is an error rather than a slow prompt. */
 export const MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
@@ -140,9 +141,13 @@ export async function readMemoryDocument(workspace: string, name: string): Promi
 
 /** Thrown when a memory file changed on disk since the editor read it. */
 export class MemoryConflictError extends Error {
+  readonly coded: CodedText
+
   constructor(name: string) {
-    super(`${name} changed on disk since it was opened: reload it and apply your edit again`)
+    const message = coded('memory.changed_on_disk', { name })
+    super(message.text)
     this.name = 'MemoryConflictError'
+    this.coded = message
   }
 }
 

@@ -23,6 +23,7 @@ import { extractPreferences, reflectOffline, titleFromRequirement } from './offl
 import { readResourceText } from './resources'
 import { clip, oneLine } from './text-utils'
 import type { DecisionOperation, DecisionReport, ReflectionDraft } from './types'
+import { coded } from '../../shared/error-codes'
 
 export type { DecisionOperation, DecisionReport } from './types'
 
@@ -303,7 +304,7 @@ export async function decideWithLlm(
   const a = parseDecisionAnswer(reply.text)
   const author = reply.model || llm.model
   const op = (a.OPERATION ?? '').toLowerCase().match(/create|enhance|none/)?.[0] as DecisionOperation | undefined
-  if (!op) throw new LlmError('bad_answer', 'the model gave no OPERATION: create, enhance or none', 1)
+  if (!op) throw new LlmError('bad_answer', coded('reflect.no_operation'), 1)
   const tools = a.TOOLS ? a.TOOLS.split(/[,，]/).map((t) => t.trim()).filter(Boolean).slice(0, 30) : toolsUsed(trace)
   const changes = (a.CHANGES ?? '')
     .split('\n')
@@ -321,8 +322,8 @@ export async function decideWithLlm(
   }
   if (op === 'enhance') {
     const target = candidates.find((c) => c.skill_id === (a.SKILL_ID ?? '').replace(/[^0-9]/g, ''))
-    if (!target) throw new LlmError('bad_answer', `the model chose to enhance a skill that is not a candidate (${clip(a.SKILL_ID ?? '', 40)})`, 1)
-    if (!content) throw new LlmError('bad_answer', 'the model chose enhance but gave no CONTENT', 1)
+    if (!target) throw new LlmError('bad_answer', coded('reflect.enhance_not_candidate', { id: clip(a.SKILL_ID ?? '', 40) }), 1)
+    if (!content) throw new LlmError('bad_answer', coded('reflect.enhance_no_content'), 1)
     const enhancement: Enhancement = { skill: target, newBody: content + '\n', changes: changes.length ? changes : [reason || 'enhanced'] }
     return {
       report: { ...base, operation: 'enhance', name: target.title, skill_id: target.skill_id, similarity: target.similarity_score, changes: enhancement.changes },

@@ -9,6 +9,7 @@ import { buildReflectionMessages, COPY_SKILL_FILES_TOOL } from './prompts'
 import { oneLine, clip } from './text-utils'
 import { headRequest } from './task-judgment'
 import type { ReflectionDraft } from './types'
+import { coded } from '../../shared/error-codes'
 
 export interface LlmReflectOptions {
   budgetChars: number
@@ -34,7 +35,7 @@ export async function reflectWithLlm(llm: LlmClient, trace: TaskTrace, opts: Llm
   })
   const parsed = parseReflectionAnswer(reply.text, reply.toolCalls)
   if (!parsed.reflection.trim()) {
-    throw new LlmError('bad_answer', 'the model answered without a reflection', 1)
+    throw new LlmError('bad_answer', coded('reflect.no_reflection'), 1)
   }
   // the title comes from what was asked (the model's first line is often "Task completed successfully")
   const head = headRequest(trace)

@@ -34,6 +34,7 @@ import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
+import { coded } from '../../shared/error-codes'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
 export type BackupFiles = (args: {
@@ -145,7 +146,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   const summary: ReflectionSummary = { created: [], skipped: [], failed: [], cancelled: false }
   const mode = opts.mode ?? 'offline'
   if (mode === 'openai' && !deps.llm) {
-    throw new LlmError('config', 'mode openai needs a model client', 0)
+    throw new LlmError('config', coded('llm.mode_needs_client'), 0)
   }
   const secrets = deps.secrets ?? []
   const now = deps.now ?? (() => new Date())

@@ -17,10 +17,11 @@ import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
 import { applyMemoryProposal, undoMemoryRecord } from './memory-proposals'
 import { appendRejection } from './rejections'
 import { appendSkillManagerLog, appliedMessage, undoneMessage } from './skill-manager-log'
+import { coded } from '../../shared/error-codes'
 
 function findProposal(plan: SavedPlan, id: string): Proposal {
   const p = plan.proposals.find((x) => x.id === id)
-  if (!p) throw new CurationError('not_found', `no proposal ${JSON.stringify(id)} in the pending plan (see \`skillbench proposals\`)`)
+  if (!p) throw new CurationError('not_found', coded('review.no_proposal_plan', { id: JSON.stringify(id) }))
   return p
 }
 
@@ -30,9 +31,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     await recoverTransactions(root)
     const { plan } = await proposalsWithStatus(root)
     const proposal = findProposal(plan, id)
-    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is already applied`)
+    if (proposal.status === 'applied') throw new CurationError('invalid', coded('review.applied_already', { id }))
     if (proposal.status === 'rejected') {
-      throw new CurationError('invalid', `proposal ${id} was rejected${proposal.rejected ? ` (${proposal.rejected.at.slice(0, 10)} by ${proposal.rejected.by})` : ''}; it stays rejected until one of its skills changes`)
+      throw new CurationError('invalid', proposal.rejected ? coded('review.rejected_stays_by', { id, date: proposal.rejected.at.slice(0, 10), by: proposal.rejected.by }) : coded('review.rejected_stays', { id }))
     }
     // a memory proposal writes a workspace's memory files, outside the library (memory-proposals.ts)
     if (proposal.kind === 'memory') {
@@ -43,9 +44,9 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     }
     // a merge of two sides (update from upstream, a deployed copy's change) may keep both between markers: a person decides
     const unresolved = unresolvedConflicts(proposal.changes)
-    if (unresolved.length > 0) throw new CurationError('invalid', `proposal ${id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in ${unresolved.join(', ')}: edit the result to keep what you want, then accept`)
+    if (unresolved.length > 0) throw new CurationError('invalid', coded('review.unresolved_marks', { id, paths: unresolved.join(', ') }))
     if (proposal.kind === 'review' && proposal.changes.every((c) => c.before === c.after)) {
-      throw new CurationError('invalid', `proposal ${id} asks for a review: edit the skill in the review (the app's diff view) and accept to save it, or reject it to keep the skill as it is`)
+      throw new CurationError('invalid', coded('review.asks_review', { id }))
     }
     const paths = proposal.changes.map((c) => c.path)
     let record: JournalRecord
@@ -75,7 +76,7 @@ export async function rejectProposal(root: string, id: string, by = 'user', now:
   return withLibraryLock(root, async () => {
     const { plan } = await proposalsWithStatus(root)
     const proposal = findProposal(plan, id)
-    if (proposal.status === 'applied') throw new CurationError('invalid', `proposal ${id} is applied: use undo`)
+    if (proposal.status === 'applied') throw new CurationError('invalid', coded('review.applied_use_undo', { id }))
     if (proposal.status === 'rejected') return proposal
     const at = now.toISOString()
     if (proposal.fingerprint) {
@@ -96,7 +97,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
     const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
     if (!record) {
       const known = records.some((r) => r.id === id || r.proposal_id === id)
-      throw new CurationError('not_found', known ? `${id} is already undone` : `nothing applied with id ${JSON.stringify(id)} in the journal`)
+      throw new CurationError('not_found', known ? coded('review.undone_already', { id }) : coded('review.nothing_applied', { id: JSON.stringify(id) }))
     }
     const undo = record.kind === 'memory' ? await undoMemoryRecord(root, record, by) : await undoRecord(root, record, by, hooks)
     const plan = await loadPlan(root).catch(() => null)
@@ -139,9 +140,9 @@ export async function restoreSkill(opened: { library: SkillLibrary; root: string
   return withLibraryLock(root, async () => {
     await recoverTransactions(root)
     const before = await library.get(skillId, { includeLegacy: true })
-    if (!before.legacy) throw new CurationError('invalid', `skill ${skillId} is not in legacy/`)
+    if (!before.legacy) throw new CurationError('invalid', coded('skill.not_in_legacy', { id: skillId }))
     const active = (await library.list()).skills.find((s) => s.skill_id === before.skill_id)
-    if (active) throw new CurationError('invalid', `an active skill with id ${before.skill_id} already exists (${active.path})`)
+    if (active) throw new CurationError('invalid', coded('skill.active_exists', { id: before.skill_id, path: active.path }))
     const text = (await library.readRaw(before.path)).text
     const move = restoreTarget(root, before, new Date())
     const restoredPath = move.file ? `${move.to}/${move.file}` : move.to

@@ -20,6 +20,7 @@ import { appendJournal, newRecordId, type JournalRecord } from './journal'
 import { loadPlanOrEmpty, proposalsWithStatus, savePlan } from './plan'
 import { readRejections } from './rejections'
 import { CurationError } from './transactions'
+import { coded } from '../../shared/error-codes'
 
 /** What found an entry. */
 export type MemorySource = 'hallucinated_tool' | 'critic' | 'tool_stats' | 'preference' | 'agent'
@@ -164,12 +165,12 @@ export function entriesToAdd(p: Proposal, m: MemoryEvidence): string[] {
 /** Accepts a memory proposal (call under the library lock, with the plan loaded): writes the entries, journals them. */
 export async function applyMemoryProposal(libraryRoot: string, proposal: Proposal, by: string, now: Date = new Date()): Promise<JournalRecord> {
   const m = memoryEvidence(proposal)
-  if (!m) throw new CurationError('invalid', `proposal ${proposal.id} does not say which memory file it writes`)
+  if (!m) throw new CurationError('invalid', coded('review.memory_no_file', { id: proposal.id }))
   const entries = entriesToAdd(proposal, m)
-  if (entries.length === 0) throw new CurationError('invalid', `proposal ${proposal.id} adds no entry to ${targetFile(m.target)}: reject it instead`)
+  if (entries.length === 0) throw new CurationError('invalid', coded('review.memory_no_entry', { id: proposal.id, file: targetFile(m.target) }))
   const step = await addMemoryEntries(m.workspace, m.target, entries)
   if (step.written.length === 0) {
-    throw new CurationError('conflict', `${targetFile(m.target)} in ${m.workspace} already holds ${entries.length === 1 ? 'this entry' : 'these entries'} (added since the proposal was made): nothing to apply, reject the proposal`)
+    throw new CurationError('conflict', coded(entries.length === 1 ? 'review.memory_holds_entry' : 'review.memory_holds_entries', { file: targetFile(m.target), workspace: m.workspace }))
   }
   const record: JournalRecord = {
     id: newRecordId(now),
@@ -191,11 +192,11 @@ export async function applyMemoryProposal(libraryRoot: string, proposal: Proposa
 /** Undoes an applied memory proposal: the bullets it wrote leave the files (a replaced key-value preference comes back). */
 export async function undoMemoryRecord(libraryRoot: string, record: JournalRecord, by: string, now: Date = new Date()): Promise<JournalRecord> {
   const mem = record.memory
-  if (!mem || !path.isAbsolute(mem.workspace) || !Array.isArray(mem.written)) throw new CurationError('invalid', `journal record ${record.id} does not say what it wrote to memory`)
+  if (!mem || !path.isAbsolute(mem.workspace) || !Array.isArray(mem.written)) throw new CurationError('invalid', coded('review.memory_record_unclear', { id: record.id }))
   return withLibraryLock(libraryRoot, async () => {
     const { files, missing } = await revertMemoryEntries(mem.workspace, mem.written)
     if (files.length === 0 && missing.length > 0) {
-      throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${missing.map((w) => `"${w.entry.slice(0, 60)}"`).join(', ')} no longer in ${[...new Set(missing.map((w) => w.file))].join(', ')} (edited or removed since)`)
+      throw new CurationError('conflict', coded('review.memory_cannot_undo', { id: record.proposal_id, entries: missing.map((w) => `"${w.entry.slice(0, 60)}"`).join(', '), files: [...new Set(missing.map((w) => w.file))].join(', ') }))
     }
     const undo: JournalRecord = {
       id: newRecordId(now),

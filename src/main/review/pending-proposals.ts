@@ -10,6 +10,7 @@ import { applyProposal, CurationError, recoverTransactions, type TxHooks } from 
 import { withLibraryLock } from '../store/lock'
 import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
+import { coded } from '../../shared/error-codes'
 
 /** Library-relative folder of the pending proposals. */
 export const PENDING_DIR = '.skillbench/pending'
@@ -137,13 +138,13 @@ export async function listPendingProposals(libraryRoot: string): Promise<{ propo
 /** One pending proposal by id. */
 export async function readPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
   if (!isPendingProposalId(id)) {
-    throw new CurationError('not_found', `'${id.slice(0, 80)}' is not a pending-proposal id`)
+    throw new CurationError('not_found', coded('review.not_pending_id', { id: id.slice(0, 80) }))
   }
   const text = await readContainedText(libraryRoot, `${PENDING_DIR}/${id}.json`)
-  if (text === null) throw new CurationError('not_found', `no pending proposal ${id}`)
+  if (text === null) throw new CurationError('not_found', coded('review.no_pending', { id }))
   const p = JSON.parse(text) as Proposal
   if (p.id !== id || !Array.isArray(p.changes)) {
-    throw new CurationError('invalid', `${PENDING_DIR}/${id}.json is not a proposal`)
+    throw new CurationError('invalid', coded('review.not_a_proposal', { path: `${PENDING_DIR}/${id}.json` }))
   }
   return p
 }
@@ -157,7 +158,7 @@ export async function acceptPendingProposal(libraryRoot: string, id: string, by:
     await recoverTransactions(libraryRoot)
     const proposal = await readPendingProposal(libraryRoot, id)
     if (proposal.status !== 'pending') {
-      throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
+      throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: proposal.status }) : coded('review.proposal_not_pending', { id }))
     }
     const record = await applyProposal(libraryRoot, proposal, { by, ...hooks })
     await writePendingProposal(libraryRoot, { ...proposal, status: 'applied' })
@@ -170,7 +171,7 @@ export async function rejectPendingProposal(libraryRoot: string, id: string): Pr
   return withLibraryLock(libraryRoot, async () => {
     const proposal = await readPendingProposal(libraryRoot, id)
     if (proposal.status !== 'pending') {
-      throw new CurationError('invalid', `proposal ${id} is ${proposal.status ?? 'not pending'}`)
+      throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: proposal.status }) : coded('review.proposal_not_pending', { id }))
     }
     const rejected: Proposal = { ...proposal, status: 'rejected' }
     await writePendingProposal(libraryRoot, rejected)

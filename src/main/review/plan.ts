@@ -9,6 +9,7 @@ import { readContainedText, writeContained } from '../store/contained'
 import { CurationError } from './transactions'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
+import { coded } from '../../shared/error-codes'
 
 /** The pending plan as saved in `.skillbench/plan.json`. */
 export interface SavedPlan extends CurationPlan {
@@ -65,13 +66,13 @@ export async function savePlan(root: string, plan: SavedPlan): Promise<void> {
 /** The pending plan, or a not_found error saying to run curate first. */
 export async function loadPlan(root: string): Promise<SavedPlan> {
   const text = await readContainedText(root, PLAN_REL)
-  if (text === null) throw new CurationError('not_found', 'no pending plan in this library: run `skillbench curate` first')
+  if (text === null) throw new CurationError('not_found', coded('review.no_plan'))
   try {
     const plan = JSON.parse(text) as SavedPlan
     if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new Error('unknown format')
     return plan
   } catch (err) {
-    throw new CurationError('invalid', `.skillbench/plan.json is unreadable (${(err as Error).message}): run \`skillbench curate\` again`)
+    throw new CurationError('invalid', coded('review.plan_unreadable', { detail: (err as Error).message }))
   }
 }
 

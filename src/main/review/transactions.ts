@@ -19,15 +19,23 @@ import { containedFilePath, listContained, moveContained, readContainedText, unl
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, newRecordId, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+import { reasonOf } from '../../shared/api-error'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 /** A change that cannot be applied as asked; nothing was changed. */
 export class CurationError extends Error {
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
+  /** A coded message only (shared/error-codes.ts): its code and params cross every transport beside the English. */
   constructor(
     readonly code: 'conflict' | 'invalid' | 'not_found' | 'locked',
-    message: string
+    message: CodedText
   ) {
-    super(message)
+    super(message.text)
     this.name = 'CurationError'
+    this.messageCode = message.messageCode
+    this.params = message.params
   }
 }
 
@@ -56,10 +64,10 @@ export function opsFromChanges(changes: readonly FileChange[]): TxOp[] {
   for (const c of changes) {
     const p = checkRelPath(c.path)
     // retired SKILL.md folders (.skillbench/legacy/) are the library's; the rest of .skillbench is bookkeeping
-    if ((p === '.skillbench' || p.startsWith('.skillbench/')) && !p.startsWith(SKILL_MD_LEGACY_DIR + '/')) throw new CurationError('invalid', `${p}: the .skillbench folder is not part of the library`)
-    if (seen.has(p)) throw new CurationError('invalid', `${p} appears twice in one proposal`)
+    if ((p === '.skillbench' || p.startsWith('.skillbench/')) && !p.startsWith(SKILL_MD_LEGACY_DIR + '/')) throw new CurationError('invalid', coded('review.bookkeeping_path', { path: p }))
+    if (seen.has(p)) throw new CurationError('invalid', coded('review.path_twice', { path: p }))
     seen.add(p)
-    if (c.before === null && c.after === null) throw new CurationError('invalid', `${p}: a change needs a before or an after`)
+    if (c.before === null && c.after === null) throw new CurationError('invalid', coded('review.change_empty', { path: p }))
   }
   const creations = changes.filter((c) => c.before === null)
   const paired = new Set<FileChange>()
@@ -90,7 +98,7 @@ export function opsFromChanges(changes: readonly FileChange[]): TxOp[] {
       match = creations.find((k) => !paired.has(k) && isLegacyPath(k.path) && k.after === before)
       if (match) moves.push({ op: 'move', from: c.path, to: match.path, file: '', text: before })
     }
-    if (!match) throw new CurationError('invalid', `${c.path} would be deleted: a removal must be a move to legacy/`)
+    if (!match) throw new CurationError('invalid', coded('review.removal_is_move', { path: c.path }))
     paired.add(match)
   }
   for (const k of creations) if (!paired.has(k)) writes.push({ op: 'write', path: k.path, before: null, after: k.after })
@@ -129,7 +137,7 @@ async function doOp(root: string, op: TxOp): Promise<void> {
     const abs = await containedFilePath(root, op.path)
     const current = await readText(abs)
     if (!same(current, op.before)) {
-      throw new CurationError('conflict', op.before === null ? `${op.path} already exists` : current === null ? `${op.path} no longer exists` : `${op.path} changed on disk since the proposal was made`)
+      throw new CurationError('conflict', coded(op.before === null ? 'path.exists' : current === null ? 'path.gone' : 'review.changed_since_proposal', { path: op.path }))
     }
     if (op.after === null) await fs.promises.unlink(abs)
     else await writeFileAtomic(abs, op.after, op.before === null ? { mustNotExist: true } : { mustExist: true })
@@ -137,11 +145,11 @@ async function doOp(root: string, op: TxOp): Promise<void> {
   }
   const from = await containedFilePath(root, op.from, { createDirs: false, folderOk: true })
   const to = await containedFilePath(root, op.to, { folderOk: true })
-  if (!(await exists(from))) throw new CurationError('conflict', `${op.from} no longer exists`)
+  if (!(await exists(from))) throw new CurationError('conflict', coded('path.gone', { path: op.from }))
   if (!same(await readText(op.file ? path.join(from, op.file) : from), op.text)) {
-    throw new CurationError('conflict', `${op.file ? `${op.from}/${op.file}` : op.from} changed on disk since the proposal was made`)
+    throw new CurationError('conflict', coded('review.changed_since_proposal', { path: op.file ? `${op.from}/${op.file}` : op.from }))
   }
-  if (await exists(to)) throw new CurationError('conflict', `${op.to} already exists`)
+  if (await exists(to)) throw new CurationError('conflict', coded('path.exists', { path: op.to }))
   await moveContained(root, op.from, op.to)
 }
 
@@ -268,7 +276,7 @@ async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 
   } catch (err) {
     const problems = await rollback(root, full.ops.slice(0, done))
     if (problems.length === 0) await unlinkContained(root, intent).catch(() => undefined)
-    if (problems.length > 0) throw new CurationError('conflict', `${(err as Error).message}; rolling back also failed: ${problems.join('; ')}`)
+    if (problems.length > 0) throw new CurationError('conflict', coded('review.rollback_failed', { reason: reasonOf(err), problems: problems.join('; ') }))
     throw err
   }
   await appendJournal(root, full)
@@ -330,7 +338,7 @@ export interface ApplyOptions extends TxHooks {
 /** Applies a proposal's changes as one transaction (call inside withLibraryLock after recoverTransactions). */
 export async function applyProposal(root: string, proposal: Proposal, opts: ApplyOptions): Promise<JournalRecord> {
   const ops = opsFromChanges(proposal.changes)
-  if (ops.length === 0) throw new CurationError('invalid', `proposal ${proposal.id} changes nothing`)
+  if (ops.length === 0) throw new CurationError('invalid', coded('review.changes_nothing', { id: proposal.id }))
   return runTransaction(
     root,
     { action: 'apply', proposal_id: proposal.id, kind: proposal.kind, by: opts.by, author: proposal.author ?? 'offline', changes: proposal.changes, ops },
@@ -381,10 +389,10 @@ export async function undoRecord(root: string, record: JournalRecord, by: string
 
 async function undoRecordLocked(root: string, record: JournalRecord, by: string, hooks: TxHooks): Promise<JournalRecord> {
   // A deploy changed an agent's folder, not the library: only the deploy module can undo it (its ops are empty here).
-  if (record.kind === 'deploy') throw new CurationError('invalid', `${record.proposal_id} is a deploy: undo it with \`skillbench undo ${record.id}\` or in the app's History`)
+  if (record.kind === 'deploy') throw new CurationError('invalid', coded('review.is_deploy', { id: record.proposal_id, record: record.id }))
   const conflicts = await undoConflicts(root, record)
   if (conflicts.length > 0) {
-    throw new CurationError('conflict', `cannot undo ${record.proposal_id}: ${conflicts.join('; ')}. Undo would overwrite those changes; revert them by hand first.`)
+    throw new CurationError('conflict', coded('review.cannot_undo', { id: record.proposal_id, conflicts: conflicts.join('; ') }))
   }
   const ops = [...record.ops].reverse().map(inverse)
   const changes = record.changes.map((c) => ({ path: c.path, before: c.after, after: c.before }))

@@ -295,6 +295,7 @@ export async function createCoreModules(): Promise<CoreModules> {
     async rate(store, skillId, rating) {
       const result = await (await (await servicesOf(store.root)).tools({ lazy: false })).rate_skill(skillId, rating)
       if (result.status !== 'success') {
+        // eslint-disable-next-line no-restricted-syntax -- the tools answer in words (their JSON contract): toApiErrorShape reads the code back
         throw new ApiError(typeof result.code === 'string' ? result.code : 'bad_request', result.message)
       }
       return { skill_id: skillId, before: Number(result.old_quality_index), after: Number(result.new_quality_index) }

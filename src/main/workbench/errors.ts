@@ -1,7 +1,7 @@
 import { ApiError, codedFieldsOf, type ApiErrorShape } from '../../shared/api-error'
-import { coded, refOf, type CodedText, type MessageParams } from '../../shared/error-codes'
+import { coded, refOf, type CodedText } from '../../shared/error-codes'
 import { messageRefOf } from '../../shared/message-match'
-import { redact } from '../llm/redact'
+import { redact, redactParams } from '../llm/redact'
 
 /** HTTP status for each error code that crosses a transport (anything else is a 500). */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -32,15 +32,6 @@ export function statusForCode(code: string): number {
 /** A `bad_request` ApiError: the caller sent something the workbench refuses. */
 export function badRequest(message: string | CodedText): ApiError {
   return new ApiError('bad_request', message)
-}
-
-/** Params with every text redacted (nested coded params too). */
-function redactParams(params: MessageParams, secrets: readonly (string | undefined)[]): MessageParams {
-  const out: MessageParams = {}
-  for (const [name, value] of Object.entries(params)) {
-    out[name] = typeof value === 'string' ? redact(value, secrets) : typeof value === 'number' ? value : { messageCode: value.messageCode, params: redactParams(value.params, secrets) }
-  }
-  return out
 }
 
 /**

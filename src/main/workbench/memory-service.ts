@@ -105,7 +105,7 @@ async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof MemoryConflictError) throw new ApiError('conflict', err.message)
+    if (err instanceof MemoryConflictError) throw new ApiError('conflict', err.coded)
     if (err instanceof ApiError) throw err
     const message = err instanceof Error ? err.message : String(err)
     if (/no pending preference with id/i.test(message)) throw new ApiError('not_found', message)
