@@ -346,6 +346,7 @@ export const MESSAGE_TEMPLATES = {
   // per-skill progress (issue 37): the step's work, how far, and the skill at hand
   'curate.progress_count': '{message} — {done}/{total}',
   'curate.progress_skill': '{message} — {done}/{total} · {skill}',
+  'curate.usage_unwatched': "Nothing has watched this library's skills being used (no agent log names them, no query recorded, no fetch_count kept): no skill is judged unused",
   'curate.proposed_merges': '✅ Proposed {n} merge(s)',
   'curate.proposed_consolidations': '✅ Proposed {n} consolidation(s)',
   'curate.proposed_cleanups': '✅ Proposed {n} cleanup(s)',
@@ -413,6 +414,17 @@ export function englishText(ref: MessageRef): string {
 export function coded(messageCode: MessageCode, params: MessageParams = {}): CodedText {
   const ref = { messageCode, params }
   return { ...ref, text: englishText(ref) }
+}
+
+/** A progress line: its English `message` beside its code and params, so a UI words it by code. */
+export interface CodedLine extends MessageRef {
+  message: string
+}
+
+/** A progress line by code, e.g. `progress({ step: 1, ...codedLine('curate.loaded', { n }) })`. */
+export function codedLine(messageCode: MessageCode, params: MessageParams = {}): CodedLine {
+  const c = coded(messageCode, params)
+  return { message: c.text, messageCode, params }
 }
 
 /** The `{messageCode, params}` of a coded text (without its English), for data that travels. */

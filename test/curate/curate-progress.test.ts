@@ -11,6 +11,7 @@ import { curateProgressReporter } from '../../src/main/cli/curate-progress'
 import { main } from '../../src/main/cli/index'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationProgress } from '../../src/main/curate/proposals'
+import { codedLine } from '../../src/shared/error-codes'
 import { translateText } from '../../src/renderer/i18n/messages-errors'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir } from './fixtures'
@@ -74,10 +75,10 @@ describe('curation progress per skill', () => {
     let text = ''
     let clock = 0
     const report = curateProgressReporter({ isTTY: true, write: (t) => (text += t), now: () => clock })
-    report({ step: 1, message: 'Step 1: Merging similar skills...' })
+    report({ step: 1, ...codedLine('curate.step1') })
     for (let i = 1; i <= 100; i++) {
       clock += 5
-      report({ step: 1, message: 'reading skills', done: i, total: 100, skill: `Skill ${i} ${'long '.repeat(20)}` })
+      report({ step: 1, ...codedLine('curate.reading'), done: i, total: 100, skill: `Skill ${i} ${'long '.repeat(20)}` })
     }
     const draws = text.split('\r\u001b[2K').slice(1)
     expect(draws.length).toBeGreaterThanOrEqual(10)
@@ -85,7 +86,7 @@ describe('curation progress per skill', () => {
     expect(draws[0]).toMatch(/^ {2}\[-+\] 1\/100 reading skills · Skill 1 long/)
     expect(draws[0]!.length).toBeLessThan(130) // the title is cut short
     expect(draws.at(-1)).toBe(`  [${'#'.repeat(24)}] 100/100 reading skills · Skill 100 ${'long '.repeat(20).trim().slice(0, 49)}…\n`)
-    report({ step: 2, message: 'Step 2: Cross-skill integration...' })
+    report({ step: 2, ...codedLine('curate.step2') })
     expect(text.endsWith('…\nStep 2: Cross-skill integration...\n')).toBe(true)
   })
 

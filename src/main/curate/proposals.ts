@@ -31,10 +31,11 @@ import { cleanupUsageEvidence, reviewProposal, usageById, useSince } from './usa
 import { cleanupReason, cleanupWindow, coverageSummary, libraryWatch, type CleanupWindow } from './cleanup-evidence'
 import { proposalFingerprint } from '../review/rejections'
 import { chosenUses, guardGroup, recordedUses, survivorWhy, usedRetired, usedRetiredWarning } from './usage-guard'
+import { codedLine, type CodedLine } from '../../shared/error-codes'
 
-export interface CurationProgress {
+/** A line of curation's progress: its English `message` with its code and params (error-codes.ts), so the app words it. */
+export interface CurationProgress extends CodedLine {
   step: 1 | 2 | 3
-  message: string
   /** Skills (or clusters) done so far, out of `total`: progress is reported per skill. */
   done?: number
   total?: number
@@ -136,16 +137,16 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   // each idle one holds ~9 MB through the command's peak.
   if (keptPairs) {
     releaseWarmWorkers()
-    input.onProgress?.({ step: 1, message: 'comparing skills (unchanged since the last run)', done: total, total })
-    input.onProgress?.({ step: 1, message: 'Similar pairs kept from the last run (no skill changed)' })
+    input.onProgress?.({ step: 1, ...codedLine('curate.comparing_unchanged'), done: total, total })
+    input.onProgress?.({ step: 1, ...codedLine('curate.pairs_kept') })
     return { index, pairs: pairsAtLeast(keptPairs, threshold) }
   }
   // Some skills changed: the earlier pairs are brought up to date when that is the smaller work.
   const update = updateKeptJoin(index, threshold, input)
   releaseWarmWorkers(update.updated ? 0 : joinWorkerCount(total))
   if (update.updated) {
-    input.onProgress?.({ step: 1, message: `comparing skills (updated since the last run, ${update.updated.rejoined} compared again)`, done: total, total })
-    input.onProgress?.({ step: 1, message: `Similar pairs brought up to date: ${update.updated.rejoined} skill(s) compared again, the others kept from the last run` })
+    input.onProgress?.({ step: 1, ...codedLine('curate.comparing_updated', { n: update.updated.rejoined }), done: total, total })
+    input.onProgress?.({ step: 1, ...codedLine('curate.pairs_updated', { n: update.updated.rejoined }) })
     return { index, pairs: pairsAtLeast(update.updated.pairs, threshold) }
   }
   // The whole join. A library curated before is being edited: its join reaches a margin below the threshold, which
@@ -156,7 +157,7 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   const earlierCut = await input.joinCut?.reuse(shape)
   const pairs = await allPairsAsync(index, level, {
     signal: input.signal,
-    onProgress: (done, total) => input.onProgress?.({ step: 1, message: 'comparing skills', done, total }),
+    onProgress: (done, total) => input.onProgress?.({ step: 1, ...codedLine('curate.comparing'), done, total }),
     ...(earlierCut !== undefined ? { frequentDf: earlierCut } : {})
   })
   if (earlierCut === undefined && pairs.frequentDf !== undefined) input.joinCut?.keep(shape, pairs.frequentDf)
@@ -294,7 +295,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     return { evidence: used.length ? { retired_with_uses: used } : {}, warning: usedRetiredWarning(used) }
   }
 
-  progress({ step: 1, message: 'Step 1: Merging similar skills...' })
+  progress({ step: 1, ...codedLine('curate.step1') })
   // The plan reads rows only: the postings (a third of the index's memory) can go before it builds proposals.
   const engine = skills.length >= 2 ? rowsOnly(await similarityEngine(skills, settings, input)) : null
   // What the skills are about, judged by content (never by names): pairs that only share a template are left out.
@@ -344,9 +345,9 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       }
     }
   }
-  progress({ step: 1, message: `✅ Proposed ${proposals.length} merge(s)` })
+  progress({ step: 1, ...codedLine('curate.proposed_merges', { n: proposals.length }) })
 
-  progress({ step: 2, message: 'Step 2: Cross-skill integration...' })
+  progress({ step: 2, ...codedLine('curate.step2') })
   if (engine) {
     const { index, pairs } = engine
     // Judged after clustering (a cheap post-filter: a cluster has at most maxClusterSize members), at a stricter bar
@@ -360,7 +361,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
     let done = 0
     for (const found of clusters) {
       input.signal?.throwIfAborted()
-      progress({ step: 2, message: 'consolidating clusters', done: done++, total: clusters.length, skill: found.map((i) => skills[i]!.title).join(' + ') })
+      progress({ step: 2, ...codedLine('curate.consolidating'), done: done++, total: clusters.length, skill: found.map((i) => skills[i]!.title).join(' + ') })
       const cluster = guarded(found, index)
       if (!cluster) continue
       const members = cluster.map((i) => skills[i]!)
@@ -415,16 +416,16 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
         errors.push({ path: primary.path, reason: `consolidation not proposed: ${(err as Error).message}` })
       }
     }
-    if (clusters.length > 0) progress({ step: 2, message: 'consolidating clusters', done: clusters.length, total: clusters.length })
+    if (clusters.length > 0) progress({ step: 2, ...codedLine('curate.consolidating'), done: clusters.length, total: clusters.length })
   }
-  progress({ step: 2, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'consolidate').length} consolidation(s)` })
+  progress({ step: 2, ...codedLine('curate.proposed_consolidations', { n: proposals.filter((p) => p.kind === 'consolidate').length }) })
 
-  progress({ step: 3, message: 'Step 3: Cleaning unused skills...' })
+  progress({ step: 3, ...codedLine('curate.step3') })
   // Judged only over days something watched the library's skills being used (cleanup-evidence.ts).
   const watch = libraryWatch(skills, input.usage)
   const windows: CleanupWindow[] = []
   skills.forEach((s, i) => {
-    progress({ step: 3, message: 'checking skills', done: i + 1, total: skills.length, skill: s.title })
+    progress({ step: 3, ...codedLine('curate.checking'), done: i + 1, total: skills.length, skill: s.title })
     if (!eligible(i) || s.fetch_count !== 0) return
     const w = cleanupWindow(s, watch, input.now.getTime(), settings.cleanupDays)
     windows.push(w)
@@ -461,9 +462,9 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   })
   const coverage = coverageSummary(watch, settings.cleanupDays, windows)
   if (coverage.sources.length === 0 && windows.length > 0) {
-    progress({ step: 3, message: `Nothing has watched this library's skills being used (no agent log names them, no query recorded, no fetch_count kept): no skill is judged unused` })
+    progress({ step: 3, ...codedLine('curate.usage_unwatched') })
   }
-  progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'cleanup').length} cleanup(s)` })
+  progress({ step: 3, ...codedLine('curate.proposed_cleanups', { n: proposals.filter((p) => p.kind === 'cleanup').length }) })
   if (input.usage) {
     skills.forEach((s, i) => {
       const u = usage.get(s.skill_id)
@@ -471,7 +472,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
       proposals.push(reviewProposal(proposalId('review', [s]), s, memberOf(s), input.texts.get(s.path)!, u, input.usage!))
       used[i] = 1
     })
-    progress({ step: 3, message: `✅ Proposed ${proposals.filter((p) => p.kind === 'review').length} review(s) of skills whose tasks went wrong more often` })
+    progress({ step: 3, ...codedLine('curate.proposed_reviews', { n: proposals.filter((p) => p.kind === 'review').length }) })
   }
   // What a person's rejection holds on: the members and their content (review/rejections.ts).
   const byPath = new Map(skills.map((s) => [s.path, s]))

@@ -20,6 +20,7 @@ import { cutCacheFile, loadCut, saveCut } from './cut-cache'
 import { corpusDigest, pairsCacheFile, pairsForKey, readPairsFile, savePairs, type KeptJoin, type PairsKey } from './pairs-cache'
 import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from './term-cache'
 import type { CurationSettings } from './settings'
+import { codedLine } from '../../shared/error-codes'
 
 export interface OpenedLibrary {
   library: SkillLibrary
@@ -67,7 +68,7 @@ export async function openForCuration(dir: string, opts: OpenForCurationOptions 
     if (!scan && !report) return undefined
     return (skill) => {
       if (scan && !skill.legacy) scan.add(similarityParts(skill))
-      report?.({ step: 1, message: 'reading skills', done: ++read, total: files, skill: skill.title })
+      report?.({ step: 1, ...codedLine('curate.reading'), done: ++read, total: files, skill: skill.title })
     }
   }
   let library: SkillLibrary
@@ -80,7 +81,7 @@ export async function openForCuration(dir: string, opts: OpenForCurationOptions 
     streamed?.end()
   }
   // files that could not be read are reported with the listing: the count still ends at the total
-  if (report && listed > 0) report({ step: 1, message: 'reading skills', done: listed, total: listed })
+  if (report && listed > 0) report({ step: 1, ...codedLine('curate.reading'), done: listed, total: listed })
   const listing = await library.snapshot({ includeLegacy: true })
   const recovery = await recoverTransactions(library.root)
   const changed = recovery.rolledBack.length > 0 || recovery.committed.length > 0
@@ -123,7 +124,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
   opened.listing = undefined
   opened.streamedScan = undefined
   const active = all.skills.filter((s) => !s.legacy)
-  opts.onProgress?.({ step: 1, message: `Loaded ${active.length} skills` })
+  opts.onProgress?.({ step: 1, ...codedLine('curate.loaded', { n: active.length }) })
   // The listing keeps each file's text (what its hash is of): proposals' "before" texts come from that same read.
   const texts = new Map<string, string>()
   const errors = [...all.errors]

@@ -17,6 +17,7 @@ import type { SearchIndex } from '../search/search-index'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { createSkillTools, type SkillTools, type SkillToolsOptions } from '../tools/skill-tools'
 import type { UsageSourceSpec } from '../usage/service'
+import type { CodedLine } from '../../shared/error-codes'
 
 /**
  * The search's own options (`keep`: a long-lived process, default false; with it `feed`, `saveDelayMs`, `maxAgeMs`),
@@ -43,7 +44,7 @@ export interface UsageRequest {
   /** How each source is scanned, instead of a scanner of this report's own (the app: its scans, kept for its life). */
   scan?: (source: UsageSourceSpec) => Promise<ScanResult>
   signal?: AbortSignal
-  onProgress?: (message: string) => void
+  onProgress?: (line: CodedLine) => void
 }
 
 export interface LibraryServices {

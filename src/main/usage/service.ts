@@ -12,6 +12,7 @@ import { detectSessionDirs, scanSessions, type SessionSource } from '../scan/ses
 import { readUseHistory } from '../store/ledger'
 import { resolveCopies } from './copies'
 import { buildUsageReport, type ScannedTask } from './report'
+import { codedLine, type CodedLine } from '../../shared/error-codes'
 
 /** One folder to read uses from. */
 export interface UsageSourceSpec {
@@ -31,7 +32,7 @@ export interface CollectUsageOptions {
   /** How a source is scanned (the app passes its own, cached scans); default: `UsageScanner` without persistence. */
   scan?: (source: UsageSourceSpec) => Promise<ScanResult>
   signal?: AbortSignal
-  onProgress?: (message: string) => void
+  onProgress?: (line: CodedLine) => void
 }
 
 /** Scans sources with one incremental cache per folder (kept in memory, optionally persisted per folder). */
@@ -79,7 +80,7 @@ export async function collectUsage(opts: CollectUsageOptions): Promise<UsageRepo
   const problems: string[] = []
   for (const source of opts.sources) {
     opts.signal?.throwIfAborted()
-    opts.onProgress?.(`reading ${source.kind} logs in ${source.dir}`)
+    opts.onProgress?.(codedLine('curate.reading_logs', { agent: source.kind, dir: source.dir }))
     try {
       const result = await scanner(source)
       for (const trace of result.tasks) tasks.push({ trace, origin: source.dir })

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
-import { coded } from '../../shared/error-codes'
+import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
@@ -19,7 +19,7 @@ import { allPairsAsync } from '../text/all-pairs'
 import { strongestPairs } from '../text/strongest-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
 import { stripBoilerplate } from '../text/boilerplate'
-import { similarityText } from '../curate/proposals'
+import { similarityText, type CurationProgress } from '../curate/proposals'
 import { copySkillFiles } from '../tools/copy-files'
 import { openLibraryServices, type LibraryServices, type UsageRequest } from '../services/library-services'
 import { defaultCacheDir } from '../cache-dir'
@@ -373,13 +373,13 @@ export async function createCoreModules(): Promise<CoreModules> {
           ctx.progress({
             fraction: Math.min(1, ((p.step - 1) + (p.total ? (p.done ?? 0) / p.total : 0)) / 3),
             stage: `step-${p.step}`,
-            message: counted ? `${p.message} — ${p.done}/${p.total}${p.skill && p.done! < p.total! ? ` · ${p.skill}` : ''}` : p.message,
+            ...(counted ? curateCountLine(p) : { message: p.message, messageCode: p.messageCode, params: p.params }),
             index: p.done,
             total: p.total
           })
         }
       })
-      ctx.progress({ fraction: 1, stage: 'done', message: `${plan.proposals.length} proposals` })
+      ctx.progress({ fraction: 1, stage: 'done', ...codedLine('curate.proposals', { n: plan.proposals.length }) })
       return (await readReviewQueue(store.root)).plan
     },
     async readPlan(store) {
@@ -414,4 +414,11 @@ export async function createCoreModules(): Promise<CoreModules> {
       return store.get(skillId)
     }
   }
+}
+
+/** A counted curation line for the app: the step's words, how far, and the skill at hand while it is not the last. */
+function curateCountLine(p: CurationProgress): CodedLine {
+  const message = { messageCode: p.messageCode, params: p.params }
+  const count = { message, done: p.done ?? 0, total: p.total ?? 0 }
+  return p.skill && p.done! < p.total! ? codedLine('curate.progress_skill', { ...count, skill: p.skill }) : codedLine('curate.progress_count', count)
 }

@@ -12,6 +12,7 @@ import type { UsageRequest } from '../services/library-services'
 import { UsageScanner, type UsageSourceSpec } from '../usage/service'
 import type { SettingsStore } from './settings-store'
 import { mergeSources } from './session-sources'
+import type { CodedLine } from '../../shared/error-codes'
 
 export interface UsageServiceDeps {
   settings: SettingsStore
@@ -28,7 +29,7 @@ export interface UsageServiceDeps {
 export interface UsageService {
   handlers: Pick<ApiHandlers, 'usage.get'>
   /** The report of a listed library (an empty one for a library folder that does not exist yet). */
-  reportFor(library: string, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<UsageReport>
+  reportFor(library: string, signal?: AbortSignal, onProgress?: (line: CodedLine) => void): Promise<UsageReport>
 }
 
 export function createUsageService(deps: UsageServiceDeps): UsageService {
@@ -42,7 +43,7 @@ export function createUsageService(deps: UsageServiceDeps): UsageService {
     return [...deps.roots().map((dir) => ({ kind: 'agiagent' as const, dir })), ...sessions.map((s) => ({ kind: s.source, dir: s.dir }))]
   }
 
-  async function compute(library: string, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<UsageReport> {
+  async function compute(library: string, signal?: AbortSignal, onProgress?: (line: CodedLine) => void): Promise<UsageReport> {
     const info = await deps.requireLibrary(library)
     const cut = deps.settings.settings.maxEnhanceContextChars
     if (!scanner || scannerCut !== cut) {
@@ -60,7 +61,7 @@ export function createUsageService(deps: UsageServiceDeps): UsageService {
     })
   }
 
-  function reportFor(library: string, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<UsageReport> {
+  function reportFor(library: string, signal?: AbortSignal, onProgress?: (line: CodedLine) => void): Promise<UsageReport> {
     if (signal || onProgress) return compute(library, signal, onProgress)
     const current = running.get(library)
     if (current) return current

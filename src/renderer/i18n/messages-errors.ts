@@ -344,6 +344,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'curate.checking': '正在检查技能',
   'curate.progress_count': '{message} — {done}/{total}',
   'curate.progress_skill': '{message} — {done}/{total} · {skill}',
+  'curate.usage_unwatched': '没有任何记录观察到此技能库的技能被使用（没有智能体日志提到它们，没有查询记录，也没有 fetch_count）：不判定任何技能为未使用',
   'curate.proposed_merges': '✅ 提议了 {n} 项合并',
   'curate.proposed_consolidations': '✅ 提议了 {n} 项归并',
   'curate.proposed_cleanups': '✅ 提议了 {n} 项清理',

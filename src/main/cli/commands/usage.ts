@@ -102,8 +102,8 @@ async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ re
     since,
     persist: !values['no-cache'],
     signal: io.signal,
-    onProgress: (m) => {
-      if (io.isTTY && !values.json) io.stderr(`${m}…\n`)
+    onProgress: (line) => {
+      if (io.isTTY && !values.json) io.stderr(`${line.message}…\n`)
     }
   })
   for (const p of saveProblems) io.stderr(`skillbench usage: ${p}\n`)

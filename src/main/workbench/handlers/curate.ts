@@ -2,6 +2,8 @@
 import path from 'node:path'
 import type { ApiHandlers } from '../../../shared/api'
 import type { WorkbenchContext } from '../context'
+import { reasonOf } from '../../../shared/api-error'
+import { codedLine } from '../../../shared/error-codes'
 
 export type CurateMethods = 'curate.start' | 'curate.plan' | 'curate.accept' | 'curate.reject' | 'curate.journal' | 'curate.undo'
 
@@ -15,10 +17,10 @@ export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateM
       const settings = ctx.settingsStore.settings
       return ctx.jobs.start('curate', async (job) => {
         // real usage first: cleanup must not retire what an agent used, and failing skills get a review
-        job.progress({ fraction: 0, stage: 'usage', message: "Reading the agents' logs for real usage..." })
-        const report = await ctx.usage.reportFor(info.path, job.signal, (message) => job.progress({ fraction: 0, stage: 'usage', message })).catch((err: unknown) => {
+        job.progress({ fraction: 0, stage: 'usage', ...codedLine('curate.reading_usage') })
+        const report = await ctx.usage.reportFor(info.path, job.signal, (line) => job.progress({ fraction: 0, stage: 'usage', ...line })).catch((err: unknown) => {
           if (job.signal.aborted) throw err
-          job.progress({ fraction: 0, stage: 'log', message: `usage not read (${(err as Error).message}): cleanup goes by fetch_count alone` })
+          job.progress({ fraction: 0, stage: 'log', ...codedLine('curate.usage_not_read', { reason: reasonOf(err) }) })
           return undefined
         })
         const plan = await core.curatePlan(store, settings, client, job, report)
