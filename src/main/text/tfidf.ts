@@ -12,6 +12,7 @@ import { sharedArray, type JoinArena } from './join-arena'
 import { digestRows } from './row-digest'
 import { tokenize } from './tokenize'
 import { smoothIdf } from './idf'
+import { sortIdsByText } from './lexical-order'
 
 export type { IndexDoc } from './doc-terms'
 
@@ -130,11 +131,7 @@ function indexOf(terms: DocTerms, n: number, options: TfIdfOptions): TfIdfIndex 
     if (f >= minDf && f <= maxDf) keptIds.push(id)
   }
   const texts = dict.terms
-  keptIds.sort((a, b) => {
-    const x = texts[a] as string
-    const y = texts[b] as string
-    return x < y ? -1 : x > y ? 1 : 0
-  })
+  keptIds = sortIdsByText(keptIds, texts)
   const lexicalIds = keptIds
   if (options.termOrder === 'df') keptIds = byDocumentFrequency(keptIds, n, provDf)
   const v = keptIds.length
