@@ -23,11 +23,13 @@ import { appendContained, containedFilePath, ensureDirInside, existingDirInside,
 import { LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
 import { indexIds, patchListing, presentList, presentSkill } from './listing'
 import { withLibraryLock } from './lock'
-import { assertSkillId, buildSkillFileName, checkRelPath, reservedNameProblem, resolveInside as resolveInsideRoot } from './paths'
-import { decodeSkillBytes, parseSkillText, rewriteSkillFile, serializeSkillFile } from './skill-file'
+import { assertSkillId, buildSkillFileName, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
+import { newSkillMeta, checkNewSkill, validateMeta } from './skill-input'
+import { writeNewSkillFile } from './new-skill-file'
+import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from './skill-file'
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { reconcileLockRetired } from './skills-lock'
-import { changesForMeta, formatTimestamp, newAgiagentData, newSkillMdData, SKILL_MD_NAME } from './skill-meta'
+import { changesForMeta, formatTimestamp } from './skill-meta'
 import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
 import { UsageFold } from './usage-fold'
 
@@ -415,22 +417,6 @@ class Library implements SkillLibrary {
     }
   }
 
-  private validateMeta(meta: Partial<SkillMeta>): void {
-    if (meta.skill_id !== undefined) assertSkillId(meta.skill_id)
-    if (meta.quality_index !== undefined && !(Number.isFinite(meta.quality_index) && meta.quality_index >= 0 && meta.quality_index <= 1)) {
-      throw new StoreError('invalid_input', coded('skill.quality_range'))
-    }
-    if (meta.fetch_count !== undefined && !(Number.isInteger(meta.fetch_count) && meta.fetch_count >= 0)) {
-      throw new StoreError('invalid_input', coded('skill.fetch_count_range'))
-    }
-    if (meta.title !== undefined && (typeof meta.title !== 'string' || meta.title.trim() === '')) {
-      throw new StoreError('invalid_input', coded('skill.title_empty'))
-    }
-    if (meta.task_directories !== undefined && !(Array.isArray(meta.task_directories) && meta.task_directories.every((t) => typeof t === 'string'))) {
-      throw new StoreError('invalid_input', coded('skill.task_dirs_list'))
-    }
-  }
-
   /** Reads a file's current bytes for a guarded rewrite (under the lock): refuses links, compares the base hash. */
   private async readForWrite(rel: string, baseHash: string | undefined): Promise<{ abs: string; bytes: Buffer; hash: string }> {
     const abs = await containedFilePath(this.root, rel, { createDirs: false })
@@ -467,7 +453,7 @@ class Library implements SkillLibrary {
       const patch = make(this.present(onDisk.skill))
       if (patch === null) return this.present(onDisk.skill)
       const meta: Partial<SkillMeta> = { ...(patch.meta ?? {}) }
-      this.validateMeta(meta)
+      validateMeta(meta)
       if (patch.body !== undefined && typeof patch.body !== 'string') throw new StoreError('invalid_input', coded('skill.body_not_string'))
       if (opts.touchUpdatedAt !== false) meta.updated_at = formatTimestamp(this.now())
       let text: string
@@ -511,8 +497,7 @@ class Library implements SkillLibrary {
   }
 
   async create(input: NewSkillInput): Promise<Skill> {
-    if (typeof input.title !== 'string' || input.title.trim() === '') throw new StoreError('invalid_input', coded('skill.new_needs_title'))
-    if (typeof input.body !== 'string') throw new StoreError('invalid_input', coded('skill.new_needs_body'))
+    checkNewSkill(input)
     return this.locked(async () => {
       // Every Skillbench writer announces its creates in the ledger, so the id index is current here.
       await this.catchUp()
@@ -521,53 +506,9 @@ class Library implements SkillLibrary {
   }
 
   private async createWithId(input: NewSkillInput, id: string): Promise<Skill> {
-    const ts = formatTimestamp(this.now())
-    const meta: SkillMeta = {
-      skill_id: id,
-      title: input.title,
-      usage_conditions: input.usage_conditions ?? '',
-      quality_index: input.quality_index ?? 0.5,
-      fetch_count: input.fetch_count ?? 0,
-      related_code: input.related_code ?? '',
-      task_directories: input.task_directories ?? [],
-      created_at: input.created_at ?? ts,
-      updated_at: ts,
-      last_used_at: null,
-      user_preferences: input.user_preferences ?? ''
-    }
-    this.validateMeta(meta)
-    let rel: string
-    let bytes: Buffer
-    if ((input.format ?? 'agiagent') === 'agiagent') {
-      bytes = Buffer.from(serializeSkillFile(newAgiagentData(meta), input.body), 'utf8')
-      // The name is verified by the exclusive link itself; a name taken meanwhile (another program) picks the next one.
-      for (let attempt = 1; ; attempt++) {
-        const name = buildSkillFileName(input.title, id, (n) => fs.existsSync(path.join(this.root, n)))
-        try {
-          await writeFileAtomic(path.join(this.root, name), bytes, { mustNotExist: true })
-          rel = name
-          break
-        } catch (err) {
-          if (!(err instanceof StoreError && err.code === 'exists') || attempt >= 8) throw err
-        }
-      }
-    } else {
-      const name = input.name ?? ''
-      if (!SKILL_MD_NAME.test(name)) throw new StoreError('invalid_input', coded('skill.skillmd_bad_name', { name: JSON.stringify(name.slice(0, 70)) }))
-      const reserved = reservedNameProblem(name)
-      if (reserved) throw new StoreError('invalid_input', reserved)
-      const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
-      const dirAbs = path.join(this.root, name)
-      try {
-        await fs.promises.mkdir(dirAbs)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', coded('skill.folder_exists', { name }))
-        throw err
-      }
-      rel = `${name}/SKILL.md`
-      bytes = Buffer.from(serializeSkillFile(data, input.body), 'utf8')
-      await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), bytes, { mustNotExist: true })
-    }
+    const meta = newSkillMeta(input, id, formatTimestamp(this.now()))
+    validateMeta(meta)
+    const { rel, bytes } = await writeNewSkillFile(this.root, input, meta)
     // Built from the bytes just written (no read back); cached under the file's stat like any loaded file.
     const result = this.primeCache(rel, bytes)
     const skill = result?.ok && result.skill.skill_id === id ? result.skill : await this.tryPath(rel, id)
