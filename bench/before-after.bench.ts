@@ -5,8 +5,10 @@
  * data, each timed as a whole process: wall time, CPU time user + system (holds better on a loaded machine), peak RSS.
  * The two builds' `--json` answers are compared too: the same proposals, hits, skills and tasks.
  *
- * `npm run bench -- before-after [--ref COMMIT]` runs it (it runs only when named: it installs and builds another
- * tree). The before checkout is kept in the system temp dir (bench/before-tree.ts) and reused. Environment:
+ * `npm run bench -- before-after [--ref COMMIT] [--after COMMIT]` runs it (only when named: it installs and builds
+ * another tree). `--after` times another commit's build instead of this tree's (to find which commit changed an
+ * answer, e.g. `--ref X^ --after X`). Those checkouts are kept in the system temp dir (bench/commit-build.ts) and
+ * reused. Environment:
  * - BEFORE_AFTER_ROWS=help,list,query,curate,scan   which rows (all by default);
  * - BEFORE_AFTER_PAIRS=3                            pairs of the slow rows (the fast rows take 3× as many);
  * - BEFORE_AFTER_CURATE_SIZES=3000                  curate library sizes (e.g. 3000,20000);
@@ -22,7 +24,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { writeDataRoot } from './agiagent-logs'
-import { prepareBeforeTree, type BeforeTree } from './before-tree'
+import { prepareCommitBuild } from './commit-build'
 import { OTHER_SHAPES } from './cluster-corpus'
 import { queryOf, writeCorpusLibrary, writeMixedLibrary } from './libraries'
 import { buildStaleReason, mb, median, medMin, ms, runOnce, timeWithRss } from './measure'
@@ -35,6 +37,8 @@ const argAfter = (flag: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 const REF = argAfter('--ref') ?? process.env.BEFORE_AFTER_REF ?? DEFAULT_REF
+/** Another commit as the after side; this tree when not given. */
+const AFTER_REF = argAfter('--after') ?? process.env.BEFORE_AFTER_AFTER
 const list = (v: string | undefined, fallback: string): string[] => (v ?? fallback).split(',').map((s) => s.trim()).filter(Boolean)
 const ROWS = new Set(list(process.env.BEFORE_AFTER_ROWS, 'help,list,query,curate,scan'))
 const PAIRS = Math.max(1, Number(process.env.BEFORE_AFTER_PAIRS ?? 3) || 3)
@@ -329,18 +333,20 @@ function tableRow(r: Row): string {
 async function main(): Promise<void> {
   const loadStart = os.loadavg()[0] ?? 0
   const t0 = Date.now()
-  const tree: BeforeTree = prepareBeforeTree(ROOT, REF, log)
-  if (process.env.BEFORE_AFTER_NO_BUILD !== '1') {
+  const beforeBuild = prepareCommitBuild(ROOT, REF, log)
+  const afterBuild = AFTER_REF ? prepareCommitBuild(ROOT, AFTER_REF, log) : undefined
+  if (!afterBuild && process.env.BEFORE_AFTER_NO_BUILD !== '1') {
     log('building this tree (npm run build)…')
     const b = runOnce('npm', ['run', 'build'], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, timeout: 600_000 })
     if (b.code !== 0) throw new Error(`npm run build failed: ${b.stderr.trim().split('\n').slice(-3).join(' ')}`)
   }
-  const stale = buildStaleReason(ROOT)
-  if (stale) throw new Error(`this tree's CLI would run from source (${stale}): run without BEFORE_AFTER_NO_BUILD=1, or npm run build first`)
+  const afterDir = afterBuild?.dir ?? ROOT
+  const stale = buildStaleReason(afterDir)
+  if (stale) throw new Error(`the after CLI would run from source (${stale}): run without BEFORE_AFTER_NO_BUILD=1, or npm run build first`)
   const git = (...args: string[]): string => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim()
   const dirty = git('status', '--porcelain', '--untracked-files=no') ? ' + uncommitted changes' : ''
-  const before = side('before', `${REF} = ${tree.sha.slice(0, 7)}`, tree.dir)
-  const after = side('after', `${git('rev-parse', '--short=7', 'HEAD')}${dirty}`, ROOT)
+  const before = side('before', `${REF} = ${beforeBuild.sha.slice(0, 7)}`, beforeBuild.dir)
+  const after = side('after', afterBuild ? `${AFTER_REF} = ${afterBuild.sha.slice(0, 7)}` : `this tree, ${git('rev-parse', '--short=7', 'HEAD')}${dirty}`, afterDir)
   const setupS = (Date.now() - t0) / 1000
   const steps: Array<[string, (b: Side, a: Side) => void]> = [
     ['help', helpRows],
@@ -358,7 +364,7 @@ async function main(): Promise<void> {
     }
     fs.rmSync(path.join(before.home, 'cache'), { recursive: true, force: true })
   }
-  const staleAfter = buildStaleReason(ROOT)
+  const staleAfter = buildStaleReason(afterDir)
   const loadEnd = os.loadavg()[0] ?? 0
   const out = [
     `## Before and after, in one run (before: ${before.label}; after: ${after.label})`,
@@ -366,8 +372,8 @@ async function main(): Promise<void> {
     `The same whole commands of both builds on the same generated data, alternated pair by pair (before → after, then after → before, …), each side with its own copy of the data and its own cache folder. ` +
       `Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadStart.toFixed(1)} at the start and ${loadEnd.toFixed(1)} at the end (other work on the machine inflates wall times; CPU time holds better). ` +
       `Wall: median · min; after ÷ before: the median of the pairs' ratios; CPU: user + system of the process, median; peak RSS: the highest of the runs (/usr/bin/time). ` +
-      `The before build: ${tree.note} (set-up ${setupS.toFixed(0)} s).${SMALL ? ' **BEFORE_AFTER_SMALL: libraries 50× smaller than stated.**' : ''}`,
-    ...(staleAfter ? ['', `**Not to be trusted: ${staleAfter} during the run (this tree's CLI ran from source).**`] : []),
+      `The before build: ${beforeBuild.note}${afterBuild ? `; the after build: ${afterBuild.note}` : ''} (set-up ${setupS.toFixed(0)} s).${SMALL ? ' **BEFORE_AFTER_SMALL: libraries 50× smaller than stated.**' : ''}`,
+    ...(staleAfter ? ['', `**Not to be trusted: ${staleAfter} during the run (the after CLI ran from source).**`] : []),
     '',
     '| command | before, wall | after, wall | after ÷ before | CPU before → after | peak RSS before → after | goal | the two answers |',
     '|---|---|---|---|---|---|---|---|',

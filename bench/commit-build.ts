@@ -1,5 +1,6 @@
 /**
- * The "before" build of before-after.bench.ts: a commit of this repository exported (`git archive`, so the project's
+ * A build of another commit for before-after.bench.ts (its "before", and its "after" when not this tree): the commit
+ * of this repository exported (`git archive`, so the project's
  * worktrees and branches are not touched) into a folder of the system temp dir, installed (`npm ci`, offline from
  * the npm cache when it can be, no Electron binary) and built once, then reused by later runs.
  *
@@ -12,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { buildStaleReason } from './measure'
 
-export interface BeforeTree {
+export interface CommitBuild {
   /** The checkout: bin/skillbench.cjs there runs its build. */
   dir: string
   sha: string
@@ -58,7 +59,7 @@ function build(dir: string, log: (text: string) => void): void {
 }
 
 /** The built checkout of `ref` (made on first use). */
-export function prepareBeforeTree(root: string, ref: string, log: (text: string) => void): BeforeTree {
+export function prepareCommitBuild(root: string, ref: string, log: (text: string) => void): CommitBuild {
   const sha = resolveCommit(root, ref)
   const dir = path.join(CHECKOUTS, sha)
   if (fs.existsSync(path.join(dir, 'out', 'main', 'cli-sources.json'))) {
