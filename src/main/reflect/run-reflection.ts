@@ -7,7 +7,7 @@ import { oneLine } from './text-utils'
 import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
-import { redact } from '../llm/redact'
+import { redact, redactParams } from '../llm/redact'
 import { redactDraft } from './redact-draft'
 import type { LlmClient } from '../llm/types'
 import { StoreError, type SkillStore } from '../store/types'
@@ -27,7 +27,7 @@ import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
-import { judgeTasks, noSkillReason, type NoSkillTask, type TaskUnit } from './task-judgment'
+import { judgeTasks, noSkillReason, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from './task-judgment'
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
 import { evolveMemory } from './memory-evolve'
@@ -35,6 +35,8 @@ import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
 import { coded } from '../../shared/error-codes'
+import { codedLine, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
 export type BackupFiles = (args: {
@@ -170,7 +172,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
   ]
 
   const total = items.length
-  emit({ kind: 'start', index: 0, total, taskDir: '', message: `Found ${total} tasks to process` })
+  emit({ kind: 'start', index: 0, total, taskDir: '', ...codedLine('reflect.found', { n: total }) })
 
   const order = new Map<ReflectionSummary['created'][number], number>()
   const libraries = new Map<string, Promise<LibraryCtx>>()
@@ -192,7 +194,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       const { trace, why, of } = item.none
       const reason = noSkillReason(why, of)
       summary.skipped.push({ taskDir: trace.taskDir, reason, why, ...(of ? { of } : {}) })
-      emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', message: `No skill: ${reason}` })
+      emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', ...codedLine('reflect.no_skill', { reason: noSkillReasonCoded(why, of) }) })
       return
     }
     const { trace, members } = item.unit!
@@ -203,14 +205,14 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     } catch (err) {
       const message = redact(errorText(err), secrets)
       summary.failed.push({ taskDir: trace.taskDir, error: message })
-      emit({ ...base, kind: 'task-failed', message })
+      emit({ ...base, kind: 'task-failed', message, ...failureRef(err, secrets) })
       return
     }
     const done = members.some((m) => ctx.reflected.has(m))
     if (!opts.force && (done || members.some((m) => ctx.pendingEnhance.has(m)))) {
-      const reason = done ? 'already reflected' : 'enhancement pending review'
-      summary.skipped.push({ taskDir: trace.taskDir, reason })
-      emit({ ...base, kind: 'task-skipped', message: reason })
+      const line = codedLine(done ? 'reflect.already' : 'reflect.enhancement_pending')
+      summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
+      emit({ ...base, kind: 'task-skipped', ...line })
       return
     }
     const frozenId = opts.force ? undefined : members.map((m) => ctx.frozen.get(m)).find((id) => id !== undefined)
@@ -218,12 +220,12 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       await proposeFinished(ctx, item.unit!, frozenId, base, summary, mode, opts, deps, emit, now)
       return
     }
-    emit({ ...base, kind: 'task-start', message: `[${index}/${total}] Processing ${trace.taskDir}...` })
+    emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing', { index, total, task: trace.taskDir }) })
     void ctx.log.info(`Processing: ${trace.path}`)
-    const step = (name: ReflectionStep, fraction: number, message: string): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, message })
+    const step = (name: ReflectionStep, fraction: number, line: CodedLine): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, ...line })
     try {
       const calls = trace.toolCallsTotal ?? trace.toolCalls.length
-      step('prepare', 0.05, `Reading the trace: ${trace.requirements.length} request(s), ${calls} tool call(s), ${trace.errors.length} error(s)`)
+      step('prepare', 0.05, codedLine('reflect.reading', { requests: trace.requirements.length, calls, errors: trace.errors.length }))
       let draft: ReflectionDraft
       if (opts.decide) {
         const decision = await whileWaiting(mode, step, () => decide(trace, ctx, mode, opts, deps))
@@ -252,7 +254,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       if (claimed) {
         ctx.inFlight.add(trace.taskDir)
         try {
-          step('write', 0.9, `Writing the skill "${draft.title}"`)
+          step('write', 0.9, codedLine('reflect.writing', { title: draft.title }))
           skill = await writeSkill(ctx, trace, members, draft, deps, now)
         } finally {
           ctx.inFlight.delete(trace.taskDir)
@@ -260,7 +262,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       }
       if (!skill) {
         summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
-        emit({ ...base, kind: 'task-skipped', message: 'already reflected' })
+        emit({ ...base, kind: 'task-skipped', ...codedLine('reflect.already') })
         return
       }
       const skillPath = path.join(ctx.store.root, skill.path)
@@ -270,7 +272,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
       // --decide: a created skill gets the seed's report too, as enhance and none do
       const report = decided ? `\n${formatDecisionReport({ ...decided, name: decided.name || skill.title }, detectLanguage(trace.requirements.join('\n')))}` : ''
-      emit({ ...base, kind: 'task-done', skillPath, message: `Skill generated: ${skillPath}${redacted.note ? ` — ${redacted.note}` : ''}${report}`, decision: decided })
+      // a redaction note or a decision report rides after the line in English (the CLI prints them; the app shows the report itself)
+      const generated = codedLine('reflect.generated', { path: skillPath })
+      emit({ ...base, kind: 'task-done', skillPath, ...(redacted.note || report ? { message: `${generated.message}${redacted.note ? ` — ${redacted.note}` : ''}${report}` } : generated), decision: decided })
     } catch (err) {
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return
@@ -278,7 +282,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       const message = redact(errorText(err), secrets)
       summary.failed.push({ taskDir: trace.taskDir, error: message })
       void ctx.log.error(`Failed to reflect ${trace.path}: ${message}`)
-      emit({ ...base, kind: 'task-failed', message })
+      emit({ ...base, kind: 'task-failed', message, ...failureRef(err, secrets) })
     }
   }
 
@@ -304,7 +308,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     index: 0,
     total,
     taskDir: '',
-    message: `created ${summary.created.length}, skipped ${summary.skipped.length}, failed ${summary.failed.length}${summary.cancelled ? ', cancelled' : ''}`
+    ...codedLine(summary.cancelled ? 'reflect.totals_cancelled' : 'reflect.totals', { created: summary.created.length, skipped: summary.skipped.length, failed: summary.failed.length })
   })
   return summary
 }
@@ -438,9 +442,9 @@ async function proposeFinished(
   now: () => Date
 ): Promise<void> {
   const { trace, members } = unit
-  emit({ ...base, kind: 'task-start', message: `[${base.index}/${base.total}] Processing ${trace.taskDir} (finished since its skill was written unfinished)...` })
+  emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing_finished', { index: base.index, total: base.total, task: trace.taskDir }) })
   try {
-    const step = (name: ReflectionStep, fraction: number, message: string): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, message })
+    const step = (name: ReflectionStep, fraction: number, line: CodedLine): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, ...line })
     const draft = redactDraft(await whileWaiting(mode, step, () => reflect(trace, mode, opts, deps))).draft
     const skill = await ctx.store.get(skillId)
     const { text } = await ctx.store.readRaw(skill.path)
@@ -451,17 +455,15 @@ async function proposeFinished(
     for (const m of members) ctx.frozen.delete(m)
     ctx.pendingEnhance.add(trace.taskDir)
     if (added) (summary.proposals ??= []).push(proposal.id)
-    const reason = added
-      ? `finished since its skill was written unfinished: update of "${skill.title}" proposed for review (${proposal.id})`
-      : `the update of "${skill.title}" for the finished task was proposed before (${proposal.id})`
-    summary.skipped.push({ taskDir: trace.taskDir, reason })
+    const line = codedLine(added ? 'reflect.finished_update' : 'reflect.finished_update_before', { title: skill.title, id: proposal.id })
+    summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
     void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} finished): ${proposal.id}`)
-    emit({ ...base, kind: 'task-done', message: reason })
+    emit({ ...base, kind: 'task-done', ...line })
   } catch (err) {
     const message = redact(errorText(err), deps.secrets ?? [])
     summary.failed.push({ taskDir: trace.taskDir, error: message })
     void ctx.log.error(`Failed to propose the finished version for ${trace.path}: ${message}`)
-    emit({ ...base, kind: 'task-failed', message })
+    emit({ ...base, kind: 'task-failed', message, ...failureRef(err, deps.secrets ?? []) })
   }
 }
 
@@ -542,15 +544,15 @@ const WAIT_TICK_MS = 2_000
  * Runs the reflection (or decision) of one task; with a model, reports the wait every few seconds so a long
  * call shows it is alive (the fraction creeps towards 0.85 and never reaches it).
  */
-async function whileWaiting<T>(mode: 'offline' | 'openai', step: (name: ReflectionStep, fraction: number, message: string) => void, fn: () => Promise<T>): Promise<T> {
+async function whileWaiting<T>(mode: 'offline' | 'openai', step: (name: ReflectionStep, fraction: number, line: CodedLine) => void, fn: () => Promise<T>): Promise<T> {
   if (mode === 'offline') {
-    step('prepare', 0.5, 'Summarising the trace (offline rules)')
+    step('prepare', 0.5, codedLine('reflect.summarising'))
     return fn()
   }
   const started = Date.now()
   const tick = (): void => {
     const seconds = Math.round((Date.now() - started) / 1000)
-    step('model', 0.1 + 0.75 * (1 - Math.exp(-seconds / 40)), `Waiting for the model (${seconds} s)`)
+    step('model', 0.1 + 0.75 * (1 - Math.exp(-seconds / 40)), codedLine('reflect.waiting', { seconds }))
   }
   tick()
   const timer = setInterval(tick, WAIT_TICK_MS)
@@ -604,4 +606,10 @@ async function evolveFromRun(memory: NonNullable<ReflectionOptions['evolveMemory
     }
   }
   summary.memory = out
+}
+
+/** The code and params of a task's failure when its error carries them (a StoreError, an LlmError…), redacted. */
+function failureRef(err: unknown, secrets: readonly (string | undefined)[]): { messageCode?: MessageCode; params?: MessageParams } {
+  const ref = codedFieldsOf(err)
+  return ref ? { messageCode: ref.messageCode, params: redactParams(ref.params, secrets) } : {}
 }

@@ -8,22 +8,28 @@ import type { TaskTrace, ToolCall } from '../../shared/types'
 import { isCorrection } from '../scan/skill-refs'
 import { cleanRequest, contentWordList, contentWords, isGreeting, isPermissionPrompt, requestWords, startsAsContinuation } from './requests'
 import { sharedShare, sharesPhrase, WordIndex } from './topic-overlap'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 export type { NoSkillWhy }
 
 /** The English reason of `reflect --json` and the logs (the app translates it). */
 export function noSkillReason(why: NoSkillWhy, of?: string): string {
+  return noSkillReasonCoded(why, of).text
+}
+
+/** Why no skill was written, by code (error-codes.ts): the app words it in its own language. */
+export function noSkillReasonCoded(why: NoSkillWhy, of?: string): CodedText {
   switch (why) {
     case 'greeting':
-      return 'greeting'
+      return coded('reflect.why_greeting')
     case 'no-work':
-      return 'no work done'
+      return coded('reflect.why_no_work')
     case 'little-work':
-      return 'too little work for a skill'
+      return coded('reflect.why_little_work')
     case 'unfinished':
-      return 'unfinished'
+      return coded('reflect.why_unfinished')
     case 'follow-up':
-      return of ? `follow-up of ${of}` : 'follow-up of an earlier task'
+      return of ? coded('reflect.why_follow_up_of', { task: of }) : coded('reflect.why_follow_up')
   }
 }
 

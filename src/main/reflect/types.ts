@@ -1,5 +1,6 @@
 import type { ReflectSummary } from '../../shared/api'
 import type { ReflectLanguage } from './language'
+import type { MessageCode, MessageParams } from '../../shared/error-codes'
 
 export type DecisionOperation = 'create' | 'enhance' | 'none'
 
@@ -47,6 +48,9 @@ export interface ReflectionEvent {
   /** Absolute path of the skill written ('task-done'). */
   skillPath?: string
   message?: string
+  /** The message's code and params (error-codes.ts) when it has them: the app words it by code. */
+  messageCode?: MessageCode
+  params?: MessageParams
   /** With create / enhance / none decisions on: what was decided for this task. */
   decision?: DecisionReport
   /** 'task-step': what the task is doing now, and how far along the task is (0..1). */

@@ -16,7 +16,7 @@ import path from 'node:path'
 import type { JobInfo, ReflectSummary } from '../../shared/api'
 import type { ScanResult, Settings, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { coded } from '../../shared/error-codes'
+import { coded, codedLine } from '../../shared/error-codes'
 import type { CoreModules } from './core-modules'
 import type { AutoMemoryResult } from './memory-service'
 import { writeFileAtomic } from '../store/atomic'
@@ -142,7 +142,7 @@ export class AutoEnhancer {
     const settings = this.deps.settings()
     const llm = await this.deps.llm().catch(() => undefined)
     const info = this.deps.jobs.start('reflect', async (ctx) => {
-      ctx.progress({ fraction: 0, stage: 'log', message: `Auto-enhance: ${tasks.length} new finished task(s) in ${path.basename(root)}` })
+      ctx.progress({ fraction: 0, stage: 'log', ...codedLine('reflect.auto_enhance', { n: tasks.length, root: path.basename(root) }) })
       const summary = await this.deps.core.reflect({ root, traces: tasks, decide: true, force: false, settings, llm }, ctx)
       await this.deps.afterReflect(summary)
       const memory = await this.deps.evolveMemory?.(root, tasks).catch((err: unknown) => ({ proposed: 0, problems: [err instanceof Error ? err.message : String(err)] }))

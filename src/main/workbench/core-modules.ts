@@ -342,6 +342,7 @@ export async function createCoreModules(): Promise<CoreModules> {
               stage: e.kind,
               ...(e.step ? { step: e.step } : {}),
               message: e.message ?? '',
+              ...(e.messageCode ? { messageCode: e.messageCode, params: e.params ?? {} } : {}),
               taskDir: e.taskDir || undefined,
               skillPath: e.skillPath,
               index: e.index,
