@@ -13,17 +13,19 @@ import path from 'node:path'
 import { reasonOf } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
 import { textParam } from '../../shared/message-match'
-import { activePathOf, isLegacyDir, isLegacyPath, isLibraryPartOfBookkeeping, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
+import { isLegacyPath } from '../../shared/legacy-paths'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
-import { isTempName, sweepTempFiles, writeFileAtomic } from './atomic'
+import { sweepTempFiles, writeFileAtomic } from './atomic'
 import { duplicateIdErrors, hashBytes, parseSkillAt, type LoadResult } from './load'
 import { LoadCache } from './load-cache'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
-import { appendContained, containedFilePath, ensureDirInside, existingDirInside, moveContained } from './contained'
+import { appendContained, containedFilePath, existingDirInside } from './contained'
 import { LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
+import { moveIntoLegacy, moveOutOfLegacy } from './legacy-moves'
 import { indexIds, patchListing, presentList, presentSkill } from './listing'
 import { withLibraryLock } from './lock'
-import { assertSkillId, buildSkillFileName, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
+import { assertSkillId, checkRelPath, resolveInside as resolveInsideRoot } from './paths'
+import { readForWrite, readRawFile, writablePath, writeGuardedFile } from './raw-files'
 import { newSkillMeta, checkNewSkill, validateMeta } from './skill-input'
 import { writeNewSkillFile } from './new-skill-file'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from './skill-file'
@@ -86,10 +88,6 @@ export interface SkillLibrary extends SkillStore {
    * announce them to other processes through the ledger, and keep index.json in step.
    */
   adoptWrites(relPaths: readonly string[]): Promise<void>
-}
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join('/')
 }
 
 /** Opens a library folder (must exist). Sweeps temp files left by crashed writers and finishes a crashed fold. */
@@ -417,22 +415,6 @@ class Library implements SkillLibrary {
     }
   }
 
-  /** Reads a file's current bytes for a guarded rewrite (under the lock): refuses links, compares the base hash. */
-  private async readForWrite(rel: string, baseHash: string | undefined): Promise<{ abs: string; bytes: Buffer; hash: string }> {
-    const abs = await containedFilePath(this.root, rel, { createDirs: false })
-    let bytes: Buffer
-    try {
-      bytes = await fs.promises.readFile(abs)
-    } catch {
-      throw new StoreError(baseHash ? 'conflict' : 'not_found', coded('path.gone_from_disk', { path: rel }))
-    }
-    const hash = hashBytes(bytes)
-    if (baseHash !== undefined && hash !== baseHash) {
-      throw new StoreError('conflict', coded('skill.changed_since_read', { path: rel }))
-    }
-    return { abs, bytes, hash }
-  }
-
   async update(skillId: string, patch: SkillPatch, opts: UpdateOptions = {}): Promise<Skill> {
     return this.updateWith(skillId, () => patch, opts)
   }
@@ -442,7 +424,7 @@ class Library implements SkillLibrary {
     return this.locked(async () => {
       await this.catchUp()
       const found = await this.find(id, opts.activeOnly !== true)
-      const { abs, bytes } = await this.readForWrite(found.path, opts.baseHash)
+      const { abs, bytes } = await readForWrite(this.root, found.path, opts.baseHash)
       const decoded = decodeSkillBytes(bytes)
       if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: found.path, reason: textParam(decoded.reason) }))
       const parsed = parseSkillText(decoded.text)
@@ -519,17 +501,6 @@ class Library implements SkillLibrary {
     return skill
   }
 
-  /** A free name in folder `relDir` (a real folder inside the library) for `base`: `base`, then `stem_<ts><ext>`, then with a counter. */
-  private freeName(dirAbs: string, base: string, ext: string): string {
-    const stem = ext ? base.slice(0, -ext.length) : base
-    if (!fs.existsSync(path.join(dirAbs, base))) return base
-    const ts = Math.floor(this.now().getTime() / 1000)
-    for (let n = 1; ; n++) {
-      const name = `${stem}_${ts}${n > 1 ? `_${n}` : ''}${ext}`
-      if (!fs.existsSync(path.join(dirAbs, name))) return name
-    }
-  }
-
   async moveToLegacy(skillId: string): Promise<{ from: string; to: string }> {
     const id = assertSkillId(skillId)
     return this.locked(async () => {
@@ -539,23 +510,7 @@ class Library implements SkillLibrary {
         // Store the id first, so the skill keeps it wherever the folder goes.
         skill = await this.update(skill.skill_id, { meta: {} }, { touchUpdatedAt: false })
       }
-      let toRel: string
-      if (skill.format === 'agiagent') {
-        const legacyAbs = await ensureDirInside(this.root, 'legacy')
-        const name = this.freeName(legacyAbs, path.posix.basename(skill.path), '.md')
-        toRel = `legacy/${name}`
-        await moveContained(this.root, skill.path, toRel)
-      } else {
-        const relDir = path.posix.dirname(skill.path)
-        if (relDir === '.') throw new StoreError('invalid_input', coded('skill.library_is_skill'))
-        // .skillbench/legacy/<same relative path>: the library folder stays what agents load
-        const parent = path.posix.dirname(relDir)
-        const parentAbs = await ensureDirInside(this.root, parent === '.' ? SKILL_MD_LEGACY_DIR : `${SKILL_MD_LEGACY_DIR}/${parent}`)
-        const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
-        const toDir = toPosix(path.relative(this.root, path.join(parentAbs, name)))
-        await moveContained(this.root, relDir, toDir)
-        toRel = `${toDir}/SKILL.md`
-      }
+      const toRel = await moveIntoLegacy(this.root, skill, this.now)
       this.idPaths.delete(skill.skill_id)
       this.noteWrite(skill.path, null)
       const moved = await this.tryPath(toRel, skill.skill_id)
@@ -577,26 +532,7 @@ class Library implements SkillLibrary {
       if (!skill.legacy) throw new StoreError('invalid_input', coded('skill.not_in_legacy', { id: skill.skill_id }))
       const active = (await this.scan()).skills.find((s) => s.skill_id === skill.skill_id && !s.legacy)
       if (active) throw new StoreError('exists', coded('skill.active_exists', { id: skill.skill_id, path: active.path }))
-      let toRel: string
-      if (skill.format === 'agiagent') {
-        const base = path.posix.basename(skill.path)
-        const exists = (n: string): boolean => fs.existsSync(path.join(this.root, n))
-        const name = exists(base) ? buildSkillFileName(skill.title, skill.skill_id, exists) : base
-        await moveContained(this.root, skill.path, name)
-        toRel = name
-      } else {
-        const fromDir = path.posix.dirname(skill.path)
-        // never the folder of retired skills itself: that would move every retired skill with it
-        if (isLegacyDir(fromDir)) throw new StoreError('invalid_input', coded('skill.in_legacy_folder', { dir: fromDir }))
-        // from .skillbench/legacy/ or an older version's root legacy/: back where it was
-        const relDir = activePathOf(fromDir)
-        const parentRel = path.posix.dirname(relDir)
-        const parentAbs = await ensureDirInside(this.root, parentRel === '.' ? '' : parentRel)
-        const name = this.freeName(parentAbs, path.posix.basename(relDir), '')
-        const toDir = toPosix(path.relative(this.root, path.join(parentAbs, name)))
-        await moveContained(this.root, fromDir, toDir)
-        toRel = `${toDir}/SKILL.md`
-      }
+      const toRel = await moveOutOfLegacy(this.root, skill, this.now)
       this.noteWrite(skill.path, null)
       const restored = await this.tryPath(toRel, skill.skill_id)
       if (!restored) throw new StoreError('malformed', coded('skill.not_read_back_restored', { path: toRel }))
@@ -645,19 +581,7 @@ class Library implements SkillLibrary {
   }
 
   async readRaw(relPath: string): Promise<{ text: string; hash: string }> {
-    const abs = await this.resolveInside(relPath)
-    let bytes: Buffer
-    try {
-      bytes = await fs.promises.readFile(abs)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') throw new StoreError('not_found', coded('path.does_not_exist', { path: relPath }))
-      if (code === 'EISDIR') throw new StoreError('invalid_input', coded('path.is_folder', { path: relPath }))
-      throw err
-    }
-    const decoded = decodeSkillBytes(bytes)
-    if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: relPath, reason: textParam(decoded.reason) }))
-    return { text: decoded.text, hash: hashBytes(bytes) }
+    return readRawFile(this.root, relPath)
   }
 
   async writeRaw(relPath: string, text: string, baseHash?: string | null): Promise<{ hash: string }> {
@@ -670,32 +594,9 @@ class Library implements SkillLibrary {
   }
 
   private async writeGuarded(relPath: string, bytes: Uint8Array, baseHash: string | null | undefined, textFile: boolean): Promise<{ hash: string }> {
-    const rel = checkRelPath(relPath)
-    if (isTempName(path.posix.basename(rel))) throw new StoreError('invalid_input', coded('file.temp_name'))
-    // retired SKILL.md folders and their backed-up code (.skillbench/legacy/, .skillbench/codes/) are the library's; the rest is bookkeeping
-    if ((rel === '.skillbench' || rel.startsWith('.skillbench/')) && !isLibraryPartOfBookkeeping(rel)) throw new StoreError('invalid_input', coded('file.bookkeeping'))
+    const rel = writablePath(relPath)
     return this.locked(async () => {
-      // Folders on the way must be real folders inside the library (made when missing), the target no link.
-      const abs = await containedFilePath(this.root, rel)
-      let exists = true
-      try {
-        await fs.promises.lstat(abs)
-      } catch {
-        exists = false
-      }
-      if (baseHash === null) {
-        await writeFileAtomic(abs, bytes, { mustNotExist: true })
-      } else {
-        if (exists) {
-          const current = await this.readForWrite(rel, baseHash)
-          if (textFile && !decodeSkillBytes(current.bytes).ok) {
-            throw new StoreError('not_utf8', coded('file.not_utf8_never_rewritten', { path: rel }))
-          }
-        } else if (baseHash !== undefined) {
-          throw new StoreError('conflict', coded('path.gone_from_disk', { path: rel }))
-        }
-        await writeFileAtomic(abs, bytes)
-      }
+      await writeGuardedFile(this.root, rel, bytes, baseHash, textFile)
       const kind = skillFileAt(rel)
       if (kind) {
         this.noteWrite(rel, null)
