@@ -102,7 +102,7 @@ describe('cleanup needs evidence', () => {
     const from = new Date(Date.parse(local(NOW.getTime() - 40 * DAY))).toISOString()
     expect(haiku.evidence).toMatchObject({ observed_from: from, observed_days: 40, observed_by: [{ kind: 'ledger', dir: '', from }], usage_checked: true, uses: 0 })
     expect(haiku.reason).toBe(
-      `not used by any agent in the 40 days watched since it arrived on ${local(NOW.getTime() - 200 * DAY).slice(0, 10)} (at least 30 needed); watched by Skillbench's recorded queries since ${from.slice(0, 10)}; moves to legacy/ (restorable)`
+      `not used by any agent in the 40 days watched since it arrived on ${local(NOW.getTime() - 200 * DAY).slice(0, 10)} (at least 30 needed); watched by Skillbench's recorded queries since ${from.slice(0, 10)}; moves to the legacy folder (restorable)`
     )
     expect(cleanup).toMatchObject({ sources: [{ kind: 'ledger', dir: '', from, uses: 3 }], judged: 3 })
   })

@@ -47,7 +47,7 @@ describe('curate plan on a small library', () => {
     expect(created).toEqual({ path: 'legacy/skill_1002.md', before: null, after: before['skill_1002.md'] })
 
     const cleanup = plan.proposals[2]!
-    expect(cleanup.reason).toMatch(/^not used by any agent in the \d+ days watched since it arrived on 2026-01-01 .*watched by fetch_count kept by the agents' query_skill since 2026-01-01; moves to legacy\/ \(restorable\)/)
+    expect(cleanup.reason).toMatch(/^not used by any agent in the \d+ days watched since it arrived on 2026-01-01 .*watched by fetch_count kept by the agents' query_skill since 2026-01-01; moves to the legacy folder \(restorable\)/)
     expect(cleanup.changes.map((c) => [c.path, c.before === null, c.after === null])).toEqual([
       ['skill_1005.md', false, true],
       ['legacy/skill_1005.md', true, false]

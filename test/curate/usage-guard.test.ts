@@ -86,7 +86,7 @@ describe('used skills in merges', () => {
     const sorting = ps.find((p) => p.members.some((m) => m.skill_id === '2001'))!
     expect(sorting.members.map((m) => m.skill_id)).toEqual(['2001', '2002'])
     expect(sorting.evidence.retired_with_uses).toEqual([{ skill_id: '2002', title: 'Sorting arrays in TS', uses: 2, last_used_at: '2026-11-28T09:00:00' }])
-    expect(sorting.reason).toMatch(/; ⚠ agents used "Sorting arrays in TS" \(2 recorded uses, last 2026-11-28\): it moves to legacy\/ too, check that the survivor covers it$/)
+    expect(sorting.reason).toMatch(/; ⚠ agents used "Sorting arrays in TS" \(2 recorded uses, last 2026-11-28\): it moves to the legacy folder too, check that the survivor covers it$/)
   })
 
   it('the same skill twice (a copy), both chosen, is merged, with the warning', async () => {

@@ -85,7 +85,7 @@ describe('curation with real usage', () => {
       { kind: 'codex', dir: '/s', from: new Date(NOW.getTime() - 45 * DAY).toISOString() }
     ])
     expect(c.reason).toBe(
-      "not used by any agent in the 83 days watched since it arrived on 2026-09-01 (at least 30 needed); watched by fetch_count kept by the agents' query_skill since 2026-09-01; Codex sessions in /s since 2026-10-09; moves to legacy/ (restorable)"
+      "not used by any agent in the 83 days watched since it arrived on 2026-09-01 (at least 30 needed); watched by fetch_count kept by the agents' query_skill since 2026-09-01; Codex sessions in /s since 2026-10-09; moves to the legacy folder (restorable)"
     )
   })
 

@@ -45,7 +45,7 @@ export function day(iso: string | number): string {
 /** The cleanup card's sentence: which sources watched which days, and for how long nothing used the skill. */
 export function cleanupReason(w: Extract<CleanupWindow, { judged: true }>, minDays: number): string {
   const watched = w.sources.map((s) => `${sourceLabel(s)} since ${day(Math.max(Date.parse(s.from), w.arrived))}`).join('; ')
-  return `not used by any agent in the ${w.days} days watched since it arrived on ${day(w.arrived)} (at least ${minDays} needed); watched by ${watched}; moves to legacy/ (restorable)`
+  return `not used by any agent in the ${w.days} days watched since it arrived on ${day(w.arrived)} (at least ${minDays} needed); watched by ${watched}; moves to the legacy folder (restorable)`
 }
 
 /** The plan's summary of what watched and how many skills went unjudged, by why. */

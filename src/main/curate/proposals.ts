@@ -325,7 +325,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
           kind: 'merge',
           members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
           score: round(Math.min(...scores)),
-          reason: `${members.length} skills are the same skill: ${whatTheyShare(shared)} (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[survivorWhy(primary, members, usesOf)]}, stays and takes in what the others add; they move to legacy/ (restorable)${note.warning}`,
+          reason: `${members.length} skills are the same skill: ${whatTheyShare(shared)} (${two(Math.min(...scores))} similar); "${primary.title}", ${PRIMARY_WHY[survivorWhy(primary, members, usesOf)]}, stays and takes in what the others add; they move to the legacy folder (restorable)${note.warning}`,
           evidence: {
             ...note.evidence,
             similarity: round(Math.min(...scores)),
@@ -402,7 +402,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
             kind: 'consolidate',
             members: [primary, ...members.filter((s) => s !== primary)].map(memberOf),
             score: round(mean),
-            reason: `${members.length} skills cover the same ground: ${whatTheyShare(shared)} (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to legacy/ (restorable); read and edit the result before accepting${note.warning}`,
+            reason: `${members.length} skills cover the same ground: ${whatTheyShare(shared)} (${two(mean)} similar on average); the steps only some of them have are combined into "${primary.title}", the others move to the legacy folder (restorable); read and edit the result before accepting${note.warning}`,
             evidence: { ...evidence, ...note.evidence, primary: primary.skill_id, primary_why: survivorWhy(primary, members, usesOf) },
             changes,
             status: 'pending',

@@ -83,7 +83,7 @@ export function usedRetired(retired: readonly Skill[], usesOf: (s: Skill) => num
 export function usedRetiredWarning(used: readonly UsedRetired[]): string {
   if (used.length === 0) return ''
   const list = used.map((u) => `"${u.title}" (${u.uses} recorded use${u.uses === 1 ? '' : 's'}${u.last_used_at ? `, last ${u.last_used_at.slice(0, 10)}` : ''})`).join(', ')
-  return `; ⚠ agents used ${list}: ${used.length === 1 ? 'it moves' : 'they move'} to legacy/ too, check that the survivor covers ${used.length === 1 ? 'it' : 'them'}`
+  return `; ⚠ agents used ${list}: ${used.length === 1 ? 'it moves' : 'they move'} to the legacy folder too, check that the survivor covers ${used.length === 1 ? 'it' : 'them'}`
 }
 
 /** Why the survivor stays, for the reason text: used most, else rated highest, else the oldest. */

@@ -64,7 +64,7 @@ export function deleteProposal(skill: Skill, changes: FileChange[], evidence: To
     kind: 'delete',
     members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
     score: 1,
-    reason: `An agent asked to retire "${skill.title}" to legacy/ through MCP.`,
+    reason: `An agent asked to retire "${skill.title}" to the legacy folder through MCP.`,
     evidence: { ...evidence },
     changes,
     status: 'pending',
