@@ -109,4 +109,22 @@ describe('stem cache (stems kept between processes)', () => {
     expect(tok.tokenize('café naïve')).toEqual(['café', 'naïve'])
     expect(tok.stemmedWords().fresh).toBe(0)
   })
+
+  it('writes a text made ahead of the save (prepareStems) only while no word was met since', async () => {
+    const { tok, cache } = await freshModules()
+    tok.tokenize(TEXT)
+    const early = tempFile()
+    cache.prepareStems()
+    await cache.saveStems(early)
+    const late = tempFile()
+    cache.prepareStems()
+    tok.tokenize('Benchmarking')
+    await cache.saveStems(late)
+    expect(fs.readFileSync(early, 'utf8')).not.toContain('benchmarking\t')
+    expect(fs.readFileSync(late, 'utf8')).toContain('benchmarking\tbenchmark')
+    // the same text as a save that made it itself
+    const made = tempFile()
+    await cache.saveStems(made)
+    expect(fs.readFileSync(late, 'utf8')).toBe(fs.readFileSync(made, 'utf8'))
+  })
 })

@@ -132,6 +132,16 @@ describe('allPairsAsync on worker threads', () => {
     expectSamePairs(away(asTriples(allPairs(index, 0.5))), away(bruteForce(index, 0.5)))
   })
 
+  it('runs the caller’s other work while the workers join, and none when the join runs on this thread', async () => {
+    const index = buildTfIdfIndex(corpus(700), { tokenizer: words })
+    const calls: string[] = []
+    const par = await allPairsAsync(index, 0.5, { workers: 2, onProgress: (done, total) => done === total && calls.push('joined'), whileWaiting: () => calls.push('meanwhile') })
+    expect(calls).toEqual(['meanwhile', 'joined'])
+    expect(asTriples(par)).toEqual(asTriples(allPairs(index, 0.5)))
+    await allPairsAsync(index, 0.5, { workers: 0, whileWaiting: () => calls.push('on this thread') })
+    expect(calls).toEqual(['meanwhile', 'joined'])
+  })
+
   it('uses the index’s shared postings or copies plain ones, with the same result', async () => {
     const index = buildTfIdfIndex(corpus(300), { tokenizer: words })
     expect(index.postDoc.buffer).toBeInstanceOf(SharedArrayBuffer)

@@ -203,6 +203,14 @@ export class ContentJudge {
     return { same, jaccard, covered, from, shared }
   }
 
+  /**
+   * Works out every family's template words now (each skill's heading, each family's description words) instead of
+   * on first use: for a thread with time to spare before the pairs come (the verdicts are the same either way).
+   */
+  prepareTemplates(): void {
+    for (let f = 0; f < this.families.names.length; f++) this.familyTemplate(f)
+  }
+
   /** Whether every pair of a group is the same skill at the given bar. */
   groupAgrees(group: readonly number[], bar: JudgeBar): boolean {
     for (let x = 0; x < group.length; x++) for (let y = x + 1; y < group.length; y++) if (!this.judge(group[x]!, group[y]!, bar).same) return false

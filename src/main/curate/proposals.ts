@@ -76,6 +76,11 @@ export interface PlanInput {
    * termCache; complete at or below the threshold); else an earlier run's join for this threshold, to bring up to
    * date (text/pairs-update.ts); and where to keep this run's join.
    */
+  /**
+   * Work of the caller's that does not depend on the plan, run while the similarity join runs on worker threads
+   * (this thread only waits for them then); not called when the join does not run on workers.
+   */
+  whileJoining?: () => void
   joinPairs?: {
     reuse(threshold: number): SimilarPairs | undefined
     earlier(threshold: number): EarlierJoin | undefined
@@ -157,6 +162,7 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   const earlierCut = await input.joinCut?.reuse(shape)
   const pairs = await allPairsAsync(index, level, {
     signal: input.signal,
+    ...(input.whileJoining ? { whileWaiting: input.whileJoining } : {}),
     onProgress: (done, total) => input.onProgress?.({ step: 1, ...codedLine('curate.comparing'), done, total }),
     ...(earlierCut !== undefined ? { frequentDf: earlierCut } : {})
   })
@@ -297,11 +303,18 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
 
   progress({ step: 1, ...codedLine('curate.step1') })
   // The plan reads rows only: the postings (a third of the index's memory) can go before it builds proposals.
-  const engine = skills.length >= 2 ? rowsOnly(await similarityEngine(skills, settings, input)) : null
   // What the skills are about, judged by content (never by names): pairs that only share a template are left out.
-  const families = engine && settings.judgeContent ? familiesOf(skills.map((s) => s.path)) : null
-  const family = engine && families ? new FamilyTerms(engine.index, families) : null
-  const judge = families && family ? new ContentJudge(skills, families, family) : null
+  // The judge reads what each skill's text holds from the index (once it is built); the subjects its families
+  // announce it works out from the skills alone, while the join runs on worker threads (this thread waits then).
+  const families = skills.length >= 2 && settings.judgeContent ? familiesOf(skills.map((s) => s.path)) : null
+  let family: FamilyTerms | null = null
+  const judge = families ? new ContentJudge(skills, families, { holds: (i, t) => family!.holds(i, t), common: (i, t) => family!.common(i, t) }) : null
+  const whileJoining = (): void => {
+    judge?.prepareTemplates()
+    input.whileJoining?.()
+  }
+  const engine = skills.length >= 2 ? rowsOnly(await similarityEngine(skills, settings, { ...input, whileJoining })) : null
+  family = engine && families ? new FamilyTerms(engine.index, families) : null
   /** Evidence words of a group: its shared subject and the distinctive words it shares (its family's common ones left out). */
   const evidenceWords = (group: readonly number[]): ReturnType<typeof judgedSharedWords> =>
     judgedSharedWords(group, skills, judge, family, settings.evidenceTerms, wordTerms, (g, n, skip) => sharedTerms(g, engine!.index, n, skip))

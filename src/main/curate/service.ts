@@ -109,6 +109,8 @@ export interface CurateOptions {
   usage?: UsageReport
   /** The cache folder: the index's first pass is kept there between runs (term-cache.ts); without it, nothing is kept. */
   cacheDir?: string
+  /** Work of the caller's run while the similarity join runs on worker threads (PlanInput.whileJoining). */
+  whileJoining?: () => void
 }
 
 /**
@@ -156,6 +158,7 @@ export async function curateLibrary(opened: OpenedLibrary, opts: CurateOptions =
     onProgress: opts.onProgress,
     signal: opts.signal,
     usage: opts.usage,
+    ...(opts.whileJoining ? { whileJoining: opts.whileJoining } : {}),
     termCache: cache?.forDocs,
     joinCut: cut?.joinCut,
     joinPairs: kept?.joinPairs,

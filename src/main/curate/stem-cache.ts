@@ -14,7 +14,7 @@
 import path from 'node:path'
 import { readCacheFile, writeCacheFile } from '../cache-files'
 import { adoptStems, StemLines, stemsText } from '../text/stem-lines'
-import { TOKENIZER_VERSION } from '../text/tokenize'
+import { TOKENIZER_VERSION, wordsCachedCount } from '../text/tokenize'
 
 /** Most words kept in the file (~12 bytes each). */
 const MAX_WORDS = 150_000
@@ -35,12 +35,25 @@ export async function loadStems(file: string): Promise<number> {
   return lines.count
 }
 
+/** The file's text made ahead of the save (prepareStems), with the word count it was made at. */
+let prepared: { words: number; maxWords: number; body: string | null } | undefined
+
+/**
+ * Makes the text the next save would write now, for a thread with time to spare (curate: while the join runs on
+ * worker threads); the save writes it unless a word was met since, else makes it again.
+ */
+export function prepareStems(maxWords = MAX_WORDS): void {
+  prepared = { words: wordsCachedCount(), maxWords, body: stemsText(maxWords) }
+}
+
 /**
  * Saves the stems with the words this process stemmed itself, when there are any: the loaded file's words and the
  * words met this run, sorted. Over the limit, the words met this run are kept first.
  */
 export async function saveStems(file: string, maxWords = MAX_WORDS): Promise<void> {
-  const body = stemsText(maxWords)
+  const early = prepared
+  prepared = undefined
+  const body = early && early.words === wordsCachedCount() && early.maxWords === maxWords ? early.body : stemsText(maxWords)
   if (body === null) return
   // a cache that cannot be written costs the next run its stems, nothing else
   await writeCacheFile(file, body).catch(() => undefined)

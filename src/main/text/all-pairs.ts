@@ -51,6 +51,11 @@ export interface AllPairsAsyncOptions extends AllPairsOptions {
    * (at most 4) when the corpus has at least PARALLEL_MIN_DOCS documents, else 0.
    */
   workers?: number
+  /**
+   * Work of the caller's that does not depend on the pairs, run on this thread once the join is running on worker
+   * threads (this thread only waits for them then); never called when the join runs on this thread.
+   */
+  whileWaiting?: () => void
 }
 
 /** Below this many documents, starting workers costs more than it saves. */
@@ -615,6 +620,7 @@ async function runWorkers(data: JoinData, workers: number, options: AllPairsAsyn
   })
   try {
     if (options.onProgress) timer = setInterval(() => options.onProgress?.(Math.min(n, Atomics.load(done, 1)), n), 100)
+    options.whileWaiting?.()
     const parts = await Promise.race([Promise.all(results), aborted])
     options.onProgress?.(n, n)
     return { ...mergeChunks(parts), kernel }

@@ -63,6 +63,8 @@ export type SavedStems = (word: string) => string | undefined
 let savedStems: SavedStems | undefined
 /** Words this process stemmed itself (not found in the saved stems): what a save would add. */
 let freshStems = 0
+/** Words put in the word cache so far (never goes down): a stems file's text made earlier still holds when it is unchanged. */
+let wordsCached = 0
 
 /** Uses saved stems from now on (see SavedStems). */
 export function useSavedStems(lookup: SavedStems): void {
@@ -86,6 +88,11 @@ export function stemmedWords(): { entries: Array<[string, string]>; fresh: numbe
   return { entries, fresh: freshStems }
 }
 
+/** How many words were put in the word cache so far (see stemmedWords): unchanged, so is what a save would write. */
+export function wordsCachedCount(): number {
+  return wordsCached
+}
+
 /** normaliseWord through the cache (the index builder's dictionary fills it too, so evidence words later cost a lookup). */
 function cachedTerm(word: string): string {
   let term = wordCache.get(word)
@@ -99,6 +106,7 @@ function cachedTerm(word: string): string {
     }
     if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear()
     wordCache.set(word, term)
+    wordsCached++
   }
   return term
 }

@@ -76,7 +76,7 @@ export const command: CliCommand = {
     const stderr = trace ? (text: string): void => io.stderr(`[+${Math.round(performance.now())} ms] ${text}`) : io.stderr
     if (trace) stderr(`worker warmed early: ${warmBeforeOpening(dir)}\n`)
     else warmBeforeOpening(dir)
-    const [{ curateLibrary, openForCuration }, { loadStems, saveStems, stemCacheFile }] = await Promise.all([import('../../curate/service'), import('../../curate/stem-cache')])
+    const [{ curateLibrary, openForCuration }, { loadStems, prepareStems, saveStems, stemCacheFile }] = await Promise.all([import('../../curate/service'), import('../../curate/stem-cache')])
     let llm: LlmClient | undefined
     if (values.llm === 'openai') {
       // the SDK takes 100–250 ms to load: only where a model is used
@@ -111,7 +111,9 @@ export const command: CliCommand = {
       settings,
       usage,
       signal: io.signal,
-      onProgress: progress
+      onProgress: progress,
+      // the stems file's text is made while the join runs on workers (this thread waits then), written at the end
+      whileJoining: () => prepareStems()
     })
 
     if (trace) stderr('plan built and saved\n')
