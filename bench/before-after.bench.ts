@@ -16,7 +16,7 @@
  * - BEFORE_AFTER_SMALL=1                            every library 50× smaller (to try the harness);
  * - BEFORE_AFTER_NO_BUILD=1                         skip `npm run build` here (the build must then be current).
  * Each side has its own copy of every library and its own cache and settings folders, so neither build's saved
- * indexes, plans or search servers serve the other. A flag a row uses that the before build's `--help` does not
+ * indexes, plans or search daemons serve the other. A flag a row uses that the before build's `--help` does not
  * show skips that row with the reason. Figures are reported, never asserted.
  */
 import { spawnSync } from 'node:child_process'
@@ -127,7 +127,7 @@ interface RowSpec {
   warmup?: number
   /** Untimed, before each timed run (e.g. emptying the caches for a cold run). */
   prepare?: (s: Side) => void
-  /** Untimed, once per side before the warm-up (e.g. starting the search server). */
+  /** Untimed, once per side before the warm-up (e.g. starting the search daemon). */
   setUp?: (s: Side) => void
   tearDown?: (s: Side) => void
   /** The two builds' answers (stdout of each side's last timed run) compared in one line. */
@@ -190,14 +190,14 @@ function sleepMs(t: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, t)
 }
 
-/** Starts the library's search server with a first query and waits (up to 30 s) until it answers. */
+/** Starts the library's search daemon with a first query and waits (up to 30 s) until it answers. */
 function startServer(s: Side, lib: string, query: string): void {
   cli(s, ['query', query, '--library', lib, '--no-touch'])
   for (let i = 0; i < 300; i++) {
     if (cli(s, ['search-server', '--status', '--library', lib]).stdout.startsWith('a search server answers')) return
     sleepMs(100)
   }
-  log(`${s.name}: the search server did not come up; its warm figures are in process`)
+  log(`${s.name}: the search daemon did not come up; its warm figures are in process`)
 }
 const stopServer = (s: Side, lib: string): void => void cli(s, ['search-server', '--stop', '--library', lib])
 
@@ -234,7 +234,7 @@ function queryRows(before: Side, after: Side): void {
       agree: compareQueryHits
     })
     pairRow(before, after, {
-      command: `\`query\` warm (the library's search server answers), ${label}`,
+      command: `\`query\` warm (the library's search daemon answers), ${label}`,
       goal: '≤ 150 ms',
       args: (s) => args(s),
       pairs: PAIRS * 3,
@@ -242,7 +242,7 @@ function queryRows(before: Side, after: Side): void {
       setUp: (s) => startServer(s, copyOf(s, lib), query),
       tearDown: (s) => stopServer(s, copyOf(s, lib)),
       agree: compareQueryHits,
-      cpuNote: "CPU: the client's alone (the server's is not counted)"
+      cpuNote: "CPU: the client's alone (the daemon's is not counted)"
     })
     pairRow(before, after, {
       command: `\`query\` warm in process (--no-server: the saved index), ${label}`,
