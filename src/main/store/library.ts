@@ -32,63 +32,14 @@ import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from './skill-file
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp } from './skill-meta'
-import { StoreError, type NewSkillInput, type SkillPatch, type SkillStore, type UpdateOptions, type UseFold } from './types'
+import { StoreError, type LibraryOptions, type NewSkillInput, type SkillLibrary, type SkillPatch, type UpdateOptions, type UseFold } from './types'
 import { UsageFold } from './usage-fold'
 
 export { SKIPPED_DIRS }
+export type { LibraryOptions, SkillLibrary } from './types'
 export { MAX_SKILL_FILE_BYTES, hashBytes, loadedSkillText } from './load'
 /** A write re-lists the library first when its last full listing is older than this (files edited outside Skillbench). */
 const WRITE_RESCAN_AFTER_MS = 1000
-
-export interface LibraryOptions {
-  /** Clock for created_at / updated_at (tests pass a fixed one). */
-  now?: () => Date
-  /**
-   * Do not list the library when opening it (a command that needs only a few skills — a query answered from the
-   * search index — must not read 10,000 files). The first list() or change by id lists it then; temp files are
-   * swept by whoever walks the library (the search index does).
-   */
-  lazy?: boolean
-  /** Where a skill id probably is (e.g. from the search index), tried before listing the library to find it. */
-  locate?: (skillId: string) => string | undefined
-  /**
-   * Told of the listing made when opening (not a lazy one) once its files are found: the library's root and how
-   * many files it will read. It may return a function that is then given each skill read, in the listing's order,
-   * as it is read (for work that overlaps the reading, such as curation's text scan).
-   */
-  onListing?: (root: string, files: number) => ((skill: Skill) => void) | undefined
-  /** Stops the listing made when opening between its batches of files (the open then rejects with an AbortError). */
-  signal?: AbortSignal
-}
-
-/** The store plus a few extras other modules use (all additive to SkillStore). */
-export interface SkillLibrary extends SkillStore {
-  /**
-   * The last listing when nothing changed since: no write through any Skillbench process (the ledger says so;
-   * those paths are reloaded) and younger than `maxAgeMs` (default 1000; edits by other programs show up within
-   * that); else a fresh list().
-   */
-  snapshot(opts?: { maxAgeMs?: number; includeLegacy?: boolean }): Promise<SkillList>
-  /** Like writeRaw for binary content (copied code files). */
-  writeBytes(relPath: string, bytes: Uint8Array, baseHash?: string | null): Promise<{ hash: string }>
-  /** Folds every recorded use into the skills' front matter now (also done when the ledger grows). */
-  foldUsage(): Promise<{ skills: number; uses: number }>
-  /** Runs a fold that recordUse scheduled `soon` at once (a process about to exit); nothing when none is scheduled. */
-  settleUsage(): Promise<void>
-  /** Runs `fn` holding this library's cross-process lock (re-entrant within `fn`). */
-  locked<T>(fn: () => Promise<T>, purpose?: string): Promise<T>
-  /** Leftover temp files removed when the library was opened. */
-  readonly sweptTempFiles: number
-  /** Increases on every write made through this store (cache key for derived data). */
-  readonly version: number
-  /** Why the library's index.json could not be kept in sync by the last write (undefined when fine or absent). */
-  readonly indexJsonProblem: string | undefined
-  /**
-   * Files another module wrote into the library under its lock (e.g. skills installed from git): reload them,
-   * announce them to other processes through the ledger, and keep index.json in step.
-   */
-  adoptWrites(relPaths: readonly string[]): Promise<void>
-}
 
 /** Opens a library folder (must exist). Sweeps temp files left by crashed writers and finishes a crashed fold. */
 export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promise<SkillLibrary> {
