@@ -21,6 +21,7 @@ export const TOKENIZER_VERSION = 2
 import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js'
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
 import { porterStem } from './porter'
+import { IntMap } from './int-map'
 
 /** CJK scripts (a regular-expression class body): runs of these are indexed as characters and pairs. */
 export const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
@@ -270,7 +271,7 @@ export class TermDictionary {
 
   // Per code unit in the pair range: its unigram id + 2 (0: not met yet, 1: dropped); per pair key likewise.
   private readonly unigramIds = new Int32Array(PAIR_SPAN)
-  private readonly pairIds = new Map<number, number>()
+  private readonly pairIds = new IntMap()
 
   /** pushCjk's terms as ids: unigrams and pairs within the pair range by number, the rest by string. */
   private pushCjkIds(run: string, out: number[]): void {
