@@ -330,6 +330,15 @@ export const MESSAGE_TEMPLATES = {
   'reflect.totals': 'created {created}, skipped {skipped}, failed {failed}',
   'reflect.totals_cancelled': 'created {created}, skipped {skipped}, failed {failed}, cancelled',
   'reflect.auto_enhance': 'Auto-enhance: {n} new finished task(s) in {root}',
+  // progress of a sync
+  'sync.checking': 'Checking the repository',
+  'sync.committing': 'Recording the local changes',
+  'sync.fetching': 'Fetching {remote}',
+  'sync.joining': 'Joining {n} change(s) from {remote}',
+  'sync.applying': 'Writing the changes that arrived',
+  'sync.finishing': 'Finishing the sync that was interrupted',
+  'sync.sending': 'Sending {n} change(s) to {remote}',
+  'sync.moved_on': '{remote} moved on while pushing (someone pushed first): joining again',
   // progress of curation
   'curate.loaded': 'Loaded {n} skills',
   'curate.step1': 'Step 1: Merging similar skills...',

@@ -34,12 +34,13 @@ import { aheadBehind, authorsIn, diffTrees, git, gitDir, gitText, isAncestor, is
 import { clearIntent, markDone, markRunning, readIntent, readLedgerHistory, readState, removeStaleGitLocks, writeIntent, writeState, type IntegrateIntent } from './local-state'
 import { blobText, classify, ledgerAdditions, resolveBoth, skillTitleOf } from './merge-plan'
 import { exportLines, isTeamLedgerPath, lastExported, teamLedgerRel } from './team-ledger'
+import { codedLine, type CodedLine } from '../../shared/error-codes'
 
 export type SyncStep = 'check' | 'commit' | 'fetch' | 'merge' | 'apply' | 'push'
 
-export interface SyncProgress {
+/** A line of sync's progress: its English `message` with its code and params (error-codes.ts), so the app words it. */
+export interface SyncProgress extends CodedLine {
   step: SyncStep
-  message: string
   done?: number
   total?: number
 }
@@ -353,7 +354,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
       await writeContained(root, e.path, bytes, e.toMode === '100755' ? { mode: 0o755 } : {})
       written++
       done++
-      if (done % 50 === 0) opts.onProgress?.({ step: 'apply', message: 'Writing the changes that arrived', done, total })
+      if (done % 50 === 0) opts.onProgress?.({ step: 'apply', ...codedLine('sync.applying'), done, total })
     }
     await opts.afterStep?.(`write:${i}`)
   }
@@ -367,7 +368,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
     }
     done++
   }
-  opts.onProgress?.({ step: 'apply', message: 'Writing the changes that arrived', done: total, total })
+  opts.onProgress?.({ step: 'apply', ...codedLine('sync.applying'), done: total, total })
   await opts.afterStep?.('files')
   // The branch moves only from the commit the intent started at (a finished run finds it moved already).
   const head = await revParse(run, 'HEAD')
@@ -387,7 +388,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
 async function recover(repo: Repo, opts: SyncOptions, report: SyncReport): Promise<void> {
   const intent = await readIntent(repo.root)
   if (!intent) return
-  opts.onProgress?.({ step: 'apply', message: 'Finishing the sync that was interrupted' })
+  opts.onProgress?.({ step: 'apply', ...codedLine('sync.finishing') })
   const known = (await revParse(repo.run, intent.to)) !== null && (await revParse(repo.run, intent.from)) !== null
   if (!known) {
     // The merged commit is gone (it was never written completely): nothing live changed before it existed.
@@ -401,7 +402,7 @@ async function recover(repo: Repo, opts: SyncOptions, report: SyncReport): Promi
 /** Runs one sync. Throws SyncError / SourceError with a message for the person. */
 export async function syncLibrary(opts: SyncOptions): Promise<SyncReport> {
   const progress = opts.onProgress ?? (() => undefined)
-  progress({ step: 'check', message: 'Checking the repository' })
+  progress({ step: 'check', ...codedLine('sync.checking') })
   const repo = await openRepo(opts)
   refuseInProgress(repo)
   const report: SyncReport = { committed: 0, pulled: 0, pushed: 0, conflicts: [], remote: repo.remote, head: '', files_written: 0, messages: [], recovered: false, notes: [] }
@@ -437,16 +438,16 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
   const maxRounds = opts.maxRounds ?? 5
   for (let round = 1; ; round++) {
     refuseInProgress(repo)
-    progress({ step: 'commit', message: 'Recording the local changes' })
+    progress({ step: 'commit', ...codedLine('sync.committing') })
     await commitLocal(repo, report)
-    progress({ step: 'fetch', message: `Fetching ${repo.remote}` })
+    progress({ step: 'fetch', ...codedLine('sync.fetching', { remote: repo.remote }) })
     const theirs = await fetchRemote(repo)
     const ours = await revParse(repo.run, 'HEAD')
     let target: string | null = null
     let proposals: Proposal[] = []
     if (theirs && ours && theirs !== ours && !(await isAncestor(repo.run, theirs, ours))) {
       const { behind } = await aheadBehind(repo.run, ours, theirs)
-      progress({ step: 'merge', message: `Joining ${behind} change(s) from ${repo.remote}` })
+      progress({ step: 'merge', ...codedLine('sync.joining', { n: behind, remote: repo.remote }) })
       if (await isAncestor(repo.run, ours, theirs)) target = theirs
       else ({ commit: target, proposals } = await buildMerge(repo, ours, theirs, report))
       report.pulled += behind
@@ -456,7 +457,7 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
         if ((await revParse(repo.run, 'HEAD')) !== ours || (await workingTreeDirty(repo.run))) return true
         await writeIntent(repo.root, { branch: repo.branch, from: ours, to: target, proposals, at: new Date().toISOString() })
         await opts.afterStep?.('intent')
-        progress({ step: 'apply', message: 'Writing the changes that arrived' })
+        progress({ step: 'apply', ...codedLine('sync.applying') })
         report.files_written += await integrate(repo, { branch: repo.branch, from: ours, to: target, proposals, at: '' }, opts)
         return false
       }, { purpose: 'skillbench sync (integrate)' })
@@ -473,13 +474,13 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
     const ahead = remoteNow ? (await aheadBehind(repo.run, head, remoteNow)).ahead : Number(await gitText(repo.run, ['rev-list', '--count', head]))
     if (ahead === 0) return
     await opts.afterStep?.('before-push')
-    progress({ step: 'push', message: `Sending ${ahead} change(s) to ${repo.remote}` })
+    progress({ step: 'push', ...codedLine('sync.sending', { n: ahead, remote: repo.remote }) })
     const branch = repo.remoteRef.slice(`refs/remotes/${repo.remoteName}/`.length)
     try {
       await git(repo.run, ['-c', 'advice.pushUpdateRejected=false', 'push', '--quiet', '--no-verify', repo.remoteName, `${head}:refs/heads/${branch}`])
     } catch (err) {
       if (isPushRejected(err) && round < maxRounds) {
-        progress({ step: 'fetch', message: `${repo.remote} moved on while pushing (someone pushed first): joining again` })
+        progress({ step: 'fetch', ...codedLine('sync.moved_on', { remote: repo.remote }) })
         continue
       }
       if (isPushRejected(err)) throw new SyncError('diverging', `${repo.remote} kept moving on while pushing (${maxRounds} tries): sync again`)

@@ -4,6 +4,7 @@
  * moves between screens. Snapshots are immutable, for useSyncExternalStore.
  */
 import type { ApiEvent, CurateSummary, JobInfo, JobKind, ReflectSummary, SyncSummary } from '../../shared/api'
+import type { MessageRef } from '../../shared/error-codes'
 
 export type TaskRunState = 'running' | 'done' | 'failed' | 'skipped'
 
@@ -14,9 +15,11 @@ export interface JobView {
   startedAt: string
   fraction: number
   message: string
+  /** The latest message's code and params when it came with them: the screens word it by code. */
+  messageRef?: MessageRef
   lines: string[]
-  /** Per task: its state, its latest message and (while running) the step it is at. */
-  tasks: Record<string, { state: TaskRunState; message: string; skillPath?: string; step?: string }>
+  /** Per task: its state, its latest message (with its code when it has one) and (while running) the step it is at. */
+  tasks: Record<string, { state: TaskRunState; message: string; messageRef?: MessageRef; skillPath?: string; step?: string }>
   result?: ReflectSummary | CurateSummary | SyncSummary
   error?: string
 }
@@ -47,18 +50,20 @@ export class JobStore {
       const p = event.progress
       const job = this.jobs[p.jobId] ?? { jobId: p.jobId, kind: p.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }
       const tasks = { ...job.tasks }
+      const messageRef = p.messageCode ? { messageCode: p.messageCode, params: p.params ?? {} } : undefined
       if (p.taskDir) {
         const state: TaskRunState | undefined =
           p.stage === 'task-start' ? 'running' : p.stage === 'task-done' ? 'done' : p.stage === 'task-failed' ? 'failed' : p.stage === 'task-skipped' ? 'skipped' : undefined
         const prev = tasks[p.taskDir]
-        if (state) tasks[p.taskDir] = { state, message: p.message, skillPath: p.skillPath ?? prev?.skillPath }
-        else if (p.stage === 'task-step') tasks[p.taskDir] = { state: 'running', message: p.message, step: p.step, skillPath: prev?.skillPath }
-        else if (!prev) tasks[p.taskDir] = { state: 'running', message: p.message }
+        if (state) tasks[p.taskDir] = { state, message: p.message, messageRef, skillPath: p.skillPath ?? prev?.skillPath }
+        else if (p.stage === 'task-step') tasks[p.taskDir] = { state: 'running', message: p.message, messageRef, step: p.step, skillPath: prev?.skillPath }
+        else if (!prev) tasks[p.taskDir] = { state: 'running', message: p.message, messageRef }
       }
       // a step repeating (the model wait ticks) updates the task line, not the job log
       const repeat = p.stage === 'task-step' && p.taskDir !== undefined && job.tasks[p.taskDir]?.step === p.step
       const line = p.message && !repeat ? [...job.lines, p.taskDir ? `[${p.taskDir}] ${p.message}` : p.message].slice(-MAX_LINES) : job.lines
-      this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), message: p.message || job.message, lines: line, tasks })
+      const latest = p.message ? { message: p.message, messageRef } : { message: job.message, messageRef: job.messageRef }
+      this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), ...latest, lines: line, tasks })
     } else if (event.type === 'job.done') {
       const job = this.jobs[event.jobId] ?? { jobId: event.jobId, kind: event.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }
       this.put({ ...job, state: event.state, fraction: event.state === 'done' ? 1 : job.fraction, result: event.result, error: event.error })

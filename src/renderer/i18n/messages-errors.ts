@@ -329,6 +329,15 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'reflect.totals': '新建 {created}，跳过 {skipped}，失败 {failed}',
   'reflect.totals_cancelled': '新建 {created}，跳过 {skipped}，失败 {failed}，已取消',
   'reflect.auto_enhance': '自动增强：{root} 中有 {n} 个新完成的任务',
+  // progress of a sync
+  'sync.checking': '正在检查仓库',
+  'sync.committing': '正在记录本地修改',
+  'sync.fetching': '正在从 {remote} 获取',
+  'sync.joining': '正在合并来自 {remote} 的 {n} 项修改',
+  'sync.applying': '正在写入收到的修改',
+  'sync.finishing': '正在完成上次中断的同步',
+  'sync.sending': '正在向 {remote} 发送 {n} 项修改',
+  'sync.moved_on': '推送时 {remote} 已有更新（有人先推送了）：重新合并',
   // progress of curation
   'curate.loaded': '已加载 {n} 个技能',
   'curate.step1': '第 1 步：合并相似技能…',
@@ -366,6 +375,11 @@ export function translateMessage(ref: { messageCode?: unknown; params?: unknown 
   if (!ref || !isMessageCode(ref.messageCode)) return fallback
   const params = ref.params && typeof ref.params === 'object' && !Array.isArray(ref.params) ? (ref.params as MessageParams) : {}
   return fillTemplate(templateOf(ref.messageCode, lang), params, (code) => templateOf(code, lang))
+}
+
+/** A line by its code when it came with one, else its text read back (translateText). */
+export function translateLine(ref: { messageCode?: unknown; params?: unknown } | null | undefined, text: string, lang: Lang): string {
+  return ref && isMessageCode(ref.messageCode) ? translateMessage(ref, text, lang) : translateText(text, lang)
 }
 
 /**

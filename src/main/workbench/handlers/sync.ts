@@ -29,7 +29,7 @@ export function syncHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SyncMetho
             const base = STEP_FRACTION[p.step] ?? 0
             const span = p.step === 'apply' ? 0.35 : 0
             const fraction = p.total ? base + span * ((p.done ?? 0) / p.total) : base
-            job.progress({ fraction, stage: p.step, message: p.message, ...(p.total ? { index: p.done ?? 0, total: p.total } : {}) })
+            job.progress({ fraction, stage: p.step, message: p.message, messageCode: p.messageCode, params: p.params, ...(p.total ? { index: p.done ?? 0, total: p.total } : {}) })
           }
         })
         await ctx.selfWrites.note([path.join(info.path, '.skillbench', 'plan.json')])

@@ -14,7 +14,7 @@ import { formatDate } from '../../components/format'
 import { useFocusSoon } from '../../components/focus-soon'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 import { authorName } from '../overview/OverviewScreen'
 import { groupChanges, proposalReason, proposalTitle, sharedWords } from './proposal-text'
 import type { FileMove } from './proposal-text'
@@ -104,7 +104,7 @@ export function CurateScreen(): React.JSX.Element {
       {job && job.state !== 'done' && (
         <div className="panel" tabIndex={-1} data-testid="curate-job">
           <ProgressBar value={job.fraction} label={t('curate.computing')} testId="curate-progress" />
-          <p className="muted">{job.state === 'running' ? translateText(job.message, lang) : t(`job.state.${job.state}`)}</p>
+          <p className="muted">{job.state === 'running' ? translateLine(job.messageRef, job.message, lang) : t(`job.state.${job.state}`)}</p>
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.curate" />}
         </div>
       )}

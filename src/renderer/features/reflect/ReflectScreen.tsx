@@ -11,7 +11,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine, translateText } from '../../i18n/messages-errors'
 import { taskTime } from '../../../shared/task-time'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
@@ -127,14 +127,14 @@ export function ReflectScreen(): React.JSX.Element {
             </Badge>
           </div>
           <ProgressBar value={job.fraction} label={t('reflect.progress')} testId="reflect-progress" />
-          <p className="muted">{translateText(job.message, lang)}</p>
+          <p className="muted">{translateLine(job.messageRef, job.message, lang)}</p>
           {Object.keys(job.tasks).length > 0 && (
             <ul className="task-states">
               {Object.entries(job.tasks).map(([dir, s]) => (
                 <li key={dir}>
                   <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span>{' '}
                   <span className="cell-sub" data-testid="task-step">
-                    {translateText(s.message, lang)}
+                    {translateLine(s.messageRef, s.message, lang)}
                   </span>
                 </li>
               ))}

@@ -13,7 +13,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 
 export function SyncPanel(props: { library: string }): React.JSX.Element | null {
   const { t, lang } = useI18n()
@@ -74,7 +74,7 @@ export function SyncPanel(props: { library: string }): React.JSX.Element | null 
       {job && running && (
         <div aria-live="polite">
           <ProgressBar value={job.fraction} label={t('sync.running', { remote: s.remote ?? '' })} testId="sync-progress" />
-          <p className="muted">{translateText(job.message, lang)}</p>
+          <p className="muted">{translateLine(job.messageRef, job.message, lang)}</p>
         </div>
       )}
       {result && (
