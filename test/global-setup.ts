@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 
 /**
- * Removes the run's folder (temporary files, caches; made by vitest.config.ts) when the run ends, so test runs
+ * Removes the run's folder (temporary files, caches; made by vitest.config.mts) when the run ends, so test runs
  * do not pile folders up in the system's temporary folder. SKILLBENCH_KEEP_TEST_TMP=1 keeps it to look at after
  * a failure.
  */

@@ -1,7 +1,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+// An ES module (.mts): Vite loads it as such, without the 'ESM syntax in a file loaded as CommonJS' warning.
+const __dirname = path.dirname(fileURLToPath(import.meta.url))
 
 // Everything a test run writes outside the project goes to one folder of this run, removed when the run ends
 // (test/global-setup.ts): temporary folders (TMPDIR, so os.tmpdir() in the tests and every process they start)
