@@ -148,6 +148,8 @@ describe('Agent Skills SKILL.md', () => {
     ])
     expect(validateSkillMd(parseSkillMd('---\nname: a--b\ndescription: x\n---\n'))[0]?.message).toMatch(/not kebab-case/)
     expect(validateSkillMd(parseSkillMd(`---\nname: ${'a'.repeat(65)}\ndescription: x\n---\n`))[0]?.message).toBe('name must be 1–64 characters, it has 65')
+    // each finding carries its code (error-codes.ts), so install and deploy match on it, not on the words
+    expect(validateSkillMd(parseSkillMd(`---\nname: ${'a'.repeat(65)}\ndescription: x\n---\n`))[0]).toMatchObject({ messageCode: 'skillmd.name_length', params: { max: 64, n: 65 } })
   })
 
   it('slugifies names to kebab-case ≤ 64 and suffixes collisions', () => {

@@ -99,7 +99,7 @@ export function renderSkill(s: LibrarySkill, name: string): RenderedSkill {
     const record = parseSkillMd(s.text)
     // Extra top-level keys are other agents' extensions (Claude Code's `disable-model-invocation`…): agents that do
     // not know them ignore them, so they stay where their authors put them; the name and description limits hold.
-    const errors = validateSkillMd(record, { dirName: name }).filter((p) => p.level === 'error' && !p.message.startsWith('unexpected top-level key '))
+    const errors = validateSkillMd(record, { dirName: name }).filter((p) => p.level === 'error' && p.messageCode !== 'skillmd.unexpected_key')
     if (errors.length === 0) {
       text = s.text
       verbatim = true

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
 import { isPlainObject } from './safe-yaml'
 import { parseFrontMatter, serializeFrontMatter } from './front-matter'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 /** The only top-level front-matter keys the Agent Skills spec allows. */
 export const SKILL_MD_KEYS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'metadata'] as const
@@ -227,6 +228,9 @@ export function toSkillMd(skill: PortableSkill, opts: ToSkillMdOptions = {}): Sk
 export interface Problem {
   level: 'error' | 'warning'
   message: string
+  /** The message's code and params (error-codes.ts) when the validator has them: a client matches on the code. */
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 /** Options of `validateSkillMd`. */
@@ -243,74 +247,75 @@ export interface SkillMdValidateOptions {
 export function validateSkillMd(record: SkillMdRecord, opts: SkillMdValidateOptions = {}): Problem[] {
   const fm = record.frontMatter
   const out: Problem[] = []
-  const error = (message: string): void => void out.push({ level: 'error', message })
-  const warn = (message: string): void => void out.push({ level: 'warning', message })
+  const finding = (level: Problem['level'], c: CodedText): void => void out.push({ level, message: c.text, messageCode: c.messageCode, params: c.params })
+  const error = (code: MessageCode, params: MessageParams = {}): void => finding('error', coded(code, params))
+  const warn = (code: MessageCode, params: MessageParams = {}): void => finding('warning', coded(code, params))
   const name = fm.name
   if (name === undefined) {
-    error('name is missing (required: lowercase letters, digits and hyphens, at most 64 characters)')
+    error('skillmd.name_missing')
   } else if (typeof name !== 'string') {
-    error(`name must be a string, got ${JSON.stringify(name)}`)
+    error('skillmd.name_not_string', { value: String(JSON.stringify(name)) })
   } else {
     if (name.length === 0 || name.length > MAX_NAME_CHARS) {
-      error(`name must be 1–${MAX_NAME_CHARS} characters, it has ${name.length}`)
+      error('skillmd.name_length', { max: MAX_NAME_CHARS, n: name.length })
     }
     if (!SKILL_NAME_PATTERN.test(name)) {
-      error(`name "${name}" is not kebab-case: use only lowercase letters, digits and single hyphens, not at the start or end (e.g. "${slugifySkillName(name)}")`)
+      error('skillmd.name_not_kebab', { name, example: slugifySkillName(name) })
     }
     if (opts.dirName !== undefined && opts.dirName !== name) {
-      error(`name "${name}" must match its folder name "${opts.dirName}"`)
+      error('skillmd.name_not_folder', { name, folder: opts.dirName })
     }
     if (/anthropic|claude/.test(name)) {
-      warn(`name "${name}" contains a reserved word ("anthropic" or "claude") that some hosts refuse`)
+      warn('skillmd.name_reserved_word', { name })
     }
   }
   const description = fm.description
   if (description === undefined) {
-    error('description is missing (required: what the skill does and when to use it, at most 1024 characters)')
+    error('skillmd.description_missing')
   } else if (typeof description !== 'string') {
-    error(`description must be a string, got ${JSON.stringify(description)}`)
+    error('skillmd.description_not_string', { value: String(JSON.stringify(description)) })
   } else {
     if (description.trim() === '') {
-      error('description is empty')
+      error('skillmd.description_empty')
     }
     if (description.length > MAX_DESCRIPTION_CHARS) {
-      error(`description is ${description.length} characters, the limit is ${MAX_DESCRIPTION_CHARS}`)
+      error('skillmd.description_too_long', { n: description.length, max: MAX_DESCRIPTION_CHARS })
     }
     if (/<\/?[a-zA-Z][^>]*>/.test(description)) {
-      warn('description contains XML/HTML tags, which some hosts refuse')
+      warn('skillmd.description_tags')
     }
   }
   if (fm.license !== undefined && typeof fm.license !== 'string') {
-    error('license must be a string (a license name or the name of a bundled license file)')
+    error('skillmd.license_not_string')
   }
   const compat = fm.compatibility
   if (compat !== undefined && (typeof compat !== 'string' || compat.length === 0 || compat.length > MAX_COMPATIBILITY_CHARS)) {
-    error(`compatibility must be a string of 1–${MAX_COMPATIBILITY_CHARS} characters`)
+    error('skillmd.compatibility', { max: MAX_COMPATIBILITY_CHARS })
   }
   if (fm['allowed-tools'] !== undefined && typeof fm['allowed-tools'] !== 'string') {
-    error('allowed-tools must be a space-delimited string of tool names')
+    error('skillmd.allowed_tools')
   }
   const metadata = fm.metadata
   if (metadata !== undefined) {
     if (!isPlainObject(metadata)) {
-      error('metadata must be a mapping of keys to values')
+      error('skillmd.metadata_not_mapping')
     } else {
       for (const [key, value] of Object.entries(metadata)) {
         // Our own bookkeeping is a nested mapping by design (issue 2); other keys follow the spec's string values.
         if (key !== CARRIER_KEY && typeof value !== 'string') {
-          warn(`metadata.${key} is not a string (the spec expects string values)`)
+          warn('skillmd.metadata_value', { key })
         }
       }
     }
   }
   for (const key of Object.keys(fm)) {
     if (!(SKILL_MD_KEYS as readonly string[]).includes(key)) {
-      error(`unexpected top-level key "${key}" (allowed: ${SKILL_MD_KEYS.join(', ')}); move it under metadata`)
+      error('skillmd.unexpected_key', { key, allowed: SKILL_MD_KEYS.join(', ') })
     }
   }
   const lines = record.body.split('\n').length
   if (lines > 500) {
-    warn(`body has ${lines} lines; keep SKILL.md under 500 lines and move details to references/`)
+    warn('skillmd.body_long', { n: lines })
   }
   return out
 }

@@ -91,7 +91,7 @@ export interface Candidate {
  * extensions (Claude Code's `disable-model-invocation`, collections' `category`…) and stay as written; a description
  * over 1024 characters is kept whole (deploy shortens it for agents, the full text going to the body).
  */
-const TOLERATED = [/^unexpected top-level key /, /^description is \d+ characters, the limit is \d+$/]
+const TOLERATED: ReadonlySet<string> = new Set(['skillmd.unexpected_key', 'skillmd.description_too_long'])
 
 /** Why a skill's SKILL.md cannot go into the library as it is (null when it can), its name, and notes. Pure. */
 export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: string | null; text: string; notes: string[] } {
@@ -101,11 +101,11 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: textParam(parsed.reason) }).text, text: decoded.text, notes: [] }
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
-  const errors = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name })
-    .filter((p) => p.level === 'error')
-    .map((p) => p.message)
-  const fatal = errors.filter((m) => !TOLERATED.some((re) => re.test(m)))
-  if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: fatal.join('; ') }).text, text: decoded.text, notes: [] }
+  const found = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name }).filter((p) => p.level === 'error')
+  const errors = found.map((p) => p.message)
+  const fatal = found.filter((p) => !TOLERATED.has(p.messageCode ?? ''))
+  const one = fatal.length === 1 && fatal[0]!.messageCode ? { messageCode: fatal[0]!.messageCode, params: fatal[0]!.params ?? {} } : null
+  if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: one ?? fatal.map((p) => p.message).join('; ') }).text, text: decoded.text, notes: [] }
   if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
   const reserved = reservedNameProblem(name)
   if (reserved) return { name, problem: reserved.text, text: decoded.text, notes: [] }
