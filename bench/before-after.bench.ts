@@ -16,8 +16,8 @@
  * - BEFORE_AFTER_SMALL=1                            every library 50× smaller (to try the harness);
  * - BEFORE_AFTER_NO_BUILD=1                         skip `npm run build` here (the build must then be current).
  * Each side has its own copy of every library and its own cache and settings folders, so neither build's saved
- * indexes, plans or search daemons serve the other. A flag a row uses that the before build's `--help` does not
- * show skips that row with the reason. Figures are reported, never asserted.
+ * indexes, plans or search daemons serve the other. A flag a row uses that either build's `--help` does not show
+ * skips that row with the reason. Figures are reported, never asserted.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -154,10 +154,12 @@ function measure(s: Side, spec: RowSpec): Measured {
 
 /** One row: each side's warm-up, then the pairs, the order flipped every pair so neither side always goes first. */
 function pairRow(before: Side, after: Side, spec: RowSpec): void {
-  const missing = unknownFlags(before, spec.args(before))
-  if (missing.length) {
-    rows.push({ command: spec.command, goal: spec.goal, agreement: '', note: `not run: the before build has no ${missing.join(', ')}` })
-    return
+  for (const s of [before, after]) {
+    const missing = unknownFlags(s, spec.args(s))
+    if (missing.length) {
+      rows.push({ command: spec.command, goal: spec.goal, agreement: '', note: `not run: the ${s.name} build has no ${missing.join(', ')}` })
+      return
+    }
   }
   log(`${spec.command.replace(/`/g, '')}…`)
   const runs: Record<Side['name'], Measured[]> = { before: [], after: [] }
