@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { messageRefOf } from '../../shared/message-match'
 import type { ApiEvent, CurateSummary, JobInfo, JobKind, JobProgress, ReflectSummary, SyncSummary } from '../../shared/api'
 
 type JobResult = ReflectSummary | CurateSummary | SyncSummary
@@ -41,8 +40,9 @@ export class JobRegistry {
     const ctx: JobContext = {
       jobId,
       signal: controller.signal,
-      // the line's code and params, so every transport's client words it by code (error-codes.ts)
-      progress: (p) => this.emit({ type: 'job.progress', progress: { ...(p.messageCode ? {} : messageRefOf(p.message)), ...p, jobId, kind } })
+      // a line with its code and params when its producer gave them (error-codes.ts); a line without one is words,
+      // which the app reads back itself (translateLine): nothing is guessed here
+      progress: (p) => this.emit({ type: 'job.progress', progress: { ...p, jobId, kind } })
     }
     const run = async (): Promise<void> => {
       // let the caller receive the JobInfo before the first event
