@@ -48,6 +48,23 @@ describe('content judge', () => {
     expect(judge.sharedSubject([at('zoho_mail'), mail])).toBe('Zoho Mail')
   })
 
+  it('judges a pair asked again (another bar, the other order, after its words were changed) as a fresh judge does', () => {
+    const skills = [...FILLER, templated('Zoho Mail', 'zoho_mail'), { ...templated('Zoho Mail', 'zoho_mail'), path: 'vendor/skills/zoho-mail-y/SKILL.md' }, templated('Genderize', 'genderize')]
+    const n = skills.length
+    const asked = [[n - 3, n - 2], [n - 2, n - 3], [n - 3, n - 1], [0, 1]] as const
+    const fresh = (a: number, b: number, bar: 'merge' | 'consolidate'): unknown => judgeOf(skills).judge.judge(a, b, bar)
+    const { judge } = judgeOf(skills)
+    for (const bar of ['merge', 'consolidate', 'merge'] as const) {
+      for (const [a, b] of asked) {
+        const v = judge.judge(a, b, bar)
+        expect(v).toEqual(fresh(a, b, bar))
+        // a caller's changes to one verdict's words stay out of the next verdict
+        v.shared.push('changed')
+      }
+    }
+    expect(judge.judge(n - 3, n - 2, 'merge').shared).toEqual(['zoho', 'mail'])
+  })
+
   it('never reads a folder or a name: the verdicts are the same with both replaced', () => {
     const skills = [...FILLER, templated('Gender API', 'gender_api'), templated('Genderize', 'genderize'), templated('Zoho Mail', 'zoho_mail'), templated('Zoho Mail', 'zoho_mail')]
     skills[skills.length - 1] = { ...skills[skills.length - 1]!, path: 'vendor/skills/zoho-mail-y/SKILL.md' }

@@ -162,6 +162,12 @@ export interface PairVerdict {
   shared: string[]
 }
 
+/** What judge() measures of a pair before any bar; noSubject: one of them has no subject words (never the same). */
+type PairFacts = Omit<PairVerdict, 'same'> & { noSubject: boolean }
+
+/** Pairs' measures kept at most (judge()'s memo). */
+const PAIR_FACTS_LIMIT = 10_000
+
 /**
  * The judge of one library: subjects and template words are worked out on first use, per skill and per family,
  * so a plan pays only for the skills its candidate pairs touch (and their families' subjects).
@@ -172,6 +178,11 @@ export class ContentJudge {
   private readonly templates = new Map<number, FamilyTemplate>()
   /** A subject word's index terms (its stem; a Chinese word's characters and pairs). */
   private readonly wordTerms = new Map<string, string[]>()
+  /**
+   * What judge() finds of a pair, whatever the bar, by a·skills + b (the order matters: `shared` follows a's words).
+   * A plan judges the same pairs again: its groups' evidence and shared subject (half of a 3,000-skill plan's calls).
+   */
+  private readonly pairFacts = new Map<number, PairFacts>()
 
   /** `text`: what each skill's text holds, from the similarity index (see TextTerms). */
   constructor(
@@ -182,6 +193,28 @@ export class ContentJudge {
 
   /** Whether skills a and b are the same skill at the given bar. */
   judge(a: number, b: number, bar: JudgeBar): PairVerdict {
+    const key = a * this.skills.length + b
+    let facts = this.pairFacts.get(key)
+    if (!facts) {
+      facts = this.factsOf(a, b)
+      // Bounded (a large library's memory is near its limit): what comes again comes soon after.
+      if (this.pairFacts.size >= PAIR_FACTS_LIMIT) this.pairFacts.clear()
+      this.pairFacts.set(key, facts)
+    }
+    const { jaccard, covered, from } = facts
+    // A verdict of its own each time (callers keep `shared`: a proposal's subject words).
+    const shared = facts.shared.slice()
+    if (facts.noSubject) return { same: false, jaccard, covered, from, shared }
+    const need = BARS[bar]
+    const same =
+      from === 'heading'
+        ? (jaccard >= need.jaccard - 1e-9 && covered >= need.covered - 1e-9) || (jaccard >= need.halfJaccard - 1e-9 && covered === 1)
+        : covered >= need.coveredLong - 1e-9
+    return { same, jaccard, covered, from, shared }
+  }
+
+  /** judge()'s measures of a pair, before any bar. */
+  private factsOf(a: number, b: number): PairFacts {
     let from: 'heading' | 'description' = 'heading'
     let sa = this.subject(a, 'heading')
     let sb = this.subject(b, 'heading')
@@ -191,16 +224,11 @@ export class ContentJudge {
       sa = this.subject(a, 'description')
       sb = this.subject(b, 'description')
     }
-    if (sa.length === 0 || sb.length === 0) return { same: false, jaccard: 0, covered: 0, from, shared: [] }
+    if (sa.length === 0 || sb.length === 0) return { noSubject: true, jaccard: 0, covered: 0, from, shared: [] }
     const shared = sa.filter((w) => sb.some((x) => sameWord(w, x)))
     const jaccard = shared.length / (sa.length + sb.length - shared.length)
     const covered = Math.min(this.coveredBy(sa, sb, b), this.coveredBy(sb, sa, a))
-    const need = BARS[bar]
-    const same =
-      from === 'heading'
-        ? (jaccard >= need.jaccard - 1e-9 && covered >= need.covered - 1e-9) || (jaccard >= need.halfJaccard - 1e-9 && covered === 1)
-        : covered >= need.coveredLong - 1e-9
-    return { same, jaccard, covered, from, shared }
+    return { noSubject: false, jaccard, covered, from, shared }
   }
 
   /**
