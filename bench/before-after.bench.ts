@@ -27,7 +27,7 @@ import { writeDataRoot } from './agiagent-logs'
 import { prepareCommitBuild } from './commit-build'
 import { OTHER_SHAPES } from './cluster-corpus'
 import { queryOf, writeCorpusLibrary, writeMixedLibrary } from './libraries'
-import { buildStaleReason, mb, median, medMin, ms, runOnce, timeWithRss } from './measure'
+import { buildStaleReason, mb, runBenchMain, median, medMin, ms, runOnce, timeWithRss } from './measure'
 import { compareCuratePlans, compareItems, compareQueryHits } from './output-agreement'
 
 const ROOT = path.resolve(__dirname, '..')
@@ -385,9 +385,4 @@ async function main(): Promise<void> {
   process.stdout.write(out.join('\n') + '\n')
 }
 
-main()
-  .catch((err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
-    process.exitCode = 1
-  })
-  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }))
+runBenchMain(main, tmp)

@@ -31,7 +31,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { chromium } from 'playwright-core'
 import { writeCorpusLibrary, writeMixedLibrary } from './libraries'
-import { buildStaleReason, mb, median, medMin, ms, percentile, runOnce as runWhole, timeRuns as timeWhole, timeWithRss as timeWholeWithRss, type Run } from './measure'
+import { buildStaleReason, mb, runBenchMain, median, medMin, ms, percentile, runOnce as runWhole, timeRuns as timeWhole, timeWithRss as timeWholeWithRss, type Run } from './measure'
 
 const ROOT = path.resolve(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'skillbench.cjs')
@@ -548,9 +548,4 @@ async function main(): Promise<void> {
   process.stdout.write(out.join('\n') + '\n')
 }
 
-main()
-  .catch((err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
-    process.exitCode = 1
-  })
-  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }))
+runBenchMain(main, tmp)

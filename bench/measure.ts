@@ -75,3 +75,13 @@ export function buildStaleReason(root: string): string {
   const changed = manifest.sources.find((source) => (fs.statSync(path.join(root, source), { throwIfNoEntry: false })?.mtimeMs ?? Infinity) > manifest.builtAt)
   return changed ? `${changed} changed after the build` : ''
 }
+
+/** Runs a bench's `main`: a failure's stack on stderr and exit code 1; its scratch folder removed either way. */
+export function runBenchMain(main: () => Promise<void>, scratch: string): void {
+  main()
+    .catch((err: unknown) => {
+      process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
+      process.exitCode = 1
+    })
+    .finally(() => fs.rmSync(scratch, { recursive: true, force: true }))
+}

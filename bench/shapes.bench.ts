@@ -17,7 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { BENCH_SHAPE, OTHER_SHAPES, type CorpusShape } from './cluster-corpus'
 import { queryOf, writeCorpusLibrary } from './libraries'
-import { buildStaleReason, mb, median, medMin, ms, runOnce, timeRuns, timeWithRss, type Run } from './measure'
+import { buildStaleReason, mb, runBenchMain, median, medMin, ms, runOnce, timeRuns, timeWithRss, type Run } from './measure'
 
 const ROOT = path.resolve(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'skillbench.cjs')
@@ -210,9 +210,4 @@ async function main(): Promise<void> {
   process.stdout.write(out.join('\n') + '\n')
 }
 
-main()
-  .catch((err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`)
-    process.exitCode = 1
-  })
-  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }))
+runBenchMain(main, tmp)
