@@ -129,9 +129,17 @@ function slotOf(key: number, mask: number): number {
 /**
  * Which lines are boilerplate (1) — exact — given every document's line keys (document d's lines are
  * [linePtr[d], linePtr[d+1]) of `lines`); null when none is. `lineOf(d, start)`: the line of document d that
- * starts at `start`, asked for only where a line may be boilerplate.
+ * starts at `start`, asked for only where a line may be boilerplate. `flaggedLines`, when given, receives the text of
+ * every flagged line in line order (as lineOf gave it: a caller that needs them again need not cut them out again).
  */
-export function boilerplateFlags(docCount: number, lineOf: (d: number, start: number) => string, lines: LineKeys, linePtr: Uint32Array, options: BoilerplateOptions = {}): Uint8Array | null {
+export function boilerplateFlags(
+  docCount: number,
+  lineOf: (d: number, start: number) => string,
+  lines: LineKeys,
+  linePtr: Uint32Array,
+  options: BoilerplateOptions = {},
+  flaggedLines?: string[]
+): Uint8Array | null {
   const threshold = thresholdOf(docCount, options)
   if (docCount < threshold) return null
   // Direct-mapped counters: slot s holds [documents counted, last document + 1]. Lines sharing a slot add up, so a
@@ -159,6 +167,7 @@ export function boilerplateFlags(docCount: number, lineOf: (d: number, start: nu
   // Exact document counts, only for lines whose counter reached the threshold.
   const candidates: number[] = []
   const texts: string[] = []
+  const raws: string[] = []
   const df = new Map<string, number>()
   const seen = new Set<string>()
   // Boilerplate repeats word for word: each distinct raw line is normalised once.
@@ -176,6 +185,7 @@ export function boilerplateFlags(docCount: number, lineOf: (d: number, start: nu
       }
       candidates.push(k)
       texts.push(line)
+      if (flaggedLines) raws.push(raw)
       if (seen.has(line)) continue
       seen.add(line)
       df.set(line, (df.get(line) ?? 0) + 1)
@@ -186,6 +196,7 @@ export function boilerplateFlags(docCount: number, lineOf: (d: number, start: nu
     if ((df.get(texts[c] as string) as number) < threshold) return
     flags ??= new Uint8Array(lines.count)
     flags[k] = 1
+    flaggedLines?.push(raws[c] as string)
   })
   return flags
 }
@@ -210,13 +221,9 @@ function keysOf(docs: readonly string[]): { lines: LineKeys; linePtr: Uint32Arra
 /** The set of normalised lines that count as boilerplate in this corpus. */
 export function findBoilerplateLines(docs: readonly string[], options: BoilerplateOptions = {}): Set<string> {
   const { lines, linePtr } = keysOf(docs)
-  const flags = boilerplateFlags(docs.length, (d, start) => lineAt(docs[d] as string, start), lines, linePtr, options)
-  const out = new Set<string>()
-  if (!flags) return out
-  docs.forEach((doc, d) => {
-    for (let k = linePtr[d] as number; k < (linePtr[d + 1] as number); k++) if (flags[k] === 1) out.add(normaliseLine(lineText(doc, lines, k)))
-  })
-  return out
+  const flagged: string[] = []
+  boilerplateFlags(docs.length, (d, start) => lineAt(docs[d] as string, start), lines, linePtr, options, flagged)
+  return new Set(flagged.map(normaliseLine))
 }
 
 /** Each document without its boilerplate lines (documents without any come back as the same strings). */

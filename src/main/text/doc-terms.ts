@@ -448,19 +448,20 @@ function prepareDocs(docs: readonly IndexDoc[], options: DocTermsOptions): reado
 function dropBoilerplate(terms: DocTerms, docs: readonly IndexDoc[], options: DocTermsOptions): DocTerms {
   if (!terms.lines || options.tokenizer) return terms
   const lineOf = (d: number, start: number): string => lineOfDoc(docs[d] as IndexDoc, start)
-  const flags = boilerplateFlags(docs.length, lineOf, terms.lines, terms.linePtr, options.boilerplate)
-  if (flags) terms.nEnt = dropLines(lineOf, terms.lines, terms.linePtr, flags, terms.dict, terms.docPtr, terms.entTerm, terms.entCount)
+  const flagged: string[] = []
+  const flags = boilerplateFlags(docs.length, lineOf, terms.lines, terms.linePtr, options.boilerplate, flagged)
+  if (flags) terms.nEnt = dropLines(flagged, terms.linePtr, flags, terms.dict, terms.docPtr, terms.entTerm, terms.entCount)
   return terms
 }
 
 /**
  * Takes the terms of the flagged (boilerplate) lines out of their documents' counts, then compacts the
  * entries (a term left with count 0 leaves its document). Each distinct line text is tokenized once.
- * Returns the new number of entries; docPtr is rewritten in place.
+ * `flagged`: the flagged lines' texts in line order (boilerplateFlags cut them out already, and their strings
+ * keep their hash for the lookups here). Returns the new number of entries; docPtr is rewritten in place.
  */
 function dropLines(
-  lineOf: (d: number, start: number) => string,
-  lines: LineKeys,
+  flagged: readonly string[],
   linePtr: Uint32Array,
   flags: Uint8Array,
   dict: TermDictionary,
@@ -472,6 +473,7 @@ function dropLines(
   const slotOf = new Int32Array(dict.terms.length)
   let out = 0
   let first = 0
+  let next = 0
   const n = docPtr.length - 1
   for (let d = 0; d < n; d++) {
     const last = docPtr[d + 1] as number
@@ -482,7 +484,7 @@ function dropLines(
         slotsSet = true
         for (let e = first; e < last; e++) slotOf[entTerm[e] as number] = e
       }
-      const text = lineOf(d, lines.start[k] as number)
+      const text = flagged[next++] as string
       let ids = termsOfLine.get(text)
       if (ids === undefined) {
         ids = []
