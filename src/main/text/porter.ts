@@ -107,8 +107,11 @@ type Replacements = ReadonlyArray<readonly [string, string]>
  */
 function replacePatterns(token: string, replacements: Replacements, threshold?: number): string {
   let result = token
+  const last = token.charCodeAt(token.length - 1)
   for (const [suffix, by] of replacements) {
-    if (threshold === undefined || measure(replaceSuffix(token, suffix, '')) > threshold) result = replaceSuffix(result, suffix, by) || result
+    // Another last letter cannot end in the suffix: no endsWith call (most suffixes, for every new word)
+    const without = last === suffix.charCodeAt(suffix.length - 1) ? replaceSuffix(token, suffix, '') : null
+    if (threshold === undefined || measure(without) > threshold) result = replaceSuffix(result, suffix, by) || result
   }
   return result
 }
