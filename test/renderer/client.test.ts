@@ -179,7 +179,7 @@ describe('job store', () => {
     expect(job.fraction).toBe(1) // clamped
     expect(job.tasks).toEqual({ a: { state: 'done', message: 'made skill', skillPath: undefined }, b: { state: 'failed', message: 'boom', skillPath: undefined } })
     expect(job.lines).toHaveLength(500)
-    expect(job.lines.at(-1)).toBe('line 599')
+    expect(job.lines.at(-1)).toEqual({ text: 'line 599' })
     store.apply({ type: 'job.done', jobId: 'j1', kind: 'reflect', state: 'failed', error: 'model down' })
     expect(store.getSnapshot().j1).toMatchObject({ state: 'failed', error: 'model down' })
     expect(notified).toBe(605)

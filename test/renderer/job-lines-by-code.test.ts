@@ -17,6 +17,15 @@ describe('job lines are worded by their code in the app', () => {
     expect(translateLine(job.messageRef, 'some other English', 'zh')).toBe(translateLine(job.messageRef, waiting.message, 'zh'))
   })
 
+  it('the job log keeps each line\'s task and code, so the log is worded by code as the status line is', () => {
+    const store = new JobStore()
+    const reading = codedLine('reflect.reading', { requests: 1, calls: 4, errors: 1 })
+    store.apply({ type: 'job.progress', progress: { jobId: 'l', kind: 'reflect', fraction: 0.1, stage: 'task-step', step: 'read', taskDir: 'output_1', ...reading } })
+    const [line] = store.getSnapshot().l!.lines
+    expect(line).toEqual({ text: reading.message, taskDir: 'output_1', ref: { messageCode: 'reflect.reading', params: { requests: 1, calls: 4, errors: 1 } } })
+    expect(translateLine(line!.ref, line!.text, 'zh')).toBe('读取轨迹：1 个请求，4 次工具调用，1 个错误')
+  })
+
   it('a line without a code (an older build, a plain job line) falls back to its text', () => {
     const store = new JobStore()
     store.apply({ type: 'job.progress', progress: { jobId: 'k', kind: 'sync', fraction: 0, stage: 'check', message: 'Packing the objects' } })

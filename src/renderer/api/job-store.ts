@@ -17,11 +17,19 @@ export interface JobView {
   message: string
   /** The latest message's code and params when it came with them: the screens word it by code. */
   messageRef?: MessageRef
-  lines: string[]
+  /** The job's log, each line with its task and its code when it came with one (the log is worded by code too). */
+  lines: JobLine[]
   /** Per task: its state, its latest message (with its code when it has one) and (while running) the step it is at. */
   tasks: Record<string, { state: TaskRunState; message: string; messageRef?: MessageRef; skillPath?: string; step?: string }>
   result?: ReflectSummary | CurateSummary | SyncSummary
   error?: string
+}
+
+/** One line of a job's log: its English text, the task it is about, its code and params when it came with them. */
+export interface JobLine {
+  text: string
+  taskDir?: string
+  ref?: MessageRef
 }
 
 const MAX_LINES = 500
@@ -61,7 +69,8 @@ export class JobStore {
       }
       // a step repeating (the model wait ticks) updates the task line, not the job log
       const repeat = p.stage === 'task-step' && p.taskDir !== undefined && job.tasks[p.taskDir]?.step === p.step
-      const line = p.message && !repeat ? [...job.lines, p.taskDir ? `[${p.taskDir}] ${p.message}` : p.message].slice(-MAX_LINES) : job.lines
+      const entry: JobLine = { text: p.message, ...(p.taskDir ? { taskDir: p.taskDir } : {}), ...(messageRef ? { ref: messageRef } : {}) }
+      const line = p.message && !repeat ? [...job.lines, entry].slice(-MAX_LINES) : job.lines
       const latest = p.message ? { message: p.message, messageRef } : { message: job.message, messageRef: job.messageRef }
       this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), ...latest, lines: line, tasks })
     } else if (event.type === 'job.done') {

@@ -142,7 +142,10 @@ export function ReflectScreen(): React.JSX.Element {
           )}
           {job.lines.length > 0 && (
             <pre className="job-log" data-testid="reflect-log" tabIndex={0} aria-label={t('reflect.log')}>
-              {job.lines.slice(-200).map((l) => translateText(l, lang)).join('\n')}
+              {job.lines
+                .slice(-200)
+                .map((l) => (l.taskDir ? `[${l.taskDir}] ` : '') + translateLine(l.ref, l.text, lang))
+                .join('\n')}
             </pre>
           )}
           {job.error && <ErrorNotice error={new Error(job.error)} action="failed.reflect" />}
