@@ -109,8 +109,10 @@ export function SkillsScreen(): React.JSX.Element {
         <input
           type="search"
           className="input grow"
+          // short enough to show whole in a narrow window; the full sentence is its name and tooltip
           placeholder={t('skills.searchPlaceholder')}
-          aria-label={t('skills.searchPlaceholder')}
+          aria-label={t('skills.searchLabel')}
+          title={t('skills.searchLabel')}
           data-testid="skill-search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
