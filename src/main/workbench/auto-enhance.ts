@@ -16,7 +16,8 @@ import path from 'node:path'
 import type { JobInfo, ReflectSummary } from '../../shared/api'
 import type { ScanResult, Settings, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { coded, codedLine } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
+import { codedLine } from '../../shared/error-codes'
 import type { CoreModules } from './core-modules'
 import type { AutoMemoryResult } from './memory-service'
 import { writeFileAtomic } from '../store/atomic'
@@ -145,12 +146,11 @@ export class AutoEnhancer {
       ctx.progress({ fraction: 0, stage: 'log', ...codedLine('reflect.auto_enhance', { n: tasks.length, root: path.basename(root) }) })
       const summary = await this.deps.core.reflect({ root, traces: tasks, decide: true, force: false, settings, llm }, ctx)
       await this.deps.afterReflect(summary)
-      const memory = await this.deps.evolveMemory?.(root, tasks).catch((err: unknown) => ({ proposed: 0, problems: [err instanceof Error ? err.message : String(err)] }))
+      const memory = await this.deps.evolveMemory?.(root, tasks).catch((err: unknown) => ({ proposed: 0, problems: [codedLine('memory.auto_failed', { user: [...new Set(tasks.map((t) => t.user))].join(', '), reason: reasonOf(err) })] }))
       if (memory) {
-        const line = coded('memory.auto_proposed', { n: memory.proposed })
-        ctx.progress({ fraction: 1, stage: 'log', message: line.text, messageCode: line.messageCode, params: line.params })
-        for (const problem of memory.problems) ctx.progress({ fraction: 1, stage: 'log', message: problem })
-        if (memory.problems.length) summary.warnings = [...(summary.warnings ?? []), ...memory.problems]
+        ctx.progress({ fraction: 1, stage: 'log', ...codedLine('memory.auto_proposed', { n: memory.proposed }) })
+        for (const problem of memory.problems) ctx.progress({ fraction: 1, stage: 'log', ...problem })
+        if (memory.problems.length) summary.warnings = [...(summary.warnings ?? []), ...memory.problems.map((p) => p.message)]
       }
       return summary
     })

@@ -8,7 +8,8 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { ApiError, type ApiHandlers, type LibraryInfo, type MemoryStatusResult, type MemoryWorkspaceInfo } from '../../shared/api'
-import { coded } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
+import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
 import type { TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import {
@@ -54,8 +55,8 @@ export interface MemoryServiceDeps {
 /** What the memory step of an auto-enhance run proposed (null: long-term memory is switched off). */
 export interface AutoMemoryResult {
   proposed: number
-  /** Users whose tasks had nowhere to go (no library or no memory folder yet), with why. */
-  problems: string[]
+  /** Users whose tasks had nowhere to go (no library or no memory folder yet), with why: job lines with their codes. */
+  problems: CodedLine[]
 }
 
 /**
@@ -77,14 +78,14 @@ export function autoMemoryEvolver(deps: { settings: SettingsStore; listLibraries
       const info = libraries.find((l) => l.origin === 'root' && l.root === root && l.user === user)
       const workspace = info ? (deps.settings.memoryWorkspaces[info.path] ?? defaultMemoryWorkspace(info)) : null
       if (!info || !info.exists || !workspace) {
-        out.problems.push(coded('memory.auto_no_library', { user }).text)
+        out.problems.push(codedLine('memory.auto_no_library', { user }))
         continue
       }
       try {
         const r = await evolveMemory(await fsp.realpath(info.path), tasks, { workspace, lang: settings.language })
         out.proposed += r.proposed.length
       } catch (err) {
-        out.problems.push(coded('memory.auto_failed', { user, reason: err instanceof Error ? err.message : String(err) }).text)
+        out.problems.push(codedLine('memory.auto_failed', { user, reason: reasonOf(err) }))
       }
     }
     return out
