@@ -27,15 +27,14 @@ import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
-import { judgeTasks, noSkillReason, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from './task-judgment'
+import { judgeTasks, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from './task-judgment'
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
 import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
-import { coded } from '../../shared/error-codes'
-import { codedLine, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { codedFieldsOf } from '../../shared/api-error'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
@@ -192,9 +191,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     }
     if (item.none) {
       const { trace, why, of } = item.none
-      const reason = noSkillReason(why, of)
-      summary.skipped.push({ taskDir: trace.taskDir, reason, why, ...(of ? { of } : {}) })
-      emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', ...codedLine('reflect.no_skill', { reason: noSkillReasonCoded(why, of) }) })
+      const reason = noSkillReasonCoded(why, of)
+      summary.skipped.push({ taskDir: trace.taskDir, reason: reason.text, why, ...(of ? { of } : {}) })
+      emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', ...codedLine('reflect.no_skill', { reason }) })
       return
     }
     const { trace, members } = item.unit!
