@@ -549,11 +549,6 @@ export class SearchIndex {
   }
 
   /**
-   * The index saved in `file` without its ranking arrays (`loadSavedRanking`, or a delta's), or null when it is
-   * not a usable index of this root (another tokenizer or codec version, another library, a damaged file). Listing
-   * texts are read from the same open file when first needed. Every array read is checked against the others.
-   */
-  /**
    * An index over skills already in memory, in their order (ties go to the earlier one): the same ranking with
    * no library folder behind it — a store's listing ranked as it is (a fake store, a reflection that must see the
    * skills it just wrote). It only ranks: it has no files to list, keep current or save.
@@ -564,6 +559,11 @@ export class SearchIndex {
     return index
   }
 
+  /**
+   * The index saved in `file` without its ranking arrays (`loadSavedRanking`, or a delta's), or null when it is
+   * not a usable index of this root (another tokenizer or codec version, another library, a damaged file). Listing
+   * texts are read from the same open file when first needed. Every array read is checked against the others.
+   */
   static fromFile(path: string, root: string): SearchIndex | null {
     const file = IndexFile.open(path)
     if (!file) return null
