@@ -77,7 +77,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     return key ? [key] : []
   }
   let knownSecrets: string[] = await secretsToRedact()
-  const jobs = new JobRegistry(deps.emit, (err) => toApiErrorShape(err, knownSecrets).message)
+  const jobs = new JobRegistry(deps.emit, (err) => toApiErrorShape(err, knownSecrets))
   const stores = new Map<string, Promise<SkillStore>>()
   const scans = new Map<string, { result: ScanResult; cache: unknown }>()
   // the openai SDK takes most of a second to load: only when a model is actually used

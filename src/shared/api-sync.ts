@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { JobInfo } from './api-jobs'
+import type { MessageCode } from './error-codes'
 
 /** Where a library stands with its remote, as of the last fetch (reading it never touches the network). */
 export interface SyncStatus {
@@ -23,6 +24,8 @@ export interface SyncStatus {
   conflicts: number
   /** A rebase or merge git is in the middle of (sync refuses to run then). */
   in_progress: string | null
+  /** The same by code (sync.op_rebase…), for the app to word it in its language. */
+  in_progress_code?: MessageCode | null
   /** Time of the last commit from the remote that arrived, when known. */
   last_fetch: string | null
 }

@@ -6,6 +6,7 @@
  * Every input has a runtime schema: hosts parse inputs with it before calling the core.
  */
 import type { MessageCode, MessageParams } from './error-codes'
+import type { ApiErrorShape } from './api-error'
 import { z } from 'zod'
 import type {
   CurationPlan,
@@ -348,7 +349,17 @@ export interface CurateSummary {
 export type ApiEvent =
   | { type: 'files.changed'; library?: string; root?: string; paths: string[] }
   | { type: 'job.progress'; progress: JobProgress }
-  | { type: 'job.done'; jobId: string; kind: JobKind; state: 'done' | 'failed' | 'cancelled'; result?: ReflectSummary | CurateSummary | SyncSummary; error?: string }
+  | {
+      type: 'job.done'
+      jobId: string
+      kind: JobKind
+      state: 'done' | 'failed' | 'cancelled'
+      result?: ReflectSummary | CurateSummary | SyncSummary
+      /** A failed job's English message (kept for older clients; `failure` says the same with its codes). */
+      error?: string
+      /** A failed job's error as every transport sends one: kind, English, `messageCode` + `params` to word it by. */
+      failure?: ApiErrorShape
+    }
   | { type: 'settings.changed' }
 
 /** Errors cross every transport in this shape (api-error.ts): a kind `code`, English `message`, `messageCode` + `params`. */

@@ -34,6 +34,12 @@ describe('errors of src/main carry codes (PLAIN_MESSAGE_RULES in eslint.config.m
     expect(await plainMessages('src/main/workbench/probe.ts', `${api}export const a = new ApiError('not_found', 'no such task')\nexport const b = badRequest('bad')\n`)).toBe(2)
   })
 
+  it('holds for SyncError too: why a sync cannot run is a coded message', async () => {
+    const sync = "import { coded } from '../../shared/error-codes'\nimport { SyncError } from './errors'\n"
+    expect(await plainMessages('src/main/sync/probe.ts', `${sync}export const a = (root: string) => new SyncError('not_repo', \`\${root} is not a git repository\`)\n`)).toBe(1)
+    expect(await plainMessages('src/main/sync/probe.ts', `${sync}export const b = new SyncError('detached', coded('sync.detached'))\n`)).toBe(0)
+  })
+
   it('lets a coded message through, and a coded text held in a variable', async () => {
     const file = 'src/main/deploy/probe.ts'
     expect(await plainMessages(file, `${HEAD}export const a = (id: string) => new StoreError('not_found', coded('skill.no_id', { id }))\n`)).toBe(0)

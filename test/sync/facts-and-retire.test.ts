@@ -131,6 +131,9 @@ describe('the repository and the remote', () => {
     const r = bob.sync()
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/in the middle of a rebase.*finish it \(or abort it/)
+    // --json: the same failure by code, the operation a coded param of its own (the app words both)
+    const failure = JSON.parse(r.stdout) as Record<string, unknown>
+    expect(failure).toMatchObject({ status: 'error', code: 'in_progress', message_code: 'sync.in_progress', params: { what: { messageCode: 'sync.op_rebase', params: {} }, root: bob.lib } })
     expect(bob.git('rev-parse', 'HEAD')).toBe(head)
   })
 

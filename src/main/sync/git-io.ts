@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { gitLimits, runGit, SourceError, type GitLimits } from '../sources/git'
+import type { MessageCode } from '../../shared/error-codes'
 
 export interface RepoRun extends GitLimits {
   /** The repository's working tree (the library root). */
@@ -38,17 +39,19 @@ export async function gitDir(run: RepoRun): Promise<string> {
   return path.resolve(run.dir, await gitText(run, ['rev-parse', '--git-dir']))
 }
 
-/** What git is in the middle of, from the marker files it leaves (null when nothing). */
-export function operationInProgress(gitDirPath: string): string | null {
-  const marks: Array<[string, string]> = [
-    ['rebase-merge', 'a rebase'],
-    ['rebase-apply', 'a rebase (or git am)'],
-    ['MERGE_HEAD', 'a merge'],
-    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
-    ['REVERT_HEAD', 'a revert'],
-    ['BISECT_LOG', 'a bisect']
-  ]
-  for (const [name, what] of marks) if (fs.existsSync(path.join(gitDirPath, name))) return what
+/** The marker files git leaves in the middle of an operation, with the operation's code (error-codes.ts). */
+const IN_PROGRESS_MARKS: ReadonlyArray<readonly [string, MessageCode]> = [
+  ['rebase-merge', 'sync.op_rebase'],
+  ['rebase-apply', 'sync.op_rebase_apply'],
+  ['MERGE_HEAD', 'sync.op_merge'],
+  ['CHERRY_PICK_HEAD', 'sync.op_cherry_pick'],
+  ['REVERT_HEAD', 'sync.op_revert'],
+  ['BISECT_LOG', 'sync.op_bisect']
+]
+
+/** What git is in the middle of, by code (null when nothing): a param the app words in its own language. */
+export function operationInProgressCode(gitDirPath: string): MessageCode | null {
+  for (const [name, code] of IN_PROGRESS_MARKS) if (fs.existsSync(path.join(gitDirPath, name))) return code
   return null
 }
 

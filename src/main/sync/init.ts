@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs'
 import { git, gitText, type RepoRun } from './git-io'
-import { SyncError } from './sync'
+import { SyncError } from './errors'
+import { coded } from '../../shared/error-codes'
 
 /** The remote's default branch (null when the remote has none yet: an empty repository). */
 async function remoteDefaultBranch(run: RepoRun, url: string): Promise<string | null> {
@@ -19,14 +20,14 @@ export async function initSync(opts: { library: string; url: string; env?: NodeJ
   try {
     root = fs.realpathSync(opts.library)
   } catch {
-    throw new SyncError('not_repo', `library folder not found: ${opts.library}`)
+    throw new SyncError('not_repo', coded('library.not_found', { path: opts.library }))
   }
   const run: RepoRun = { dir: root, env: opts.env, signal: opts.signal }
   const inside = await gitText(run, ['rev-parse', '--show-toplevel']).catch(() => null)
   if (inside !== null) {
-    throw new SyncError('not_repo', `${root} is already in a git repository (${inside}): add the remote with \`git remote add origin ${opts.url}\` if it has none, then run \`skillbench sync --library ${opts.library}\``)
+    throw new SyncError('not_repo', coded('sync.already_in_repo', { root, inside, url: opts.url, library: opts.library }))
   }
-  if (opts.url.trim() === '' || opts.url.startsWith('-')) throw new SyncError('no_remote', `not a repository URL: ${JSON.stringify(opts.url)}`)
+  if (opts.url.trim() === '' || opts.url.startsWith('-')) throw new SyncError('no_remote', coded('sync.bad_url', { url: JSON.stringify(opts.url) }))
   const branch = (await remoteDefaultBranch(run, opts.url)) ?? 'main'
   await git(run, ['init', '-q', '-b', branch])
   await git(run, ['remote', 'add', 'origin', opts.url])

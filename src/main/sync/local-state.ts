@@ -8,6 +8,8 @@ import path from 'node:path'
 import { listContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { LEDGER_ARCHIVE_REL, LEDGER_REL, parseLedgerChunk, type LedgerRecord } from '../store/ledger'
 import { isCloneId, newCloneId } from './team-ledger'
+import { SyncError } from './errors'
+import { coded } from '../../shared/error-codes'
 
 export const SYNC_DIR_REL = '.skillbench/sync'
 const STATE_REL = `${SYNC_DIR_REL}/state.json`
@@ -57,7 +59,7 @@ export async function readIntent(root: string): Promise<IntegrateIntent | null> 
   const text = await readContainedText(root, INTENT_REL)
   if (text === null) return null
   const v = JSON.parse(text) as IntegrateIntent
-  if (typeof v.from !== 'string' || typeof v.to !== 'string' || typeof v.branch !== 'string') throw new Error(`${INTENT_REL} is not a sync intent`)
+  if (typeof v.from !== 'string' || typeof v.to !== 'string' || typeof v.branch !== 'string') throw new SyncError('failed', coded('sync.not_intent', { file: INTENT_REL }))
   return { ...v, proposals: Array.isArray(v.proposals) ? v.proposals : [] }
 }
 

@@ -4,8 +4,9 @@
  */
 import fs from 'node:fs'
 import type { SyncStatus } from '../../shared/api-sync'
+import { coded } from '../../shared/error-codes'
 import { loadPlanOrEmpty } from '../review/plan'
-import { aheadBehind, git, gitDir, gitText, operationInProgress, revParse, type RepoRun } from './git-io'
+import { aheadBehind, git, gitDir, gitText, operationInProgressCode, revParse, type RepoRun } from './git-io'
 
 function notShared(reason: string, extra: Partial<SyncStatus> = {}): SyncStatus {
   return { shared: false, reason, remote: null, branch: null, ahead: 0, behind: 0, local_changes: 0, conflicts: 0, in_progress: null, last_fetch: null, ...extra }
@@ -22,7 +23,8 @@ export async function syncStatus(library: string, env?: NodeJS.ProcessEnv): Prom
   const top = await gitText(run, ['rev-parse', '--show-toplevel']).catch(() => null)
   if (top === null || fs.realpathSync(top) !== root) return notShared(top === null ? 'not a git repository' : `inside the repository ${top}`)
   const gd = await gitDir(run)
-  const inProgress = operationInProgress(gd)
+  const inProgressCode = operationInProgressCode(gd)
+  const inProgress = inProgressCode ? coded(inProgressCode).text : null
   const branch = await gitText(run, ['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => null)
   if (!branch) return notShared('not on a branch', { in_progress: inProgress })
   const remoteName = await gitText(run, ['config', `branch.${branch}.remote`]).catch(() => 'origin')
@@ -42,5 +44,5 @@ export async function syncStatus(library: string, env?: NodeJS.ProcessEnv): Prom
   const plan = await loadPlanOrEmpty(root).catch(() => null)
   const conflicts = plan ? plan.proposals.filter((p) => p.evidence.sync === true && (p.status ?? 'pending') === 'pending').length : 0
   const lastFetch = theirs ? await gitText(run, ['log', '-1', '--format=%cI', theirs]).catch(() => null) : null
-  return { shared: true, remote, branch, ahead, behind, local_changes: localChanges, conflicts, in_progress: inProgress, last_fetch: lastFetch }
+  return { shared: true, remote, branch, ahead, behind, local_changes: localChanges, conflicts, in_progress: inProgress, in_progress_code: inProgressCode, last_fetch: lastFetch }
 }

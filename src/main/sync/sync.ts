@@ -30,11 +30,13 @@ import { walkLibrary } from '../store/walk'
 import { StoreError } from '../store/types'
 import { commitMessage, type ChangedPath } from './commit-message'
 import { conflictProposal } from './conflict-proposal'
-import { aheadBehind, authorsIn, diffTrees, git, gitDir, gitText, isAncestor, isPushRejected, operationInProgress, readBlobs, revParse, writeBlob, type RepoRun } from './git-io'
+import { aheadBehind, authorsIn, diffTrees, git, gitDir, gitText, isAncestor, isPushRejected, operationInProgressCode, readBlobs, revParse, writeBlob, type RepoRun } from './git-io'
 import { clearIntent, markDone, markRunning, readIntent, readLedgerHistory, readState, removeStaleGitLocks, writeIntent, writeState, type IntegrateIntent } from './local-state'
 import { blobText, classify, ledgerAdditions, resolveBoth, skillTitleOf } from './merge-plan'
 import { exportLines, isTeamLedgerPath, lastExported, teamLedgerRel } from './team-ledger'
-import { codedLine, type CodedLine } from '../../shared/error-codes'
+import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
+import { SyncError } from './errors'
+import { reasonOf } from '../../shared/api-error'
 
 export type SyncStep = 'check' | 'commit' | 'fetch' | 'merge' | 'apply' | 'push'
 
@@ -76,16 +78,7 @@ export interface SyncReport {
   notes: string[]
 }
 
-/** Why sync cannot run; the message says what to do. */
-export class SyncError extends Error {
-  constructor(
-    readonly code: 'not_repo' | 'in_progress' | 'no_remote' | 'detached' | 'identity' | 'busy' | 'diverging' | 'failed',
-    message: string
-  ) {
-    super(message)
-    this.name = 'SyncError'
-  }
-}
+export { SyncError } from './errors'
 
 export const SYNC_LOCK_NAME = 'sync-lock'
 
@@ -115,7 +108,7 @@ async function openRepo(opts: SyncOptions): Promise<Repo> {
   try {
     root = fs.realpathSync(opts.library)
   } catch {
-    throw new SyncError('not_repo', `library folder not found: ${opts.library}`)
+    throw new SyncError('not_repo', coded('library.not_found', { path: opts.library }))
   }
   const run: RepoRun = { dir: root, env: opts.env, signal: opts.signal, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) }
   let top: string
@@ -123,16 +116,16 @@ async function openRepo(opts: SyncOptions): Promise<Repo> {
     top = fs.realpathSync(await gitText(run, ['rev-parse', '--show-toplevel']))
   } catch (err) {
     if (err instanceof SourceError && err.code === 'git_missing') throw err
-    throw new SyncError('not_repo', `${root} is not a git repository: share it with \`skillbench sync --init URL --library ${opts.library}\`, or clone the team's library with git clone`)
+    throw new SyncError('not_repo', coded('sync.not_repo', { root, library: opts.library }))
   }
-  if (top !== root) throw new SyncError('not_repo', `the library ${root} is inside the git repository ${top}: sync works on a library that is the top folder of its own repository`)
+  if (top !== root) throw new SyncError('not_repo', coded('sync.inside_repo', { root, top }))
   const gd = await gitDir(run)
   refuseInProgress({ root, gitDir: gd })
   let branch: string
   try {
     branch = await gitText(run, ['symbolic-ref', '--short', '-q', 'HEAD'])
   } catch {
-    throw new SyncError('detached', 'the library is not on a branch (detached HEAD): check out the branch to share (git switch main), then sync')
+    throw new SyncError('detached', coded('sync.detached'))
   }
   let remoteName: string
   let merge: string
@@ -144,14 +137,14 @@ async function openRepo(opts: SyncOptions): Promise<Repo> {
     remoteName = remotes.includes('origin') ? 'origin' : (remotes[0] ?? '')
     merge = `refs/heads/${branch}`
   }
-  if (!remoteName) throw new SyncError('no_remote', `the library's repository has no remote to sync with: \`git remote add origin URL\` (or \`skillbench sync --init URL\`)`)
+  if (!remoteName) throw new SyncError('no_remote', coded('sync.no_remote'))
   const remoteBranch = merge.replace(/^refs\/heads\//, '')
   return { run, root, gitDir: gd, branch, remoteName, remote: `${remoteName}/${remoteBranch}`, remoteRef: `refs/remotes/${remoteName}/${remoteBranch}` }
 }
 
 function refuseInProgress(repo: Pick<Repo, 'root' | 'gitDir'>): void {
-  const what = operationInProgress(repo.gitDir)
-  if (what) throw new SyncError('in_progress', `git is in the middle of ${what} in ${repo.root}: finish it (or abort it: git rebase --abort / git merge --abort) before syncing; nothing was changed`)
+  const what = operationInProgressCode(repo.gitDir)
+  if (what) throw new SyncError('in_progress', coded('sync.in_progress', { what: { messageCode: what, params: {} }, root: repo.root }))
 }
 
 /** Adds our block to the library's .gitignore when it is missing (the rest of the file is kept). */
@@ -213,7 +206,7 @@ async function commitLocal(repo: Repo, report: SyncReport): Promise<boolean> {
       await git(run, ['commit', '-q', '--no-verify', '-F', '-'], { input: msg.message })
     } catch (err) {
       if (/Please tell me who you are|empty ident|unable to auto-detect email/i.test(String((err as Error).message))) {
-        throw new SyncError('identity', 'git does not know who you are, and every shared change says whose it is: set `git config --global user.name "Your Name"` and `git config --global user.email you@example.com`, then sync again')
+        throw new SyncError('identity', coded('sync.identity'))
       }
       throw err
     }
@@ -281,7 +274,7 @@ async function buildMerge(repo: Repo, ours: string, theirs: string, report: Sync
     const legacyText = legacyOid ? blobText((await readBlobs(run, [legacyOid])).get(legacyOid)) : null
     const p = conflictProposal(r, { remote: repo.remote, base, ours, theirs, localAuthors, remoteAuthors, legacyText })
     if (p) proposals.push(p)
-    else if (entry.ours !== null) report.notes.push(`${r.path}: changed on both sides; the local version (not text) is kept in git history at ${ours.slice(0, 12)}`)
+    else if (entry.ours !== null) report.notes.push(coded('sync.note_kept_in_history', { path: r.path, commit: ours.slice(0, 12) }).text)
   }
   if (lines.length > 0) await git(run, ['update-index', '--index-info'], { input: lines.join('\n') + '\n', indexFile })
   const tree = await gitText(run, ['write-tree'], { indexFile })
@@ -340,7 +333,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
         continue // links and submodules are never written into a library
       }
       const bytes = blobs.get(e.toOid!)
-      if (!bytes) throw new SyncError('failed', `git object ${e.toOid} for ${e.path} is missing: run git fsck, then sync again`)
+      if (!bytes) throw new SyncError('failed', coded('sync.object_missing', { oid: e.toOid!, path: e.path }))
       const current = await readContained(root, e.path).catch(() => null)
       if (current && current.equals(bytes)) {
         done++
@@ -373,7 +366,7 @@ async function integrate(repo: Repo, intent: IntegrateIntent, opts: SyncOptions)
   // The branch moves only from the commit the intent started at (a finished run finds it moved already).
   const head = await revParse(run, 'HEAD')
   if (head === intent.from) await git(run, ['update-ref', '-m', 'skillbench sync', `refs/heads/${intent.branch}`, intent.to, intent.from])
-  else if (head !== intent.to) throw new SyncError('failed', `the branch moved while syncing (now ${head?.slice(0, 12)}): sync again`)
+  else if (head !== intent.to) throw new SyncError('failed', coded('sync.branch_moved', { head: head?.slice(0, 12) ?? 'undefined' }))
   await opts.afterStep?.('ref')
   await git(run, ['reset', '-q', '--mixed', 'HEAD']) // the index follows the branch (the files are already there)
   if (intent.proposals.length > 0) await queueProposals(root, intent.proposals as Proposal[])
@@ -413,7 +406,7 @@ export async function syncLibrary(opts: SyncOptions): Promise<SyncReport> {
         const crashed = await markRunning(repo.root)
         if (crashed !== null) {
           const removed = removeStaleGitLocks(repo.gitDir, crashed, repo.branch)
-          if (removed.length) report.notes.push(`removed git lock files a killed sync left: ${removed.join(', ')}`)
+          if (removed.length) report.notes.push(coded('sync.note_locks_removed', { files: removed.join(', ') }).text)
           await recoverTransactions(repo.root)
           // a killed writer's temp files (ignored by git and readers) are swept, as a library open does
           const { temps } = await walkLibrary(repo.root)
@@ -426,7 +419,7 @@ export async function syncLibrary(opts: SyncOptions): Promise<SyncReport> {
       { lockName: SYNC_LOCK_NAME, purpose: 'skillbench sync', timeoutMs: 2000 }
     )
   } catch (err) {
-    if (err instanceof StoreError && err.code === 'busy' && /sync/.test(err.message)) throw new SyncError('busy', `another sync of this library is running: ${err.message}`)
+    if (err instanceof StoreError && err.code === 'busy' && /sync/.test(err.message)) throw new SyncError('busy', coded('sync.busy', { reason: reasonOf(err) }))
     throw err
   }
   report.head = (await revParse(repo.run, 'HEAD')) ?? ''
@@ -463,7 +456,7 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
       }, { purpose: 'skillbench sync (integrate)' })
       if (changedMeanwhile) {
         report.pulled -= (await aheadBehind(repo.run, ours, target)).behind
-        if (round >= maxRounds) throw new SyncError('diverging', 'the library kept changing while syncing: sync again when it is quieter')
+        if (round >= maxRounds) throw new SyncError('diverging', coded('sync.kept_changing'))
         continue // commit what was written meanwhile, then join again
       }
       for (const p of proposals) report.conflicts.push({ skill_id: p.members[0]?.skill_id ?? '', proposal_id: p.id })
@@ -483,7 +476,7 @@ async function rounds(repo: Repo, opts: SyncOptions, report: SyncReport): Promis
         progress({ step: 'fetch', ...codedLine('sync.moved_on', { remote: repo.remote }) })
         continue
       }
-      if (isPushRejected(err)) throw new SyncError('diverging', `${repo.remote} kept moving on while pushing (${maxRounds} tries): sync again`)
+      if (isPushRejected(err)) throw new SyncError('diverging', coded('sync.remote_kept_moving', { remote: repo.remote, tries: maxRounds }))
       throw err
     }
     await git(repo.run, ['update-ref', repo.remoteRef, head]).catch(() => undefined)

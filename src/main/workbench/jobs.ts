@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { ApiErrorShape } from '../../shared/api-error'
 import type { ApiEvent, CurateSummary, JobInfo, JobKind, JobProgress, ReflectSummary, SyncSummary } from '../../shared/api'
 
 type JobResult = ReflectSummary | CurateSummary | SyncSummary
@@ -20,7 +21,7 @@ interface JobEntry {
 /**
  * Long jobs (reflect, curate): id → AbortController, progress pushed as `job.progress`, the end as `job.done`.
  *
- * A job that throws is 'failed' with its message; a job whose signal was aborted is 'cancelled'
+ * A job that throws is 'failed' with its error (its message, and its code and params for the app to word it by); a job whose signal was aborted is 'cancelled'
  * (its partial result, if it returned one, is still sent).
  */
 export class JobRegistry {
@@ -28,7 +29,8 @@ export class JobRegistry {
 
   constructor(
     private readonly emit: (event: ApiEvent) => void,
-    private readonly describeError: (err: unknown) => string = (err) => (err instanceof Error ? err.message : String(err)),
+    /** The error as it crosses a transport (toApiErrorShape: its kind, English, code and params). */
+    private readonly describeError: (err: unknown) => ApiErrorShape = (err) => ({ code: 'internal', message: err instanceof Error ? err.message : String(err) }),
     private readonly keepFinished = 50
   ) {}
 
@@ -53,7 +55,8 @@ export class JobRegistry {
         this.emit({ type: 'job.done', jobId, kind, state: info.state, result })
       } catch (err) {
         info.state = controller.signal.aborted ? 'cancelled' : 'failed'
-        this.emit({ type: 'job.done', jobId, kind, state: info.state, error: this.describeError(err) })
+        const failure = this.describeError(err)
+        this.emit({ type: 'job.done', jobId, kind, state: info.state, error: failure.message, failure })
       }
       this.prune()
     }

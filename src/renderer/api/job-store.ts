@@ -5,6 +5,7 @@
  */
 import type { ApiEvent, CurateSummary, JobInfo, JobKind, ReflectSummary, SyncSummary } from '../../shared/api'
 import type { MessageRef } from '../../shared/error-codes'
+import { ApiError, type ApiErrorShape } from '../../shared/api-error'
 
 export type TaskRunState = 'running' | 'done' | 'failed' | 'skipped'
 
@@ -23,6 +24,8 @@ export interface JobView {
   tasks: Record<string, { state: TaskRunState; message: string; messageRef?: MessageRef; skillPath?: string; step?: string }>
   result?: ReflectSummary | CurateSummary | SyncSummary
   error?: string
+  /** A failed job's error with its kind, code and params (absent from an older main process: `error` alone). */
+  failure?: ApiErrorShape
 }
 
 /** One line of a job's log: its English text, the task it is about, its code and params when it came with them. */
@@ -75,7 +78,7 @@ export class JobStore {
       this.put({ ...job, fraction: Math.max(0, Math.min(1, p.fraction)), ...latest, lines: line, tasks })
     } else if (event.type === 'job.done') {
       const job = this.jobs[event.jobId] ?? { jobId: event.jobId, kind: event.kind, state: 'running' as const, startedAt: new Date().toISOString(), fraction: 0, message: '', lines: [], tasks: {} }
-      this.put({ ...job, state: event.state, fraction: event.state === 'done' ? 1 : job.fraction, result: event.result, error: event.error })
+      this.put({ ...job, state: event.state, fraction: event.state === 'done' ? 1 : job.fraction, result: event.result, error: event.error, failure: event.failure })
     }
   }
 
@@ -90,4 +93,10 @@ export function latestJob(jobs: Record<string, JobView>, kind: JobKind): JobView
   let best: JobView | undefined
   for (const job of Object.values(jobs)) if (job.kind === kind && (!best || job.startedAt >= best.startedAt)) best = job
   return best
+}
+
+/** A failed job's error for ErrorNotice: an ApiError with its code and params when they came, else its words. */
+export function jobError(job: Pick<JobView, 'error' | 'failure'>): Error | null {
+  if (job.failure) return new ApiError(job.failure.code, job.failure.message, job.failure)
+  return job.error ? new Error(job.error) : null
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { JournalEntry, Proposal, ProposalKind } from '../../../shared/types'
 import { useApi } from '../../api/context'
-import { latestJob } from '../../api/job-store'
+import { jobError, latestJob } from '../../api/job-store'
 import { useJobs, useJobStore } from '../../api/jobs'
 import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
@@ -105,7 +105,7 @@ export function CurateScreen(): React.JSX.Element {
         <div className="panel" tabIndex={-1} data-testid="curate-job">
           <ProgressBar value={job.fraction} label={t('curate.computing')} testId="curate-progress" />
           <p className="muted">{job.state === 'running' ? translateLine(job.messageRef, job.message, lang) : t(`job.state.${job.state}`)}</p>
-          {job.error && <ErrorNotice error={new Error(job.error)} action="failed.curate" />}
+          {job.error && <ErrorNotice error={jobError(job)} action="failed.curate" />}
         </div>
       )}
       {applied && (

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import type { ReflectSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { useRoots } from '../../api/hooks'
-import { latestJob } from '../../api/job-store'
+import { jobError, latestJob } from '../../api/job-store'
 import { useJobs, useJobStore } from '../../api/jobs'
 import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
@@ -148,7 +148,7 @@ export function ReflectScreen(): React.JSX.Element {
                 .join('\n')}
             </pre>
           )}
-          {job.error && <ErrorNotice error={new Error(job.error)} action="failed.reflect" />}
+          {job.error && <ErrorNotice error={jobError(job)} action="failed.reflect" />}
           {(job.error || (summary && summary.failed.length > 0)) && settings.data?.llm.provider === 'openai' && (
             <div className="notice-panel" role="status" data-testid="reflect-offline-hint">
               <p>{t('reflect.modelFailed')}</p>

@@ -6,14 +6,14 @@ import { useEffect, useRef } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SyncSummary } from '../../../shared/api'
 import { useApi } from '../../api/context'
-import { latestJob } from '../../api/job-store'
+import { jobError, latestJob } from '../../api/job-store'
 import { useJobs, useJobStore } from '../../api/jobs'
 import { queryKeys } from '../../api/query-keys'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateLine } from '../../i18n/messages-errors'
+import { translateLine, translateMessage } from '../../i18n/messages-errors'
 
 export function SyncPanel(props: { library: string }): React.JSX.Element | null {
   const { t, lang } = useI18n()
@@ -64,7 +64,11 @@ export function SyncPanel(props: { library: string }): React.JSX.Element | null 
               {t('sync.conflicts', { n: s.conflicts })}
             </p>
           )}
-          {s.in_progress && <p className="error-text">{t('sync.inProgress', { what: s.in_progress })}</p>}
+          {s.in_progress && (
+            <p className="error-text" data-testid="sync-in-progress">
+              {t('sync.inProgress', { what: s.in_progress_code ? translateMessage({ messageCode: s.in_progress_code, params: {} }, s.in_progress, lang) : s.in_progress })}
+            </p>
+          )}
         </div>
         <div className="spacer" />
         <button type="button" className="btn btn-primary" data-testid="sync-start" disabled={running || start.isPending || s.in_progress !== null} onClick={() => start.mutate()}>
@@ -83,7 +87,7 @@ export function SyncPanel(props: { library: string }): React.JSX.Element | null 
           {result.conflicts.length > 0 ? ` ${t('sync.doneConflicts', { n: result.conflicts.length })}` : ''}
         </p>
       )}
-      {job?.state === 'failed' && job.error && <ErrorNotice error={new Error(job.error)} action="sync.failed" />}
+      {job?.state === 'failed' && job.error && <ErrorNotice error={jobError(job)} action="sync.failed" />}
       {start.error && <ErrorNotice error={start.error} action="sync.failed" />}
     </section>
   )
