@@ -25,7 +25,7 @@ import { SelfWrites } from './workbench/self-writes'
 import { SettingsStore } from './workbench/settings-store'
 import { createWatchers, type WatcherSet } from './workbench/watcher'
 import { AutoEnhancer } from './workbench/auto-enhance'
-import { autoMemoryEvolver, memoryHandlers } from './workbench/memory-service'
+import { autoMemoryEvolution, memoryHandlers } from './workbench/memory-service'
 import { createSessionService } from './workbench/session-sources'
 import { deployHandlers } from './workbench/deploy-service'
 import { createUsageService } from './workbench/usage-service'
@@ -94,7 +94,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       await selfWrites.note(summary.created.map((c) => path.resolve(c.library, c.path)))
       await refreshWatchers()
     },
-    evolveMemory: autoMemoryEvolver({ settings: settingsStore, listLibraries: () => registry.listLibraries() })
+    evolveMemory: autoMemoryEvolution({ settings: settingsStore, listLibraries: () => registry.listLibraries() })
   })
   await autoEnhancer.load()
   // a data root changed on disk (a task appeared or finished): rescan it for auto-enhance, debounced

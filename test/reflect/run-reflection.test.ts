@@ -6,6 +6,8 @@ import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
 import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
 import type { ReflectionEvent } from '../../src/main/reflect/types'
 import { openLibrary } from '../../src/main/store/library'
+import { loadPlanOrEmpty } from '../../src/main/review/plan'
+import { codedLine } from '../../src/shared/error-codes'
 import type { TaskTrace } from '../../src/shared/types'
 import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import { CALC_LOG, JOKE_LOG, SCRAPER_LOG, listFiles, makeRoot, skillFiles } from './make-root'
@@ -123,6 +125,40 @@ describe('runReflection offline', () => {
     expect(s1.skipped.map((s) => s.taskDir)).toEqual(['output_thy_test_project33'])
     const s2 = await runReflection({ rootDir: root, tasks: ['output_20260101_000001'] }, deps)
     expect(s2.created.map((c) => c.taskDir)).toEqual(['output_20260101_000001'])
+  })
+
+  it('evolveMemory learns from the run\'s own tasks, asks each library\'s workspace by (library, user), reports a user with none', async () => {
+    const said = (log: string, pref: string) => log.replace(/^(Received user requirement: .*)$/m, `$1 记住：${pref}。`)
+    const root = makeRoot([
+      { dir: 'alice/output_20260101_000001', log: said(CALC_LOG, '缩进 4 空格'), ageSec: 300 },
+      { dir: 'alice/output_20260101_000002', log: said(SCRAPER_LOG, '代码注释用中文'), ageSec: 100 },
+      { dir: 'bob/output_20260101_000003', log: said(CALC_LOG, '回答用英文'), ageSec: 200 }
+    ])
+    const asked: string[][] = []
+    const workspace = async (library: string, user: string): Promise<string | null> => {
+      asked.push([library, user])
+      return user === 'alice' ? path.join(root, 'alice') : null
+    }
+    const tasks = ['output_20260101_000002', 'output_20260101_000003']
+    const summary = await runReflection({ rootDir: root, tasks, evolveMemory: { workspace, lang: 'zh' } }, defaultReflectionDeps())
+    expect(summary.created.map((c) => c.taskDir).sort()).toEqual(tasks)
+    expect(asked.sort()).toEqual([
+      [libraryDirFor(root, 'alice'), 'alice'],
+      [libraryDirFor(root, 'bob'), 'bob']
+    ])
+    // bob has a library now but no memory folder: said once, as a coded line and a warning; the run is not failed
+    const nowhere = codedLine('memory.auto_no_library', { user: 'bob' })
+    expect(summary.memory?.problems).toEqual([nowhere])
+    expect(summary.warnings).toContain(nowhere.message)
+    expect(summary.failed).toEqual([])
+    // alice learned from her chosen task only (not from the one left out of the run)
+    const plan = await loadPlanOrEmpty(fs.realpathSync(libraryDirFor(root, 'alice')))
+    const memory = plan.proposals.filter((p) => p.kind === 'memory')
+    expect(memory.map((p) => p.id).sort()).toEqual([...summary.memory!.proposed].sort())
+    const written = memory.flatMap((p) => p.changes.map((c) => c.after ?? '')).join('\n')
+    expect(written).toContain('代码注释用中文')
+    expect(written).not.toContain('缩进')
+    expect((await loadPlanOrEmpty(fs.realpathSync(libraryDirFor(root, 'bob')))).proposals.filter((p) => p.kind === 'memory')).toEqual([])
   })
 
   it('one bad task never stops the run', async () => {

@@ -18,7 +18,9 @@ import type {
   TaskListResult
 } from '../../src/shared/api'
 import { loadPlanOrEmpty } from '../../src/main/review/plan'
-import { benchesDisposedAfterEach, failure, tempDir, type TestBench } from './helpers'
+import { main as cliMain } from '../../src/main/cli/index'
+import type { CliIo } from '../../src/main/cli/common'
+import { benchesDisposedAfterEach, copySampleRoot, failure, tempDir, type TestBench } from './helpers'
 
 const bench = benchesDisposedAfterEach()
 
@@ -198,6 +200,22 @@ describe('session sources on the Workspaces screen', () => {
   })
 })
 
+/**
+ * alice's pending memory proposals, whole (what, where, why, from which tasks), the data root's path written `<root>`;
+ * the fingerprint left out (it hashes the workspace's path, compared in clear).
+ */
+async function memoryProposals(root: string): Promise<{ id: string; rest: unknown; target?: string; after: (string | null)[] }[]> {
+  const plan = await loadPlanOrEmpty(fs.realpathSync(path.join(root, 'alice', 'general', 'experience')))
+  return plan.proposals
+    .filter((p) => p.kind === 'memory' && (p.status ?? 'pending') === 'pending')
+    .map(({ id, fingerprint: _fingerprint, ...p }) => ({
+      id,
+      rest: JSON.parse(JSON.stringify(p).replaceAll(fs.realpathSync(root), '<root>').replaceAll(root, '<root>')) as unknown,
+      target: (p.evidence.memory as { target?: string } | undefined)?.target,
+      after: p.changes.map((c) => c.after)
+    }))
+}
+
 /** Sets every file and folder under `dir` to an old time (so it predates the auto-enhance switch). */
 function ageTree(dir: string): void {
   const old = new Date('2026-01-01T00:00:00Z')
@@ -303,6 +321,43 @@ describe('auto-enhance', () => {
     expect(fs.existsSync(path.join(b.root, 'alice', 'memory', 'preferences.md')) ? fs.readFileSync(path.join(b.root, 'alice', 'memory', 'preferences.md'), 'utf8') : '').not.toContain('rsync --delete')
     const line = b.events.find((e) => e.type === 'job.progress' && e.progress.jobId === jobs[1]!.jobId && e.progress.messageCode === 'memory.auto_proposed')
     expect(line && line.type === 'job.progress' ? line.progress.params : null).toEqual({ n: proposals.length })
+  })
+
+  it('auto-enhance\'s memory step and `reflect --evolve-memory` are one path: the same tasks propose the same memory', async () => {
+    const tasks: [string, string][] = [
+      ['output_20261201_140000', 'From now on, always use rsync --delete for mirrors. Write a shell script that mirrors /srv nightly with rsync.'],
+      ['output_20261201_150000', 'Write a shell script that backs up /home weekly with tar. 记住：代码注释用中文。']
+    ]
+    // the first one also called a tool that does not exist: a lesson, worded in the run's language
+    const write = (root: string): void => {
+      for (const [name, text] of tasks) writeNewTask(root, name, text)
+      fs.appendFileSync(path.join(root, 'alice', tasks[0]![0], 'logs', 'manager.out'), '❌ Tool execution failed: No such tool available: web_search\n')
+    }
+    // the app: a run started by the scan, long-term memory on, Chinese
+    const b = await bench()
+    ageTree(b.root)
+    await b.call('settings.update', { patch: { autoEnhance: true, enableLongTermMemory: true, language: 'zh' } })
+    write(b.root)
+    await b.call('tasks.list', { root: b.root })
+    expect(await b.wb.autoEnhanceIdle()).toHaveLength(1)
+    const app = await memoryProposals(b.root)
+
+    // the CLI on a copy of the same data: the same user's same tasks, memory into the same folder of that copy
+    const root = copySampleRoot()
+    write(root)
+    let out = ''
+    const io: CliIo = { stdout: (t) => void (out += t), stderr: () => undefined, isTTY: false, cwd: root, env: { SKILLBENCH_HOME: tempDir('home') }, signal: new AbortController().signal }
+    const argv = ['reflect', '--root-dir', root, '--user', 'alice', '--decide', '--evolve-memory', path.join(root, 'alice'), '--lang', 'zh', '--json']
+    expect(await cliMain([...argv, ...tasks.flatMap(([name]) => ['--task', name])], io)).toBe(0)
+    const cli = await memoryProposals(root)
+    expect((JSON.parse(out) as { memory: { proposed: string[] } }).memory.proposed.sort()).toEqual(cli.map((p) => p.id).sort())
+
+    // something was learned (the lesson in Chinese, both stated preferences), and the same, word for word, for the same tasks
+    expect(app.map((p) => p.target).sort()).toEqual(['lessons', 'preferences', 'preferences'])
+    expect(app.flatMap((p) => p.after).join('\n')).toMatch(/web_search.*不存在|不存在.*web_search/)
+    expect(app.flatMap((p) => p.after).join('\n')).toContain('rsync --delete')
+    expect(app.flatMap((p) => p.after).join('\n')).toContain('代码注释')
+    expect(app.map((p) => p.rest)).toEqual(cli.map((p) => p.rest))
   })
 
   it('a new task noticed by the data-root watcher (no click anywhere) is auto-reflected', async () => {

@@ -35,7 +35,7 @@ import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
 import { coded, codedLine, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
-import { codedFieldsOf } from '../../shared/api-error'
+import { codedFieldsOf, reasonOf } from '../../shared/api-error'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
 export type BackupFiles = (args: {
@@ -86,11 +86,21 @@ export interface ReflectionOptions {
   decideThresholds?: DecideThresholds
   /**
    * Seed 003 in the same run: the tasks' invented tools, critics' suggestions, stated preferences and tool error
-   * rates become memory proposals for this workspace's `memory/`, reviewed in each task's library like the rest.
+   * rates become memory proposals for a workspace's `memory/`, reviewed in each task's library like the rest.
    */
-  evolveMemory?: { workspace: string; lang?: MemoryLang }
+  evolveMemory?: MemoryEvolution
   signal?: AbortSignal
   onEvent?: (event: ReflectionEvent) => void
+}
+
+/** What the tasks of a run teach memory, and where it goes: the CLI's `--evolve-memory`, auto-enhance's memory step. */
+export interface MemoryEvolution {
+  /**
+   * The workspace whose `memory/` learns from a library's tasks: one folder (the CLI), or chosen per library and
+   * user (the app: the settings' folder, else `<root>/<user>`); null: nowhere, the tasks are reported as not learned from.
+   */
+  workspace: string | ((library: string, user: string) => Promise<string | null>)
+  lang?: MemoryLang
 }
 
 const DEFAULT_BUDGET = 24_000
@@ -585,25 +595,40 @@ function errorText(err: unknown): string {
   return (text.split('\n')[0] ?? '').slice(0, 500)
 }
 
-/** `evolveMemory`: the run's tasks, grouped by the library that reviews them, proposed into memory (never fails the run). */
-async function evolveFromRun(memory: NonNullable<ReflectionOptions['evolveMemory']>, traces: readonly TaskTrace[], opts: ReflectionOptions, rootDir: string, summary: ReflectionSummary): Promise<void> {
-  const byLibrary = new Map<string, TaskTrace[]>()
+/**
+ * `evolveMemory`: the run's tasks (the same user and task choice as the reflection), grouped by the library that
+ * reviews them, proposed into memory. Never fails the run: a library that cannot be served is a problem line (coded,
+ * also a warning), since the skills are written already.
+ */
+async function evolveFromRun(memory: MemoryEvolution, traces: readonly TaskTrace[], opts: ReflectionOptions, rootDir: string, summary: ReflectionSummary): Promise<void> {
+  const keep = taskFilter(opts, rootDir)
+  const byLibrary = new Map<string, { users: Set<string>; tasks: TaskTrace[] }>()
   for (const t of traces) {
-    if (opts.user !== undefined && !opts.library && t.user !== opts.user) continue
+    if (!keep(t)) continue
     const dir = opts.library ? path.resolve(opts.library) : libraryDirFor(rootDir, t.user)
-    byLibrary.set(dir, [...(byLibrary.get(dir) ?? []), t])
+    const group = byLibrary.get(dir) ?? { users: new Set<string>(), tasks: [] }
+    group.users.add(t.user || 'default')
+    group.tasks.push(t)
+    byLibrary.set(dir, group)
   }
-  const out = { proposed: [] as string[], skipped: 0 }
+  const out: NonNullable<ReflectionSummary['memory']> = { proposed: [], skipped: 0, problems: [] }
   for (const [dir, group] of byLibrary) {
-    if (!fs.existsSync(dir)) continue // no library, so nowhere to review: evolve said nothing it could keep
+    const user = [...group.users].join(', ')
     try {
-      const r = await evolveMemory(dir, group, { workspace: path.resolve(memory.workspace), lang: memory.lang })
+      const workspace = typeof memory.workspace === 'string' ? memory.workspace : await memory.workspace(dir, user)
+      const real = await fs.promises.realpath(dir).catch(() => null)
+      if (!workspace || !real) {
+        out.problems.push(codedLine('memory.auto_no_library', { user }))
+        continue
+      }
+      const r = await evolveMemory(real, group.tasks, { workspace: path.resolve(workspace), lang: memory.lang })
       out.proposed.push(...r.proposed.map((p) => p.id))
       out.skipped += r.skipped.length
     } catch (err) {
-      ;(summary.warnings ??= []).push(`memory lessons not proposed in ${dir}: ${err instanceof Error ? err.message : String(err)}`)
+      out.problems.push(codedLine('memory.auto_failed', { user, reason: reasonOf(err) }))
     }
   }
+  if (out.problems.length) summary.warnings = [...(summary.warnings ?? []), ...out.problems.map((p) => p.message)]
   summary.memory = out
 }
 

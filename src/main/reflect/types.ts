@@ -1,6 +1,6 @@
 import type { ReflectSummary } from '../../shared/api'
 import type { ReflectLanguage } from './language'
-import type { MessageCode, MessageParams } from '../../shared/error-codes'
+import type { CodedLine, MessageCode, MessageParams } from '../../shared/error-codes'
 
 export type DecisionOperation = 'create' | 'enhance' | 'none'
 
@@ -65,6 +65,9 @@ export type ReflectionStep = 'prepare' | 'model' | 'decide' | 'write' | 'backup'
 export type ReflectionSummary = ReflectSummary & {
   decisions?: DecisionReport[]
   proposals?: string[]
-  /** `--evolve-memory`: the memory proposals the same tasks made (ids), and the entries already there or proposed. */
-  memory?: { proposed: string[]; skipped: number }
+  /**
+   * `--evolve-memory` (auto-enhance's memory step too): the memory proposals the same tasks made (ids), the entries
+   * already there or proposed, and the users whose tasks were not learned from, with why.
+   */
+  memory?: { proposed: string[]; skipped: number; problems: CodedLine[] }
 }

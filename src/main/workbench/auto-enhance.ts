@@ -8,18 +8,17 @@
  * Reflect), and a task is auto-reflected at most once, whatever the outcome (the model is never paid twice
  * for one task). Tasks already reflected or with an enhancement pending are skipped by the run itself.
  * The state (switch time, tasks handed over) is kept in `<settings dir>/auto-enhance.json`.
- * With long-term memory on, the same run then proposes what the tasks teach into each user's memory (lessons,
- * preferences, a procedural note), as the Memory screen's "Learn from tasks" does: reviewed in Curate like the rest.
+ * With long-term memory on, the same run also proposes what the tasks teach into each user's memory (lessons,
+ * preferences, a procedural note), as `reflect --evolve-memory` does: reviewed in Curate like the rest.
  */
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import type { JobInfo, ReflectSummary } from '../../shared/api'
 import type { ScanResult, Settings, TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
-import { reasonOf } from '../../shared/api-error'
 import { codedLine } from '../../shared/error-codes'
 import type { CoreModules } from './core-modules'
-import type { AutoMemoryResult } from './memory-service'
+import type { MemoryEvolution } from '../reflect/run-reflection'
 import { writeFileAtomic } from '../store/atomic'
 import type { JobRegistry } from './jobs'
 
@@ -50,8 +49,8 @@ export interface AutoEnhancerDeps {
   /** A fresh scan of a root (used when new tasks arrived while a run was going). */
   scanRoot: (root: string) => Promise<ScanResult>
   afterReflect: (summary: ReflectSummary) => Promise<void>
-  /** The run's memory step (memory-service's autoMemoryEvolver): the same tasks proposed into memory. */
-  evolveMemory?: (root: string, tasks: readonly TaskTrace[]) => Promise<AutoMemoryResult | null>
+  /** The run's memory step (memory-service's autoMemoryEvolution): the same tasks proposed into memory, or undefined (off). */
+  evolveMemory?: (root: string) => MemoryEvolution | undefined
   now?: () => Date
 }
 
@@ -144,13 +143,13 @@ export class AutoEnhancer {
     const llm = await this.deps.llm().catch(() => undefined)
     const info = this.deps.jobs.start('reflect', async (ctx) => {
       ctx.progress({ fraction: 0, stage: 'log', ...codedLine('reflect.auto_enhance', { n: tasks.length, root: path.basename(root) }) })
-      const summary = await this.deps.core.reflect({ root, traces: tasks, decide: true, force: false, settings, llm }, ctx)
+      const evolveMemory = this.deps.evolveMemory?.(root)
+      const summary = await this.deps.core.reflect({ root, traces: tasks, decide: true, force: false, settings, llm, evolveMemory }, ctx)
       await this.deps.afterReflect(summary)
-      const memory = await this.deps.evolveMemory?.(root, tasks).catch((err: unknown) => ({ proposed: 0, problems: [codedLine('memory.auto_failed', { user: [...new Set(tasks.map((t) => t.user))].join(', '), reason: reasonOf(err) })] }))
-      if (memory) {
-        ctx.progress({ fraction: 1, stage: 'log', ...codedLine('memory.auto_proposed', { n: memory.proposed }) })
-        for (const problem of memory.problems) ctx.progress({ fraction: 1, stage: 'log', ...problem })
-        if (memory.problems.length) summary.warnings = [...(summary.warnings ?? []), ...memory.problems.map((p) => p.message)]
+      // the run proposed into memory (its problems are among the summary's warnings already): the job log says so
+      if (summary.memory) {
+        ctx.progress({ fraction: 1, stage: 'log', ...codedLine('memory.auto_proposed', { n: summary.memory.proposed.length }) })
+        for (const problem of summary.memory.problems) ctx.progress({ fraction: 1, stage: 'log', ...problem })
       }
       return summary
     })

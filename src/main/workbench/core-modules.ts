@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { ApiError, type OverviewResult, type RateResult, type ReflectSummary, type SkillListResult } from '../../shared/api'
+import { ApiError, type OverviewResult, type RateResult, type SkillListResult } from '../../shared/api'
 import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
@@ -9,8 +9,8 @@ import type { SkillStore } from '../store/types'
 import type { JobContext } from './jobs'
 import { graphFromPairs, dbscan } from '../cluster/dbscan'
 import { defaultReflectionDeps } from '../reflect/default-deps'
-import { runReflection } from '../reflect/run-reflection'
-import type { ReflectionEvent } from '../reflect/types'
+import { runReflection, type MemoryEvolution } from '../reflect/run-reflection'
+import type { ReflectionEvent, ReflectionSummary } from '../reflect/types'
 import type { LogParse } from '../scan/agiagent-parser'
 import { ScanCache } from '../scan/cache'
 import { scanRoot } from '../scan/scan-root'
@@ -49,6 +49,8 @@ export interface ReflectRequest {
   traces?: TaskTrace[]
   /** Create / enhance / none decisions: an enhancement becomes a pending proposal in plan.json. */
   decide?: boolean
+  /** The same tasks also proposed into memory (auto-enhance with long-term memory on), as `reflect --evolve-memory` does. */
+  evolveMemory?: MemoryEvolution
 }
 
 /**
@@ -71,7 +73,7 @@ export interface CoreModules {
   usage(dir: string, request: UsageRequest): Promise<UsageReport>
   /** Scans a data root (incremental: `cache` is kept by the workbench per root). */
   scanRoot(rootDir: string, cache: unknown, signal?: AbortSignal): Promise<{ result: ScanResult; cache: unknown }>
-  reflect(req: ReflectRequest, ctx: JobContext): Promise<ReflectSummary>
+  reflect(req: ReflectRequest, ctx: JobContext): Promise<ReflectionSummary>
   /** `usage`: the library's usage report (issue 14): cleanup spares what agents used, failing skills get a review. */
   curatePlan(store: SkillStore, settings: Settings, llm: LlmClient | undefined, ctx: JobContext, usage?: UsageReport): Promise<CurationPlan>
   readPlan(store: SkillStore): Promise<{ plan: CurationPlan; computedAt: string | null }>
@@ -331,6 +333,7 @@ export async function createCoreModules(): Promise<CoreModules> {
           library: req.library,
           traces: req.traces,
           decide: req.decide,
+          evolveMemory: req.evolveMemory,
           mode: req.llm ? 'openai' : 'offline',
           force: req.force,
           concurrency: req.settings.llm.concurrency,

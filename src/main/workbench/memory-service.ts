@@ -8,10 +8,10 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { ApiError, type ApiHandlers, type LibraryInfo, type MemoryStatusResult, type MemoryWorkspaceInfo } from '../../shared/api'
-import { reasonOf } from '../../shared/api-error'
-import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
+import { coded } from '../../shared/error-codes'
 import type { TaskTrace } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
+import type { MemoryEvolution } from '../reflect/run-reflection'
 import {
   acceptPendingPreference,
   capturePreferences,
@@ -52,44 +52,32 @@ export interface MemoryServiceDeps {
   noteWrites(paths: string[]): Promise<void>
 }
 
-/** What the memory step of an auto-enhance run proposed (null: long-term memory is switched off). */
-export interface AutoMemoryResult {
-  proposed: number
-  /** Users whose tasks had nowhere to go (no library or no memory folder yet), with why: job lines with their codes. */
-  problems: CodedLine[]
-}
-
 /**
- * Auto-enhance's memory step: with long-term memory on, the tasks an automatic run reflected also teach memory —
- * the same evolution as the Memory screen's "Learn from tasks" (lessons, preferences, a procedural note), proposed
- * for review in each data-root user's library, into that library's memory folder. Never throws: the run it follows
- * has done its work already, so a user who cannot be served is reported, not failed.
+ * Auto-enhance's memory step, as the options of its reflection run: with long-term memory on, the tasks an automatic
+ * run reflects also teach memory — the same evolution as `reflect --evolve-memory` (run-reflection's evolveFromRun),
+ * proposed for review in each data-root user's library, into the memory folder the Memory screen shows for it.
+ * Undefined while long-term memory is off.
  */
-export function autoMemoryEvolver(deps: { settings: SettingsStore; listLibraries(): Promise<LibraryInfo[]> }): (root: string, traces: readonly TaskTrace[]) => Promise<AutoMemoryResult | null> {
-  return async (root, traces) => {
+export function autoMemoryEvolution(deps: { settings: SettingsStore; listLibraries(): Promise<LibraryInfo[]> }): (root: string) => MemoryEvolution | undefined {
+  return (root) => {
     const settings = deps.settings.settings
-    if (!settings.enableLongTermMemory) return null
-    const byUser = new Map<string, TaskTrace[]>()
-    for (const t of traces) if (t.user) byUser.set(t.user, [...(byUser.get(t.user) ?? []), t])
-    const libraries = await deps.listLibraries()
-    const out: AutoMemoryResult = { proposed: 0, problems: [] }
-    const { evolveMemory } = await import('../reflect/memory-evolve')
-    for (const [user, tasks] of byUser) {
-      const info = libraries.find((l) => l.origin === 'root' && l.root === root && l.user === user)
-      const workspace = info ? (deps.settings.memoryWorkspaces[info.path] ?? defaultMemoryWorkspace(info)) : null
-      if (!info || !info.exists || !workspace) {
-        out.problems.push(codedLine('memory.auto_no_library', { user }))
-        continue
-      }
-      try {
-        const r = await evolveMemory(await fsp.realpath(info.path), tasks, { workspace, lang: settings.language })
-        out.proposed += r.proposed.length
-      } catch (err) {
-        out.problems.push(codedLine('memory.auto_failed', { user, reason: reasonOf(err) }))
+    if (!settings.enableLongTermMemory) return undefined
+    let libraries: Promise<LibraryInfo[]> | undefined
+    return {
+      lang: settings.language,
+      workspace: async (_library, user) => {
+        libraries ??= deps.listLibraries()
+        const info = (await libraries).find((l) => l.origin === 'root' && l.root === root && l.user === user)
+        return info ? chosenMemoryWorkspace(deps.settings, info).workspace : null
       }
     }
-    return out
   }
+}
+
+/** A library's memory workspace: the one chosen in the settings, else the default (none for an opened folder). */
+export function chosenMemoryWorkspace(settings: SettingsStore, info: LibraryInfo): { workspace: string | null; isDefault: boolean } {
+  const chosen = settings.memoryWorkspaces[info.path]
+  return { workspace: chosen ?? defaultMemoryWorkspace(info), isDefault: !chosen }
 }
 
 /** The default memory workspace of a library: `<root>/<user>` for a data-root user, none for an opened folder. Pure. */
@@ -119,10 +107,9 @@ async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
 export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, MemoryMethods> {
   async function workspaceOf(library: string): Promise<MemoryWorkspaceInfo & { info: LibraryInfo }> {
     const info = await deps.requireLibrary(library)
-    const chosen = deps.settings.memoryWorkspaces[info.path]
-    const workspace = chosen ?? defaultMemoryWorkspace(info)
+    const { workspace, isDefault } = chosenMemoryWorkspace(deps.settings, info)
     const dir = workspace ? path.join(workspace, 'memory') : null
-    return { info, library: info.path, workspace, dir, isDefault: !chosen, exists: dir ? await isDir(dir) : false }
+    return { info, library: info.path, workspace, dir, isDefault, exists: dir ? await isDir(dir) : false }
   }
 
   async function requireWorkspace(library: string): Promise<string> {
