@@ -35,6 +35,27 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An error of a layer without an error class of its own (a parser, a validator): its kind `code` (the HTTP status
+ * comes from it) and a coded message, so it crosses every transport, or becomes a param of its caller's message
+ * through reasonOf, still with its code.
+ */
+export class CodedError extends Error {
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
+  constructor(
+    readonly code: string,
+    message: CodedText,
+    options?: ErrorOptions
+  ) {
+    super(message.text, options)
+    this.name = 'CodedError'
+    this.messageCode = message.messageCode
+    this.params = message.params
+  }
+}
+
 /** The `{messageCode, params}` an error carries, when it carries a known one (any error class, duck-typed). */
 export function codedFieldsOf(err: unknown): { messageCode: MessageCode; params: MessageParams } | undefined {
   if (!err || typeof err !== 'object') return undefined

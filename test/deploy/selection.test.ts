@@ -81,6 +81,18 @@ describe('the profiles file', () => {
     expect(() => parseDeployConfig('{')).toThrow(/deploy-profiles\.json is not JSON/)
   })
 
+  it('a file that does not read fails the CLI with the reason by code (--json), in the same words as before', async () => {
+    // a profile's targets that are not a list: the reason nests in deploy.config_invalid with its own code
+    fs.writeFileSync(path.join(lib, DEPLOY_CONFIG_FILE), JSON.stringify({ version: 1, profiles: { api: { targets: 'codex' } } }))
+    const r = await runCli(['profile', 'list', '--library', lib, '--json'])
+    expect(r.code).toBe(1)
+    const reason = { messageCode: 'deployjson.profile_list', params: { file: DEPLOY_CONFIG_FILE, name: 'api', field: 'targets' } }
+    const message = 'deploy-profiles.json: profile api: "targets" must be a list of non-empty texts: fix it (or take it again from version control); it was not changed'
+    expect(JSON.parse(r.stdout)).toEqual({ status: 'error', code: 'invalid_input', message, message_code: 'deploy.config_invalid', params: { reason } })
+    const target = await runCli(['deploy', '--to', 'cursor:/x', '--library', lib, '--json'])
+    expect(JSON.parse(target.stdout)).toMatchObject({ message_code: 'deploy.bad_target', params: { reason: { messageCode: 'deploy.unknown_target', params: { target: '"cursor:/x"' } } } })
+  })
+
   it('selectors: name, tag and collection (case-insensitive), and *', () => {
     const f = { names: ['sql-tuning', 'SQL tuning', '123'], tags: ['Backend'], collections: ['ops'] }
     expect(['sql-tuning', 'name:sql-tuning', 'tag:backend', 'collection:OPS', '*', '123'].map((s) => selectorMatches(s, f))).toEqual([true, true, true, true, true, true])

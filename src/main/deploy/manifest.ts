@@ -4,6 +4,8 @@
  * Skillbench and is never touched. Dot-named, like the lock and the intent beside it, so agents skip them
  * (Codex ignores dot entries; Claude Code reads only `<name>/SKILL.md`). Pure.
  */
+import { CodedError } from '../../shared/api-error'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 export const MANIFEST_FILE = '.skillbench-deploy.json'
 /** A deploy in progress: what it is about to do, so a crash can be rolled back (see run.ts). */
@@ -32,9 +34,10 @@ export interface DeployManifest {
   skills: Record<string, ManifestEntry>
 }
 
-export class ManifestError extends Error {
-  constructor(message: string) {
-    super(message)
+/** A manifest that cannot be trusted: deploying blind could touch files Skillbench did not place. */
+export class ManifestError extends CodedError {
+  constructor(code: 'malformed', message: CodedText) {
+    super(code, message)
     this.name = 'ManifestError'
   }
 }
@@ -54,10 +57,10 @@ export function parseManifest(text: string | null): DeployManifest {
   try {
     data = JSON.parse(text)
   } catch (err) {
-    throw new ManifestError(`${MANIFEST_FILE} is not valid JSON (${(err as Error).message}): it records what Skillbench placed in this folder; restore it (undo the last deploy) or remove it to start over`)
+    throw new ManifestError('malformed', coded('deploy.manifest_not_json', { file: MANIFEST_FILE, detail: (err as Error).message }))
   }
   if (!isRecord(data) || data.version !== 1 || data.generator !== 'skillbench' || !isRecord(data.skills)) {
-    throw new ManifestError(`${MANIFEST_FILE} was not written by this version of Skillbench: refusing to deploy into this folder`)
+    throw new ManifestError('malformed', coded('deploy.manifest_foreign', { file: MANIFEST_FILE }))
   }
   const skills: Record<string, ManifestEntry> = {}
   for (const [name, e] of Object.entries(data.skills)) {

@@ -8,6 +8,8 @@
 import path from 'node:path'
 import { parseSkillText } from '../store/skill-file'
 import type { LibrarySkill } from './render'
+import { CodedError } from '../../shared/api-error'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 export const DEPLOY_CONFIG_FILE = 'deploy-profiles.json'
 export const DEPLOY_CONFIG_VERSION = 1
@@ -34,39 +36,41 @@ export function emptyDeployConfig(): DeployConfig {
   return { profiles: {}, disabled: {} }
 }
 
-function stringList(v: unknown, where: string): string[] {
+function stringList(v: unknown, where: () => CodedText): string[] {
   if (v === undefined) return []
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x.trim() === '')) throw new Error(`${where} must be a list of non-empty texts`)
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x.trim() === '')) throw new CodedError('invalid', where())
   return (v as string[]).map((x) => x.trim())
 }
 
 /** Parses the file's text; throws saying what is wrong and where. Pure. */
 export function parseDeployConfig(text: string): DeployConfig {
+  const file = DEPLOY_CONFIG_FILE
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (err) {
-    throw new Error(`${DEPLOY_CONFIG_FILE} is not JSON (${(err as Error).message})`, { cause: err })
+    throw new CodedError('invalid', coded('deployjson.not_json', { file, detail: (err as Error).message }), { cause: err })
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${DEPLOY_CONFIG_FILE} is not an object`)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new CodedError('invalid', coded('deployjson.not_object', { file }))
   const obj = raw as Record<string, unknown>
-  if (obj.version !== DEPLOY_CONFIG_VERSION) throw new Error(`${DEPLOY_CONFIG_FILE}: version ${JSON.stringify(obj.version)} is not one this Skillbench reads (${DEPLOY_CONFIG_VERSION})`)
+  if (obj.version !== DEPLOY_CONFIG_VERSION) throw new CodedError('invalid', coded('deployjson.bad_version', { file, version: String(JSON.stringify(obj.version)), expected: DEPLOY_CONFIG_VERSION }))
   const out = emptyDeployConfig()
   const profiles = obj.profiles ?? {}
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw new Error(`${DEPLOY_CONFIG_FILE}: "profiles" is not an object`)
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw new CodedError('invalid', coded('deployjson.profiles_not_object', { file }))
   for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
-    if (!PROFILE_NAME.test(name)) throw new Error(`${DEPLOY_CONFIG_FILE}: ${JSON.stringify(name)} is not a profile name (letters, digits, . _ -)`)
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new Error(`${DEPLOY_CONFIG_FILE}: profile ${name} is not an object`)
+    if (!PROFILE_NAME.test(name)) throw new CodedError('invalid', coded('deployjson.bad_profile_name', { file, name: JSON.stringify(name) }))
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new CodedError('invalid', coded('deployjson.profile_not_object', { file, name }))
     const r = p as Record<string, unknown>
-    const profile = { targets: stringList(r.targets, `profile ${name}: "targets"`), skills: stringList(r.skills, `profile ${name}: "skills"`), except: stringList(r.except, `profile ${name}: "except"`) }
-    for (const s of [...profile.skills, ...profile.except]) if (!SELECTOR.test(s)) throw new Error(`${DEPLOY_CONFIG_FILE}: profile ${name}: ${JSON.stringify(s)} is not a selector (NAME, tag:TAG, collection:NAME or *)`)
+    const list = (field: 'targets' | 'skills' | 'except'): string[] => stringList(r[field], () => coded('deployjson.profile_list', { file, name, field }))
+    const profile = { targets: list('targets'), skills: list('skills'), except: list('except') }
+    for (const s of [...profile.skills, ...profile.except]) if (!SELECTOR.test(s)) throw new CodedError('invalid', coded('deployjson.bad_selector', { file, name, selector: JSON.stringify(s) }))
     out.profiles[name] = profile
   }
   const disabled = obj.disabled ?? {}
-  if (typeof disabled !== 'object' || disabled === null || Array.isArray(disabled)) throw new Error(`${DEPLOY_CONFIG_FILE}: "disabled" is not an object`)
+  if (typeof disabled !== 'object' || disabled === null || Array.isArray(disabled)) throw new CodedError('invalid', coded('deployjson.disabled_not_object', { file }))
   for (const [target, names] of Object.entries(disabled as Record<string, unknown>)) {
-    if (target.trim() === '') throw new Error(`${DEPLOY_CONFIG_FILE}: "disabled" has an empty target`)
-    out.disabled[target] = stringList(names, `"disabled" of ${target}`)
+    if (target.trim() === '') throw new CodedError('invalid', coded('deployjson.disabled_empty_target', { file }))
+    out.disabled[target] = stringList(names, () => coded('deployjson.disabled_list', { file, target }))
   }
   return out
 }

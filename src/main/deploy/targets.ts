@@ -12,6 +12,8 @@
  */
 import os from 'node:os'
 import path from 'node:path'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export type TargetAgent = 'claude' | 'codex' | 'agents' | 'gemini' | 'opencode' | 'folder'
 
@@ -53,7 +55,7 @@ export function resolveTarget(spec: string, env: NodeJS.ProcessEnv, cwd: string)
   const project = (prefix: string): string | null => {
     if (!s.startsWith(`${prefix}:`)) return null
     const p = s.slice(prefix.length + 1)
-    if (p.trim() === '') throw new Error(`${prefix}:PATH needs the project folder after the colon`)
+    if (p.trim() === '') throw new CodedError('invalid', coded('deploy.target_needs_path', { prefix }))
     return path.resolve(cwd, expandHome(p, home))
   }
   switch (s) {
@@ -77,9 +79,9 @@ export function resolveTarget(spec: string, env: NodeJS.ProcessEnv, cwd: string)
   const opencode = project('opencode-project')
   if (opencode) return { spec: s, agent: 'opencode', label: `OpenCode (${opencode})`, dir: path.join(opencode, '.opencode', 'skills'), budget: null }
   if (/^[a-z-]+:/.test(s) && !/^[A-Za-z]:[\\/]/.test(s)) {
-    throw new Error(`unknown target ${JSON.stringify(s)}: use claude, claude-project:PATH, codex, agents:PATH, gemini, gemini-project:PATH, opencode, opencode-project:PATH or a folder`)
+    throw new CodedError('invalid', coded('deploy.unknown_target', { target: JSON.stringify(s) }))
   }
-  if (s === '') throw new Error('say where to deploy: --to claude | codex | agents:PATH | … | a folder')
+  if (s === '') throw new CodedError('invalid', coded('deploy.no_target'))
   const dir = path.resolve(cwd, expandHome(s, home))
   return { spec: s, agent: 'folder', label: dir, dir, budget: null }
 }
