@@ -196,7 +196,8 @@ function sleepMs(t: number): void {
 function startServer(s: Side, lib: string, query: string): void {
   cli(s, ['query', query, '--library', lib, '--no-touch'])
   for (let i = 0; i < 300; i++) {
-    if (cli(s, ['search-server', '--status', '--library', lib]).stdout.startsWith('a search server answers')) return
+    // a build before issue 40 says "search server", later ones "search daemon"
+    if (/^a search (?:daemon|server) answers/.test(cli(s, ['search-server', '--status', '--library', lib]).stdout)) return
     sleepMs(100)
   }
   log(`${s.name}: the search daemon did not come up; its warm figures are in process`)

@@ -123,7 +123,7 @@ function startupRows(): void {
 function listRows(): void {
   const lib = mixedLibrary(size(10_000))
   // In process (--no-server: a listing of a library this large would start its search daemon, as a query does):
-  // from the saved index, every file stat'ed. The query rows measure it through the server.
+  // from the saved index, every file stat'ed. The query rows measure it through the daemon.
   const list = timeRuns(...sb('list', '--library', lib, '--json', '--no-server'), 5, 1)
   rows.push({ command: `\`skillbench list --json\`, ${size(10_000).toLocaleString('en')} skills (in process: the saved index, every file stat'ed)`, ours: medMin(list), reference: '', goal: '≤ 400 ms' })
 }
@@ -151,10 +151,10 @@ function sleepMs(ms: number): void {
 /** Waits (up to 30 s) until the search daemon of `lib` answers. */
 function waitForServer(lib: string): void {
   for (let i = 0; i < 300; i++) {
-    if (runOnce(...sb('search-server', '--status', '--library', lib)).stdout.startsWith('a search server answers')) return
+    if (runOnce(...sb('search-server', '--status', '--library', lib)).stdout.startsWith('a search daemon answers')) return
     sleepMs(100)
   }
-  log('the search server did not come up: warm figures are in process')
+  log('the search daemon did not come up: warm figures are in process')
 }
 
 function queryRows(): void {
@@ -209,11 +209,11 @@ function queryRows(): void {
   }
   const label = `${n.toLocaleString('en')} skills`
   rows.push(
-    { command: `\`skillbench query\` warm (second run, --no-touch; answered by the library's search server), ${label}`, ours: medMin(warm), reference: `${pyRef}<br>${qmdRef}`, goal: '≤ 150 ms; ≥ 25× Python, ≥ 2× qmd' },
-    { command: `\`skillbench query\` warm with touch (3 uses recorded; search server), ${label}`, ours: medMin(warmTouch), reference: '', goal: '—' },
+    { command: `\`skillbench query\` warm (second run, --no-touch; answered by the library's search daemon), ${label}`, ours: medMin(warm), reference: `${pyRef}<br>${qmdRef}`, goal: '≤ 150 ms; ≥ 25× Python, ≥ 2× qmd' },
+    { command: `\`skillbench query\` warm with touch (3 uses recorded; search daemon), ${label}`, ours: medMin(warmTouch), reference: '', goal: '—' },
     { command: `\`skillbench query\` warm in process (--no-server: the saved index loaded, every file stat'ed), ${label}`, ours: medMin(warmInProcess), reference: '', goal: '—' },
-    { command: `\`skillbench list --json\`, ${label} (the library's search server answers)`, ours: medMin(listServed), reference: '', goal: '≤ 400 ms' },
-    { command: `\`skillbench query\` after one skill file changed (search server), ${label}`, ours: medMin(changed), reference: '', goal: '≤ 250 ms' },
+    { command: `\`skillbench list --json\`, ${label} (the library's search daemon answers)`, ours: medMin(listServed), reference: '', goal: '≤ 400 ms' },
+    { command: `\`skillbench query\` after one skill file changed (search daemon), ${label}`, ours: medMin(changed), reference: '', goal: '≤ 250 ms' },
     { command: `\`skillbench query\` after one skill file changed, in process (--no-server), ${label}`, ours: medMin(changedInProcess), reference: '', goal: '—' },
     { command: `\`skillbench query\` cold (cache folder emptied; in process), ${label}`, ours: medMin(cold), reference: '', goal: '≤ 2 s' }
   )
@@ -249,8 +249,8 @@ async function mcpRows(): Promise<void> {
   // No daemon: the session loads the saved index itself.
   const inProcess = await timed({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
   rows.push(
-    { command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache; the library's search server answers)`, ours: viaServer, reference: '', goal: '≤ 300 ms' },
-    { command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache; no search server: the index loaded in process)`, ours: inProcess, reference: '', goal: '—' }
+    { command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache; the library's search daemon answers)`, ours: viaServer, reference: '', goal: '≤ 300 ms' },
+    { command: `\`skillbench mcp\` spawned → first query_skill answered, ${n.toLocaleString('en')} skills (warm cache; no search daemon: the index loaded in process)`, ours: inProcess, reference: '', goal: '—' }
   )
 }
 

@@ -152,7 +152,7 @@ function queryRows(name: string, n: number): void {
   const cold = timeRuns(...args('--no-server'), RUNS, 0, { ...OPTS, before: () => makeCold(lib) })
   log(`${name}: query at ${n}, warm…`)
   runOnce(...args(), OPTS)
-  for (let i = 0; i < 300 && !runOnce(...sb('search-server', '--status', '--library', lib), OPTS).stdout.startsWith('a search server answers'); i++) sleepMs(100)
+  for (let i = 0; i < 300 && !runOnce(...sb('search-server', '--status', '--library', lib), OPTS).stdout.startsWith('a search daemon answers'); i++) sleepMs(100)
   const warm = timeRuns(...args(), 10, 1, OPTS)
   const warmInProcess = timeRuns(...args('--no-server'), 5, 1, OPTS)
   runOnce(...sb('search-server', '--stop', '--library', lib), OPTS)
@@ -160,7 +160,7 @@ function queryRows(name: string, n: number): void {
   const label = `${n.toLocaleString('en')} skills, query "${query}" (${hits} hits)`
   rows.push(
     { command: `${name}: \`skillbench query\` cold (no cache folder; in process), ${label}`, ours: medMin(cold), reference: '', goal: '≤ 2 s' },
-    { command: `${name}: \`skillbench query\` warm (the library's search server answers), ${label}`, ours: medMin(warm), reference: `in process (--no-server): ${medMin(warmInProcess)}`, goal: '≤ 150 ms' }
+    { command: `${name}: \`skillbench query\` warm (the library's search daemon answers), ${label}`, ours: medMin(warm), reference: `in process (--no-server): ${medMin(warmInProcess)}`, goal: '≤ 150 ms' }
   )
 }
 

@@ -34,7 +34,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: numb
   })
 }
 
-const served = (r: { stderr: string }): boolean => r.stderr.includes('[search] answered by the search server')
+const served = (r: { stderr: string }): boolean => r.stderr.includes('[search] answered by the search daemon')
 
 /** Waits for `what`; on a timeout the error says what `context` gives (a log to find out why, when it is rare). */
 async function until(what: () => Promise<boolean> | boolean, ms = 20_000, context?: () => string): Promise<void> {
@@ -54,8 +54,8 @@ async function served_library(n = 40): Promise<string> {
   const first = await run(['query', 'retry http timeout', '--library', dir, '--no-touch'])
   expect(first.code).toBe(0)
   expect(served(first)).toBe(false)
-  expect(first.stderr).toContain('[search] search server started')
-  await until(async () => (await status(dir)).startsWith('a search server answers'))
+  expect(first.stderr).toContain('[search] search daemon started')
+  await until(async () => (await status(dir)).startsWith('a search daemon answers'))
   return dir
 }
 
@@ -134,7 +134,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     }
   }, 120_000)
 
-  it('counts each use once when many agents query at once through the server', async () => {
+  it('counts each use once when many agents query at once through the daemon', async () => {
     const dir = await served_library()
     const fetchCounts = async (): Promise<Map<string, number>> => {
       const r = await run(['list', '--library', dir, '--json'])
@@ -168,8 +168,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     for (const q of ['retry http timeout', '写一个计算器 除零保护']) {
       const viaServer = await ask(ENV, q)
       const inProcess = await ask({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' }, q)
-      expect(viaServer.log).toContain('query_skill: success (search server)')
-      expect(inProcess.log).not.toContain('(search server)')
+      expect(viaServer.log).toContain('query_skill: success (search daemon)')
+      expect(inProcess.log).not.toContain('(search daemon)')
       expect(viaServer.result.skills.map((s) => [s.skill_id, s.similarity_score])).toEqual(inProcess.result.skills.map((s) => [s.skill_id, s.similarity_score]))
     }
     // Every use counted once, whoever answered (4 queries × 3 skills).
@@ -179,7 +179,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
 
     // With no daemon up, an MCP session that opened the index itself starts one for the next sessions.
     await run(['search-server', '--stop', '--library', dir])
-    await until(async () => (await status(dir)).startsWith('no search server'))
+    await until(async () => (await status(dir)).startsWith('no search daemon'))
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', dir], cwd: PROJECT, env: ENV as Record<string, string>, stderr: 'pipe' })
     let log = ''
     transport.stderr?.on('data', (d: Buffer) => (log += d.toString()))
@@ -189,8 +189,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       await client.callTool({ name: 'query_skill', arguments: { query: 'retry http timeout' } })
       // Once in a few CI runs no daemon answered within the wait: the MCP server's log and the last status say why.
       let last = ''
-      await until(async () => (last = await status(dir)).startsWith('a search server answers'), 20_000, () => `last status: ${last}\nMCP log:\n${log}`)
-      expect(log).toContain('search server started for this library')
+      await until(async () => (last = await status(dir)).startsWith('a search daemon answers'), 20_000, () => `last status: ${last}\nMCP log:\n${log}`)
+      expect(log).toContain('search daemon started for this library')
     } finally {
       await client.close()
     }
@@ -213,16 +213,16 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     const other = { op: 'query', build: 'x', root: '/elsewhere', text: 'a', top: 1, touch: true, json: true, via: 'cli', deadline: Date.now() + 60_000 }
     const late = { ...other, root: fs.realpathSync(dir), deadline: 0 }
     expect(JSON.parse(await ask(JSON.stringify(other) + '\n'))).toMatchObject({ ok: false, reason: 'other-library' })
-    expect(await status(dir)).toMatch(/^a search server answers/)
+    expect(await status(dir)).toMatch(/^a search daemon answers/)
     expect(JSON.parse(await ask(JSON.stringify(late) + '\n'))).toMatchObject({ ok: false, reason: 'build' })
-    await until(async () => (await status(dir)).startsWith('no search server'))
+    await until(async () => (await status(dir)).startsWith('no search daemon'))
     const next = await run(['query', 'retry', '--library', dir, '--no-touch'])
     expect(next.code).toBe(0)
     expect(served(next)).toBe(false)
-    await until(async () => (await status(dir)).startsWith('a search server answers'))
+    await until(async () => (await status(dir)).startsWith('a search daemon answers'))
   }, 120_000)
 
-  it('a server stepping down after another took its place leaves the newcomer answering', async () => {
+  it('a daemon stepping down after another took its place leaves the newcomer answering', async () => {
     // The race behind a rare CI failure: `search-server --stop` removes the socket, a new daemon starts within the
     // old one's 2 s check, and the old one then closes. Closing a Unix socket listener unlinks the path it was bound
     // to, which by then was the newcomer's socket. The old daemon is held (SIGSTOP) until the new one answers.
@@ -240,13 +240,13 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     }
     const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
     const old = start()
-    await until(async () => (await status(dir)).startsWith('a search server answers'))
+    await until(async () => (await status(dir)).startsWith('a search daemon answers'))
     old.kill('SIGSTOP')
     const newcomer = start()
     const newcomerChecks = checksOf(newcomer)
     try {
       fs.rmSync(socket)
-      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      await until(async () => (await status(dir)).startsWith('a search daemon answers'))
       old.kill('SIGCONT')
       old.kill('SIGTERM')
       await exited(old)
@@ -255,7 +255,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       await until(() => newcomerChecks.inPlace > before || newcomer.exitCode !== null, 20_000, () => newcomerChecks.log)
       expect(newcomerChecks.log).not.toContain('stepped down')
       expect(fs.existsSync(socket)).toBe(true)
-      expect(await status(dir)).toMatch(/^a search server answers/)
+      expect(await status(dir)).toMatch(/^a search daemon answers/)
       expect(newcomer.exitCode).toBe(null)
     } finally {
       old.kill('SIGCONT')
@@ -265,7 +265,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     }
   }, 120_000)
 
-  it('removes the private names of servers that died before renaming them, and no other file', async () => {
+  it('removes the private names of daemons that died before renaming them, and no other file', async () => {
     const dir = makeLibrary(10)
     libraries.push(dir)
     const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
@@ -284,8 +284,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     fs.writeFileSync(plain, 'not a socket')
     try {
       const first = await run(['query', 'retry', '--library', dir, '--no-touch'])
-      expect(first.stderr).toContain('search server started')
-      await until(async () => (await status(dir)).startsWith('a search server answers'))
+      expect(first.stderr).toContain('search daemon started')
+      await until(async () => (await status(dir)).startsWith('a search daemon answers'))
       expect(fs.existsSync(orphan)).toBe(false)
       expect(fs.lstatSync(nameOf(process.pid)).isSocket()).toBe(true)
       expect(fs.readFileSync(plain, 'utf8')).toBe('not a socket')
@@ -304,7 +304,7 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       const r = await run(['query', 'retry', '--library', dir, '--no-touch'])
       expect(r.code).toBe(0)
       expect(served(r)).toBe(false)
-      expect(r.stderr).toContain('the search server socket is not used (in a folder others can write to)')
+      expect(r.stderr).toContain('the search daemon socket is not used (in a folder others can write to)')
     } finally {
       fs.chmodSync(folder, 0o700)
     }
@@ -314,27 +314,27 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
   it('steps down when stopped, when its socket is removed and when idle; never started when switched off', async () => {
     const dir = await served_library(10)
     expect((await run(['search-server', '--stop', '--library', dir])).stdout).toContain('asked to stop')
-    await until(async () => (await status(dir)).startsWith('no search server'))
+    await until(async () => (await status(dir)).startsWith('no search daemon'))
 
     const idle = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER_IDLE_MS: '800' })
-    expect(idle.stderr).toContain('search server started')
+    expect(idle.stderr).toContain('search daemon started')
     const socket = searchDaemonSocket(fs.realpathSync(dir), ENV)!
     await until(() => fs.existsSync(socket))
     await until(() => !fs.existsSync(socket), 15_000)
 
     const off = await run(['query', 'retry', '--library', dir, '--no-touch'], { ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' })
     expect(off.code).toBe(0)
-    expect(off.stderr).not.toContain('search server')
+    expect(off.stderr).not.toContain('search daemon')
     // a start would be under way (its marker, made before the spawn) or done (an answering daemon) by now
     expect(fs.existsSync(startingMarker(socket))).toBe(false)
-    expect(await status(dir)).toMatch(/^no search server/)
+    expect(await status(dir)).toMatch(/^no search daemon/)
 
     // A listing answered in process starts one too, for the next listing or query.
     const listed = await run(['list', '--library', dir, '--json'])
     expect(listed.code).toBe(0)
     expect(served(listed)).toBe(false)
-    expect(listed.stderr).toContain('search server started')
-    await until(async () => (await status(dir)).startsWith('a search server answers'))
+    expect(listed.stderr).toContain('search daemon started')
+    await until(async () => (await status(dir)).startsWith('a search daemon answers'))
     expect(served(await run(['list', '--library', dir, '--json']))).toBe(true)
   }, 120_000)
 })

@@ -29,7 +29,7 @@ export async function answerFromDaemon(io: CliIo, socket: string | null, questio
     trace(asked.fallback)
     return null
   }
-  trace(`answered by the search server in ${asked.ms} ms`)
+  trace(`answered by the search daemon in ${asked.ms} ms`)
   if (asked.answered.stdout.length > 0) io.stdout(asked.answered.stdout)
   if (asked.answered.stderr) io.stderr(asked.answered.stderr)
   return asked.answered.code
@@ -43,6 +43,6 @@ export async function startDaemonAfterAnswer(io: CliIo, root: string, socket: st
   if (!socket || !io.selfCommand || (searchDaemonMode(io.env) !== 'on' && activeSkills < AUTO_DAEMON_MIN_SKILLS)) return false
   const { startSearchDaemon } = await import('../search/daemon/start')
   const started = startSearchDaemon(io.selfCommand, root, socket, io.env)
-  if (started) tracer(io)('search server started')
+  if (started) tracer(io)('search daemon started')
   return started
 }

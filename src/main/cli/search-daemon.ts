@@ -133,7 +133,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   const log = opts.log ?? (() => undefined)
   const socket = searchDaemonSocket(root, opts.env)
   if (!socket) {
-    log('the socket path in the cache folder is too long for this system: no search server')
+    log('the socket path in the cache folder is too long for this system: no search daemon')
     return 1
   }
   const marker = startingMarker(socket)
@@ -258,7 +258,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
     if (!(await listen(server, socket))) {
       fs.rmSync(marker, { force: true })
       services.close()
-      log('another search server answers for this library')
+      log('another search daemon answers for this library')
       return 0
     }
   } catch (err) {
@@ -270,7 +270,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   ownSocket = socketIdentity(socket)
   fs.rmSync(marker, { force: true })
   resetIdle()
-  log(`search server of ${root} listening on ${socket}`)
+  log(`search daemon of ${root} listening on ${socket}`)
 
   // The socket removed or replaced (cache folder emptied, a newer daemon) or the library gone: step down.
   const watchdog = setInterval(() => {
@@ -295,6 +295,6 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   await queue
   await (await services.library()).settleUsage().catch(() => undefined) // the MCP uses still waiting for their fold
   services.close()
-  log(`search server stepped down: ${why}`)
+  log(`search daemon stepped down: ${why}`)
   return 0
 }

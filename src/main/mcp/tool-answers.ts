@@ -111,7 +111,7 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     if (name === 'query_skill' && opts.remoteQuery) {
       const remote = await opts.remoteQuery(typeof args.query === 'string' ? args.query : '')
       if (remote) {
-        log(`query_skill: ${remote.status} (search server)${remote.status === 'error' ? ` — ${remote.message}` : ''}`)
+        log(`query_skill: ${remote.status} (search daemon)${remote.status === 'error' ? ` — ${remote.message}` : ''}`)
         return toolAnswer(remote)
       }
     }

@@ -183,7 +183,7 @@ export const command: CliCommand = {
       void opened?.then(async () => {
         const index = search.peek()
         const { startDaemonAfterAnswer } = await import('../daemon-answer')
-        if (index && (await startDaemonAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search server started for this library')
+        if (index && (await startDaemonAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search daemon started for this library')
       })
     }
     try {

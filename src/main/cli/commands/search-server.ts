@@ -17,15 +17,15 @@ export const command: CliCommand = {
       throw new Error(`library folder not found: ${resolveLibraryDir(values, io.cwd)}`)
     }
     const socket = searchDaemonSocket(root, io.env)
-    if (!socket) throw new Error('the cache folder path is too long for a socket on this system: no search server')
+    if (!socket) throw new Error('the cache folder path is too long for a socket on this system: no search daemon')
     if (values.status || values.stop) {
       const up = await daemonAnswers(socket)
       if (values.stop && up) {
         // A daemon steps down within seconds once its socket file is gone (it checks every 2 s).
         fs.rmSync(socket, { force: true })
-        io.stdout(`search server of ${root} asked to stop\n`)
+        io.stdout(`search daemon of ${root} asked to stop\n`)
       } else {
-        io.stdout(`${up ? 'a search server answers' : 'no search server'} for ${root}\n`)
+        io.stdout(`${up ? 'a search daemon answers' : 'no search daemon'} for ${root}\n`)
       }
       return 0
     }

@@ -41,7 +41,7 @@ export function untrustedSocket(socket: string): string | null {
 /** Asks the daemon listening on `socket`; a fallback names why the caller must answer itself. */
 export function askSearchDaemon(socket: string, question: Question, timeoutMs = ANSWER_TIMEOUT_MS): Promise<AskResult> {
   const distrust = untrustedSocket(socket)
-  if (distrust) return Promise.resolve({ fallback: `the search server socket is not used (${distrust})` })
+  if (distrust) return Promise.resolve({ fallback: `the search daemon socket is not used (${distrust})` })
   return new Promise((resolve) => {
     let settled = false
     const finish = (r: AskResult): void => {
@@ -54,7 +54,7 @@ export function askSearchDaemon(socket: string, question: Question, timeoutMs = 
     const request = { ...question, build: buildStamp(), deadline: Date.now() + timeoutMs } as DaemonRequest
     const began = Date.now()
     const conn = net.connect(socket)
-    const timer = setTimeout(() => finish({ fallback: `the search server did not answer in ${Math.round((timeoutMs + GRACE_MS) / 1000)} s` }), timeoutMs + GRACE_MS)
+    const timer = setTimeout(() => finish({ fallback: `the search daemon did not answer in ${Math.round((timeoutMs + GRACE_MS) / 1000)} s` }), timeoutMs + GRACE_MS)
     const chunks: Buffer[] = []
     let size = 0
     conn.on('connect', () => conn.write(JSON.stringify(request) + '\n'))
@@ -66,13 +66,13 @@ export function askSearchDaemon(socket: string, question: Question, timeoutMs = 
       const all = Buffer.concat(chunks, size)
       const nl = all.indexOf(10)
       const header = nl === -1 || nl > MAX_HEADER_BYTES ? null : parseHeader(all.subarray(0, nl).toString('utf8'))
-      if (!header) finish({ fallback: 'the search server gave no answer' })
-      else if (!header.ok) finish({ fallback: `the search server did not answer (${header.reason}${header.message ? `: ${header.message}` : ''})` })
-      else if (all.length - nl - 1 !== header.bytes) finish({ fallback: 'the search server\'s answer was cut short' })
+      if (!header) finish({ fallback: 'the search daemon gave no answer' })
+      else if (!header.ok) finish({ fallback: `the search daemon did not answer (${header.reason}${header.message ? `: ${header.message}` : ''})` })
+      else if (all.length - nl - 1 !== header.bytes) finish({ fallback: 'the search daemon\'s answer was cut short' })
       else finish({ answered: { stdout: all.subarray(nl + 1), stderr: header.stderr, code: header.code }, ms: Date.now() - began })
     })
     // No daemon (no socket, or one left by a daemon that is gone): the usual case before the first start.
-    conn.on('error', (err: NodeJS.ErrnoException) => finish({ fallback: `no search server (${err.code ?? err.message})` }))
+    conn.on('error', (err: NodeJS.ErrnoException) => finish({ fallback: `no search daemon (${err.code ?? err.message})` }))
   })
 }
 

@@ -17,7 +17,7 @@ export function startSearchDaemon(command: readonly string[], root: string, sock
     const st = fs.lstatSync(marker, { throwIfNoEntry: false })
     if (st && Date.now() - st.mtimeMs < STARTING_FRESH_MS) return false
     if (st) fs.rmSync(marker, { force: true })
-    // Exclusive: of several queries that fell back at once, one starts the server.
+    // Exclusive: of several queries that fell back at once, one starts the daemon.
     fs.mkdirSync(path.dirname(marker), { recursive: true, mode: 0o700 })
     fs.writeFileSync(marker, String(process.pid), { flag: 'wx', mode: 0o600 })
   } catch {
