@@ -41,7 +41,8 @@ const BARS: Record<JudgeBar, { jaccard: number; covered: number; halfJaccard: nu
 const STOP: ReadonlySet<string> = new Set([...englishStopWords, 'via', 'use', 'using', 'used', 'skill', 'skills', '使用', '应该', '需要', '可以', '如果', '时候', '以及', '或者', '并且'])
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'u')
 const WORD_OR_CJK = new RegExp(`[A-Za-z0-9]+|[${CJK_CLASS}]+`, 'gu')
-const ZH_WORDS = new Intl.Segmenter('zh', { granularity: 'word' })
+// Made on first use: loading ICU's Chinese dictionary costs 30–60 ms, which a library without Chinese never needs.
+let zhWords: Intl.Segmenter | undefined
 const HEADING = /^#[ \t]+(.+?)[ \t#]*$/m
 
 /** What the judge reads of a skill: never its folder or its `name`. */
@@ -82,7 +83,8 @@ function asciiSubjectWord(piece: string): string | null {
 function cjkWords(run: string): string[] {
   // Dictionary words (a subject is short: the segmenter's cost on long text does not arise), one-character ones out.
   const out: string[] = []
-  for (const { segment, isWordLike } of ZH_WORDS.segment(run)) if (isWordLike && [...segment].length >= 2 && !STOP.has(segment)) out.push(segment)
+  zhWords ??= new Intl.Segmenter('zh', { granularity: 'word' })
+  for (const { segment, isWordLike } of zhWords.segment(run)) if (isWordLike && [...segment].length >= 2 && !STOP.has(segment)) out.push(segment)
   return out
 }
 
