@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path, { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
@@ -47,6 +48,24 @@ function cliSourcesManifest(): Plugin {
 }
 
 /**
+ * Fills `out/main/code-cache` once the Node build is written (scripts/train-code-cache.cjs): the CLI's commands
+ * then compile their chunks from V8 bytecode instead of from text (bin/code-cache.cjs). Not in watch mode.
+ */
+function codeCacheTraining(): Plugin {
+  let watching = false
+  return {
+    name: 'skillbench:code-cache',
+    buildStart() {
+      watching = this.meta.watchMode
+    },
+    closeBundle() {
+      if (watching) return
+      spawnSync(process.execPath, [resolve(__dirname, 'scripts/train-code-cache.cjs')], { stdio: 'inherit' })
+    }
+  }
+}
+
+/**
  * Three builds (electron-vite): the Node side (the Electron main process and the `skillbench` CLI), the sandboxed
  * preload (CJS: package.json has no "type": "module", so it is emitted as out/preload/index.js) and the React
  * renderer, which web mode (`skillbench serve`) serves too. Monaco is bundled from node_modules (no CDN); its
@@ -58,7 +77,7 @@ function cliSourcesManifest(): Plugin {
  */
 export default defineConfig({
   main: {
-    plugins: [cliSourcesManifest()],
+    plugins: [cliSourcesManifest(), codeCacheTraining()],
     build: {
       outDir: 'out/main',
       target: 'node20.19',

@@ -34,6 +34,14 @@ function staleReason() {
 
 const why = process.env.SKILLBENCH_FROM_SOURCE ? 'SKILLBENCH_FROM_SOURCE is set' : staleReason()
 if (!why) {
+  // Chunks compile from the bytecode the build kept (bin/code-cache.cjs); SKILLBENCH_CODE_CACHE=0 turns it off.
+  if (process.env.SKILLBENCH_CODE_CACHE !== '0') {
+    try {
+      require('./code-cache.cjs').useCodeCache(path.dirname(compiled))
+    } catch {
+      // an install without the helper still runs, compiling as usual
+    }
+  }
   require(compiled).runFromProcess()
 } else {
   if (process.stderr.isTTY && !process.env.SKILLBENCH_FROM_SOURCE) {

@@ -42,7 +42,7 @@ beforeAll(() => {
   // checkout, and src/extra.ts is this project's own file to change.
   project = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-bin-'))
   fs.mkdirSync(path.join(project, 'bin'))
-  for (const entry of ['skillbench.cjs', 'skillbench.mjs']) fs.copyFileSync(path.join(ROOT, 'bin', entry), path.join(project, 'bin', entry))
+  for (const entry of ['skillbench.cjs', 'skillbench.mjs', 'code-cache.cjs']) fs.copyFileSync(path.join(ROOT, 'bin', entry), path.join(project, 'bin', entry))
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(project, 'package.json'))
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'))
   fs.mkdirSync(path.join(project, 'src'))
