@@ -474,9 +474,20 @@ function englishTemplate(code: MessageCode): string {
   return MESSAGE_TEMPLATES[code]
 }
 
+/** English texts of messages without parameters, filled once: progress sends one per skill (thousands a run). */
+const plainTexts = new Map<MessageCode, string>()
+
+function hasNoParams(params: MessageParams): boolean {
+  for (const _ in params) return false
+  return true
+}
+
 /** The English text of a coded message. */
 export function englishText(ref: MessageRef): string {
-  return fillTemplate(MESSAGE_TEMPLATES[ref.messageCode], ref.params)
+  if (!hasNoParams(ref.params)) return fillTemplate(MESSAGE_TEMPLATES[ref.messageCode], ref.params)
+  let text = plainTexts.get(ref.messageCode)
+  if (text === undefined) plainTexts.set(ref.messageCode, (text = fillTemplate(MESSAGE_TEMPLATES[ref.messageCode], ref.params)))
+  return text
 }
 
 /** A coded message with its English text, e.g. `throw badRequest(coded('path.folder_not_found', { path }))`. */
