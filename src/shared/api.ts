@@ -262,7 +262,8 @@ export interface MemoryDocument {
 export interface MemoryConsolidateResult {
   consolidated: { day: string; method: string; chars: number }[]
   skipped: { day: string; reason: string }[]
-  failed: { day: string; error: string }[]
+  /** `messageCode` + `params`: the error by code when it carried one (error-codes.ts). */
+  failed: { day: string; error: string; messageCode?: MessageCode; params?: MessageParams }[]
 }
 
 export interface MemoryPromptResult {

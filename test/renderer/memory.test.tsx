@@ -11,7 +11,7 @@ vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./
 const NAMES = ['lessons.md', 'preferences.md', 'procedural.md', 'long-term.md']
 
 /** A stateful in-memory memory folder behind the memory.* methods (hash conflicts, pending queue, prompt). */
-function setup(opts: { enabled?: boolean } = {}) {
+function setup(opts: { enabled?: boolean; lang?: 'zh' } = {}) {
   const lib = new FakeLibrary()
   lib.add(makeMeta(1))
   const api = createFakeApi(libraryHandlers(lib))
@@ -83,6 +83,7 @@ function setup(opts: { enabled?: boolean } = {}) {
     ]
     return { sections, text: sections.map((s) => `${s.heading}\n${s.entries.map((e) => `- ${e}`).join('\n')}`).join('\n\n') }
   }
+  if (opts.lang) api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: opts.lang! })
   renderApp(api, { screen: 'memory' })
   return { api, files }
 }
@@ -151,6 +152,14 @@ describe('Memory screen', () => {
     await waitFor(() => expect(screen.getAllByTestId('memory-file')[4]!.textContent).toContain('summarised'))
     fireEvent.click(screen.getByTestId('memory-consolidate'))
     await waitFor(() => expect(screen.getByTestId('memory-consolidate-result').textContent).toContain('Nothing new to consolidate'))
+  })
+
+  it('says why a day was not summarised in Chinese, by the code the failure came with', async () => {
+    const { api } = setup({ lang: 'zh' })
+    api.handlers['memory.consolidate'] = async () => ({ consolidated: [], skipped: [], failed: [{ day: '2026-01-02', error: 'no informative line to summarise', messageCode: 'memory.nothing_to_summarise', params: {} }] })
+    await screen.findByTestId('memory-dir')
+    fireEvent.click(screen.getByTestId('memory-consolidate'))
+    await waitFor(() => expect(screen.getByTestId('memory-consolidate-result').textContent).toContain('未能汇总：2026-01-02 (没有可供总结的有效内容)'))
   })
 
   it('chooses another workspace folder, explains a refused one, and goes back to the default', async () => {

@@ -72,6 +72,11 @@ describe('memory in the app', () => {
     expect(fs.readFileSync(path.join(b.root, 'alice', 'memory', 'preferences.md'), 'utf8')).toContain('代码注释用中文')
     expect((await failure(b.call('memory.rejectPreference', { library: lib, id: 'abcdef' }))).code).toBe('not_found')
     expect((await failure(b.call('memory.acceptPreference', { library: lib, id: 'zz' }))).code).toBe('bad_request')
+    // the memory module's errors cross by code (the app words them), not only as words
+    const unknown = await b.wb.dispatch('memory.rejectPreference', { library: lib, id: 'abcdef' })
+    expect(unknown).toEqual({ ok: false, error: { code: 'not_found', message: "no pending preference with id 'abcdef'", messageCode: 'memory.no_pending', params: { id: 'abcdef' } } })
+    const badName = await b.wb.dispatch('memory.write', { library: lib, name: 'notes.md', text: 'x', baseHash: null })
+    expect(badName.ok ? null : badName.error).toMatchObject({ code: 'bad_request', messageCode: 'memory.not_memory_file', params: { name: 'notes.md' } })
     const prompt = await b.call<MemoryPromptResult>('memory.prompt', { library: lib })
     expect(prompt.text).toContain('## 用户偏好 / Preferences')
   })

@@ -4,6 +4,8 @@
  */
 import type { ChatMessage } from '../llm/types'
 import { demoteHeadings, normalizeEntry, oneLine } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export const LONG_TERM_HEADER = '# Long-term memory / 长期记忆'
 
@@ -163,7 +165,7 @@ export function cleanModelSummary(text: string): string {
     t = t.slice(0, MAX_SUMMARY_CHARS).replace(/\s+\S*$/, '') + ' …'
   }
   if (!/[\p{L}\p{N}]/u.test(t)) {
-    throw new Error('the model returned an empty summary')
+    throw new CodedError('invalid', coded('memory.empty_summary'))
   }
   return t
 }

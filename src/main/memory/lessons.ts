@@ -3,6 +3,8 @@
  * system prompt under `## 行为约束 / Lessons`. Pure: the caller reads and writes the file.
  */
 import { appendBullet, findDuplicate, oneLine, parseEntries } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export type MemoryLang = 'en' | 'zh'
 
@@ -29,7 +31,7 @@ export function lessonFromFailure(failure: CuratedFailure, lang: MemoryLang = 'e
       const tools = [...new Set(failure.validTools.map(cleanToolName).filter(Boolean))].sort()
       const bad = cleanToolName(failure.tool)
       if (tools.length === 0) {
-        throw new Error('a hallucinated-tool lesson needs the list of registered tools')
+        throw new CodedError('bad_request', coded('memory.hallucinated_needs_tools'))
       }
       return lang === 'zh'
         ? `仅使用以下已注册工具：${tools.join('、')}；不要编造不存在的工具名（例如曾误用「${bad}」）。`
@@ -38,14 +40,14 @@ export function lessonFromFailure(failure: CuratedFailure, lang: MemoryLang = 'e
     case 'critic': {
       const text = oneLine(failure.suggestion)
       if (!text) {
-        throw new Error('the critic suggestion is empty')
+        throw new CodedError('bad_request', coded('memory.critic_empty'))
       }
       return lang === 'zh' ? `Critic 建议：${text}` : `Critic suggestion: ${text}`
     }
     case 'rule': {
       const text = oneLine(failure.text)
       if (!text) {
-        throw new Error('the lesson text is empty')
+        throw new CodedError('bad_request', coded('memory.lesson_empty'))
       }
       return text
     }
@@ -70,7 +72,7 @@ export interface AddEntryResult {
 export function addLesson(current: string | null, lesson: string, threshold?: number): AddEntryResult {
   const entry = oneLine(lesson)
   if (!entry) {
-    throw new Error('the lesson text is empty')
+    throw new CodedError('bad_request', coded('memory.lesson_empty'))
   }
   const existing = parseEntries(current ?? '')
   // A tool rule is compared by its tool set only (the text differs just by the invented name).

@@ -10,6 +10,8 @@ import { revertBullet, upsertLongTermPreference, upsertPreference } from './pref
 import { PREFERENCES_HEADER } from './preferences'
 import { addProceduralRecord, parseProceduralEntry } from './procedural'
 import { parseEntries } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 /** Which memory an entry goes to. Preferences go to preferences.md and long-term.md's preferences block. */
 export type MemoryTarget = 'lessons' | 'preferences' | 'procedural'
@@ -50,7 +52,7 @@ function addTo(target: MemoryTarget, current: string | null, entry: string): { t
   }
   if (target === 'procedural') {
     const rec = parseProceduralEntry(entry)
-    if (!rec.tool) throw new Error(`a procedural entry is "tool: what happened" (got "${entry.slice(0, 80)}")`)
+    if (!rec.tool) throw new CodedError('bad_request', coded('memory.procedural_format', { entry: entry.slice(0, 80) }))
     const r = addProceduralRecord(current, rec)
     return { text: r.text, changed: r.added }
   }
@@ -130,7 +132,7 @@ export async function revertMemoryEntries(
     const missing: WrittenEntry[] = []
     for (const file of [...new Set(written.map((w) => w.file))]) {
       const key = FILE_OF[file]
-      if (!key) throw new Error(`'${file.slice(0, 80)}' is not a memory file`)
+      if (!key) throw new CodedError('bad_request', coded('memory.not_memory_file_short', { name: file.slice(0, 80) }))
       const abs = p[key]
       const before = await readMem(ws, abs)
       let text = before ?? ''

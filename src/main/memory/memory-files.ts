@@ -35,7 +35,8 @@ import { upsertLongTermPreference } from './preference-kv'
 import { addProceduralRecord, type ProceduralRecord } from './procedural'
 import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
 import { normalizeEntry, parseEntries } from './text'
-import { coded, type CodedText } from '../../shared/error-codes'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { CodedError, codedFieldsOf } from '../../shared/api-error'
 
 /** Biggest memory file read; a bigger one is an error rather than a slow prompt. */
 export const MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024
@@ -91,8 +92,8 @@ export async function readMem(ws: string, file: string): Promise<string | null> 
   try {
     return await readContainedText(ws, relIn(ws, file), { maxBytes: MAX_MEMORY_FILE_BYTES })
   } catch (err) {
-    if (err instanceof StoreError && err.code === 'invalid_input' && /larger than/.test(err.message)) {
-      throw new Error(`${file} is over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`, { cause: err })
+    if (err instanceof StoreError && err.messageCode === 'file.larger_than') {
+      throw new CodedError('bad_request', coded('memory.too_large', { file, bytes: MAX_MEMORY_FILE_BYTES }), { cause: err })
     }
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw err
@@ -125,7 +126,7 @@ export function memoryFilePath(workspace: string, name: string): string {
   if (m && dayOfLogFile(m[1]!)) {
     return path.join(p.logsDir, m[1]!)
   }
-  throw new Error(`'${name.slice(0, 80)}' is not a memory file (${MEMORY_FILE_NAMES.join(', ')} or logs/YYYY-MM-DD.md)`)
+  throw new CodedError('bad_request', coded('memory.not_memory_file', { name: name.slice(0, 80), names: MEMORY_FILE_NAMES.join(', ') }))
 }
 
 function sha256(text: string): string {
@@ -158,7 +159,7 @@ export class MemoryConflictError extends Error {
 export async function writeMemoryDocument(workspace: string, name: string, text: string, baseHash: string | null): Promise<{ hash: string }> {
   memoryFilePath(workspace, name) // refuses a bad name before anything is made
   if (Buffer.byteLength(text) > MAX_MEMORY_FILE_BYTES) {
-    throw new Error(`${name} would be over the ${MAX_MEMORY_FILE_BYTES}-byte limit for memory files`)
+    throw new CodedError('bad_request', coded('memory.would_be_too_large', { name, bytes: MAX_MEMORY_FILE_BYTES }))
   }
   const ws = await realWorkspace(workspace, true)
   const file = memoryFilePath(ws, name)
@@ -331,7 +332,8 @@ export interface ConsolidateOptions {
 export interface ConsolidationReport {
   consolidated: { day: string; method: string; chars: number }[]
   skipped: { day: string; reason: 'already_consolidated' | 'today' | 'too_old' | 'empty' }[]
-  failed: { day: string; error: string }[]
+  /** A day not summarised: why in English, and by code when the error carried one (the app words it). */
+  failed: { day: string; error: string; messageCode?: MessageCode; params?: MessageParams }[]
 }
 
 /**
@@ -374,7 +376,7 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
       if (opts.signal?.aborted) {
         throw err
       }
-      report.failed.push({ day, error: (err as Error).message.split('\n')[0] ?? 'unknown error' })
+      report.failed.push({ day, error: (err as Error).message.split('\n')[0] ?? 'unknown error', ...codedFieldsOf(err) })
     }
   }
   if (sections.length > 0) {
@@ -401,7 +403,7 @@ async function summariseDay(day: string, log: string, opts: ConsolidateOptions):
   if (!opts.llm) {
     const summary = extractiveSummary(log)
     if (!summary) {
-      throw new Error('no informative line to summarise')
+      throw new CodedError('invalid', coded('memory.nothing_to_summarise'))
     }
     return { summary, method: `Summary of logs/${day}.md (extractive, offline)` }
   }

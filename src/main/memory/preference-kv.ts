@@ -5,6 +5,8 @@
  * preferences are pushed, as upstream's `push_to_long_term` does. Pure.
  */
 import { appendBullet, findDuplicate, normalizeEntry, oneLine } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export interface KeyValue {
   key: string
@@ -76,7 +78,7 @@ function upsertLines(lines: string[], start: number, end: number, entry: string)
 /** Puts an accepted preference into preferences.md (created with its header when new). */
 export function upsertPreference(current: string | null, header: string, preference: string): UpsertResult {
   const entry = oneLine(preference)
-  if (!entry) throw new Error('the preference is empty')
+  if (!entry) throw new CodedError('bad_request', coded('memory.preference_empty'))
   if (current === null || current.trim() === '') {
     return { text: appendBullet(null, header, entry), changed: true }
   }
@@ -95,7 +97,7 @@ export const LONG_TERM_PREFERENCES_HEADING = '## Preferences / 用户偏好'
  */
 export function upsertLongTermPreference(current: string | null, fileHeader: string, preference: string): UpsertResult {
   const entry = oneLine(preference)
-  if (!entry) throw new Error('the preference is empty')
+  if (!entry) throw new CodedError('bad_request', coded('memory.preference_empty'))
   const base = current ?? `${fileHeader}\n`
   const lines = base.replace(/\r?\n$/, '').split(/\r?\n/)
   const start = lines.findIndex((l) => l.trim() === LONG_TERM_PREFERENCES_HEADING)

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto'
 import { duplicatePreference, upsertPreference } from './preference-kv'
 import { normalizeEntry, oneLine, parseEntries } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export const PREFERENCES_HEADER = '# Preferences / 用户偏好'
 
@@ -96,9 +98,14 @@ export function parsePendingFile(text: string | null): PendingPreferencesFile {
   if (text === null || text.trim() === '') {
     return { version: 1, items: [] }
   }
-  const data: unknown = JSON.parse(text)
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (err) {
+    throw new CodedError('malformed', coded('memory.pending_not_json', { detail: (err as Error).message }), { cause: err })
+  }
   if (!data || typeof data !== 'object' || !Array.isArray((data as { items?: unknown }).items)) {
-    throw new Error('the pending-preferences file is not {"version":1,"items":[…]}')
+    throw new CodedError('malformed', coded('memory.pending_malformed'))
   }
   const items: PendingPreference[] = []
   for (const raw of (data as { items: unknown[] }).items) {
@@ -192,14 +199,14 @@ export function rejectPreference(
 function findPending(pending: PendingPreferencesFile, id: string): PendingPreference {
   const wanted = id.trim().toLowerCase()
   if (!/^[0-9a-f]{4,64}$/.test(wanted)) {
-    throw new Error(`'${oneLine(id, 40)}' is not a pending-preference id (4+ hex characters)`)
+    throw new CodedError('bad_request', coded('memory.bad_pending_id', { id: oneLine(id, 40) }))
   }
   const matches = pending.items.filter((i) => i.id.startsWith(wanted))
   if (matches.length === 0) {
-    throw new Error(`no pending preference with id '${wanted}'`)
+    throw new CodedError('not_found', coded('memory.no_pending', { id: wanted }))
   }
   if (matches.length > 1) {
-    throw new Error(`id '${wanted}' is ambiguous: ${matches.map((m) => m.id).join(', ')}`)
+    throw new CodedError('bad_request', coded('memory.ambiguous_id', { id: wanted, ids: matches.map((m) => m.id).join(', ') }))
   }
   return matches[0]!
 }

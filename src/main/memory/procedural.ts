@@ -4,6 +4,8 @@
  */
 import type { AddEntryResult } from './lessons'
 import { appendBullet, findDuplicate, oneLine, parseEntries } from './text'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 
 export const PROCEDURAL_HEADER = '# Procedural memory / 程序记忆'
 
@@ -39,10 +41,10 @@ export function addProceduralRecord(current: string | null, record: ProceduralRe
   const tool = oneLine(record.tool, 80).replace(/[`:：\s]/g, '')
   const reason = oneLine(record.reason, 300)
   if (!tool) {
-    throw new Error('a procedural record needs the tool name')
+    throw new CodedError('bad_request', coded('memory.procedural_needs_tool'))
   }
   if (!reason) {
-    throw new Error('a procedural record needs the failure reason')
+    throw new CodedError('bad_request', coded('memory.procedural_needs_reason'))
   }
   const entry = `${tool}: ${reason}`
   const sameTool = parseEntries(current ?? '').filter((e) => parseProceduralEntry(e).tool === tool)

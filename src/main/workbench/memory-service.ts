@@ -89,16 +89,15 @@ async function isDir(p: string): Promise<boolean> {
   return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
 }
 
-/** Wraps the memory module's plain errors in API codes (a bad file name is the caller's fault). */
+/**
+ * The memory module's errors as the API sends them: its CodedErrors already say their kind (bad_request for a
+ * bad file name or id, not_found, malformed) and code, and cross as they are; a conflict becomes one.
+ */
 async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
     if (err instanceof MemoryConflictError) throw new ApiError('conflict', err.coded)
-    if (err instanceof ApiError) throw err
-    const message = err instanceof Error ? err.message : String(err)
-    if (/no pending preference with id/i.test(message)) throw new ApiError('not_found', message)
-    if (/is not a memory file|is not a pending-preference id|is ambiguous|not a regular file|byte limit/i.test(message)) throw badRequest(message)
     throw err
   }
 }

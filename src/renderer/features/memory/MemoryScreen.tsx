@@ -10,10 +10,11 @@ import { CodeEditor } from '../../components/code-editor/CodeEditor'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatBytes, formatDate } from '../../components/format'
 import { useI18n } from '../../i18n/i18n'
+import { translateLine } from '../../i18n/messages-errors'
 
 /** The agent's long-term memory of the selected library: files in Monaco, preferences to review, consolidation, prompt. */
 export function MemoryScreen(): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
   const { library } = useAppState()
@@ -54,7 +55,7 @@ export function MemoryScreen(): React.JSX.Element {
           {consolidate.data.consolidated.length > 0
             ? t('memory.consolidated', { days: consolidate.data.consolidated.map((c) => c.day).join(', ') })
             : t('memory.nothingToConsolidate')}
-          {consolidate.data.failed.length > 0 && ` · ${t('memory.consolidateFailed', { days: consolidate.data.failed.map((f) => `${f.day} (${f.error})`).join(', ') })}`}
+          {consolidate.data.failed.length > 0 && ` · ${t('memory.consolidateFailed', { days: consolidate.data.failed.map((f) => `${f.day} (${translateLine(f, f.error, lang)})`).join(', ') })}`}
         </p>
       )}
       {st?.workspace && (
