@@ -17,7 +17,6 @@ import { pairsAtLeast, updatePairs, type EarlierJoin, type UpdatedPairs } from '
 import { releaseWarmWorkers } from '../text/warm-workers'
 import { buildTfIdfIndexAsync, type TfIdfIndex } from '../text/tfidf'
 import { legacyMoveChanges, rewriteSkillText, unmovableReason } from '../review/changes'
-import { collectGarbage } from './collect-garbage'
 import type { JoinShape } from './cut-cache'
 import { consolidationClusters, mergeGroups } from './grouping'
 import { askModel } from './llm-consolidate'
@@ -162,9 +161,6 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   // The cut-off only decides how fast the join is: the one kept for this threshold serves the lower level too.
   const shape: JoinShape = { docs: total, entries: index.colIdx.length, threshold }
   const earlierCut = await input.joinCut?.reuse(shape)
-  // What the index was built from (the text scan's arrays, ~60 MB outside the heap at 20,000 skills) is dead now,
-  // but nothing would free it before the command ends: collected before the join adds its own arrays.
-  if (total >= COLLECT_BEFORE_JOIN_MIN_DOCS) collectGarbage()
   const pairs = await allPairsAsync(index, level, {
     signal: input.signal,
     ...(input.whileJoining ? { whileWaiting: input.whileJoining } : {}),
@@ -175,12 +171,6 @@ async function similarityEngine(skills: readonly Skill[], settings: CurationSett
   input.joinPairs?.keep(threshold, joinRecord(index, pairs, level))
   return { index, pairs: pairsAtLeast(pairs, threshold) }
 }
-
-/**
- * From this many skills the garbage is collected before a whole join (~50 ms): below, what it frees is small beside
- * the command's peak.
- */
-const COLLECT_BEFORE_JOIN_MIN_DOCS = 10_000
 
 /**
  * How far below the plan's threshold the join of a library being edited reaches (pairs-update.ts): later runs bring
