@@ -51,6 +51,7 @@ describe('sources: URLs and git output', () => {
     expect(cleanSubdir('./skills/')).toBe('skills')
     expect(cleanSubdir(undefined)).toBe('')
     expect(() => cleanSubdir('../x')).toThrow(/inside the repository/)
+    expect(() => cleanSubdir('../x')).toThrow(expect.objectContaining({ code: 'invalid', messageCode: 'install.bad_subdir', params: { path: '"../x"' } }))
     expect(linkDestination('a/b/link', '../c.md')).toBe('a/c.md')
     expect(linkDestination('a/link', '../../etc/passwd')).toBeNull()
     expect(linkDestination('a/link', '/etc/passwd')).toBeNull()
@@ -68,10 +69,13 @@ describe('sources: URLs and git output', () => {
     )
     // a skill below a bookkeeping folder's name is listed with its problem, never passed over without a word
     expect(skills.map((s) => s.dir)).toEqual(['legacy/old', 's', 's/inner'])
-    expect(skills[0]!.problems).toEqual(['it lies in a folder named "legacy", which a library keeps for its own bookkeeping: not installed (take it with --path legacy/old)'])
+    expect(skills[0]!.problems.map((p) => p.text)).toEqual(['it lies in a folder named "legacy", which a library keeps for its own bookkeeping: not installed (take it with --path legacy/old)'])
+    // each problem by code too: the app words it without reading the English back
+    expect(skills[0]!.problems[0]).toMatchObject({ messageCode: 'install.reserved_folder', params: { folder: 'legacy', dir: 'legacy/old' } })
     // the nested skill's files are its own, not the outer one's; a link to a folder refuses the skill
     expect(skills[1]!.files.map((f) => f.rel)).toEqual([])
-    expect(skills[1]!.problems).toEqual(['symbolic link s/dirlink points to a folder (s/inner): links to folders are not copied'])
+    expect(skills[1]!.problems.map((p) => p.text)).toEqual(['symbolic link s/dirlink points to a folder (s/inner): links to folders are not copied'])
+    expect(skills[1]!.problems[0]).toMatchObject({ messageCode: 'install.link_to_folder', params: { link: 's/dirlink', dest: 's/inner' } })
     expect(skills[2]!.files.map((f) => f.rel)).toEqual(['x.md'])
   })
 })

@@ -22,6 +22,7 @@ import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-s
 import { parseSource, type SourceSpec } from './source-spec'
 import { coded, refOf, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
 import { textParam } from '../../shared/message-match'
+import { reasonOf } from '../../shared/api-error'
 
 /** A skill not installed: the reason in English, with its code and params (error-codes.ts) for the app. */
 export type SkippedSkill = { name: string; reason: string } & Partial<MessageRef>
@@ -94,34 +95,28 @@ export interface Candidate {
 const TOLERATED: ReadonlySet<string> = new Set(['skillmd.unexpected_key', 'skillmd.description_too_long'])
 
 /** Why a skill's SKILL.md cannot go into the library as it is (null when it can), its name, and notes. Pure. */
-export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: string | null; text: string; notes: string[] } {
+export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: CodedText | null; text: string; notes: string[] } {
   const decoded = decodeSkillBytes(bytes)
-  if (!decoded.ok) return { name: fallbackName, problem: `SKILL.md ${decoded.reason}`, text: '', notes: [] }
+  if (!decoded.ok) return { name: fallbackName, problem: coded('install.skillmd_problem', { reason: coded('parse.not_utf8') }), text: '', notes: [] }
   const parsed = parseSkillText(decoded.text)
-  if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: textParam(parsed.reason) }).text, text: decoded.text, notes: [] }
+  if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: textParam(parsed.reason) }), text: decoded.text, notes: [] }
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
   const found = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name }).filter((p) => p.level === 'error')
   const errors = found.map((p) => p.message)
   const fatal = found.filter((p) => !TOLERATED.has(p.messageCode ?? ''))
   const one = fatal.length === 1 && fatal[0]!.messageCode ? { messageCode: fatal[0]!.messageCode, params: fatal[0]!.params ?? {} } : null
-  if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: one ?? fatal.map((p) => p.message).join('; ') }).text, text: decoded.text, notes: [] }
-  if (!SKILL_MD_NAME.test(name)) return { name, problem: `SKILL.md name "${name}" is not a valid folder name`, text: decoded.text, notes: [] }
+  if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: one ?? fatal.map((p) => p.message).join('; ') }), text: decoded.text, notes: [] }
+  if (!SKILL_MD_NAME.test(name)) return { name, problem: coded('install.bad_folder_name', { name }), text: decoded.text, notes: [] }
   const reserved = reservedNameProblem(name)
-  if (reserved) return { name, problem: reserved.text, text: decoded.text, notes: [] }
+  if (reserved) return { name, problem: reserved, text: decoded.text, notes: [] }
   return { name, problem: null, text: decoded.text, notes: errors }
 }
 
 /** Installs the skills of a source into the library (see the module comment). */
 export async function installFromSource(opts: InstallOptions): Promise<InstallReport> {
   const spec = parseSource(opts.source, opts.cwd)
-  const subdir = (() => {
-    try {
-      return cleanSubdir(opts.path)
-    } catch (err) {
-      throw new SourceError('invalid', (err as Error).message)
-    }
-  })()
+  const subdir = cleanSubdir(opts.path) // a bad --path throws its CodedError ('invalid', install.bad_subdir)
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
   opts.onProgress?.(`Fetching ${spec.display}${opts.ref ? ` at ${opts.ref}` : ''}…`)
@@ -168,19 +163,19 @@ export async function prepareInstall(
     const bytes = blobs.get(skill.skillMd.oid)
     const checked = bytes
       ? skill.skillMd.size > MAX_SKILL_FILE_BYTES
-        ? { name: fallback, problem: `SKILL.md is larger than ${MAX_SKILL_FILE_BYTES} bytes`, text: '', notes: [] }
+        ? { name: fallback, problem: coded('install.skillmd_too_large', { bytes: MAX_SKILL_FILE_BYTES }), text: '', notes: [] }
         : checkSkillMd(bytes, fallback)
       : // an unread SKILL.md is most often a link the tree walk refused: its reason is the one to give
-        { name: fallback, problem: skill.problems.find((p) => p.startsWith(`symbolic link ${skill.dir ? `${skill.dir}/` : ''}SKILL.md `)) ?? 'SKILL.md could not be read from the repository', text: '', notes: [] }
+        { name: fallback, problem: skill.problems.find((p) => p.params.link === `${skill.dir ? `${skill.dir}/` : ''}SKILL.md`) ?? coded('install.skillmd_unread'), text: '', notes: [] }
     if (wanted && !wanted.has(checked.name) && !wanted.has(fallback)) continue
     const where = skill.dir || coded('install.root_folder')
     const skipIn = (reason: MessageParam): void => void skipped.push(skipOf(checked.name, coded('install.skipped_in', { where, reason })))
     if (checked.problem) {
-      skipIn(textParam(checked.problem))
+      skipIn(refOf(checked.problem))
       continue
     }
     if (skill.problems.length > 0) {
-      skipIn(skill.problems.length === 1 ? textParam(skill.problems[0]!) : skill.problems.join('; '))
+      skipIn(skill.problems.length === 1 ? refOf(skill.problems[0]!) : skill.problems.map((p) => p.text).join('; '))
       continue
     }
     const first = seenNames.get(checked.name)
@@ -242,7 +237,7 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
         if (clash) {
           if (opts.mismatched && clash.commit !== undefined) {
             if (clash.commit === fetched.commit) report.skipped.push(skipOf(c.name, coded('install.locked_already', { commit: fetched.commit.slice(0, 12) })))
-            else opts.mismatched.push({ name: c.name, reason: `installed here at ${clash.commit.slice(0, 12)}, but ${SKILLS_LOCK_FILE} says ${fetched.commit.slice(0, 12)}: run skillbench update, or move the skill aside and install --locked again` })
+            else opts.mismatched.push(skipOf(c.name, coded('install.locked_mismatch', { here: clash.commit.slice(0, 12), file: SKILLS_LOCK_FILE, locked: fetched.commit.slice(0, 12) })))
           } else (opts.mismatched ?? report.skipped).push(skipOf(c.name, clash.reason))
           continue
         }
@@ -257,7 +252,7 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
           locked.set(c.name, entry)
         } catch (err) {
           // staged copies are removed: nothing of this skill is left in the library
-          ;(opts.mismatched ?? report.skipped).push(skipOf(c.name, coded('install.not_installed', { reason: textParam((err as Error).message) })))
+          ;(opts.mismatched ?? report.skipped).push(skipOf(c.name, coded('install.not_installed', { reason: reasonOf(err) })))
         }
       }
     }

@@ -4,7 +4,8 @@
  * skill nested inside it). Symbolic links are resolved inside the repository; one that leads out of it, to a
  * folder or nowhere makes its skill refused with the reason. Pure.
  */
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { CodedError } from '../../shared/api-error'
 import path from 'node:path'
 import { SKIPPED_DIRS } from '../store/library'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
@@ -29,8 +30,8 @@ export interface RepoSkill {
   skillMd: RepoSkillFile
   /** Every other file of the folder. */
   files: RepoSkillFile[]
-  /** Why it cannot be installed (links out of the repository…); empty when it can. */
-  problems: string[]
+  /** Why it cannot be installed (links out of the repository…), by code; empty when it can. */
+  problems: CodedText[]
   /** Things left out, said to the person (submodules). */
   notes: string[]
 }
@@ -39,7 +40,7 @@ export interface RepoSkill {
 export function cleanSubdir(subdir: string | undefined): string {
   const s = (subdir ?? '').replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '')
   if (s === '' || s === '.') return ''
-  if (s.startsWith('/') || s.split('/').some((seg) => seg === '..' || seg === '')) throw new Error(`--path must be a folder inside the repository, got ${JSON.stringify(subdir)}`)
+  if (s.startsWith('/') || s.split('/').some((seg) => seg === '..' || seg === '')) throw new CodedError('invalid', coded('install.bad_subdir', { path: JSON.stringify(subdir) }))
   return s
 }
 
@@ -68,31 +69,31 @@ export function findRepoSkills(entries: readonly TreeEntry[], subdir: string, li
   const skillDirs = allDirs.filter((dir) => !insideOf(dir).some((seg) => SKIPPED_DIRS.has(seg) && !RESERVED_SKILL_NAMES.has(seg))).sort()
   const reservedAt = (dir: string): string | undefined => insideOf(dir).find((seg) => RESERVED_SKILL_NAMES.has(seg))
   const isDirPrefix = (p: string): boolean => entries.some((e) => e.path.startsWith(`${p}/`))
-  const resolve = (start: TreeEntry): { entry: TreeEntry } | { problem: string } => {
+  const resolve = (start: TreeEntry): { entry: TreeEntry } | { problem: CodedText } => {
     let cur = start
     for (let hops = 0; cur.mode === LINK_MODE; hops++) {
       const target = linkTargets.get(cur.oid)
-      if (target === undefined || hops >= MAX_LINK_HOPS) return { problem: `symbolic link ${start.path} could not be followed` }
+      if (target === undefined || hops >= MAX_LINK_HOPS) return { problem: coded('install.link_unfollowed', { link: start.path }) }
       const dest = linkDestination(cur.path, target)
-      if (dest === null) return { problem: coded('install.link_outside', { link: start.path, target: target.slice(0, 120) }).text }
+      if (dest === null) return { problem: coded('install.link_outside', { link: start.path, target: target.slice(0, 120) }) }
       const next = byPath.get(dest)
-      if (!next) return { problem: isDirPrefix(dest) ? `symbolic link ${start.path} points to a folder (${dest}): links to folders are not copied` : `symbolic link ${start.path} points to nothing (${dest})` }
+      if (!next) return { problem: coded(isDirPrefix(dest) ? 'install.link_to_folder' : 'install.link_nowhere', { link: start.path, dest }) }
       cur = next
     }
-    if (cur.mode === SUBMODULE_MODE) return { problem: `symbolic link ${start.path} points into a submodule` }
+    if (cur.mode === SUBMODULE_MODE) return { problem: coded('install.link_submodule', { link: start.path }) }
     return { entry: cur }
   }
   return skillDirs.map((dir) => {
     const nested = skillDirs.filter((d) => d !== dir && isUnder(d, dir))
     const skill: RepoSkill = { dir, skillMd: { rel: 'SKILL.md', oid: '', size: 0, executable: false }, files: [], problems: [], notes: [] }
     const reserved = reservedAt(dir)
-    if (reserved) skill.problems.push(`it lies in a folder named "${reserved}", which a library keeps for its own bookkeeping: not installed (take it with --path ${dir})`)
+    if (reserved) skill.problems.push(coded('install.reserved_folder', { folder: reserved, dir }))
     for (const e of entries) {
       if (!isUnder(e.path, dir) || nested.some((d) => isUnder(e.path, d))) continue
       const rel = dir === '' ? e.path : e.path.slice(dir.length + 1)
       if (rel.split('/')[0] === '.git') continue
       if (e.mode === SUBMODULE_MODE) {
-        skill.notes.push(`submodule ${rel} is not included`)
+        skill.notes.push(coded('install.submodule_left_out', { rel }).text)
         continue
       }
       const resolved = resolve(e)
