@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { CurationPlan } from '../../src/shared/types'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import { pairsCacheFile } from '../../src/main/curate/pairs-cache'
-import { documentKey, encodeTermCache, loadTermCache, termCacheFile } from '../../src/main/curate/term-cache'
+import { documentKey, encodeTermCache, loadTermCache, saveTermCache, termCacheFile } from '../../src/main/curate/term-cache'
 import { similarityParts } from '../../src/main/curate/proposals'
 import { docTermsAsync, type TermTable } from '../../src/main/text/doc-terms'
 import { loadStems, stemCacheFile } from '../../src/main/curate/stem-cache'
@@ -112,6 +112,31 @@ describe('term cache (the index first pass kept between curate runs)', () => {
     const smaller = Buffer.concat(encodeTermCache('/lib', true, keys, small))
     fs.writeFileSync(file, smaller)
     expect([...loadTermCache(file, '/lib', true, keys)!.table.entTerm]).toEqual([0, 255, 7])
+  })
+
+  it('saves the encoded pieces, then gives their memory back; the table they were encoded from is left whole', async () => {
+    const table: TermTable = {
+      vocab: ['alpha', 'beta', 'gamma'],
+      docPtr: Uint32Array.from([0, 2, 3]),
+      entTerm: Uint32Array.from([0, 2, 1]),
+      entCount: Uint32Array.from([3, 1, 70_000]),
+      linePtr: Uint32Array.from([0, 2, 3]),
+      lineKey: Int32Array.from([11, -12, 13]),
+      lineStart: Uint32Array.from([0, 9, 0])
+    }
+    const copy = (t: TermTable): number[][] => [t.docPtr, t.entTerm, t.entCount, t.linePtr, t.lineKey, t.lineStart].map((a) => [...a])
+    const before = copy(table)
+    const keys = ['a'.repeat(32), 'b'.repeat(32)]
+    const file = path.join(tempDir('terms-save'), 'x.terms')
+    const pieces = encodeTermCache('/lib', true, keys, table)
+    // the pieces that are arrays of their own (the copies of the table's arrays, the header): given back after the write
+    const own = pieces.filter((p) => p.byteOffset === 0 && p.byteLength === p.buffer.byteLength)
+    expect(own.length).toBeGreaterThanOrEqual(6)
+    await saveTermCache(file, pieces)
+    expect(own.map((p) => p.byteLength)).toEqual(own.map(() => 0))
+    expect(copy(table)).toEqual(before)
+    const back = loadTermCache(file, '/lib', true, keys)!
+    expect(copy(back.table)).toEqual(before)
   })
 
   it('ignores a torn file, a damaged one, a foreign one, another library\'s and one made without line keys', async () => {
