@@ -19,7 +19,8 @@ import { sweepTempFiles, writeFileAtomic } from './atomic'
 import { duplicateIdErrors, hashBytes, parseSkillAt, type LoadResult } from './load'
 import { LoadCache } from './load-cache'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
-import { appendContained, containedFilePath, existingDirInside } from './contained'
+import { appendContained, containedFilePath } from './contained'
+import { sweepBookkeepingTemps } from './bookkeeping-sweep'
 import { LEDGER_REL, LedgerTail, ledgerLine, type LedgerRecord } from './ledger'
 import { moveIntoLegacy, moveOutOfLegacy } from './legacy-moves'
 import { indexIds, patchListing, presentList, presentSkill } from './listing'
@@ -29,7 +30,7 @@ import { readForWrite, readRawFile, writablePath, writeGuardedFile } from './raw
 import { newSkillMeta, checkNewSkill, validateMeta } from './skill-input'
 import { writeNewSkillFile } from './new-skill-file'
 import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from './skill-file'
-import { indexFileFor, syncSkillIndex } from './skill-index'
+import { syncIndexJsonIfPresent } from './index-json-sync'
 import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp } from './skill-meta'
 import { StoreError, type LibraryOptions, type NewSkillInput, type SkillLibrary, type SkillPatch, type UpdateOptions, type UseFold } from './types'
@@ -94,26 +95,8 @@ class Library implements SkillLibrary {
     if (!lazy) await this.scan(temps, onListing, signal)
     else this.ledger.poll()
     for (const t of temps) this.sweptTempFiles += await sweepTempFiles(path.dirname(t), [path.basename(t)])
-    this.sweptTempFiles += await this.sweepBookkeepingTemps()
+    this.sweptTempFiles += await sweepBookkeepingTemps(this.root)
     if (await this.usage.interrupted()) await this.locked(async () => undefined, 'finishing an interrupted usage fold')
-  }
-
-  /** Temp files of dead writers in `.skillbench/` and its folders (tx/, pending/, …); links are never entered. */
-  private async sweepBookkeepingTemps(): Promise<number> {
-    let removed = 0
-    let top: fs.Dirent[]
-    try {
-      const dir = await existingDirInside(this.root, '.skillbench')
-      if (!dir) return 0
-      top = await fs.promises.readdir(dir, { withFileTypes: true })
-      removed += await sweepTempFiles(dir, top.map((e) => e.name))
-      for (const e of top) {
-        if (e.isDirectory()) removed += await sweepTempFiles(path.join(dir, e.name))
-      }
-    } catch {
-      return removed // a symlinked or unreadable .skillbench: writers refuse it; nothing to sweep here
-    }
-    return removed
   }
 
   // ---- locking and the ledger -------------------------------------------------------------------
@@ -510,21 +493,10 @@ class Library implements SkillLibrary {
     }, 'noting written files')
   }
 
-  /**
-   * Regenerates the library's `index.json` catalogue of SKILL.md folders after we add, move or rename one, but
-   * only when the library already has one (we never create it unasked). The index is derived data: a failure
-   * here leaves the skill written and is recorded for the caller, not thrown. Runs under the lock.
-   */
+  /** index.json brought up to date when the library has one (index-json-sync.ts); its problem kept for the caller. */
   private async syncIndexJson(): Promise<void> {
-    // the library's own catalogue: at the root (Synapse's layout) or with the bookkeeping; never created here
-    const rel = indexFileFor(this.root)
-    if (!fs.lstatSync(path.join(this.root, rel), { throwIfNoEntry: false })) return
-    try {
-      const r = await syncSkillIndex(this.root, rel)
-      this.indexJsonProblem = r.status === 'skipped' ? (r.reason ?? 'index.json left as it is') : undefined
-    } catch (err) {
-      this.indexJsonProblem = `index.json could not be updated: ${(err as Error).message}`
-    }
+    const r = await syncIndexJsonIfPresent(this.root)
+    if (r) this.indexJsonProblem = r.problem
   }
 
   async resolveInside(relPath: string): Promise<string> {

@@ -1,0 +1,54 @@
+/** An existing index.json kept current after SKILL.md changes (index-json-sync.ts), on real folders. */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { syncIndexJsonIfPresent } from '../../src/main/store/index-json-sync'
+import { tempDir } from './helpers'
+
+const dirs: string[] = []
+function dir(prefix: string): string {
+  const d = tempDir(prefix)
+  dirs.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+function put(root: string, rel: string, text = 'x'): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+  fs.writeFileSync(path.join(root, rel), text)
+}
+
+describe('syncIndexJsonIfPresent', () => {
+  const skill = (root: string, name: string): void => put(root, `${name}/SKILL.md`, `---\nname: ${name}\ndescription: Use when ${name}.\n---\n# ${name}\n`)
+
+  it('creates nothing unasked, updates an index.json of ours, and leaves a foreign one as it is (saying why)', async () => {
+    const root = dir('sb-index-')
+    skill(root, 'first-skill')
+    expect(await syncIndexJsonIfPresent(root)).toBeNull()
+    expect(fs.existsSync(path.join(root, 'index.json'))).toBe(false)
+
+    put(root, 'index.json', '{"skills": []}\n')
+    expect(await syncIndexJsonIfPresent(root)).toEqual({ problem: undefined })
+    const paths = (): string[] => (JSON.parse(fs.readFileSync(path.join(root, 'index.json'), 'utf8')) as { skills: { path: string }[] }).skills.map((s) => s.path)
+    expect(paths()).toEqual(['first-skill'])
+    skill(root, 'second-skill')
+    expect(await syncIndexJsonIfPresent(root)).toEqual({ problem: undefined })
+    expect(paths()).toEqual(['first-skill', 'second-skill'])
+
+    put(root, 'index.json', '{"mine": true}\n')
+    expect((await syncIndexJsonIfPresent(root))?.problem).toMatch(/not written by skillbench/)
+    expect(fs.readFileSync(path.join(root, 'index.json'), 'utf8')).toBe('{"mine": true}\n')
+  })
+
+  it('an index.json that is a link: told, not followed', async () => {
+    const root = dir('sb-index-')
+    const outside = dir('sb-index-outside-')
+    skill(root, 'first-skill')
+    put(outside, 'index.json', '{"skills": []}\n')
+    fs.symlinkSync(path.join(outside, 'index.json'), path.join(root, 'index.json'))
+    expect((await syncIndexJsonIfPresent(root))?.problem).toMatch(/^index\.json could not be updated: /)
+    expect(fs.readFileSync(path.join(outside, 'index.json'), 'utf8')).toBe('{"skills": []}\n')
+  })
+})
