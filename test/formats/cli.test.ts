@@ -108,6 +108,12 @@ describe('skillbench validate', () => {
       'learned/evil_backtracking.yaml': [expect.stringMatching(/^trigger_pattern: nested quantifier/)],
       'mas/broken_config.yaml': ['use_guide.description must be a non-empty string', 'use_prompt is missing or not a mapping (needs skill_name, skill_prompt and return_format)']
     })
+    // the MAS config's findings by code over --json (a script or the app matches on the code, not the words)
+    const mas = report.files.find((f: { path: string }) => f.path === 'mas/broken_config.yaml')
+    expect(mas.problems.map((p: { messageCode?: string; params?: unknown }) => [p.messageCode, p.params])).toEqual([
+      ['masconfig.field_empty', { field: 'use_guide.description' }],
+      ['masconfig.prompt_missing', {}]
+    ])
     expect(report.files.map((f: { path: string }) => f.path)).not.toContain('learned/not-a-skill.yaml')
     const one = await runCli(['validate', path.join(FIXTURES, 'skill-md', 'log-analysis', 'SKILL.md')])
     expect(one).toMatchObject({ code: 0, stdout: 'ok     SKILL.md\n1 file(s), 0 error(s), 0 warning(s)\n' })

@@ -78,8 +78,10 @@ describe('MAS skill configs (seed 002)', () => {
 
   it('validates with the file name', () => {
     expect(validateMasConfig(planning, 'planning')).toEqual([])
-    expect(validateMasConfig(planning, 'plan')).toEqual(['skill_name "planning" does not match the file name "plan_config.yaml"'])
-    expect(validateMasConfig(parseMasConfig(read('mas', 'broken_config.yaml')), 'broken')).toEqual([
+    expect(validateMasConfig(planning, 'plan').map((p) => p.text)).toEqual(['skill_name "planning" does not match the file name "plan_config.yaml"'])
+    // by code too: the app and `validate --json` read the code, not the words
+    expect(validateMasConfig(planning, 'plan')[0]).toMatchObject({ messageCode: 'masconfig.file_name', params: { name: 'planning', file: 'plan' } })
+    expect(validateMasConfig(parseMasConfig(read('mas', 'broken_config.yaml')), 'broken').map((p) => p.text)).toEqual([
       'use_guide.description must be a non-empty string',
       'use_prompt is missing or not a mapping (needs skill_name, skill_prompt and return_format)'
     ])
@@ -115,7 +117,8 @@ describe('AGIAgent skill_*.md', () => {
 
   it('names what is wrong in a bad front matter', () => {
     const bad = parseAgiAgent("---\nskill_id: abc\ntitle: ''\nquality_index: 3\nfetch_count: -1\ntask_directories: x\ncreated_at: yesterday\n---\n\nbody")
-    expect(validateAgiAgent(bad)).toEqual([
+    expect(validateAgiAgent(bad).map((p) => p.messageCode)).toEqual(['agiagent.bad_skill_id', 'skill.title_empty', 'agiagent.quality_range', 'agiagent.fetch_count', 'agiagent.task_dirs', 'agiagent.not_date'])
+    expect(validateAgiAgent(bad).map((p) => p.text)).toEqual([
       'skill_id must be a string of digits (a unix timestamp), got "abc"',
       'title must be a non-empty string',
       'quality_index must be a number between 0 and 1, got 3',

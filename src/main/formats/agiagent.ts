@@ -2,6 +2,7 @@
 import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
 import { isPlainObject } from './safe-yaml'
 import { parseFrontMatter, serializeFrontMatter } from './front-matter'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 /** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
 export const AGIAGENT_KEYS = [
@@ -133,43 +134,43 @@ export function toAgiAgent(skill: PortableSkill): AgiAgentRecord {
   return record
 }
 
-/** Problems of an AGIAgent front matter, in words (empty = valid). */
-export function validateAgiAgent(record: AgiAgentRecord): string[] {
+/** Problems of an AGIAgent front matter, by code with their English (empty = valid). */
+export function validateAgiAgent(record: AgiAgentRecord): CodedText[] {
   const fm = record.frontMatter
-  const problems: string[] = []
+  const problems: CodedText[] = []
   if (typeof fm.skill_id !== 'string' || !/^\d+$/.test(fm.skill_id)) {
-    problems.push(`skill_id must be a string of digits (a unix timestamp), got ${JSON.stringify(fm.skill_id)}`)
+    problems.push(coded('agiagent.bad_skill_id', { value: String(JSON.stringify(fm.skill_id)) }))
   }
   if (typeof fm.title !== 'string' || fm.title.trim() === '') {
-    problems.push('title must be a non-empty string')
+    problems.push(coded('skill.title_empty'))
   }
   for (const key of ['usage_conditions', 'related_code', 'user_preferences', 'created_at', 'updated_at'] as const) {
     if (fm[key] !== undefined && typeof fm[key] !== 'string') {
-      problems.push(`${key} must be a string`)
+      problems.push(coded('agiagent.not_string', { key }))
     }
   }
   const q = fm.quality_index
   if (typeof q !== 'number' || !(q >= 0 && q <= 1)) {
-    problems.push(`quality_index must be a number between 0 and 1, got ${JSON.stringify(q)}`)
+    problems.push(coded('agiagent.quality_range', { value: String(JSON.stringify(q)) }))
   }
   const f = fm.fetch_count
   if (typeof f !== 'number' || !Number.isInteger(f) || f < 0) {
-    problems.push(`fetch_count must be a whole number ≥ 0, got ${JSON.stringify(f)}`)
+    problems.push(coded('agiagent.fetch_count', { value: String(JSON.stringify(f)) }))
   }
   if (!stringList(fm.task_directories)) {
-    problems.push('task_directories must be a list of folder names')
+    problems.push(coded('agiagent.task_dirs'))
   }
   if (fm.last_used_at !== null && fm.last_used_at !== undefined && typeof fm.last_used_at !== 'string') {
-    problems.push('last_used_at must be null or an ISO date string')
+    problems.push(coded('agiagent.last_used_at'))
   }
   for (const key of ['created_at', 'updated_at'] as const) {
     const v = fm[key]
     if (typeof v === 'string' && v !== '' && Number.isNaN(Date.parse(v))) {
-      problems.push(`${key} is not an ISO-8601 date: ${JSON.stringify(v)}`)
+      problems.push(coded('agiagent.not_date', { key, value: JSON.stringify(v) }))
     }
   }
   if (fm[CARRIER_KEY] !== undefined && !isPlainObject(fm[CARRIER_KEY])) {
-    problems.push(`${CARRIER_KEY} must be a mapping`)
+    problems.push(coded('agiagent.not_mapping', { key: CARRIER_KEY }))
   }
   return problems
 }

@@ -1,6 +1,7 @@
 /** MAS skill configs (seed 002): `{SKILLNAME}_config.yaml` with `use_guide` and `use_prompt`. */
 import { applyCarrier, CARRIER_KEY, diffCarrier, FormatError, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe, stringifyYamlSafe } from './safe-yaml'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 const GUIDE_KEYS = ['skill_name', 'description'] as const
 const PROMPT_KEYS = ['skill_name', 'skill_prompt', 'return_format'] as const
@@ -131,30 +132,30 @@ export function toMasConfig(skill: PortableSkill, opts: ToMasConfigOptions = {})
   return record
 }
 
-/** Problems of a MAS config, in words (empty = valid). `fileSkill` is the `<name>` of `<name>_config.yaml`. */
-export function validateMasConfig(record: MasConfigRecord, fileSkill?: string): string[] {
+/** Problems of a MAS config, by code with their English (empty = valid). `fileSkill` is the `<name>` of `<name>_config.yaml`. */
+export function validateMasConfig(record: MasConfigRecord, fileSkill?: string): CodedText[] {
   const d = record.data
-  const problems: string[] = []
+  const problems: CodedText[] = []
   const guide = d.use_guide
   const prompt = d.use_prompt
   if (!isPlainObject(guide)) {
-    problems.push('use_guide is missing or not a mapping (needs skill_name and description)')
+    problems.push(coded('masconfig.guide_missing'))
   } else {
-    if (typeof guide.skill_name !== 'string' || guide.skill_name.trim() === '') problems.push('use_guide.skill_name must be a non-empty string')
-    if (typeof guide.description !== 'string' || guide.description.trim() === '') problems.push('use_guide.description must be a non-empty string')
+    if (typeof guide.skill_name !== 'string' || guide.skill_name.trim() === '') problems.push(coded('masconfig.field_empty', { field: 'use_guide.skill_name' }))
+    if (typeof guide.description !== 'string' || guide.description.trim() === '') problems.push(coded('masconfig.field_empty', { field: 'use_guide.description' }))
   }
   if (!isPlainObject(prompt)) {
-    problems.push('use_prompt is missing or not a mapping (needs skill_name, skill_prompt and return_format)')
+    problems.push(coded('masconfig.prompt_missing'))
   } else {
-    if (typeof prompt.skill_name !== 'string' || prompt.skill_name.trim() === '') problems.push('use_prompt.skill_name must be a non-empty string')
-    if (typeof prompt.skill_prompt !== 'string' || prompt.skill_prompt.trim() === '') problems.push('use_prompt.skill_prompt must be a non-empty string')
-    if (prompt.return_format !== undefined && prompt.return_format !== null && typeof prompt.return_format !== 'string') problems.push('use_prompt.return_format must be a string')
+    if (typeof prompt.skill_name !== 'string' || prompt.skill_name.trim() === '') problems.push(coded('masconfig.field_empty', { field: 'use_prompt.skill_name' }))
+    if (typeof prompt.skill_prompt !== 'string' || prompt.skill_prompt.trim() === '') problems.push(coded('masconfig.field_empty', { field: 'use_prompt.skill_prompt' }))
+    if (prompt.return_format !== undefined && prompt.return_format !== null && typeof prompt.return_format !== 'string') problems.push(coded('masconfig.return_format'))
   }
   if (isPlainObject(guide) && isPlainObject(prompt) && typeof guide.skill_name === 'string' && typeof prompt.skill_name === 'string' && guide.skill_name !== prompt.skill_name) {
-    problems.push(`use_guide.skill_name "${guide.skill_name}" differs from use_prompt.skill_name "${prompt.skill_name}"`)
+    problems.push(coded('masconfig.names_differ', { guide: guide.skill_name, prompt: prompt.skill_name }))
   }
   if (fileSkill !== undefined && isPlainObject(guide) && typeof guide.skill_name === 'string' && guide.skill_name !== fileSkill) {
-    problems.push(`skill_name "${guide.skill_name}" does not match the file name "${fileSkill}_config.yaml"`)
+    problems.push(coded('masconfig.file_name', { name: guide.skill_name, file: fileSkill }))
   }
   return problems
 }

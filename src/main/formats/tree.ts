@@ -13,6 +13,7 @@ import { buildAvailableSkillsText, fromMasConfig, MAS_CONFIG_FILE, parseMasConfi
 import { FormatError, type FormatId, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe } from './safe-yaml'
 import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
+import type { CodedText } from '../../shared/error-codes'
 
 /** Largest skill file read (bigger ones are reported, not read). */
 export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
@@ -80,8 +81,9 @@ async function readText(abs: string): Promise<string> {
   return decoded.text
 }
 
-function problemsOf(messages: string[]): Problem[] {
-  return messages.map((message) => ({ level: 'error' as const, message }))
+function problemsOf(messages: Array<string | CodedText>): Problem[] {
+  // a coded finding keeps its code and params (the app and `validate --json` read them); learned YAML's are words
+  return messages.map((m) => (typeof m === 'string' ? { level: 'error' as const, message: m } : { level: 'error' as const, message: m.text, messageCode: m.messageCode, params: m.params }))
 }
 
 /** Parses a text as the given format (YAML files are sniffed: `use_guide` = MAS config, otherwise learned). */

@@ -5,6 +5,12 @@ import { FormatError, type FormatId } from './model'
 import type { Problem } from './skill-md'
 import { buildSkillIndex, indexFileFor, readSkillIndex, serializeSkillIndex } from './skill-index'
 import { formatFromName, loadSkillFile, loadSkillTree } from './tree'
+import { coded, type CodedText } from '../../shared/error-codes'
+
+/** A finding with its English and its code (the app and `validate --json` read the code). */
+function problem(level: Problem['level'], c: CodedText): Problem {
+  return { level, message: c.text, messageCode: c.messageCode, params: c.params }
+}
 
 export interface FileReport {
   path: string
@@ -61,7 +67,7 @@ export async function validatePath(target: string): Promise<ValidationReport> {
     for (const f of files) {
       if (!paths.includes(f.path)) continue
       f.ok = false
-      f.problems = [...f.problems, { level: 'error', message: `duplicate skill_id ${id}: also used by ${paths.filter((p) => p !== f.path).join(', ')}` }]
+      f.problems = [...f.problems, problem('error', coded('validate.duplicate_id', { id, paths: paths.filter((p) => p !== f.path).join(', ') }))]
     }
   }
   // In a SKILL.md library (~/.claude/skills, Codex, Agent Skills) an AGIAgent file is never loaded by the agents.
@@ -72,7 +78,7 @@ export async function validatePath(target: string): Promise<ValidationReport> {
       f.ok = false
       f.problems = [
         ...f.problems,
-        { level: 'error', message: 'an AGIAgent skill_*.md file in a SKILL.md library: Claude Code, Codex and other Agent Skills agents never load it (convert it into <name>/SKILL.md with `skillbench import`)' }
+        problem('error', coded('validate.agiagent_in_skillmd'))
       ]
     }
   }
@@ -82,7 +88,7 @@ export async function validatePath(target: string): Promise<ValidationReport> {
   if (current) {
     const fresh = await buildSkillIndex(root)
     const inSync = serializeSkillIndex(current as never) === serializeSkillIndex(fresh)
-    files.push({ path: indexRel, format: null, ok: true, problems: inSync ? [] : [{ level: 'warning', message: `${indexRel} is out of date with the SKILL.md folders (an import or export regenerates it)` }] })
+    files.push({ path: indexRel, format: null, ok: true, problems: inSync ? [] : [problem('warning', coded('validate.index_stale', { file: indexRel }))] })
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return summarize(root, files)
