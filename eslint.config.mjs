@@ -58,6 +58,11 @@ export const PLAIN_MESSAGE_RULES = [
   { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type='MemberExpression'][arguments.1.property.name='message']`, message: `another error's words passed on as text: ${PLAIN_MESSAGE_HELP} (reasonOf(err) as a param keeps its code)` },
   { selector: `CallExpression[callee.name='badRequest'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` }
 ]
+// Folders whose every error is coded: a bare `new Error('words')` there would be English again (use CodedError).
+export const CODED_FOLDERS = ['sync', 'deploy', 'memory']
+export const PLAIN_ERROR_RULES = [
+  { selector: `NewExpression[callee.name='Error'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text Error in a folder whose errors are coded: new CodedError(kind, coded('<code>', { params })) (${PLAIN_MESSAGE_HELP})` }
+]
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'artifacts/**', '.bench-tmp/**', 'resources/sample-data/**', 'test/fixtures/**/*.js', '.scratch-store/**', '.scratch/**'] },
@@ -111,5 +116,11 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...PLAIN_MESSAGE_RULES] }
+  },
+  {
+    // the same rule's options replace the ones above for these folders: both lists, then
+    files: CODED_FOLDERS.map((f) => `src/main/${f}/**/*.ts`),
+    ignores: ['src/main/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...PLAIN_MESSAGE_RULES, ...PLAIN_ERROR_RULES] }
   }
 )
