@@ -12,6 +12,7 @@ import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflect
 import type { ReflectionEvent } from '../../src/main/reflect/types'
 import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import { makeRoot, skillFiles } from './make-root'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 
 const AWS = 'AKIAIOSFODNN7EXAMPLE'
 const GH = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
@@ -62,6 +63,9 @@ describe('reflection never writes a secret the session printed', () => {
     expect(text).toContain('[REDACTED:')
     const done = events.find((e) => e.kind === 'task-done')!
     expect(done.message).toMatch(/secret\(s\) printed in the session redacted from the skill \(.*aws-access-key/)
+    // by code, the note a coded param: the app says it in Chinese too
+    expect(done).toMatchObject({ messageCode: 'reflect.generated_redacted', params: { note: { messageCode: 'reflect.redacted' } } })
+    expect(translateMessage(done, done.message!, 'zh')).toMatch(/^已生成技能：.* — 会话中打印的 \d+ 个密钥已从技能中删除（.*aws-access-key/)
   })
 
   it('with a model that echoes the secrets back, the skill still has none', async () => {

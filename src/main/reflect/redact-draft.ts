@@ -4,8 +4,10 @@
  */
 import { redactSecrets } from '../llm/redact'
 import type { ReflectionDraft } from './types'
+import { coded, type CodedText } from '../../shared/error-codes'
 
-export function redactDraft(draft: ReflectionDraft): { draft: ReflectionDraft; note: string | null } {
+/** The draft without the secrets, and a note by code saying how many of which kinds went (null when none). */
+export function redactDraft(draft: ReflectionDraft): { draft: ReflectionDraft; note: CodedText | null } {
   const counts = new Map<string, number>()
   const clean = (text: string): string => {
     const r = redactSecrets(text)
@@ -15,5 +17,5 @@ export function redactDraft(draft: ReflectionDraft): { draft: ReflectionDraft; n
   const out: ReflectionDraft = { ...draft, title: clean(draft.title), body: clean(draft.body), usageConditions: clean(draft.usageConditions), userPreferences: clean(draft.userPreferences) }
   if (counts.size === 0) return { draft, note: null }
   const total = [...counts.values()].reduce((a, b) => a + b, 0)
-  return { draft: out, note: `${total} secret(s) printed in the session redacted from the skill (${[...counts].map(([k, n]) => `${k} ×${n}`).join(', ')})` }
+  return { draft: out, note: coded('reflect.redacted', { n: total, kinds: [...counts].map(([k, n]) => `${k} ×${n}`).join(', ') }) }
 }

@@ -34,7 +34,7 @@ import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
-import { coded, codedLine, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, refOf, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { codedFieldsOf, reasonOf } from '../../shared/api-error'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
@@ -259,7 +259,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       // a secret the session printed never reaches the skill: removed with the shared patterns, and said
       const redacted = redactDraft(draft)
       draft = redacted.draft
-      if (redacted.note) void ctx.log.info(`${redacted.note} (task ${trace.taskDir})`)
+      if (redacted.note) void ctx.log.info(`${redacted.note.text} (task ${trace.taskDir})`)
       if (claimed) {
         ctx.inFlight.add(trace.taskDir)
         try {
@@ -281,9 +281,10 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       void ctx.log.info(`Skill generated: ${skillPath} (${draft.author})`)
       // --decide: a created skill gets the seed's report too, as enhance and none do
       const report = decided ? `\n${formatDecisionReport({ ...decided, name: decided.name || skill.title }, detectLanguage(trace.requirements.join('\n')))}` : ''
-      // a redaction note or a decision report rides after the line in English (the CLI prints them; the app shows the report itself)
-      const generated = codedLine('reflect.generated', { path: skillPath })
-      emit({ ...base, kind: 'task-done', skillPath, ...(redacted.note || report ? { message: `${generated.message}${redacted.note ? ` — ${redacted.note}` : ''}${report}` } : generated), decision: decided })
+      // the line by code, the redaction note a coded param of it; a decision report rides after it in the message
+      // only (the CLI prints it; the app words the line by its code and shows the report itself)
+      const generated = redacted.note ? codedLine('reflect.generated_redacted', { path: skillPath, note: refOf(redacted.note) }) : codedLine('reflect.generated', { path: skillPath })
+      emit({ ...base, kind: 'task-done', skillPath, ...generated, message: `${generated.message}${report}`, decision: decided })
     } catch (err) {
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return
@@ -426,10 +427,10 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     await saved
     ctx.pendingEnhance.add(trace.taskDir)
     ;(summary.proposals ??= []).push(proposal.id)
-    summary.skipped.push({ taskDir: trace.taskDir, reason: `enhancement of "${skill.title}" proposed for review (${proposal.id})` })
+    summary.skipped.push({ taskDir: trace.taskDir, reason: coded('reflect.enhancement_proposed', { title: skill.title, id: proposal.id }).text })
     void ctx.log.info(`Enhancement proposed for ${skill.path}: ${proposal.id}`)
   } else {
-    summary.skipped.push({ taskDir: trace.taskDir, reason: `nothing to change: ${report.reason ?? ''}` })
+    summary.skipped.push({ taskDir: trace.taskDir, reason: coded('reflect.nothing_to_change', { reason: report.reason ?? '' }).text })
   }
   return formatDecisionReport(report, language)
 }
