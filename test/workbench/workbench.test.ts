@@ -141,6 +141,9 @@ describe('workbench: skills', () => {
       /not saved/
     )
     expect(fs.readFileSync(path.join(library, first.path), 'utf8')).toBe(edited)
+    // a changed skill_id is refused by code, the reason a coded param (the app words both)
+    const moved = await b.wb.dispatch('skills.save', { library, skillId: first.skill_id, text: edited.replace(`skill_id: '${first.skill_id}'`, "skill_id: '42'"), baseHash: saved.skill.hash })
+    expect(moved.ok ? null : moved.error).toMatchObject({ code: 'bad_request', messageCode: 'skill.not_saved', params: { reason: { messageCode: 'skill.id_fixed', params: { id: first.skill_id } } } })
   })
 
   it('a save after agents\' uses were folded into the file keeps the uses and saves the edit (only a real edit conflicts)', async () => {

@@ -5,11 +5,10 @@
  */
 import path from 'node:path'
 import type { Skill } from '../../shared/types'
-import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
+import { parseSkillText, rewriteSkillFile, parseReasonParam } from '../store/skill-file'
 import { changesForMeta, formatTimestamp } from '../store/skill-meta'
 import { StoreError, type SkillStore } from '../store/types'
 import { coded, type CodedText } from '../../shared/error-codes'
-import { textParam } from '../../shared/message-match'
 
 /** A write the tools would have made. */
 export type CapturedWrite =
@@ -49,7 +48,7 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
       }
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
-        throw new StoreError('malformed', coded('file.problem', { path: skill.path, reason: textParam(parsed.reason) }))
+        throw new StoreError('malformed', coded('file.problem', { path: skill.path, reason: parseReasonParam(parsed) }))
       }
       const meta = { ...(patch.meta ?? {}) }
       const noop = (patch.body === undefined || patch.body === parsed.file.body) && Object.keys(meta).length === 0

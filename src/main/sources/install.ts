@@ -11,7 +11,7 @@ import { auditIncoming, highOf, riskRecord, type HeldSkill, type RiskRecord } fr
 import { validateSkillMd } from '../formats/skill-md'
 import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
 import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
-import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
+import { decodeSkillBytes, parseSkillText, parseReasonParam } from '../store/skill-file'
 import { reservedNameProblem } from '../store/paths'
 import { SKILL_MD_NAME } from '../store/skill-meta'
 import { changeSkillsLock, filesHash, SKILLS_LOCK_FILE, type LockEntry } from '../store/skills-lock'
@@ -21,7 +21,6 @@ import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cac
 import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { coded, refOf, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
-import { textParam } from '../../shared/message-match'
 import { reasonOf } from '../../shared/api-error'
 
 /** A skill not installed: the reason in English, with its code and params (error-codes.ts) for the app. */
@@ -99,7 +98,7 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   const decoded = decodeSkillBytes(bytes)
   if (!decoded.ok) return { name: fallbackName, problem: coded('install.skillmd_problem', { reason: coded('parse.not_utf8') }), text: '', notes: [] }
   const parsed = parseSkillText(decoded.text)
-  if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: textParam(parsed.reason) }), text: decoded.text, notes: [] }
+  if (!parsed.ok) return { name: fallbackName, problem: coded('install.does_not_parse', { reason: parseReasonParam(parsed) }), text: decoded.text, notes: [] }
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
   const found = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name }).filter((p) => p.level === 'error')

@@ -12,7 +12,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { reasonOf } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
-import { textParam } from '../../shared/message-match'
 import { isLegacyPath } from '../../shared/legacy-paths'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { sweepTempFiles, writeFileAtomic } from './atomic'
@@ -29,7 +28,7 @@ import { assertSkillId, checkRelPath, resolveInside as resolveInsideRoot } from 
 import { readForWrite, readRawFile, writablePath, writeGuardedFile } from './raw-files'
 import { newSkillMeta, checkNewSkill, validateMeta } from './skill-input'
 import { writeNewSkillFile } from './new-skill-file'
-import { decodeSkillBytes, parseSkillText, rewriteSkillFile } from './skill-file'
+import { decodeSkillBytes, parseSkillText, rewriteSkillFile, parseReasonParam } from './skill-file'
 import { syncIndexJsonIfPresent } from './index-json-sync'
 import { reconcileLockRetired } from './skills-lock'
 import { changesForMeta, formatTimestamp } from './skill-meta'
@@ -360,9 +359,9 @@ class Library implements SkillLibrary {
       const found = await this.find(id, opts.activeOnly !== true)
       const { abs, bytes } = await readForWrite(this.root, found.path, opts.baseHash)
       const decoded = decodeSkillBytes(bytes)
-      if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: found.path, reason: textParam(decoded.reason) }))
+      if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: found.path, reason: parseReasonParam(decoded) }))
       const parsed = parseSkillText(decoded.text)
-      if (!parsed.ok) throw new StoreError('malformed', coded('file.problem', { path: found.path, reason: textParam(parsed.reason) }))
+      if (!parsed.ok) throw new StoreError('malformed', coded('file.problem', { path: found.path, reason: parseReasonParam(parsed) }))
       // The skill as it is on disk now (inside the lock), with the uses not folded yet: what `make` builds on.
       const onDisk = parseSkillAt(bytes, { rel: found.path, format: found.format, legacy: found.legacy }, 0)
       if (!onDisk.ok || onDisk.skill.skill_id !== id) throw new StoreError('conflict', coded('skill.no_longer_holds', { path: found.path, id }))

@@ -7,12 +7,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { coded } from '../../shared/error-codes'
 import { isLibraryPartOfBookkeeping } from '../../shared/legacy-paths'
-import { textParam } from '../../shared/message-match'
 import { isTempName, writeFileAtomic } from './atomic'
 import { containedFilePath } from './contained'
 import { hashBytes } from './load'
 import { checkRelPath, resolveInside } from './paths'
-import { decodeSkillBytes } from './skill-file'
+import { decodeSkillBytes, parseReasonParam } from './skill-file'
 import { StoreError } from './types'
 
 /** A file's text and the hash of its bytes (strict UTF-8). */
@@ -28,7 +27,7 @@ export async function readRawFile(root: string, relPath: string): Promise<{ text
     throw err
   }
   const decoded = decodeSkillBytes(bytes)
-  if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: relPath, reason: textParam(decoded.reason) }))
+  if (!decoded.ok) throw new StoreError('not_utf8', coded('file.problem', { path: relPath, reason: parseReasonParam(decoded) }))
   return { text: decoded.text, hash: hashBytes(bytes) }
 }
 

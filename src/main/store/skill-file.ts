@@ -13,6 +13,8 @@ import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
 import { patchScalarLines } from './yaml-line-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
+import type { MessageParam } from '../../shared/error-codes'
+import { textParam } from '../../shared/message-match'
 import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorText } from '../../shared/yaml-policy'
 
 let yamlModule: typeof YamlModule | undefined
@@ -49,6 +51,16 @@ export interface SkillFileParts {
 
 export type ParseResult = { ok: true; file: SkillFileParts } | { ok: false; reason: string }
 export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string }
+
+/**
+ * Why a file does not load or decode, as a param of a coded message ("{path}: {reason}"): its code and params.
+ * The reason is words here because it is cached with the library's listing on disk (and older caches hold only
+ * words) and because the YAML parser's own problems are words: they are matched back to the table's parse.* /
+ * yaml.* templates in this one place (shared/message-match), so no caller reads English itself.
+ */
+export function parseReasonParam(failed: { reason: string }): MessageParam {
+  return textParam(failed.reason)
+}
 
 /** Decodes file bytes as strict UTF-8; invalid bytes are reported, never replaced. */
 export function decodeSkillBytes(bytes: Uint8Array): DecodeResult {

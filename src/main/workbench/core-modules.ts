@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { ApiError, type OverviewResult, type RateResult, type SkillListResult } from '../../shared/api'
-import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
+import { coded, codedLine, refOf, type CodedLine, type MessageParam } from '../../shared/error-codes'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
 import type { SkillStore } from '../store/types'
@@ -14,7 +14,7 @@ import type { ReflectionEvent, ReflectionSummary } from '../reflect/types'
 import type { LogParse } from '../scan/agiagent-parser'
 import { ScanCache } from '../scan/cache'
 import { scanRoot } from '../scan/scan-root'
-import { parseSkillText } from '../store/skill-file'
+import { parseReasonParam, parseSkillText } from '../store/skill-file'
 import { allPairsAsync } from '../text/all-pairs'
 import { strongestPairs } from '../text/strongest-pairs'
 import { buildTfIdfIndex } from '../text/tfidf'
@@ -62,7 +62,8 @@ export interface ReflectRequest {
 export interface CoreModules {
   openLibrary(dir: string): Promise<SkillStore>
   /** Why `text` cannot be saved as this skill's file (unparsable front matter, changed id…), or undefined. */
-  checkSkillText(text: string, current: Skill): string | undefined
+  /** Why the text cannot be saved over `current`, as a param of skill.not_saved (by code), or undefined. */
+  checkSkillText(text: string, current: Skill): MessageParam | undefined
   /** The list rows of a library (its real path), from its search index: only files changed since it was saved are read. */
   listSkills(root: string, includeLegacy: boolean): Promise<SkillListResult>
   /** `query_skill` ranking without touching fetch_count (searching in the UI is not an agent using a skill). */
@@ -279,12 +280,12 @@ export async function createCoreModules(): Promise<CoreModules> {
     checkSkillText(text, current) {
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
-        return parsed.reason
+        return parseReasonParam(parsed)
       }
       if (current.format === 'agiagent') {
         const id = parsed.file.data.skill_id
         if (id !== undefined && String(id) !== current.skill_id) {
-          return `skill_id cannot be changed (it is ${current.skill_id})`
+          return refOf(coded('skill.id_fixed', { id: current.skill_id }))
         }
       }
       return undefined

@@ -8,14 +8,13 @@
  */
 import { ApiError } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
-import { textParam } from '../../shared/message-match'
 import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../review/transactions'
 import { withLibraryLock } from '../store/lock'
 import { activeApplies, readJournal, type JournalRecord } from '../review/journal'
 import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../review/plan'
 import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../review/pending-proposals'
-import { parseSkillText } from '../store/skill-file'
+import { parseSkillText, parseReasonParam } from '../store/skill-file'
 
 /** Kinds only curation computes: recomputing the plan replaces these, and keeps every other kind. */
 
@@ -82,7 +81,7 @@ export function applyEditsTo(proposal: Proposal, edited: readonly FileChange[]):
     if (change.after !== null && /(^|\/)(skill_[^/]*|SKILL)\.md$/.test(change.path)) {
       const parsed = parseSkillText(change.after)
       if (!parsed.ok) {
-        throw new ApiError('bad_request', coded('review.edit_invalid', { path: change.path, reason: textParam(parsed.reason) }))
+        throw new ApiError('bad_request', coded('review.edit_invalid', { path: change.path, reason: parseReasonParam(parsed) }))
       }
     }
     if (change.after === null && target.after !== null) {

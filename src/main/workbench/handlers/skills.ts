@@ -3,10 +3,9 @@ import path from 'node:path'
 import { promises as fsp } from 'node:fs'
 import type { ApiHandlers, SkillDocument, SkillFileText } from '../../../shared/api'
 import { coded } from '../../../shared/error-codes'
-import { textParam } from '../../../shared/message-match'
 import type { Skill } from '../../../shared/types'
 import { hashBytes } from '../../store/load'
-import { parseSkillText } from '../../store/skill-file'
+import { parseReasonParam, parseSkillText } from '../../store/skill-file'
 import { StoreError, type SkillStore } from '../../store/types'
 import { applyUsageDrift, formatOfPath, usageDrift } from '../../store/usage-drift'
 import { readCodeFile } from '../code-files'
@@ -59,7 +58,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
       const skill = await store.get(skillId, { includeLegacy: true })
       const problem = core.checkSkillText(text, skill)
       if (problem) {
-        throw badRequest(coded('skill.not_saved', { reason: textParam(problem) }))
+        throw badRequest(coded('skill.not_saved', { reason: problem }))
       }
       try {
         await store.writeRaw(skill.path, text, baseHash)
@@ -93,7 +92,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
       requireSkillFilePath(rel)
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
-        throw badRequest(coded('skill.not_saved', { reason: textParam(parsed.reason) }))
+        throw badRequest(coded('skill.not_saved', { reason: parseReasonParam(parsed) }))
       }
       const { hash } = await store.writeRaw(rel, text, baseHash)
       await noteLibraryWrites(store, [rel])
