@@ -50,7 +50,7 @@ export const LAYERS = {
 
 // A message a person can see leaves src/main with a code (shared/error-codes.ts): these errors take `coded(…)`,
 // never words written in place (a string, a template, a sum, or another error's `.message` passed on).
-const ERROR_CLASSES = 'StoreError|CurationError|LlmError|ApiError|SyncError|CodedError|ManifestError'
+const ERROR_CLASSES = 'StoreError|CurationError|LlmError|ApiError|SyncError|CodedError|ManifestError|SourceError'
 const PLAIN_TEXT = '^(Literal|TemplateLiteral|BinaryExpression)$'
 const PLAIN_MESSAGE_HELP = "give a coded message: coded('<code>', { params }) with a template in src/shared/error-codes.ts and a zh entry in src/renderer/i18n/messages-errors.ts"
 export const PLAIN_MESSAGE_RULES = [

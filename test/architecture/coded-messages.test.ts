@@ -40,11 +40,13 @@ describe('errors of src/main carry codes (PLAIN_MESSAGE_RULES in eslint.config.m
     expect(await plainMessages('src/main/sync/probe.ts', `${sync}export const b = new SyncError('detached', coded('sync.detached'))\n`)).toBe(0)
   })
 
-  it('holds for CodedError (parsers and validators without a class of their own) and ManifestError', async () => {
+  it('holds for CodedError (parsers and validators without a class of their own), ManifestError and SourceError', async () => {
     const head = "import { coded } from '../../shared/error-codes'\nimport { CodedError } from '../../shared/api-error'\nimport { ManifestError } from './manifest'\n"
     expect(await plainMessages('src/main/deploy/probe.ts', `${head}export const a = (s: string) => new CodedError('invalid', \`unknown target \${s}\`)\n`)).toBe(1)
     expect(await plainMessages('src/main/deploy/probe.ts', `${head}export const b = new ManifestError('malformed', 'not ours')\n`)).toBe(1)
     expect(await plainMessages('src/main/deploy/probe.ts', `${head}export const c = new CodedError('invalid', coded('deploy.no_target'))\n`)).toBe(0)
+    const source = "import { SourceError } from './git'\n"
+    expect(await plainMessages('src/main/sources/probe.ts', `${source}export const d = (ref: string) => new SourceError('not_found', \`no branch \${ref}\`)\n`)).toBe(1)
   })
 
   it('in sync/, deploy/ and memory/ a bare Error with words fails too (their errors are all coded); elsewhere it is not checked yet', async () => {

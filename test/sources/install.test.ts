@@ -184,7 +184,7 @@ describe('bad input: a clear message, nothing half-installed', () => {
     const names = fs.existsSync(lib) ? fs.readdirSync(lib).filter((n) => n !== '.skillbench' && n !== 'skills.lock') : []
     expect(names).toEqual([])
   })
-  const fails = async (source: string, code: string, message: RegExp, extra: Partial<Parameters<typeof installFromSource>[0]> = {}): Promise<void> => {
+  const fails = async (source: string, code: string, message: RegExp, extra: Partial<Parameters<typeof installFromSource>[0]> = {}): Promise<SourceError> => {
     lib = newLibrary()
     const err = await installFromSource({ library: lib, source, cwd: tmp, env, ...extra }).then(
       () => null,
@@ -193,6 +193,9 @@ describe('bad input: a clear message, nothing half-installed', () => {
     expect(err).toBeInstanceOf(SourceError)
     expect((err as SourceError).code).toBe(code)
     expect((err as Error).message).toMatch(message)
+    // every failure says which message by code too (source.*, install.*): the app and --json read the code
+    expect((err as SourceError).messageCode).toMatch(/^(source|install)\./)
+    return err as SourceError
   }
 
   it('a URL that is not git: another scheme, a plain folder, a file:// path that is no repository', async () => {
@@ -233,7 +236,8 @@ describe('bad input: a clear message, nothing half-installed', () => {
       empty.cleanup()
     }
     await fails(repo.url, 'not_found', /^no folder nowhere in /, { path: 'nowhere' })
-    await fails(repo.url, 'not_found', /^no branch or tag "no-such-branch"/, { ref: 'no-such-branch' })
+    const noRef = await fails(repo.url, 'not_found', /^no branch or tag "no-such-branch"/, { ref: 'no-such-branch' })
+    expect(noRef).toMatchObject({ messageCode: 'source.no_ref', params: { ref: 'no-such-branch', repo: repo.url } })
   })
 
   it('a SKILL.md that fails validation, and links leading out of the repository: those skills are refused with the reason, the others installed', async () => {

@@ -7,17 +7,24 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 export type SourceErrorCode = 'git_missing' | 'not_git' | 'auth' | 'not_found' | 'too_big' | 'timeout' | 'invalid' | 'git_failed' | 'no_skills'
 
 /** Why installing or updating from a source failed; the message is for the person. */
+/** Why a source cannot be fetched or installed, by code (error-codes.ts source.*), git's own words as a param. */
 export class SourceError extends Error {
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
   constructor(
     readonly code: SourceErrorCode,
-    message: string
+    message: CodedText
   ) {
-    super(message)
+    super(message.text)
     this.name = 'SourceError'
+    this.messageCode = message.messageCode
+    this.params = message.params
   }
 }
 
@@ -116,14 +123,14 @@ export function runGit(args: string[], run: GitRun): Promise<Buffer> {
       stopped = why
       child.kill('SIGKILL')
     }
-    const timer = setTimeout(() => stop(new SourceError('timeout', `git took longer than ${Math.round(run.timeoutMs / 1000)} s and was stopped (a very large repository or a slow network; SKILLBENCH_GIT_TIMEOUT_MS raises the limit)`)), run.timeoutMs)
+    const timer = setTimeout(() => stop(new SourceError('timeout', coded('source.timeout', { seconds: Math.round(run.timeoutMs / 1000) }))), run.timeoutMs)
     const watcher = run.watch
       ? setInterval(() => {
           const bytes = folderBytes(run.watch!.dir)
           if (bytes > run.watch!.maxBytes) stop(tooBig(run.watch!.maxBytes))
         }, 200)
       : undefined
-    const onAbort = (): void => stop(new SourceError('timeout', 'cancelled'))
+    const onAbort = (): void => stop(new SourceError('timeout', coded('source.cancelled')))
     run.signal?.addEventListener('abort', onAbort, { once: true })
     child.stdout!.on('data', (d: Buffer) => out.push(d))
     child.stderr!.on('data', (d: Buffer) => {
@@ -151,12 +158,12 @@ export function runGit(args: string[], run: GitRun): Promise<Buffer> {
 
 function spawnError(err: unknown): SourceError {
   const code = (err as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return new SourceError('git_missing', 'git is not installed (or not on PATH): Skillbench uses the system git to fetch skills; install git and try again')
-  return new SourceError('git_failed', `git could not be started: ${(err as Error).message}`)
+  if (code === 'ENOENT') return new SourceError('git_missing', coded('source.git_missing'))
+  return new SourceError('git_failed', coded('source.git_not_started', { detail: (err as Error).message }))
 }
 
 export function tooBig(maxBytes: number): SourceError {
-  return new SourceError('too_big', `the repository is larger than ${Math.round(maxBytes / (1024 * 1024))} MB and was not fetched (give --path to a smaller repository, or raise SKILLBENCH_GIT_MAX_MB)`)
+  return new SourceError('too_big', coded('source.repo_too_big', { mb: Math.round(maxBytes / (1024 * 1024)) }))
 }
 
 /** A git failure in words, from its stderr. Pure. */
@@ -164,15 +171,15 @@ export function gitFailure(args: readonly string[], stderr: string): SourceError
   const text = stderr.trim()
   const last = text.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' ').replace(/\s+/g, ' ').slice(0, 400)
   if (/terminal prompts disabled|could not read (Username|Password)|Authentication failed|authentication required|Permission denied \(publickey|Host key verification failed|HTTP Basic: Access denied|returned error: 40[13]|invalid credentials|Invalid username or password/i.test(text)) {
-    return new SourceError('auth', `the repository needs credentials (it may be private): Skillbench never asks for a password; set up a git credential helper or an SSH key that works without a prompt, then try again (git said: ${last})`)
+    return new SourceError('auth', coded('source.auth', { detail: last }))
   }
   if (/Repository not found|repository .* not found|returned error: 404|does not appear to be a git repository|not a git repository|not found: did you run git update-server-info|unable to access .*: The requested URL returned error|Could not resolve host|unable to find remote helper|Connection refused|no such file or directory/i.test(text)) {
-    return new SourceError('not_git', `not a git repository that can be read: ${last}`)
+    return new SourceError('not_git', coded('source.unreadable_repo', { detail: last }))
   }
   if (/couldn't find remote ref|unknown revision|not our ref|bad revision|invalid refspec/i.test(text)) {
-    return new SourceError('not_found', `no such branch, tag or commit in the repository: ${last}`)
+    return new SourceError('not_found', coded('source.no_revision', { detail: last }))
   }
-  return new SourceError('git_failed', `git ${args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''} failed: ${last || 'no message'}`)
+  return new SourceError('git_failed', coded('source.git_failed', { command: args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '', detail: last || coded('source.no_message') }))
 }
 
 /** Fails with git_missing when git cannot run at all. */

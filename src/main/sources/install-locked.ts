@@ -35,7 +35,7 @@ export interface LockedInstallReport extends InstallReport {
 /** Thrown when a fetched skill's files differ from the lock: nothing was written. */
 export class LockMismatchError extends SourceError {
   constructor(readonly mismatched: { name: string; reason: string }[]) {
-    super('invalid', `${SKILLS_LOCK_FILE}: ${mismatched.map((m) => `${m.name}: ${m.reason}`).join('; ')}; nothing was installed`)
+    super('invalid', coded('source.lock_mismatch', { file: SKILLS_LOCK_FILE, skills: mismatched.map((m) => `${m.name}: ${m.reason}`).join('; ') }))
     this.name = 'LockMismatchError'
   }
 }
@@ -43,8 +43,8 @@ export class LockMismatchError extends SourceError {
 async function readLockFile(library: string): Promise<Record<string, LockEntry>> {
   const file = path.join(path.resolve(library), SKILLS_LOCK_FILE)
   const st = await fs.promises.lstat(file).catch(() => null)
-  if (!st) throw new SourceError('not_found', `no ${SKILLS_LOCK_FILE} in ${path.resolve(library)}: copy the team's lock there (or install without --locked to make one)`)
-  if (!st.isFile()) throw new SourceError('invalid', `${file} is not a regular file (a link is not followed)`)
+  if (!st) throw new SourceError('not_found', coded('source.no_lock', { file: SKILLS_LOCK_FILE, dir: path.resolve(library) }))
+  if (!st.isFile()) throw new SourceError('invalid', coded('source.lock_not_file', { file }))
   return parseSkillsLock(await fs.promises.readFile(file, 'utf8')).skills
 }
 
@@ -71,7 +71,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       opts.onProgress?.(`Fetching ${name}: ${at}…`)
       // by commit, never by ref: a ref that moved on since the lock was written is not followed
       const fetched = await fetchCommit(spec, e.commit, fetchOpts)
-      if (fetched.commit !== e.commit) throw new SourceError('not_found', `${e.source} gave commit ${fetched.commit} for ${e.commit}`)
+      if (fetched.commit !== e.commit) throw new SourceError('not_found', coded('source.wrong_commit', { source: e.source, got: fetched.commit, wanted: e.commit }))
       const one = await prepareInstall(spec, { ...fetched, ref: e.ref }, cleanSubdir(e.path), undefined, fetchOpts)
       const c = one.candidates.find((x) => x.repoDir === e.path)
       if (!c) {

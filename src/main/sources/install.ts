@@ -198,7 +198,7 @@ export async function prepareInstall(
 
   // Resource bytes only for the skills that will be written, with a budget for all of them together.
   const total = found.filter((s) => candidates.some((c) => c.repoDir === s.dir)).reduce((n, s) => n + s.files.reduce((m, f) => m + f.size, 0), 0)
-  if (total > fetchOpts.maxRepoBytes) throw new SourceError('too_big', `the skills to install hold ${Math.round(total / (1024 * 1024))} MB of files, more than ${Math.round(fetchOpts.maxRepoBytes / (1024 * 1024))} MB: install fewer with --skill NAME`)
+  if (total > fetchOpts.maxRepoBytes) throw new SourceError('too_big', coded('source.skills_too_big', { mb: Math.round(total / (1024 * 1024)), max: Math.round(fetchOpts.maxRepoBytes / (1024 * 1024)) }))
   const resources = await readBlobs(fetched.repoDir, found.flatMap((s) => s.files.map((f) => f.oid)), fetchOpts)
   for (const c of candidates) {
     const skill = found.find((s) => s.dir === c.repoDir)!
@@ -280,12 +280,12 @@ function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
 export async function skillsOfCommit(spec: SourceSpec, fetched: FetchedCommit, subdir: string, fetchOpts: GitLimits & { env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RepoSkill[]> {
   const entries = await listTree(fetched.repoDir, fetched.commit, subdir, fetchOpts)
   const at = `${spec.display} at ${fetched.ref} (${fetched.commit.slice(0, 12)})`
-  if (subdir && entries.length === 0) throw new SourceError('not_found', `no folder ${subdir} in ${at}`)
+  if (subdir && entries.length === 0) throw new SourceError('not_found', coded('source.no_subdir', { folder: subdir, repo: at }))
   const links = entries.filter((e) => e.mode === LINK_MODE)
   const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), fetchOpts)
   const linkTargets = new Map([...linkBlobs].map(([oid, b]) => [oid, b.toString('utf8')]))
   const found = findRepoSkills(entries, subdir, linkTargets)
-  if (found.length === 0) throw new SourceError('no_skills', coded('install.no_skills', { folder: subdir || coded('install.repo_root'), repo: at }).text)
+  if (found.length === 0) throw new SourceError('no_skills', coded('install.no_skills', { folder: subdir || coded('install.repo_root'), repo: at }))
   return found
 }
 

@@ -11,6 +11,7 @@ import { defaultCacheDir } from '../cache-dir'
 import { withLibraryLock } from '../store/lock'
 import { folderBytes, gitLimits, runGit, SourceError, tooBig, type GitLimits } from './git'
 import type { SourceSpec } from './source-spec'
+import { coded } from '../../shared/error-codes'
 
 export interface FetchedCommit {
   /** The bare cache repository. */
@@ -49,9 +50,9 @@ export function containedGitCache(env: NodeJS.ProcessEnv = process.env): string 
           return '?'
         }
       })()
-      throw new SourceError('invalid', `${dir} is a symbolic link (→ ${to}): Skillbench never writes its cache through a link; remove the link, or set SKILLBENCH_CACHE_DIR to a real folder`)
+      throw new SourceError('invalid', coded('source.cache_symlink', { dir, to }))
     }
-    if (st && !st.isDirectory()) throw new SourceError('invalid', `${dir} is not a folder: Skillbench keeps fetched repositories there; move that file away`)
+    if (st && !st.isDirectory()) throw new SourceError('invalid', coded('source.cache_not_folder', { dir }))
     if (!st) {
       try {
         fs.mkdirSync(dir)
@@ -125,14 +126,14 @@ export async function fetchCommit(spec: SourceSpec, ref: string | undefined, opt
   if (ref === undefined) {
     if (!head) {
       const oid = refs.get('HEAD')
-      if (!oid) throw new SourceError('not_found', `${spec.display} has no default branch (an empty repository?): give --ref`)
+      if (!oid) throw new SourceError('not_found', coded('source.no_default_branch', { repo: spec.display }))
       want = { name: 'HEAD', oid, recorded: 'HEAD' }
     } else want = { name: head, oid: refs.get('HEAD') ?? null, recorded: head.replace(/^refs\/(heads|tags)\//, '') }
   } else {
     const picked = pickRef(refs, ref)
     if (picked) want = { name: picked.name, oid: picked.oid, recorded: ref }
     else if (SHA.test(ref)) want = { name: ref.toLowerCase(), oid: null, recorded: ref.toLowerCase() }
-    else throw new SourceError('not_found', `no branch or tag "${ref}" in ${spec.display}`)
+    else throw new SourceError('not_found', coded('source.no_ref', { ref, repo: spec.display }))
   }
   const root = containedGitCache(opts.env)
   const key = cacheKey(spec)
@@ -238,7 +239,7 @@ export async function listTree(repoDir: string, commit: string, subdir: string, 
   if (subdir) args.push('--', subdir)
   const out = await runGit(args, { timeoutMs: limits.timeoutMs, env: opts.env, signal: opts.signal })
   const entries = parseLsTree(out)
-  if (entries.length > MAX_TREE_ENTRIES) throw new SourceError('too_big', `the repository has more than ${MAX_TREE_ENTRIES} files under ${subdir || 'its root'}: give --path to the folder that holds the skills`)
+  if (entries.length > MAX_TREE_ENTRIES) throw new SourceError('too_big', coded('source.too_many_files', { n: MAX_TREE_ENTRIES, folder: subdir || coded('install.its_root') }))
   return entries
 }
 

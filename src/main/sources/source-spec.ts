@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { SourceError } from './git'
+import { coded } from '../../shared/error-codes'
 
 export interface SourceSpec {
   /** What git is given (a URL as typed, or the local repository's absolute path). */
@@ -36,27 +37,27 @@ function isGitRepository(dir: string): boolean {
 /** Parses SOURCE; throws SourceError('not_git') with the reason when it names no git repository. */
 export function parseSource(source: string, cwd: string): SourceSpec {
   const s = source.trim()
-  if (s === '') throw new SourceError('invalid', 'give a git URL or a local repository folder')
-  if (s.startsWith('-')) throw new SourceError('invalid', `not a source: ${JSON.stringify(s.slice(0, 80))} (a git URL or folder cannot start with "-")`)
+  if (s === '') throw new SourceError('invalid', coded('source.empty'))
+  if (s.startsWith('-')) throw new SourceError('invalid', coded('source.dash', { source: JSON.stringify(s.slice(0, 80)) }))
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(s)) throw new SourceError('invalid', 'the source contains a control character')
+  if (/[\u0000-\u001f\u007f]/.test(s)) throw new SourceError('invalid', coded('source.control_char'))
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(s)?.[1]?.toLowerCase()
   if (scheme) {
-    if (!ALLOWED_SCHEMES.has(scheme)) throw new SourceError('not_git', `not a git URL: ${redactUrl(s)} (use https://, ssh://, git://, file:// or a local repository folder)`)
+    if (!ALLOWED_SCHEMES.has(scheme)) throw new SourceError('not_git', coded('source.bad_scheme', { source: redactUrl(s) }))
     return { url: s, display: redactUrl(s), local: false }
   }
-  if (/^[a-z][a-z0-9+.-]*::/i.test(s)) throw new SourceError('not_git', `not a git URL: ${s.slice(0, 80)} (remote helpers are not used)`)
+  if (/^[a-z][a-z0-9+.-]*::/i.test(s)) throw new SourceError('not_git', coded('source.remote_helper', { source: s.slice(0, 80) }))
   if (SCP_LIKE.test(s)) return { url: s, display: s, local: false }
   const abs = path.resolve(cwd, s)
   let st: fs.Stats
   try {
     st = fs.statSync(abs)
   } catch {
-    const hint = /^[\w.-]+\/[\w.-]+$/.test(s) ? ` (for GitHub, give the whole URL: https://github.com/${s})` : ''
-    throw new SourceError('not_git', `not a git URL, and no folder ${abs} exists${hint}`)
+    const github = /^[\w.-]+\/[\w.-]+$/.test(s)
+    throw new SourceError('not_git', github ? coded('source.no_folder_github', { path: abs, repo: s }) : coded('source.no_folder', { path: abs }))
   }
-  if (!st.isDirectory()) throw new SourceError('not_git', `${abs} is a file, not a git repository`)
+  if (!st.isDirectory()) throw new SourceError('not_git', coded('source.is_file', { path: abs }))
   const real = fs.realpathSync(abs)
-  if (!isGitRepository(real)) throw new SourceError('not_git', `${real} is not a git repository (to bring in skills from a plain folder, use skillbench import --from ${real})`)
+  if (!isGitRepository(real)) throw new SourceError('not_git', coded('source.not_repo', { path: real }))
   return { url: real, display: real, local: true }
 }

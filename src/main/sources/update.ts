@@ -23,6 +23,7 @@ import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } fr
 import { findRepoSkills, LINK_MODE } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { keepBoth, mergeFrontMatter, mergeText, sameContent } from './three-way'
+import { coded } from '../../shared/error-codes'
 
 export interface UpdateOptions extends GitLimits {
   library: string
@@ -146,7 +147,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
   const next: SkillSource = { ...m.source, commit: fetched.commit, ref: m.source.ref }
   delete next.risk // an allowance was for the old version's findings; the new one gets its own below
   const upstream = await upstreamFiles(fetched, fetched.commit, m.source.path, opts)
-  if (!upstream) throw new SourceError('not_found', `${m.source.path || 'the skill'} is no longer in ${spec.display} at ${m.source.ref} (${fetched.commit.slice(0, 12)}): left as it is`)
+  if (!upstream) throw new SourceError('not_found', coded('source.gone_upstream', { path: m.source.path || coded('source.the_skill'), repo: spec.display, ref: m.source.ref, commit: fetched.commit.slice(0, 12) }))
   const hasBase = await ensureCommit(spec, fetched.repoDir, m.source.commit, opts)
   const base = hasBase ? await upstreamFiles(fetched, m.source.commit, m.source.path, opts) : null
   if (base && [...new Set([...base.oids.keys(), ...upstream.oids.keys()])].every((rel) => base.oids.get(rel) === upstream.oids.get(rel))) {
@@ -161,9 +162,9 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
   // SKILL.md
   const u1Text = textOf(upstream.skillMd)
   const u1 = u1Text === null ? null : parseSkillText(u1Text)
-  if (!u1 || !u1.ok) throw new SourceError('invalid', `the upstream SKILL.md at ${fetched.commit.slice(0, 12)} does not parse: left as it is`)
+  if (!u1 || !u1.ok) throw new SourceError('invalid', coded('source.upstream_unparsable', { commit: fetched.commit.slice(0, 12) }))
   const local = parseSkillText(m.text)
-  if (!local.ok) throw new SourceError('invalid', `${m.skill.path} does not parse: fix it first`)
+  if (!local.ok) throw new SourceError('invalid', coded('source.local_unparsable', { path: m.skill.path }))
   const u0Text = base ? textOf(base.skillMd) : null
   const u0 = u0Text === null ? null : parseSkillText(u0Text)
   const baseOk = u0 !== null && u0.ok
