@@ -525,8 +525,9 @@ export function translateLine(ref: { messageCode?: unknown; params?: unknown } |
 }
 
 /**
- * A message that arrived as English text only (a progress line, a stored reason): in the UI language when the
- * shared table produced it, else as it is.
+ * A message that arrived as English text only: in the UI language when the shared table produced it, else as it is.
+ * Still needed (the core sends codes for everything it says now): a load reason cached on disk with a library's
+ * listing (also by older versions), log lines read back from files, and lines or errors from an older main process.
  */
 export function translateText(text: string, lang: Lang): string {
   if (lang === 'en') return text
