@@ -333,6 +333,66 @@ export const MESSAGE_TEMPLATES = {
   'review.rejected_stays_by': 'proposal {id} was rejected ({date} by {by}); it stays rejected until one of its skills changes',
   'review.unresolved_marks': 'proposal {id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in {paths}: edit the result to keep what you want, then accept',
   'review.plan_unreadable': '.skillbench/plan.json is unreadable ({detail}): run `skillbench curate` again',
+  // the review engine, the skill tools, sync notes and install lines (issue 40 part 4: engine and tools side)
+  'text.list': '{first}; {rest}',
+  'review.recover_unreadable': '{name}: unreadable transaction intent set aside',
+  'review.recover_failed': '{id}: {problems}',
+  'review.undo_neither': '{path} matches neither its old nor its new text',
+  'review.undo_move_unclear': 'cannot tell whether {from} → {to} happened (both or neither exist)',
+  'review.plan_unknown_format': 'unknown format',
+  'review.bad_proposal_id': "bad proposal id '{id}'",
+  'review.pending_full': '{max} proposals already wait for review in this library: review them in Skillbench before proposing more',
+  'review.pending_id_taken': "proposal id '{id}' is taken",
+  'tool.invalid_id': 'invalid skill_id {id}: an id is 1–20 digits',
+  'tool.query_empty': 'query must be a non-empty string',
+  'tool.library_unreadable': 'cannot read the skill library: {reason}',
+  'tool.use_not_recorded': 'the use of the found skills could not be recorded: {reason}',
+  'tool.rating_range': 'rating must be a number between 0 and 1 (got {value}); nothing was changed',
+  'tool.edit_mode': 'edit_mode must be one of {modes} (got {value})',
+  'tool.code_edit_not_string': 'code_edit must be a string',
+  'tool.code_edit_too_long': 'code_edit is longer than {max} characters',
+  'tool.old_code_needed': 'lines_replace needs old_code: the exact text to replace',
+  'tool.old_code_not_found': 'old_code was not found in the skill body; nothing was changed',
+  'tool.old_code_ambiguous': 'old_code occurs {n} times in the skill body; give more surrounding text so it matches exactly once',
+  'tool.no_workspace': 'no workspace folder was given to copy files from',
+  'tool.file_paths_list': 'file_paths must be a list of workspace-relative paths',
+  'tool.args_not_object': 'tool arguments must be a JSON object',
+  'tool.unknown': 'unknown tool {name}',
+  'tool.disabled': 'Skill tools are only available when long-term memory is enabled',
+  'tool.workspace_not_found': 'workspace folder not found: {path}',
+  'tool.copied': 'Copied {n} file(s) to {dir}',
+  'tool.copied_unchanged': '{n} already backed up',
+  'tool.copied_skipped': 'skipped {n}: {files}',
+  'tool.skipped_file': '{path} ({reason})',
+  'copy.too_many': 'more than {max} files in one call',
+  'copy.total_cap': 'total size cap of {mb} MB reached',
+  'copy.different_exists': 'a different {path} already exists (never overwritten)',
+  'copy.not_utf8': 'not valid UTF-8 text',
+  'copy.not_a_path': 'not a path',
+  'copy.outside': 'outside the workspace',
+  'copy.not_allowed': 'outside the workspace or not allowed: {why}',
+  'copy.extension': 'only code and document files are copied ({ext} is not one)',
+  'copy.no_extension': 'no extension',
+  'copy.not_found': 'not found in the workspace',
+  'copy.symlink': 'symbolic link: never copied',
+  'copy.not_regular': 'not a regular file',
+  'copy.real_path_outside': 'its real path is outside the workspace (symbolic link in a folder)',
+  'copy.hard_link': 'hard link: never copied',
+  'copy.larger_than': 'larger than {kb} KB',
+  'copy.cannot_open': 'cannot be opened (changed during the copy?)',
+  'copy.changed': 'changed during the copy',
+  'copy.failed': 'copy failed',
+  'install.fetching': 'Fetching {source}…',
+  'install.fetching_at': 'Fetching {source} at {ref}…',
+  'install.fetching_locked': 'Fetching {name}: {at}…',
+  'install.found': 'Found {n} skill(s) at {commit}; checking them…',
+  'install.note_as_written': 'note: {name}: {note} (installed as written)',
+  'install.note_risk_allowed': 'note: {name}: {n} high audit finding(s), installed as allowed by {by}',
+  'install.note_risk_allowed_lock': 'note: {name}: {n} high audit finding(s), installed as allowed by {by} ({file})',
+  'install.writing': 'Writing into {dir}…',
+  'index.not_updated': 'index.json could not be updated: {reason}',
+  'index.not_ours': '{file} exists and was not written by skillbench: left as it is',
+  'index.left_as_is': 'index.json left as it is',
   // fetching skills from git (SourceError)
   'source.empty': 'give a git URL or a local repository folder',
   'source.dash': 'not a source: {source} (a git URL or folder cannot start with "-")',
@@ -582,6 +642,15 @@ export function englishText(ref: MessageRef): string {
 export function coded(messageCode: MessageCode, params: MessageParams = {}): CodedText {
   const ref = { messageCode, params }
   return { ...ref, text: englishText(ref) }
+}
+
+/** Several coded messages (at least one) as one, joined by "; " in English (text.list, nested): each in the reader's language. */
+export function codedList(items: readonly CodedText[]): CodedText {
+  if (items.length === 1) return items[0]!
+  let ref: MessageRef = refOf(items[items.length - 1]!)
+  // built from the end without rendering each level (a long list stays linear); the English is the items' joined
+  for (let i = items.length - 2; i >= 0; i--) ref = { messageCode: 'text.list', params: { first: refOf(items[i]!), rest: ref } }
+  return { ...ref, text: items.map((t) => t.text).join('; ') }
 }
 
 /** A progress line: its English `message` beside its code and params, so a UI words it by code. */

@@ -7,6 +7,7 @@ import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../..
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import { proposalsWithStatus } from '../../src/main/review/plan'
 import { openLibrary } from '../../src/main/store/library'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 import { DEPLOY, makeLibrary, pairedSkills, snapshot, tempDir } from '../curate/fixtures'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
@@ -183,5 +184,61 @@ describe('recovery of a committed transaction', () => {
     expect(report.rolledBack).toEqual([])
     expect(snapshot(dir)).toEqual(after)
     expect(fs.readdirSync(path.join(root, '.skillbench', 'tx'))).toEqual([])
+  })
+})
+
+describe('recovery problems by code', () => {
+  it('a crashed transaction whose files match neither state, and a torn intent: each problem coded, English as before, zh by code', async () => {
+    const { dir, root } = await planned()
+    const { plan } = await proposalsWithStatus(root)
+    const ops = opsFromChanges(plan.proposals[0]!.changes)
+    let intent = ''
+    await expect(
+      runTransaction(root, { action: 'apply', proposal_id: 'p', kind: 'merge', by: 'u', changes: [], ops }, {
+        afterOp: () => {
+          const txDir = path.join(root, '.skillbench', 'tx')
+          intent = fs.readFileSync(path.join(txDir, fs.readdirSync(txDir)[0]!), 'utf8')
+          throw new Error('simulated crash')
+        }
+      })
+    ).rejects.toThrow('simulated crash')
+    // The state a SIGKILL leaves, then a person's edit on top: the written file is neither its old nor its new text,
+    // and the moved file is in both places.
+    const tx = JSON.parse(intent) as { id: string; record: { ops: Array<{ op: string; path?: string; from?: string; to?: string }> } }
+    const write = tx.record.ops.find((o) => o.op === 'write')!
+    const move = tx.record.ops.find((o) => o.op === 'move')!
+    fs.writeFileSync(path.join(dir, write.path!), 'edited by hand meanwhile\n')
+    fs.mkdirSync(path.dirname(path.join(dir, move.to!)), { recursive: true })
+    fs.copyFileSync(path.join(dir, move.from!), path.join(dir, move.to!))
+    fs.writeFileSync(path.join(root, '.skillbench', 'tx', `${tx.id}.json`), intent)
+    fs.writeFileSync(path.join(root, '.skillbench', 'tx', '00-torn.json'), intent.slice(0, 40))
+
+    const report = await recoverTransactions(root)
+    expect(report.rolledBack).toEqual([])
+    expect(report.problems).toEqual([
+      '00-torn.json: unreadable transaction intent set aside',
+      `${tx.id}: cannot tell whether ${move.from} → ${move.to} happened (both or neither exist); ${write.path} matches neither its old nor its new text`
+    ])
+    expect(report.problemLines.map((l) => l.message)).toEqual(report.problems)
+    expect(report.problemLines[0]).toMatchObject({ messageCode: 'review.recover_unreadable', params: { name: '00-torn.json' } })
+    expect(report.problemLines[1]).toMatchObject({
+      messageCode: 'review.recover_failed',
+      params: {
+        id: tx.id,
+        problems: {
+          messageCode: 'text.list',
+          params: {
+            first: { messageCode: 'review.undo_move_unclear', params: { from: move.from, to: move.to } },
+            rest: { messageCode: 'review.undo_neither', params: { path: write.path } }
+          }
+        }
+      }
+    })
+    expect(translateLine(report.problemLines[1], report.problems[1]!, 'zh')).toBe(
+      `${tx.id}：无法判断 ${move.from} → ${move.to} 的移动是否已发生（两处都在或都不在）；${write.path} 既不是修改前的内容，也不是修改后的内容`
+    )
+    // both intents set aside, nothing else touched
+    expect(fs.readdirSync(path.join(root, '.skillbench', 'tx')).sort()).toEqual(['00-torn.json.unreadable', `${tx.id}.json.conflict`])
+    expect(fs.readFileSync(path.join(dir, write.path!), 'utf8')).toBe('edited by hand meanwhile\n')
   })
 })

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { QueryResult, ToolResult } from '../../shared/types'
 import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
-import { withMessageCode } from '../tools/coded-result'
+import { codedFieldsFor, withMessageCode } from '../tools/coded-result'
 
 export interface ToolAnswerOptions {
   store: ToolStore
@@ -90,7 +90,7 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     try {
       rel = await savePendingProposal(opts.store.root, proposal)
     } catch (err) {
-      return { status: 'error', message: (err as Error).message, skill_id: write.skill.skill_id }
+      return { status: 'error', message: (err as Error).message, skill_id: write.skill.skill_id, ...codedFieldsFor(err, (err as Error).message) }
     }
     const what = write.kind === 'edit' ? `Edit of skill ${write.skill.skill_id} (${String(args.edit_mode)})` : `Retiring skill ${write.skill.skill_id} to legacy/`
     return {

@@ -4,13 +4,15 @@
 import { SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import path from 'node:path'
 import type { FileChange, Skill, SkillMeta } from '../../shared/types'
-import { parseSkillText, rewriteSkillFile } from '../store/skill-file'
+import { parseReasonParam, parseSkillText, rewriteSkillFile } from '../store/skill-file'
+import { CodedError } from '../../shared/api-error'
+import { coded } from '../../shared/error-codes'
 import { changesForMeta } from '../store/skill-meta'
 
 /** The skill file's text with front-matter fields changed (formatting kept) and optionally a new body. */
 export function rewriteSkillText(raw: string, skill: Pick<Skill, 'format' | 'skill_id' | 'path'>, meta: Partial<SkillMeta>, body?: string): string {
   const parsed = parseSkillText(raw)
-  if (!parsed.ok) throw new Error(`${skill.path}: ${parsed.reason}`)
+  if (!parsed.ok) throw new CodedError('invalid', coded('file.problem', { path: skill.path, reason: parseReasonParam(parsed) }))
   return rewriteSkillFile(parsed.file, changesForMeta(skill.format, parsed.file.data, meta, skill.skill_id), body)
 }
 

@@ -11,6 +11,7 @@ import { withLibraryLock } from '../store/lock'
 import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 import { coded } from '../../shared/error-codes'
+import { CodedError } from '../../shared/api-error'
 
 /** Library-relative folder of the pending proposals. */
 export const PENDING_DIR = '.skillbench/pending'
@@ -84,7 +85,7 @@ export async function countPendingProposals(libraryRoot: string): Promise<number
 /** Writes a proposal file as it is (under the library lock; no cap: for status changes and reviewers' edits). */
 export async function writePendingProposal(libraryRoot: string, proposal: Proposal): Promise<string> {
   if (!isPendingProposalId(proposal.id)) {
-    throw new Error(`bad proposal id '${proposal.id}'`)
+    throw new CodedError('invalid', coded('review.bad_proposal_id', { id: proposal.id }))
   }
   const rel = `${PENDING_DIR}/${proposal.id}.json`
   await withLibraryLock(libraryRoot, () => writeContained(libraryRoot, rel, JSON.stringify(proposal, null, 2) + '\n'))
@@ -101,14 +102,27 @@ export async function savePendingProposal(libraryRoot: string, proposal: Proposa
   // together, nor take one id twice.
   return withLibraryLock(libraryRoot, async () => {
     if (proposal.status === 'pending' && (await countPendingProposals(libraryRoot)) >= MAX_PENDING_PROPOSALS) {
-      throw new Error(`${MAX_PENDING_PROPOSALS} proposals already wait for review in this library: review them in Skillbench before proposing more`)
+      throw new CodedError('conflict', coded('review.pending_full', { max: MAX_PENDING_PROPOSALS }))
     }
     for (let tries = 0; (await readContainedText(libraryRoot, `${PENDING_DIR}/${proposal.id}.json`)) !== null; tries++) {
-      if (tries === 16 || !isPendingProposalId(proposal.id)) throw new Error(`proposal id '${proposal.id.slice(0, 80)}' is taken`)
+      if (tries === 16 || !isPendingProposalId(proposal.id)) throw new CodedError('conflict', coded('review.pending_id_taken', { id: proposal.id.slice(0, 80) }))
       proposal.id = `${proposal.id.slice(0, -6)}${randomBytes(3).toString('hex')}`
     }
     return writePendingProposal(libraryRoot, proposal)
   }, { purpose: 'saving a proposal' })
+}
+
+/** A proposal file's proposal, or why it is not one (the reason listPendingProposals reports). */
+async function readProposalFile(libraryRoot: string, rel: string): Promise<Proposal | string> {
+  let p: Proposal | null
+  try {
+    p = JSON.parse((await readContainedText(libraryRoot, rel)) ?? 'null') as Proposal | null
+  } catch (err) {
+    return (err as Error).message
+  }
+  if (!p) return 'removed while reading'
+  if (typeof p.id !== 'string' || !Array.isArray(p.changes)) return 'not a proposal'
+  return p
 }
 
 /** The pending proposals of a library, oldest first; unreadable files are reported, not thrown. */
@@ -121,16 +135,9 @@ export async function listPendingProposals(libraryRoot: string): Promise<{ propo
       continue
     }
     const rel = `${PENDING_DIR}/${name}`
-    try {
-      const p = JSON.parse((await readContainedText(libraryRoot, rel)) ?? 'null') as Proposal
-      if (!p) throw new Error('removed while reading')
-      if (typeof p.id !== 'string' || !Array.isArray(p.changes)) {
-        throw new Error('not a proposal')
-      }
-      proposals.push(p)
-    } catch (err) {
-      errors.push({ path: rel, reason: (err as Error).message })
-    }
+    const read = await readProposalFile(libraryRoot, rel)
+    if (typeof read === 'string') errors.push({ path: rel, reason: read })
+    else proposals.push(read)
   }
   return { proposals, errors }
 }

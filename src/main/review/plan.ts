@@ -9,7 +9,7 @@ import { readContainedText, writeContained } from '../store/contained'
 import { CurationError } from './transactions'
 import { activeApplies, readJournal, STATE_DIR, stateDir, type JournalRecord } from './journal'
 import { chunked, jsonPieces } from './json-pieces'
-import { reasonOf } from '../../shared/api-error'
+import { CodedError, reasonOf } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
 
 /** The pending plan as saved in `.skillbench/plan.json`. */
@@ -70,7 +70,7 @@ export async function loadPlan(root: string): Promise<SavedPlan> {
   if (text === null) throw new CurationError('not_found', coded('review.no_plan'))
   try {
     const plan = JSON.parse(text) as SavedPlan
-    if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new Error('unknown format')
+    if (plan.version !== 1 || !Array.isArray(plan.proposals)) throw new CodedError('invalid', coded('review.plan_unknown_format'))
     return plan
   } catch (err) {
     throw new CurationError('invalid', coded('review.plan_unreadable', { detail: reasonOf(err) }))

@@ -20,7 +20,7 @@ import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, newRecordId, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
 import { reasonOf } from '../../shared/api-error'
-import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 /** A change that cannot be applied as asked; nothing was changed. */
 export class CurationError extends Error {
@@ -153,13 +153,13 @@ async function doOp(root: string, op: TxOp): Promise<void> {
   await moveContained(root, op.from, op.to)
 }
 
-/** Reverts one op if (and only if) its effect is on disk; returns a problem text when the disk matches neither state. */
-async function undoOp(root: string, op: TxOp): Promise<string | null> {
+/** Reverts one op if (and only if) its effect is on disk; returns the problem when the disk matches neither state. */
+async function undoOp(root: string, op: TxOp): Promise<CodedText | null> {
   if (op.op === 'write') {
     const abs = await containedFilePath(root, op.path)
     const current = await readText(abs)
     if (same(current, op.before)) return null
-    if (!same(current, op.after)) return `${op.path} matches neither its old nor its new text`
+    if (!same(current, op.after)) return coded('review.undo_neither', { path: op.path })
     if (op.before === null) await fs.promises.unlink(abs)
     else await writeFileAtomic(abs, op.before)
     return null
@@ -173,11 +173,11 @@ async function undoOp(root: string, op: TxOp): Promise<string | null> {
     await moveContained(root, op.to, op.from)
     return null
   }
-  return `cannot tell whether ${op.from} → ${op.to} happened (both or neither exist)`
+  return coded('review.undo_move_unclear', { from: op.from, to: op.to })
 }
 
-async function rollback(root: string, ops: readonly TxOp[]): Promise<string[]> {
-  const problems: string[] = []
+async function rollback(root: string, ops: readonly TxOp[]): Promise<CodedText[]> {
+  const problems: CodedText[] = []
   for (let i = ops.length - 1; i >= 0; i--) {
     const p = await undoOp(root, ops[i] as TxOp)
     if (p) problems.push(p)
@@ -276,7 +276,7 @@ async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 
   } catch (err) {
     const problems = await rollback(root, full.ops.slice(0, done))
     if (problems.length === 0) await unlinkContained(root, intent).catch(() => undefined)
-    if (problems.length > 0) throw new CurationError('conflict', coded('review.rollback_failed', { reason: reasonOf(err), problems: problems.join('; ') }))
+    if (problems.length > 0) throw new CurationError('conflict', coded('review.rollback_failed', { reason: reasonOf(err), problems: refOf(codedList(problems)) }))
     throw err
   }
   await appendJournal(root, full)
@@ -287,12 +287,29 @@ async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 
 export interface RecoveryReport {
   rolledBack: string[]
   committed: string[]
+  /** What could not be recovered, in English (the CLI prints these). */
   problems: string[]
+  /** The same problems by code, in the same order (review.recover_*: a UI words them in its language). */
+  problemLines: CodedLine[]
+}
+
+/** A transaction intent as written by runTransaction, or null when it is torn or not one. */
+function parseIntent(text: string | null): TxFile | null {
+  try {
+    const tx = JSON.parse(text ?? '') as TxFile
+    return tx && typeof tx.id === 'string' && Array.isArray(tx.record?.ops) ? tx : null
+  } catch {
+    return null
+  }
 }
 
 /** Finishes what a crash interrupted: intents with a journal record are done; the others are rolled back. */
 export async function recoverTransactions(root: string): Promise<RecoveryReport> {
-  const report: RecoveryReport = { rolledBack: [], committed: [], problems: [] }
+  const report: RecoveryReport = { rolledBack: [], committed: [], problems: [], problemLines: [] }
+  const problem = (line: CodedLine): void => {
+    report.problems.push(line.message)
+    report.problemLines.push(line)
+  }
   // Cheap look first (no lock) — most opens find nothing to recover.
   const pending = (await listContained(root, TX_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json'))
   if (pending.length === 0) return report
@@ -302,14 +319,11 @@ export async function recoverTransactions(root: string): Promise<RecoveryReport>
     const journaled = new Set((await readJournal(root)).records.map((r) => r.id))
     for (const name of names.sort()) {
       const rel = `${TX_DIR}/${name}`
-      let tx: TxFile
-      try {
-        tx = JSON.parse((await readContainedText(root, rel)) ?? '') as TxFile
-        if (!tx || typeof tx.id !== 'string' || !Array.isArray(tx.record?.ops)) throw new Error('bad shape')
-      } catch {
+      const tx = parseIntent(await readContainedText(root, rel).catch(() => null))
+      if (!tx) {
         // An intent torn while being written was never acted on (ops start only after it is complete).
         await moveContained(root, rel, `${rel}.unreadable`).catch(() => undefined)
-        report.problems.push(`${name}: unreadable transaction intent set aside`)
+        problem(codedLine('review.recover_unreadable', { name }))
         continue
       }
       if (journaled.has(tx.id)) {
@@ -323,7 +337,7 @@ export async function recoverTransactions(root: string): Promise<RecoveryReport>
         report.rolledBack.push(tx.id)
       } else {
         await moveContained(root, rel, `${rel}.conflict`).catch(() => undefined)
-        report.problems.push(`${tx.id}: ${problems.join('; ')}`)
+        problem(codedLine('review.recover_failed', { id: tx.id, problems: refOf(codedList(problems)) }))
       }
     }
     return report
