@@ -59,7 +59,7 @@ export const PLAIN_MESSAGE_RULES = [
   { selector: `CallExpression[callee.name='badRequest'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` }
 ]
 // Folders whose every error is coded: a bare `new Error('words')` there would be English again (use CodedError).
-export const CODED_FOLDERS = ['sync', 'deploy', 'memory', 'review']
+export const CODED_FOLDERS = ['sync', 'deploy', 'memory', 'review', 'tools']
 export const PLAIN_ERROR_RULES = [
   { selector: `NewExpression[callee.name='Error'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text Error in a folder whose errors are coded: new CodedError(kind, coded('<code>', { params })) (${PLAIN_MESSAGE_HELP})` }
 ]

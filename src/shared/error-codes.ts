@@ -381,7 +381,7 @@ export const MESSAGE_TEMPLATES = {
   'copy.larger_than': 'larger than {kb} KB',
   'copy.cannot_open': 'cannot be opened (changed during the copy?)',
   'copy.changed': 'changed during the copy',
-  'copy.failed': 'copy failed',
+  'copy.other': '{reason}',
   'install.fetching': 'Fetching {source}…',
   'install.fetching_at': 'Fetching {source} at {ref}…',
   'install.fetching_locked': 'Fetching {name}: {at}…',

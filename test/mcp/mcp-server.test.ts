@@ -135,7 +135,7 @@ describe('availability', () => {
     const before = hashTree(lib.dir)
     const r = await call('rate_skill', { skill_id: lib.ids.calc, rating: 1 })
     expect(r.isError).toBe(true)
-    expect(r.structuredContent).toEqual({ status: 'error', message: 'Skill tools are only available when long-term memory is enabled' })
+    expect(r.structuredContent).toEqual({ status: 'error', message: 'Skill tools are only available when long-term memory is enabled', message_code: 'tool.disabled', params: {} })
     expect((await client.listResources()).resources).toEqual([])
     await expect(client.readResource({ uri: `skill://${lib.ids.calc}` })).rejects.toThrow(/long-term memory/)
     expect(hashTree(lib.dir)).toEqual(before)

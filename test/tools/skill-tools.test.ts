@@ -313,3 +313,69 @@ describe('schemas, dispatch and the disabled variant', () => {
     expect(hashTree(dir)).toEqual(before)
   })
 })
+
+describe('error answers by code (message unchanged, message_code + params beside it)', () => {
+  it('a bad id, a bad rating, an edit that cannot match, an unknown tool, disabled tools: each coded where it fails', async () => {
+    const before = hashTree(dir)
+    expect(await tools.rate_skill('../1', 1)).toEqual({
+      status: 'error',
+      message: 'invalid skill_id "../1": an id is 1–20 digits',
+      message_code: 'tool.invalid_id',
+      params: { id: '"../1"' }
+    })
+    expect(await tools.rate_skill('1768616002', 7)).toEqual({
+      status: 'error',
+      message: 'rating must be a number between 0 and 1 (got 7); nothing was changed',
+      message_code: 'tool.rating_range',
+      params: { value: '7' }
+    })
+    // caught from the store with its own code (and the store's kind)
+    expect(await tools.delete_skill('1234')).toEqual({ status: 'error', message: 'no active skill with id 1234', skill_id: '1234', code: 'not_found', message_code: 'skill.no_active_id', params: { id: '1234' } })
+    // thrown inside the store's update (EditRefused), coded where the edit is refused
+    const twice = await tools.edit_skill('1768616001', 'lines_replace', 'X', '\n')
+    expect(twice).toMatchObject({ status: 'error', skill_id: '1768616001', message_code: 'tool.old_code_ambiguous' })
+    expect(twice.message).toBe(`old_code occurs ${(twice.params as { n: number }).n} times in the skill body; give more surrounding text so it matches exactly once`)
+    expect(await tools.edit_skill('1768616001', 'lines_replace', 'X', 'no such text anywhere')).toMatchObject({
+      message: 'old_code was not found in the skill body; nothing was changed',
+      message_code: 'tool.old_code_not_found',
+      params: {}
+    })
+    expect(await callSkillTool(tools, 'drop_table', {})).toEqual({ status: 'error', message: 'unknown tool "drop_table"', message_code: 'tool.unknown', params: { name: '"drop_table"' } })
+    expect(await callSkillTool(tools, 'rate_skill', '[1]')).toMatchObject({ message: 'tool arguments must be a JSON object', message_code: 'tool.args_not_object' })
+    expect(await tools.query_skill('  ')).toEqual({ status: 'error', message: 'query must be a non-empty string', skills_count: 0, skills: [], message_code: 'tool.query_empty', params: {} })
+    const off = createDisabledSkillTools()
+    expect(await off.edit_skill('1', 'append', 'x')).toEqual({ status: 'error', message: DISABLED_MESSAGE, message_code: 'tool.disabled', params: {} })
+    expect(DISABLED_MESSAGE).toBe('Skill tools are only available when long-term memory is enabled')
+    expect(hashTree(dir)).toEqual(before)
+  })
+
+  it("copy_skill_files: the whole message by code, each skipped file's reason nested, in Chinese by code", async () => {
+    const ws = tempDir('sb-ws-coded-')
+    fs.writeFileSync(path.join(ws, 'a.py'), 'print(1)\n')
+    fs.writeFileSync(path.join(ws, 'conf.json'), '{}')
+    fs.mkdirSync(path.join(ws, 'pkg'))
+    const r = await tools.copy_skill_files('1768616004', ['conf.json', 'missing.py', 'Makefile'], ws)
+    expect(r.status).toBe('error')
+    expect(r.message).toBe(
+      'Copied 0 file(s) to codes/task_1768616004/; skipped 3: conf.json (only code and document files are copied (.json is not one)); missing.py (not found in the workspace); Makefile (only code and document files are copied (no extension is not one))'
+    )
+    expect(r.skipped).toEqual([
+      { path: 'conf.json', reason: 'only code and document files are copied (.json is not one)' },
+      { path: 'missing.py', reason: 'not found in the workspace' },
+      { path: 'Makefile', reason: 'only code and document files are copied (no extension is not one)' }
+    ])
+    expect(r.message_code).toBe('text.list')
+    const { translateMessage } = await import('../../src/renderer/i18n/messages-errors')
+    expect(translateMessage({ messageCode: r.message_code, params: r.params }, r.message, 'en')).toBe(r.message)
+    expect(translateMessage({ messageCode: r.message_code, params: r.params }, r.message, 'zh')).toBe(
+      '已复制 0 个文件到 codes/task_1768616004/；跳过 3 个：conf.json (只复制代码和文档文件（.json 不是）)；missing.py (工作区中找不到)；Makefile (只复制代码和文档文件（没有扩展名 不是）)'
+    )
+    const gone = await tools.copy_skill_files('1768616004', ['a.py'], path.join(ws, 'nope'))
+    expect(gone).toEqual({ status: 'error', message: `workspace folder not found: ${path.join(ws, 'nope')}`, skill_id: '1768616004', message_code: 'tool.workspace_not_found', params: { path: path.join(ws, 'nope') } })
+    const file = await tools.copy_skill_files('1768616004', ['a.py'], path.join(ws, 'a.py'))
+    expect(file).toMatchObject({ message: `workspace folder not found: ${path.join(ws, 'a.py')}`, message_code: 'tool.workspace_not_found' })
+    const ok = await tools.copy_skill_files('1768616004', ['a.py'], ws)
+    expect(ok).toMatchObject({ status: 'success', message: 'Copied 1 file(s) to codes/task_1768616004/', message_code: 'tool.copied', params: { n: 1, dir: 'codes/task_1768616004/' } })
+    fs.rmSync(ws, { recursive: true, force: true })
+  })
+})

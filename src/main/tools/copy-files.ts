@@ -13,6 +13,8 @@ import type { ToolResult } from '../../shared/types'
 import type { SkillLibrary } from '../store/library'
 import { checkRelPath, isInside } from '../store/paths'
 import { StoreError, type SkillStore } from '../store/types'
+import { codedFieldsOf } from '../../shared/api-error'
+import { coded, codedList, refOf, type CodedText } from '../../shared/error-codes'
 
 /** Extensions of code and document files that may be backed up (lower case, with the dot). */
 export const COPYABLE_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -56,50 +58,57 @@ interface Skipped {
   reason: string
 }
 
+/** A skipped file as the answer lists it (its reason in English) and the reason by code (for the message's code). */
+function skippedAs(path: string, reason: CodedText): Skipped & { coded: CodedText } {
+  return { path, reason: reason.text, coded: reason }
+}
+
 /** Reads a workspace file safely, or says why it is skipped. */
-async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLimits): Promise<{ rel: string; bytes: Buffer } | { reason: string }> {
-  if (typeof input !== 'string' || input.trim() === '') return { reason: 'not a path' }
+async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLimits): Promise<{ rel: string; bytes: Buffer } | { reason: CodedText }> {
+  if (typeof input !== 'string' || input.trim() === '') return { reason: coded('copy.not_a_path') }
   let rel = input.trim().replace(/^\.\//, '')
   if (path.isAbsolute(rel)) {
     const abs = path.resolve(rel)
-    if (!isInside(wsReal, abs) || abs === wsReal) return { reason: 'outside the workspace' }
+    if (!isInside(wsReal, abs) || abs === wsReal) return { reason: coded('copy.outside') }
     rel = path.relative(wsReal, abs).split(path.sep).join('/')
   }
   try {
     rel = checkRelPath(rel)
   } catch (err) {
-    return { reason: `outside the workspace or not allowed: ${(err as Error).message.replace(/^path refused \([^)]*\): /, '')}` }
+    // checkRelPath says why (relpath.refused_named: {path}, {why}): the why alone, by code when it came with one
+    const why = codedFieldsOf(err)?.params.why ?? (err as Error).message.replace(/^path refused \([^)]*\): /, '')
+    return { reason: coded('copy.not_allowed', { why }) }
   }
   const ext = path.extname(rel).toLowerCase()
-  if (!COPYABLE_EXTENSIONS.has(ext)) return { reason: `only code and document files are copied (${ext || 'no extension'} is not one)` }
+  if (!COPYABLE_EXTENSIONS.has(ext)) return { reason: coded('copy.extension', { ext: ext || refOf(coded('copy.no_extension')) }) }
   const abs = path.join(wsReal, rel)
   let st: fs.Stats
   try {
     st = await fs.promises.lstat(abs)
   } catch {
-    return { reason: 'not found in the workspace' }
+    return { reason: coded('copy.not_found') }
   }
-  if (st.isSymbolicLink()) return { reason: 'symbolic link: never copied' }
-  if (!st.isFile()) return { reason: 'not a regular file' }
+  if (st.isSymbolicLink()) return { reason: coded('copy.symlink') }
+  if (!st.isFile()) return { reason: coded('copy.not_regular') }
   let real: string
   try {
     real = await fs.promises.realpath(abs)
   } catch {
-    return { reason: 'not found in the workspace' }
+    return { reason: coded('copy.not_found') }
   }
-  if (!isInside(wsReal, real)) return { reason: 'its real path is outside the workspace (symbolic link in a folder)' }
-  if (st.nlink > 1) return { reason: 'hard link: never copied' }
-  if (st.size > limits.maxFileBytes) return { reason: `larger than ${Math.round(limits.maxFileBytes / 1024)} KB` }
+  if (!isInside(wsReal, real)) return { reason: coded('copy.real_path_outside') }
+  if (st.nlink > 1) return { reason: coded('copy.hard_link') }
+  if (st.size > limits.maxFileBytes) return { reason: coded('copy.larger_than', { kb: Math.round(limits.maxFileBytes / 1024) }) }
   // O_NOFOLLOW + fstat: a file swapped for a link after the checks is refused, not followed.
   let fh: fs.promises.FileHandle
   try {
     fh = await fs.promises.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
   } catch {
-    return { reason: 'cannot be opened (changed during the copy?)' }
+    return { reason: coded('copy.cannot_open') }
   }
   try {
     const fst = await fh.stat()
-    if (!fst.isFile() || fst.ino !== st.ino || fst.size > limits.maxFileBytes) return { reason: 'changed during the copy' }
+    if (!fst.isFile() || fst.ino !== st.ino || fst.size > limits.maxFileBytes) return { reason: coded('copy.changed') }
     return { rel, bytes: await fh.readFile() }
   } finally {
     await fh.close()
@@ -117,6 +126,14 @@ export function mergeRelatedCode(relatedCode: string, paths: readonly string[]):
   return out.length === relatedCode.split(',').map((x) => x.trim()).filter(Boolean).length ? relatedCode : merged
 }
 
+/** Why a file could not be written: the store's coded reason (its English's first line), else its words. */
+function copyFailure(err: unknown): CodedText {
+  const text = err instanceof Error ? (err.message.split('\n')[0] ?? '') : ''
+  const fields = codedFieldsOf(err)
+  if (fields) return { ...fields, text }
+  return coded('copy.other', { reason: text })
+}
+
 /** Copies workspace files into `codes/<task>/…` and records them in the skill's related_code. */
 export async function copySkillFiles(
   store: CopyStore,
@@ -127,33 +144,35 @@ export async function copySkillFiles(
 ): Promise<ToolResult> {
   const limits = { ...DEFAULT_COPY_LIMITS, ...limitsIn }
   let wsReal: string
+  const notFound = coded('tool.workspace_not_found', { path: workspace })
+  const noWorkspace = { status: 'error' as const, message: notFound.text, skill_id: skillId, message_code: notFound.messageCode, params: notFound.params }
   try {
     wsReal = await fs.promises.realpath(workspace)
-    if (!(await fs.promises.stat(wsReal)).isDirectory()) throw new Error('not a folder')
   } catch {
-    return { status: 'error', message: `workspace folder not found: ${workspace}`, skill_id: skillId }
+    return noWorkspace
   }
+  if (!(await fs.promises.stat(wsReal).then((st) => st.isDirectory(), () => false))) return noWorkspace
   const skill = await store.get(skillId)
   const folder = codesFolderFor(skill)
   // AGIAgent's codes/ beside its skills; a SKILL.md library keeps it under .skillbench/ (the folder stays what agents load)
   const codes = codesDirFor(skill.format)
   const copied: string[] = []
   const unchanged: string[] = []
-  const skipped: Skipped[] = []
+  const skipped: Array<Skipped & { coded: CodedText }> = []
   let total = 0
   for (const [i, input] of filePaths.entries()) {
     const shown = typeof input === 'string' ? input : String(input)
     if (i >= limits.maxFiles) {
-      skipped.push({ path: shown, reason: `more than ${limits.maxFiles} files in one call` })
+      skipped.push(skippedAs(shown, coded('copy.too_many', { max: limits.maxFiles })))
       continue
     }
     const got = await readWorkspaceFile(wsReal, input, limits)
     if ('reason' in got) {
-      skipped.push({ path: shown, reason: got.reason })
+      skipped.push(skippedAs(shown, got.reason))
       continue
     }
     if (total + got.bytes.length > limits.maxTotalBytes) {
-      skipped.push({ path: shown, reason: `total size cap of ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB reached` })
+      skipped.push(skippedAs(shown, coded('copy.total_cap', { mb: Math.round(limits.maxTotalBytes / 1024 / 1024) })))
       continue
     }
     const dest = `${codes}/${folder}/${got.rel}`
@@ -173,11 +192,11 @@ export async function copySkillFiles(
           .then((b) => b.equals(got.bytes))
           .catch(() => false)
         if (same) unchanged.push(dest)
-        else skipped.push({ path: shown, reason: `a different ${dest} already exists (never overwritten)` })
+        else skipped.push(skippedAs(shown, coded('copy.different_exists', { path: dest })))
       } else if (err instanceof TypeError) {
-        skipped.push({ path: shown, reason: 'not valid UTF-8 text' })
+        skipped.push(skippedAs(shown, coded('copy.not_utf8')))
       } else {
-        skipped.push({ path: shown, reason: (err as Error).message.split('\n')[0] ?? 'copy failed' })
+        skipped.push(skippedAs(shown, copyFailure(err)))
       }
     }
   }
@@ -191,16 +210,19 @@ export async function copySkillFiles(
     })
     related = updated.related_code
   }
-  const parts = [`Copied ${copied.length} file(s) to ${codes}/${folder}/`]
-  if (unchanged.length) parts.push(`${unchanged.length} already backed up`)
-  if (skipped.length) parts.push(`skipped ${skipped.length}: ${skipped.map((s) => `${s.path} (${s.reason})`).join('; ')}`)
+  const parts = [coded('tool.copied', { n: copied.length, dir: `${codes}/${folder}/` })]
+  if (unchanged.length) parts.push(coded('tool.copied_unchanged', { n: unchanged.length }))
+  if (skipped.length) parts.push(coded('tool.copied_skipped', { n: skipped.length, files: refOf(codedList(skipped.map((s) => coded('tool.skipped_file', { path: s.path, reason: refOf(s.coded) })))) }))
+  const message = codedList(parts)
   return {
     status: recorded.length > 0 || filePaths.length === 0 ? 'success' : 'error',
-    message: parts.join('; '),
+    message: message.text,
     skill_id: skillId,
     copied,
     unchanged,
-    skipped,
-    related_code: related
+    skipped: skipped.map((s) => ({ path: s.path, reason: s.reason })),
+    related_code: related,
+    message_code: message.messageCode,
+    params: message.params
   }
 }

@@ -2,8 +2,9 @@
  * The five agent-facing skill tools, with AGIAgent's semantics and answer shapes:
  * query_skill, rate_skill, edit_skill, delete_skill, copy_skill_files.
  *
- * Tools never throw for bad input: every failure is `{status: 'error', message}` with a one-line reason,
- * and nothing is written when the input is refused.
+ * Tools never throw for bad input: every failure is `{status: 'error', message}` with a one-line reason (plus its
+ * `message_code` and `params`, shared/error-codes.ts, made where the failure is), and nothing is written when the
+ * input is refused.
  */
 import { createHash } from 'node:crypto'
 import type { QueriedSkill, QueryResult, Skill, SkillList, ToolResult } from '../../shared/types'
@@ -14,6 +15,8 @@ import { StoreError, type SkillStore, type UseFold } from '../store/types'
 import { indexedText } from '../search/skill-text'
 import type { SearchIndex } from '../search/search-index'
 import { copySkillFiles, type CopyLimits } from './copy-files'
+import { codedFieldsOf } from '../../shared/api-error'
+import { coded, type CodedText, type MessageParam } from '../../shared/error-codes'
 
 export const EDIT_MODES = ['full_replace', 'append', 'lines_replace'] as const
 export type EditMode = (typeof EDIT_MODES)[number]
@@ -64,8 +67,20 @@ export type SkillToolName = (typeof SKILL_TOOL_NAMES)[number]
 const MAX_EDIT_CHARS = 1_000_000
 const MAX_QUERY_CHARS = 20_000
 
-function fail(message: string, extra: Record<string, unknown> = {}): ToolResult {
-  return { status: 'error', message, ...extra }
+/** An error answer: the English `message` as agents read it, its code and params beside it. */
+function fail(message: CodedText, extra: Record<string, unknown> = {}): ToolResult {
+  return { status: 'error', message: message.text, ...extra, message_code: message.messageCode, params: message.params }
+}
+
+/** An error answer for a failure caught from the store: its first line, and its code when it carries one. */
+function failWith(err: unknown, extra: Record<string, unknown> = {}): ToolResult {
+  const fields = err instanceof Error && !err.message.includes('\n') ? codedFieldsOf(err) : undefined
+  return { status: 'error', message: errMessage(err), ...extra, ...(fields ? { message_code: fields.messageCode, params: fields.params } : {}) }
+}
+
+/** A query's error answer (no skills), coded like the others. */
+function queryFail(message: CodedText, extra: Record<string, unknown> = {}): QueryResult {
+  return { status: 'error', message: message.text, skills_count: 0, skills: [], ...extra, message_code: message.messageCode, params: message.params }
 }
 
 /** The store's error code of a failure (path_escape, conflict, busy…), for callers that map it (the web API). */
@@ -73,13 +88,20 @@ function errCode(err: unknown): Record<string, unknown> {
   return err instanceof StoreError ? { code: err.code } : {}
 }
 
+/** A caught error as a param: its code when it carries one, else its first line. */
+function reasonParam(err: unknown): MessageParam {
+  // by code only when its English is one line (the answer says the first line, and the code must say the same)
+  const fields = err instanceof Error && !err.message.includes('\n') ? codedFieldsOf(err) : undefined
+  return fields ?? errMessage(err)
+}
+
 function errMessage(err: unknown): string {
   if (err instanceof StoreError || err instanceof Error) return err.message.split('\n')[0] ?? err.message
   return String(err)
 }
 
-function idProblem(id: unknown): string | null {
-  if (typeof id !== 'string' || !isValidSkillId(id)) return `invalid skill_id ${JSON.stringify(typeof id === 'string' ? id.slice(0, 40) : id ?? null)}: an id is 1–20 digits`
+function idProblem(id: unknown): CodedText | null {
+  if (typeof id !== 'string' || !isValidSkillId(id)) return coded('tool.invalid_id', { id: JSON.stringify(typeof id === 'string' ? id.slice(0, 40) : id ?? null) })
   return null
 }
 
@@ -159,17 +181,26 @@ export function formatQueryMessage(skills: QueriedSkill[]): string {
 }
 
 /** An edit that cannot be made as asked; nothing was changed. */
-class EditRefused extends Error {}
+class EditRefused extends Error {
+  readonly messageCode: CodedText['messageCode']
+  readonly params: CodedText['params']
+
+  constructor(message: CodedText) {
+    super(message.text)
+    this.messageCode = message.messageCode
+    this.params = message.params
+  }
+}
 
 /** The body after an edit of the given mode; throws EditRefused when old_code does not match exactly once. Pure. */
 export function editedBody(body: string, mode: EditMode, codeEdit: string, oldCode: string): string {
   if (mode === 'full_replace') return codeEdit
   if (mode === 'append') return body === '' || body.endsWith('\n') ? body + codeEdit : `${body}\n${codeEdit}`
   const first = body.indexOf(oldCode)
-  if (first < 0) throw new EditRefused('old_code was not found in the skill body; nothing was changed')
+  if (first < 0) throw new EditRefused(coded('tool.old_code_not_found'))
   let count = 0
   for (let at = first; at >= 0; at = body.indexOf(oldCode, at + 1)) count++
-  if (count > 1) throw new EditRefused(`old_code occurs ${count} times in the skill body; give more surrounding text so it matches exactly once`)
+  if (count > 1) throw new EditRefused(coded('tool.old_code_ambiguous', { n: count }))
   return body.slice(0, first) + codeEdit + body.slice(first + oldCode.length)
 }
 
@@ -220,7 +251,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
   return {
     async query_skill(query, qopts = {}) {
       if (typeof query !== 'string' || query.trim() === '') {
-        return { status: 'error', message: 'query must be a non-empty string', skills_count: 0, skills: [] }
+        return queryFail(coded('tool.query_empty'))
       }
       const top = Math.max(1, Math.min(50, Math.trunc(Number(qopts.top ?? 3)) || 3))
       const text = query.slice(0, MAX_QUERY_CHARS)
@@ -228,7 +259,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       try {
         chosen = opts.search ? await rankWithIndex(await opts.search(), text, top) : await rankInMemory((await listActive()).skills, text, top)
       } catch (err) {
-        return { status: 'error', message: `cannot read the skill library: ${errMessage(err)}`, skills_count: 0, skills: [] }
+        return queryFail(coded('tool.library_unreadable', { reason: reasonParam(err) }))
       }
       if (chosen.length === 0) {
         return { status: 'success', message: 'Found 0 relevant skills: the skill library is empty', skills_count: 0, skills: [] }
@@ -243,7 +274,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
             { at: formatTimestamp(now()), fold: opts.foldUses ?? 'now', ...(opts.via ? { via: opts.via } : {}) }
           )
         } catch (err) {
-          return { status: 'error', message: `the use of the found skills could not be recorded: ${errMessage(err)}`, skills_count: 0, skills: [], ...errCode(err) }
+          return queryFail(coded('tool.use_not_recorded', { reason: reasonParam(err) }), errCode(err))
         }
         const byId = new Map(used.map((u) => [u.skill_id, u]))
         chosen = chosen.map((c) => ({ skill: byId.get(c.skill.skill_id) ?? c.skill, score: c.score }))
@@ -257,7 +288,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       if (bad) return fail(bad)
       const r = typeof rating === 'string' && rating.trim() !== '' ? Number(rating) : rating
       if (typeof r !== 'number' || !Number.isFinite(r) || r < 0 || r > 1) {
-        return fail(`rating must be a number between 0 and 1 (got ${JSON.stringify(rating ?? null)}); nothing was changed`)
+        return fail(coded('tool.rating_range', { value: JSON.stringify(rating ?? null) }))
       }
       try {
         // Computed from the quality on disk inside the library lock: concurrent ratings all count, in order.
@@ -277,7 +308,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
           new_quality_index: next
         }
       } catch (err) {
-        return fail(errMessage(err), { skill_id, ...errCode(err) })
+        return failWith(err, { skill_id, ...errCode(err) })
       }
     },
 
@@ -285,17 +316,17 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       const bad = idProblem(skill_id)
       if (bad) return fail(bad)
       if (!(EDIT_MODES as readonly string[]).includes(edit_mode)) {
-        return fail(`edit_mode must be one of ${EDIT_MODES.join(', ')} (got ${JSON.stringify(edit_mode ?? null)})`)
+        return fail(coded('tool.edit_mode', { modes: EDIT_MODES.join(', '), value: JSON.stringify(edit_mode ?? null) }))
       }
-      if (typeof code_edit !== 'string') return fail('code_edit must be a string')
-      if (code_edit.length > MAX_EDIT_CHARS) return fail(`code_edit is longer than ${MAX_EDIT_CHARS} characters`)
-      if (edit_mode === 'lines_replace' && (typeof old_code !== 'string' || old_code === '')) return fail('lines_replace needs old_code: the exact text to replace')
+      if (typeof code_edit !== 'string') return fail(coded('tool.code_edit_not_string'))
+      if (code_edit.length > MAX_EDIT_CHARS) return fail(coded('tool.code_edit_too_long', { max: MAX_EDIT_CHARS }))
+      if (edit_mode === 'lines_replace' && (typeof old_code !== 'string' || old_code === '')) return fail(coded('tool.old_code_needed'))
       try {
         // The edit is applied to the body on disk inside the library lock, so concurrent edits never drop each other.
         const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true, activity: { what: 'edit', detail: edit_mode } })
         return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
       } catch (err) {
-        return fail(errMessage(err), { skill_id, ...errCode(err) })
+        return failWith(err, { skill_id, ...errCode(err) })
       }
     },
 
@@ -306,7 +337,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         const moved = await store.moveToLegacy(skill_id)
         return { status: 'success', message: `Skill ${skill_id} moved to ${moved.to} (kept, no longer recalled)`, skill_id, from: moved.from, to: moved.to }
       } catch (err) {
-        return fail(errMessage(err), { skill_id, ...errCode(err) })
+        return failWith(err, { skill_id, ...errCode(err) })
       }
     },
 
@@ -314,25 +345,25 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       const bad = idProblem(skill_id)
       if (bad) return fail(bad)
       const ws = workspace ?? opts.workspaceRoot
-      if (!ws) return fail('no workspace folder was given to copy files from')
-      if (!Array.isArray(file_paths)) return fail('file_paths must be a list of workspace-relative paths')
+      if (!ws) return fail(coded('tool.no_workspace'))
+      if (!Array.isArray(file_paths)) return fail(coded('tool.file_paths_list'))
       try {
         return await copySkillFiles(store, skill_id, file_paths, ws, opts.copyLimits)
       } catch (err) {
-        return fail(errMessage(err), { skill_id, ...errCode(err) })
+        return failWith(err, { skill_id, ...errCode(err) })
       }
     }
   }
 }
 
 /** The answer every tool gives when long-term memory is off (as upstream). */
-export const DISABLED_MESSAGE = 'Skill tools are only available when long-term memory is enabled'
+export const DISABLED_MESSAGE = coded('tool.disabled').text
 
-/** Tools that all answer `{status: 'error', message: DISABLED_MESSAGE}`. */
+/** Tools that all answer `{status: 'error', message: DISABLED_MESSAGE}` (code tool.disabled). */
 export function createDisabledSkillTools(): SkillTools {
-  const off = async (): Promise<ToolResult> => ({ status: 'error', message: DISABLED_MESSAGE })
+  const off = async (): Promise<ToolResult> => fail(coded('tool.disabled'))
   return {
-    query_skill: async () => ({ status: 'error', message: DISABLED_MESSAGE, skills_count: 0, skills: [] }),
+    query_skill: async () => queryFail(coded('tool.disabled')),
     rate_skill: off,
     edit_skill: off,
     delete_skill: off,
@@ -357,7 +388,7 @@ function asRecord(args: unknown): Record<string, unknown> | null {
  */
 export async function callSkillTool(tools: SkillTools, name: string, args: unknown): Promise<QueryResult | ToolResult> {
   const a = asRecord(args)
-  if (!a) return fail('tool arguments must be a JSON object')
+  if (!a) return fail(coded('tool.args_not_object'))
   const s = (k: string): string => (typeof a[k] === 'string' ? (a[k] as string) : '')
   switch (name) {
     case 'query_skill':
@@ -370,10 +401,10 @@ export async function callSkillTool(tools: SkillTools, name: string, args: unkno
       return tools.delete_skill(s('skill_id'))
     case 'copy_skill_files': {
       const paths = a.file_paths
-      if (!Array.isArray(paths)) return fail('file_paths must be a list of workspace-relative paths')
+      if (!Array.isArray(paths)) return fail(coded('tool.file_paths_list'))
       return tools.copy_skill_files(s('skill_id'), paths as string[])
     }
     default:
-      return fail(`unknown tool ${JSON.stringify(String(name).slice(0, 60))}`)
+      return fail(coded('tool.unknown', { name: JSON.stringify(String(name).slice(0, 60)) }))
   }
 }

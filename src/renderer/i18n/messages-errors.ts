@@ -377,7 +377,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'copy.larger_than': '大于 {kb} KB',
   'copy.cannot_open': '无法打开（复制期间被修改？）',
   'copy.changed': '复制期间被修改',
-  'copy.failed': '复制失败',
+  'copy.other': '{reason}',
   'install.fetching': '正在获取 {source}…',
   'install.fetching_at': '正在获取 {source} 的 {ref}…',
   'install.fetching_locked': '正在获取 {name}：{at}…',
