@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { JobInfo } from './api-jobs'
-import type { MessageCode } from './error-codes'
+import type { CodedLine, MessageCode, MessageParams } from './error-codes'
 
 /** Where a library stands with its remote, as of the last fetch (reading it never touches the network). */
 export interface SyncStatus {
@@ -12,6 +12,9 @@ export interface SyncStatus {
   shared: boolean
   /** Why it is not (not a repository, no remote, detached HEAD…), in English. */
   reason?: string
+  /** The same by code (sync.status_*) and its params, for the app to word it in its language. */
+  reason_code?: MessageCode
+  reason_params?: MessageParams
   /** "origin/main". */
   remote: string | null
   branch: string | null
@@ -36,6 +39,8 @@ export interface SyncSummary {
   pulled: number
   pushed: number
   conflicts: Array<{ skill_id: string; proposal_id: string }>
+  /** What did not stop the sync but deserves a look (the app's job result; by code, English in `message`). */
+  notes?: CodedLine[]
 }
 
 const library = z.string().min(1).max(4096)

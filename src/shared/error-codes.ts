@@ -393,6 +393,11 @@ export const MESSAGE_TEMPLATES = {
   'index.not_updated': 'index.json could not be updated: {reason}',
   'index.not_ours': '{file} exists and was not written by skillbench: left as it is',
   'index.left_as_is': 'index.json left as it is',
+  'sync.status_no_folder': 'the library folder does not exist',
+  'sync.status_not_repo': 'not a git repository',
+  'sync.status_inside': 'inside the repository {top}',
+  'sync.status_detached': 'not on a branch',
+  'sync.status_no_remote': 'no remote',
   // fetching skills from git (SourceError)
   'source.empty': 'give a git URL or a local repository folder',
   'source.dash': 'not a source: {source} (a git URL or folder cannot start with "-")',

@@ -2,7 +2,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { SyncStatus } from '../../src/shared/api-sync'
-import { coded, refOf } from '../../src/shared/error-codes'
+import { coded, codedLine, refOf } from '../../src/shared/error-codes'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -51,5 +51,18 @@ describe('a failed sync is worded by its code', () => {
   it('the status line says which operation by code too', async () => {
     setup('zh', { ...STATUS, in_progress: 'a merge', in_progress_code: 'sync.op_merge' })
     expect((await screen.findByTestId('sync-in-progress', {}, { timeout: 5000 })).textContent).toContain('git 正在进行合并（merge）')
+  })
+
+  it("a finished sync's notes, by code: in Chinese, with the files and commit as they came", async () => {
+    const api = setup('zh')
+    fireEvent.click(await screen.findByTestId('sync-start', {}, { timeout: 5000 }))
+    await waitFor(() => expect(api.callsOf('sync.start')).toHaveLength(1))
+    const notes = [codedLine('sync.note_locks_removed', { files: 'index.lock, HEAD.lock' }), codedLine('sync.note_kept_in_history', { path: 'logo.png', commit: 'abc123def456' })]
+    act(() => api.emit({ type: 'job.done', jobId: 's1', kind: 'sync', state: 'done', result: { committed: 1, pulled: 0, pushed: 1, conflicts: [], notes } }))
+    const shown = await screen.findByTestId('sync-notes')
+    expect([...shown.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '已删除被中断的同步留下的 git 锁文件：index.lock, HEAD.lock',
+      'logo.png：两边都修改了；本地版本（非文本）保存在 git 历史的 abc123def456 中'
+    ])
   })
 })

@@ -16,6 +16,8 @@ import { SourceError } from '../../src/main/sources/git'
 import { installFromSource } from '../../src/main/sources/install'
 import { openLibrary } from '../../src/main/store/library'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
+import type { CodedLine } from '../../src/shared/error-codes'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 let tmp: string
@@ -256,8 +258,15 @@ describe('bad input: a clear message, nothing half-installed', () => {
         'ext/SKILL.md': skillMd('ext', 'x'.repeat(1100), 'x\n', 'disable-model-invocation: true\ncategory: tools\n')
       })
       lib = newLibrary()
-      const notes: string[] = []
-      const report = await installFromSource({ library: lib, source: bad.url, cwd: tmp, env, onProgress: (m) => notes.push(m) })
+      const lines: CodedLine[] = []
+      const report = await installFromSource({ library: lib, source: bad.url, cwd: tmp, env, onProgress: (line) => lines.push(line) })
+      const notes = lines.map((l) => l.message)
+      // every line by code: the first says what is fetched, each note names the skill and nests the rule's own code
+      expect(lines[0]).toEqual({ message: `Fetching ${bad.url}…`, messageCode: 'install.fetching', params: { source: bad.url } })
+      const long = lines.find((l) => l.message.startsWith('note: ext: description'))!
+      expect(long).toMatchObject({ messageCode: 'install.note_as_written', params: { name: 'ext', note: { messageCode: 'skillmd.description_too_long', params: { n: 1100, max: 1024 } } } })
+      expect(translateLine(long, long.message, 'zh')).toBe('提示：ext：description 有 1100 个字符，上限是 1024（按原样安装）')
+      expect(lines.map((l) => l.messageCode)).toEqual(['install.fetching', 'install.found', 'install.note_as_written', 'install.note_as_written', 'install.note_as_written', 'install.writing'])
       expect(report.installed.map((s) => s.name)).toEqual(['ext', 'inside'])
       expect(fs.readFileSync(path.join(lib, 'ext', 'SKILL.md'), 'utf8')).toMatch(/^---\nname: ext\ndescription: x{1100}\ndisable-model-invocation: true\ncategory: tools\nmetadata:/)
       expect(notes.filter((n) => n.startsWith('note: ext:'))).toEqual([

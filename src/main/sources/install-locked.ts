@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { coded, refOf } from '../../shared/error-codes'
+import { coded, codedLine, refOf, type CodedLine } from '../../shared/error-codes'
 import { auditIncoming, highOf } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
@@ -24,7 +24,8 @@ export interface LockedInstallOptions extends GitLimits {
   cwd: string
   env?: NodeJS.ProcessEnv
   signal?: AbortSignal
-  onProgress?: (message: string) => void
+  /** Told what is happening, by code (install.*; the CLI prints `message`). */
+  onProgress?: (line: CodedLine) => void
 }
 
 /** `install --locked --json`: the install report, and the skills that are not as the lock says (exit 1). */
@@ -68,7 +69,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
     const at = `${e.source} at ${e.commit.slice(0, 12)}${e.path ? ` (${e.path})` : ''}`
     try {
       const spec = parseSource(e.source, opts.cwd)
-      opts.onProgress?.(`Fetching ${name}: ${at}…`)
+      opts.onProgress?.(codedLine('install.fetching_locked', { name, at }))
       // by commit, never by ref: a ref that moved on since the lock was written is not followed
       const fetched = await fetchCommit(spec, e.commit, fetchOpts)
       if (fetched.commit !== e.commit) throw new SourceError('not_found', coded('source.wrong_commit', { source: e.source, got: fetched.commit, wanted: e.commit }))
@@ -101,7 +102,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
           }
         } else {
           c.risk = e.risk
-          opts.onProgress?.(`note: ${name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${e.risk!.allowed_by} (${SKILLS_LOCK_FILE})`)
+          opts.onProgress?.(codedLine('install.note_risk_allowed_lock', { name, n: highOf(findings).length, by: e.risk!.allowed_by, file: SKILLS_LOCK_FILE }))
         }
       }
       prepared.push({ ...one, candidates: [c], skipped: [] })

@@ -20,7 +20,7 @@ import { provenanceOfText, withProvenance, type SkillSource } from './provenance
 import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cache'
 import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
-import { coded, refOf, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
+import { coded, codedLine, refOf, type CodedLine, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
 import { reasonOf } from '../../shared/api-error'
 
 /** A skill not installed: the reason in English, with its code and params (error-codes.ts) for the app. */
@@ -41,8 +41,8 @@ export interface InstallOptions extends GitLimits {
   cwd: string
   env?: NodeJS.ProcessEnv
   signal?: AbortSignal
-  /** Told what is happening (cloning, reading, writing). */
-  onProgress?: (message: string) => void
+  /** Told what is happening (cloning, reading, writing), by code (install.*; the CLI prints `message`). */
+  onProgress?: (line: CodedLine) => void
   /** Skills (by name) to install even with high audit findings, and who allowed them (kept in the provenance). */
   allowRisk?: string[]
   allowedBy?: string
@@ -94,7 +94,7 @@ export interface Candidate {
 const TOLERATED: ReadonlySet<string> = new Set(['skillmd.unexpected_key', 'skillmd.description_too_long'])
 
 /** Why a skill's SKILL.md cannot go into the library as it is (null when it can), its name, and notes. Pure. */
-export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: CodedText | null; text: string; notes: string[] } {
+export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: string; problem: CodedText | null; text: string; notes: MessageParam[] } {
   const decoded = decodeSkillBytes(bytes)
   if (!decoded.ok) return { name: fallbackName, problem: coded('install.skillmd_problem', { reason: coded('parse.not_utf8') }), text: '', notes: [] }
   const parsed = parseSkillText(decoded.text)
@@ -102,7 +102,7 @@ export function checkSkillMd(bytes: Buffer, fallbackName: string): { name: strin
   const fm = parsed.file.data
   const name = typeof fm.name === 'string' && fm.name !== '' ? fm.name : fallbackName
   const found = validateSkillMd({ frontMatter: fm, body: parsed.file.body }, { dirName: name }).filter((p) => p.level === 'error')
-  const errors = found.map((p) => p.message)
+  const errors: MessageParam[] = found.map((p) => (p.messageCode ? { messageCode: p.messageCode, params: p.params ?? {} } : p.message))
   const fatal = found.filter((p) => !TOLERATED.has(p.messageCode ?? ''))
   const one = fatal.length === 1 && fatal[0]!.messageCode ? { messageCode: fatal[0]!.messageCode, params: fatal[0]!.params ?? {} } : null
   if (fatal.length > 0) return { name, problem: coded('install.fails_validation', { problems: one ?? fatal.map((p) => p.message).join('; ') }), text: decoded.text, notes: [] }
@@ -118,7 +118,7 @@ export async function installFromSource(opts: InstallOptions): Promise<InstallRe
   const subdir = cleanSubdir(opts.path) // a bad --path throws its CodedError ('invalid', install.bad_subdir)
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal }
-  opts.onProgress?.(`Fetching ${spec.display}${opts.ref ? ` at ${opts.ref}` : ''}…`)
+  opts.onProgress?.(opts.ref ? codedLine('install.fetching_at', { source: spec.display, ref: opts.ref }) : codedLine('install.fetching', { source: spec.display }))
   const fetched = await fetchCommit(spec, opts.ref, fetchOpts)
   const prepared = await prepareInstall(spec, fetched, subdir, opts.skills, { ...fetchOpts, maxRepoBytes: limits.maxRepoBytes, onProgress: opts.onProgress })
   const report: InstallReport = { installed: [], skipped: prepared.skipped, held: [] }
@@ -147,11 +147,11 @@ export async function prepareInstall(
   fetched: FetchedCommit,
   subdir: string,
   skills: readonly string[] | undefined,
-  fetchOpts: GitLimits & { maxRepoBytes: number; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onProgress?: (m: string) => void }
+  fetchOpts: GitLimits & { maxRepoBytes: number; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onProgress?: (line: CodedLine) => void }
 ): Promise<PreparedInstall> {
   const found = await skillsOfCommit(spec, fetched, subdir, fetchOpts)
   const skipped: PreparedInstall['skipped'] = []
-  fetchOpts.onProgress?.(`Found ${found.length} skill(s) at ${fetched.commit.slice(0, 12)}; checking them…`)
+  fetchOpts.onProgress?.(codedLine('install.found', { n: found.length, commit: fetched.commit.slice(0, 12) }))
 
   const blobs = await readBlobs(fetched.repoDir, found.map((s) => s.skillMd.oid), fetchOpts)
   const wanted = skills && skills.length > 0 ? new Set(skills) : null
@@ -183,7 +183,7 @@ export async function prepareInstall(
       continue
     }
     seenNames.set(checked.name, skill.dir)
-    for (const note of [...checked.notes, ...skill.notes]) fetchOpts.onProgress?.(`note: ${checked.name}: ${note} (installed as written)`)
+    for (const note of [...checked.notes, ...skill.notes.map(refOf)]) fetchOpts.onProgress?.(codedLine('install.note_as_written', { name: checked.name, note }))
     const tooBig = skill.files.find((f) => f.size > MAX_RESOURCE_BYTES)
     if (tooBig) {
       skipIn(coded('install.too_large', { path: tooBig.rel, mb: MAX_RESOURCE_BYTES / (1024 * 1024) }))
@@ -209,7 +209,7 @@ export async function prepareInstall(
 }
 
 export interface WriteInstallOptions {
-  onProgress?: (message: string) => void
+  onProgress?: (line: CodedLine) => void
   purpose: string
   /**
    * `install --locked`: a skill already in the library from the same repository folder at the same commit counts
@@ -221,7 +221,7 @@ export interface WriteInstallOptions {
 /** Writes prepared skills into the library and records them in `skills.lock`, all under the library lock. */
 export async function writeInstalls(libraryDir: string, prepared: readonly PreparedInstall[], report: InstallReport, opts: WriteInstallOptions): Promise<void> {
   const library = await openOrCreate(libraryDir)
-  opts.onProgress?.(`Writing into ${library.root}…`)
+  opts.onProgress?.(codedLine('install.writing', { dir: library.root }))
   await library.locked(async () => {
     await sweepStaging(library.root)
     const current = await library.list()
@@ -271,7 +271,7 @@ function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
     if (highOf(findings).length === 0) continue
     if (allow.has(c.name)) {
       c.risk = riskRecord(findings, opts.allowedBy ?? 'unknown')
-      opts.onProgress?.(`note: ${c.name}: ${highOf(findings).length} high audit finding(s), installed as allowed by ${c.risk.allowed_by}`)
+      opts.onProgress?.(codedLine('install.note_risk_allowed', { name: c.name, n: highOf(findings).length, by: c.risk.allowed_by }))
     } else c.held = { name: c.name, findings, hint: `skillbench audit shows the same; --allow-risk ${c.name} installs it anyway` }
   }
 }

@@ -33,7 +33,7 @@ export interface RepoSkill {
   /** Why it cannot be installed (links out of the repository…), by code; empty when it can. */
   problems: CodedText[]
   /** Things left out, said to the person (submodules). */
-  notes: string[]
+  notes: CodedText[]
 }
 
 /** The `--path` folder as a clean repository path ('' = root); throws on `..` and absolute paths. */
@@ -93,7 +93,7 @@ export function findRepoSkills(entries: readonly TreeEntry[], subdir: string, li
       const rel = dir === '' ? e.path : e.path.slice(dir.length + 1)
       if (rel.split('/')[0] === '.git') continue
       if (e.mode === SUBMODULE_MODE) {
-        skill.notes.push(coded('install.submodule_left_out', { rel }).text)
+        skill.notes.push(coded('install.submodule_left_out', { rel }))
         continue
       }
       const resolved = resolve(e)

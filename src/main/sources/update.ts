@@ -23,14 +23,15 @@ import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } fr
 import { findRepoSkills, LINK_MODE } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { keepBoth, mergeFrontMatter, mergeText, sameContent } from './three-way'
-import { coded } from '../../shared/error-codes'
+import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
 
 export interface UpdateOptions extends GitLimits {
   library: string
   cwd: string
   env?: NodeJS.ProcessEnv
   signal?: AbortSignal
-  onProgress?: (message: string) => void
+  /** Told what is happening, by code (the CLI prints `message`). */
+  onProgress?: (line: CodedLine) => void
 }
 
 export interface UpdateReport {
@@ -111,7 +112,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
     let fetched: FetchedCommit
     try {
       spec = parseSource(repo, opts.cwd)
-      opts.onProgress?.(`Fetching ${repo} at ${ref}…`)
+      opts.onProgress?.(codedLine('install.fetching_at', { source: repo, ref }))
       fetched = await fetchCommit(spec, ref === 'HEAD' ? undefined : ref, fetchOpts)
     } catch (err) {
       for (const m of members) report.failed.push({ name: m.skill.title, path: m.skill.path, reason: (err as Error).message })

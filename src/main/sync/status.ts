@@ -4,12 +4,12 @@
  */
 import fs from 'node:fs'
 import type { SyncStatus } from '../../shared/api-sync'
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
 import { loadPlanOrEmpty } from '../review/plan'
 import { aheadBehind, git, gitDir, gitText, operationInProgressCode, revParse, type RepoRun } from './git-io'
 
-function notShared(reason: string, extra: Partial<SyncStatus> = {}): SyncStatus {
-  return { shared: false, reason, remote: null, branch: null, ahead: 0, behind: 0, local_changes: 0, conflicts: 0, in_progress: null, last_fetch: null, ...extra }
+function notShared(why: CodedText, extra: Partial<SyncStatus> = {}): SyncStatus {
+  return { shared: false, reason: why.text, reason_code: why.messageCode, reason_params: why.params, remote: null, branch: null, ahead: 0, behind: 0, local_changes: 0, conflicts: 0, in_progress: null, last_fetch: null, ...extra }
 }
 
 export async function syncStatus(library: string, env?: NodeJS.ProcessEnv): Promise<SyncStatus> {
@@ -17,21 +17,21 @@ export async function syncStatus(library: string, env?: NodeJS.ProcessEnv): Prom
   try {
     root = fs.realpathSync(library)
   } catch {
-    return notShared('the library folder does not exist')
+    return notShared(coded('sync.status_no_folder'))
   }
   const run: RepoRun = { dir: root, env, timeoutMs: 30_000 }
   const top = await gitText(run, ['rev-parse', '--show-toplevel']).catch(() => null)
-  if (top === null || fs.realpathSync(top) !== root) return notShared(top === null ? 'not a git repository' : `inside the repository ${top}`)
+  if (top === null || fs.realpathSync(top) !== root) return notShared(top === null ? coded('sync.status_not_repo') : coded('sync.status_inside', { top }))
   const gd = await gitDir(run)
   const inProgressCode = operationInProgressCode(gd)
   const inProgress = inProgressCode ? coded(inProgressCode).text : null
   const branch = await gitText(run, ['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => null)
-  if (!branch) return notShared('not on a branch', { in_progress: inProgress })
+  if (!branch) return notShared(coded('sync.status_detached'), { in_progress: inProgress, in_progress_code: inProgressCode })
   const remoteName = await gitText(run, ['config', `branch.${branch}.remote`]).catch(() => 'origin')
   const merge = await gitText(run, ['config', `branch.${branch}.merge`]).catch(() => `refs/heads/${branch}`)
   const remoteBranch = merge.replace(/^refs\/heads\//, '')
   const hasRemote = (await gitText(run, ['remote'])).split('\n').includes(remoteName)
-  if (!hasRemote) return notShared('no remote', { branch, in_progress: inProgress })
+  if (!hasRemote) return notShared(coded('sync.status_no_remote'), { branch, in_progress: inProgress, in_progress_code: inProgressCode })
   const remote = `${remoteName}/${remoteBranch}`
   const head = await revParse(run, 'HEAD')
   const theirs = await revParse(run, `refs/remotes/${remote}`)

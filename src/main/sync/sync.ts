@@ -74,8 +74,8 @@ export interface SyncReport {
   messages: string[]
   /** An interrupted sync this one finished first. */
   recovered: boolean
-  /** Things that did not stop the sync but deserve a look. */
-  notes: string[]
+  /** Things that did not stop the sync but deserve a look: English in `message` (the CLI prints it), by code for the app. */
+  notes: CodedLine[]
 }
 
 export { SyncError } from './errors'
@@ -274,7 +274,7 @@ async function buildMerge(repo: Repo, ours: string, theirs: string, report: Sync
     const legacyText = legacyOid ? blobText((await readBlobs(run, [legacyOid])).get(legacyOid)) : null
     const p = conflictProposal(r, { remote: repo.remote, base, ours, theirs, localAuthors, remoteAuthors, legacyText })
     if (p) proposals.push(p)
-    else if (entry.ours !== null) report.notes.push(coded('sync.note_kept_in_history', { path: r.path, commit: ours.slice(0, 12) }).text)
+    else if (entry.ours !== null) report.notes.push(codedLine('sync.note_kept_in_history', { path: r.path, commit: ours.slice(0, 12) }))
   }
   if (lines.length > 0) await git(run, ['update-index', '--index-info'], { input: lines.join('\n') + '\n', indexFile })
   const tree = await gitText(run, ['write-tree'], { indexFile })
@@ -406,7 +406,7 @@ export async function syncLibrary(opts: SyncOptions): Promise<SyncReport> {
         const crashed = await markRunning(repo.root)
         if (crashed !== null) {
           const removed = removeStaleGitLocks(repo.gitDir, crashed, repo.branch)
-          if (removed.length) report.notes.push(coded('sync.note_locks_removed', { files: removed.join(', ') }).text)
+          if (removed.length) report.notes.push(codedLine('sync.note_locks_removed', { files: removed.join(', ') }))
           await recoverTransactions(repo.root)
           // a killed writer's temp files (ignored by git and readers) are swept, as a library open does
           const { temps } = await walkLibrary(repo.root)

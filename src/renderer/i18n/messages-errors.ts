@@ -389,6 +389,11 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'index.not_updated': '无法更新 index.json：{reason}',
   'index.not_ours': '{file} 已存在且不是 skillbench 写的：保持原样',
   'index.left_as_is': 'index.json 保持原样',
+  'sync.status_no_folder': '技能库文件夹不存在',
+  'sync.status_not_repo': '不是 git 仓库',
+  'sync.status_inside': '位于仓库 {top} 之内',
+  'sync.status_detached': '不在任何分支上',
+  'sync.status_no_remote': '没有远程仓库',
   // installing skills from git
   'source.empty': '请给出 git 地址或本地仓库文件夹',
   'source.dash': '不是有效的来源：{source}（git 地址或文件夹不能以“-”开头）',

@@ -31,7 +31,7 @@ export const command: CliCommand = {
       cwd: io.cwd,
       env: io.env,
       signal: io.signal,
-      onProgress: (m) => io.stderr(`${m}\n`),
+      onProgress: (line) => io.stderr(`${line.message}\n`),
       allowRisk: values['allow-risk'],
       allowedBy: allowedBy(io.env)
     })
@@ -50,7 +50,7 @@ export const command: CliCommand = {
 
 async function runLocked(library: string, json: boolean, io: CliIo): Promise<number> {
   try {
-    const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (m) => io.stderr(`${m}\n`) })
+    const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${line.message}\n`) })
     const held = report.held ?? []
     if (json) printJson(io, report)
     else {

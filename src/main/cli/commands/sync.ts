@@ -8,7 +8,7 @@ function summary(r: SyncReport): string {
   for (const m of r.messages) lines.push(`  committed: ${m}`)
   if (r.recovered) lines.push('  finished the sync that was interrupted before')
   for (const c of r.conflicts) lines.push(`  both sides changed skill ${c.skill_id || '(a file)'}: the remote's version is live, yours is proposal ${c.proposal_id}`)
-  for (const n of r.notes) lines.push(`  note: ${n}`)
+  for (const n of r.notes) lines.push(`  note: ${n.message}`)
   if (r.conflicts.length > 0) lines.push('', 'Review your side of each conflict with `skillbench proposals`, then `skillbench accept ID` (or in the app\'s Curate screen).')
   return lines.join('\n') + '\n'
 }
@@ -44,7 +44,7 @@ export const command: CliCommand = {
     const report = await syncLibrary({ library, env: io.env, signal: io.signal, afterStep: pauseHook(io), onProgress: (p) => io.stderr(`${p.message}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
     if (values.json) printJson(io, { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts })
     else io.stdout(summary(report))
-    if (values.json) for (const n of report.notes) io.stderr(`note: ${n}\n`)
+    if (values.json) for (const n of report.notes) io.stderr(`note: ${n.message}\n`)
     return 0
   }
 }

@@ -6,7 +6,7 @@ export const command: CliCommand = {
   usage: 'skillbench update --library DIR [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, LIBRARY_OPTIONS, false)
-    const report = await updateFromSources({ library: resolveLibraryDir(values, io.cwd), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (m) => io.stderr(`${m}\n`) })
+    const report = await updateFromSources({ library: resolveLibraryDir(values, io.cwd), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${line.message}\n`) })
     if (values.json) printJson(io, report)
     else {
       if (report.checked === 0) io.stdout('No skill of this library was installed from a source (skillbench install).\n')

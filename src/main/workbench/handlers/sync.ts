@@ -33,7 +33,7 @@ export function syncHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SyncMetho
           }
         })
         await ctx.selfWrites.note([path.join(info.path, '.skillbench', 'plan.json')])
-        return { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts }
+        return { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts, ...(report.notes.length ? { notes: report.notes } : {}) }
       })
     }
   }

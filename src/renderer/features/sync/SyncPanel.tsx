@@ -87,6 +87,13 @@ export function SyncPanel(props: { library: string }): React.JSX.Element | null 
           {result.conflicts.length > 0 ? ` ${t('sync.doneConflicts', { n: result.conflicts.length })}` : ''}
         </p>
       )}
+      {result?.notes && result.notes.length > 0 && (
+        <ul className="muted" data-testid="sync-notes">
+          {result.notes.map((n, i) => (
+            <li key={i}>{translateLine(n, n.message, lang)}</li>
+          ))}
+        </ul>
+      )}
       {job?.state === 'failed' && job.error && <ErrorNotice error={jobError(job)} action="sync.failed" />}
       {start.error && <ErrorNotice error={start.error} action="sync.failed" />}
     </section>
