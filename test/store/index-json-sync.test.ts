@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { syncIndexJsonIfPresent } from '../../src/main/store/index-json-sync'
 import { tempDir } from './helpers'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 
 const dirs: string[] = []
 function dir(prefix: string): string {
@@ -38,7 +39,10 @@ describe('syncIndexJsonIfPresent', () => {
     expect(paths()).toEqual(['first-skill', 'second-skill'])
 
     put(root, 'index.json', '{"mine": true}\n')
-    expect((await syncIndexJsonIfPresent(root))?.problem).toMatch(/not written by skillbench/)
+    expect(await syncIndexJsonIfPresent(root)).toEqual({
+      problem: 'index.json exists and was not written by skillbench: left as it is',
+      problemRef: { messageCode: 'index.not_ours', params: { file: 'index.json' } }
+    })
     expect(fs.readFileSync(path.join(root, 'index.json'), 'utf8')).toBe('{"mine": true}\n')
   })
 
@@ -48,7 +52,12 @@ describe('syncIndexJsonIfPresent', () => {
     skill(root, 'first-skill')
     put(outside, 'index.json', '{"skills": []}\n')
     fs.symlinkSync(path.join(outside, 'index.json'), path.join(root, 'index.json'))
-    expect((await syncIndexJsonIfPresent(root))?.problem).toMatch(/^index\.json could not be updated: /)
+    const r = await syncIndexJsonIfPresent(root)
+    expect(r?.problem).toMatch(/^index\.json could not be updated: .*symbolic link/)
+    // by code, the store's reason nested with its own code; the same English, and Chinese by code
+    expect(r?.problemRef).toMatchObject({ messageCode: 'index.not_updated', params: { reason: { messageCode: expect.any(String) } } })
+    expect(translateMessage(r!.problemRef, '', 'en')).toBe(r!.problem)
+    expect(translateMessage(r!.problemRef, '', 'zh')).toMatch(/^无法更新 index\.json：/)
     expect(fs.readFileSync(path.join(outside, 'index.json'), 'utf8')).toBe('{"skills": []}\n')
   })
 })

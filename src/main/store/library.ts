@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { reasonOf } from '../../shared/api-error'
-import { coded } from '../../shared/error-codes'
+import { coded, type MessageRef } from '../../shared/error-codes'
 import { isLegacyPath } from '../../shared/legacy-paths'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { sweepTempFiles, writeFileAtomic } from './atomic'
@@ -67,6 +67,8 @@ class Library implements SkillLibrary {
   private readonly ledger: LedgerTail
   /** Why the last index.json sync did not update it (undefined when it did or there is none). */
   indexJsonProblem: string | undefined
+  /** The same by code (index.*), for a UI to word it. */
+  indexJsonProblemRef: MessageRef | undefined
   private last: { at: number; version: number; all: SkillList } | null = null
   /** Folds the usage ledger into the files (under our lock). */
   private readonly usage: UsageFold
@@ -495,7 +497,10 @@ class Library implements SkillLibrary {
   /** index.json brought up to date when the library has one (index-json-sync.ts); its problem kept for the caller. */
   private async syncIndexJson(): Promise<void> {
     const r = await syncIndexJsonIfPresent(this.root)
-    if (r) this.indexJsonProblem = r.problem
+    if (r) {
+      this.indexJsonProblem = r.problem
+      this.indexJsonProblemRef = r.problemRef
+    }
   }
 
   async resolveInside(relPath: string): Promise<string> {

@@ -12,6 +12,7 @@ import { isTempName } from './atomic'
 import { readContainedText, writeContained } from './contained'
 import { decodeSkillBytes, parseSkillText } from './skill-file'
 import { walkSkillTree } from './walk'
+import { coded, refOf, type MessageRef } from '../../shared/error-codes'
 
 export const INDEX_FILE = 'index.json'
 /** Where a catalogue goes in a library that has none at its root: with the bookkeeping (the folder stays what agents load). */
@@ -132,7 +133,7 @@ export async function readSkillIndex(root: string, rel: string = INDEX_FILE): Pr
  * Regenerates `root/index.json` atomically when it differs from the tree (or is missing and the tree has skills).
  * Refuses to replace an `index.json` that is not ours (no `generator: "skillbench"`). Returns what happened.
  */
-export async function syncSkillIndex(root: string, rel: string = INDEX_FILE): Promise<{ status: 'written' | 'unchanged' | 'skipped'; reason?: string; index: SkillIndex }> {
+export async function syncSkillIndex(root: string, rel: string = INDEX_FILE): Promise<{ status: 'written' | 'unchanged' | 'skipped'; reason?: string; reasonRef?: MessageRef; index: SkillIndex }> {
   const index = await buildSkillIndex(root)
   const text = serializeSkillIndex(index)
   // A link named index.json is refused here (path_escape), never read or written through.
@@ -147,7 +148,10 @@ export async function syncSkillIndex(root: string, rel: string = INDEX_FILE): Pr
     } catch {
       ours = false
     }
-    if (!ours) return { status: 'skipped', reason: `${rel} exists and was not written by skillbench: left as it is`, index }
+    if (!ours) {
+      const why = coded('index.not_ours', { file: rel })
+      return { status: 'skipped', reason: why.text, reasonRef: refOf(why), index }
+    }
   }
   await writeContained(root, rel, text)
   return { status: 'written', index }
