@@ -15,6 +15,8 @@ import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
 import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
 import { openLibrary } from '../../src/main/store/library'
 import type { QueriedSkill } from '../../src/shared/types'
+import type { ReflectionEvent } from '../../src/main/reflect/types'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import { calculatorTrace, jokeTrace } from './fixtures'
 import { CALC_LOG, makeRoot, skillFiles } from './make-root'
@@ -162,7 +164,14 @@ function rootWithSkill(): { root: string; lib: string } {
 describe('runReflection with decisions (offline)', () => {
   it('proposes an enhancement for review, leaves the skill untouched, and accepting it applies the diff', async () => {
     const { root, lib } = rootWithSkill()
-    const s = await runReflection({ rootDir: root, decide: true }, defaultReflectionDeps())
+    const events: ReflectionEvent[] = []
+    const s = await runReflection({ rootDir: root, decide: true, onEvent: (e) => events.push(e) }, defaultReflectionDeps())
+    // the decided line by code (the app words it), the message still the seed's own report (the CLI prints it)
+    const decided = events.find((e) => e.decision)!
+    expect(decided).toMatchObject({ kind: 'task-done', messageCode: 'reflect.enhancement_proposed', params: { title: 'Python calculator with pytest tests', id: s.proposals![0] } })
+    expect(decided.message).toBe(formatDecisionReport(decided.decision!, 'en'))
+    expect(decided.message).toMatch(/^Skill enhancement done:\n- Operation: enhance skill/)
+    expect(translateLine(decided, decided.message!, 'zh')).toBe(`“Python calculator with pytest tests”的强化已提交审阅（${s.proposals![0]}）`)
     expect(s.created).toEqual([])
     expect(s.decisions!.map((d) => d.operation)).toEqual(['enhance'])
     expect(s.proposals).toHaveLength(1)
@@ -245,8 +254,14 @@ describe('runReflection with decisions (model over the local OpenAI-protocol ser
           : 'OPERATION: create\nNAME: Testing a calculator\nCHANGES:\n- steps\nCONTENT:\n```markdown\n# Testing a calculator\n## Steps\n1. pytest\n```'
       )
     }))
-    const s = await runReflection({ rootDir: root, decide: true, mode: 'openai', concurrency: 1 }, defaultReflectionDeps({ llm: llm(server.url) }))
+    const events: ReflectionEvent[] = []
+    const s = await runReflection({ rootDir: root, decide: true, mode: 'openai', concurrency: 1, onEvent: (e) => events.push(e) }, defaultReflectionDeps({ llm: llm(server.url) }))
     expect(s.decisions!.map((d) => d.operation)).toEqual(['none', 'create'])
+    const none = events.find((e) => e.decision?.operation === 'none')!
+    expect(none).toMatchObject({ kind: 'task-skipped', messageCode: 'reflect.nothing_to_change', params: { reason: 'too small' } })
+    expect(none.message).toBe('Skill enhancement analysis done:\n- Decision: nothing to change\n- Reason: too small')
+    const created = events.find((e) => e.decision?.operation === 'create')!
+    expect(created).toMatchObject({ kind: 'task-done', messageCode: 'reflect.generated' })
     const skills = (await (await openLibrary(libraryDirFor(root, 'carol'))).list()).skills
     expect(skills).toHaveLength(1)
     expect(skills[0]!.title).toBe('Testing a calculator')

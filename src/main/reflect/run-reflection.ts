@@ -242,8 +242,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         ;(summary.decisions ??= []).push(report)
         void ctx.log.info(`Decision for ${trace.taskDir}: ${report.operation}${report.skill_id ? ` (skill ${report.skill_id})` : ''}${report.reason ? ` - ${report.reason}` : ''}`)
         if (report.operation !== 'create' || !decision.draft) {
-          const message = await applyDecision(ctx, trace, decision, summary, now)
-          emit({ ...base, kind: report.operation === 'enhance' ? 'task-done' : 'task-skipped', message, decision: report })
+          const applied = await applyDecision(ctx, trace, decision, summary, now)
+          // the decided line by code (the app words it); the message stays the seed's report (the CLI prints it)
+          emit({ ...base, kind: report.operation === 'enhance' ? 'task-done' : 'task-skipped', ...applied.line, message: applied.report, decision: report })
           return
         }
         draft = decision.draft
@@ -414,8 +415,11 @@ async function decide(trace: TaskTrace, ctx: LibraryCtx, mode: 'offline' | 'open
   return decideWithLlm(deps.llm!, trace, candidates, { budgetChars, rawLog, signal: opts.signal })
 }
 
-/** enhance → a pending proposal in the plan; none → nothing. Returns the report text for the progress line. */
-async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decision, summary: ReflectionSummary, now: () => Date): Promise<string> {
+/**
+ * enhance → a pending proposal in the plan; none → nothing. Returns the seed's report (bilingual, in the task's
+ * language: the CLI prints it) and the line saying what was decided, by code.
+ */
+async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decision, summary: ReflectionSummary, now: () => Date): Promise<{ report: string; line: CodedLine }> {
   const report = decision.report
   const language = detectLanguage(trace.requirements.join('\n'))
   if (report.operation === 'enhance' && decision.enhancement) {
@@ -427,12 +431,14 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     await saved
     ctx.pendingEnhance.add(trace.taskDir)
     ;(summary.proposals ??= []).push(proposal.id)
-    summary.skipped.push({ taskDir: trace.taskDir, reason: coded('reflect.enhancement_proposed', { title: skill.title, id: proposal.id }).text })
+    const line = codedLine('reflect.enhancement_proposed', { title: skill.title, id: proposal.id })
+    summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
     void ctx.log.info(`Enhancement proposed for ${skill.path}: ${proposal.id}`)
-  } else {
-    summary.skipped.push({ taskDir: trace.taskDir, reason: coded('reflect.nothing_to_change', { reason: report.reason ?? '' }).text })
+    return { report: formatDecisionReport(report, language), line }
   }
-  return formatDecisionReport(report, language)
+  const line = codedLine('reflect.nothing_to_change', { reason: report.reason ?? '' })
+  summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
+  return { report: formatDecisionReport(report, language), line }
 }
 
 /**
