@@ -155,8 +155,8 @@ export interface SkillFileText {
   path: string
   text: string
   hash: string
-  /** What is wrong with it (null = it loads as a skill), with the 1-based line/column when known. */
-  problem: { reason: string; line?: number; column?: number } | null
+  /** What is wrong with it (null = it loads as a skill), with the 1-based line/column when known, and by code. */
+  problem: { reason: string; line?: number; column?: number; messageCode?: MessageCode; params?: MessageParams } | null
   /** The skill's id once the file loads as a skill. */
   skillId?: string
 }

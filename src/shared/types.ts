@@ -1,8 +1,9 @@
 /**
  * Domain types shared by every layer (store, scanner, tools, CLI, server, renderer).
  *
- * This file imports nothing: it is the vocabulary of the API contract.
+ * This file imports nothing but the message codes' types: it is the vocabulary of the API contract.
  */
+import type { MessageCode, MessageParams } from './error-codes'
 
 /** How a skill is stored on disk. */
 export type SkillFormat = 'agiagent' | 'skill-md'
@@ -59,6 +60,7 @@ export interface Skill extends SkillMeta {
 /** A file that could not be loaded: reported, skipped, never rewritten. */
 export interface LoadError {
   path: string
+  /** Why, in English (the CLI prints it; older caches hold only this). */
   reason: string
   /**
    * `unreadable`: a skill file that could not be loaded (default when absent); `skipped`: an entry the listing
@@ -66,6 +68,9 @@ export interface LoadError {
    * whose id another active skill also has (changes by that id are refused until one is renumbered).
    */
   kind?: 'unreadable' | 'skipped' | 'duplicate_id'
+  /** The same reason by code (shared/error-codes.ts), so a screen words it in its language. */
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 /** Result of listing a library. */

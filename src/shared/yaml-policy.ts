@@ -12,7 +12,7 @@
  * The `yaml` package is passed in rather than imported: it is ~70 files (60–100 ms of a command's start-up), and
  * the store loads it only when its fast reader gives up. Pure.
  */
-import { coded, type MessageCode } from './error-codes'
+import { coded, type CodedText, type MessageCode } from './error-codes'
 import type * as YamlModule from 'yaml'
 
 /** Options of every `parseDocument` that reads outside YAML. */
@@ -35,12 +35,21 @@ const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', '
 /** What the policy needs of the `yaml` package. */
 export type YamlLib = Pick<typeof YamlModule, 'parseDocument' | 'visit' | 'isAlias' | 'isScalar' | 'isCollection'>
 
-/** A document's first problem: what is wrong (one line, for a person) and where in the text (null: unknown). */
+/** A document's first problem: what is wrong (one line, for a person; and by code) and where in the text (null: unknown). */
 export interface YamlProblem {
   /** `syntax`: the YAML itself does not parse; `policy`: it parses but the policy refuses it. */
   kind: 'syntax' | 'policy'
   message: string
+  /** The same problem by code (`message` is its English text). */
+  coded: CodedText
   offset: number | null
+}
+
+/** What a document is, for the policy's messages: skill front matter (`parse.*` codes) or a whole YAML file (`yaml.*`). */
+export type YamlWhere = 'skill front matter' | ''
+
+function problemOf(kind: YamlProblem['kind'], c: CodedText, offset: number | null): YamlProblem {
+  return { kind, message: c.text, coded: c, offset }
 }
 
 /** The parser's error codes said in our words (error-codes.ts), so they read in the UI language too. */
@@ -69,14 +78,19 @@ const YAML_CODE_WORDS: Partial<Record<string, MessageCode>> = {
  * parser's error code, its problem in our words (the parser's own English otherwise).
  */
 export function yamlErrorText(message: string, code?: string): string {
+  return yamlErrorCoded(message, code).text
+}
+
+/** yamlErrorText by code: ours when known, else `yaml.other` with the parser's first line. */
+export function yamlErrorCoded(message: string, code?: string): CodedText {
   const first = message.split('\n')[0] ?? message
   if (/Maximum call stack size exceeded/.test(first)) {
     const at = /at line (\d+), column (\d+)/.exec(first)
-    return `nested too deeply to read${at ? ` (at line ${at[1]}, column ${at[2]})` : ''}`
+    return at ? coded('yaml.nested_too_deep_at', { line: Number(at[1]), column: Number(at[2]) }) : coded('yaml.nested_too_deep')
   }
   const words = code ? YAML_CODE_WORDS[code] : undefined
-  if (words) return coded(words).text
-  return first.replace(/:\s*$/, '').slice(0, 300)
+  if (words) return coded(words)
+  return coded('yaml.other', { text: first.replace(/:\s*$/, '').slice(0, 300) })
 }
 
 /**
@@ -84,48 +98,49 @@ export function yamlErrorText(message: string, code?: string): string {
  * when the caller says what the document is itself). Never throws: a
  * document the parser chokes on (too deep for its stack) comes back as a syntax problem.
  */
-export function parseYamlDocument(yaml: YamlLib, text: string, where: string): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
+export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
   let doc: YamlModule.Document.Parsed
   try {
     doc = yaml.parseDocument(text, YAML_PARSE_OPTIONS)
   } catch (err) {
-    return { doc: null, problem: { kind: 'syntax', message: yamlErrorText((err as Error)?.message ?? String(err)), offset: 0 } }
+    return { doc: null, problem: problemOf('syntax', yamlErrorCoded((err as Error)?.message ?? String(err)), 0) }
   }
   const error = doc.errors[0]
-  if (error) return { doc, problem: { kind: 'syntax', message: yamlErrorText(error.message, error.code), offset: Math.min(error.pos[0], text.length) } }
+  if (error) return { doc, problem: problemOf('syntax', yamlErrorCoded(error.message, error.code), Math.min(error.pos[0], text.length)) }
   try {
     return { doc, problem: policyProblem(yaml, doc, where) }
   } catch (err) {
     // visit() recurses: a tree deeper than the stack is simply too deep
-    return { doc, problem: { kind: 'syntax', message: yamlErrorText((err as Error)?.message ?? String(err)), offset: 0 } }
+    return { doc, problem: problemOf('syntax', yamlErrorCoded((err as Error)?.message ?? String(err)), 0) }
   }
 }
 
 type Ranged = { range?: [number, number, number] | null }
 
-function policyProblem(yaml: YamlLib, doc: YamlModule.Document.Parsed, where: string): YamlProblem | null {
-  const inWhere = where ? ` in ${where}` : ''
+function policyProblem(yaml: YamlLib, doc: YamlModule.Document.Parsed, where: YamlWhere): YamlProblem | null {
+  // The same refusals, said of skill front matter (parse.*) or of a whole YAML file (yaml.*).
+  const fm = where !== ''
   let problem: YamlProblem | null = null
-  const refuse = (message: string, node: unknown): typeof yaml.visit.BREAK => {
-    problem = { kind: 'policy', message, offset: (node as Ranged | null)?.range?.[0] ?? null }
+  const refuse = (c: CodedText, node: unknown): typeof yaml.visit.BREAK => {
+    problem = problemOf('policy', c, (node as Ranged | null)?.range?.[0] ?? null)
     return yaml.visit.BREAK
   }
   yaml.visit(doc, {
     Alias(_key, node) {
-      return refuse(`YAML aliases (*name) are not allowed${inWhere}`, node)
+      return refuse(coded(fm ? 'parse.alias' : 'yaml.alias'), node)
     },
     Node(_key, node, path) {
-      if ((node as { anchor?: string }).anchor) return refuse(`YAML anchors (&name) are not allowed${inWhere}`, node)
+      if ((node as { anchor?: string }).anchor) return refuse(coded(fm ? 'parse.anchor' : 'yaml.anchor'), node)
       const tag = (node as { tag?: string }).tag
-      if (tag && !CORE_TAGS.has(tag)) return refuse(`YAML tag ${tag.replace('tag:yaml.org,2002:', '!!').slice(0, 60)} is not allowed${inWhere}`, node)
+      if (tag && !CORE_TAGS.has(tag)) return refuse(coded(fm ? 'parse.tag' : 'yaml.tag', { tag: tag.replace('tag:yaml.org,2002:', '!!').slice(0, 60) }), node)
       if (yaml.isCollection(node) && path.reduce((n, p) => (yaml.isCollection(p) ? n + 1 : n), 1) > YAML_MAX_DEPTH) {
-        return refuse(`nested deeper than ${YAML_MAX_DEPTH} levels${inWhere}`, node)
+        return refuse(coded(fm ? 'parse.too_deep' : 'yaml.too_deep', { depth: YAML_MAX_DEPTH }), node)
       }
       return undefined
     },
     Pair(_key, pair) {
-      if (!yaml.isScalar(pair.key)) return refuse(`keys must be plain scalars${inWhere}`, pair.key)
-      if (YAML_FORBIDDEN_KEYS.has(String(pair.key.value))) return refuse(`forbidden key "${String(pair.key.value)}"${inWhere}`, pair.key)
+      if (!yaml.isScalar(pair.key)) return refuse(coded(fm ? 'parse.key_not_scalar' : 'yaml.key_not_scalar'), pair.key)
+      if (YAML_FORBIDDEN_KEYS.has(String(pair.key.value))) return refuse(coded(fm ? 'parse.forbidden_key' : 'yaml.forbidden_key', { key: String(pair.key.value) }), pair.key)
       return undefined
     }
   })

@@ -8,6 +8,7 @@
  * match in the same thread (no worker start-up cost) and we report it as an error instead of hanging.
  */
 import vm from 'node:vm'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 /** Longest trigger pattern accepted. */
 export const MAX_PATTERN_CHARS = 500
@@ -16,7 +17,12 @@ export const MAX_SUBJECT_CHARS = 10_000
 /** Default time budget for one match. */
 export const DEFAULT_MATCH_TIMEOUT_MS = 50
 
-export type PatternCheck = { ok: true; regex: RegExp } | { ok: false; reason: string }
+/** A refused pattern says why in words (`reason`) and by code (`problem`). */
+export type PatternCheck = { ok: true; regex: RegExp } | { ok: false; reason: string; problem: CodedText }
+
+function refused(problem: CodedText): PatternCheck {
+  return { ok: false, reason: problem.text, problem }
+}
 
 interface Frame {
   /** A variable-count quantifier appears somewhere inside this group. */
@@ -66,6 +72,11 @@ function branchesOverlap(alternatives: string[]): boolean {
 
 /** Static check for the shapes that make a backtracking engine take exponential time. Returns a reason or null. */
 export function findCatastrophicShape(p: string): string | null {
+  return catastrophicShape(p)?.text ?? null
+}
+
+/** findCatastrophicShape's reason by code. */
+function catastrophicShape(p: string): CodedText | null {
   const stack: Frame[] = [{ varQuant: false, alternatives: [], start: 0, altStart: 0 }]
   let i = 0
   while (i < p.length) {
@@ -93,10 +104,10 @@ export function findCatastrophicShape(p: string): string | null {
       const q = readQuantifier(p, i)
       if (q?.variable) {
         if (frame.varQuant) {
-          return `nested quantifier: the group "${p.slice(frame.start, i)}" repeats something that already repeats (catastrophic backtracking)`
+          return coded('regex.nested_quantifier', { group: p.slice(frame.start, i) })
         }
         if (frame.alternatives.length > 1 && branchesOverlap(frame.alternatives)) {
-          return `repeated alternation with overlapping branches "${p.slice(frame.start, i)}" (catastrophic backtracking)`
+          return coded('regex.overlapping_alternation', { group: p.slice(frame.start, i) })
         }
       }
       const parent = stack[stack.length - 1]!
@@ -180,10 +191,10 @@ export function translateInlineFlags(pattern: string): { source: string; flags: 
 /** Validates a trigger pattern: length cap, compiles as a JavaScript regex (case-insensitive), no catastrophic shape. */
 export function checkPattern(pattern: string): PatternCheck {
   if (pattern.length === 0) {
-    return { ok: false, reason: 'the pattern is empty' }
+    return refused(coded('regex.empty'))
   }
   if (pattern.length > MAX_PATTERN_CHARS) {
-    return { ok: false, reason: `the pattern is ${pattern.length} characters, the limit is ${MAX_PATTERN_CHARS}` }
+    return refused(coded('regex.too_long', { length: pattern.length, max: MAX_PATTERN_CHARS }))
   }
   const { source, flags } = translateInlineFlags(pattern)
   let regex: RegExp
@@ -192,13 +203,11 @@ export function checkPattern(pattern: string): PatternCheck {
   } catch (err) {
     // V8 says "Invalid regular expression: /…/i: why"; say it once, with the pattern as written.
     const why = (err as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '')
-    return { ok: false, reason: `invalid regular expression: ${why}` }
+    return refused(coded('regex.invalid', { why }))
   }
   // The shape check reads the translated source: the one that runs.
-  const shape = findCatastrophicShape(source)
-  if (shape) {
-    return { ok: false, reason: shape }
-  }
+  const shape = catastrophicShape(source)
+  if (shape) return refused(shape)
   return { ok: true, regex }
 }
 

@@ -7,6 +7,7 @@ import { threadId } from 'node:worker_threads'
 import type { Skill } from '../../shared/types'
 import type { Candidate } from '../store/walk'
 import { loadSkillFiles } from '../store/load'
+import { reasonForCache } from '../../shared/coded-reason'
 import { docTermsOf } from '../text/doc-terms'
 import { indexedText, listedSkill, skillPreview } from './skill-text'
 
@@ -20,6 +21,7 @@ export interface ReadDoc {
   ok: boolean
   legacy: boolean
   id: string
+  /** ok: the ListedSkill as JSON; else why the file does not load (reasonForCache: words and code). */
   json: string
   /** The start of the body as one line, for list rows ('' when the file does not load). */
   preview: string
@@ -47,7 +49,7 @@ export function readDocs(candidates: readonly Candidate[]): ReadBatch {
     const st = loaded.stat
     const base = { rel: c.rel, size: st?.size ?? -1, mtimeMs: st?.mtimeMs ?? -1, ino: st?.ino ?? -1, ctimeMs: st?.ctimeMs ?? -1, legacy: c.legacy }
     if (!loaded.result.ok) {
-      docs.push({ ...base, ok: false, id: '', json: loaded.result.reason, preview: '' })
+      docs.push({ ...base, ok: false, id: '', json: reasonForCache(loaded.result), preview: '' })
       textOf.push(-1)
       continue
     }

@@ -10,6 +10,7 @@
 import { lowerBound } from '../../shared/sorted'
 import { smoothIdf } from '../text/idf'
 import type { LoadError, Skill } from '../../shared/types'
+import { reasonFromCache } from '../../shared/coded-reason'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
 import { skillFileAt } from '../store/walk'
@@ -29,7 +30,7 @@ interface IndexedDoc extends Omit<ReadDoc, 'json' | 'preview'> {
   preview?: string
   /** The same text as the saved file holds it (UTF-8): decoded only when a caller reads previews. */
   previewBytes?: Buffer
-  /** ok: the ListedSkill as JSON; else why the file does not load. Undefined: still in the saved file, or kept as `jsonBytes`. */
+  /** ok: the ListedSkill as JSON; else why the file does not load (its words and code, or an older file's words). Undefined: still in the saved file, or kept as `jsonBytes`. */
   json?: string
   /** The same text as the saved file holds it (UTF-8, a view of the file's section): decoded only when listed, written back as is. */
   jsonBytes?: Buffer
@@ -49,6 +50,17 @@ export const MAX_DELTA_DOCS = 256
  */
 function listingInFile(d: IndexedDoc): boolean {
   return d.preview === undefined && d.previewBytes === undefined
+}
+
+/** The load error of a document that does not load, from its saved reason (with its code; words only in older files). */
+function loadErrorFromCache(rel: string, text: string): LoadError {
+  const why = reasonFromCache(text)
+  const e: LoadError = { path: rel, reason: why.reason, kind: 'unreadable' }
+  if (why.messageCode) {
+    e.messageCode = why.messageCode
+    e.params = why.params
+  }
+  return e
 }
 
 /** A document's listing text, decoded from the saved bytes the first time it is needed. */
@@ -387,7 +399,7 @@ export class SearchIndex {
     const skills: ListedText[] = []
     const errors: LoadError[] = []
     for (const d of this.docs) {
-      if (!d.ok) errors.push({ path: d.rel, reason: jsonText(d), kind: 'unreadable' })
+      if (!d.ok) errors.push(loadErrorFromCache(d.rel, jsonText(d)))
       else if (includeLegacy || !d.legacy) skills.push({ skill_id: d.id, path: d.rel, legacy: d.legacy, json: d.json ?? d.jsonBytes!, preview: d.preview ?? d.previewBytes! })
     }
     return { skills, errors }

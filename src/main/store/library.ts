@@ -16,6 +16,7 @@ import { isLegacyPath } from '../../shared/legacy-paths'
 import type { LoadError, Skill, SkillList, SkillMeta } from '../../shared/types'
 import { sweepTempFiles, writeFileAtomic } from './atomic'
 import { duplicateIdErrors, hashBytes, parseSkillAt, type LoadResult } from './load'
+import { loadErrorOf } from '../../shared/coded-reason'
 import { LoadCache } from './load-cache'
 import { SKIPPED_DIRS, skillFileAt, walkLibrary, type Candidate } from './walk'
 import { appendContained, containedFilePath } from './contained'
@@ -228,7 +229,7 @@ class Library implements SkillLibrary {
     results.forEach((r, i) => {
       const c = candidates[i]!
       seen.add(c.abs)
-      if (!r.ok) errors.push({ path: c.rel, reason: r.reason, kind: 'unreadable' })
+      if (!r.ok) errors.push(loadErrorOf(c.rel, r, 'unreadable'))
       else skills.push(r.skill)
     })
     const { idPaths, duplicates } = indexIds(skills)

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Skill } from '../../shared/types'
 import { isLegacyPath } from '../../shared/legacy-paths'
-import { loadSkillFile, loadSkillFiles, parseSkillAt, type LoadedFile, type LoadResult } from './load'
+import { cannotRead, loadSkillFile, loadSkillFiles, parseSkillAt, type LoadedFile, type LoadResult } from './load'
 import type { Candidate } from './walk'
 
 /** Files loaded between two yields to the event loop. */
@@ -86,7 +86,7 @@ export class LoadCache {
       st = fs.lstatSync(c.abs)
     } catch (err) {
       this.entries.delete(c.abs)
-      return { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }
+      return cannotRead(err)
     }
     return hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino && hit.ctimeMs === st.ctimeMs ? hit.result : undefined
   }

@@ -8,14 +8,21 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { LoadError, Skill } from '../../shared/types'
 import { derivedSkillId } from './paths'
-import { decodeSkillBytes, parseSkillText } from './skill-file'
+import { coded } from '../../shared/error-codes'
+import { loadErrorOf } from '../../shared/coded-reason'
+import { decodeSkillBytes, failed, parseSkillText, type Failed } from './skill-file'
 import { skillFromParts } from './skill-meta'
 import type { Candidate } from './walk'
 
 /** Skill files larger than this are reported, not read. */
 export const MAX_SKILL_FILE_BYTES = 8 * 1024 * 1024
 
-export type LoadResult = { ok: true; skill: Skill } | { ok: false; reason: string }
+export type LoadResult = { ok: true; skill: Skill } | Failed
+
+/** Why a file could not be read: the system's error code (EACCES…), else its message. */
+export function cannotRead(err: unknown): Failed {
+  return failed(coded('load.cannot_read', { detail: (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err) }))
+}
 
 /** sha256 hex of bytes (a string counts as its UTF-8 bytes): the base for conflict detection. */
 export function hashBytes(bytes: Uint8Array | string): string {
@@ -143,7 +150,7 @@ function parseBatch(cs: readonly Candidate[], pending: readonly PendingFile[], o
       const result = ascii[k] ? parseDecodedSkill(whole.substring(p.start, p.start + p.size), c, p.stat.mtimeMs) : parseSkillAt(readBuffer.subarray(p.start, p.start + p.size), c, p.stat.mtimeMs)
       out[p.at] = { stat: p.stat, result }
     } catch (err) {
-      out[p.at] = { result: { ok: false, reason: `cannot read: ${(err as Error).message}` } }
+      out[p.at] = { result: failed(coded('load.cannot_read', { detail: (err as Error).message })) }
     }
   })
 }
@@ -164,13 +171,13 @@ export function loadSkillFiles(cs: readonly Candidate[]): LoadedFile[] {
       fd = fs.openSync(c.abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0))
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      out[at] = { result: { ok: false, reason: code === 'ELOOP' ? 'symbolic link: skipped (links are never followed)' : `cannot read: ${code ?? (err as Error).message}` } }
+      out[at] = { result: code === 'ELOOP' ? failed(coded('load.symlink')) : cannotRead(err) }
       continue
     }
     try {
       const st = fs.fstatSync(fd)
-      if (!st.isFile()) out[at] = { stat: st, result: { ok: false, reason: 'not a regular file' } }
-      else if (st.size > MAX_SKILL_FILE_BYTES) out[at] = { stat: st, result: { ok: false, reason: `file is larger than ${MAX_SKILL_FILE_BYTES / 1024 / 1024} MB` } }
+      if (!st.isFile()) out[at] = { stat: st, result: failed(coded('load.not_regular')) }
+      else if (st.size > MAX_SKILL_FILE_BYTES) out[at] = { stat: st, result: failed(coded('load.too_large', { mb: MAX_SKILL_FILE_BYTES / 1024 / 1024 })) }
       else {
         if (end > 0 && end + st.size > BATCH_BYTES) {
           // The batch is full: decode it before its buffer is reused.
@@ -183,7 +190,7 @@ export function loadSkillFiles(cs: readonly Candidate[]): LoadedFile[] {
         end += size
       }
     } catch (err) {
-      out[at] = { result: { ok: false, reason: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` } }
+      out[at] = { result: cannotRead(err) }
     } finally {
       fs.closeSync(fd)
     }
@@ -203,7 +210,7 @@ export function duplicateIdErrors(duplicates: ReadonlyMap<string, readonly strin
   for (const [id, paths] of duplicates) {
     for (const p of paths) {
       const others = paths.filter((o) => o !== p).join(', ')
-      errors.push({ path: p, reason: `duplicate skill_id ${id}: also used by ${others}; give one of them a new id (changes by this id are refused until then)`, kind: 'duplicate_id' })
+      errors.push(loadErrorOf(p, failed(coded('load.duplicate_id', { id, paths: others })), 'duplicate_id'))
     }
   }
   return errors

@@ -13,9 +13,10 @@ import { patchSimpleYaml, YAML11_AMBIGUOUS } from './simple-yaml-patch'
 import { patchScalarLines } from './yaml-line-patch'
 import type * as YamlModule from 'yaml'
 import type { Document, Node, Scalar, YAMLMap } from 'yaml'
-import type { MessageParam } from '../../shared/error-codes'
-import { textParam } from '../../shared/message-match'
-import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorText } from '../../shared/yaml-policy'
+import { coded, refOf, type CodedText, type MessageParam } from '../../shared/error-codes'
+import { CodedError, reasonOf } from '../../shared/api-error'
+import { codedReason, reasonParam, type CodedReason } from '../../shared/coded-reason'
+import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -49,23 +50,29 @@ export interface SkillFileParts {
   gap: boolean
 }
 
-export type ParseResult = { ok: true; file: SkillFileParts } | { ok: false; reason: string }
-export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string }
+/** Why a file does not load: `reason` in English (printed, cached, in JSON) and the same by code beside it. */
+export type Failed = { ok: false } & CodedReason
+export type ParseResult = { ok: true; file: SkillFileParts } | Failed
+export type DecodeResult = { ok: true; text: string } | Failed
+
+/** A failure with this coded reason. */
+export function failed(c: CodedText): Failed {
+  return { ok: false, ...codedReason(c) }
+}
 
 /**
  * Why a file does not load or decode, as a param of a coded message ("{path}: {reason}"): its code and params.
- * The reason is words here because it is cached with the library's listing on disk (and older caches hold only
- * words) and because the YAML parser's own problems are words: they are matched back to the table's parse.* /
- * yaml.* templates in this one place (shared/message-match), so no caller reads English itself.
+ * Every reason made now carries its code; a reason with words only (cached on disk by an older version) is read
+ * back through the table (shared/message-match).
  */
-export function parseReasonParam(failed: { reason: string }): MessageParam {
-  return textParam(failed.reason)
+export function parseReasonParam(why: { reason: string; messageCode?: unknown; params?: unknown }): MessageParam {
+  return reasonParam(why)
 }
 
 /** Decodes file bytes as strict UTF-8; invalid bytes are reported, never replaced. */
 export function decodeSkillBytes(bytes: Uint8Array): DecodeResult {
   // buffer.isUtf8 is a strict native check (several times faster than a fatal TextDecoder on 10k files).
-  if (!isUtf8(bytes)) return { ok: false, reason: 'not valid UTF-8: the file is left untouched and will not be rewritten' }
+  if (!isUtf8(bytes)) return failed(coded('parse.not_utf8'))
   return { ok: true, text: validUtf8ToString(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) }
 }
 
@@ -94,26 +101,26 @@ interface Split {
 }
 
 /** Splits `---` front matter from the body; the delimiters must be whole lines. */
-function splitFrontMatter(text: string): Split | { reason: string } {
+function splitFrontMatter(text: string): Split | Failed {
   let rest = text
   const bom = rest.charCodeAt(0) === 0xfeff
   if (bom) rest = rest.slice(1)
   const firstNl = rest.indexOf('\n')
   const firstLine = (firstNl < 0 ? rest : rest.slice(0, firstNl)).replace(/\r$/, '')
   if (!firstLine.startsWith('---')) {
-    return { reason: 'no front matter: the file must start with a line "---"' }
+    return failed(coded('parse.no_front_matter'))
   }
   if (firstLine.trimEnd() !== '---') {
     const lang = firstLine.slice(3).trim()
-    return { reason: `front matter language "${lang.slice(0, 20)}" is refused: only YAML is read, code never runs` }
+    return failed(coded('parse.language_refused', { lang: lang.slice(0, 20) }))
   }
-  if (firstNl < 0) return { reason: 'front matter is not closed: no second "---" line' }
+  if (firstNl < 0) return failed(coded('parse.not_closed'))
   const eol: '\n' | '\r\n' = rest.charCodeAt(firstNl - 1) === 13 ? '\r\n' : '\n'
   // The first line that is exactly `---` (trailing spaces / CR allowed) closes the front matter.
   const close = /^---[ \t]*\r?$/gm
   close.lastIndex = firstNl + 1
   const m = close.exec(rest)
-  if (!m) return { reason: 'front matter is not closed: no second "---" line' }
+  if (!m) return failed(coded('parse.not_closed'))
   const yaml = rest.slice(firstNl + 1, m.index)
   let after = m.index + m[0].length
   if (rest[after] === '\n') after++
@@ -134,7 +141,7 @@ function splitFrontMatter(text: string): Split | { reason: string } {
  * (null inside sequences); string fields by contract (top level, `metadata.skillbench`) keep their source text.
  */
 function toData(node: unknown, depth: number, parents: string[] | null, key: string | null): unknown {
-  if (depth > MAX_FRONT_MATTER_DEPTH) throw new RangeError(`front matter nested deeper than ${MAX_FRONT_MATTER_DEPTH} levels`)
+  if (depth > MAX_FRONT_MATTER_DEPTH) throw new CodedError('malformed', coded('parse.too_deep', { depth: MAX_FRONT_MATTER_DEPTH }))
   if (node == null) return null
   const { isScalar, isMap, isSeq, isAlias, isPair } = yamlLib()
   if (isScalar(node)) {
@@ -150,53 +157,55 @@ function toData(node: unknown, depth: number, parents: string[] | null, key: str
     const path = parents !== null && key !== null ? [...parents, key] : null
     for (const pair of node.items) {
       const k = String((pair.key as Scalar).value)
-      if (Object.prototype.hasOwnProperty.call(out, k)) throw new RangeError(`duplicate key "${k}"`)
+      if (Object.prototype.hasOwnProperty.call(out, k)) throw new CodedError('malformed', coded('parse.duplicate_key', { key: k }))
       out[k] = toData(pair.value, depth + 1, path, k)
     }
     return out
   }
   if (isSeq(node)) return node.items.map((item) => toData(item, depth + 1, null, null))
-  if (isAlias(node)) throw new RangeError('YAML aliases are not allowed')
-  if (isPair(node)) throw new RangeError('unexpected YAML pair')
+  if (isAlias(node)) throw new CodedError('malformed', coded('parse.alias'))
+  if (isPair(node)) throw new CodedError('malformed', coded('yaml.unexpected'))
   return null
 }
 
 /** Parses the YAML text of a front matter; never throws. */
-export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
+export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<string, unknown> } | Failed {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) {
-    return { ok: false, reason: `front matter is larger than ${MAX_FRONT_MATTER_BYTES / 1024} KB` }
+    return failed(coded('parse.too_large', { kb: MAX_FRONT_MATTER_BYTES / 1024 }))
   }
-  if (yaml.includes('\u0000')) return { ok: false, reason: 'front matter contains a NUL byte' }
+  if (yaml.includes('\u0000')) return failed(coded('parse.nul_byte'))
   const fast = parseSimpleYaml(yaml)
   if (fast) return { ok: true, data: fast }
   return parseWithYamlLibrary(yaml)
 }
 
 /** The full (slow) path of parseFrontMatterYaml: the `yaml` package plus our tree checks. Exported for tests. */
-export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | { ok: false; reason: string } {
+export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | Failed {
   try {
     const lib = yamlLib()
     const { isMap } = lib
     const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter')
-    if (problem || !doc) return { ok: false, reason: problem?.kind === 'policy' ? problem.message : `invalid YAML: ${problem?.message ?? 'unreadable'}` }
+    if (problem?.kind === 'policy') return failed(problem.coded)
+    if (problem || !doc) return failed(coded('parse.yaml', { problem: refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' })) }))
     if (doc.contents == null) return { ok: true, data: {} }
-    if (!isMap(doc.contents)) return { ok: false, reason: 'front matter must be a mapping of keys to values' }
+    if (!isMap(doc.contents)) return failed(coded('parse.not_mapping'))
     const out: Record<string, unknown> = {}
     for (const pair of doc.contents.items) {
       const k = String((pair.key as Scalar).value)
-      if (Object.prototype.hasOwnProperty.call(out, k)) throw new RangeError(`duplicate key "${k}"`)
+      if (Object.prototype.hasOwnProperty.call(out, k)) throw new CodedError('malformed', coded('parse.duplicate_key', { key: k }))
       out[k] = toData(pair.value, 1, [], k)
     }
     return { ok: true, data: out }
   } catch (err) {
-    return { ok: false, reason: `invalid YAML: ${yamlErrorText((err as Error)?.message ?? String(err))}` }
+    const problem = err instanceof CodedError ? reasonOf(err) : refOf(yamlErrorCoded((err as Error)?.message ?? String(err)))
+    return failed(coded('parse.yaml', { problem }))
   }
 }
 
 /** Parses a whole skill file's text; never throws. */
 export function parseSkillText(text: string): ParseResult {
   const split = splitFrontMatter(text)
-  if ('reason' in split) return { ok: false, reason: split.reason }
+  if ('reason' in split) return split
   const fm = parseFrontMatterYaml(split.yaml)
   if (!fm.ok) return fm
   return { ok: true, file: { data: fm.data, body: split.body, yaml: split.yaml, bom: split.bom, eol: split.eol, gap: split.gap } }

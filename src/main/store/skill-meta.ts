@@ -7,7 +7,7 @@
  */
 import type { Skill, SkillFormat, SkillMeta } from '../../shared/types'
 import { isValidSkillId } from './paths'
-import type { FrontMatterChange, SkillFileParts } from './skill-file'
+import { failed, type Failed, type FrontMatterChange, type SkillFileParts } from './skill-file'
 import { StoreError } from './types'
 import { coded } from '../../shared/error-codes'
 
@@ -99,12 +99,12 @@ function titleFromPath(p: string): string {
 }
 
 /** Builds a Skill from a parsed file, or says why the file is not a usable skill. */
-export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: true; skill: Skill } | { ok: false; reason: string } {
+export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: true; skill: Skill } | Failed {
   const d = file.data
   if (loc.format === 'agiagent') {
     const id = str(d.skill_id)
     if (!isValidSkillId(id)) {
-      return { ok: false, reason: d.skill_id === undefined ? 'missing skill_id' : `invalid skill_id ${JSON.stringify(id.slice(0, 40))} (1–20 digits expected)` }
+      return failed(d.skill_id === undefined ? coded('parse.missing_skill_id') : coded('parse.invalid_skill_id', { value: JSON.stringify(id.slice(0, 40)) }))
     }
     const skill = {
       skill_id: id,
@@ -127,14 +127,14 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
     if (typeof d.pinned === 'boolean') skill.pinned = d.pinned
     return { ok: true, skill }
   }
-  if (d.metadata !== undefined && !isPlainObject(d.metadata)) return { ok: false, reason: '"metadata" must be a mapping' }
+  if (d.metadata !== undefined && !isPlainObject(d.metadata)) return failed(coded('parse.metadata_not_mapping'))
   const sb = skillbenchMetadata(d)
   const storedId = str(sb.skill_id)
   if (sb.skill_id !== undefined && !isValidSkillId(storedId)) {
-    return { ok: false, reason: `invalid metadata.skillbench.skill_id ${JSON.stringify(storedId.slice(0, 40))}` }
+    return failed(coded('parse.invalid_stored_id', { value: JSON.stringify(storedId.slice(0, 40)) }))
   }
   const id = storedId || loc.fallbackId
-  if (!id || !isValidSkillId(id)) return { ok: false, reason: 'no skill id' }
+  if (!id || !isValidSkillId(id)) return failed(coded('parse.no_skill_id'))
   const folder = loc.path.split('/').slice(-2, -1)[0] ?? ''
   const name = str(d.name) || folder
   const fileDate = (): string => new Date(loc.mtimeMs).toISOString()

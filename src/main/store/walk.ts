@@ -10,12 +10,15 @@ import type { LoadError, Skill } from '../../shared/types'
 import { isLegacyDir, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import { isTempName } from './atomic'
 import { isAgiagentSkillName } from './paths'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { failed } from './skill-file'
+import { loadErrorOf } from '../../shared/coded-reason'
 
 /** Folders never searched for SKILL.md skills. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', '.hg', '.svn', '.skillbench', 'legacy', 'codes', 'logs'])
 const MAX_DEPTH = 12
 /** A SKILL.md placed straight in one of the library's bookkeeping folders is not a skill of the library. */
-const BOOKKEEPING_SKILL = 'a SKILL.md directly in a folder the library keeps for its bookkeeping (legacy/, .skillbench/legacy/, codes/, logs/): not read as a skill; move it into a folder of its own'
+const BOOKKEEPING_SKILL = coded('load.bookkeeping_skill')
 
 /** A skill file found in a library. */
 export interface Candidate {
@@ -50,7 +53,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
   const temps: string[] = []
   const skipped: LoadError[] = []
   const dirs: string[] = []
-  const skip = (rel: string, reason: string): void => void skipped.push({ path: rel, reason, kind: 'skipped' })
+  const skip = (rel: string, reason: CodedText): void => void skipped.push(loadErrorOf(rel, failed(reason), 'skipped'))
   let sliceStart = performance.now()
   // Paths are built by concatenation (path.join/relative per entry cost more than the lstat itself at 10k files).
   const visit = async (absDir: string, relDir: string, depth: number, legacy: boolean, top: boolean): Promise<void> => {
@@ -64,7 +67,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       entries = top && relDir === '' && !legacy ? await fs.promises.readdir(absDir, { withFileTypes: true }) : fs.readdirSync(absDir, { withFileTypes: true })
     } catch (err) {
       if (top && relDir === '') throw err
-      skipped.push({ path: relDir || '.', reason: `cannot read folder: ${(err as Error).message}` })
+      skipped.push(loadErrorOf(relDir || '.', failed(coded('load.cannot_read_folder', { detail: (err as Error).message }))))
       return
     }
     dirs.push(relDir)
@@ -78,17 +81,17 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
       const rel = relDir ? `${relDir}/${name}` : name
       const agiagentHere = top && isAgiagentSkillName(name)
       if (e.isSymbolicLink()) {
-        skip(rel, 'symbolic link: skipped (links are never followed)')
+        skip(rel, coded('load.symlink'))
         continue
       }
       if (e.isFile()) {
         if (name === 'SKILL.md' && legacy && isLegacyDir(relDir)) skip(rel, BOOKKEEPING_SKILL)
         else if (agiagentHere || name === 'SKILL.md') candidates.push({ abs: absDir + path.sep + name, rel, format: agiagentHere ? 'agiagent' : 'skill-md', legacy })
       } else if (e.isDirectory()) {
-        if (agiagentHere) skip(rel, 'a folder named like a skill file: not read as a skill')
+        if (agiagentHere) skip(rel, coded('load.folder_like_skill'))
         subdirs.push(name)
       } else if (!SKIPPED_DIRS.has(relDir.split('/')[0] ?? '')) {
-        skip(rel, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): skipped`)
+        skip(rel, coded(e.isFIFO() ? 'load.fifo' : e.isSocket() ? 'load.socket' : 'load.device'))
       }
     }
     if (depth >= MAX_DEPTH) return

@@ -4,6 +4,7 @@ import { promises as fsp } from 'node:fs'
 import type { ApiHandlers, SkillDocument, SkillFileText } from '../../../shared/api'
 import { coded } from '../../../shared/error-codes'
 import type { Skill } from '../../../shared/types'
+import { codedReason, reasonRef } from '../../../shared/coded-reason'
 import { hashBytes } from '../../store/load'
 import { parseReasonParam, parseSkillText } from '../../store/skill-file'
 import { StoreError, type SkillStore } from '../../store/types'
@@ -147,10 +148,11 @@ async function skillFileText(store: SkillStore, rel: string, text: string, hash:
     return { path: rel, text, hash, problem: null, skillId: skill.skill_id }
   }
   const parsed = parseSkillText(text)
-  const reason = error?.reason ?? (parsed.ok ? 'the file does not load as a skill' : parsed.reason)
+  const why = error ?? (parsed.ok ? codedReason(coded('skill.does_not_load')) : parsed)
+  const ref = reasonRef(why)
   // loaded here: it brings the full YAML parser (~60–115 ms), which the first screens do not need
   const at = parsed.ok ? null : (await import('../../../shared/problem-position')).locateSkillProblem(text)
-  return { path: rel, text, hash, problem: { reason, ...(at ? { line: at.line, column: at.column } : {}) } }
+  return { path: rel, text, hash, problem: { reason: why.reason, ...(at ? { line: at.line, column: at.column } : {}), ...(ref ? { messageCode: ref.messageCode, params: ref.params } : {}) } }
 }
 
 /** Only skill files (`skill_*.md`, `SKILL.md`) can be read or fixed as text through the API. */

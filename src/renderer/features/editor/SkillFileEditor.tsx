@@ -15,7 +15,7 @@ import { CodeEditor } from '../../components/code-editor/CodeEditor'
 import type { EditorProblem } from '../../components/code-editor/CodeEditor'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 import { checkFrontMatter } from './front-matter'
 
 export function SkillFileEditor(props: { library: string; path: string }): React.JSX.Element {
@@ -44,7 +44,7 @@ export function SkillFileEditor(props: { library: string; path: string }): React
   const problems: EditorProblem[] = useMemo(() => {
     if (!base) return []
     if (!dirty && base.problem) {
-      return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateText(base.problem.reason, lang) }]
+      return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateLine(base.problem, base.problem.reason, lang) }]
     }
     const at = locateSkillProblem(draft)
     const issue = check.issues[0]

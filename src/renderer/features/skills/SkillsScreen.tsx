@@ -9,7 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate, formatQuality } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 import { DEFAULT_FILTER, filterSkills } from './skill-filter'
 import { InstallFromGitButton } from '../sources/InstallFromGit'
 import { SkillUsageCell } from '../usage/SkillUsageCell'
@@ -174,7 +174,7 @@ export function SkillsScreen(): React.JSX.Element {
                 <button type="button" className="link" data-testid="load-error-open" onClick={() => navigate({ screen: 'file', library, path: e.path })}>
                   <code>{e.path}</code>
                 </button>{' '}
-                — {translateText(e.reason, lang)}
+                — {translateLine(e, e.reason, lang)}
               </li>
             ))}
           </ul>
