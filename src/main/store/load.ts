@@ -176,7 +176,7 @@ export function loadSkillFiles(cs: readonly Candidate[]): LoadedFile[] {
     }
     try {
       const st = fs.fstatSync(fd)
-      if (!st.isFile()) out[at] = { stat: st, result: failed(coded('load.not_regular')) }
+      if (!st.isFile()) out[at] = { stat: st, result: failed(coded('copy.not_regular')) }
       else if (st.size > MAX_SKILL_FILE_BYTES) out[at] = { stat: st, result: failed(coded('load.too_large', { mb: MAX_SKILL_FILE_BYTES / 1024 / 1024 })) }
       else {
         if (end > 0 && end + st.size > BATCH_BYTES) {
