@@ -56,7 +56,10 @@ const PLAIN_MESSAGE_HELP = "give a coded message: coded('<code>', { params }) wi
 export const PLAIN_MESSAGE_RULES = [
   { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` },
   { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type='MemberExpression'][arguments.1.property.name='message']`, message: `another error's words passed on as text: ${PLAIN_MESSAGE_HELP} (reasonOf(err) as a param keeps its code)` },
-  { selector: `CallExpression[callee.name='badRequest'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` }
+  { selector: `CallExpression[callee.name='badRequest'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` },
+  // the formats' FormatError takes its message first (no kind)
+  { selector: `NewExpression[callee.name='FormatError'][arguments.0.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` },
+  { selector: `NewExpression[callee.name='FormatError'][arguments.0.type='MemberExpression'][arguments.0.property.name=/^(message|reason)$/]`, message: `another error's words passed on as text: ${PLAIN_MESSAGE_HELP} (reasonOf(err) as a param keeps its code)` }
 ]
 // Folders whose every error is coded: a bare `new Error('words')` there would be English again (use CodedError).
 export const CODED_FOLDERS = ['sync', 'deploy', 'memory', 'review', 'tools']

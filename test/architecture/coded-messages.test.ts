@@ -34,6 +34,14 @@ describe('errors of src/main carry codes (PLAIN_MESSAGE_RULES in eslint.config.m
     expect(await plainMessages('src/main/workbench/probe.ts', `${api}export const a = new ApiError('not_found', 'no such task')\nexport const b = badRequest('bad')\n`)).toBe(2)
   })
 
+  it('holds for the formats’ FormatError (its message comes first): words, a template or a reason passed on fail', async () => {
+    const fmt = "import { coded } from '../../shared/error-codes'\nimport { FormatError } from './model'\n"
+    expect(await plainMessages('src/main/formats/probe.ts', `${fmt}export const a = new FormatError('not a skill')\n`)).toBe(1)
+    expect(await plainMessages('src/main/formats/probe.ts', `${fmt}export const b = (p: string) => new FormatError(\`no such file or folder: \${p}\`)\n`)).toBe(1)
+    expect(await plainMessages('src/main/formats/probe.ts', `${fmt}export const c = (d: { reason: string }) => new FormatError(d.reason)\n`)).toBe(1)
+    expect(await plainMessages('src/main/formats/probe.ts', `${fmt}export const d = new FormatError(coded('format.not_a_skill'))\n`)).toBe(0)
+  })
+
   it('holds for SyncError too: why a sync cannot run is a coded message', async () => {
     const sync = "import { coded } from '../../shared/error-codes'\nimport { SyncError } from './errors'\n"
     expect(await plainMessages('src/main/sync/probe.ts', `${sync}export const a = (root: string) => new SyncError('not_repo', \`\${root} is not a git repository\`)\n`)).toBe(1)

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fromAgiAgent, parseAgiAgent, serializeAgiAgent, toAgiAgent, validateAgiAgent } from '../../src/main/formats/agiagent'
 import { fromLearnedYaml, parseLearnedYaml, toLearnedYaml, validateLearnedYaml } from '../../src/main/formats/learned-yaml'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { buildAvailableSkillsText, fromMasConfig, parseMasConfig, toMasConfig, validateMasConfig } from '../../src/main/formats/mas-config'
 import { FormatError, emptySkill } from '../../src/main/formats/model'
 import { parseYamlSafe } from '../../src/main/formats/safe-yaml'
@@ -42,15 +43,24 @@ describe('learned-skill YAML (seed 004)', () => {
 
   it('validates: the seed example is clean; bad regex, catastrophic regex, bad steps are named', () => {
     expect(validateLearnedYaml(record)).toEqual([])
-    expect(validateLearnedYaml(parseLearnedYaml(read('learned', 'broken_regex.yaml')))).toEqual([expect.stringMatching(/^trigger_pattern: invalid regular expression/)])
-    expect(validateLearnedYaml(parseLearnedYaml(read('learned', 'evil_backtracking.yaml')))).toEqual([expect.stringMatching(/^trigger_pattern: nested quantifier/)])
+    const texts = (problems: { text: string }[]): string[] => problems.map((p) => p.text)
+    const broken = validateLearnedYaml(parseLearnedYaml(read('learned', 'broken_regex.yaml')))
+    expect(texts(broken)).toEqual([expect.stringMatching(/^trigger_pattern: invalid regular expression/)])
+    expect(broken[0]!.messageCode).toBe('learned.pattern')
+    expect(broken[0]!.params.reason).toMatchObject({ messageCode: 'regex.invalid' })
+    const evil = validateLearnedYaml(parseLearnedYaml(read('learned', 'evil_backtracking.yaml')))
+    expect(texts(evil)).toEqual([expect.stringMatching(/^trigger_pattern: nested quantifier/)])
+    expect(evil[0]!.params.reason).toMatchObject({ messageCode: 'regex.nested_quantifier' })
     const bad = parseLearnedYaml('id: x\nname: y\ntrigger_pattern: z\nconfidence: 2\nsteps:\n  - order: one\n    params: [1]\n')
-    expect(validateLearnedYaml(bad)).toEqual([
+    const problems = validateLearnedYaml(bad)
+    expect(texts(problems)).toEqual([
       'confidence must be a number between 0 and 1',
       'steps[0].order must be a whole number',
       'steps[0].action must be a tool name',
       'steps[0].params must be a mapping'
     ])
+    expect(problems.map((p) => p.messageCode)).toEqual(['learned.confidence', 'learned.step_order', 'learned.step_action', 'agiagent.not_mapping'])
+    expect(problems.map((p) => translateMessage(p, p.text, 'zh'))).toEqual(['confidence 必须是 0 到 1 之间的数字', 'steps[0].order 必须是整数', 'steps[0].action 必须是工具名', 'steps[0].params 必须是映射'])
   })
 
   it('keeps steps it cannot type (and unknown keys) verbatim', () => {

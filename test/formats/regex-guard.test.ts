@@ -20,7 +20,7 @@ describe('checkPattern (static check)', () => {
   })
 
   it('rejects empty and over-long patterns', () => {
-    expect(checkPattern('')).toEqual({ ok: false, reason: 'the pattern is empty' })
+    expect(checkPattern('')).toEqual({ ok: false, reason: 'the pattern is empty', problem: { messageCode: 'regex.empty', params: {}, text: 'the pattern is empty' } })
     const r = checkPattern('a'.repeat(MAX_PATTERN_CHARS + 1))
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.reason).toContain(`limit is ${MAX_PATTERN_CHARS}`)

@@ -10,6 +10,7 @@
  * Windows caveat: ':' is not allowed in NTFS file names and sh wrappers do not run there; generation refuses
  * on win32 with a clear message (Linux and macOS are fine).
  */
+import { coded } from '../../shared/error-codes'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -100,7 +101,7 @@ async function isOurs(abs: string): Promise<boolean> {
 /** Generates / refreshes the `skill:<skill>:<tool>` commands of every SKILL.md skill under `libraryDir` into `binDir`. */
 export async function generateCommands(libraryDir: string, binDir: string, platform: NodeJS.Platform = process.platform): Promise<CommandsReport> {
   if (platform === 'win32') {
-    throw new FormatError("skill commands use ':' in file names and sh wrappers, which Windows does not support; run this on Linux or macOS (or WSL)")
+    throw new FormatError(coded('format.windows_commands'))
   }
   await fs.promises.mkdir(binDir, { recursive: true })
   const bin = await fs.promises.realpath(binDir)

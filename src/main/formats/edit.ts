@@ -4,6 +4,7 @@
  * since it was read (sha256 compare). Used for learned YAML and MAS configs; AGIAgent / SKILL.md edits of the
  * library go through the store, which keeps formatting and comments.
  */
+import { coded } from '../../shared/error-codes'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -54,19 +55,19 @@ export function hashText(text: string | Uint8Array): string {
  */
 export async function editSkillFile(abs: string, edit: SkillEdit, baseHash?: string): Promise<{ hash: string; text: string }> {
   const format = formatFromName(path.basename(abs))
-  if (!format) throw new FormatError(`not a skill file name: ${path.basename(abs)}`)
+  if (!format) throw new FormatError(coded('format.not_skill_name', { name: path.basename(abs) }))
   const st = await fs.promises.lstat(abs)
-  if (!st.isFile()) throw new FormatError(`not a regular file (symbolic links are not followed): ${abs}`)
+  if (!st.isFile()) throw new FormatError(coded('format.not_regular', { path: abs }))
   const bytes = await fs.promises.readFile(abs)
   if (baseHash !== undefined && hashText(bytes) !== baseHash) {
-    throw new FormatError(`${path.basename(abs)} changed on disk since it was read: reload it before editing`)
+    throw new FormatError(coded('format.changed_since_read', { name: path.basename(abs) }))
   }
   const decoded = decodeSkillBytes(bytes)
-  if (!decoded.ok) throw new FormatError(decoded.reason)
+  if (!decoded.ok) throw new FormatError(coded(decoded.messageCode, decoded.params))
   const text = editSkillText(format, decoded.text, edit, { skillMdName: path.basename(path.dirname(abs)) })
   // Re-check right before the write: a change made while we worked is never overwritten.
   if (hashText(await fs.promises.readFile(abs)) !== hashText(bytes)) {
-    throw new FormatError(`${path.basename(abs)} changed on disk while it was being edited: nothing written`)
+    throw new FormatError(coded('format.changed_while_editing', { name: path.basename(abs) }))
   }
   await writeFileAtomic(abs, text, { mustExist: true })
   return { hash: hashText(text), text }

@@ -2,6 +2,7 @@
  * Markdown + front matter through the store's parser/serializer (`store/skill-file.ts`), so every
  * converter reads skill files exactly as the library does (YAML only, no code, no aliases, size caps).
  */
+import { coded, refOf } from '../../shared/error-codes'
 import { assembleSkillText, parseSkillText, serializeSkillFile } from '../store/skill-file'
 import { deepEqual, FormatError } from './model'
 import { hasMultilineString, stringifyYamlSafe } from './safe-yaml'
@@ -12,11 +13,15 @@ export interface FrontMatterDoc {
   body: string
 }
 
+/** What a front matter belongs to, by code (its name in the UI language). */
+const FRONT_MATTER_WHAT = { 'front matter': 'format.what_front_matter', 'SKILL.md': 'format.what_skill_md', 'AGIAgent skill': 'format.what_agiagent' } as const
+export type FrontMatterWhat = keyof typeof FRONT_MATTER_WHAT
+
 /** Parses `---\n<yaml>\n---\n\n<body>`; throws FormatError with the store's reason. */
-export function parseFrontMatter(text: string, what = 'front matter'): FrontMatterDoc {
+export function parseFrontMatter(text: string, what: FrontMatterWhat | (string & {}) = 'front matter'): FrontMatterDoc {
   const parsed = parseSkillText(text)
   if (!parsed.ok) {
-    throw new FormatError(`${what}: ${parsed.reason}`)
+    throw new FormatError(coded('format.front_matter', { what: Object.hasOwn(FRONT_MATTER_WHAT, what) ? refOf(coded(FRONT_MATTER_WHAT[what as FrontMatterWhat])) : what, reason: { messageCode: parsed.messageCode, params: parsed.params } }))
   }
   return { data: parsed.file.data, body: parsed.file.body }
 }

@@ -1,4 +1,5 @@
 /** Learned-skill YAML (seed 004, `.sman/skills/*.yaml`): trigger pattern, tool steps, examples. */
+import { coded, refOf, type CodedText } from '../../shared/error-codes'
 import { applyCarrier, CARRIER_KEY, diffCarrier, FormatError, normalizeSkill, str, unknownKeys, type LearnedStep, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe, stringifyYamlSafe } from './safe-yaml'
 import { checkPattern } from './regex-guard'
@@ -16,7 +17,7 @@ export interface LearnedRecord {
 export function parseLearnedYaml(text: string): LearnedRecord {
   const data = parseYamlSafe(text, 'learned skill')
   if (!isPlainObject(data)) {
-    throw new FormatError('learned skill: the YAML is not a mapping of keys to values')
+    throw new FormatError(coded('format.not_mapping', { what: refOf(coded('format.what_learned')) }))
   }
   return { data }
 }
@@ -121,40 +122,44 @@ export function toLearnedYaml(skill: PortableSkill): LearnedRecord {
   return record
 }
 
-/** Problems of a learned skill, in words (empty = valid). The trigger pattern must be a safe regex. */
-export function validateLearnedYaml(record: LearnedRecord): string[] {
+/**
+ * Problems of a learned skill, by code (`.text` is the English; empty = valid). The trigger pattern must be a safe
+ * regex. Messages two formats share use the same code (a field's type: agiagent.not_string / not_mapping,
+ * masconfig.field_empty).
+ */
+export function validateLearnedYaml(record: LearnedRecord): CodedText[] {
   const d = record.data
-  const problems: string[] = []
+  const problems: CodedText[] = []
   for (const key of ['id', 'name', 'trigger_pattern'] as const) {
-    if (typeof d[key] !== 'string' || (d[key] as string).trim() === '') problems.push(`${key} must be a non-empty string`)
+    if (typeof d[key] !== 'string' || (d[key] as string).trim() === '') problems.push(coded('masconfig.field_empty', { field: key }))
   }
-  if (d.description !== undefined && typeof d.description !== 'string') problems.push('description must be a string')
+  if (d.description !== undefined && typeof d.description !== 'string') problems.push(coded('agiagent.not_string', { key: 'description' }))
   if (typeof d.trigger_pattern === 'string') {
     const check = checkPattern(d.trigger_pattern)
-    if (!check.ok) problems.push(`trigger_pattern: ${check.reason}`)
+    if (!check.ok) problems.push(coded('learned.pattern', { reason: refOf(check.problem) }))
   }
   if (d.confidence !== undefined && (typeof d.confidence !== 'number' || !(d.confidence >= 0 && d.confidence <= 1))) {
-    problems.push('confidence must be a number between 0 and 1')
+    problems.push(coded('learned.confidence'))
   }
   for (const key of ['tags', 'examples', 'sourceFiles'] as const) {
-    if (d[key] !== undefined && !stringList(d[key])) problems.push(`${key} must be a list of strings`)
+    if (d[key] !== undefined && !stringList(d[key])) problems.push(coded('learned.string_list', { key }))
   }
   if (d.createdAt !== undefined && typeof d.createdAt !== 'number' && (typeof d.createdAt !== 'string' || Number.isNaN(Date.parse(d.createdAt)))) {
-    problems.push('createdAt must be epoch milliseconds or an ISO date')
+    problems.push(coded('learned.created_at'))
   }
   if (d.steps !== undefined) {
     if (!Array.isArray(d.steps)) {
-      problems.push('steps must be a list')
+      problems.push(coded('learned.steps_list'))
     } else {
       d.steps.forEach((step, i) => {
-        if (!isPlainObject(step)) return void problems.push(`steps[${i}] must be a mapping`)
-        if (typeof step.order !== 'number' || !Number.isInteger(step.order)) problems.push(`steps[${i}].order must be a whole number`)
-        if (typeof step.action !== 'string' || step.action === '') problems.push(`steps[${i}].action must be a tool name`)
-        if (step.params !== undefined && !isPlainObject(step.params)) problems.push(`steps[${i}].params must be a mapping`)
+        if (!isPlainObject(step)) return void problems.push(coded('agiagent.not_mapping', { key: `steps[${i}]` }))
+        if (typeof step.order !== 'number' || !Number.isInteger(step.order)) problems.push(coded('learned.step_order', { i }))
+        if (typeof step.action !== 'string' || step.action === '') problems.push(coded('learned.step_action', { i }))
+        if (step.params !== undefined && !isPlainObject(step.params)) problems.push(coded('agiagent.not_mapping', { key: `steps[${i}].params` }))
         else if (isPlainObject(step.params)) {
-          for (const [k, v] of Object.entries(step.params)) if (typeof v !== 'string') problems.push(`steps[${i}].params.${k} should be a string`)
+          for (const [k, v] of Object.entries(step.params)) if (typeof v !== 'string') problems.push(coded('learned.step_param_string', { i, key: k }))
         }
-        if (step.expectedResult !== undefined && typeof step.expectedResult !== 'string') problems.push(`steps[${i}].expectedResult must be a string`)
+        if (step.expectedResult !== undefined && typeof step.expectedResult !== 'string') problems.push(coded('agiagent.not_string', { key: `steps[${i}].expectedResult` }))
       })
     }
   }

@@ -1,7 +1,7 @@
 /** MAS skill configs (seed 002): `{SKILLNAME}_config.yaml` with `use_guide` and `use_prompt`. */
 import { applyCarrier, CARRIER_KEY, diffCarrier, FormatError, normalizeSkill, str, unknownKeys, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe, stringifyYamlSafe } from './safe-yaml'
-import { coded, type CodedText } from '../../shared/error-codes'
+import { coded, refOf, type CodedText } from '../../shared/error-codes'
 
 const GUIDE_KEYS = ['skill_name', 'description'] as const
 const PROMPT_KEYS = ['skill_name', 'skill_prompt', 'return_format'] as const
@@ -48,7 +48,7 @@ export function executorResource(fileName: string): string {
 export function parseMasConfig(text: string): MasConfigRecord {
   const data = parseYamlSafe(text, 'skill config')
   if (!isPlainObject(data)) {
-    throw new FormatError('skill config: the YAML is not a mapping of keys to values')
+    throw new FormatError(coded('format.not_mapping', { what: refOf(coded('format.what_config')) }))
   }
   return { data }
 }

@@ -6,6 +6,7 @@
  * format's "carrier" (`skillbench` key / `metadata.skillbench`) as a diff against what the native
  * fields alone would give back. So `fromX(toX(skill))` deep-equals `skill` for every format X.
  */
+import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
 import { createHash } from 'node:crypto'
 import { stepsFromCarrier, stepToNative, type LearnedStep } from './learned-steps'
 
@@ -14,11 +15,16 @@ export type FormatId = 'agiagent' | 'skill-md' | 'learned-yaml' | 'mas-config'
 
 export const FORMAT_IDS: readonly FormatId[] = ['agiagent', 'skill-md', 'learned-yaml', 'mas-config']
 
-/** A bad file or value in one of the formats; the message says what is wrong in words. */
+/** A bad file or value in one of the formats: the English message, and the same by code (`messageCode` + `params`). */
 export class FormatError extends Error {
-  constructor(message: string) {
-    super(message)
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
+  constructor(message: CodedText) {
+    super(message.text)
     this.name = 'FormatError'
+    this.messageCode = message.messageCode
+    this.params = message.params
   }
 }
 

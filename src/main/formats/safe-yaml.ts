@@ -1,5 +1,6 @@
 import { Document, isAlias, isCollection, isScalar, parseDocument, visit, type Scalar } from 'yaml'
-import { MAX_YAML_FILE_BYTES, parseYamlDocument, yamlErrorText } from '../../shared/yaml-policy'
+import { MAX_YAML_FILE_BYTES, parseYamlDocument, yamlErrorCoded } from '../../shared/yaml-policy'
+import { coded, refOf } from '../../shared/error-codes'
 import { FormatError } from './model'
 
 const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
@@ -12,18 +13,24 @@ export const MAX_YAML_BYTES = MAX_YAML_FILE_BYTES
  * no custom tags, plain unique keys, no `__proto__`-like keys, bounded depth) and a size cap. Errors become a
  * FormatError with the first problem in words.
  */
-export function parseYamlSafe(text: string, what = 'YAML'): unknown {
+export function parseYamlSafe(text: string, what: YamlWhat | (string & {}) = 'YAML'): unknown {
+  // our own names by code; a caller's own name as it is
+  const named = Object.hasOwn(YAML_WHAT, what) ? refOf(coded(YAML_WHAT[what as YamlWhat])) : what
   if (Buffer.byteLength(text, 'utf8') > MAX_YAML_BYTES) {
-    throw new FormatError(`${what} is larger than ${MAX_YAML_BYTES} bytes`)
+    throw new FormatError(coded('file.larger_than', { path: named, bytes: MAX_YAML_BYTES }))
   }
   const { doc, problem } = parseYamlDocument(YAML_LIB, text, '')
-  if (problem || !doc) throw new FormatError(`${what} is not valid YAML: ${problem?.message ?? 'unreadable'}`)
+  if (problem || !doc) throw new FormatError(coded('format.yaml_invalid', { what: named, problem: refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' })) }))
   try {
     return doc.toJS({ maxAliasCount: 0 })
   } catch (err) {
-    throw new FormatError(`${what} is not valid YAML: ${yamlErrorText((err as Error).message)}`)
+    throw new FormatError(coded('format.yaml_invalid', { what: named, problem: refOf(yamlErrorCoded((err as Error).message)) }))
   }
 }
+
+/** What a YAML document is, by code (its name in the UI language). */
+const YAML_WHAT = { YAML: 'format.what_yaml', 'YAML skill': 'format.what_yaml_skill', 'learned skill': 'format.what_learned', 'skill config': 'format.what_config' } as const
+export type YamlWhat = keyof typeof YAML_WHAT
 
 /**
  * Plain scalars that a YAML 1.2 core or YAML 1.1 (PyYAML, used by AGIAgent) reader would NOT read back as a

@@ -2,6 +2,7 @@
  * Finds and loads skills of every format under a folder. Read-only: nothing here writes.
  * Symbolic links are never followed; malformed files are reported (path + reason) and skipped.
  */
+import { coded } from '../../shared/error-codes'
 import fs from 'node:fs'
 import path from 'node:path'
 import { decodeSkillBytes } from '../store/skill-file'
@@ -13,7 +14,9 @@ import { buildAvailableSkillsText, fromMasConfig, MAS_CONFIG_FILE, parseMasConfi
 import { FormatError, type FormatId, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe } from './safe-yaml'
 import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
-import type { CodedText } from '../../shared/error-codes'
+import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
+import { codedReason } from '../../shared/coded-reason'
 
 /** Largest skill file read (bigger ones are reported, not read). */
 export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
@@ -26,10 +29,17 @@ export interface FoundSkillFile {
   abs: string
 }
 
-/** A file that could not be read as a skill. */
+/** A file that could not be read as a skill: why in words, and by code when the error carried one. */
 export interface FormatLoadError {
   path: string
   reason: string
+  messageCode?: MessageCode
+  params?: MessageParams
+}
+
+/** A format load error from what was thrown: its words and, beside them, its code. */
+function formatLoadError(path: string, err: unknown): FormatLoadError {
+  return { path, reason: err instanceof Error ? err.message : String(err), ...codedFieldsOf(err) }
 }
 
 export type AnyRecord =
@@ -75,15 +85,15 @@ export { listResources }
 
 async function readText(abs: string): Promise<string> {
   const st = await fs.promises.lstat(abs)
-  if (st.size > MAX_FORMAT_FILE_BYTES) throw new FormatError(`file is larger than ${MAX_FORMAT_FILE_BYTES} bytes`)
+  if (st.size > MAX_FORMAT_FILE_BYTES) throw new FormatError(coded('format.file_too_large', { bytes: MAX_FORMAT_FILE_BYTES }))
   const decoded = decodeSkillBytes(await fs.promises.readFile(abs))
-  if (!decoded.ok) throw new FormatError(decoded.reason)
+  if (!decoded.ok) throw new FormatError(coded(decoded.messageCode, decoded.params))
   return decoded.text
 }
 
-function problemsOf(messages: Array<string | CodedText>): Problem[] {
-  // a coded finding keeps its code and params (the app and `validate --json` read them); learned YAML's are words
-  return messages.map((m) => (typeof m === 'string' ? { level: 'error' as const, message: m } : { level: 'error' as const, message: m.text, messageCode: m.messageCode, params: m.params }))
+function problemsOf(messages: CodedText[]): Problem[] {
+  // a finding keeps its code and params (the app and `validate --json` read them)
+  return messages.map((m) => ({ level: 'error' as const, message: m.text, messageCode: m.messageCode, params: m.params }))
 }
 
 /** Parses a text as the given format (YAML files are sniffed: `use_guide` = MAS config, otherwise learned). */
@@ -147,7 +157,7 @@ export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill>
   const text = await readText(found.abs)
   const any = parseAny(found.format, text)
   if (any.format === 'learned-yaml' && !('trigger_pattern' in any.record.data) && !('steps' in any.record.data)) {
-    throw new FormatError('not a skill: a learned skill needs trigger_pattern or steps, a MAS config needs use_guide')
+    throw new FormatError(coded('format.not_a_skill'))
   }
   if (any.format === 'skill-md') {
     any.record.resources = await listResources(path.dirname(found.abs))
@@ -171,9 +181,8 @@ export async function loadSkillTree(root: string, only?: FormatId): Promise<{ sk
       if (only && loaded.format !== only) continue
       skills.push(loaded)
     } catch (err) {
-      const reason = (err as Error).message
-      if (found.format === 'learned-yaml' && reason.startsWith('not a skill')) continue
-      errors.push({ path: found.path, reason })
+      if (found.format === 'learned-yaml' && codedFieldsOf(err)?.messageCode === 'format.not_a_skill') continue
+      errors.push(formatLoadError(found.path, err))
     }
   }
   return { skills, errors, skipped }
@@ -189,7 +198,7 @@ export async function loadImportSource(source: string, only?: FormatId): Promise
   if (st.isFile()) {
     const name = path.basename(source)
     const format = formatFromName(name)
-    if (!format) return { skills: [], errors: [{ path: name, reason: 'not a skill file name (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)' }] }
+    if (!format) return { skills: [], errors: [{ path: name, ...codedReason(coded('format.not_skill_name_here')) }] }
     found = { format, path: name, abs: source }
   } else {
     const top = path.join(source, 'SKILL.md')
@@ -202,7 +211,7 @@ export async function loadImportSource(source: string, only?: FormatId): Promise
     const loaded = await loadSkillFile(found)
     return { skills: only && loaded.format !== only ? [] : [loaded], errors: [] }
   } catch (err) {
-    return { skills: [], errors: [{ path: found.path, reason: (err as Error).message }] }
+    return { skills: [], errors: [formatLoadError(found.path, err)] }
   }
 }
 

@@ -6,6 +6,7 @@ import type { Problem } from './skill-md'
 import { buildSkillIndex, indexFileFor, readSkillIndex, serializeSkillIndex } from './skill-index'
 import { formatFromName, loadSkillFile, loadSkillTree } from './tree'
 import { coded, type CodedText } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
 
 /** A finding with its English and its code (the app and `validate --json` read the code). */
 function problem(level: Problem['level'], c: CodedText): Problem {
@@ -41,16 +42,16 @@ function summarize(root: string, files: FileReport[]): ValidationReport {
 /** Validates one skill file or every skill under a folder (and, for SKILL.md trees, that index.json is in sync). */
 export async function validatePath(target: string): Promise<ValidationReport> {
   const st = await fs.promises.lstat(target).catch(() => null)
-  if (!st) throw new FormatError(`no such file or folder: ${target}`)
-  if (st.isSymbolicLink()) throw new FormatError(`refusing to follow a symbolic link: ${target}`)
+  if (!st) throw new FormatError(coded('format.no_such_target', { path: target }))
+  if (st.isSymbolicLink()) throw new FormatError(coded('format.symlink_target', { path: target }))
   if (st.isFile()) {
     const format = formatFromName(path.basename(target))
-    if (!format) throw new FormatError(`not a skill file name: ${path.basename(target)} (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)`)
+    if (!format) throw new FormatError(coded('format.not_skill_name_any', { name: path.basename(target) }))
     try {
       const loaded = await loadSkillFile({ format, path: path.basename(target), abs: path.resolve(target) })
       return summarize(path.dirname(path.resolve(target)), [{ path: loaded.path, format: loaded.format, ok: !loaded.problems.some((p) => p.level === 'error'), problems: loaded.problems }])
     } catch (err) {
-      return summarize(path.dirname(path.resolve(target)), [{ path: path.basename(target), format, ok: false, problems: [{ level: 'error', message: (err as Error).message }] }])
+      return summarize(path.dirname(path.resolve(target)), [{ path: path.basename(target), format, ok: false, problems: [{ level: 'error', message: (err as Error).message, ...codedFieldsOf(err) }] }])
     }
   }
   const root = await fs.promises.realpath(target)
@@ -82,7 +83,7 @@ export async function validatePath(target: string): Promise<ValidationReport> {
       ]
     }
   }
-  for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason }] })
+  for (const e of errors) files.push({ path: e.path, format: formatFromName(path.basename(e.path)), ok: false, problems: [{ level: 'error', message: e.reason, ...(e.messageCode ? { messageCode: e.messageCode, params: e.params } : {}) }] })
   const indexRel = indexFileFor(root)
   const current = await readSkillIndex(root, indexRel)
   if (current) {
