@@ -23,7 +23,7 @@ import type {
 } from '../../src/shared/api'
 import { distinctLabels } from '../../src/main/workbench/libraries'
 import { locateSkillProblem } from '../../src/shared/problem-position'
-import { translateText } from '../../src/renderer/i18n/messages-errors'
+import { translateLine, translateText } from '../../src/renderer/i18n/messages-errors'
 import { chatCompletion, startOpenAiServer } from '../helpers/openai-server'
 import { benchesDisposedAfterEach, copySampleRoot, failure, tempDir } from './helpers'
 
@@ -147,6 +147,9 @@ describe('fixing an unreadable skill file where it is', () => {
     const file = await b.call<SkillFileText>('skills.readFile', { library: lib, path: 'skill_broken.md' })
     expect(file.text).toBe(broken)
     expect(file.problem?.reason).toMatch(/YAML/)
+    // by code too (issue 40): the editor words it in Chinese without reading the English back
+    expect(file.problem?.messageCode).toBe('parse.yaml')
+    expect(translateLine(file.problem, 'unused words', 'zh')).toMatch(/^YAML 无效：/)
     expect(file.problem?.line).toBe(locateSkillProblem(broken)!.line)
     expect(file.problem?.line).toBeGreaterThanOrEqual(3)
     expect(file.problem?.line).toBeLessThanOrEqual(4)
