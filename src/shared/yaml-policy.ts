@@ -74,14 +74,9 @@ const YAML_CODE_WORDS: Partial<Record<string, MessageCode>> = {
 }
 
 /**
- * The first line of a YAML error, with a parser stack overflow said as what it is: nesting too deep. Given the
- * parser's error code, its problem in our words (the parser's own English otherwise).
+ * A YAML error by code: a parser stack overflow said as what it is (nesting too deep), the parser's error code in our
+ * words when we have them, else `yaml.other` with the parser's first line.
  */
-export function yamlErrorText(message: string, code?: string): string {
-  return yamlErrorCoded(message, code).text
-}
-
-/** yamlErrorText by code: ours when known, else `yaml.other` with the parser's first line. */
 export function yamlErrorCoded(message: string, code?: string): CodedText {
   const first = message.split('\n')[0] ?? message
   if (/Maximum call stack size exceeded/.test(first)) {
