@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { allPairs, allPairsAsync, prepareJoin, sharedTopTerms, type SimilarPairs } from '../../src/main/text/all-pairs'
+import os from 'node:os'
+import { allPairs, allPairsAsync, joinWorkerCount, PARALLEL_MIN_DOCS, prepareJoin, sharedTopTerms, type SimilarPairs } from '../../src/main/text/all-pairs'
 import { buildTfIdfIndex, type TfIdfIndex } from '../../src/main/text/tfidf'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
@@ -215,5 +216,17 @@ describe('allPairsAsync on worker threads', () => {
     const already = new AbortController()
     already.abort(new Error('before start'))
     await expect(allPairsAsync(index, 0.5, { workers: 2, signal: already.signal })).rejects.toThrow('before start')
+  })
+})
+
+describe('how many workers the join takes', () => {
+  it('none below the parallel size, one for a few thousand skills, then one per 5,000 up to the cores (at most 4)', () => {
+    const cores = Math.max(1, Math.min(4, os.availableParallelism()))
+    expect(joinWorkerCount(PARALLEL_MIN_DOCS - 1)).toBe(0)
+    expect(joinWorkerCount(PARALLEL_MIN_DOCS)).toBe(1)
+    expect(joinWorkerCount(3000)).toBe(1)
+    expect(joinWorkerCount(5001)).toBe(Math.min(cores, 2))
+    expect(joinWorkerCount(20_000)).toBe(Math.min(cores, 4))
+    expect(joinWorkerCount(1_000_000)).toBe(cores)
   })
 })

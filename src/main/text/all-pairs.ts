@@ -504,9 +504,15 @@ export async function allPairsAsync(index: TfIdfIndex, threshold: number, option
   }
 }
 
+/**
+ * Documents a join worker takes on, about, before another one pays: below it the join of a few thousand skills is
+ * tens of milliseconds, less than a second worker's start-up (~30 ms of CPU, on a core this thread needs then).
+ */
+const DOCS_PER_WORKER = 5000
+
 /** Worker threads allPairsAsync uses by default for `docs` documents. */
 export function joinWorkerCount(docs: number): number {
-  return docs >= PARALLEL_MIN_DOCS ? defaultWorkers() : 0
+  return docs >= PARALLEL_MIN_DOCS ? Math.min(defaultWorkers(), Math.ceil(docs / DOCS_PER_WORKER)) : 0
 }
 
 function defaultWorkers(): number {
