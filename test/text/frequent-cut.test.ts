@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bandsOf, chooseFrequentDf, frequentParts } from '../../src/main/text/frequent-cut'
+import { bandsOf, chooseFrequentDf, ESTIMATED_CUT_MIN_DOCS, frequentDfFor, frequentParts } from '../../src/main/text/frequent-cut'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean)
@@ -61,4 +61,13 @@ describe('the frequent parts of each row at every candidate cut', () => {
       expect(chooseFrequentDf(lexical, 0.5)).toBe(cut)
     }
   })
+
+  it('takes n/16 for a small corpus without estimating, and the estimate from ESTIMATED_CUT_MIN_DOCS documents on', () => {
+    const small = buildTfIdfIndex(skewedCorpus(7, 400), { tokenizer: words, termOrder: 'df' })
+    expect(frequentDfFor(small, 0.5)).toBe(25)
+    expect(frequentDfFor(buildTfIdfIndex(skewedCorpus(8, 40), { tokenizer: words, termOrder: 'df' }), 0.5)).toBe(4)
+    const large = buildTfIdfIndex(skewedCorpus(9, ESTIMATED_CUT_MIN_DOCS), { tokenizer: words, termOrder: 'df' })
+    expect(frequentDfFor(large, 0.5)).toBe(chooseFrequentDf(large, 0.5))
+    expect(frequentDfFor(large, 0.5)).not.toBe(Math.floor(ESTIMATED_CUT_MIN_DOCS / 16))
+  }, 60_000)
 })

@@ -1,7 +1,7 @@
 /**
- * The similarity join's frequent-term cut-off kept between curate runs. Choosing it (all-pairs.ts:
- * chooseFrequentDf) samples the corpus and costs ~0.05 s at 3,000 skills and ~0.15 s at 20,000 on a command's
- * first call; the cut-off decides only how fast the join is, never which pairs it finds. A library curated again
+ * The similarity join's frequent-term cut-off kept between curate runs. Choosing it (frequent-cut.ts:
+ * chooseFrequentDf, from 5,000 skills; below, a fixed n/16) samples the corpus and costs ~0.15 s at 20,000 on a
+ * command's first call; the cut-off decides only how fast the join is, never which pairs it finds. A library curated again
  * has nearly the same corpus, so the cut-off chosen last time is taken while the corpus keeps its shape (documents
  * and index entries each within 5 %, the same threshold); otherwise it is chosen again and kept.
  * One small file per library in the cache folder, next to its term cache (never in a library).

@@ -20,7 +20,7 @@ import type { TfIdfIndex } from './tfidf'
 import { arenaOf, sharedArray, type JoinArena } from './join-arena'
 import { joinKernelModule, KERNEL_ARRAYS } from './join-kernel'
 import { startWorker } from './warm-workers'
-import { BOUND_EPS, chooseFrequentDf, dfAscending } from './frequent-cut'
+import { BOUND_EPS, dfAscending, frequentDfFor } from './frequent-cut'
 import { firstAtOrAfter } from './sorted-ids'
 
 /** Pairs (a < b) with their cosine, in ascending (a, b) order. */
@@ -38,7 +38,7 @@ export interface SimilarPairs {
 export interface AllPairsOptions {
   /** Called every few hundred rows with (rows done, total rows). */
   onProgress?: (done: number, total: number) => void
-  /** Terms in more documents than this count as "frequent" (default: chooseFrequentDf). */
+  /** Terms in more documents than this count as "frequent" (default: frequentDfFor). */
   frequentDf?: number
 }
 
@@ -258,7 +258,7 @@ export interface PreparedJoin {
  */
 export function prepareJoin(index: TfIdfIndex, threshold: number, frequentDf?: number): PreparedJoin {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`)
-  frequentDf ??= chooseFrequentDf(index, threshold)
+  frequentDf ??= frequentDfFor(index, threshold)
   const n = index.docCount
   const v = index.vocab.length
   const nnz = index.colIdx.length

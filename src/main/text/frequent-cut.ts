@@ -181,3 +181,17 @@ export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
   return bestCut
 }
 
+
+/**
+ * Below this many documents the cut is not estimated: the estimate costs 100–150 ms of CPU on its first call in a
+ * process (its loops run before they are optimised), while the join of a few thousand skills runs on its worker
+ * behind this thread's own work and finishes in time at any sensible cut (alternated at 3,000: main thread
+ * −74/−120 ms on the zipf and bilingual shapes, docs/BENCH.md).
+ */
+export const ESTIMATED_CUT_MIN_DOCS = 5000
+
+/** The frequent-term cut-off the join uses: n/16 (at least 4) for a small corpus, else chooseFrequentDf's estimate. */
+export function frequentDfFor(index: TfIdfIndex, threshold: number): number {
+  if (index.docCount < ESTIMATED_CUT_MIN_DOCS) return Math.max(4, Math.floor(index.docCount / 16))
+  return chooseFrequentDf(index, threshold)
+}
