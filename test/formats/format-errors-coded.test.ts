@@ -12,6 +12,7 @@ import { loadSkillTree } from '../../src/main/formats/tree'
 import { validatePath } from '../../src/main/formats/validate'
 import { editSkillFile } from '../../src/main/formats/edit'
 import { tempDir } from '../store/helpers'
+import { thrownAs } from '../helpers/thrown'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -28,15 +29,7 @@ function library(files: Record<string, string>): string {
   return dir
 }
 
-async function thrown(run: () => Promise<unknown>): Promise<FormatError> {
-  try {
-    await run()
-  } catch (err) {
-    expect(err).toBeInstanceOf(FormatError)
-    return err as FormatError
-  }
-  throw new Error('nothing thrown')
-}
+const thrown = (run: () => Promise<unknown>): Promise<FormatError> => thrownAs(FormatError, run)
 
 describe('FormatError by code', () => {
   it('a learned YAML with an alias, a list, a SKILL.md without front matter: coded load errors, same words, Chinese', async () => {

@@ -7,6 +7,7 @@ import { checkRelPath } from '../../src/main/store/paths'
 import { parseSkillsLock } from '../../src/main/store/skills-lock'
 import { StoreError } from '../../src/main/store/types'
 import { copyTree, FIXTURE_LIBRARY } from './helpers'
+import { thrownAs } from '../helpers/thrown'
 
 let dir: string
 let lib: SkillLibrary
@@ -20,15 +21,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-async function storeErrorOf(run: () => unknown): Promise<StoreError> {
-  try {
-    await run()
-  } catch (err) {
-    expect(err).toBeInstanceOf(StoreError)
-    return err as StoreError
-  }
-  throw new Error('no StoreError thrown')
-}
+const storeErrorOf = (run: () => unknown): Promise<StoreError> => thrownAs(StoreError, run)
 
 describe('store errors carry their code (shared/error-codes.ts)', () => {
   it('a refused write: the code, the params, and the English of the template, same words as before', async () => {

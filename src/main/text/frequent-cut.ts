@@ -181,7 +181,6 @@ export function chooseFrequentDf(index: TfIdfIndex, threshold: number): number {
   return bestCut
 }
 
-
 /**
  * Below this many documents the cut is not estimated: the estimate costs 100–150 ms of CPU on its first call in a
  * process (its loops run before they are optimised), while the join of a few thousand skills runs on its worker
