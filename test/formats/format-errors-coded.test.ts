@@ -44,7 +44,7 @@ describe('FormatError by code', () => {
     const alias = byPath.get('alias.yaml')!
     expect(alias).toMatchObject({ reason: 'YAML skill is not valid YAML: YAML anchors (&name) are not allowed', messageCode: 'format.yaml_invalid' })
     expect(englishText(alias as MessageRef)).toBe(alias.reason)
-    expect(translateMessage(alias, alias.reason, 'zh')).toBe('YAML 技能 不是有效的 YAML：不允许使用 YAML 锚点（&name）')
+    expect(translateMessage(alias, alias.reason, 'zh')).toBe('YAML 技能不是有效的 YAML：不允许使用 YAML 锚点（&name）')
     const list = byPath.get('list.yaml')!
     expect(list).toMatchObject({ reason: 'learned skill: the YAML is not a mapping of keys to values', messageCode: 'format.not_mapping' })
     expect(translateMessage(list, list.reason, 'zh')).toBe('学习到的技能：YAML 不是一组“键: 值”')

@@ -368,7 +368,7 @@ describe('error answers by code (message unchanged, message_code + params beside
     const { translateMessage } = await import('../../src/renderer/i18n/messages-errors')
     expect(translateMessage({ messageCode: r.message_code, params: r.params }, r.message, 'en')).toBe(r.message)
     expect(translateMessage({ messageCode: r.message_code, params: r.params }, r.message, 'zh')).toBe(
-      '已复制 0 个文件到 codes/task_1768616004/；跳过 3 个：conf.json (只复制代码和文档文件（.json 不是）)；missing.py (工作区中找不到)；Makefile (只复制代码和文档文件（没有扩展名 不是）)'
+      '已复制 0 个文件到 codes/task_1768616004/；跳过 3 个：conf.json（只复制代码和文档文件（不是这类：.json））；missing.py（工作区中找不到）；Makefile（只复制代码和文档文件（不是这类：没有扩展名））'
     )
     const gone = await tools.copy_skill_files('1768616004', ['a.py'], path.join(ws, 'nope'))
     expect(gone).toEqual({ status: 'error', message: `workspace folder not found: ${path.join(ws, 'nope')}`, skill_id: '1768616004', message_code: 'tool.workspace_not_found', params: { path: path.join(ws, 'nope') } })
