@@ -282,6 +282,7 @@ export const MESSAGE_TEMPLATES = {
   'load.cannot_read': 'cannot read: {detail}',
   'load.cannot_read_folder': 'cannot read folder: {detail}',
   'load.symlink': 'symbolic link: skipped (links are never followed)',
+  'load.link_not_followed': 'symbolic link: not followed (links are never read)',
   'load.fifo': 'not a regular file (a FIFO): skipped',
   'load.socket': 'not a regular file (a socket): skipped',
   'load.device': 'not a regular file (a device): skipped',

@@ -69,7 +69,7 @@ export function formatFromName(name: string): FormatId | null {
  * Lists skill files under `root` (SKILL.md, skill_*.md, *_config.yaml, other *.yaml). Skips symlinks, our temp
  * files and `legacy/`, `codes/`, `logs/`, `.git`, `node_modules`; does not look for more skills inside a SKILL.md folder.
  */
-export async function findSkillFiles(root: string, only?: FormatId, onSkipped?: (rel: string, reason: string) => void): Promise<FoundSkillFile[]> {
+export async function findSkillFiles(root: string, only?: FormatId, onSkipped?: (rel: string, reason: CodedText) => void): Promise<FoundSkillFile[]> {
   const out: FoundSkillFile[] = []
   await walkSkillTree(root, (f) => {
     const format = formatFromName(f.name)
@@ -175,7 +175,7 @@ export async function loadSkillTree(root: string, only?: FormatId): Promise<{ sk
   const skills: LoadedSkill[] = []
   const errors: FormatLoadError[] = []
   const skipped: FormatLoadError[] = []
-  for (const found of await findSkillFiles(root, only, (rel, reason) => skipped.push({ path: rel, reason }))) {
+  for (const found of await findSkillFiles(root, only, (rel, why) => skipped.push({ path: rel, ...codedReason(why) }))) {
     try {
       const loaded = await loadSkillFile(found)
       if (only && loaded.format !== only) continue

@@ -19,6 +19,8 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git'
 const MAX_DEPTH = 12
 /** A SKILL.md placed straight in one of the library's bookkeeping folders is not a skill of the library. */
 const BOOKKEEPING_SKILL = coded('load.bookkeeping_skill')
+/** Why `walkSkillTree` passes over a link (its words predate the code: scripts read them). */
+const LINK_NOT_FOLLOWED = coded('load.link_not_followed')
 
 /** A skill file found in a library. */
 export interface Candidate {
@@ -142,11 +144,11 @@ export interface TreeFile {
 }
 
 /**
- * Visits the regular files of a skill tree in name order: links (told to `onSkipped`) and our temp files skipped, `SKIPPED_DIRS` not
+ * Visits the regular files of a skill tree in name order: links (told to `onSkipped`, by code) and our temp files skipped, `SKIPPED_DIRS` not
  * entered, nothing below a skill folder (one with a SKILL.md, the root's own excepted), at most 12 levels;
  * unreadable folders passed over. Shared by the `index.json` catalogue and the format importer.
  */
-export async function walkSkillTree(root: string, onFile: (file: TreeFile) => void, onSkipped?: (rel: string, reason: string) => void): Promise<void> {
+export async function walkSkillTree(root: string, onFile: (file: TreeFile) => void, onSkipped?: (rel: string, reason: CodedText) => void): Promise<void> {
   async function walk(dir: string, rel: string, depth: number): Promise<void> {
     if (depth > MAX_DEPTH) return
     let entries: fs.Dirent[]
@@ -162,7 +164,7 @@ export async function walkSkillTree(root: string, onFile: (file: TreeFile) => vo
       const abs = path.join(dir, entry.name)
       const childRel = rel ? `${rel}/${entry.name}` : entry.name
       if (entry.isSymbolicLink()) {
-        onSkipped?.(childRel, 'symbolic link: not followed (links are never read)')
+        onSkipped?.(childRel, LINK_NOT_FOLLOWED)
         continue
       }
       if (entry.isDirectory()) {

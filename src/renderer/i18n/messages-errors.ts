@@ -276,6 +276,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'load.cannot_read': '无法读取：{detail}',
   'load.cannot_read_folder': '无法读取文件夹：{detail}',
   'load.symlink': '符号链接：已跳过（从不跟随链接）',
+  'load.link_not_followed': '符号链接：未跟随（从不读取链接）',
   'load.fifo': '不是普通文件（是 FIFO）：已跳过',
   'load.socket': '不是普通文件（是套接字）：已跳过',
   'load.device': '不是普通文件（是设备）：已跳过',
