@@ -409,6 +409,11 @@ export const MESSAGE_TEMPLATES = {
   'review.bad_proposal_id': "bad proposal id '{id}'",
   'review.pending_full': '{max} proposals already wait for review in this library: review them in Skillbench before proposing more',
   'review.pending_id_taken': "proposal id '{id}' is taken",
+  // why a file of .skillbench/pending/ is not listed (listPendingProposals' errors; the English as it always was)
+  'review.pending_unreadable': '{detail}',
+  'review.pending_not_json': '{detail}',
+  'review.pending_removed': 'removed while reading',
+  'review.pending_not_proposal': 'not a proposal',
   'tool.invalid_id': 'invalid skill_id {id}: an id is 1–20 digits',
   'tool.query_empty': 'query must be a non-empty string',
   'tool.library_unreadable': 'cannot read the skill library: {reason}',

@@ -5,13 +5,14 @@
  * curation's transactions and journal, so it can be undone like any curation proposal.
  */
 import { randomBytes } from 'node:crypto'
-import type { FileChange, Proposal, Skill } from '../../shared/types'
+import type { FileChange, LoadError, Proposal, Skill } from '../../shared/types'
 import { applyProposal, CurationError, recoverTransactions, type TxHooks } from './transactions'
 import { withLibraryLock } from '../store/lock'
 import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 import { coded } from '../../shared/error-codes'
-import { CodedError } from '../../shared/api-error'
+import { CodedError, codedFieldsOf } from '../../shared/api-error'
+import { codedReason, loadErrorOf, type CodedReason } from '../../shared/coded-reason'
 
 /** Library-relative folder of the pending proposals. */
 export const PENDING_DIR = '.skillbench/pending'
@@ -112,32 +113,44 @@ export async function savePendingProposal(libraryRoot: string, proposal: Proposa
   }, { purpose: 'saving a proposal' })
 }
 
-/** A proposal file's proposal, or why it is not one (the reason listPendingProposals reports). */
-async function readProposalFile(libraryRoot: string, rel: string): Promise<Proposal | string> {
+/** A proposal file's proposal, or why it is not one (the reason listPendingProposals reports, by code beside its words). */
+async function readProposalFile(libraryRoot: string, rel: string): Promise<{ proposal: Proposal } | { why: CodedReason }> {
+  let text: string | null
+  try {
+    text = await readContainedText(libraryRoot, rel)
+  } catch (err) {
+    // the store's refusal (a link, not a regular file…) keeps its code; anything else is its words
+    const fields = codedFieldsOf(err)
+    const detail = (err as Error).message
+    return { why: fields ? { reason: detail, ...fields } : codedReason(coded('review.pending_unreadable', { detail })) }
+  }
   let p: Proposal | null
   try {
-    p = JSON.parse((await readContainedText(libraryRoot, rel)) ?? 'null') as Proposal | null
+    p = JSON.parse(text ?? 'null') as Proposal | null
   } catch (err) {
-    return (err as Error).message
+    return { why: codedReason(coded('review.pending_not_json', { detail: (err as Error).message })) }
   }
-  if (!p) return 'removed while reading'
-  if (typeof p.id !== 'string' || !Array.isArray(p.changes)) return 'not a proposal'
-  return p
+  if (!p) return { why: codedReason(coded('review.pending_removed')) }
+  if (typeof p.id !== 'string' || !Array.isArray(p.changes)) return { why: codedReason(coded('review.pending_not_proposal')) }
+  return { proposal: p }
 }
 
-/** The pending proposals of a library, oldest first; unreadable files are reported, not thrown. */
-export async function listPendingProposals(libraryRoot: string): Promise<{ proposals: Proposal[]; errors: { path: string; reason: string }[] }> {
+/**
+ * The pending proposals of a library, oldest first; unreadable files are reported, not thrown: each error's English
+ * `reason` as before, its `messageCode` + `params` beside it (a screen words it by code).
+ */
+export async function listPendingProposals(libraryRoot: string): Promise<{ proposals: Proposal[]; errors: LoadError[] }> {
   const names = await listContained(libraryRoot, PENDING_DIR)
   const proposals: Proposal[] = []
-  const errors: { path: string; reason: string }[] = []
+  const errors: LoadError[] = []
   for (const name of names.sort()) {
     if (!name.endsWith('.json') || !isPendingProposalId(name.slice(0, -5))) {
       continue
     }
     const rel = `${PENDING_DIR}/${name}`
     const read = await readProposalFile(libraryRoot, rel)
-    if (typeof read === 'string') errors.push({ path: rel, reason: read })
-    else proposals.push(read)
+    if ('why' in read) errors.push(loadErrorOf(rel, read.why))
+    else proposals.push(read.proposal)
   }
   return { proposals, errors }
 }
