@@ -187,6 +187,11 @@ export const MESSAGE_TEMPLATES = {
   // converting between skill formats
   'convert.outside': 'refusing to write outside {root}: {path}',
   'convert.link_outside': 'a symbolic link leads outside {root}: {path}',
+  // why convert (import/export) passes a skill over (report.skipped[]: the words as before, the code beside them)
+  'convert.same_file': 'source and target are the same file',
+  'convert.exists': 'a file with this name already exists (use --overwrite to replace it)',
+  'convert.not_imported': '{reason}: not imported',
+  'convert.failed': '{reason}',
   // the MCP server in proposal mode
   'mcp.not_in_proposal_mode': '{what} is not allowed in proposal mode',
   'mcp.what_create': 'creating a skill',

@@ -29,8 +29,8 @@ describe('skillbench import / export', () => {
       'yong-hu-ren-zheng-liu-cheng/SKILL.md'
     ])
     expect(report.skipped).toEqual([
-      { from: 'skill-md/log-analysis/SKILL.md', to: 'log-analysis/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)' },
-      { from: 'skill-md/tools/csv-report/SKILL.md', to: 'tools/csv-report/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)' }
+      { from: 'skill-md/log-analysis/SKILL.md', to: 'log-analysis/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)', messageCode: 'convert.exists', params: {} },
+      { from: 'skill-md/tools/csv-report/SKILL.md', to: 'tools/csv-report/SKILL.md', reason: 'a file with this name already exists (use --overwrite to replace it)', messageCode: 'convert.exists', params: {} }
     ])
     expect(report.errors).toEqual([])
     // the catalogue goes with the bookkeeping: the library folder stays what agents load

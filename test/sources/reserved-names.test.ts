@@ -75,8 +75,8 @@ describe('reserved skill names', () => {
     expect(report.written.map((w) => w.to)).toEqual(['csv-tool/SKILL.md'])
     expect(report.skipped).toEqual(
       expect.arrayContaining([
-        { from: 'old/SKILL.md', to: 'legacy/SKILL.md', reason: expect.stringMatching(/the name "legacy" is reserved.*: not imported$/) },
-        { from: 'linked/SKILL.md', to: '', reason: 'symbolic link: not followed (links are never read)' }
+        { from: 'old/SKILL.md', to: 'legacy/SKILL.md', reason: expect.stringMatching(/the name "legacy" is reserved.*: not imported$/), messageCode: 'convert.not_imported', params: expect.anything() },
+        { from: 'linked/SKILL.md', to: '', reason: 'symbolic link: not followed (links are never read)', messageCode: 'load.link_not_followed', params: {} }
       ])
     )
     expect(fs.existsSync(path.join(lib, 'legacy'))).toBe(false)

@@ -15,7 +15,9 @@ import type { FormatId, PortableSkill } from './model'
 import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
-import { coded } from '../../shared/error-codes'
+import { coded, isMessageRef, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
+import { codedReason } from '../../shared/coded-reason'
 
 export interface ConvertOptions {
   /** Replace files that already exist (default: skip them with a reason). */
@@ -30,10 +32,13 @@ export interface WrittenFile {
   format: FormatId
 }
 
+/** A skill (or file) not written: why in words (`reason`, what scripts read) and by code beside them. */
 export interface SkippedFile {
   from: string
   to: string | null
   reason: string
+  messageCode: MessageCode
+  params: MessageParams
 }
 
 export interface ConvertReport {
@@ -44,7 +49,7 @@ export interface ConvertReport {
   skipped: SkippedFile[]
   errors: FormatLoadError[]
   /** The target tree's catalogue (SKILL.md targets): `index.json`, or `.skillbench/index.json` where the root has none. */
-  index?: { file: string; status: 'written' | 'unchanged' | 'skipped'; reason?: string; skills: number }
+  index?: { file: string; status: 'written' | 'unchanged' | 'skipped'; reason?: string; messageCode?: MessageCode; params?: MessageParams; skills: number }
   /** `available_skills_and_tools.txt` of the target folder (MAS config targets): every valid config's use_guide. */
   available?: { file: string; status: 'written' | 'unchanged'; skills: number }
 }
@@ -169,6 +174,24 @@ async function writeInside(outRoot: string, rel: string, data: string | Uint8Arr
   await writeFileAtomic(abs, data, { mustNotExist: !overwrite })
 }
 
+function skippedFile(from: string, to: string | null, why: CodedText): SkippedFile {
+  return { from, to, ...codedReason(why) }
+}
+
+/** Why a write failed: the error's own words, by its code when it carried one (the store's), else as they are. */
+function writeFailure(err: unknown): CodedText {
+  const text = err instanceof Error ? err.message : String(err)
+  const fields = codedFieldsOf(err)
+  return fields ? { ...fields, text } : coded('convert.failed', { reason: text })
+}
+
+/** An entry the tree walk passed over (a link): its words, by the code the walk gave. */
+function walkSkipped(s: FormatLoadError): SkippedFile {
+  return skippedFile(s.path, '', isMessageRef(s) ? { text: s.reason, messageCode: s.messageCode, params: s.params } : coded('convert.failed', { reason: s.reason }))
+}
+
+const EXISTS = coded('convert.exists')
+
 /**
  * Converts every skill found under `sourceDir` (all formats, or only `from`) to `to` and writes them under
  * `targetDir`. Existing files are skipped with a reason unless `overwrite`. SKILL.md targets get index.json.
@@ -179,7 +202,7 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
   const target = await fs.promises.realpath(targetDir)
   const loaded = opts.single ? await loadImportSource(source, opts.from) : await loadSkillTree(source, opts.from)
   const { skills, errors } = loaded
-  const report: ConvertReport = { source, target, to, written: [], skipped: (loaded.skipped ?? []).map((s) => ({ from: s.path, to: '', reason: s.reason })), errors }
+  const report: ConvertReport = { source, target, to, written: [], skipped: (loaded.skipped ?? []).map(walkSkipped), errors }
   const existing = new Map<string, string>()
   if (to === 'skill-md') {
     for (const found of await findSkillFiles(target, 'skill-md')) {
@@ -192,15 +215,15 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
     const folder = file.rel.split('/')[0]!
     const reserved = to === 'skill-md' && file.rel.includes('/') ? reservedNameProblem(folder) : null
     if (reserved) {
-      report.skipped.push({ from: skill.path, to: file.rel, reason: `${reserved.text}: not imported` })
+      report.skipped.push(skippedFile(skill.path, file.rel, coded('convert.not_imported', { reason: refOf(reserved) })))
       continue
     }
     if (abs === skill.abs) {
-      report.skipped.push({ from: skill.path, to: file.rel, reason: 'source and target are the same file' })
+      report.skipped.push(skippedFile(skill.path, file.rel, coded('convert.same_file')))
       continue
     }
     if (!opts.overwrite && (await exists(abs))) {
-      report.skipped.push({ from: skill.path, to: file.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
+      report.skipped.push(skippedFile(skill.path, file.rel, EXISTS))
       continue
     }
     try {
@@ -209,20 +232,20 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
         const st = await fs.promises.lstat(copy.fromAbs)
         if (!st.isFile()) continue
         if (!opts.overwrite && (await exists(path.join(target, copy.rel)))) {
-          report.skipped.push({ from: path.relative(source, copy.fromAbs).split(path.sep).join('/'), to: copy.rel, reason: 'a file with this name already exists (use --overwrite to replace it)' })
+          report.skipped.push(skippedFile(path.relative(source, copy.fromAbs).split(path.sep).join('/'), copy.rel, EXISTS))
           continue
         }
         await writeInside(target, copy.rel, await fs.promises.readFile(copy.fromAbs), Boolean(opts.overwrite))
       }
       report.written.push({ from: skill.path, to: file.rel, format: to })
     } catch (err) {
-      report.skipped.push({ from: skill.path, to: file.rel, reason: (err as Error).message })
+      report.skipped.push(skippedFile(skill.path, file.rel, writeFailure(err)))
     }
   }
   if (to === 'skill-md') {
     const file = indexFileFor(target)
     const synced = await syncSkillIndex(target, file)
-    report.index = { file, status: synced.status, reason: synced.reason, skills: synced.index.skills.length }
+    report.index = { file, status: synced.status, reason: synced.reason, ...(synced.reasonRef ?? {}), skills: synced.index.skills.length }
   }
   if (to === 'mas-config') report.available = await syncAvailableSkills(target)
   return report

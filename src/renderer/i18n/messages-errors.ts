@@ -185,6 +185,10 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   // converting between skill formats
   'convert.outside': '拒绝写到 {root} 之外：{path}',
   'convert.link_outside': '有符号链接指向 {root} 之外：{path}',
+  'convert.same_file': '源文件和目标文件是同一个文件',
+  'convert.exists': '已有同名文件（加 --overwrite 可替换）',
+  'convert.not_imported': '{reason}：未导入',
+  'convert.failed': '{reason}',
   // the MCP server in proposal mode
   'mcp.not_in_proposal_mode': '提议模式下不允许{what}',
   'mcp.what_create': '创建技能',
