@@ -360,9 +360,9 @@ describe('error answers by code (message unchanged, message_code + params beside
       'Copied 0 file(s) to codes/task_1768616004/; skipped 3: conf.json (only code and document files are copied (.json is not one)); missing.py (not found in the workspace); Makefile (only code and document files are copied (no extension is not one))'
     )
     expect(r.skipped).toEqual([
-      { path: 'conf.json', reason: 'only code and document files are copied (.json is not one)' },
-      { path: 'missing.py', reason: 'not found in the workspace' },
-      { path: 'Makefile', reason: 'only code and document files are copied (no extension is not one)' }
+      { path: 'conf.json', reason: 'only code and document files are copied (.json is not one)', message_code: 'copy.extension', params: { ext: '.json' } },
+      { path: 'missing.py', reason: 'not found in the workspace', message_code: 'copy.not_found', params: {} },
+      { path: 'Makefile', reason: 'only code and document files are copied (no extension is not one)', message_code: 'copy.extension', params: { ext: { messageCode: 'copy.no_extension', params: {} } } }
     ])
     expect(r.message_code).toBe('text.list')
     const { translateMessage } = await import('../../src/renderer/i18n/messages-errors')

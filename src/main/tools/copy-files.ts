@@ -220,7 +220,8 @@ export async function copySkillFiles(
     skill_id: skillId,
     copied,
     unchanged,
-    skipped: skipped.map((s) => ({ path: s.path, reason: s.reason })),
+    // each skipped file's reason by code beside its words (snake_case, like the rest of the answer)
+    skipped: skipped.map((s) => ({ path: s.path, reason: s.reason, message_code: s.coded.messageCode, params: s.coded.params })),
     related_code: related,
     message_code: message.messageCode,
     params: message.params
