@@ -212,7 +212,7 @@ export interface QueryResult {
   message: string
   skills_count: number
   skills: QueriedSkill[]
-  /** An error's message by code (a code of shared/error-codes.ts and its params), beside the English `message`. */
+  /** The message by code (a code of shared/error-codes.ts and its params), beside the English `message`. */
   message_code?: string
   params?: Record<string, unknown>
 }

@@ -379,3 +379,68 @@ describe('error answers by code (message unchanged, message_code + params beside
     fs.rmSync(ws, { recursive: true, force: true })
   })
 })
+
+describe('success answers by code (message unchanged, message_code + params beside it)', () => {
+  it('query, rate, edit and delete on a library on disk: the exact English, its code, and the same answer in Chinese', async () => {
+    const { translateMessage } = await import('../../src/renderer/i18n/messages-errors')
+    const zh = (r: { message: string; message_code?: unknown; params?: unknown }): string => translateMessage({ messageCode: r.message_code, params: r.params }, r.message, 'zh')
+    const en = (r: { message: string; message_code?: unknown; params?: unknown }): string => translateMessage({ messageCode: r.message_code, params: r.params }, '?', 'en')
+
+    const q = await tools.query_skill('sort rows of a CSV spreadsheet by price', { touch: false, top: 2 })
+    const [a, b] = q.skills
+    const block = (i: number, s: typeof a): string[] => ['', `Skill ${i}:`, `ID: ${s!.skill_id}`, `Title: ${s!.title}`, `Similarity: ${s!.similarity_score.toFixed(3)}`, `Usage Conditions: ${s!.usage_conditions}`, `Quality Index: ${s!.quality_index}`]
+    expect(q.message).toBe(['Found 2 relevant skills:', ...block(1, a), ...block(2, b)].join('\n'))
+    expect(q.message_code).toBe('tool.found')
+    expect(q.params).toMatchObject({ n: 2, skills: { messageCode: 'tool.found_skills', params: { first: { messageCode: 'tool.found_skill', params: { i: 1, id: '1768616004' } }, rest: { messageCode: 'tool.found_skill', params: { i: 2, id: b!.skill_id } } } } })
+    expect(en(q)).toBe(q.message)
+    expect(zh(q)).toBe(
+      [
+        '找到 2 个相关技能：',
+        ...[a, b].flatMap((s, i) => ['', `技能 ${i + 1}：`, `ID：${s!.skill_id}`, `标题：${s!.title}`, `相似度：${s!.similarity_score.toFixed(3)}`, `使用条件：${s!.usage_conditions}`, `质量指数：${s!.quality_index}`])
+      ].join('\n')
+    )
+
+    const none = await createSkillTools(await openLibrary(tempDir('sb-empty-coded-'))).query_skill('anything')
+    expect(none).toEqual({ status: 'success', message: 'Found 0 relevant skills: the skill library is empty', skills_count: 0, skills: [], message_code: 'tool.found_none', params: {} })
+    expect(zh(none)).toBe('找到 0 个相关技能：技能库是空的')
+
+    const rated = await tools.rate_skill('1768616002', 1)
+    expect(rated).toEqual({
+      status: 'success',
+      message: 'Skill 1768616002 rated 1: quality index 0.62 → 0.734',
+      skill_id: '1768616002',
+      rating: 1,
+      old_quality_index: 0.62,
+      new_quality_index: 0.734,
+      message_code: 'tool.rated',
+      params: { id: '1768616002', rating: 1, old: 0.62, new: 0.734 }
+    })
+    expect(zh(rated)).toBe('技能 1768616002 已评分 1：质量指数 0.62 → 0.734')
+
+    const edited = await tools.edit_skill('1768616003', 'append', '- one more line')
+    expect(edited).toEqual({
+      status: 'success',
+      message: 'Skill 1768616003 edited (append)',
+      skill_id: '1768616003',
+      edit_mode: 'append',
+      path: 'skill_任务完成情况.md',
+      message_code: 'tool.edited',
+      params: { id: '1768616003', mode: 'append' }
+    })
+    expect(fileOf('skill_任务完成情况.md').endsWith('- one more line')).toBe(true)
+    expect(zh(edited)).toBe('技能 1768616003 已编辑（append）')
+
+    const deleted = await tools.delete_skill('1768616004')
+    expect(deleted).toEqual({
+      status: 'success',
+      message: 'Skill 1768616004 moved to legacy/skill_Sort a CSV file by a column.md (kept, no longer recalled)',
+      skill_id: '1768616004',
+      from: 'skill_Sort a CSV file by a column.md',
+      to: 'legacy/skill_Sort a CSV file by a column.md',
+      message_code: 'tool.moved_to_legacy',
+      params: { id: '1768616004', to: 'legacy/skill_Sort a CSV file by a column.md' }
+    })
+    expect(fs.existsSync(path.join(dir, 'legacy/skill_Sort a CSV file by a column.md'))).toBe(true)
+    expect(zh(deleted)).toBe('技能 1768616004 已移到 legacy/skill_Sort a CSV file by a column.md（保留，不再被检索到）')
+  })
+})

@@ -4,7 +4,7 @@
  *
  * Tools never throw for bad input: every failure is `{status: 'error', message}` with a one-line reason (plus its
  * `message_code` and `params`, shared/error-codes.ts, made where the failure is), and nothing is written when the
- * input is refused.
+ * input is refused. A success's `message` carries its code too (tool.found, tool.rated, tool.edited…).
  */
 import { createHash } from 'node:crypto'
 import type { QueriedSkill, QueryResult, Skill, SkillList, ToolResult } from '../../shared/types'
@@ -16,7 +16,7 @@ import { indexedText } from '../search/skill-text'
 import type { SearchIndex } from '../search/search-index'
 import { copySkillFiles, type CopyLimits } from './copy-files'
 import { codedFieldsOf } from '../../shared/api-error'
-import { coded, type CodedText, type MessageParam } from '../../shared/error-codes'
+import { coded, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
 
 export const EDIT_MODES = ['full_replace', 'append', 'lines_replace'] as const
 export type EditMode = (typeof EDIT_MODES)[number]
@@ -76,6 +76,11 @@ function fail(message: CodedText, extra: Record<string, unknown> = {}): ToolResu
 function failWith(err: unknown, extra: Record<string, unknown> = {}): ToolResult {
   const fields = err instanceof Error && !err.message.includes('\n') ? codedFieldsOf(err) : undefined
   return { status: 'error', message: errMessage(err), ...extra, ...(fields ? { message_code: fields.messageCode, params: fields.params } : {}) }
+}
+
+/** A success answer: the English `message` as agents read it (unchanged), its code and params beside it. */
+function done<R extends Record<string, unknown>>(message: CodedText, extra: R): { status: 'success'; message: string; message_code: CodedText['messageCode']; params: CodedText['params'] } & R {
+  return { status: 'success', message: message.text, ...extra, message_code: message.messageCode, params: message.params }
 }
 
 /** A query's error answer (no skills), coded like the others. */
@@ -163,21 +168,24 @@ function toQueried(skill: Skill, score: number): QueriedSkill {
   return out
 }
 
-/** The `message` of a query answer: `Found N relevant skills:` then one block per skill. */
+/** The `message` of a query answer: `Found N relevant skills:` then one block per skill (none: the empty library's line). */
 export function formatQueryMessage(skills: QueriedSkill[]): string {
-  const lines = [`Found ${skills.length} relevant skills:`]
-  skills.forEach((s, i) => {
-    lines.push(
-      '',
-      `Skill ${i + 1}:`,
-      `ID: ${s.skill_id}`,
-      `Title: ${s.title}`,
-      `Similarity: ${s.similarity_score.toFixed(3)}`,
-      `Usage Conditions: ${s.usage_conditions}`,
-      `Quality Index: ${s.quality_index}`
-    )
-  })
-  return lines.join('\n')
+  return queryMessage(skills).text
+}
+
+/**
+ * The same message by code: tool.found with one tool.found_skill per skill, chained by tool.found_skills ("{first}
+ * \n\n{rest}", built from the end so a long answer stays linear); its English is the text above, to the character.
+ */
+export function queryMessage(skills: QueriedSkill[]): CodedText {
+  if (skills.length === 0) return coded('tool.found_none')
+  let chain: MessageRef | null = null
+  for (let i = skills.length - 1; i >= 0; i--) {
+    const s = skills[i]!
+    const block: MessageRef = { messageCode: 'tool.found_skill', params: { i: i + 1, id: s.skill_id, title: s.title, similarity: s.similarity_score.toFixed(3), usage: s.usage_conditions, quality: s.quality_index } }
+    chain = chain ? { messageCode: 'tool.found_skills', params: { first: block, rest: chain } } : block
+  }
+  return coded('tool.found', { n: skills.length, skills: chain! })
 }
 
 /** An edit that cannot be made as asked; nothing was changed. */
@@ -262,7 +270,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         return queryFail(coded('tool.library_unreadable', { reason: reasonParam(err) }))
       }
       if (chosen.length === 0) {
-        return { status: 'success', message: 'Found 0 relevant skills: the skill library is empty', skills_count: 0, skills: [] }
+        return done(coded('tool.found_none'), { skills_count: 0, skills: [] })
       }
       if (qopts.touch !== false) {
         // fetch_count + 1 and last_used_at = now for each returned skill, as upstream: one durable ledger
@@ -280,7 +288,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         chosen = chosen.map((c) => ({ skill: byId.get(c.skill.skill_id) ?? c.skill, score: c.score }))
       }
       const out = chosen.map((c) => toQueried(c.skill, c.score))
-      return { status: 'success', message: formatQueryMessage(out), skills_count: out.length, skills: out }
+      return done(queryMessage(out), { skills_count: out.length, skills: out })
     },
 
     async rate_skill(skill_id, rating) {
@@ -299,14 +307,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
           next = round(Math.min(1, Math.max(0, 0.7 * old + 0.3 * r)), 3)
           return { meta: { quality_index: next } }
         }, { activeOnly: true, activity: { what: 'rate', rating: r } })
-        return {
-          status: 'success',
-          message: `Skill ${skill_id} rated ${r}: quality index ${old} → ${next}`,
-          skill_id,
-          rating: r,
-          old_quality_index: old,
-          new_quality_index: next
-        }
+        return done(coded('tool.rated', { id: skill_id, rating: r, old, new: next }), { skill_id, rating: r, old_quality_index: old, new_quality_index: next })
       } catch (err) {
         return failWith(err, { skill_id, ...errCode(err) })
       }
@@ -324,7 +325,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       try {
         // The edit is applied to the body on disk inside the library lock, so concurrent edits never drop each other.
         const updated = await store.updateWith(skill_id, (current) => ({ body: editedBody(current.body, edit_mode as EditMode, code_edit, old_code ?? '') }), { activeOnly: true, activity: { what: 'edit', detail: edit_mode } })
-        return { status: 'success', message: `Skill ${skill_id} edited (${edit_mode})`, skill_id, edit_mode, path: updated.path }
+        return done(coded('tool.edited', { id: skill_id, mode: edit_mode }), { skill_id, edit_mode, path: updated.path })
       } catch (err) {
         return failWith(err, { skill_id, ...errCode(err) })
       }
@@ -335,7 +336,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       if (bad) return fail(bad)
       try {
         const moved = await store.moveToLegacy(skill_id)
-        return { status: 'success', message: `Skill ${skill_id} moved to ${moved.to} (kept, no longer recalled)`, skill_id, from: moved.from, to: moved.to }
+        return done(coded('tool.moved_to_legacy', { id: skill_id, to: moved.to }), { skill_id, from: moved.from, to: moved.to })
       } catch (err) {
         return failWith(err, { skill_id, ...errCode(err) })
       }
