@@ -11,7 +11,7 @@ import { LibrarySearch } from '../../src/main/search/library-search'
 import { listedPreview, listedSkill, MAX_DELTA_DOCS } from '../../src/main/search/search-index'
 import { skillPreview } from '../../src/main/search/skill-text'
 import { openLibrary } from '../../src/main/store/library'
-import { tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
+import { TermDictionary, tokenize, TOKENIZER_VERSION } from '../../src/main/text/tokenize'
 import { readDocs } from '../../src/main/search/read-docs'
 import { readDocsInParallel } from '../../src/main/search/read-parallel'
 import { walkLibrary } from '../../src/main/store/walk'
@@ -36,7 +36,12 @@ describe('the persistent search index', () => {
     expect(fs.existsSync(searchIndexFile(dir))).toBe(true)
     const warm = loadSearchIndex(dir)
     expect(warm.size).toBe(123) // 120 + pdf-tool + legacy + the broken file
-    for (const q of QUERIES) expectSameRanking(warm.query(q, 3).map((h) => ({ path: h.path, score: h.score })), await engineAnswer(dir, q, 3))
+    // A loaded index first scans its vocabulary for the query's terms, then (past 64 lookups) keeps a map of it.
+    const expected = await Promise.all(QUERIES.map((q) => engineAnswer(dir, q, 3)))
+    const lookups = QUERIES.reduce((n, q) => n + tokenize(q).length, 0)
+    for (let round = 0; round * lookups <= 64 + lookups; round++) {
+      QUERIES.forEach((q, i) => expectSameRanking(warm.query(q, 3).map((h) => ({ path: h.path, score: h.score })), expected[i]!))
+    }
   })
 
   it('ranks skills held in memory (no folder behind them) as the index of their library does; ties go to the earlier one given', async () => {
@@ -232,6 +237,13 @@ describe('the persistent search index', () => {
     expect(parallel.length).toBe(3)
     expect(parallel.map((b) => b.thread > 0)).toEqual([false, true, true]) // really read by two worker threads
     expect(flat(parallel)).toEqual(flat([readDocs(candidates)]))
+    // With the caller's dictionary, this thread's batch holds that dictionary's ids (and terms) directly.
+    const dict = new TermDictionary()
+    dict.idOf('already-known')
+    const own = await readDocsInParallel(candidates, { threads: 3, minFiles: 0, dict })
+    expect(own[0]!.terms).toBe(dict.terms)
+    expect(own[1]!.terms).not.toBe(dict.terms)
+    expect(flat(own)).toEqual(flat(parallel))
   })
 
   it('pins the tokenizer: if these terms change, bump TOKENIZER_VERSION so saved indexes are rebuilt', () => {

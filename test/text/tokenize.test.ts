@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildTfIdfIndex } from '../../src/main/text/tfidf'
-import { tokenize } from '../../src/main/text/tokenize'
+import { TermDictionary, tokenize } from '../../src/main/text/tokenize'
 import { expectSameIndex } from './same-index'
 
 describe('tokenize', () => {
@@ -129,5 +129,47 @@ describe('the index builder’s word scan (word-scan.ts + TermDictionary)', () =
 
   it('matches on long texts and many documents', () => {
     same([Array.from({ length: 300 }, (_, i) => `Line ${i}: Sorting arrays quickly with TypeScript, gpt4o and l2s; 排序算法 ${i % 7}`).join('\n'), 'sorting arrays', 'Sorting Arrays'])
+  })
+})
+
+describe('TermDictionary: pairs found by number and by string are one term', () => {
+  // Characters in and out of the pair range, particles and two-character stop words (我们, 一个).
+  const chars = fc.constantFrom(...'排序算法组件我们一个的是在ぁカ丂鿿㐀', '𠀀', 'a', ' ')
+  const text = fc.array(chars, { maxLength: 12 }).map((c) => c.join(''))
+  const op = fc.oneof(text.map((t) => ({ push: t })), fc.array(chars, { minLength: 1, maxLength: 2 }).map((c) => ({ term: c.join('') })))
+
+  it('gives every term one id, whichever way it comes first, and pushTermIds still yields tokenize’s terms', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+        const dict = new TermDictionary()
+        for (const o of ops) {
+          if ('term' in o) {
+            const id = dict.idOf(o.term)
+            expect(dict.terms[id]).toBe(o.term)
+            expect(dict.idOf(o.term)).toBe(id)
+          } else {
+            const ids: number[] = []
+            dict.pushTermIds(o.push, ids)
+            expect(ids.map((i) => dict.terms[i])).toEqual(tokenize(o.push))
+          }
+        }
+        // Distinct terms, distinct ids: no term entered twice by the two routes; find agrees and adds nothing.
+        expect(new Set(dict.terms).size).toBe(dict.terms.length)
+        dict.terms.forEach((t, i) => expect(dict.find(t)).toBe(i))
+        for (const probe of ['排算', '件组', '我们', 'zz']) if (!dict.terms.includes(probe)) expect(dict.find(probe)).toBeUndefined()
+        expect(new Set(dict.terms).size).toBe(dict.terms.length)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it('keeps dropping a stop-word pair that idOf was asked for', () => {
+    const dict = new TermDictionary()
+    const id = dict.idOf('我们')
+    expect(dict.terms[id]).toBe('我们')
+    const ids: number[] = []
+    dict.pushTermIds('我们排序', ids)
+    expect(ids.map((i) => dict.terms[i])).toEqual(tokenize('我们排序'))
+    expect(tokenize('我们排序')).not.toContain('我们')
   })
 })

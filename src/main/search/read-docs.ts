@@ -9,6 +9,7 @@ import type { Candidate } from '../store/walk'
 import { loadSkillFiles } from '../store/load'
 import { reasonForCache } from '../../shared/coded-reason'
 import { docTermsOf } from '../text/doc-terms'
+import type { TermDictionary } from '../text/tokenize'
 import { indexedText, listedSkill, skillPreview } from './skill-text'
 
 /** One file as read: its stat key, what a listing shows (or why it does not load), its terms (local ids). */
@@ -38,7 +39,11 @@ export interface ReadBatch {
   thread: number
 }
 
-export function readDocs(candidates: readonly Candidate[]): ReadBatch {
+/**
+ * Reads the files into a batch. With `dict` (the index's own dictionary, on the thread that owns it) the batch's
+ * term ids are that dictionary's and `terms` is its own array: nothing is mapped when the index takes the batch.
+ */
+export function readDocs(candidates: readonly Candidate[], dict?: TermDictionary): ReadBatch {
   const docs: ReadDoc[] = []
   const texts: string[] = []
   const textOf: number[] = [] // document k's text index, -1 when it has no terms
@@ -58,7 +63,7 @@ export function readDocs(candidates: readonly Candidate[]): ReadBatch {
     // Retired skills are listed but never ranked.
     textOf.push(c.legacy ? -1 : texts.push(indexedText(skill)) - 1)
   }
-  return withTerms(docs, texts, textOf)
+  return withTerms(docs, texts, textOf, dict)
 }
 
 /**
@@ -73,9 +78,9 @@ export function readSkills(skills: readonly Skill[]): ReadBatch {
 }
 
 /** The batch of these documents with the terms of `texts` (document k's is `texts[textOf[k]]`; -1: none). */
-function withTerms(docs: ReadDoc[], texts: string[], textOf: readonly number[]): ReadBatch {
+function withTerms(docs: ReadDoc[], texts: string[], textOf: readonly number[], dict?: TermDictionary): ReadBatch {
   // The index builder's pass 1: each document's distinct terms with counts, words stemmed once per batch.
-  const terms = docTermsOf(texts)
+  const terms = docTermsOf(texts, { dict })
   const ptr = new Uint32Array(docs.length + 1)
   let n = 0
   docs.forEach((_, k) => {

@@ -12,6 +12,7 @@ import type { Worker } from 'node:worker_threads'
 import { fileWorkerSource, startWorker } from '../text/warm-workers'
 import type { Candidate } from '../store/walk'
 import { readDocs, type ReadBatch } from './read-docs'
+import type { TermDictionary } from '../text/tokenize'
 
 /** Fewer files than this are read on the calling thread. */
 const MIN_FILES_FOR_WORKERS = 600
@@ -59,10 +60,13 @@ export function readWorkerCount(files: number, threads = Math.min(os.availablePa
   return files >= MIN_FILES_FOR_WORKERS && threads > 1 ? threads - 1 : 0
 }
 
-/** Reads the files (in this order), split over the cores when there are many. */
+/**
+ * Reads the files (in this order), split over the cores when there are many. `dict`: the caller's dictionary,
+ * which this thread's own batches use directly (read-docs.ts).
+ */
 export async function readDocsInParallel(
   candidates: readonly Candidate[],
-  opts: { threads?: number; minFiles?: number; onBatch?: (batch: ReadBatch) => void } = {}
+  opts: { threads?: number; minFiles?: number; onBatch?: (batch: ReadBatch) => void; dict?: TermDictionary } = {}
 ): Promise<ReadBatch[]> {
   const threads = opts.threads ?? Math.min(os.availableParallelism(), MAX_THREADS)
   const entry = candidates.length >= (opts.minFiles ?? MIN_FILES_FOR_WORKERS) && threads > 1 ? workerProgram() : null
@@ -72,7 +76,7 @@ export async function readDocsInParallel(
     opts.onBatch?.(batch)
   }
   if (!entry) {
-    take(readDocs(candidates))
+    take(readDocs(candidates, opts.dict))
     return batches
   }
   // Contiguous shares keep the order; every share mixes languages as the library does.
@@ -80,7 +84,7 @@ export async function readDocsInParallel(
   const shares = Array.from({ length: threads }, (_, k) => candidates.slice(k * size, (k + 1) * size)).filter((s) => s.length > 0)
   const others = shares.slice(1).map((share) => inWorker(entry, share))
   // This thread's share is handed on at once (in order: it is the first), while the workers finish theirs.
-  take(readDocs(shares[0]!))
+  take(readDocs(shares[0]!, opts.dict))
   for (const other of others) take(await other)
   return batches
 }

@@ -44,6 +44,9 @@ interface IndexedDoc extends Omit<ReadDoc, 'json' | 'preview'> {
 /** Documents changed since the saved index beyond which the whole index is written again rather than a delta. */
 export const MAX_DELTA_DOCS = 256
 
+/** Query terms looked up by a scan of the vocabulary before a map of it is built (a map of 400,000 words: ~100 ms). */
+const SCANNED_TERM_LOOKUPS = 64
+
 /**
  * Whether a document's listing text and preview are still only in the open saved file (at its `baseRow`): a
  * document loaded from the file until they are read; every document read or taken from a delta carries them.
@@ -113,6 +116,8 @@ export class SearchIndex {
   private file: IndexFile | null = null
   private vocab: string[] = []
   private termIds: Map<string, number> | null = null
+  /** Query terms looked up by scanning the vocabulary (before a map of it is built). */
+  private termsScanned = 0
   private dict: TermDictionary | null = null
   /** The ranking arrays, and the document list they were built over (when that is not `docs`, they are rebuilt from it). */
   private derived: Derived | null = null
@@ -162,7 +167,7 @@ export class SearchIndex {
     if (changed === 0) return 0
     // Each batch is taken in as it comes: this thread's own while the workers still read theirs.
     const read: IndexedDoc[] = []
-    await readDocsInParallel(toRead, { onBatch: (batch) => this.adoptInto(batch, read) })
+    await readDocsInParallel(toRead, { onBatch: (batch) => this.adoptInto(batch, read), dict: this.dictionary() })
     let r = 0
     this.replaceDocs(kept.map((d) => d ?? read[r++]!))
     return changed
@@ -178,12 +183,13 @@ export class SearchIndex {
   /** Appends a read batch's documents to `out`, their terms mapped into this index's vocabulary. */
   private adoptInto(b: ReadBatch, out: IndexedDoc[]): void {
     const dict = this.dictionary()
-    const global = Uint32Array.from(b.terms, (t) => dict.idOf(t))
+    // A batch read with this dictionary has its ids already.
+    const global = b.terms === dict.terms ? null : Uint32Array.from(b.terms, (t) => dict.idOf(t))
     b.docs.forEach((d, k) => {
       const from = b.ptr[k]!
       const to = b.ptr[k + 1]!
-      const terms = new Uint32Array(to - from)
-      for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
+      const terms = global ? new Uint32Array(to - from) : b.ids.slice(from, to)
+      if (global) for (let e = from; e < to; e++) terms[e - from] = global[b.ids[e]!]!
       out.push({ ...d, baseRow: -1, terms, counts: b.counts.slice(from, to) })
     })
     this.vocab = dict.terms
@@ -314,7 +320,16 @@ export class SearchIndex {
   }
 
   private idOfTerm(term: string): number | undefined {
+    // The dictionary a build or an update used holds the vocabulary already (its ids are the vocabulary's).
+    if (this.dict) return this.dict.find(term)
     if (!this.termIds) {
+      // A process that answers one query looks a few terms up: a scan of the vocabulary for each costs far less than
+      // a map of its hundreds of thousands of words. A daemon, after a few queries, builds the map.
+      if (this.termsScanned < SCANNED_TERM_LOOKUPS) {
+        this.termsScanned++
+        const id = this.vocab.indexOf(term)
+        return id < 0 ? undefined : id
+      }
       this.termIds = new Map()
       this.vocab.forEach((t, i) => this.termIds!.set(t, i))
     }

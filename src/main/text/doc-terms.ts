@@ -34,6 +34,11 @@ export interface DocTermsOptions {
   streamed?: StreamedScan
   /** Stops an async build between the streamed scan's chunks and before the index (it rejects with an AbortError). */
   signal?: AbortSignal
+  /**
+   * The dictionary the terms go into (docTermsOf only; default a new one): a caller that keeps one vocabulary
+   * gets its own ids back and maps nothing afterwards.
+   */
+  dict?: TermDictionary
 }
 
 /** Pass-1 results of documents as a table: terms (before boilerplate is taken out) and line keys. */
@@ -86,7 +91,7 @@ function totalChars(docs: readonly IndexDoc[]): number {
 
 /** Pass 1's result: every document's distinct provisional term ids (first-seen order) with their counts. */
 export class DocTerms {
-  readonly dict = new TermDictionary()
+  readonly dict: TermDictionary
   readonly docPtr: Uint32Array
   entTerm: Uint32Array
   entCount: Uint32Array
@@ -100,7 +105,8 @@ export class DocTerms {
   private inDoc = new Int32Array(1024)
   private entryOf = new Uint32Array(1024)
 
-  constructor(n: number, capacity: number, lineCapacity: number | undefined) {
+  constructor(n: number, capacity: number, lineCapacity: number | undefined, dict = new TermDictionary()) {
+    this.dict = dict
     this.docPtr = new Uint32Array(n + 1)
     this.entTerm = new Uint32Array(Math.max(1024, capacity))
     this.entCount = new Uint32Array(this.entTerm.length)
@@ -241,7 +247,7 @@ export const PARALLEL_SCAN_MIN_DOCS = 4000
 
 /** An empty pass-1 result sized for the documents. */
 function docTermsFor(n: number, chars: number, options: DocTermsOptions): DocTerms {
-  return new DocTerms(n, Math.ceil(chars / 8), options.boilerplate !== undefined ? Math.ceil(chars / 32) + n : undefined)
+  return new DocTerms(n, Math.ceil(chars / 8), options.boilerplate !== undefined ? Math.ceil(chars / 32) + n : undefined, options.dict)
 }
 
 /** Pass 1 on this thread (`docs` as prepareDocs gives them). */
