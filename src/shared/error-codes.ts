@@ -332,6 +332,9 @@ export const MESSAGE_TEMPLATES = {
   'regex.invalid': 'invalid regular expression: {why}',
   'regex.nested_quantifier': 'nested quantifier: the group "{group}" repeats something that already repeats (catastrophic backtracking)',
   'regex.overlapping_alternation': 'repeated alternation with overlapping branches "{group}" (catastrophic backtracking)',
+  'regex.timeout': 'matching the pattern {pattern} took longer than {ms} ms (catastrophic backtracking?); pattern rejected',
+  // `skillbench use`: a learned skill it cannot match (errors[] of use --json)
+  'learned.no_trigger_pattern': 'no trigger_pattern: the skill can never match',
   // base URL and the model server
   'url.empty': 'the base URL is empty',
   'url.not_a_url': 'the base URL is not a URL (it should look like {example})',

@@ -1,6 +1,7 @@
 /** `use_skill` (seed 004): which learned skills' trigger patterns match a question. */
 import { tokenize } from '../text/tokenize'
 import { checkPattern, DEFAULT_MATCH_TIMEOUT_MS, execManyWithTimeout, RegexTimeoutError } from './regex-guard'
+import type { MessageCode, MessageParams } from '../../shared/error-codes'
 
 /** What the matcher needs of a learned skill. */
 export interface TriggerSkill {
@@ -29,12 +30,15 @@ export interface TriggerMatch {
   similarity?: number
 }
 
+/** A pattern not run, or cut off: why in words (`reason`, what `use` prints) and by code beside them (regex.*). */
 export interface TriggerRejection {
   id: string
   name: string
   path: string | null
   pattern: string
   reason: string
+  messageCode: MessageCode
+  params: MessageParams
 }
 
 export interface TriggerResult {
@@ -55,13 +59,13 @@ export function matchTriggers(question: string, skills: TriggerSkill[], opts: { 
   for (const skill of skills) {
     const check = checkPattern(skill.trigger_pattern)
     if (check.ok) runnable.push({ skill, regex: check.regex })
-    else rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: check.reason })
+    else rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: check.reason, messageCode: check.problem.messageCode, params: check.problem.params })
   }
   const results = execManyWithTimeout(runnable.map((r) => r.regex), question, timeoutMs)
   runnable.forEach(({ skill }, i) => {
     const matched = results[i]
     if (matched instanceof RegexTimeoutError) {
-      rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: matched.message })
+      rejected.push({ id: skill.id, name: skill.name, path: skill.path ?? null, pattern: skill.trigger_pattern, reason: matched.message, messageCode: matched.messageCode, params: matched.params })
     } else if (typeof matched === 'string') {
       matches.push({
         id: skill.id,

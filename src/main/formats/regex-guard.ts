@@ -8,7 +8,7 @@
  * match in the same thread (no worker start-up cost) and we report it as an error instead of hanging.
  */
 import vm from 'node:vm'
-import { coded, type CodedText } from '../../shared/error-codes'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 /** Longest trigger pattern accepted. */
 export const MAX_PATTERN_CHARS = 500
@@ -211,11 +211,17 @@ export function checkPattern(pattern: string): PatternCheck {
   return { ok: true, regex }
 }
 
-/** A match that ran out of time. */
+/** A match that ran out of time: its words, and their code (regex.timeout) beside them. */
 export class RegexTimeoutError extends Error {
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
   constructor(readonly pattern: string, readonly timeoutMs: number) {
-    super(`matching the pattern ${JSON.stringify(pattern)} took longer than ${timeoutMs} ms (catastrophic backtracking?); pattern rejected`)
+    const why = coded('regex.timeout', { pattern: JSON.stringify(pattern), ms: timeoutMs })
+    super(why.text)
     this.name = 'RegexTimeoutError'
+    this.messageCode = why.messageCode
+    this.params = why.params
   }
 }
 

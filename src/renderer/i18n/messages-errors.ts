@@ -323,6 +323,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'regex.invalid': '无效的正则表达式：{why}',
   'regex.nested_quantifier': '嵌套量词：分组“{group}”重复了本身已在重复的内容（灾难性回溯）',
   'regex.overlapping_alternation': '分支有重叠的重复选择“{group}”（灾难性回溯）',
+  'regex.timeout': '匹配模式 {pattern} 超过了 {ms} 毫秒（灾难性回溯？）；已拒绝该模式',
+  'learned.no_trigger_pattern': '没有 trigger_pattern：这个技能永远不会被匹配',
   // base URL and the model server
   'url.empty': '接口地址为空',
   'url.not_a_url': '接口地址不是有效的 URL（应类似 {example}）',

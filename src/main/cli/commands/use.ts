@@ -4,6 +4,11 @@ import { stepToNative } from '../../formats/learned-steps'
 import { buildStepPlan } from '../../formats/learned-plan'
 import { matchTriggers, type TriggerSkill } from '../../formats/matcher'
 import { loadSkillTree } from '../../formats/tree'
+import { coded } from '../../../shared/error-codes'
+import { codedReason } from '../../../shared/coded-reason'
+
+/** A learned skill without a trigger pattern (errors[] of --json: the words as before, the code beside them). */
+const NO_TRIGGER = coded('learned.no_trigger_pattern')
 
 export const command: CliCommand = {
   name: 'use',
@@ -19,7 +24,7 @@ export const command: CliCommand = {
     const triggers: TriggerSkill[] = []
     for (const s of skills) {
       if (!s.skill.trigger_pattern) {
-        errors.push({ path: s.path, reason: 'no trigger_pattern: the skill can never match' })
+        errors.push({ path: s.path, ...codedReason(NO_TRIGGER) })
         continue
       }
       const id = s.skill.learned_id ?? s.path
