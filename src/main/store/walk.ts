@@ -21,6 +21,14 @@ const MAX_DEPTH = 12
 const BOOKKEEPING_SKILL = coded('load.bookkeeping_skill')
 /** Why `walkSkillTree` passes over a link (its words predate the code: scripts read them). */
 const LINK_NOT_FOLLOWED = coded('load.link_not_followed')
+const FIFO = coded('load.fifo')
+const SOCKET = coded('load.socket')
+const DEVICE = coded('load.device')
+
+/** Why an entry that is neither a file, a folder nor a link is passed over (it is never opened: a FIFO would block). */
+function specialReason(e: fs.Dirent): CodedText {
+  return e.isFIFO() ? FIFO : e.isSocket() ? SOCKET : DEVICE
+}
 
 /** A skill file found in a library. */
 export interface Candidate {
@@ -93,7 +101,7 @@ export async function walkLibrary(root: string): Promise<LibraryWalk> {
         if (agiagentHere) skip(rel, coded('load.folder_like_skill'))
         subdirs.push(name)
       } else if (!SKIPPED_DIRS.has(relDir.split('/')[0] ?? '')) {
-        skip(rel, coded(e.isFIFO() ? 'load.fifo' : e.isSocket() ? 'load.socket' : 'load.device'))
+        skip(rel, specialReason(e))
       }
     }
     if (depth >= MAX_DEPTH) return
@@ -144,7 +152,8 @@ export interface TreeFile {
 }
 
 /**
- * Visits the regular files of a skill tree in name order: links (told to `onSkipped`, by code) and our temp files skipped, `SKIPPED_DIRS` not
+ * Visits the regular files of a skill tree in name order: links and special files (FIFOs, sockets, devices: never
+ * opened) told to `onSkipped` by code, our temp files skipped, `SKIPPED_DIRS` not
  * entered, nothing below a skill folder (one with a SKILL.md, the root's own excepted), at most 12 levels;
  * unreadable folders passed over. Shared by the `index.json` catalogue and the format importer.
  */
@@ -171,6 +180,8 @@ export async function walkSkillTree(root: string, onFile: (file: TreeFile) => vo
         if (!inSkillFolder && !SKIPPED_DIRS.has(entry.name)) await walk(abs, childRel, depth + 1)
       } else if (entry.isFile()) {
         onFile({ name: entry.name, abs, rel: childRel, depth, inSkillFolder })
+      } else {
+        onSkipped?.(childRel, specialReason(entry))
       }
     }
   }
