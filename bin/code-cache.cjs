@@ -6,18 +6,56 @@
 // Safe by construction: a cache file is found by the hash of the very text being loaded (an edited chunk has no
 // cache), and V8 itself refuses data made by another V8 version or with other flags (the chunk is then compiled
 // as usual). Nothing is written outside training: a command only reads.
+// Hashing needs node:crypto, whose loading is a few milliseconds of every command. So training also records each
+// chunk's file as it was (inode, size, mtime, ctime: git's test of an unchanged file) beside its cache name
+// (stat-keys.json): a chunk whose file still has that key takes its name from there. Any write to the file moves
+// its ctime, which no tool can set back; a key recorded within STAT_KEY_TICK_MS of the file's last change is not
+// trusted (a write in the same clock tick). Anything else is hashed as before.
 'use strict'
 const Module = require('node:module')
 const vm = require('node:vm')
 const fs = require('node:fs')
 const path = require('node:path')
-const { hash } = require('node:crypto')
 
 const CACHE_DIR = 'code-cache'
+const STAT_KEYS = 'stat-keys.json'
+/** How long after a file's last change its recorded key is trusted (coarse filesystem clocks tick in 2 s). */
+const STAT_KEY_TICK_MS = 2000
 
 /** sha1 hex of a chunk's text: the name of its cache file. */
 function cacheName(content) {
+  const { hash } = require('node:crypto')
   return `${hash('sha1', content, 'hex')}.bin`
+}
+
+/** A file's identity and last change, as training records it. */
+function statKey(st) {
+  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`
+}
+
+/** The recorded keys: chunk path (under the out folder) → { key, name }, and when they were written. */
+function readStatKeys(cacheDir) {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(path.join(cacheDir, STAT_KEYS), 'utf8'))
+    if (parsed && typeof parsed.writtenAt === 'number' && parsed.files && typeof parsed.files === 'object') return parsed
+  } catch {
+    // none yet, or unreadable: every chunk is hashed
+  }
+  return { writtenAt: 0, files: {} }
+}
+
+/**
+ * The cache file name of a chunk: from its recorded key when its file is unchanged since training, else its hash;
+ * null when training recorded keys but none for this chunk (it never ran in training, so it has no cache).
+ */
+function nameOf(content, filename, rel, keys) {
+  const known = Object.prototype.hasOwnProperty.call(keys.files, rel) ? keys.files[rel] : undefined
+  if (!known && keys.writtenAt > 0) return null
+  if (known && typeof known.name === 'string' && /^[0-9a-f]{40}\.bin$/.test(known.name)) {
+    const st = fs.statSync(filename, { throwIfNoEntry: false })
+    if (st && statKey(st) === known.key && st.ctimeMs + STAT_KEY_TICK_MS <= keys.writtenAt) return known.name
+  }
+  return cacheName(content)
 }
 
 /**
@@ -29,16 +67,19 @@ function useCodeCache(outDir) {
   const prefix = path.resolve(outDir) + path.sep
   const cacheDir = path.join(prefix, CACHE_DIR)
   const training = process.env.SKILLBENCH_CODE_CACHE_TRAIN === '1'
+  const keys = training ? { writtenAt: 0, files: {} } : readStatKeys(cacheDir)
   const trained = []
   const compile = Module.prototype._compile
   Module.prototype._compile = function compileWithCache(content, filename) {
     // A chunk with a dynamic import() is left to Node: under vm.Script it needs an option Node 20 calls experimental
     // (with a warning on stderr). The CLI's hot chunks have none.
     if (!filename.startsWith(prefix) || !filename.endsWith('.js') || content.includes('import(')) return compile.call(this, content, filename)
-    const file = path.join(cacheDir, cacheName(content))
+    const rel = filename.slice(prefix.length)
+    const name = training ? cacheName(content) : nameOf(content, filename, rel, keys)
+    const file = name && path.join(cacheDir, name)
     let cachedData
     try {
-      cachedData = fs.readFileSync(file)
+      cachedData = file ? fs.readFileSync(file) : undefined
     } catch {
       cachedData = undefined
     }
@@ -52,7 +93,7 @@ function useCodeCache(outDir) {
     if (!cachedData) stats.missing++
     else if (script.cachedDataRejected) stats.rejected++
     else stats.used++
-    if (training) trained.push({ script, file })
+    if (training) trained.push({ script, file, filename, rel, name })
     const fn = script.runInThisContext({ displayErrors: true })
     return fn.call(this.exports, this.exports, requireFor(this), this, filename, path.dirname(filename))
   }
@@ -74,14 +115,29 @@ function requireFor(mod) {
   return req
 }
 
-/** Training's end: each chunk's bytecode as it stands now (every function that ran), written whole or not at all. */
+/**
+ * Training's end: each chunk's bytecode as it stands now (every function that ran), written whole or not at all;
+ * then the chunks' stat keys, added to those earlier runs recorded.
+ */
 function writeCaches(cacheDir, trained) {
   fs.mkdirSync(cacheDir, { recursive: true })
-  for (const { script, file } of trained) {
-    const tmp = `${file}.${process.pid}.tmp`
-    fs.writeFileSync(tmp, script.createCachedData())
-    fs.renameSync(tmp, file)
+  if (trained.length === 0) return
+  for (const { script, file } of trained) writeWhole(file, script.createCachedData())
+  const keys = readStatKeys(cacheDir)
+  // Taken before the stats: a file changed after this moment cannot be in the tick the keys are trusted for.
+  const now = Date.now()
+  for (const { filename, rel, name } of trained) {
+    const st = fs.statSync(filename, { throwIfNoEntry: false })
+    if (st) keys.files[rel] = { key: statKey(st), name }
   }
+  keys.writtenAt = now
+  writeWhole(path.join(cacheDir, STAT_KEYS), JSON.stringify(keys))
 }
 
-module.exports = { useCodeCache, cacheName, CACHE_DIR }
+function writeWhole(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(tmp, data)
+  fs.renameSync(tmp, file)
+}
+
+module.exports = { useCodeCache, cacheName, CACHE_DIR, STAT_KEYS }

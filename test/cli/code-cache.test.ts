@@ -13,14 +13,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 const ROOT = path.resolve(__dirname, '..', '..')
 const HOOK = path.join(ROOT, 'bin', 'code-cache.cjs')
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { cacheName, CACHE_DIR } = require(HOOK) as { cacheName: (content: string) => string; CACHE_DIR: string }
+const { cacheName, CACHE_DIR, STAT_KEYS } = require(HOOK) as { cacheName: (content: string) => string; CACHE_DIR: string; STAT_KEYS: string }
 
 let out: string
 
 /** Runs `entry` under the hook in a new node process; its stdout and the hook's count line. */
 function run(entry: string, env: NodeJS.ProcessEnv = {}): { stdout: string; stats: string; code: number | null } {
-  const script = `require(${JSON.stringify(HOOK)}).useCodeCache(${JSON.stringify(out)}); require(${JSON.stringify(path.join(out, entry))}).main()`
-  const r = spawnSync(process.execPath, ['-e', script], {
+  // PRINT_CRYPTO: whether node:crypto was loaded by the end (the hook hashes only what it cannot find by key).
+  // A script file, not `node -e` (which loads node:crypto itself).
+  const report = env.PRINT_CRYPTO ? "; process.stdout.write('crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\n')" : ''
+  const script = `require(${JSON.stringify(HOOK)}).useCodeCache(${JSON.stringify(out)}); require(${JSON.stringify(path.join(out, entry))}).main()${report}`
+  const runner = `${out}-run.cjs`
+  fs.writeFileSync(runner, script)
+  const r = spawnSync(process.execPath, [runner], {
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_CODE_CACHE_TRACE: '1', SKILLBENCH_CODE_CACHE_TRAIN: '', ...env }
   })
@@ -42,6 +47,7 @@ beforeEach(() => {
 
 afterEach(() => {
   fs.rmSync(out, { recursive: true, force: true })
+  fs.rmSync(`${out}-run.cjs`, { force: true })
 })
 
 describe('the code cache of compiled chunks', () => {
@@ -52,7 +58,7 @@ describe('the code cache of compiled chunks', () => {
 
     expect(run('entry.js', { SKILLBENCH_CODE_CACHE_TRAIN: '1' }).code).toBe(0)
     const files = fs.readdirSync(path.join(out, CACHE_DIR)).sort()
-    expect(files).toEqual([cacheName(CHUNK), cacheName("exports.word = () => 'one'\n")].sort())
+    expect(files).toEqual([cacheName(CHUNK), cacheName("exports.word = () => 'one'\n"), STAT_KEYS].sort())
 
     expect(run('entry.js')).toEqual({ stdout: 'one entry.js true\n', stats: 'used 2, rejected 0, missing 0', code: 0 })
   })
@@ -70,6 +76,38 @@ describe('the code cache of compiled chunks', () => {
     bytes.fill(7, 8)
     fs.writeFileSync(file, bytes)
     expect(run('entry.js')).toEqual({ stdout: 'one entry.js true\n', stats: 'used 1, rejected 1, missing 0', code: 0 })
+  })
+
+  it('finds an unchanged chunk’s cache by its file’s recorded key, without loading node:crypto; a changed file is hashed', () => {
+    // A round mtime (set back exactly below). The keys of files changed within the last 2 s are not trusted (a
+    // write in the same clock tick): wait that out.
+    const helper = path.join(out, 'helper.js')
+    fs.utimesSync(helper, 1_700_000_000, 1_700_000_000)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100)
+    run('entry.js', { SKILLBENCH_CODE_CACHE_TRAIN: '1' })
+    const keys = JSON.parse(fs.readFileSync(path.join(out, CACHE_DIR, STAT_KEYS), 'utf8')) as { files: Record<string, { name: string }> }
+    expect(keys.files['helper.js']!.name).toBe(cacheName("exports.word = () => 'one'\n"))
+    expect(run('entry.js', { PRINT_CRYPTO: '1' })).toEqual({ stdout: 'one entry.js true\ncrypto loaded: false\n', stats: 'used 2, rejected 0, missing 0', code: 0 })
+
+    // A chunk training never ran has no key and so no cache: compiled from its text, nothing hashed.
+    fs.writeFileSync(path.join(out, 'late.js'), "exports.main = () => process.stdout.write('late\\n')\n")
+    expect(run('late.js', { PRINT_CRYPTO: '1' })).toEqual({ stdout: 'late\ncrypto loaded: false\n', stats: 'used 0, rejected 0, missing 1', code: 0 })
+
+    // Rewritten with the same length, its mtime set back to the recorded one: the ctime moved, so it is hashed.
+    const before = fs.statSync(helper)
+    fs.writeFileSync(helper, "exports.word = () => 'two'\n")
+    fs.utimesSync(helper, 1_700_000_000, 1_700_000_000)
+    const after = fs.statSync(helper)
+    expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs])
+    expect(run('entry.js', { PRINT_CRYPTO: '1' })).toEqual({ stdout: 'two entry.js true\ncrypto loaded: true\n', stats: 'used 1, rejected 0, missing 1', code: 0 })
+  })
+
+  it('does not trust a key recorded in the same clock tick as the file’s last change: the chunk is hashed, its cache still used', () => {
+    run('entry.js', { SKILLBENCH_CODE_CACHE_TRAIN: '1' })
+    expect(run('entry.js', { PRINT_CRYPTO: '1' })).toEqual({ stdout: 'one entry.js true\ncrypto loaded: true\n', stats: 'used 2, rejected 0, missing 0', code: 0 })
+    // A damaged key file is no key file.
+    fs.writeFileSync(path.join(out, CACHE_DIR, STAT_KEYS), '{"writtenAt": "soon"')
+    expect(run('entry.js')).toEqual({ stdout: 'one entry.js true\n', stats: 'used 2, rejected 0, missing 0', code: 0 })
   })
 
   it('leaves a chunk with a dynamic import() to Node (vm.Script would need an experimental option for it)', () => {
