@@ -29,8 +29,10 @@ export interface InstallResult {
 export interface UpdateResult {
   checked: number
   proposals: { id: string; name: string; path: string; from: string; to: string; local_edit: boolean; conflicts: number; status: 'added' | 'exists' }[]
-  unchanged: { name: string; path: string; commit: string; note?: string }[]
-  failed: { name: string; path: string; reason: string }[]
+  /** `messageCode` + `params`: the note by code (why nothing is proposed although upstream moved). */
+  unchanged: { name: string; path: string; commit: string; note?: string; messageCode?: MessageCode; params?: MessageParams }[]
+  /** `messageCode` + `params`: the reason by code, when the failure carried one. */
+  failed: { name: string; path: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[]
 }
 
 export type DeployWhy = 'link' | 'other-library' | 'not-ours' | 'gone' | 'retired-drifted' | 'rewritten' | 'same-change' | 'already-learned' | 'drifted' | 'unproven'

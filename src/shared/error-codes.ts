@@ -550,6 +550,22 @@ export const MESSAGE_TEMPLATES = {
   'install.skillmd_unread': 'SKILL.md could not be read from the repository',
   'install.bad_folder_name': 'SKILL.md name "{name}" is not a valid folder name',
   'install.locked_mismatch': 'installed here at {here}, but {file} says {locked}: run skillbench update, or move the skill aside and install --locked again',
+  // install --locked: where a locked skill comes from, and why it is not as the lock says
+  'install.at_commit': '{source} at {commit}',
+  'install.at_commit_path': '{source} at {commit} ({path})',
+  'install.locked_at': '{at}: {reason}',
+  'install.locked_no_skill': 'no skill in that folder',
+  'install.locked_other_name': '{at}: the skill there is named {found}, the lock says {name}',
+  'install.locked_hash': 'the files at {at} hash to {got}, but the lock says {wanted}: refused (the lock or the source was changed)',
+  'install.locked_entry': '{name}: {reason}',
+  // skillbench update: why nothing is proposed, and what a proposal notes (evidence.notes)
+  'update.moved_unchanged': 'upstream moved to {commit} without changing this skill',
+  'update.already_in_library': 'upstream changes are already in the library',
+  'update.note_front_matter': 'front matter changed in both places, your version kept: {keys}',
+  'update.note_no_base': 'the installed upstream version could not be fetched again: both versions are kept for you to choose',
+  'update.note_binary': '{file} is a binary file changed upstream: not carried by this proposal (reinstall the skill to take it)',
+  'update.note_removed_upstream': '{file} was removed upstream and changed on the other side: your version kept',
+  'update.note_removed_here': '{file} was removed here and changed on the other side: your version kept',
   // memory (lessons and preferences)
   'memory.no_folder': 'this library has no memory folder yet: choose one on the Memory screen',
   'memory.auto_proposed': 'Memory: {n} proposal(s) from the same tasks (lessons, preferences, tool notes), waiting for review in Curate',

@@ -19,6 +19,17 @@ interface CompiledTemplate {
 
 let compiled: CompiledTemplate[] | null = null
 
+/**
+ * Fragments too general to read back from words ("{source} at {commit}" would take any sentence with "at" in it):
+ * they are only ever params of another message, reached by code.
+ */
+const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set(['install.at_commit', 'install.at_commit_path'])
+
+/** True when an English text of this code is read back through the table (see compile). */
+export function readBack(code: MessageCode): boolean {
+  return !BY_CODE_ONLY.has(code) && MESSAGE_TEMPLATES[code].replace(/\{\w+\}/g, '').length >= 3
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
@@ -40,7 +51,7 @@ function compile(): CompiledTemplate[] {
       }
     })
     // A template that is only params ("{text}") would match anything: it is reached by code, never by text.
-    if (literal < 3) continue
+    if (literal < 3 || BY_CODE_ONLY.has(code)) continue
     out.push({ code, pattern: new RegExp(`^${source}$`), names, literal })
   }
   // The most specific template first: "a skill with id {id} already exists" before "{path} already exists".

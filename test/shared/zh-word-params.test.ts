@@ -21,7 +21,12 @@ const WORD_PARAMS: Array<[MessageCode, string, MessageCode[]]> = [
   ['install.no_skills', 'folder', ['install.repo_root']],
   ['install.skipped_in', 'where', ['install.root_folder']],
   ['install.same_name', 'first', ['install.its_root']],
-  ['copy.extension', 'ext', ['copy.no_extension']]
+  ['copy.extension', 'ext', ['copy.no_extension']],
+  ['install.fetching_locked', 'at', ['install.at_commit', 'install.at_commit_path']],
+  ['install.locked_at', 'at', ['install.at_commit', 'install.at_commit_path']],
+  ['install.locked_at', 'reason', ['install.locked_no_skill']],
+  ['install.locked_other_name', 'at', ['install.at_commit', 'install.at_commit_path']],
+  ['install.locked_hash', 'at', ['install.at_commit', 'install.at_commit_path']]
 ]
 
 const CJK = '[\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef“”]'

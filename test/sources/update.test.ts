@@ -69,7 +69,7 @@ describe('update proposals', () => {
     const report = await updateFromSources({ library: lib, cwd: tmp, env })
     expect(report.checked).toBe(2)
     expect(report.failed).toEqual([])
-    expect(report.unchanged).toEqual([{ name: 'csv', path: 'csv/SKILL.md', commit: to, note: expect.stringContaining('without changing this skill') }])
+    expect(report.unchanged).toEqual([{ name: 'csv', path: 'csv/SKILL.md', commit: to, note: expect.stringContaining('without changing this skill'), messageCode: 'update.moved_unchanged', params: { commit: to.slice(0, 12) } }])
     expect(report.proposals).toEqual([{ id: expect.stringMatching(/^update-\d+-[0-9a-f]{12}$/), name: 'pdf', path: 'pdf/SKILL.md', from, to, local_edit: false, conflicts: 0, status: 'added' }])
     // nothing in the library changed (the plan is bookkeeping)
     expect(read('pdf/SKILL.md')).toBe(installedText)

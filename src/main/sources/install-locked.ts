@@ -9,12 +9,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { coded, codedLine, refOf, type CodedLine } from '../../shared/error-codes'
+import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText } from '../../shared/error-codes'
+import { reasonOf } from '../../shared/api-error'
 import { auditIncoming, highOf } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
-import { prepareInstall, writeInstalls, type InstallReport, type PreparedInstall } from './install'
+import { prepareInstall, writeInstalls, type InstallReport, type PreparedInstall, type SkippedSkill } from './install'
 import { fetchCommit } from './repo-cache'
 import { cleanSubdir } from './repo-skills'
 import { parseSource } from './source-spec'
@@ -30,13 +31,20 @@ export interface LockedInstallOptions extends GitLimits {
 
 /** `install --locked --json`: the install report, and the skills that are not as the lock says (exit 1). */
 export interface LockedInstallReport extends InstallReport {
-  mismatched: { name: string; reason: string }[]
+  mismatched: SkippedSkill[]
+}
+
+/** A skill that is not as the lock says: its reason in English and by code (the message of LockMismatchError lists them). */
+function failedOf(name: string, reason: CodedText): SkippedSkill {
+  return { name, reason: reason.text, ...refOf(reason) }
 }
 
 /** Thrown when a fetched skill's files differ from the lock: nothing was written. */
 export class LockMismatchError extends SourceError {
-  constructor(readonly mismatched: { name: string; reason: string }[]) {
-    super('invalid', coded('source.lock_mismatch', { file: SKILLS_LOCK_FILE, skills: mismatched.map((m) => `${m.name}: ${m.reason}`).join('; ') }))
+  constructor(readonly mismatched: SkippedSkill[]) {
+    // each skill by code (its reason nested), joined as before: "name: reason; name: reason"
+    const skills = mismatched.length > 0 ? refOf(codedList(mismatched.map((m) => coded('install.locked_entry', { name: m.name, reason: m.messageCode ? { messageCode: m.messageCode, params: m.params ?? {} } : m.reason })))) : ''
+    super('invalid', coded('source.lock_mismatch', { file: SKILLS_LOCK_FILE, skills }))
     this.name = 'LockMismatchError'
   }
 }
@@ -58,7 +66,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal, onProgress: opts.onProgress }
   const prepared: PreparedInstall[] = []
-  const failed: { name: string; reason: string }[] = []
+  const failed: SkippedSkill[] = []
   for (const name of names) {
     const e = entries[name]!
     if (e.retired) {
@@ -66,7 +74,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       report.skipped.push({ name, reason: why.text, ...refOf(why) })
       continue
     }
-    const at = `${e.source} at ${e.commit.slice(0, 12)}${e.path ? ` (${e.path})` : ''}`
+    const at = refOf(e.path ? coded('install.at_commit_path', { source: e.source, commit: e.commit.slice(0, 12), path: e.path }) : coded('install.at_commit', { source: e.source, commit: e.commit.slice(0, 12) }))
     try {
       const spec = parseSource(e.source, opts.cwd)
       opts.onProgress?.(codedLine('install.fetching_locked', { name, at }))
@@ -76,16 +84,17 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       const one = await prepareInstall(spec, { ...fetched, ref: e.ref }, cleanSubdir(e.path), undefined, fetchOpts)
       const c = one.candidates.find((x) => x.repoDir === e.path)
       if (!c) {
-        const why = one.skipped.find((s) => s.reason.startsWith(`${e.path || '(repository root)'}:`))?.reason
-        failed.push({ name, reason: `${at}: ${why ?? 'no skill in that folder'}` })
+        const skip = one.skipped.find((s) => s.reason.startsWith(`${e.path || '(repository root)'}:`))
+        const why = skip ? (skip.messageCode ? { messageCode: skip.messageCode, params: skip.params ?? {} } : skip.reason) : refOf(coded('install.locked_no_skill'))
+        failed.push(failedOf(name, coded('install.locked_at', { at, reason: why })))
         continue
       }
       if (c.name !== name) {
-        failed.push({ name, reason: `${at}: the skill there is named ${c.name}, the lock says ${name}` })
+        failed.push(failedOf(name, coded('install.locked_other_name', { at, found: c.name, name })))
         continue
       }
       if (c.hash !== e.hash) {
-        failed.push({ name, reason: `the files at ${at} hash to ${c.hash}, but the lock says ${e.hash}: refused (the lock or the source was changed)` })
+        failed.push(failedOf(name, coded('install.locked_hash', { at, got: c.hash, wanted: e.hash })))
         continue
       }
       const findings = auditIncoming(c.name, c.skillText, c.files)
@@ -107,7 +116,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       }
       prepared.push({ ...one, candidates: [c], skipped: [] })
     } catch (err) {
-      failed.push({ name, reason: `${at}: ${(err as Error).message}` })
+      failed.push(failedOf(name, coded('install.locked_at', { at, reason: reasonOf(err) })))
     }
   }
   if (failed.length > 0) throw new LockMismatchError(failed)

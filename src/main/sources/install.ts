@@ -215,7 +215,7 @@ export interface WriteInstallOptions {
    * `install --locked`: a skill already in the library from the same repository folder at the same commit counts
    * as installed; at another commit it goes to `mismatched`. Skills are recorded in the lock as they are.
    */
-  mismatched?: { name: string; reason: string }[]
+  mismatched?: SkippedSkill[]
 }
 
 /** Writes prepared skills into the library and records them in `skills.lock`, all under the library lock. */

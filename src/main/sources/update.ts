@@ -23,7 +23,8 @@ import { ensureCommit, fetchCommit, listTree, readBlobs, type FetchedCommit } fr
 import { findRepoSkills, LINK_MODE } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { keepBoth, mergeFrontMatter, mergeText, sameContent } from './three-way'
-import { coded, codedLine, type CodedLine } from '../../shared/error-codes'
+import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageRef } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
 
 export interface UpdateOptions extends GitLimits {
   library: string
@@ -38,8 +39,16 @@ export interface UpdateReport {
   /** Installed skills looked at. */
   checked: number
   proposals: { id: string; name: string; path: string; from: string; to: string; local_edit: boolean; conflicts: number; status: 'added' | 'exists' }[]
-  unchanged: { name: string; path: string; commit: string; note?: string }[]
-  failed: { name: string; path: string; reason: string }[]
+  /** `note` says why nothing is proposed although upstream moved; `messageCode` + `params`: that note by code. */
+  unchanged: ({ name: string; path: string; commit: string; note?: string } & Partial<MessageRef>)[]
+  /** `reason` in English as always, `messageCode` + `params` beside it when the failure carried a code. */
+  failed: ({ name: string; path: string; reason: string } & Partial<MessageRef>)[]
+}
+
+/** A skill that could not be checked: the error's English as the reason, its code beside it when it has one. */
+function failedOf(skill: Skill, err: unknown): UpdateReport['failed'][number] {
+  const reason = err instanceof Error ? err.message : String(err)
+  return { name: skill.title, path: skill.path, reason, ...(codedFieldsOf(err) ?? {}) }
 }
 
 interface Installed {
@@ -115,7 +124,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
       opts.onProgress?.(codedLine('install.fetching_at', { source: repo, ref }))
       fetched = await fetchCommit(spec, ref === 'HEAD' ? undefined : ref, fetchOpts)
     } catch (err) {
-      for (const m of members) report.failed.push({ name: m.skill.title, path: m.skill.path, reason: (err as Error).message })
+      for (const m of members) report.failed.push(failedOf(m.skill, err))
       continue
     }
     for (const m of members) {
@@ -126,10 +135,10 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
           continue
         }
         const proposal = await proposeUpdate(library, m, spec, fetched, fetchOpts, lock)
-        if ('note' in proposal) report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit, note: proposal.note })
+        if ('note' in proposal) report.unchanged.push({ name: m.skill.title, path: m.skill.path, commit: fetched.commit, note: proposal.note.text, ...refOf(proposal.note) })
         else proposals.push(proposal.proposal)
       } catch (err) {
-        report.failed.push({ name: m.skill.title, path: m.skill.path, reason: (err as Error).message })
+        report.failed.push(failedOf(m.skill, err))
       }
     }
   }
@@ -144,7 +153,7 @@ export async function updateFromSources(opts: UpdateOptions): Promise<UpdateRepo
 }
 
 /** The update proposal of one skill, or a note saying why there is none. */
-async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }, lock: SkillsLock | null): Promise<{ proposal: Proposal } | { note: string }> {
+async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSpec, fetched: FetchedCommit, opts: GitLimits & { env?: NodeJS.ProcessEnv }, lock: SkillsLock | null): Promise<{ proposal: Proposal } | { note: CodedText }> {
   const next: SkillSource = { ...m.source, commit: fetched.commit, ref: m.source.ref }
   delete next.risk // an allowance was for the old version's findings; the new one gets its own below
   const upstream = await upstreamFiles(fetched, fetched.commit, m.source.path, opts)
@@ -152,13 +161,14 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
   const hasBase = await ensureCommit(spec, fetched.repoDir, m.source.commit, opts)
   const base = hasBase ? await upstreamFiles(fetched, m.source.commit, m.source.path, opts) : null
   if (base && [...new Set([...base.oids.keys(), ...upstream.oids.keys()])].every((rel) => base.oids.get(rel) === upstream.oids.get(rel))) {
-    return { note: `upstream moved to ${fetched.commit.slice(0, 12)} without changing this skill` }
+    return { note: coded('update.moved_unchanged', { commit: fetched.commit.slice(0, 12) }) }
   }
   const labels = { ours: 'library (your version)', theirs: `upstream ${fetched.commit.slice(0, 12)}` }
   const dir = path.posix.dirname(m.skill.path)
   const changes: FileChange[] = []
   let conflicts = 0
-  const notes: string[] = []
+  // what the proposal cannot carry or chose for the person, by code (evidence.notes keeps their English)
+  const notes: CodedText[] = []
 
   // SKILL.md
   const u1Text = textOf(upstream.skillMd)
@@ -178,8 +188,8 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
     const body = baseOk ? mergeText(u0.file.body, local.file.body, u1.file.body, labels) : keepBoth(local.file.body, u1.file.body, labels)
     const fm = baseOk ? mergeFrontMatter(u0.file.data, local.file.data, u1.file.data) : { changes: [] as FrontMatterChange[], conflicts: [] as string[] }
     conflicts += body.conflicts + fm.conflicts.length
-    if (fm.conflicts.length > 0) notes.push(`front matter changed in both places, your version kept: ${fm.conflicts.join(', ')}`)
-    if (!baseOk) notes.push('the installed upstream version could not be fetched again: both versions are kept for you to choose')
+    if (fm.conflicts.length > 0) notes.push(coded('update.note_front_matter', { keys: fm.conflicts.join(', ') }))
+    if (!baseOk) notes.push(coded('update.note_no_base'))
     after = rewriteSkillFile(local.file, [...fm.changes, { path: [...SOURCE_KEY_PATH], value: { ...next } }], body.text)
   }
   if (after !== m.text) changes.push({ path: m.skill.path, before: m.text, after })
@@ -197,7 +207,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
     const curText = cur === null ? null : textOf(cur)
     const b1Text = b1 === null ? null : textOf(b1)
     if ((cur !== null && curText === null) || (b1 !== null && b1Text === null)) {
-      notes.push(`${rel} is a binary file changed upstream: not carried by this proposal (reinstall the skill to take it)`)
+      notes.push(coded('update.note_binary', { file: rel }))
       continue
     }
     const untouched = base ? eq(cur, b0) : cur === null
@@ -208,7 +218,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
     }
     // changed here and upstream
     if (b1Text === null || curText === null) {
-      notes.push(`${rel} was ${b1Text === null ? 'removed upstream' : 'removed here'} and changed on the other side: your version kept`)
+      notes.push(coded(b1Text === null ? 'update.note_removed_upstream' : 'update.note_removed_here', { file: rel }))
       continue
     }
     const b0Text = b0 === null ? null : textOf(b0)
@@ -216,7 +226,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
     conflicts += merged.conflicts
     if (merged.text !== curText) changes.push({ path: where, before: curText, after: merged.text })
   }
-  if (changes.length === 0) return { note: notes.length > 0 ? notes.join('; ') : 'upstream changes are already in the library' }
+  if (changes.length === 0) return { note: notes.length > 0 ? codedList(notes) : coded('update.already_in_library') }
   const from = m.source.commit.slice(0, 12)
   const to = fetched.commit.slice(0, 12)
   const risk = auditUpdate(m, u1Text!, upstream.files, base ? { text: u0Text ?? '', files: base.files } : null)
@@ -247,7 +257,8 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
         to: fetched.commit,
         local_edit: localEdited,
         conflicts,
-        ...(notes.length > 0 ? { notes } : {}),
+        // the notes in English (as before) and by code, in the same order (a UI words them in its language)
+        ...(notes.length > 0 ? { notes: notes.map((n) => n.text), note_refs: notes.map(refOf) } : {}),
         // skills.lock moves to the new commit when (and only when) this proposal is accepted
         ...lockEvidence(m, fetched.commit, upstream.hash, lock, risk.risk ? riskRecord(risk.findings, `the reviewer who accepted update-${m.skill.skill_id}-${to}`) : undefined),
         // the audit of the upstream version: what it adds that is high is what the reviewer allows by accepting

@@ -6,7 +6,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 import { splitFrontMatter } from '../editor/front-matter'
 
 const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
@@ -72,7 +72,7 @@ export function ProvenancePanel(props: { library: string; text: string; skillPat
               </button>
             </>
           ) : failed ? (
-            t('source.failedOne', { reason: translateText(failed.reason, lang) })
+            t('source.failedOne', { reason: translateLine(failed, failed.reason, lang) })
           ) : (
             t('source.upToDate')
           )}
