@@ -228,18 +228,25 @@ export async function convertTree(sourceDir: string, targetDir: string, to: Form
     }
     try {
       await writeInside(target, file.rel, file.text, Boolean(opts.overwrite))
-      for (const copy of file.copies) {
+    } catch (err) {
+      report.skipped.push(skippedFile(skill.path, file.rel, writeFailure(err)))
+      continue
+    }
+    // The skill's file is written: it is reported so even when one of its resources fails (that one is skipped).
+    report.written.push({ from: skill.path, to: file.rel, format: to })
+    for (const copy of file.copies) {
+      const from = path.relative(source, copy.fromAbs).split(path.sep).join('/')
+      try {
         const st = await fs.promises.lstat(copy.fromAbs)
         if (!st.isFile()) continue
         if (!opts.overwrite && (await exists(path.join(target, copy.rel)))) {
-          report.skipped.push(skippedFile(path.relative(source, copy.fromAbs).split(path.sep).join('/'), copy.rel, EXISTS))
+          report.skipped.push(skippedFile(from, copy.rel, EXISTS))
           continue
         }
         await writeInside(target, copy.rel, await fs.promises.readFile(copy.fromAbs), Boolean(opts.overwrite))
+      } catch (err) {
+        report.skipped.push(skippedFile(from, copy.rel, writeFailure(err)))
       }
-      report.written.push({ from: skill.path, to: file.rel, format: to })
-    } catch (err) {
-      report.skipped.push(skippedFile(skill.path, file.rel, writeFailure(err)))
     }
   }
   if (to === 'skill-md') {
