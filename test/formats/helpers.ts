@@ -47,3 +47,17 @@ export function snapshot(dir: string): Record<string, string> {
   walk(dir)
   return out
 }
+
+/**
+ * Runs `fn` as a user a chmod 000 file stops: as it is, or, when the tests run as root (which reads anything), with
+ * the effective uid of nobody (65534) for the call, root again after it. The folders it reads must be 0755.
+ */
+export async function withoutRoot<T>(fn: () => Promise<T>): Promise<T> {
+  if (process.getuid?.() !== 0 || !process.seteuid) return fn()
+  process.seteuid(65534)
+  try {
+    return await fn()
+  } finally {
+    process.seteuid(0)
+  }
+}

@@ -37,9 +37,17 @@ export interface FormatLoadError {
   params?: MessageParams
 }
 
-/** A format load error from what was thrown: its words and, beside them, its code. */
-function formatLoadError(path: string, err: unknown): FormatLoadError {
-  return { path, reason: err instanceof Error ? err.message : String(err), ...codedFieldsOf(err) }
+/**
+ * A format load error from what was thrown: its words and, beside them, its code — the error's own, else the file
+ * system's failure (EACCES, EIO…: its words as `format.cannot_read`) or anything else as `format.load_failed`,
+ * both keeping the words as they were.
+ */
+export function formatLoadError(path: string, err: unknown): FormatLoadError {
+  const reason = err instanceof Error ? err.message : String(err)
+  const fields = codedFieldsOf(err)
+  if (fields) return { path, reason, ...fields }
+  const errno = (err as NodeJS.ErrnoException | null)?.code
+  return { path, ...codedReason(coded(typeof errno === 'string' ? 'format.cannot_read' : 'format.load_failed', { detail: reason })) }
 }
 
 export type AnyRecord =

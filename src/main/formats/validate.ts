@@ -4,9 +4,8 @@ import path from 'node:path'
 import { FormatError, type FormatId } from './model'
 import type { Problem } from './skill-md'
 import { buildSkillIndex, indexFileFor, readSkillIndex, serializeSkillIndex } from './skill-index'
-import { formatFromName, loadSkillFile, loadSkillTree } from './tree'
+import { formatFromName, formatLoadError, loadSkillFile, loadSkillTree } from './tree'
 import { coded, type CodedText } from '../../shared/error-codes'
-import { codedFieldsOf } from '../../shared/api-error'
 
 /** A finding with its English and its code (the app and `validate --json` read the code). */
 function problem(level: Problem['level'], c: CodedText): Problem {
@@ -51,7 +50,8 @@ export async function validatePath(target: string): Promise<ValidationReport> {
       const loaded = await loadSkillFile({ format, path: path.basename(target), abs: path.resolve(target) })
       return summarize(path.dirname(path.resolve(target)), [{ path: loaded.path, format: loaded.format, ok: !loaded.problems.some((p) => p.level === 'error'), problems: loaded.problems }])
     } catch (err) {
-      return summarize(path.dirname(path.resolve(target)), [{ path: path.basename(target), format, ok: false, problems: [{ level: 'error', message: (err as Error).message, ...codedFieldsOf(err) }] }])
+      const e = formatLoadError(path.basename(target), err)
+      return summarize(path.dirname(path.resolve(target)), [{ path: e.path, format, ok: false, problems: [{ level: 'error', message: e.reason, messageCode: e.messageCode, params: e.params }] }])
     }
   }
   const root = await fs.promises.realpath(target)
