@@ -302,6 +302,11 @@ export const MESSAGE_TEMPLATES = {
   'format.not_skill_name_here': 'not a skill file name (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)',
   'format.not_skill_name': 'not a skill file name: {name}',
   'format.not_mapping': '{what}: the YAML is not a mapping of keys to values',
+  // why gen-commands makes no command of a script (commands-gen.ts: report.skipped[], the words as before, the code beside them)
+  'commands.not_regular': 'not a regular file of at most {mb} MB',
+  'commands.unknown_script': 'not a script we know how to run (py, sh, bash, zsh, js, mjs, cjs, ts, rb, pl, or a shebang)',
+  'commands.taken': 'another script already makes {command}',
+  'commands.not_ours': '{command} already exists in {bin} and was not made by skillbench: left alone',
   'format.windows_commands': "skill commands use ':' in file names and sh wrappers, which Windows does not support; run this on Linux or macOS (or WSL)",
   'format.not_regular': 'not a regular file (symbolic links are not followed): {path}',
   'format.changed_since_read': '{name} changed on disk since it was read: reload it before editing',

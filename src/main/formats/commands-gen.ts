@@ -10,7 +10,8 @@
  * Windows caveat: ':' is not allowed in NTFS file names and sh wrappers do not run there; generation refuses
  * on win32 with a clear message (Linux and macOS are fine).
  */
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -18,7 +19,7 @@ import { moveNoClobber, writeFileAtomic } from '../store/atomic'
 import { decodeSkillBytes } from '../store/skill-file'
 import { FormatError } from './model'
 import { extractScriptDoc, interpreterFor } from './script-doc'
-import { loadSkillTree } from './tree'
+import { loadSkillTree, type FormatLoadError } from './tree'
 
 export const MANIFEST_FILE = '.skillbench-commands.json'
 export const STALE_DIR = '.skillbench-stale'
@@ -39,7 +40,24 @@ export interface CommandsReport {
   unchanged: GeneratedCommand[]
   /** Stale wrappers moved to `.skillbench-stale/`. */
   movedAside: { command: string; to: string }[]
-  skipped: { path: string; reason: string }[]
+  skipped: SkippedScript[]
+}
+
+/** A script (or skill file) made no command: why in words (`reason`, what scripts read) and by code beside them. */
+export interface SkippedScript {
+  path: string
+  reason: string
+  messageCode: MessageCode
+  params: MessageParams
+}
+
+function skippedScript(where: string, why: CodedText): SkippedScript {
+  return { path: where, ...codedReason(why) }
+}
+
+/** A skill file that did not load: its words, by the code the loader gave (every one carries one). */
+function unloadable(e: FormatLoadError): SkippedScript {
+  return e.messageCode && e.params ? { path: e.path, reason: e.reason, messageCode: e.messageCode, params: e.params } : skippedScript(e.path, coded('format.load_failed', { detail: e.reason }))
 }
 
 interface Manifest {
@@ -109,7 +127,7 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
   const manifest = await readManifest(bin)
   const next: Manifest = { version: 1, commands: {} }
   const { skills, errors } = await loadSkillTree(await fs.promises.realpath(libraryDir), 'skill-md')
-  for (const e of errors) report.skipped.push({ path: e.path, reason: e.reason })
+  for (const e of errors) report.skipped.push(unloadable(e))
   for (const loaded of skills) {
     const skillDir = path.dirname(loaded.abs)
     const skillName = path.basename(skillDir)
@@ -120,7 +138,7 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
       const where = `${path.posix.dirname(loaded.path)}/${rel}`
       const st = await fs.promises.lstat(abs)
       if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) {
-        report.skipped.push({ path: where, reason: 'not a regular file of at most 1 MB' })
+        report.skipped.push(skippedScript(where, coded('commands.not_regular', { mb: MAX_SCRIPT_BYTES / (1024 * 1024) })))
         continue
       }
       const bytes = await fs.promises.readFile(abs)
@@ -128,12 +146,12 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
       const text = decoded.ok ? decoded.text : ''
       const interpreter = decoded.ok ? interpreterFor(fileName, text) : null
       if (!interpreter) {
-        report.skipped.push({ path: where, reason: 'not a script we know how to run (py, sh, bash, zsh, js, mjs, cjs, ts, rb, pl, or a shebang)' })
+        report.skipped.push(skippedScript(where, coded('commands.unknown_script')))
         continue
       }
       const command = `skill:${skillName}:${toolName(fileName)}`
       if (next.commands[command]) {
-        report.skipped.push({ path: where, reason: `another script already makes ${command}` })
+        report.skipped.push(skippedScript(where, coded('commands.taken', { command })))
         continue
       }
       const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -148,7 +166,7 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
         current = null
       }
       if (current !== null && !(await isOurs(target))) {
-        report.skipped.push({ path: where, reason: `${command} already exists in ${bin} and was not made by skillbench: left alone` })
+        report.skipped.push(skippedScript(where, coded('commands.not_ours', { command, bin })))
         continue
       }
       next.commands[command] = { script: abs, sha256 }
