@@ -71,6 +71,19 @@ export type SkillSummary = Omit<Skill, 'body'> & { preview: string; bodyChars: n
 export interface SkillListResult {
   skills: SkillSummary[]
   errors: LoadError[]
+  /**
+   * What went wrong with the library as a whole that Skillbench could not set right itself (an interrupted change
+   * that could not be rolled back, index.json that could not be updated): English `message`, and by code beside it.
+   * Absent when there is none.
+   */
+  problems?: LibraryProblem[]
+}
+
+/** A problem of a whole library, as `skills.list` reports it (a CodedLine: English `message` + its code). */
+export interface LibraryProblem {
+  message: string
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 /** One skill with its full file text, for the editor. */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../src/shared/api'
+import { ApiError, type LibraryProblem } from '../../src/shared/api'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -132,6 +132,52 @@ describe('Skills screen', () => {
     fail = false
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
     expect(await screen.findAllByTestId('skill-row')).toHaveLength(1)
+  })
+})
+
+describe('problems of the whole library', () => {
+  // as skills.list sends them: recovery's problem with the undo's problem nested, and index.json's with the store's reason
+  const problems: LibraryProblem[] = [
+    {
+      message: 'tx-1: csv-report/SKILL.md matches neither its old nor its new text',
+      messageCode: 'review.recover_failed',
+      params: { id: 'tx-1', problems: { messageCode: 'review.undo_neither', params: { path: 'csv-report/SKILL.md' } } }
+    },
+    { message: 'index.json could not be updated: index.json: is a symbolic link (never written through)', messageCode: 'index.not_updated', params: { reason: { messageCode: 'file.problem', params: { path: 'index.json', reason: { messageCode: 'file.why_symlink_write', params: {} } } } } }
+  ]
+
+  function withProblems(lang: 'en' | 'zh') {
+    const { api } = setup(2)
+    const list = api.handlers['skills.list']!
+    api.handlers['skills.list'] = async (input) => ({ ...(await list(input)), problems })
+    const settings = api.handlers['settings.get']!
+    api.handlers['settings.get'] = async (input) => ({ ...(await settings(input)), language: lang })
+    return api
+  }
+
+  it('shows them above the list, each worded by its code', async () => {
+    renderApp(withProblems('en'), { screen: 'skills' })
+    const notice = await screen.findByTestId('library-problems')
+    expect(notice.getAttribute('role')).toBe('status')
+    expect(within(notice).getAllByTestId('library-problem').map((li) => li.textContent)).toEqual(problems.map((p) => p.message))
+    expect(await screen.findAllByTestId('skill-row')).toHaveLength(2)
+  })
+
+  it('in Chinese by code, nested reasons too', async () => {
+    renderApp(withProblems('zh'), { screen: 'skills' })
+    const notice = await screen.findByTestId('library-problems')
+    await waitFor(() => expect(notice.textContent).toContain('此技能库中有 Skillbench 无法自行处理的问题'))
+    expect(within(notice).getAllByTestId('library-problem').map((li) => li.textContent)).toEqual([
+      'tx-1：csv-report/SKILL.md 既不是修改前的内容，也不是修改后的内容',
+      '无法更新 index.json：index.json：是符号链接（从不通过它写入）'
+    ])
+  })
+
+  it('shows no notice when there is none', async () => {
+    const { api } = setup(2)
+    renderApp(api, { screen: 'skills' })
+    expect(await screen.findAllByTestId('skill-row')).toHaveLength(2)
+    expect(screen.queryByTestId('library-problems')).toBeNull()
   })
 })
 

@@ -1,4 +1,4 @@
-import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
+import type { CodedText, MessageCode, MessageParams, MessageRef } from '../../shared/error-codes'
 import type { Skill, SkillFormat, SkillList, SkillMeta } from '../../shared/types'
 
 /** Why a store operation failed; every code maps to a clear, one-line message. */
@@ -162,6 +162,8 @@ export interface SkillLibrary extends SkillStore {
   readonly version: number
   /** Why the library's index.json could not be kept in sync by the last write (undefined when fine or absent). */
   readonly indexJsonProblem: string | undefined
+  /** The same by code (index.*), for a screen to word it. */
+  readonly indexJsonProblemRef?: MessageRef
   /**
    * Files another module wrote into the library under its lock (e.g. skills installed from git): reload them,
    * announce them to other processes through the ledger, and keep index.json in step.

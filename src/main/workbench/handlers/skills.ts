@@ -38,9 +38,13 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
       if (!info.exists) {
         return { skills: [], errors: [] }
       }
+      const root = await fsp.realpath(info.path)
+      // first: finishing a change a crash interrupted may put files back before they are listed
+      const problems = (await core.libraryProblems?.(root)) ?? []
       // From the library's search index (warm from the cache folder): the rows without opening the store, which
       // reads every file.
-      return core.listSkills(await fsp.realpath(info.path), includeLegacy ?? false)
+      const list = await core.listSkills(root, includeLegacy ?? false)
+      return problems.length > 0 ? { ...list, problems } : list
     },
 
     'skills.get': async ({ library, skillId, includeLegacy }) => {

@@ -164,6 +164,19 @@ export function SkillsScreen(): React.JSX.Element {
         </div>
       )}
       {usage.error && <ErrorNotice error={usage.error} action="usage.failedLoad" onRetry={() => void usage.refetch()} />}
+      {(list.data?.problems?.length ?? 0) > 0 && (
+        // the library as a whole: an interrupted change recovery could not undo, index.json not updated (by code)
+        <div className="banner banner-warn library-problems" role="status" data-testid="library-problems">
+          <strong>{t('skills.problems')}</strong>
+          <ul>
+            {list.data!.problems!.map((p, i) => (
+              <li key={i} data-testid="library-problem">
+                {translateLine(p, p.message, lang)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {(list.data?.errors.length ?? 0) > 0 && (
         <details className="load-errors" open={route.screen === 'skills' && route.showErrors ? true : undefined} data-testid="load-errors">
           <summary>{t('skills.loadErrors', { n: list.data!.errors.length })}</summary>
