@@ -47,8 +47,9 @@ export function makeTeam(prefix = 'sb-sync-'): Team {
     GIT_COMMITTER_EMAIL: `${name.toLowerCase()}@example.org`,
     GIT_TERMINAL_PROMPT: '0',
     SKILLBENCH_CONFIG_DIR: path.join(home, 'config'),
-    SKILLBENCH_CACHE_DIR: path.join(home, 'cache'),
-    SKILLBENCH_FROM_SOURCE: '1'
+    SKILLBENCH_CACHE_DIR: path.join(home, 'cache')
+    // No SKILLBENCH_FROM_SOURCE: bin/skillbench.cjs runs the build when it is current (as `npm test` makes it) and
+    // the sources through tsx otherwise, so a sync never runs stale code; tsx costs ~1 s more per sync.
   })
   spawnSync('git', ['init', '-q', '--bare', '-b', 'main', bare], { env: baseEnv(dir, 'Admin') })
   return {
