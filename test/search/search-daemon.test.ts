@@ -69,16 +69,16 @@ const watched = process.platform === 'linux' && notificationGap(fs.realpathSync(
 describe.runIf(process.platform !== 'win32')('skillbench query with the search daemon', () => {
   it('answers with the same output as in process, table and JSON, English and Chinese', async () => {
     const dir = await served_library()
+    // A query's four processes at once (--no-touch: none writes, so none can change another's answer).
     for (const q of QUERIES) {
-      for (const json of [false, true]) {
+      await Promise.all([false, true].map(async (json) => {
         const flags = ['--library', dir, '--no-touch', '--top', '4', ...(json ? ['--json'] : [])]
-        const viaServer = await run(['query', q, ...flags])
-        const inProcess = await run(['query', q, ...flags, '--no-server'])
+        const [viaServer, inProcess] = await Promise.all([run(['query', q, ...flags]), run(['query', q, ...flags, '--no-server'])])
         expect(served(viaServer)).toBe(true)
         expect(served(inProcess)).toBe(false)
         expect(viaServer.code).toBe(inProcess.code)
         expect(viaServer.stdout).toBe(inProcess.stdout)
-      }
+      }))
     }
     // Bad input is answered as in process: exit 2 before any daemon is asked.
     const bad = await run(['query', 'x', '--library', dir, '--top', '99'])
@@ -89,9 +89,9 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
   it('lists the library with the same bytes as in process, and sees a write made just before', async () => {
     const dir = await served_library()
     const compare = async (): Promise<void> => {
+      // Each listing's two processes at once (a listing writes nothing).
       for (const flags of [['--json'], [], ['--json', '--legacy'], ['--legacy']]) {
-        const viaServer = await run(['list', '--library', dir, ...flags])
-        const inProcess = await run(['list', '--library', dir, ...flags, '--no-server'])
+        const [viaServer, inProcess] = await Promise.all([run(['list', '--library', dir, ...flags]), run(['list', '--library', dir, ...flags, '--no-server'])])
         expect(served(viaServer)).toBe(true)
         expect(served(inProcess)).toBe(false)
         expect(viaServer.code).toBe(0)
