@@ -28,10 +28,29 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Builds the renderer alone (vite, same settings as electron.vite.config.ts) into a temp folder
+ * `out/renderer` when `npm run build` (as `npm test` runs it first) made it from the sources as they are: the
+ * build started (out/main/cli-sources.json's builtAt; main, preload, then renderer) after the newest source
+ * changed, and the renderer was written in that same build. It is what `skillbench serve` serves; building it
+ * again costs the first browser test of a run tens of seconds.
+ */
+function currentRendererBuild(newestSource: number): string | undefined {
+  const dir = path.join(PROJECT, 'out', 'renderer')
+  try {
+    const { builtAt } = JSON.parse(fs.readFileSync(path.join(PROJECT, 'out', 'main', 'cli-sources.json'), 'utf8')) as { builtAt: number }
+    return builtAt > newestSource && fs.statSync(path.join(dir, 'index.html')).mtimeMs >= builtAt ? dir : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Otherwise builds the renderer alone (vite, same settings as electron.vite.config.ts) into a temp folder
  * named after the sources' state, so a run never tests a stale `out/renderer` and reruns reuse it.
  */
 export async function buildRenderer(): Promise<string> {
+  const newest = Math.max(newestMtime(path.join(PROJECT, 'src', 'renderer')), newestMtime(path.join(PROJECT, 'src', 'shared')))
+  const built = currentRendererBuild(newest)
+  if (built) return built
   const stamp = createHash('sha256')
     .update(String(newestMtime(path.join(PROJECT, 'src', 'renderer'))))
     .update(String(newestMtime(path.join(PROJECT, 'src', 'shared'))))
