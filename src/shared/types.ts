@@ -185,10 +185,13 @@ export interface SkillRef {
   line?: number
 }
 
-/** A task folder that was found but not parsed. */
+/** A task folder (or session file) that was found but not parsed: why in words, and by code beside them. */
 export interface SkippedTask {
   path: string
   reason: string
+  /** The reason's code (error-codes.ts `scan.*`); absent in what an older version wrote. */
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 /** `skillbench scan --json` output. */

@@ -92,9 +92,9 @@ describe('discovery', () => {
       ['', 'output_b1']
     ])
     expect(r.skipped).toEqual([
-      { path: path.join(tmp, 'bob', 'output_nologs'), reason: 'no logs/ folder' },
-      { path: path.join(tmp, 'carol', 'output_emptylogs'), reason: 'logs/ has no manager.out or agent_*.out' },
-      { path: path.join(tmp, 'output_root_ws_only'), reason: 'no logs/ folder' }
+      { path: path.join(tmp, 'bob', 'output_nologs'), reason: 'no logs/ folder', messageCode: 'scan.no_logs', params: {} },
+      { path: path.join(tmp, 'carol', 'output_emptylogs'), reason: 'logs/ has no manager.out or agent_*.out', messageCode: 'scan.no_agent_logs', params: {} },
+      { path: path.join(tmp, 'output_root_ws_only'), reason: 'no logs/ folder', messageCode: 'scan.no_logs', params: {} }
     ])
   })
 
@@ -129,7 +129,7 @@ describe('discovery', () => {
       const r = await scanRoot({ rootDir: tmp, cache: new ScanCache() })
       expect(r.tasks.map((t) => t.taskDir)).toEqual(['output_ok'])
       expect(r.tasks[0]!.requirements).toEqual(['ok'])
-      expect(r.skipped).toEqual([{ path: path.join(tmp, 'dave', 'output_link'), reason: expect.stringContaining('outside the data root') }])
+      expect(r.skipped).toEqual([{ path: path.join(tmp, 'dave', 'output_link'), reason: 'symlink pointing outside the data root (not followed)', messageCode: 'scan.link_outside_root', params: {} }])
     } finally {
       fs.rmSync(outside, { recursive: true, force: true })
     }

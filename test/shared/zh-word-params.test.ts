@@ -26,7 +26,9 @@ const WORD_PARAMS: Array<[MessageCode, string, MessageCode[]]> = [
   ['install.locked_at', 'at', ['install.at_commit', 'install.at_commit_path']],
   ['install.locked_at', 'reason', ['install.locked_no_skill']],
   ['install.locked_other_name', 'at', ['install.at_commit', 'install.at_commit_path']],
-  ['install.locked_hash', 'at', ['install.at_commit', 'install.at_commit_path']]
+  ['install.locked_hash', 'at', ['install.at_commit', 'install.at_commit_path']],
+  ['scan.not_regular', 'what', ['scan.what_fifo', 'scan.what_socket', 'scan.what_device']],
+  ['scan.not_folder', 'what', ['scan.what_fifo', 'scan.what_socket', 'scan.what_device']]
 ]
 
 const CJK = '[\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef“”]'

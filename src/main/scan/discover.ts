@@ -4,7 +4,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { coded, type CodedText } from '../../shared/error-codes'
 import type { SkippedTask } from '../../shared/types'
+import { skippedTask, specialKind } from './jsonl'
 import { parseConfigTxt } from '../config/config-txt'
 import { startedAtFromName, startedAtFromStatus } from './task-trace'
 
@@ -158,7 +160,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
         out.push(full)
       } else if (!e.isSymbolicLink()) {
         // A task name on something that is not a folder (a file, a FIFO): said, never opened.
-        if (e.name.startsWith('output_')) skipped.push({ path: full, reason: e.isFile() ? 'a file, not a task folder' : `not a folder (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): not read` })
+        if (e.name.startsWith('output_')) skipped.push(skippedTask(full, e.isFile() ? coded('scan.file_not_task') : coded('scan.not_folder', { what: specialKind(e) })))
       } else {
         const target = realpathOf(full)
         if (!target) {
@@ -166,7 +168,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
         }
         if (!inside(target)) {
           if (e.name.startsWith('output_')) {
-            skipped.push({ path: full, reason: 'symlink pointing outside the data root (not followed)' })
+            skipped.push(skippedTask(full, coded('scan.link_outside_root')))
           }
           continue
         }
@@ -214,11 +216,11 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
     }
     seen.add(key)
     const result = inspectTaskDirNow(f.dir, f.user, inside, listings, (paths) => {
-      for (const p of paths) skipped.push({ path: p, reason: 'a log name on something that is not a file (a FIFO, a socket): not read' })
+      for (const p of paths) skipped.push(skippedTask(p, coded('scan.log_not_file')))
     })
     if ('reason' in result) {
       if (!(f.requireContent && result.noContent)) {
-        skipped.push({ path: f.dir, reason: result.reason })
+        skipped.push(skippedTask(f.dir, result.why))
       }
       continue
     }
@@ -229,13 +231,24 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
   return { root, tasks, skipped }
 }
 
+/** Why a folder is not a task to parse: in words (`reason`) and by code (`why`); `noContent` when it holds nothing of a task. */
+export interface NotATask {
+  reason: string
+  why: CodedText
+  noContent: boolean
+}
+
+function notATask(why: CodedText, noContent: boolean): NotATask {
+  return { reason: why.text, why, noContent }
+}
+
 /** Looks inside one task folder: its log files (one stat each), or why it cannot be parsed. */
 export async function inspectTaskDir(
   dir: string,
   user: string,
   inside: (real: string) => boolean = () => true,
   listings?: Map<string, LogsListing>
-): Promise<TaskCandidate | { reason: string; noContent: boolean }> {
+): Promise<TaskCandidate | NotATask> {
   return inspectTaskDirNow(dir, user, inside, listings)
 }
 
@@ -245,15 +258,15 @@ function inspectTaskDirNow(
   inside: (real: string) => boolean,
   listings?: Map<string, LogsListing>,
   onSpecial?: (paths: string[]) => void
-): TaskCandidate | { reason: string; noContent: boolean } {
+): TaskCandidate | NotATask {
   const logsDir = path.join(dir, 'logs')
   const wanted = listLogs(logsDir, listings, onSpecial)
   if (!wanted) {
     if (!statOf(dir)) {
-      return { reason: 'folder not readable', noContent: true }
+      return notATask(coded('scan.folder_unreadable'), true)
     }
     const hasWorkspace = statOf(path.join(dir, 'workspace'))?.isDirectory() ?? false
-    return { reason: 'no logs/ folder', noContent: !hasWorkspace }
+    return notATask(coded('scan.no_logs'), !hasWorkspace)
   }
   const logs: LogFileInfo[] = []
   // The newest log write is the task's last activity (no extra stat of the folder: rescans stay cheap).
@@ -272,7 +285,7 @@ function inspectTaskDirNow(
     }
   }
   if (logs.length === 0) {
-    return { reason: 'logs/ has no manager.out or agent_*.out', noContent: false }
+    return notATask(coded('scan.no_agent_logs'), false)
   }
   // manager first, then the agents in id order.
   logs.sort((a, b) => (a.agent === 'manager' ? -1 : b.agent === 'manager' ? 1 : a.agent.localeCompare(b.agent)))

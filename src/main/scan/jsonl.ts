@@ -3,7 +3,8 @@
  * record reader that skips torn or corrupt lines instead of failing the whole file.
  */
 import fs from 'node:fs'
-import type { TaskTrace } from '../../shared/types'
+import { coded, refOf, type CodedText, type MessageRef } from '../../shared/error-codes'
+import type { SkippedTask, TaskTrace } from '../../shared/types'
 import { MAX_JSONL_LINE_CHARS, readLines, type LogReader } from './read-log'
 
 export type Json = Record<string, unknown>
@@ -27,14 +28,24 @@ export function recordTime(r: Json): number | undefined {
 
 /** Where a scan says what it passed over and why (every skipped entry is reported, never dropped silently). */
 export interface SkipNotes {
-  skip(path: string, reason: string): void
+  skip(path: string, why: CodedText): void
+}
+
+/** A skipped entry as a scan reports it: the words (what the CLI and scripts read) and their code beside them. */
+export function skippedTask(path: string, why: CodedText): SkippedTask {
+  return { path, reason: why.text, messageCode: why.messageCode, params: why.params }
+}
+
+/** What a special file is, as a word of the table (`scan.not_regular`, `scan.not_folder` take it as `what`). */
+export function specialKind(e: fs.Dirent | fs.Stats): MessageRef {
+  return refOf(coded(e.isFIFO() ? 'scan.what_fifo' : e.isSocket() ? 'scan.what_socket' : 'scan.what_device'))
 }
 
 /** Entries of a session folder that are not session files a scan can read: links and special files. */
 export function noteUnreadableEntry(notes: SkipNotes | undefined, full: string, e: fs.Dirent): void {
   if (!notes || !e.name.endsWith('.jsonl')) return
-  if (e.isSymbolicLink()) notes.skip(full, 'symbolic link: not followed')
-  else if (!e.isFile() && !e.isDirectory()) notes.skip(full, `not a regular file (${e.isFIFO() ? 'a FIFO' : e.isSocket() ? 'a socket' : 'a device'}): not read`)
+  if (e.isSymbolicLink()) notes.skip(full, coded('scan.link_not_followed'))
+  else if (!e.isFile() && !e.isDirectory()) notes.skip(full, coded('scan.not_regular', { what: specialKind(e) }))
 }
 
 /**
@@ -90,13 +101,13 @@ export async function readJsonRecords(file: string, onRecord: (r: Json, line: nu
   )
   const malformed = bad - overlong
   if (records === 0 && malformed > 0) {
-    notes?.skip(file, binary > 0 ? 'binary data, not JSON lines: not a session file, not read' : `no line is a JSON object (${malformed} line(s), the first at line ${firstBad}): not a session file, not read`)
+    notes?.skip(file, binary > 0 ? coded('scan.binary') : coded('scan.no_json_lines', { n: malformed, line: firstBad }))
   } else if (malformed > 0) {
-    notes?.skip(file, `${malformed} line(s) that are not JSON objects skipped (torn or corrupt; the first at line ${firstBad}); the rest of the file was read`)
+    notes?.skip(file, coded('scan.bad_lines', { n: malformed, line: firstBad }))
   }
   if (overlong > 0) {
-    const mb = (n: number): string => `${Math.round(n / (1024 * 1024))} MB`
-    notes?.skip(file, `${overlong} line(s) longer than ${mb(MAX_JSONL_LINE_CHARS)} skipped (the longest ${mb(longest)} characters); the rest of the file was read`)
+    const mb = (n: number): number => Math.round(n / (1024 * 1024))
+    notes?.skip(file, coded('scan.long_lines', { n: overlong, maxMb: mb(MAX_JSONL_LINE_CHARS), longestMb: mb(longest) }))
   }
   return bad
 }

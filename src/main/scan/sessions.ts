@@ -4,11 +4,13 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { CodedText } from '../../shared/error-codes'
 import type { ScanResult, TaskTrace } from '../../shared/types'
 import type { ScanCache } from './cache'
 import { scanClaudeDir } from './claude-code'
 import { scanCodexDir } from './codex-cli'
 import { ScanError } from './discover'
+import { skippedTask } from './jsonl'
 import type { LogReader } from './read-log'
 import { scanSynapseDir } from './synapse'
 
@@ -65,7 +67,7 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
     throw new ScanError(`session folder not found: ${dir}`)
   }
   const skipped: ScanResult['skipped'] = []
-  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, only: opts.only, notes: { skip: (p: string, reason: string) => void skipped.push({ path: p, reason }) } }
+  const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, only: opts.only, notes: { skip: (p: string, why: CodedText) => void skipped.push(skippedTask(p, why)) } }
   let tasks: TaskTrace[]
   switch (opts.source) {
     case 'claude':
