@@ -197,3 +197,39 @@ describe('proposals that came without a plan', () => {
     expect(info.textContent).not.toMatch(/No plan yet/)
   })
 })
+
+describe("agents' proposal files that do not read", () => {
+  function withErrors(lang: 'en' | 'zh') {
+    const api = createFakeApi(libraryHandlers(new FakeLibrary()))
+    // as the review queue sends them (listPendingProposals' load errors, by code), beside a skill curation could not read
+    const errors = [
+      { path: 'skill_broken.md', reason: 'no front matter: the file must start with a line "---"', messageCode: 'parse.no_front_matter' as const, params: {} },
+      { path: '.skillbench/pending/edit-1-20261127T120001Z-abcde1.json', reason: 'not a proposal', messageCode: 'review.pending_not_proposal' as const, params: {} },
+      { path: '.skillbench/pending/edit-1-20261127T120002Z-abcde2.json', reason: 'removed while reading', messageCode: 'review.pending_removed' as const, params: {} }
+    ]
+    api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: null, skills_loaded: 0, proposals: [], errors })
+    const settings = api.handlers['settings.get']!
+    api.handlers['settings.get'] = async (input) => ({ ...(await settings(input)), language: lang })
+    renderApp(api, { screen: 'curate' })
+  }
+
+  it('are listed on the plan tab with their reason by code (the skill files are the Skills screen\'s)', async () => {
+    withErrors('en')
+    const list = await screen.findByTestId('pending-errors')
+    expect(list.querySelector('summary')!.textContent).toBe('2 proposal file(s) an agent left could not be read')
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '.skillbench/pending/edit-1-20261127T120001Z-abcde1.json — not a proposal',
+      '.skillbench/pending/edit-1-20261127T120002Z-abcde2.json — removed while reading'
+    ])
+  })
+
+  it('in Chinese by code', async () => {
+    withErrors('zh')
+    const list = await screen.findByTestId('pending-errors')
+    await waitFor(() => expect(list.querySelector('summary')!.textContent).toBe('2 个智能体留下的提议文件无法读取'))
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '.skillbench/pending/edit-1-20261127T120001Z-abcde1.json — 不是提议文件',
+      '.skillbench/pending/edit-1-20261127T120002Z-abcde2.json — 读取时已被删除'
+    ])
+  })
+})

@@ -80,6 +80,8 @@ export function CurateScreen(): React.JSX.Element {
     return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: [...map.get(k)!].sort((a, b) => last(a) - last(b)) }))
   }, [plan.data])
   const protectedSkills = plan.data?.protected ?? []
+  // the queue's own files (review/pending-proposals.ts PENDING_DIR); the plan's other errors are skills, on the Skills screen
+  const pendingErrors = (plan.data?.errors ?? []).filter((e) => e.path.startsWith('.skillbench/pending/'))
 
   if (!library)
     return (
@@ -150,6 +152,19 @@ export function CurateScreen(): React.JSX.Element {
             </p>
           )}
           {plan.data?.computedAt && <CleanupCoverageNote coverage={plan.data.cleanup} />}
+          {pendingErrors.length > 0 && (
+            // agents' proposal files that do not read (the review queue's errors from .skillbench/pending/), by code
+            <details className="load-errors" data-testid="pending-errors">
+              <summary>{t('curate.pendingErrors', { n: pendingErrors.length })}</summary>
+              <ul>
+                {pendingErrors.map((e) => (
+                  <li key={e.path}>
+                    <code>{e.path}</code> — {translateLine(e, e.reason, lang)}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
           {plan.data && plan.data.computedAt && groups.length === 0 && <p className="empty">{t('curate.noProposals')}</p>}
           {groups.map((g) => (
             <section key={g.kind} className="proposal-group" data-testid={`group-${g.kind}`}>
