@@ -166,8 +166,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     }
     const before = JSON.parse((await run(['list', '--library', dir, '--json'])).stdout) as { skills: { skill_id: string; fetch_count: number }[] }
     for (const q of ['retry http timeout', '写一个计算器 除零保护']) {
-      const viaServer = await ask(ENV, q)
-      const inProcess = await ask({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' }, q)
+      // Both sessions at once: search ranks by text alone, so a use the other counts cannot change this ranking.
+      const [viaServer, inProcess] = await Promise.all([ask(ENV, q), ask({ ...ENV, SKILLBENCH_SEARCH_SERVER: 'off' }, q)])
       expect(viaServer.log).toContain('query_skill: success (search daemon)')
       expect(inProcess.log).not.toContain('(search daemon)')
       expect(viaServer.result.skills.map((s) => [s.skill_id, s.similarity_score])).toEqual(inProcess.result.skills.map((s) => [s.skill_id, s.similarity_score]))
