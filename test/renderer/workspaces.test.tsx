@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { TaskSummary } from '../../src/shared/api'
+import type { SkippedTask } from '../../src/shared/types'
 import { ApiError } from '../../src/shared/api'
 import { createFakeApi, fakeLogWindow, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
 import type { FakeApi } from './fake-api'
@@ -217,6 +218,25 @@ describe('what screens remember while the app runs', () => {
     fireEvent.click(screen.getByTestId('nav-deploy'))
     expect(((await screen.findByTestId('deploy-target-codex')) as HTMLInputElement).checked).toBe(true)
     expect(api.callsOf('sessions.tasks').length).toBeGreaterThan(0)
+  })
+
+  it('words a skipped folder or session file by its code in the interface language (its English as it came otherwise)', async () => {
+    const lib = new FakeLibrary()
+    const api = createFakeApi(libraryHandlers(lib))
+    const skipped: SkippedTask[] = [
+        { path: `${ROOT}/alice/output_link`, reason: 'symlink pointing outside the data root (not followed)', messageCode: 'scan.link_outside_root', params: {} },
+        { path: `${ROOT}/alice/output_pipe`, reason: 'not a folder (a FIFO): not read', messageCode: 'scan.not_folder', params: { what: { messageCode: 'scan.what_fifo', params: {} } } },
+        { path: `${ROOT}/alice/s.jsonl`, reason: '2 line(s) that are not JSON objects skipped (torn or corrupt; the first at line 2); the rest of the file was read', messageCode: 'scan.bad_lines', params: { n: 2, line: 2 } },
+        // from an older main process: words only
+        { path: `${ROOT}/alice/output_old`, reason: 'no logs/ folder' }
+    ]
+    api.handlers['tasks.list'] = async () => ({ root: ROOT, skipped, tasks: [] })
+    api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
+    window.localStorage.setItem('skillbench.lang', 'zh')
+    renderApp(api, { screen: 'workspaces' })
+    await waitFor(() => expect(screen.getAllByTestId('task-row')).toHaveLength(4))
+    const subs = screen.getAllByTestId('task-row').map((r) => r.querySelector('[data-testid="task-sub"]')?.textContent)
+    expect(subs).toEqual(['指向数据根目录之外的符号链接（不跟随）', '不是文件夹（FIFO）：未读取', '跳过了 2 行不是 JSON 对象的内容（截断或损坏；第一行在第 2 行）；文件其余部分已读取', '没有 logs/ 文件夹'])
   })
 
   it('names each agent message by its kind in the interface language, never the raw kind', async () => {

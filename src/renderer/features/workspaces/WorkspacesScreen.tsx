@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
+import { translateLine } from '../../i18n/messages-errors'
 import { LogView, type LogTarget, type TaskOrigin } from './LogView'
 import { BADGE_TONE, taskHeadline, taskKey, taskRows } from './task-status'
 import { taskTime } from '../../../shared/task-time'
@@ -274,7 +275,7 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
                       </Badge>
                     </div>
                     <div className="cell-sub ellipsis" data-testid="task-sub">
-                      {r.kind === 'task' ? [formatDate(taskTime(r.task), lang), r.task.user, r.task.taskDir].filter(Boolean).join(' · ') : r.skipped.reason}
+                      {r.kind === 'task' ? [formatDate(taskTime(r.task), lang), r.task.user, r.task.taskDir].filter(Boolean).join(' · ') : translateLine(r.skipped, r.skipped.reason, lang)}
                     </div>
                   </div>
                 )}
