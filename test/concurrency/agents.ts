@@ -7,12 +7,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { childEnv } from '../helpers/mcp-env'
 
 export const PROJECT = path.resolve(__dirname, '..', '..')
 export const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
 const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-agents-settings-'))
-export const AGENT_ENV: Record<string, string> = { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000' }
+export const AGENT_ENV: Record<string, string> = childEnv({ SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000' })
 
 /** What one agent was told. */
 /** One `skillbench` CLI run as an agent runs it: exit code and both streams. */

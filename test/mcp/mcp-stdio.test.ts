@@ -7,11 +7,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { openLibrary } from '../../src/main/store/library'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SKILL_TOOL_SCHEMAS } from '../../src/main/tools/schemas'
 import { hashTree, makeLibrary, skillFile } from './fixtures'
+import { childEnv } from '../helpers/mcp-env'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
 const BIN = path.join(PROJECT, 'bin', 'skillbench.mjs')
@@ -20,7 +21,7 @@ const tmpDirs: string[] = []
 // The server reads the workbench settings; point it at an empty settings dir so the user's own do not leak in.
 const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-mcp-settings-'))
 tmpDirs.push(SETTINGS_DIR)
-const ENV = { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: SETTINGS_DIR }
+const ENV = childEnv({ SKILLBENCH_CONFIG_DIR: SETTINGS_DIR })
 
 async function connect(args: string[]): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: PROJECT, stderr: 'pipe', env: ENV })

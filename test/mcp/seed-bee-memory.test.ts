@@ -7,8 +7,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
+import { childEnv } from '../helpers/mcp-env'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
 const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
@@ -30,7 +31,7 @@ function dataRoot(name: string, config = ''): { root: string; ws: string; lib: s
 }
 
 async function connect(args: string[], settings: string, name = 'seed-003'): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: PROJECT, stderr: 'pipe', env: { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: settings } })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: PROJECT, stderr: 'pipe', env: childEnv({ SKILLBENCH_CONFIG_DIR: settings }) })
   const client = new Client({ name, version: '1.0.0' })
   await client.connect(transport)
   return client

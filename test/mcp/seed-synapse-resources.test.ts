@@ -4,8 +4,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { childEnv } from '../helpers/mcp-env'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
 const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
@@ -25,7 +26,7 @@ describe('skill://<name> over MCP', () => {
     writeSkill('analyzing-logs', '---\nname: analyzing-logs\ndescription: Finds errors in log files\n---\n\n# Analyzing logs\n')
     const settings = path.join(tmp, 'settings')
     fs.mkdirSync(settings)
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', LIB], cwd: PROJECT, stderr: 'pipe', env: { ...getDefaultEnvironment(), SKILLBENCH_CONFIG_DIR: settings } })
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', LIB], cwd: PROJECT, stderr: 'pipe', env: childEnv({ SKILLBENCH_CONFIG_DIR: settings }) })
     client = new Client({ name: 'seed-001', version: '1.0.0' })
     await client.connect(transport)
   }, 60_000)
