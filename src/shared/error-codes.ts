@@ -300,6 +300,11 @@ export const MESSAGE_TEMPLATES = {
   'scan.folder_unreadable': 'folder not readable',
   'scan.no_logs': 'no logs/ folder',
   'scan.no_agent_logs': 'logs/ has no manager.out or agent_*.out',
+  // a scan that cannot start (ScanError)
+  'scan.config_not_found': 'config file not found: {file}',
+  'scan.root_not_found': 'data root not found: {root}',
+  'scan.root_not_folder': 'data root is not a folder: {root}',
+  'scan.task_not_parsed': '{dir}: {reason}',
   // why the store's listing passes a file over (store/load.ts, store/walk.ts)
   'load.cannot_read': 'cannot read: {detail}',
   'load.cannot_read_folder': 'cannot read folder: {detail}',

@@ -224,11 +224,11 @@ describe('what screens remember while the app runs', () => {
     const lib = new FakeLibrary()
     const api = createFakeApi(libraryHandlers(lib))
     const skipped: SkippedTask[] = [
-        { path: `${ROOT}/alice/output_link`, reason: 'symlink pointing outside the data root (not followed)', messageCode: 'scan.link_outside_root', params: {} },
-        { path: `${ROOT}/alice/output_pipe`, reason: 'not a folder (a FIFO): not read', messageCode: 'scan.not_folder', params: { what: { messageCode: 'scan.what_fifo', params: {} } } },
-        { path: `${ROOT}/alice/s.jsonl`, reason: '2 line(s) that are not JSON objects skipped (torn or corrupt; the first at line 2); the rest of the file was read', messageCode: 'scan.bad_lines', params: { n: 2, line: 2 } },
-        // from an older main process: words only
-        { path: `${ROOT}/alice/output_old`, reason: 'no logs/ folder' }
+      { path: `${ROOT}/alice/output_link`, reason: 'symlink pointing outside the data root (not followed)', messageCode: 'scan.link_outside_root', params: {} },
+      { path: `${ROOT}/alice/output_pipe`, reason: 'not a folder (a FIFO): not read', messageCode: 'scan.not_folder', params: { what: { messageCode: 'scan.what_fifo', params: {} } } },
+      { path: `${ROOT}/alice/s.jsonl`, reason: '2 line(s) that are not JSON objects skipped (torn or corrupt; the first at line 2); the rest of the file was read', messageCode: 'scan.bad_lines', params: { n: 2, line: 2 } },
+      // from an older main process: words only
+      { path: `${ROOT}/alice/output_old`, reason: 'no logs/ folder' }
     ]
     api.handlers['tasks.list'] = async () => ({ root: ROOT, skipped, tasks: [] })
     api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })

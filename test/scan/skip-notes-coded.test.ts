@@ -13,7 +13,8 @@ import { coded, englishText, type MessageCode } from '../../src/shared/error-cod
 import type { SkippedTask } from '../../src/shared/types'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { scanSessions } from '../../src/main/scan/sessions'
-import { discoverTasks } from '../../src/main/scan/discover'
+import { discoverTasks, resolveRootDir, ScanError } from '../../src/main/scan/discover'
+import { scanTask } from '../../src/main/scan/scan-root'
 
 let tmp: string
 const haveMkfifo = spawnSync('mkfifo', ['--version']).status === 0
@@ -110,5 +111,37 @@ describe('a data root scan tells what it passed over by code', () => {
       // the task whose only log is a FIFO has no log either
       expect(got['output_piped']).toEqual(['logs/ has no manager.out or agent_*.out', 'scan.no_agent_logs', {}, 'logs/ 中没有 manager.out 或 agent_*.out'])
     }
+  })
+})
+
+describe('a scan that cannot start says why by code', () => {
+  /** The ScanError a call throws: its words, its code and params, its Chinese (English re-rendered from the code). */
+  async function failure(run: () => Promise<unknown>): Promise<[string, MessageCode, unknown, string]> {
+    const err = await run().then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(err).toBeInstanceOf(ScanError)
+    const e = err as ScanError
+    expect(englishText(e)).toBe(e.message)
+    return [e.message, e.messageCode, e.params, translateMessage(e, '', 'zh')]
+  }
+
+  it('a missing root, a file as root, a missing session folder or config file, a task without logs', async () => {
+    const missing = path.join(tmp, 'nope')
+    const file = path.join(tmp, 'a-file')
+    fs.writeFileSync(file, 'x\n')
+    const task = path.join(tmp, 'alone', 'output_nologs')
+    fs.mkdirSync(task, { recursive: true })
+    expect(await failure(() => discoverTasks(missing))).toEqual([`data root not found: ${missing}`, 'scan.root_not_found', { root: missing }, `找不到数据根目录：${missing}`])
+    expect(await failure(() => discoverTasks(file))).toEqual([`data root is not a folder: ${file}`, 'scan.root_not_folder', { root: file }, `数据根目录不是文件夹：${file}`])
+    expect(await failure(() => scanSessions({ source: 'codex', dir: missing }))).toEqual([`session folder not found: ${missing}`, 'session.folder_not_found', { dir: missing }, `找不到会话文件夹：${missing}`])
+    expect(await failure(async () => resolveRootDir({ configPath: path.join(missing, 'config.txt') }))).toEqual([
+      `config file not found: ${path.join(missing, 'config.txt')}`,
+      'scan.config_not_found',
+      { file: path.join(missing, 'config.txt') },
+      `找不到配置文件：${path.join(missing, 'config.txt')}`
+    ])
+    expect(await failure(() => scanTask(task))).toEqual([`${task}: no logs/ folder`, 'scan.task_not_parsed', { dir: task, reason: word('scan.no_logs') }, `${task}：没有 logs/ 文件夹`])
   })
 })

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { coded, type CodedText } from '../../shared/error-codes'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import type { SkippedTask } from '../../shared/types'
 import { skippedTask, specialKind } from './jsonl'
 import { parseConfigTxt } from '../config/config-txt'
@@ -12,9 +12,15 @@ import { startedAtFromName, startedAtFromStatus } from './task-trace'
 
 /** A scan problem the user must fix (bad root, missing folder): a clear message, nothing changed. */
 export class ScanError extends Error {
-  constructor(message: string) {
-    super(message)
+  /** Which message (error-codes.ts), so a client words it by code; no kind `code`: transports treat it as before. */
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
+  constructor(message: CodedText) {
+    super(message.text)
     this.name = 'ScanError'
+    this.messageCode = message.messageCode
+    this.params = message.params
   }
 }
 
@@ -60,7 +66,7 @@ export function resolveRootDir(opts: { rootDir?: string; configPath?: string; cw
       text = fs.readFileSync(file, 'utf8')
     } catch {
       if (opts.configPath) {
-        throw new ScanError(`config file not found: ${file}`)
+        throw new ScanError(coded('scan.config_not_found', { file }))
       }
       continue
     }
@@ -136,10 +142,10 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
   const root = path.resolve(rootDir)
   const realRoot = realpathOf(root)
   if (realRoot === null) {
-    throw new ScanError(`data root not found: ${root}`)
+    throw new ScanError(coded('scan.root_not_found', { root }))
   }
   if (!statOf(realRoot)?.isDirectory()) {
-    throw new ScanError(`data root is not a folder: ${root}`)
+    throw new ScanError(coded('scan.root_not_folder', { root }))
   }
   const inside = (real: string): boolean => real === realRoot || real.startsWith(realRoot + path.sep)
   const skipped: SkippedTask[] = []

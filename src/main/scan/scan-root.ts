@@ -3,6 +3,7 @@
  * are scanned by sessions.ts. Reading never modifies the user's data; parsed logs are cached by path + size + mtime.
  */
 import path from 'node:path'
+import { coded, refOf } from '../../shared/error-codes'
 import type { ScanResult, TaskTrace } from '../../shared/types'
 import { AgiAgentLogParser, type LogParse } from './agiagent-parser'
 import { ScanCache } from './cache'
@@ -115,7 +116,7 @@ export async function scanTask(
   const user = opts.user ?? guessUser(dir)
   const found = await inspectTaskDir(dir, user)
   if ('reason' in found) {
-    throw new ScanError(`${dir}: ${found.reason}`)
+    throw new ScanError(coded('scan.task_not_parsed', { dir, reason: refOf(found.why) }))
   }
   return traceOf(found, { reader: opts.reader, signal: opts.signal }, opts.cache ?? processCache)
 }

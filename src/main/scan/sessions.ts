@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { CodedText } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
 import type { ScanResult, TaskTrace } from '../../shared/types'
 import type { ScanCache } from './cache'
 import { scanClaudeDir } from './claude-code'
@@ -64,7 +64,7 @@ export async function scanSessions(opts: ScanSessionsOptions): Promise<ScanResul
   const dir = opts.dir ? path.resolve(opts.cwd ?? process.cwd(), opts.dir) : defaultSessionDir(opts.source, opts.env)
   const st = await fs.promises.stat(dir).catch(() => null)
   if (!st?.isDirectory()) {
-    throw new ScanError(`session folder not found: ${dir}`)
+    throw new ScanError(coded('session.folder_not_found', { dir }))
   }
   const skipped: ScanResult['skipped'] = []
   const common = { reader: opts.reader, signal: opts.signal, onProgress: opts.onProgress, cache: opts.cache, only: opts.only, notes: { skip: (p: string, why: CodedText) => void skipped.push(skippedTask(p, why)) } }
