@@ -63,6 +63,16 @@ export function codedFieldsOf(err: unknown): { messageCode: MessageCode; params:
   return isMessageRef(e) ? { messageCode: e.messageCode, params: e.params } : undefined
 }
 
+/**
+ * What was thrown, as coded words: its English message, by its own code when it carries one, else by `fallback`
+ * given those words (a file system's or a parser's error keeps its words as a param of the caller's code).
+ */
+export function errorAsCoded(err: unknown, fallback: (detail: string) => CodedText): CodedText {
+  const text = err instanceof Error ? err.message : String(err)
+  const fields = codedFieldsOf(err)
+  return fields ? { ...fields, text } : fallback(text)
+}
+
 /** An error as a param of another message ("{path}: {reason}"): its code and params when it carries them, else its text. */
 export function reasonOf(err: unknown): MessageParam {
   return codedFieldsOf(err) ?? (err instanceof Error ? err.message : String(err))

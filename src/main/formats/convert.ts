@@ -16,7 +16,7 @@ import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSk
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
 import { coded, isMessageRef, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
-import { codedFieldsOf } from '../../shared/api-error'
+import { errorAsCoded } from '../../shared/api-error'
 import { codedReason } from '../../shared/coded-reason'
 
 export interface ConvertOptions {
@@ -180,9 +180,7 @@ function skippedFile(from: string, to: string | null, why: CodedText): SkippedFi
 
 /** Why a write failed: the error's own words, by its code when it carried one (the store's), else as they are. */
 function writeFailure(err: unknown): CodedText {
-  const text = err instanceof Error ? err.message : String(err)
-  const fields = codedFieldsOf(err)
-  return fields ? { ...fields, text } : coded('convert.failed', { reason: text })
+  return errorAsCoded(err, (reason) => coded('convert.failed', { reason }))
 }
 
 /** An entry the tree walk passed over (a link): its words, by the code the walk gave. */

@@ -15,7 +15,7 @@ import { FormatError, type FormatId, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe } from './safe-yaml'
 import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
 import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
-import { codedFieldsOf } from '../../shared/api-error'
+import { codedFieldsOf, errorAsCoded } from '../../shared/api-error'
 import { codedReason } from '../../shared/coded-reason'
 
 /** Largest skill file read (bigger ones are reported, not read). */
@@ -43,11 +43,8 @@ export interface FormatLoadError {
  * both keeping the words as they were.
  */
 export function formatLoadError(path: string, err: unknown): FormatLoadError {
-  const reason = err instanceof Error ? err.message : String(err)
-  const fields = codedFieldsOf(err)
-  if (fields) return { path, reason, ...fields }
   const errno = (err as NodeJS.ErrnoException | null)?.code
-  return { path, ...codedReason(coded(typeof errno === 'string' ? 'format.cannot_read' : 'format.load_failed', { detail: reason })) }
+  return { path, ...codedReason(errorAsCoded(err, (detail) => coded(typeof errno === 'string' ? 'format.cannot_read' : 'format.load_failed', { detail }))) }
 }
 
 export type AnyRecord =

@@ -11,7 +11,7 @@ import { withLibraryLock } from '../store/lock'
 import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 import { coded } from '../../shared/error-codes'
-import { CodedError, codedFieldsOf } from '../../shared/api-error'
+import { CodedError, errorAsCoded } from '../../shared/api-error'
 import { codedReason, loadErrorOf, type CodedReason } from '../../shared/coded-reason'
 
 /** Library-relative folder of the pending proposals. */
@@ -120,9 +120,7 @@ async function readProposalFile(libraryRoot: string, rel: string): Promise<{ pro
     text = await readContainedText(libraryRoot, rel)
   } catch (err) {
     // the store's refusal (a link, not a regular file…) keeps its code; anything else is its words
-    const fields = codedFieldsOf(err)
-    const detail = (err as Error).message
-    return { why: fields ? { reason: detail, ...fields } : codedReason(coded('review.pending_unreadable', { detail })) }
+    return { why: codedReason(errorAsCoded(err, (detail) => coded('review.pending_unreadable', { detail }))) }
   }
   let p: Proposal | null
   try {

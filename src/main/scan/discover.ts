@@ -224,7 +224,7 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
     const result = inspectTaskDirNow(f.dir, f.user, inside, listings, (paths) => {
       for (const p of paths) skipped.push(skippedTask(p, coded('scan.log_not_file')))
     })
-    if ('reason' in result) {
+    if ('why' in result) {
       if (!(f.requireContent && result.noContent)) {
         skipped.push(skippedTask(f.dir, result.why))
       }
@@ -237,15 +237,14 @@ export async function discoverTasks(rootDir: string, signal?: AbortSignal, listi
   return { root, tasks, skipped }
 }
 
-/** Why a folder is not a task to parse: in words (`reason`) and by code (`why`); `noContent` when it holds nothing of a task. */
+/** Why a folder is not a task to parse (its words are `why.text`); `noContent` when it holds nothing of a task. */
 export interface NotATask {
-  reason: string
   why: CodedText
   noContent: boolean
 }
 
 function notATask(why: CodedText, noContent: boolean): NotATask {
-  return { reason: why.text, why, noContent }
+  return { why, noContent }
 }
 
 /** Looks inside one task folder: its log files (one stat each), or why it cannot be parsed. */

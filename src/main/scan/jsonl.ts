@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import { coded, refOf, type CodedText, type MessageRef } from '../../shared/error-codes'
 import type { SkippedTask, TaskTrace } from '../../shared/types'
+import { codedReason } from '../../shared/coded-reason'
 import { MAX_JSONL_LINE_CHARS, readLines, type LogReader } from './read-log'
 
 export type Json = Record<string, unknown>
@@ -33,7 +34,7 @@ export interface SkipNotes {
 
 /** A skipped entry as a scan reports it: the words (what the CLI and scripts read) and their code beside them. */
 export function skippedTask(path: string, why: CodedText): SkippedTask {
-  return { path, reason: why.text, messageCode: why.messageCode, params: why.params }
+  return { path, ...codedReason(why) }
 }
 
 /** What a special file is, as a word of the table (`scan.not_regular`, `scan.not_folder` take it as `what`). */

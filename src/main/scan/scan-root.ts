@@ -115,7 +115,7 @@ export async function scanTask(
   const dir = path.resolve(taskPath)
   const user = opts.user ?? guessUser(dir)
   const found = await inspectTaskDir(dir, user)
-  if ('reason' in found) {
+  if ('why' in found) {
     throw new ScanError(coded('scan.task_not_parsed', { dir, reason: refOf(found.why) }))
   }
   return traceOf(found, { reader: opts.reader, signal: opts.signal }, opts.cache ?? processCache)

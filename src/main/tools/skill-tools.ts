@@ -168,14 +168,10 @@ function toQueried(skill: Skill, score: number): QueriedSkill {
   return out
 }
 
-/** The `message` of a query answer: `Found N relevant skills:` then one block per skill (none: the empty library's line). */
-export function formatQueryMessage(skills: QueriedSkill[]): string {
-  return queryMessage(skills).text
-}
-
 /**
- * The same message by code: tool.found with one tool.found_skill per skill, chained by tool.found_skills ("{first}
- * \n\n{rest}", built from the end so a long answer stays linear); its English is the text above, to the character.
+ * The `message` of a query answer by code: `Found N relevant skills:` then one block per skill — tool.found with
+ * one tool.found_skill per skill, chained by tool.found_skills ("{first}\n\n{rest}", built from the end so a long
+ * answer stays linear); none: the empty library's line (tool.found_none).
  */
 export function queryMessage(skills: QueriedSkill[]): CodedText {
   if (skills.length === 0) return coded('tool.found_none')
@@ -270,7 +266,7 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
         return queryFail(coded('tool.library_unreadable', { reason: reasonParam(err) }))
       }
       if (chosen.length === 0) {
-        return done(coded('tool.found_none'), { skills_count: 0, skills: [] })
+        return done(queryMessage([]), { skills_count: 0, skills: [] })
       }
       if (qopts.touch !== false) {
         // fetch_count + 1 and last_used_at = now for each returned skill, as upstream: one durable ledger
