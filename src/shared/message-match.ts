@@ -20,10 +20,10 @@ interface CompiledTemplate {
 let compiled: CompiledTemplate[] | null = null
 
 /**
- * Fragments too general to read back from words ("{source} at {commit}" would take any sentence with "at" in it):
- * they are only ever params of another message, reached by code.
+ * Fragments too general to read back from words ("{source} at {commit}" would take any sentence with "at" in it,
+ * "{path} ({reason})" any text ending in a parenthesis): they are only ever params of another message, reached by code.
  */
-const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set(['install.at_commit', 'install.at_commit_path'])
+const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set(['install.at_commit', 'install.at_commit_path', 'tool.skipped_file'])
 
 /** True when an English text of this code is read back through the table (see compile). */
 export function readBack(code: MessageCode): boolean {

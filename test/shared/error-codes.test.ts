@@ -53,6 +53,24 @@ describe('the message table', () => {
   })
 })
 
+describe('words read back through the table', () => {
+  it('never takes an unrelated "x (y)" text for a skipped file of copy_skill_files (tool.skipped_file is reached by code only)', () => {
+    expect(readBack('tool.skipped_file')).toBe(false)
+    for (const text of ['foo (bar)', 'git clone failed (exit 128)', 'not saved (see the log)']) {
+      expect(messageRefOf(text), text).toBeNull()
+      // shown as it came, not re-punctuated as if it were a coded "{path}（{reason}）"
+      expect(translateText(text, 'zh')).toBe(text)
+    }
+    // a text of a code that is read back still finds its own, with the parenthesis in its words
+    expect(messageRefOf('path.txt (not found: /x)')).toBeNull()
+    expect(messageRefOf('not found: /home/a (old)')).toEqual({ messageCode: 'path.not_found', params: { path: '/home/a (old)' } })
+    // by code it reads as before, its reason in the same language
+    const skipped = coded('tool.skipped_file', { path: 'run.sh', reason: coded('path.not_found', { path: '/x/run.sh' }) })
+    expect(skipped.text).toBe('run.sh (not found: /x/run.sh)')
+    expect(translateMessage(skipped, skipped.text, 'zh')).toBe('run.sh（找不到：/x/run.sh）')
+  })
+})
+
 /** Every .ts file under a folder. */
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
