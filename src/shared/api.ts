@@ -341,13 +341,26 @@ export interface JobProgress {
 /** Why reflection made no skill of a task (issue 36). */
 export type NoSkillWhy = 'greeting' | 'no-work' | 'little-work' | 'unfinished' | 'follow-up'
 
-export interface ReflectSummary {
-  created: { taskDir: string; skill_id: string; path: string; library: string }[]
+/**
+ * A task a run made no skill of: `reason` in English (what `reflect --json`, scripts and logs read), its code and
+ * params beside it (a screen words it in its own language; absent in what an older version sent).
+ */
+export interface ReflectSkipped {
+  taskDir: string
+  reason: string
+  messageCode?: MessageCode
+  params?: MessageParams
   /**
-   * `why`: the task made no skill on purpose (issue 36): a greeting, no work done, too little work, unfinished (it is
+   * The task made no skill on purpose (issue 36): a greeting, no work done, too little work, unfinished (it is
    * reflected once it finishes), or a follow-up folded into the task `of`. Absent for the other skips.
    */
-  skipped: { taskDir: string; reason: string; why?: NoSkillWhy; of?: string }[]
+  why?: NoSkillWhy
+  of?: string
+}
+
+export interface ReflectSummary {
+  created: { taskDir: string; skill_id: string; path: string; library: string }[]
+  skipped: ReflectSkipped[]
   failed: { taskDir: string; error: string }[]
   cancelled: boolean
   /** Things that went wrong beside the tasks (e.g. the reflection log could not be written), said to the user. */

@@ -46,12 +46,19 @@ describe('skillbench reflect', () => {
     const summary = JSON.parse(b.out.stdout) as { created: unknown[]; skipped: { reason: string; why?: string }[] }
     expect(summary.created).toEqual([])
     // the task with no work is judged again (never frozen), and still says why
+    // --json: the English reason as before, its code and params beside it
     expect([...summary.skipped].sort((x, y) => x.reason.localeCompare(y.reason))).toEqual([
-      { taskDir: 'output_1', reason: 'already reflected' },
-      { taskDir: 'output_2', reason: 'no work done', why: 'no-work' }
+      { taskDir: 'output_1', reason: 'already reflected', messageCode: 'reflect.already', params: {} },
+      { taskDir: 'output_2', reason: 'no work done', messageCode: 'reflect.why_no_work', params: {}, why: 'no-work' }
     ])
     expect(b.out.stderr).toContain(progressBar(2, 2))
     expect(skillFiles(libraryDirFor(root, 'alice'))).toHaveLength(1)
+
+    // the summary counts the already reflected by code
+    const c = io()
+    expect(await main(['reflect', '--root-dir', root], c.io)).toBe(0)
+    expect(c.out.stdout).toMatch(/Created 0 skill\(s\); skipped 1 already reflected, 1 with no skill worth making; failed 0/)
+    expect(c.out.stderr).toContain('Skipping output_1 (already reflected)')
   })
 
   it('uses the model from flags and the key from the environment, never printing it', async () => {

@@ -173,6 +173,8 @@ describe('runReflection with decisions (offline)', () => {
     expect(decided.message).toMatch(/^Skill enhancement done:\n- Operation: enhance skill/)
     expect(translateLine(decided, decided.message!, 'zh')).toBe(`“Python calculator with pytest tests”的强化已提交审阅（${s.proposals![0]}）`)
     expect(s.created).toEqual([])
+    // the summary's skipped entry: the same words and code as the line
+    expect(s.skipped).toEqual([{ taskDir: 'output_calc', reason: `enhancement of "Python calculator with pytest tests" proposed for review (${s.proposals![0]})`, messageCode: 'reflect.enhancement_proposed', params: { title: 'Python calculator with pytest tests', id: s.proposals![0]! } }])
     expect(s.decisions!.map((d) => d.operation)).toEqual(['enhance'])
     expect(s.proposals).toHaveLength(1)
     expect(fs.readFileSync(path.join(lib, 'skill_Python calculator.md'), 'utf8')).toBe(EXISTING)
@@ -186,7 +188,7 @@ describe('runReflection with decisions (offline)', () => {
 
     // a second run does not propose again
     const again = await runReflection({ rootDir: root, decide: true }, defaultReflectionDeps())
-    expect(again.skipped.map((x) => x.reason)).toEqual(['enhancement pending review'])
+    expect(again.skipped.map((x) => [x.reason, x.messageCode])).toEqual([['enhancement pending review', 'reflect.enhancement_pending']])
     expect((await loadPlan(lib)).proposals).toHaveLength(1)
 
     await acceptProposal((await openLibrary(lib)).root, p.id, 'test')
@@ -196,7 +198,7 @@ describe('runReflection with decisions (offline)', () => {
     expect(skill.body).toContain('No module named pytest')
     // and now the task counts as reflected
     const third = await runReflection({ rootDir: root, decide: true }, defaultReflectionDeps())
-    expect(third.skipped.map((x) => x.reason)).toEqual(['already reflected'])
+    expect(third.skipped.map((x) => [x.reason, x.messageCode])).toEqual([['already reflected', 'reflect.already']])
   })
 
   it('creates when the library is empty and says none for a greeting', async () => {
@@ -207,7 +209,7 @@ describe('runReflection with decisions (offline)', () => {
     const s = await runReflection({ rootDir: root, decide: true }, defaultReflectionDeps())
     // a greeting is judged before any decision (issue 36): no skill, and the reason says so
     expect(s.decisions!.map((d) => [d.taskDir, d.operation])).toEqual([['output_calc', 'create']])
-    expect(s.skipped).toEqual([{ taskDir: 'output_hi', reason: 'greeting', why: 'greeting' }])
+    expect(s.skipped).toEqual([{ taskDir: 'output_hi', reason: 'greeting', messageCode: 'reflect.why_greeting', params: {}, why: 'greeting' }])
     expect(skillFiles(libraryDirFor(root, 'bob'))).toHaveLength(1)
   })
 })
@@ -260,6 +262,7 @@ describe('runReflection with decisions (model over the local OpenAI-protocol ser
     const none = events.find((e) => e.decision?.operation === 'none')!
     expect(none).toMatchObject({ kind: 'task-skipped', messageCode: 'reflect.nothing_to_change', params: { reason: 'too small' } })
     expect(none.message).toBe('Skill enhancement analysis done:\n- Decision: nothing to change\n- Reason: too small')
+    expect(s.skipped).toEqual([{ taskDir: none.taskDir, reason: 'nothing to change: too small', messageCode: 'reflect.nothing_to_change', params: { reason: 'too small' } }])
     const created = events.find((e) => e.decision?.operation === 'create')!
     expect(created).toMatchObject({ kind: 'task-done', messageCode: 'reflect.generated' })
     const skills = (await (await openLibrary(libraryDirFor(root, 'carol'))).list()).skills

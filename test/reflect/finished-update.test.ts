@@ -48,6 +48,7 @@ describe('a skill frozen from an unfinished task, once the task finishes', () =>
     expect(run.created).toEqual([])
     expect(run.proposals).toHaveLength(1)
     expect(run.skipped[0]!.reason).toMatch(/finished since its skill was written unfinished: update of ".*" proposed for review \(finished-/)
+    expect(run.skipped[0]).toMatchObject({ messageCode: 'reflect.finished_update', params: { id: run.proposals![0] } })
     // proposed, not written: the file is as it was
     expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
     const proposal = (await loadPlan(lib)).proposals.find((p) => p.id === run.proposals![0])!
@@ -59,7 +60,7 @@ describe('a skill frozen from an unfinished task, once the task finishes', () =>
     // the next run sees it waiting for review and proposes nothing new
     const again = await runReflection({ rootDir: root }, deps)
     expect(again.proposals ?? []).toEqual([])
-    expect(again.skipped.map((s) => s.reason)).toEqual(['enhancement pending review'])
+    expect(again.skipped.map((s) => [s.reason, s.messageCode])).toEqual([['enhancement pending review', 'reflect.enhancement_pending']])
 
     await acceptProposal(lib, proposal.id, 'user')
     const after = fs.readFileSync(skillPath, 'utf8')

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOpenAiClient } from '../../src/main/llm/openai-client'
@@ -8,6 +9,7 @@ import type { ReflectionEvent } from '../../src/main/reflect/types'
 import { openLibrary } from '../../src/main/store/library'
 import { loadPlanOrEmpty } from '../../src/main/review/plan'
 import { codedLine } from '../../src/shared/error-codes'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 import type { TaskTrace } from '../../src/shared/types'
 import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import { CALC_LOG, JOKE_LOG, SCRAPER_LOG, listFiles, makeRoot, skillFiles } from './make-root'
@@ -51,7 +53,7 @@ describe('runReflection offline', () => {
     // newest first by the task's own time: the folder name's date when it has one, else the files' time (now)
     expect(summary.created.map((c) => c.taskDir)).toEqual(['output_20260101_000002', 'output_20260101_000001'])
     // a joke answered without any tool is no work a skill could teach (issue 36): skipped, saying why
-    expect(summary.skipped).toEqual([{ taskDir: 'output_thy_test_project33', reason: 'no work done', why: 'no-work' }])
+    expect(summary.skipped).toEqual([{ taskDir: 'output_thy_test_project33', reason: 'no work done', messageCode: 'reflect.why_no_work', params: {}, why: 'no-work' }])
     const alice = libraryDirFor(root, 'alice')
     const def = libraryDirFor(root, '')
     expect(def).toBe(path.join(root, 'default', 'general', 'experience'))
@@ -103,7 +105,12 @@ describe('runReflection offline', () => {
     const before = listFiles(root).filter((f) => f.endsWith('.md'))
     const second = await runReflection({ rootDir: root }, deps)
     expect(second.created).toEqual([])
-    expect(second.skipped.filter((s) => s.reason === 'already reflected')).toHaveLength(2)
+    // the English as before, the code beside it (the CLI counts and the app words them by it)
+    expect(second.skipped.map((s) => [s.reason, s.messageCode, s.params]).sort()).toEqual([
+      ['already reflected', 'reflect.already', {}],
+      ['already reflected', 'reflect.already', {}],
+      ['no work done', 'reflect.why_no_work', {}]
+    ])
     expect(listFiles(root).filter((f) => f.endsWith('.md'))).toEqual(before)
 
     // retire one skill: still reflected
@@ -115,6 +122,32 @@ describe('runReflection offline', () => {
 
     const forced = await runReflection({ rootDir: root, force: true, user: 'alice' }, deps)
     expect(forced.created).toHaveLength(2)
+  })
+
+  it('every skipped entry carries its code beside its unchanged English: the scan\'s folders and the already reflected', async () => {
+    const root = standardRoot()
+    // a folder with no logs/, one whose logs/ has no agent log, a file named like a task
+    fs.mkdirSync(path.join(root, 'alice', 'output_nologs'))
+    fs.mkdirSync(path.join(root, 'alice', 'output_emptylogs', 'logs'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'output_stray'), 'not a folder\n')
+    // a socket named like a task: its reason nests a coded word
+    const socket = net.createServer()
+    await new Promise<void>((resolve) => socket.listen(path.join(root, 'output_sock'), resolve))
+    const deps = defaultReflectionDeps()
+    await runReflection({ rootDir: root }, deps)
+    const again = await runReflection({ rootDir: root }, deps).finally(() => new Promise((resolve) => socket.close(resolve)))
+    const byDir = Object.fromEntries(again.skipped.map((s) => [s.taskDir, s]))
+    expect(byDir).toEqual({
+      output_emptylogs: { taskDir: 'output_emptylogs', reason: 'logs/ has no manager.out or agent_*.out', messageCode: 'scan.no_agent_logs', params: {} },
+      output_nologs: { taskDir: 'output_nologs', reason: 'no logs/ folder', messageCode: 'scan.no_logs', params: {} },
+      output_stray: { taskDir: 'output_stray', reason: 'a file, not a task folder', messageCode: 'scan.file_not_task', params: {} },
+      output_sock: { taskDir: 'output_sock', reason: 'not a folder (a socket): not read', messageCode: 'scan.not_folder', params: { what: { messageCode: 'scan.what_socket', params: {} } } },
+      output_20260101_000001: { taskDir: 'output_20260101_000001', reason: 'already reflected', messageCode: 'reflect.already', params: {} },
+      output_20260101_000002: { taskDir: 'output_20260101_000002', reason: 'already reflected', messageCode: 'reflect.already', params: {} },
+      output_thy_test_project33: { taskDir: 'output_thy_test_project33', reason: 'no work done', messageCode: 'reflect.why_no_work', params: {}, why: 'no-work' }
+    })
+    // the app words each by its code
+    expect(again.skipped.map((s) => translateLine(s, s.reason, 'zh')).sort()).toEqual(['logs/ 中没有 manager.out 或 agent_*.out', '已反思过', '已反思过', '是文件，不是任务文件夹', '没有 logs/ 文件夹', '没有做实际工作', '不是文件夹（套接字）：未读取'].sort())
   })
 
   it('filters by user and task', async () => {

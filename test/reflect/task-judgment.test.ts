@@ -213,7 +213,7 @@ describe('unfinished tasks are reflected once they finish, never frozen', () => 
     const deps = defaultReflectionDeps()
     const first = await runReflection({ rootDir: root }, deps)
     expect(first.created).toEqual([])
-    expect(first.skipped).toEqual([{ taskDir: 'output_20260101_000001', reason: 'unfinished', why: 'unfinished' }])
+    expect(first.skipped).toEqual([{ taskDir: 'output_20260101_000001', reason: 'unfinished', messageCode: 'reflect.why_unfinished', params: {}, why: 'unfinished' }])
     const lib = libraryDirFor(root, 'eve')
     expect(skillFiles(lib)).toEqual([])
     // no "结果：未完成" skill, so nothing marks the task as already reflected

@@ -1,7 +1,13 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import type { OverviewResult, TaskSummary } from '../../src/shared/api'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import type { OverviewResult, ReflectSummary, TaskSummary } from '../../src/shared/api'
+import { defaultReflectionDeps } from '../../src/main/reflect/default-deps'
+import { libraryDirFor, runReflection } from '../../src/main/reflect/run-reflection'
+import { CALC_LOG, makeRoot } from '../reflect/make-root'
 import { nextSteps } from '../../src/renderer/features/overview/OverviewScreen'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
 import { renderApp } from './render-app'
@@ -12,10 +18,11 @@ const base: Omit<TaskSummary, 'taskDir' | 'path' | 'mtime'> = {
   user: 'alice', status: 'completed', completed: true, requirements: ['do it'], toolCalls: [], errors: [], interruptions: 0, agentMessages: [], files: [], reflected: false, skills: []
 }
 
-function setup() {
+function setup(lang: 'en' | 'zh' = 'en') {
   const lib = new FakeLibrary()
   lib.add(makeMeta(7))
   const api = createFakeApi(libraryHandlers(lib))
+  if (lang === 'zh') api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
   api.handlers['tasks.list'] = async () => ({
     root: ROOT,
     skipped: [],
@@ -92,6 +99,49 @@ describe('Reflect screen', () => {
     const status = screen.getByTestId('jobs-status')
     expect(status.textContent).toContain('Reflecting')
     expect(status.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')).toBe('40')
+  })
+})
+
+describe('Reflect screen: a run\'s skipped tasks worded by their code', () => {
+  /**
+   * A real run's summary: a data root on disk whose task a skill already lists, with folders the scan passes over.
+   * (The skill is written here, not by a first run: jsdom's typed arrays are not Node's, so the store's writes fail.)
+   */
+  async function realSummary(): Promise<ReflectSummary> {
+    const root = makeRoot([{ dir: 'alice/output_20260101_000001', log: CALC_LOG }])
+    fs.mkdirSync(path.join(root, 'alice', 'output_nologs'))
+    fs.writeFileSync(path.join(root, 'output_stray'), 'not a folder\n')
+    const lib = libraryDirFor(root, 'alice')
+    fs.mkdirSync(lib, { recursive: true })
+    fs.writeFileSync(path.join(lib, 'skill_calc.md'), ['---', "skill_id: '1700000000'", 'title: Calculator', 'task_directories:', '- output_20260101_000001', '---', '', '# Calculator', ''].join('\n'))
+    // a socket named like a task: its reason nests a word ("a socket") only its code can translate
+    const socket = net.createServer()
+    await new Promise<void>((resolve) => socket.listen(path.join(root, 'output_sock'), resolve))
+    try {
+      return await runReflection({ rootDir: root }, defaultReflectionDeps())
+    } finally {
+      await new Promise((resolve) => socket.close(resolve))
+    }
+  }
+
+  async function showSummary(lang: 'en' | 'zh'): Promise<string[]> {
+    const summary = await realSummary()
+    const { api } = setup(lang)
+    const button = await screen.findByTestId('reflect-all')
+    await waitFor(() => expect(button.textContent).toMatch(/\(2\)|（2）/))
+    fireEvent.click(button)
+    await waitFor(() => expect(api.callsOf('reflect.start')).toHaveLength(1))
+    act(() => api.emit({ type: 'job.done', jobId: 'job-1', kind: 'reflect', state: 'done', result: summary }))
+    await screen.findByTestId('reflect-summary')
+    return screen.getAllByTestId('reflect-skipped-line').map((li) => li.textContent ?? '').sort()
+  }
+
+  it('in English, the words as they came', async () => {
+    expect(await showSummary('en')).toEqual(['output_20260101_000001: already reflected', 'output_nologs: no logs/ folder', 'output_sock: not a folder (a socket): not read', 'output_stray: a file, not a task folder'])
+  })
+
+  it('in Chinese, by code', async () => {
+    expect(await showSummary('zh')).toEqual(['output_20260101_000001: 已反思过', 'output_nologs: 没有 logs/ 文件夹', 'output_sock: 不是文件夹（套接字）：未读取', 'output_stray: 是文件，不是任务文件夹'])
   })
 })
 

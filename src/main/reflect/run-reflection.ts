@@ -34,7 +34,8 @@ import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
-import { coded, codedLine, refOf, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, isMessageRef, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 import { codedFieldsOf, reasonOf } from '../../shared/api-error'
 
 /** Copies chosen workspace files next to a new skill (copy_skill_files rules) and records them in related_code. */
@@ -170,7 +171,8 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     const scanned = await deps.scan({ rootDir, signal: opts.signal })
     traces = scanned.tasks
     for (const s of scanned.skipped) {
-      summary.skipped.push({ taskDir: path.basename(s.path), reason: s.reason })
+      // the scan's words and, when it sent them, their scan.* code (a cache from an older version has words only)
+      summary.skipped.push({ taskDir: path.basename(s.path), reason: s.reason, ...(isMessageRef(s) ? { messageCode: s.messageCode, params: s.params } : {}) })
     }
   }
   // follow-ups fold into the task they continue; greetings, idle and unfinished tasks say why they make no skill
@@ -202,7 +204,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     if (item.none) {
       const { trace, why, of } = item.none
       const reason = noSkillReasonCoded(why, of)
-      summary.skipped.push({ taskDir: trace.taskDir, reason: reason.text, why, ...(of ? { of } : {}) })
+      summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(reason), why, ...(of ? { of } : {}) })
       emit({ index, total, taskDir: trace.taskDir, kind: 'task-skipped', ...codedLine('reflect.no_skill', { reason }) })
       return
     }
@@ -219,9 +221,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     }
     const done = members.some((m) => ctx.reflected.has(m))
     if (!opts.force && (done || members.some((m) => ctx.pendingEnhance.has(m)))) {
-      const line = codedLine(done ? 'reflect.already' : 'reflect.enhancement_pending')
-      summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
-      emit({ ...base, kind: 'task-skipped', ...line })
+      const why = coded(done ? 'reflect.already' : 'reflect.enhancement_pending')
+      summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
+      emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
       return
     }
     const frozenId = opts.force ? undefined : members.map((m) => ctx.frozen.get(m)).find((id) => id !== undefined)
@@ -271,8 +273,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         }
       }
       if (!skill) {
-        summary.skipped.push({ taskDir: trace.taskDir, reason: 'already reflected' })
-        emit({ ...base, kind: 'task-skipped', ...codedLine('reflect.already') })
+        const why = coded('reflect.already')
+        summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
+        emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
         return
       }
       const skillPath = path.join(ctx.store.root, skill.path)
@@ -431,14 +434,14 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     await saved
     ctx.pendingEnhance.add(trace.taskDir)
     ;(summary.proposals ??= []).push(proposal.id)
-    const line = codedLine('reflect.enhancement_proposed', { title: skill.title, id: proposal.id })
-    summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
+    const why = coded('reflect.enhancement_proposed', { title: skill.title, id: proposal.id })
+    summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
     void ctx.log.info(`Enhancement proposed for ${skill.path}: ${proposal.id}`)
-    return { report: formatDecisionReport(report, language), line }
+    return { report: formatDecisionReport(report, language), line: lineOf(why) }
   }
-  const line = codedLine('reflect.nothing_to_change', { reason: report.reason ?? '' })
-  summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
-  return { report: formatDecisionReport(report, language), line }
+  const why = coded('reflect.nothing_to_change', { reason: report.reason ?? '' })
+  summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
+  return { report: formatDecisionReport(report, language), line: lineOf(why) }
 }
 
 /**
@@ -471,8 +474,9 @@ async function proposeFinished(
     for (const m of members) ctx.frozen.delete(m)
     ctx.pendingEnhance.add(trace.taskDir)
     if (added) (summary.proposals ??= []).push(proposal.id)
-    const line = codedLine(added ? 'reflect.finished_update' : 'reflect.finished_update_before', { title: skill.title, id: proposal.id })
-    summary.skipped.push({ taskDir: trace.taskDir, reason: line.message })
+    const why = coded(added ? 'reflect.finished_update' : 'reflect.finished_update_before', { title: skill.title, id: proposal.id })
+    const line = lineOf(why)
+    summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
     void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} finished): ${proposal.id}`)
     emit({ ...base, kind: 'task-done', ...line })
   } catch (err) {
@@ -637,6 +641,11 @@ async function evolveFromRun(memory: MemoryEvolution, traces: readonly TaskTrace
   }
   if (out.problems.length) summary.warnings = [...(summary.warnings ?? []), ...out.problems.map((p) => p.message)]
   summary.memory = out
+}
+
+/** A coded text as a progress line (its English as `message`). */
+function lineOf(c: CodedText): CodedLine {
+  return { message: c.text, ...refOf(c) }
 }
 
 /** The code and params of a task's failure when its error carries them (a StoreError, an LlmError…), redacted. */

@@ -39,7 +39,8 @@ export function progressBar(done: number, total: number): string {
 
 /** The human summary printed after a run. */
 export function formatReflectSummary(s: ReflectionSummary): string {
-  const already = s.skipped.filter((x) => x.reason === 'already reflected' || x.reason === 'enhancement pending review').length
+  // by code, not by the words (which may change): reflected before, or its enhancement waits for review
+  const already = s.skipped.filter((x) => x.messageCode === 'reflect.already' || x.messageCode === 'reflect.enhancement_pending').length
   const enhanced = s.proposals?.length ?? 0
   const unchanged = s.decisions?.filter((d) => d.operation === 'none').length ?? 0
   const noSkill = s.skipped.filter((x) => x.why)

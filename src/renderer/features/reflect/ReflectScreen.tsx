@@ -180,8 +180,8 @@ export function ReflectScreen(): React.JSX.Element {
                 {summary.skipped
                   .filter((s) => !s.why)
                   .map((s) => (
-                    <li key={`s:${s.taskDir}`} className="muted">
-                      {s.taskDir}: {translateText(s.reason, lang)}
+                    <li key={`s:${s.taskDir}`} className="muted" data-testid="reflect-skipped-line">
+                      {s.taskDir}: {translateLine(s, s.reason, lang)}
                     </li>
                   ))}
                 {summary.failed.map((f) => (
