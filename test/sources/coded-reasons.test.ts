@@ -129,13 +129,33 @@ describe('install --locked by code', () => {
     expect(englishText(ref(err as LockMismatchError))).toBe((err as LockMismatchError).message)
     expect(translateLine(mismatched[2], hash, 'zh')).toBe(`${pdf.source} 的提交 ${pdf.commit.slice(0, 12)}（${pdf.path}）：文件哈希为 ${pdf.hash}，但锁文件中是 ${bad}：已拒绝（锁文件或来源被修改过）`)
     expect(translateMessage(ref(err as LockMismatchError), '', 'zh')).toBe(
-      `${SKILLS_LOCK_FILE}：csv-tool：${csv.source} 的提交 ${csv.commit.slice(0, 12)}（skills）：该文件夹中没有技能；notes：${csv.source} 的提交 ${csv.commit.slice(0, 12)}（nothing-here）：${csv.source} at ${csv.ref} (${csv.commit.slice(0, 12)}) 中没有文件夹 nothing-here；pdf：${translateLine(mismatched[2], hash, 'zh')}；未安装任何技能`
+      `${SKILLS_LOCK_FILE}：csv-tool：${csv.source} 的提交 ${csv.commit.slice(0, 12)}（skills）：该文件夹中没有技能；notes：${csv.source} 的提交 ${csv.commit.slice(0, 12)}（nothing-here）：${csv.source} 的 ${csv.ref}（${csv.commit.slice(0, 12)}）中没有文件夹 nothing-here；pdf：${translateLine(mismatched[2], hash, 'zh')}；未安装任何技能`
     )
     expect(fs.readdirSync(b).filter((n) => n !== '.skillbench')).toEqual([SKILLS_LOCK_FILE])
   }, 120_000)
 
+  it('a --path that is not there, a folder without a SKILL.md: the repository, ref and commit as values, the same English, Chinese without English in it', async () => {
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const c = head.slice(0, 12)
+    const lib = newLibrary()
+    const noFolder = await installFromSource({ library: lib, source: repo.url, path: 'nothing-here', cwd: tmp, env }).then(() => null, (e: unknown) => e as Error & MessageRef)
+    expect(noFolder?.message).toBe(`no folder nothing-here in ${repo.url} at main (${c})`)
+    expect(ref(noFolder!)).toEqual({ messageCode: 'source.no_subdir', params: { folder: 'nothing-here', repo: repo.url, ref: 'main', commit: c } })
+    expect(translateMessage(noFolder, noFolder!.message, 'zh')).toBe(`${repo.url} 的 main（${c}）中没有文件夹 nothing-here`)
+    expect(translateMessage(noFolder, noFolder!.message, 'en')).toBe(noFolder!.message)
+
+    const noSkill = await installFromSource({ library: lib, source: repo.url, path: 'docs', cwd: tmp, env }).then(() => null, (e: unknown) => e as Error & MessageRef)
+    expect(noSkill?.message).toBe(`no SKILL.md found under docs of ${repo.url} at main (${c})`)
+    expect(ref(noSkill!)).toEqual({ messageCode: 'install.no_skills', params: { folder: 'docs', repo: repo.url, ref: 'main', commit: c } })
+    expect(translateMessage(noSkill, noSkill!.message, 'zh')).toBe(`${repo.url} 的 main（${c}）中“docs”下没有找到 SKILL.md`)
+    // the words alone (a line an older build printed) are read back to the same code and values
+    expect(messageRefOf(noFolder!.message)).toEqual(ref(noFolder!))
+    expect(fs.readdirSync(lib).filter((n) => n !== '.skillbench')).toEqual([])
+  }, 120_000)
+
   it('"{source} at {commit}" is reached by code only: a sentence with "at" in it is not read back as it', () => {
     expect(messageRefOf('a file at the top')).toBeNull()
-    expect(messageRefOf('https://example.org/r.git at 0123456789ab (skills/pdf)')?.messageCode).not.toMatch(/^install\.at_commit/)
+    // nor by the other fragment only a code reaches, tool.skipped_file's "{path} ({reason})"
+    expect(messageRefOf('https://example.org/r.git at 0123456789ab (skills/pdf)')).toBeNull()
   })
 })

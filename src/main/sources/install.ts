@@ -279,13 +279,14 @@ function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
 /** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */
 export async function skillsOfCommit(spec: SourceSpec, fetched: FetchedCommit, subdir: string, fetchOpts: GitLimits & { env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RepoSkill[]> {
   const entries = await listTree(fetched.repoDir, fetched.commit, subdir, fetchOpts)
-  const at = `${spec.display} at ${fetched.ref} (${fetched.commit.slice(0, 12)})`
-  if (subdir && entries.length === 0) throw new SourceError('not_found', coded('source.no_subdir', { folder: subdir, repo: at }))
+  // the repository, ref and commit as values (not an English "X at ref (commit)"): each language places them itself
+  const at = { repo: spec.display, ref: fetched.ref, commit: fetched.commit.slice(0, 12) }
+  if (subdir && entries.length === 0) throw new SourceError('not_found', coded('source.no_subdir', { folder: subdir, ...at }))
   const links = entries.filter((e) => e.mode === LINK_MODE)
   const linkBlobs = await readBlobs(fetched.repoDir, links.map((e) => e.oid), fetchOpts)
   const linkTargets = new Map([...linkBlobs].map(([oid, b]) => [oid, b.toString('utf8')]))
   const found = findRepoSkills(entries, subdir, linkTargets)
-  if (found.length === 0) throw new SourceError('no_skills', coded('install.no_skills', { folder: subdir || coded('install.repo_root'), repo: at }))
+  if (found.length === 0) throw new SourceError('no_skills', coded('install.no_skills', { folder: subdir || coded('install.repo_root'), ...at }))
   return found
 }
 
