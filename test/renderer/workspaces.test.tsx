@@ -1,6 +1,11 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { scanRoot } from '../../src/main/scan/scan-root'
 import type { TaskSummary } from '../../src/shared/api'
 import type { SkippedTask } from '../../src/shared/types'
 import { ApiError } from '../../src/shared/api'
@@ -187,6 +192,59 @@ describe('Workspaces screen', () => {
     await waitFor(() => expect(api.callsOf('sessions.remove')).toEqual([{ source: 'synapse', path: '/srv/synapse' }]))
     await waitFor(() => expect((screen.getByTestId('source-picker') as HTMLSelectElement).value).toBe(''))
     expect(screen.getByTestId('root-picker')).toBeTruthy()
+  })
+})
+
+describe('Workspaces filter: a skipped folder matches its reason as shown', () => {
+  /** What a real scan says it passed over: a data root on disk with a folder without logs/, a file and a socket named like tasks. */
+  async function realSkipped(): Promise<SkippedTask[]> {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ws-filter-'))
+    fs.mkdirSync(path.join(root, 'alice', 'output_nologs'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'output_stray'), 'not a folder\n')
+    const socket = net.createServer()
+    await new Promise<void>((resolve) => socket.listen(path.join(root, 'output_sock'), resolve))
+    try {
+      return (await scanRoot({ rootDir: root })).skipped
+    } finally {
+      await new Promise((resolve) => socket.close(resolve))
+    }
+  }
+
+  /** The folders the list shows after typing `text` in the search box. */
+  async function filtered(skipped: SkippedTask[], text: string): Promise<string[]> {
+    fireEvent.change(screen.getByTestId('task-search'), { target: { value: text } })
+    await waitFor(() => expect((screen.getByTestId('task-search') as HTMLInputElement).value).toBe(text))
+    return screen.queryAllByTestId('task-row').map((r) => path.basename(skipped.find((s) => r.textContent?.includes(s.path))?.path ?? '?')).sort()
+  }
+
+  async function show(lang: 'en' | 'zh'): Promise<SkippedTask[]> {
+    const skipped = await realSkipped()
+    expect(skipped.map((s) => [path.basename(s.path), s.messageCode]).sort()).toEqual([['output_nologs', 'scan.no_logs'], ['output_sock', 'scan.not_folder'], ['output_stray', 'scan.file_not_task']])
+    const api = createFakeApi(libraryHandlers(new FakeLibrary()))
+    api.handlers['tasks.list'] = async () => ({ root: ROOT, skipped, tasks: [] })
+    if (lang === 'zh') api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
+    renderApp(api, { screen: 'workspaces' })
+    await waitFor(() => expect(screen.getAllByTestId('task-row')).toHaveLength(3))
+    if (lang === 'zh') await waitFor(() => expect(screen.getAllByTestId('task-row')[0]!.textContent).toMatch(/[\u4e00-\u9fff]/))
+    return skipped
+  }
+
+  it('in Chinese: the Chinese words find the folder, so do its name and its English', async () => {
+    const skipped = await show('zh')
+    expect(await filtered(skipped, '套接字')).toEqual(['output_sock'])
+    expect(await filtered(skipped, '没有 logs/')).toEqual(['output_nologs'])
+    expect(await filtered(skipped, '任务文件夹')).toEqual(['output_stray'])
+    expect(await filtered(skipped, '未读取')).toEqual(['output_sock'])
+    expect(await filtered(skipped, 'output_nologs')).toEqual(['output_nologs'])
+    expect(await filtered(skipped, 'A FILE, not')).toEqual(['output_stray'])
+  })
+
+  it('in English: the English words find the folder; the Chinese do not', async () => {
+    const skipped = await show('en')
+    expect(await filtered(skipped, 'socket')).toEqual(['output_sock'])
+    expect(await filtered(skipped, 'no logs/')).toEqual(['output_nologs'])
+    expect(await filtered(skipped, '套接字')).toEqual([])
+    expect(await filtered(skipped, 'output_')).toEqual(['output_nologs', 'output_sock', 'output_stray'])
   })
 })
 

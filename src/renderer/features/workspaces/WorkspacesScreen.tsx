@@ -129,8 +129,9 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
 
   const rows = useMemo(() => {
     const all = tasks.data?.tasks ?? []
-    return taskRows(user ? all.filter((x) => x.user === user) : all, user ? [] : (tasks.data?.skipped ?? []), { status, text })
-  }, [tasks.data, user, status, text])
+    // a skipped folder's reason matches as shown (in the UI language) as well as in its English
+    return taskRows(user ? all.filter((x) => x.user === user) : all, user ? [] : (tasks.data?.skipped ?? []), { status, text }, (s) => translateLine(s, s.reason, lang))
+  }, [tasks.data, user, status, text, lang])
   const users = useMemo(() => [...new Set((tasks.data?.tasks ?? []).map((x) => x.user))].sort(), [tasks.data])
 
   // Deep link from the editor: select the task by folder name or path.

@@ -7,8 +7,16 @@ export type TaskBadge = 'completed' | 'interrupted' | 'incomplete' | 'reflected'
 
 export type TaskRow = { kind: 'task'; task: TaskSummary; badge: TaskBadge; key: string } | { kind: 'skipped'; skipped: SkippedTask; badge: 'skipped'; key: string }
 
-/** Task rows newest first, then skipped folders; filtered by badge and text. */
-export function taskRows(tasks: readonly TaskSummary[], skipped: readonly SkippedTask[], filter: { status: TaskBadge | 'all'; text: string }): TaskRow[] {
+/**
+ * Task rows newest first, then skipped folders; filtered by badge and text. A skipped folder matches its path, its
+ * reason's English and `shownReason` (the reason as the screen words it, in the UI language: what the user reads).
+ */
+export function taskRows(
+  tasks: readonly TaskSummary[],
+  skipped: readonly SkippedTask[],
+  filter: { status: TaskBadge | 'all'; text: string },
+  shownReason: (s: SkippedTask) => string = (s) => s.reason
+): TaskRow[] {
   const text = filter.text.trim().toLowerCase()
   const rows: TaskRow[] = [...tasks]
     .sort((a, b) => taskTime(b) - taskTime(a) || a.taskDir.localeCompare(b.taskDir))
@@ -17,7 +25,7 @@ export function taskRows(tasks: readonly TaskSummary[], skipped: readonly Skippe
   return rows.filter((row) => {
     if (filter.status !== 'all' && row.badge !== filter.status) return false
     if (!text) return true
-    if (row.kind === 'skipped') return row.skipped.path.toLowerCase().includes(text) || row.skipped.reason.toLowerCase().includes(text)
+    if (row.kind === 'skipped') return [row.skipped.path, row.skipped.reason, shownReason(row.skipped)].some((x) => x.toLowerCase().includes(text))
     const t = row.task
     return t.taskDir.toLowerCase().includes(text) || t.user.toLowerCase().includes(text) || t.requirements.some((r) => r.toLowerCase().includes(text))
   })
