@@ -77,6 +77,11 @@ export interface SkillListResult {
    * Absent when there is none.
    */
   problems?: LibraryProblem[]
+  /**
+   * Present when some `problems` are what a recovery did (kept on disk, `.skillbench/recovery-log`): the log's byte
+   * offset they go up to, for `skills.dismissProblems` (later recoveries stay shown).
+   */
+  problemsDismissUpTo?: number
 }
 
 /** A problem of a whole library, as `skills.list` reports it (a CodedLine: English `message` + its code). */
@@ -480,6 +485,8 @@ export const API_INPUT_SCHEMAS = {
   'libraries.list': z.object({}),
   'libraries.open': z.object({ path: z.string().min(1).max(4096) }),
   'skills.list': z.object({ library, includeLegacy: z.boolean().optional() }),
+  /** The person dismissed the recoveries shown (skills.list's problemsDismissUpTo); nothing is deleted, they are marked seen. */
+  'skills.dismissProblems': z.object({ library, upTo: z.number().int().min(0) }),
   'skills.get': z.object({ library, skillId, includeLegacy: z.boolean().optional() }),
   'skills.query': z.object({ library, text: z.string().min(1).max(10_000), top: z.number().int().min(1).max(100).optional() }),
   // baseText (optional): the text the editor loaded; uses counted into the file since then are carried over, not a conflict
@@ -572,6 +579,7 @@ export interface ApiOutputs extends DeployOutputs, SyncOutputs, AuditOutputs {
   'libraries.list': LibraryInfo[]
   'libraries.open': LibraryInfo[]
   'skills.list': SkillListResult
+  'skills.dismissProblems': { seenUpTo: number }
   'skills.get': SkillDocument
   'skills.query': QueryResult
   'skills.save': SkillDocument

@@ -19,6 +19,7 @@ import { containedFilePath, listContained, moveContained, readContainedText, unl
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, newRecordId, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+import { appendRecoveryLog } from './recovery-log'
 import { reasonOf } from '../../shared/api-error'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
@@ -317,6 +318,7 @@ export async function recoverTransactions(root: string): Promise<RecoveryReport>
     const names = (await listContained(root, TX_DIR)).filter((n) => n.endsWith('.json'))
     if (names.length === 0) return report
     const journaled = new Set((await readJournal(root)).records.map((r) => r.id))
+    const rolledBackLines: CodedLine[] = []
     for (const name of names.sort()) {
       const rel = `${TX_DIR}/${name}`
       const tx = parseIntent(await readContainedText(root, rel).catch(() => null))
@@ -335,13 +337,34 @@ export async function recoverTransactions(root: string): Promise<RecoveryReport>
       if (problems.length === 0) {
         await unlinkContained(root, rel)
         report.rolledBack.push(tx.id)
+        rolledBackLines.push(codedLine('review.recover_rolled_back', { id: tx.id, proposal: tx.record.proposal_id }))
       } else {
         await moveContained(root, rel, `${rel}.conflict`).catch(() => undefined)
         problem(codedLine('review.recover_failed', { id: tx.id, problems: refOf(codedList(problems)) }))
       }
     }
+    // kept on disk for the app, whoever recovered (recovery-log.ts); a recovery that only finished committed changes is not news
+    if (rolledBackLines.length > 0 || report.problemLines.length > 0) {
+      await appendRecoveryLog(root, { rolled_back: report.rolledBack, lines: [...rolledBackLines, ...report.problemLines] }).catch((err: unknown) => {
+        problem(codedLine('review.recover_not_logged', { reason: reasonOf(err) }))
+      })
+    }
     return report
   }, { purpose: 'recovering an interrupted change' })
+}
+
+/**
+ * The transactions a crash interrupted and no write has finished yet, by id (torn intents by file name), oldest
+ * first. Only reads: a listing reports them; the next write's recoverTransactions finishes them.
+ */
+export async function interruptedTransactions(root: string): Promise<string[]> {
+  const names = (await listContained(root, TX_DIR).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort()
+  const ids: string[] = []
+  for (const name of names) {
+    const tx = parseIntent(await readContainedText(root, `${TX_DIR}/${name}`).catch(() => null))
+    ids.push(tx ? tx.id : name)
+  }
+  return ids
 }
 
 export interface ApplyOptions extends TxHooks {

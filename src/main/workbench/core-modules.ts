@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { ApiError, type LibraryProblem, type OverviewResult, type RateResult, type SkillListResult } from '../../shared/api'
+import { ApiError, type OverviewResult, type RateResult, type SkillListResult } from '../../shared/api'
 import { coded, codedLine, refOf, type CodedLine, type MessageParam } from '../../shared/error-codes'
 import type { CurationPlan, JournalEntry, Proposal, QueryResult, ScanResult, Settings, Skill, TaskTrace, UsageReport } from '../../shared/types'
 import type { LlmClient } from '../llm/types'
@@ -33,7 +33,7 @@ import { curateLibrary, type OpenedLibrary } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
 import { acceptQueued, readReviewQueue, rejectQueued, saveEdits } from './review-queue'
-import { LibraryProblems } from './library-problems'
+import { dismissLibraryProblems, libraryProblems, type LibraryProblemsAnswer } from './library-problems'
 
 /** What a reflection job needs. */
 export interface ReflectRequest {
@@ -67,8 +67,10 @@ export interface CoreModules {
   checkSkillText(text: string, current: Skill): MessageParam | undefined
   /** The list rows of a library (its real path), from its search index: only files changed since it was saved are read. */
   listSkills(root: string, includeLegacy: boolean): Promise<SkillListResult>
-  /** What is wrong with the library as a whole (after finishing what a crash interrupted); see library-problems.ts. */
-  libraryProblems?(root: string): Promise<LibraryProblem[]>
+  /** What is wrong with the library as a whole (only reads); see library-problems.ts. */
+  libraryProblems?(root: string): Promise<LibraryProblemsAnswer>
+  /** Marks the recoveries shown up to the log's offset `upTo` seen (a write); returns the new offset. */
+  dismissLibraryProblems?(root: string, upTo: number): Promise<number>
   /** `query_skill` ranking without touching fetch_count (searching in the UI is not an agent using a skill). */
   query(store: SkillStore, text: string, top: number): Promise<QueryResult>
   /** `rate_skill` semantics: quality = 0.7·old + 0.3·rating. */
@@ -214,10 +216,9 @@ function curationSettingsOf(settings: Settings): Partial<CurationSettings> {
   }
 }
 
-/** The store as the curation service wants it, after finishing any transaction a crash interrupted (its problems kept for the app). */
-async function openedForCuration(store: SkillStore, problems: LibraryProblems): Promise<OpenedLibrary> {
+/** The store as the curation service wants it, after finishing any transaction a crash interrupted (recovery keeps what it did for the app). */
+async function openedForCuration(store: SkillStore): Promise<OpenedLibrary> {
   const recovery = await withLibraryLock(store.root, () => recoverTransactions(store.root))
-  problems.noteRecovery(store.root, recovery)
   return { library: store as SkillLibrary, root: store.root, recovery }
 }
 
@@ -278,7 +279,6 @@ export async function createCoreModules(): Promise<CoreModules> {
     }
     return s
   }
-  const problems = new LibraryProblems()
   // the stores handed out, by real path: their last write says how index.json fared
   const openStores = new Map<string, SkillLibrary>()
   return {
@@ -288,7 +288,8 @@ export async function createCoreModules(): Promise<CoreModules> {
       openStores.set(store.root, store)
       return store
     },
-    libraryProblems: (root) => problems.of(root, openStores.get(root)),
+    libraryProblems: (root) => libraryProblems(root, openStores.get(root)),
+    dismissLibraryProblems,
     checkSkillText(text, current) {
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
@@ -371,7 +372,7 @@ export async function createCoreModules(): Promise<CoreModules> {
     similarityGraph: cachedGraph((skills, thresholds) => computeSimilarityGraph(skills, thresholds), 8, () => defaultCacheDir()),
 
     async curatePlan(store, settings, llm, ctx, usage) {
-      const opened = await openedForCuration(store, problems)
+      const opened = await openedForCuration(store)
       let lastProgress = 0
       // curateLibrary keeps other producers' pending proposals (enhance, agents' edits) in plan.json itself
       const plan = await curateLibrary(opened, {
@@ -426,7 +427,7 @@ export async function createCoreModules(): Promise<CoreModules> {
       return original ? { ...entryOf(original), undone_at: undo.at } : entryOf(undo)
     },
     async restore(store, skillId) {
-      const opened = await openedForCuration(store, problems)
+      const opened = await openedForCuration(store)
       await restoreSkill(opened, skillId, 'user')
       return store.get(skillId)
     }

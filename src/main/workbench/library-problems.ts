@@ -1,37 +1,41 @@
 /**
- * Problems of a whole library that the app shows when it lists the library (Skills screen): what transaction
- * recovery could not set right (review.recover_*) and why the last write could not update index.json (index.*).
- * A recovery reports each problem once (it sets the interrupted change aside), so they are kept here for the
- * process's life, per library.
+ * Problems of a whole library that the app shows when it lists the library (Skills screen). Listing only reads:
+ * - a change a crash interrupted that no write has finished yet (review.interrupted_pending): the next accept, undo,
+ *   restore, curation or edit finishes it (they recover first);
+ * - what recoveries did, by any process, since the person last dismissed them (review/recovery-log.ts: a rollback,
+ *   review.recover_*), kept on disk so a restarted app still shows them;
+ * - why the last write of this process could not update index.json (index.*).
  */
 import type { LibraryProblem } from '../../shared/api'
-import type { CodedLine, MessageRef } from '../../shared/error-codes'
-import { recoverTransactions, type RecoveryReport } from '../review/transactions'
+import { codedLine, type CodedLine, type MessageRef } from '../../shared/error-codes'
+import { markRecoveriesSeen, readUnseenRecoveries } from '../review/recovery-log'
+import { interruptedTransactions } from '../review/transactions'
 
-/** Most problems kept per library (a library that keeps crashing should not grow the list without end). */
-const MAX_KEPT = 50
+export interface LibraryProblemsAnswer {
+  problems: LibraryProblem[]
+  /** Present when some of `problems` are recoveries the person may dismiss: the log's offset they go up to. */
+  dismissUpTo?: number
+}
 
-export class LibraryProblems {
-  private readonly recovered = new Map<string, CodedLine[]>()
+function problemOf(l: CodedLine): LibraryProblem {
+  return { message: l.message, messageCode: l.messageCode, params: l.params }
+}
 
-  /** Keeps what a recovery of the library at `root` could not do. */
-  noteRecovery(root: string, report: Pick<RecoveryReport, 'problemLines'>): void {
-    if (report.problemLines.length === 0) return
-    this.recovered.set(root, [...(this.recovered.get(root) ?? []), ...report.problemLines].slice(-MAX_KEPT))
-  }
+/**
+ * Every problem known for the library at `root`, read-only. `store`: the library's open store, whose last write says
+ * how index.json fared. A file that does not read costs only its part of the notice (the listing itself goes on).
+ */
+export async function libraryProblems(root: string, store?: { indexJsonProblem: string | undefined; indexJsonProblemRef?: MessageRef }): Promise<LibraryProblemsAnswer> {
+  const problems: LibraryProblem[] = []
+  const unseen = await readUnseenRecoveries(root).catch(() => ({ records: [], end: 0 }))
+  for (const r of unseen.records) problems.push(...r.lines.map(problemOf))
+  const dismissUpTo = unseen.records.length > 0 ? unseen.end : undefined
+  for (const id of await interruptedTransactions(root).catch(() => [] as string[])) problems.push(problemOf(codedLine('review.interrupted_pending', { id })))
+  if (store?.indexJsonProblem) problems.push({ message: store.indexJsonProblem, ...(store.indexJsonProblemRef ?? {}) })
+  return dismissUpTo === undefined ? { problems } : { problems, dismissUpTo }
+}
 
-  /**
-   * Finishes what a crash interrupted (one folder read when nothing was), then every problem known for the library.
-   * `store`: the library's open store, whose last write says how index.json fared.
-   */
-  async of(root: string, store?: { indexJsonProblem: string | undefined; indexJsonProblemRef?: MessageRef }): Promise<LibraryProblem[]> {
-    try {
-      this.noteRecovery(root, await recoverTransactions(root))
-    } catch {
-      // busy (another process is mid-change) or unreadable: the next listing tries again
-    }
-    const out: LibraryProblem[] = (this.recovered.get(root) ?? []).map((l) => ({ message: l.message, messageCode: l.messageCode, params: l.params }))
-    if (store?.indexJsonProblem) out.push({ message: store.indexJsonProblem, ...(store.indexJsonProblemRef ?? {}) })
-    return out
-  }
+/** The person dismissed the recoveries shown, up to the log's offset `upTo` (later ones stay). Returns the new offset. */
+export function dismissLibraryProblems(root: string, upTo: number): Promise<number> {
+  return markRecoveriesSeen(root, upTo)
 }

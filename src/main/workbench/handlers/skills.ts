@@ -9,6 +9,7 @@ import { hashBytes } from '../../store/load'
 import { parseReasonParam, parseSkillText } from '../../store/skill-file'
 import { StoreError, type SkillStore } from '../../store/types'
 import { applyUsageDrift, formatOfPath, usageDrift } from '../../store/usage-drift'
+import { recoverTransactions } from '../../review/transactions'
 import { readCodeFile } from '../code-files'
 import type { WorkbenchContext } from '../context'
 import { badRequest } from '../errors'
@@ -16,6 +17,7 @@ import { badRequest } from '../errors'
 export type SkillMethods =
   | 'skills.readCode'
   | 'skills.list'
+  | 'skills.dismissProblems'
   | 'skills.get'
   | 'skills.query'
   | 'skills.save'
@@ -27,6 +29,12 @@ export type SkillMethods =
 
 export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMethods> {
   const { registry, core, storeFor, noteLibraryWrites } = ctx
+  /** The store for a write: a change a crash interrupted is finished first (as accept and undo do), so an edit never lands on its half. */
+  const writableStore = async (library: string): Promise<SkillStore> => {
+    const store = await storeFor(library)
+    await recoverTransactions(store.root)
+    return store
+  }
   return {
     'skills.readCode': async ({ library, path: rel }) => {
       const info = await registry.requireLibrary(library)
@@ -39,12 +47,19 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
         return { skills: [], errors: [] }
       }
       const root = await fsp.realpath(info.path)
-      // first: finishing a change a crash interrupted may put files back before they are listed
-      const problems = (await core.libraryProblems?.(root)) ?? []
-      // From the library's search index (warm from the cache folder): the rows without opening the store, which
-      // reads every file.
+      // Only reads (a change a crash interrupted is reported, the next write finishes it). From the library's search
+      // index (warm from the cache folder): the rows without opening the store, which reads every file.
       const list = await core.listSkills(root, includeLegacy ?? false)
-      return problems.length > 0 ? { ...list, problems } : list
+      const found = await core.libraryProblems?.(root)
+      if (!found || found.problems.length === 0) return list
+      return { ...list, problems: found.problems, ...(found.dismissUpTo !== undefined ? { problemsDismissUpTo: found.dismissUpTo } : {}) }
+    },
+
+    'skills.dismissProblems': async ({ library, upTo }) => {
+      const info = await registry.requireLibrary(library)
+      const root = await fsp.realpath(info.path)
+      if (!core.dismissLibraryProblems) return { seenUpTo: 0 }
+      return { seenUpTo: await core.dismissLibraryProblems(root, upTo) }
     },
 
     'skills.get': async ({ library, skillId, includeLegacy }) => {
@@ -59,7 +74,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
     },
 
     'skills.save': async ({ library, skillId, text, baseHash, baseText }) => {
-      const store = await storeFor(library)
+      const store = await writableStore(library)
       const skill = await store.get(skillId, { includeLegacy: true })
       const problem = core.checkSkillText(text, skill)
       if (problem) {
@@ -78,7 +93,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
     },
 
     'skills.rate': async ({ library, skillId, rating }) => {
-      const store = await storeFor(library)
+      const store = await writableStore(library)
       const skill = await store.get(skillId)
       const result = await core.rate(store, skillId, rating)
       await noteLibraryWrites(store, [skill.path])
@@ -93,7 +108,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
     },
 
     'skills.saveFile': async ({ library, path: rel, text, baseHash }) => {
-      const store = await storeFor(library)
+      const store = await writableStore(library)
       requireSkillFilePath(rel)
       const parsed = parseSkillText(text)
       if (!parsed.ok) {
@@ -105,7 +120,7 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
     },
 
     'skills.delete': async ({ library, skillId }) => {
-      const store = await storeFor(library)
+      const store = await writableStore(library)
       const moved = await store.moveToLegacy(skillId)
       await noteLibraryWrites(store, [moved.from, moved.to])
       return moved
