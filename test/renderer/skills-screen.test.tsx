@@ -136,41 +136,91 @@ describe('Skills screen', () => {
 })
 
 describe('problems of the whole library', () => {
-  // as skills.list sends them: recovery's problem with the undo's problem nested, and index.json's with the store's reason
+  // as skills.list sends them: what a recovery did (a rollback; a change it could not undo, the undo's problem nested),
+  // a change still interrupted, and index.json's with the store's reason
   const problems: LibraryProblem[] = [
+    {
+      message: 'tx-0: an interrupted change (proposal p-7) was rolled back; nothing of it stays applied',
+      messageCode: 'review.recover_rolled_back',
+      params: { id: 'tx-0', proposal: 'p-7' }
+    },
     {
       message: 'tx-1: csv-report/SKILL.md matches neither its old nor its new text',
       messageCode: 'review.recover_failed',
       params: { id: 'tx-1', problems: { messageCode: 'review.undo_neither', params: { path: 'csv-report/SKILL.md' } } }
     },
+    {
+      message: 'tx-2: a change was interrupted (a crash or a kill); the next accept, undo, restore, curation or edit in the app finishes it',
+      messageCode: 'review.interrupted_pending',
+      params: { id: 'tx-2' }
+    },
     { message: 'index.json could not be updated: index.json: is a symbolic link (never written through)', messageCode: 'index.not_updated', params: { reason: { messageCode: 'file.problem', params: { path: 'index.json', reason: { messageCode: 'file.why_symlink_write', params: {} } } } } }
   ]
+  // the first two are in the recovery log, up to this offset
+  const UP_TO = 812
 
   function withProblems(lang: 'en' | 'zh') {
     const { api } = setup(2)
     const list = api.handlers['skills.list']!
-    api.handlers['skills.list'] = async (input) => ({ ...(await list(input)), problems })
+    // as the core answers: the logged recoveries go once dismissed, the rest stays
+    let seen = 0
+    api.handlers['skills.list'] = async (input) => {
+      const shown = seen >= UP_TO ? problems.slice(2) : problems
+      return { ...(await list(input)), problems: shown, ...(seen >= UP_TO ? {} : { problemsDismissUpTo: UP_TO }) }
+    }
+    api.handlers['skills.dismissProblems'] = async ({ upTo }) => {
+      seen = Math.max(seen, upTo)
+      return { seenUpTo: seen }
+    }
     const settings = api.handlers['settings.get']!
     api.handlers['settings.get'] = async (input) => ({ ...(await settings(input)), language: lang })
     return api
   }
 
-  it('shows them above the list, each worded by its code', async () => {
-    renderApp(withProblems('en'), { screen: 'skills' })
+  it('shows them above the list, each worded by its code; Dismiss marks the recoveries seen up to the offset shown', async () => {
+    const api = withProblems('en')
+    renderApp(api, { screen: 'skills' })
     const notice = await screen.findByTestId('library-problems')
     expect(notice.getAttribute('role')).toBe('status')
+    expect(notice.textContent).toContain('This library needs your attention:')
     expect(within(notice).getAllByTestId('library-problem').map((li) => li.textContent)).toEqual(problems.map((p) => p.message))
     expect(await screen.findAllByTestId('skill-row')).toHaveLength(2)
+
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss what recovery did' }))
+    await waitFor(() => expect(screen.getAllByTestId('library-problem')).toHaveLength(2))
+    expect(api.callsOf('skills.dismissProblems')).toEqual([{ library: LIB, upTo: UP_TO }])
+    expect(screen.getAllByTestId('library-problem').map((li) => li.textContent)).toEqual(problems.slice(2).map((p) => p.message))
+    // nothing left to dismiss: the still-interrupted change goes when a write finishes it
+    expect(screen.queryByTestId('library-problems-dismiss')).toBeNull()
   })
 
-  it('in Chinese by code, nested reasons too', async () => {
-    renderApp(withProblems('zh'), { screen: 'skills' })
+  it('in Chinese by code, nested reasons too, and the Dismiss button', async () => {
+    const api = withProblems('zh')
+    renderApp(api, { screen: 'skills' })
     const notice = await screen.findByTestId('library-problems')
-    await waitFor(() => expect(notice.textContent).toContain('此技能库中有 Skillbench 无法自行处理的问题'))
+    await waitFor(() => expect(notice.textContent).toContain('此技能库有需要留意的情况：'))
     expect(within(notice).getAllByTestId('library-problem').map((li) => li.textContent)).toEqual([
+      'tx-0：被中断的修改（提议 p-7）已回滚，没有任何部分保留下来',
       'tx-1：csv-report/SKILL.md 既不是修改前的内容，也不是修改后的内容',
+      'tx-2：一次修改被中断（崩溃或被终止）；下一次接受、撤销、恢复、整理或在应用中编辑时会把它完成',
       '无法更新 index.json：index.json：是符号链接（从不通过它写入）'
     ])
+    fireEvent.click(within(notice).getByRole('button', { name: '不再显示恢复记录' }))
+    await waitFor(() => expect(screen.getAllByTestId('library-problem')).toHaveLength(2))
+    expect(api.callsOf('skills.dismissProblems')).toEqual([{ library: LIB, upTo: UP_TO }])
+  })
+
+  it('a dismissal that fails says so, and the notice stays', async () => {
+    const api = withProblems('en')
+    api.handlers['skills.dismissProblems'] = async () => {
+      throw new ApiError('busy', 'library busy: another Skillbench process is changing this library; waited 8 s — try again')
+    }
+    renderApp(api, { screen: 'skills' })
+    const notice = await screen.findByTestId('library-problems')
+    fireEvent.click(within(notice).getByTestId('library-problems-dismiss'))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Dismissing what recovery did')
+    expect(screen.getAllByTestId('library-problem')).toHaveLength(4)
   })
 
   it('shows no notice when there is none', async () => {

@@ -58,6 +58,11 @@ export function SkillsScreen(): React.JSX.Element {
       return client.invalidateQueries({ queryKey: queryKeys.library(library!) })
     }
   })
+  // what recovery did is kept in the library until dismissed (up to the offset shown: later recoveries stay)
+  const dismissProblems = useMutation({
+    mutationFn: (upTo: number) => api.call('skills.dismissProblems', { library: library!, upTo }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.skills(library!) })
+  })
   const undoRestore = useMutation({
     mutationFn: (skillId: string) => api.call('skills.delete', { library: library!, skillId }),
     onSuccess: () => {
@@ -165,7 +170,7 @@ export function SkillsScreen(): React.JSX.Element {
       )}
       {usage.error && <ErrorNotice error={usage.error} action="usage.failedLoad" onRetry={() => void usage.refetch()} />}
       {(list.data?.problems?.length ?? 0) > 0 && (
-        // the library as a whole: an interrupted change recovery could not undo, index.json not updated (by code)
+        // the library as a whole (by code): what recoveries did, a change still interrupted, index.json not updated
         <div className="banner banner-warn library-problems" role="status" data-testid="library-problems">
           <strong>{t('skills.problems')}</strong>
           <ul>
@@ -175,8 +180,14 @@ export function SkillsScreen(): React.JSX.Element {
               </li>
             ))}
           </ul>
+          {list.data!.problemsDismissUpTo !== undefined && (
+            <button type="button" className="btn btn-small" data-testid="library-problems-dismiss" disabled={dismissProblems.isPending} onClick={() => dismissProblems.mutate(list.data!.problemsDismissUpTo!)}>
+              {t('skills.problemsDismiss')}
+            </button>
+          )}
         </div>
       )}
+      {dismissProblems.error && <ErrorNotice error={dismissProblems.error} action="failed.dismissProblems" />}
       {(list.data?.errors.length ?? 0) > 0 && (
         <details className="load-errors" open={route.screen === 'skills' && route.showErrors ? true : undefined} data-testid="load-errors">
           <summary>{t('skills.loadErrors', { n: list.data!.errors.length })}</summary>
