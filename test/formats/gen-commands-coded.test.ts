@@ -2,9 +2,11 @@
  * Why `gen-commands` makes no command of a script is told by code beside its unchanged words (`report.skipped[]`:
  * reason + messageCode + params): a script larger than 1 MB, one it does not know how to run, a second script for
  * one command name, a command the user made in the bin folder, and a skill file that does not load (the loader's
- * code: a real chmod 000 SKILL.md, read as nobody when the tests run as root). Real folders; `--json` carries the same.
+ * code: a real chmod 000 SKILL.md, read as nobody when the tests run as root), and what the walk passed over that might
+ * have made commands (a linked SKILL.md or skill folder, a socket named SKILL.md: load.*). Real folders; `--json` carries the same.
  */
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { englishText } from '../../src/shared/error-codes'
@@ -85,5 +87,44 @@ describe('gen-commands tells each skipped script by code', () => {
     expect(JSON.parse(json.stdout).skipped).toEqual(report.skipped)
     const text = await withoutRoot(() => runCli(['gen-commands', '--library', lib, '--bin', bin]))
     expect(text.stdout).toContain('skipped   tools/scripts/a.sh: another script already makes skill:tools:a\n')
+  })
+
+  it("a linked SKILL.md, a linked skill folder and a socket named SKILL.md: told by the walk's load.* code; a link among a skill's own files is not", async () => {
+    const base = tempDir('gen-commands-links')
+    dirs.push(base)
+    const lib = path.join(base, 'lib')
+    const bin = path.join(base, 'bin')
+    const elsewhere = path.join(base, 'elsewhere')
+    // a real skill outside the library, with a script: reached only through links, which are never followed
+    write(elsewhere, 'far/SKILL.md', '---\nname: far\ndescription: Far. Use when far.\n---\n\nBody.\n')
+    write(elsewhere, 'far/scripts/run.py', '"""Run far."""\nprint("far")\n')
+    write(lib, 'linked/scripts/run.py', '"""Run linked."""\nprint("linked")\n')
+    fs.symlinkSync(path.join(elsewhere, 'far', 'SKILL.md'), path.join(lib, 'linked', 'SKILL.md'))
+    fs.symlinkSync(path.join(elsewhere, 'far'), path.join(lib, 'far'))
+    write(lib, 'tools/SKILL.md', '---\nname: tools\ndescription: Tools. Use when tooling.\n---\n\nBody.\n')
+    write(lib, 'tools/scripts/a.py', '"""Say a."""\nprint("a")\n')
+    fs.symlinkSync(path.join(elsewhere, 'far', 'scripts', 'run.py'), path.join(lib, 'tools', 'notes.md'))
+    fs.mkdirSync(path.join(lib, 'sock'))
+    const socket = net.createServer()
+    await new Promise<void>((resolve) => socket.listen(path.join(lib, 'sock', 'SKILL.md'), resolve))
+    try {
+      const report = await generateCommands(lib, bin, 'linux')
+      expect(report.written.map((c) => c.command)).toEqual(['skill:tools:a'])
+      expect(report.skipped.map((s) => [s.path, s.reason, s.messageCode, s.params, translateMessage(s, '', 'zh')])).toEqual([
+        ['far', 'symbolic link: not followed (links are never read)', 'load.link_not_followed', {}, '符号链接：未跟随（从不读取链接）'],
+        ['linked/SKILL.md', 'symbolic link: not followed (links are never read)', 'load.link_not_followed', {}, '符号链接：未跟随（从不读取链接）'],
+        ['sock/SKILL.md', 'not a regular file (a socket): skipped', 'load.socket', {}, '不是普通文件（是套接字）：已跳过']
+      ])
+      for (const s of report.skipped) expect(englishText(s)).toBe(s.reason)
+      // --json carries them; the lines say them
+      const json = await runCli(['gen-commands', '--library', lib, '--bin', bin, '--json'])
+      expect(JSON.parse(json.stdout).skipped).toEqual(report.skipped)
+      const text = await runCli(['gen-commands', '--library', lib, '--bin', bin])
+      expect(text.stdout).toContain('skipped   linked/SKILL.md: symbolic link: not followed (links are never read)\n')
+      expect(text.stdout).toContain('0 written, 1 unchanged, 0 moved aside, 3 skipped')
+    } finally {
+      await new Promise((resolve) => socket.close(resolve))
+    }
+    expect(fs.readdirSync(bin).filter((f) => f.startsWith('skill:'))).toEqual(['skill:tools:a'])
   })
 })

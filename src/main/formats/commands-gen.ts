@@ -60,6 +60,16 @@ function unloadable(e: FormatLoadError): SkippedScript {
   return e.messageCode && e.params ? { path: e.path, reason: e.reason, messageCode: e.messageCode, params: e.params } : skippedScript(e.path, coded('format.load_failed', { detail: e.reason }))
 }
 
+/**
+ * What the walk passed over (links, never followed; FIFOs, sockets, devices, never opened) that might have made
+ * commands: a SKILL.md, or an entry outside any skill folder (a linked skill folder). A link among a skill's own
+ * files (its notes, its data) makes no command either way and is left out.
+ */
+function skippedSkillEntries(skills: readonly { path: string }[], errors: readonly FormatLoadError[], skipped: readonly FormatLoadError[]): FormatLoadError[] {
+  const skillDirs = new Set([...skills, ...errors].map((s) => path.posix.dirname(s.path)))
+  return skipped.filter((e) => path.posix.basename(e.path) === 'SKILL.md' || !skillDirs.has(path.posix.dirname(e.path)))
+}
+
 interface Manifest {
   version: 1
   commands: Record<string, { script: string; sha256: string }>
@@ -126,8 +136,9 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
   const report: CommandsReport = { bin, written: [], unchanged: [], movedAside: [], skipped: [] }
   const manifest = await readManifest(bin)
   const next: Manifest = { version: 1, commands: {} }
-  const { skills, errors } = await loadSkillTree(await fs.promises.realpath(libraryDir), 'skill-md')
+  const { skills, errors, skipped } = await loadSkillTree(await fs.promises.realpath(libraryDir), 'skill-md')
   for (const e of errors) report.skipped.push(unloadable(e))
+  for (const e of skippedSkillEntries(skills, errors, skipped)) report.skipped.push(unloadable(e))
   for (const loaded of skills) {
     const skillDir = path.dirname(loaded.abs)
     const skillName = path.basename(skillDir)
