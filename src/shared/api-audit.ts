@@ -4,6 +4,7 @@
  * api.ts; same two transports.
  */
 import { z } from 'zod'
+import type { MessageCode, MessageParams } from './error-codes'
 
 export type AuditSeverityInfo = 'high' | 'medium' | 'low'
 
@@ -26,6 +27,9 @@ export interface HeldSkillInfo {
   name: string
   findings: AuditFindingInfo[]
   hint: string
+  /** `hint` by code (install.held_*), beside its English. */
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 export interface AuditSkillResult {

@@ -591,6 +591,10 @@ export const MESSAGE_TEMPLATES = {
   'install.locked_other_name': '{at}: the skill there is named {found}, the lock says {name}',
   'install.locked_hash': 'the files at {at} hash to {got}, but the lock says {wanted}: refused (the lock or the source was changed)',
   'install.locked_entry': '{name}: {reason}',
+  // how to take a skill the audit held back (held[].hint)
+  'install.held_allow_risk': 'skillbench audit shows the same; --allow-risk {name} installs it anyway',
+  'install.held_lock_none': '{file} records no allowance for it: review it, then install {source} --allow-risk {name} (and commit the lock)',
+  'install.held_lock_uncovered': 'the allowance in {file} does not cover {findings}: review it and install {source} --allow-risk {name}',
   // skillbench update: why nothing is proposed, and what a proposal notes (evidence.notes)
   'update.moved_unchanged': 'upstream moved to {commit} without changing this skill',
   'update.already_in_library': 'upstream changes are already in the library',

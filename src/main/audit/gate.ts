@@ -4,6 +4,7 @@
  */
 import { auditSkill, type AuditFile } from './skill-audit'
 import type { AuditFinding } from './types'
+import type { MessageCode, MessageParams } from '../../shared/error-codes'
 
 /** What a person allowed in, kept in `metadata.skillbench.source.risk`. */
 export interface RiskRecord {
@@ -17,8 +18,11 @@ export interface RiskRecord {
 export interface HeldSkill {
   name: string
   findings: AuditFinding[]
-  /** How to take it anyway. */
+  /** How to take it anyway, in English (the CLI prints it; `--json` and older clients read it). */
   hint: string
+  /** `hint` by code (install.held_*), so a screen words it in its own language. */
+  messageCode?: MessageCode
+  params?: MessageParams
 }
 
 /** Findings of a skill about to be written from bytes (SKILL.md text and the folder's other files). */

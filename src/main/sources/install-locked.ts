@@ -15,7 +15,7 @@ import { auditIncoming, highOf } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
-import { prepareInstall, writeInstalls, type InstallReport, type PreparedInstall, type SkippedSkill } from './install'
+import { heldOf, prepareInstall, writeInstalls, type InstallReport, type PreparedInstall, type SkippedSkill } from './install'
 import { fetchCommit } from './repo-cache'
 import { cleanSubdir } from './repo-skills'
 import { parseSource } from './source-spec'
@@ -102,13 +102,10 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
         const uncovered = notCoveredBy(e.risk, findings)
         if (uncovered.length > 0) {
           // held unless the library has it at this commit already (writeInstalls looks first)
-          c.held = {
-            name,
-            findings,
-            hint: e.risk
-              ? `the allowance in ${SKILLS_LOCK_FILE} does not cover ${uncovered.map((f) => `${f.file}${f.line ? `:${f.line}` : ''} ${f.rule}`).join(', ')}: review it and install ${e.source} --allow-risk ${name}`
-              : `${SKILLS_LOCK_FILE} records no allowance for it: review it, then install ${e.source} --allow-risk ${name} (and commit the lock)`
-          }
+          const hint = e.risk
+            ? coded('install.held_lock_uncovered', { file: SKILLS_LOCK_FILE, findings: uncovered.map((f) => `${f.file}${f.line ? `:${f.line}` : ''} ${f.rule}`).join(', '), source: e.source, name })
+            : coded('install.held_lock_none', { file: SKILLS_LOCK_FILE, source: e.source, name })
+          c.held = heldOf(name, findings, hint)
         } else {
           c.risk = e.risk
           opts.onProgress?.(codedLine('install.note_risk_allowed_lock', { name, n: highOf(findings).length, by: e.risk!.allowed_by, file: SKILLS_LOCK_FILE }))

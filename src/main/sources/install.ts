@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { auditIncoming, highOf, riskRecord, type HeldSkill, type RiskRecord } from '../audit/gate'
+import type { AuditFinding } from '../audit/types'
 import { validateSkillMd } from '../formats/skill-md'
 import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
 import { ensureDirInside, existingDirInside, listContained, moveContained, writeContained } from '../store/contained'
@@ -272,8 +273,13 @@ function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
     if (allow.has(c.name)) {
       c.risk = riskRecord(findings, opts.allowedBy ?? 'unknown')
       opts.onProgress?.(codedLine('install.note_risk_allowed', { name: c.name, n: highOf(findings).length, by: c.risk.allowed_by }))
-    } else c.held = { name: c.name, findings, hint: `skillbench audit shows the same; --allow-risk ${c.name} installs it anyway` }
+    } else c.held = heldOf(c.name, findings, coded('install.held_allow_risk', { name: c.name }))
   }
+}
+
+/** A skill the audit holds back: how to take it anyway, in English as `hint` and by code beside it. */
+export function heldOf(name: string, findings: AuditFinding[], hint: CodedText): HeldSkill {
+  return { name, findings, hint: hint.text, ...refOf(hint) }
 }
 
 /** The skills of a fetched commit under `subdir`; throws when the folder or any SKILL.md is missing. */
