@@ -366,7 +366,8 @@ export interface ReflectSkipped {
 export interface ReflectSummary {
   created: { taskDir: string; skill_id: string; path: string; library: string }[]
   skipped: ReflectSkipped[]
-  failed: { taskDir: string; error: string }[]
+  /** A task that failed: its English `error` (first line, secrets redacted), the error's code and params beside it when it had them. */
+  failed: { taskDir: string; error: string; messageCode?: MessageCode; params?: MessageParams }[]
   cancelled: boolean
   /** Things that went wrong beside the tasks (e.g. the reflection log could not be written), said to the user. */
   warnings?: string[]

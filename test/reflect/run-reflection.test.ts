@@ -272,6 +272,11 @@ describe('runReflection with a model (local OpenAI-protocol server)', () => {
     )
     expect(summary.created).toEqual([])
     expect(summary.failed.map((f) => f.taskDir).sort()).toEqual(['output_a', 'output_b'])
+    // each failure carries the error's code and params beside its words (the key redacted in both): the app words it
+    for (const f of summary.failed) {
+      expect(f).toMatchObject({ error: 'model server error 500 (after 3 attempts): 500 upstream failed for key ***', messageCode: 'llm.server_retried', params: { status: 500, attempts: 3, detail: '500 upstream failed for key ***' } })
+      expect(translateLine(f, f.error, 'zh')).toBe('模型服务器错误 500（已尝试 3 次）：500 upstream failed for key ***')
+    }
     expect(server.requests).toHaveLength(6)
     const lib = libraryDirFor(root, 'alice')
     expect(skillFiles(lib)).toEqual([])

@@ -102,30 +102,40 @@ describe('Reflect screen', () => {
   })
 })
 
-describe('Reflect screen: a run\'s skipped tasks worded by their code', () => {
+describe('Reflect screen: a run\'s skipped and failed tasks worded by their code', () => {
   /**
-   * A real run's summary: a data root on disk whose task a skill already lists, with folders the scan passes over.
-   * (The skill is written here, not by a first run: jsdom's typed arrays are not Node's, so the store's writes fail.)
+   * A real run's summary: a data root on disk whose task a skill already lists, with folders the scan passes over and
+   * a user whose library the store refuses. (The skill is written here, not by a first run: jsdom's typed arrays are
+   * not Node's, so the store's writes fail.)
    */
-  async function realSummary(): Promise<ReflectSummary> {
+  async function realSummary(): Promise<{ root: string; summary: ReflectSummary }> {
     const root = makeRoot([{ dir: 'alice/output_20260101_000001', log: CALC_LOG }])
     fs.mkdirSync(path.join(root, 'alice', 'output_nologs'))
     fs.writeFileSync(path.join(root, 'output_stray'), 'not a folder\n')
     const lib = libraryDirFor(root, 'alice')
     fs.mkdirSync(lib, { recursive: true })
     fs.writeFileSync(path.join(lib, 'skill_calc.md'), ['---', "skill_id: '1700000000'", 'title: Calculator', 'task_directories:', '- output_20260101_000001', '---', '', '# Calculator', ''].join('\n'))
+    // bob's library keeps its legacy/ folder as a link elsewhere: the store refuses it, bob's task fails by code
+    const bobLib = libraryDirFor(root, 'bob')
+    fs.mkdirSync(bobLib, { recursive: true })
+    fs.mkdirSync(path.join(root, 'elsewhere'))
+    fs.symlinkSync(path.join(root, 'elsewhere'), path.join(bobLib, 'legacy'))
+    fs.mkdirSync(path.join(root, 'bob', 'output_20260101_000002', 'logs'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'bob', 'output_20260101_000002', 'logs', 'manager.out'), CALC_LOG)
     // a socket named like a task: its reason nests a word ("a socket") only its code can translate
     const socket = net.createServer()
     await new Promise<void>((resolve) => socket.listen(path.join(root, 'output_sock'), resolve))
     try {
-      return await runReflection({ rootDir: root }, defaultReflectionDeps())
+      return { root, summary: await runReflection({ rootDir: root }, defaultReflectionDeps()) }
     } finally {
       await new Promise((resolve) => socket.close(resolve))
     }
   }
 
-  async function showSummary(lang: 'en' | 'zh'): Promise<string[]> {
-    const summary = await realSummary()
+  /** The summary's skipped lines (sorted) and failed lines (bob's library path shown as <legacy>) as the screen shows them. */
+  async function showSummary(lang: 'en' | 'zh'): Promise<{ skipped: string[]; failed: string[] }> {
+    const { root, summary } = await realSummary()
+    expect(summary.failed.map((f) => f.messageCode)).toEqual(['file.escape'])
     const { api } = setup(lang)
     const button = await screen.findByTestId('reflect-all')
     await waitFor(() => expect(button.textContent).toMatch(/\(2\)|（2）/))
@@ -133,15 +143,23 @@ describe('Reflect screen: a run\'s skipped tasks worded by their code', () => {
     await waitFor(() => expect(api.callsOf('reflect.start')).toHaveLength(1))
     act(() => api.emit({ type: 'job.done', jobId: 'job-1', kind: 'reflect', state: 'done', result: summary }))
     await screen.findByTestId('reflect-summary')
-    return screen.getAllByTestId('reflect-skipped-line').map((li) => li.textContent ?? '').sort()
+    const failed = screen.getAllByTestId('reflect-failed-line').map((li) => li.textContent ?? '')
+    const legacy = path.join(root, 'bob', 'general', 'experience', 'legacy')
+    return { skipped: screen.getAllByTestId('reflect-skipped-line').map((li) => li.textContent ?? '').sort(), failed: failed.map((f) => f.replace(legacy, '<legacy>')) }
   }
 
   it('in English, the words as they came', async () => {
-    expect(await showSummary('en')).toEqual(['output_20260101_000001: already reflected', 'output_nologs: no logs/ folder', 'output_sock: not a folder (a socket): not read', 'output_stray: a file, not a task folder'])
+    expect(await showSummary('en')).toEqual({
+      skipped: ['output_20260101_000001: already reflected', 'output_nologs: no logs/ folder', 'output_sock: not a folder (a socket): not read', 'output_stray: a file, not a task folder'],
+      failed: ['output_20260101_000002: <legacy>: is a symbolic link (folders the product writes into must be real folders inside the library); nothing was written outside the library']
+    })
   })
 
   it('in Chinese, by code', async () => {
-    expect(await showSummary('zh')).toEqual(['output_20260101_000001: 已反思过', 'output_nologs: 没有 logs/ 文件夹', 'output_sock: 不是文件夹（套接字）：未读取', 'output_stray: 是文件，不是任务文件夹'])
+    expect(await showSummary('zh')).toEqual({
+      skipped: ['output_20260101_000001: 已反思过', 'output_nologs: 没有 logs/ 文件夹', 'output_sock: 不是文件夹（套接字）：未读取', 'output_stray: 是文件，不是任务文件夹'],
+      failed: ['output_20260101_000002: <legacy>：是符号链接（程序写入的文件夹必须是技能库内的真实文件夹）；没有在技能库之外写入任何内容']
+    })
   })
 })
 

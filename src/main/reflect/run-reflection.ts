@@ -215,8 +215,9 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       ctx = await libraryFor(trace)
     } catch (err) {
       const message = redact(errorText(err), secrets)
-      summary.failed.push({ taskDir: trace.taskDir, error: message })
-      emit({ ...base, kind: 'task-failed', message, ...failureRef(err, secrets) })
+      const ref = failureRef(err, secrets)
+      summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
+      emit({ ...base, kind: 'task-failed', message, ...ref })
       return
     }
     const done = members.some((m) => ctx.reflected.has(m))
@@ -294,9 +295,10 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         return
       }
       const message = redact(errorText(err), secrets)
-      summary.failed.push({ taskDir: trace.taskDir, error: message })
+      const ref = failureRef(err, secrets)
+      summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
       void ctx.log.error(`Failed to reflect ${trace.path}: ${message}`)
-      emit({ ...base, kind: 'task-failed', message, ...failureRef(err, secrets) })
+      emit({ ...base, kind: 'task-failed', message, ...ref })
     }
   }
 
@@ -481,9 +483,10 @@ async function proposeFinished(
     emit({ ...base, kind: 'task-done', ...line })
   } catch (err) {
     const message = redact(errorText(err), deps.secrets ?? [])
-    summary.failed.push({ taskDir: trace.taskDir, error: message })
+    const ref = failureRef(err, deps.secrets ?? [])
+    summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
     void ctx.log.error(`Failed to propose the finished version for ${trace.path}: ${message}`)
-    emit({ ...base, kind: 'task-failed', message, ...failureRef(err, deps.secrets ?? []) })
+    emit({ ...base, kind: 'task-failed', message, ...ref })
   }
 }
 

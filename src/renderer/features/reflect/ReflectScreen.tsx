@@ -11,7 +11,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ProgressBar } from '../../components/ProgressBar'
 import { useI18n } from '../../i18n/i18n'
-import { translateLine, translateText } from '../../i18n/messages-errors'
+import { translateLine } from '../../i18n/messages-errors'
 import { taskTime } from '../../../shared/task-time'
 import { formatDate } from '../../components/format'
 import { RootProblemNotice } from '../../components/RootProblemNotice'
@@ -185,8 +185,8 @@ export function ReflectScreen(): React.JSX.Element {
                     </li>
                   ))}
                 {summary.failed.map((f) => (
-                  <li key={`f:${f.taskDir}`} className="bad-text">
-                    {f.taskDir}: {translateText(f.error, lang)}
+                  <li key={`f:${f.taskDir}`} className="bad-text" data-testid="reflect-failed-line">
+                    {f.taskDir}: {translateLine(f, f.error, lang)}
                   </li>
                 ))}
               </ul>
