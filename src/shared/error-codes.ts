@@ -596,6 +596,11 @@ export const MESSAGE_TEMPLATES = {
   'install.held_lock_none': '{file} records no allowance for it: review it, then install {source} --allow-risk {name} (and commit the lock)',
   'install.held_lock_uncovered': 'the allowance in {file} does not cover {findings}: review it and install {source} --allow-risk {name}',
   // skillbench update: why nothing is proposed, and what a proposal notes (evidence.notes)
+  // an update proposal's reason (its `reason`, by code beside it)
+  'update.reason': '{repo} changed “{title}” ({from} → {to}); it was not edited here, so the upstream version is taken as it is.',
+  'update.reason_local': '{repo} changed “{title}” ({from} → {to}). You edited it here too: your edits are kept.',
+  'update.reason_local_conflicts': '{repo} changed “{title}” ({from} → {to}). You edited it here too: your edits are kept; {n} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting.',
+  'update.reason_high_risk': '⚠ HIGH RISK: the audit finds {n} new high-risk item(s) in this update ({rules}); read them before accepting. {reason}',
   'update.moved_unchanged': 'upstream moved to {commit} without changing this skill',
   'update.already_in_library': 'upstream changes are already in the library',
   'update.note_front_matter': 'front matter changed in both places, your version kept: {keys}',

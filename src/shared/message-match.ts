@@ -22,8 +22,19 @@ let compiled: CompiledTemplate[] | null = null
 /**
  * Fragments too general to read back from words ("{source} at {commit}" would take any sentence with "at" in it,
  * "{path} ({reason})" any text ending in a parenthesis): they are only ever params of another message, reached by code.
+ * Also an update proposal's reasons: the sentence's leading {repo} would take the high-risk lead that wraps it
+ * ("⚠ HIGH RISK: … {reason}") as part of the repository; they always travel with their code, and a plan an older
+ * build wrote is worded from its evidence.
  */
-const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set(['install.at_commit', 'install.at_commit_path', 'tool.skipped_file'])
+const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
+  'install.at_commit',
+  'install.at_commit_path',
+  'tool.skipped_file',
+  'update.reason',
+  'update.reason_local',
+  'update.reason_local_conflicts',
+  'update.reason_high_risk'
+])
 
 /** True when an English text of this code is read back through the table (see compile). */
 export function readBack(code: MessageCode): boolean {

@@ -254,7 +254,11 @@ export interface Proposal {
   kind: ProposalKind
   members: ProposalMember[]
   score: number
+  /** Why it is proposed, in English (the CLI, `--json`, MCP and older clients read it). */
   reason: string
+  /** `reason` by code, when its producer coded it (an `update` from a source: update.reason*): a screen words it so. */
+  messageCode?: MessageCode
+  params?: MessageParams
   evidence: { shared_terms?: string[]; similarity?: number; [key: string]: unknown }
   changes: FileChange[]
   status?: 'pending' | 'applied' | 'rejected' | 'undone'

@@ -7,6 +7,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { AuditFindingInfo, OverviewResult } from '../../src/shared/api'
+import { englishText } from '../../src/shared/error-codes'
 import type { Proposal } from '../../src/shared/types'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
@@ -107,6 +108,27 @@ describe('update proposals', () => {
     // the review dialog carries it too
     fireEvent.click(within(first!).getByTestId('proposal-review'))
     await waitFor(() => expect(screen.getAllByTestId('update-audit')).toHaveLength(3))
+  })
+})
+
+describe('update proposals in Chinese', () => {
+  it('the reason the core sent by code is worded in Chinese on the card and in the dialog; the high-risk lead is the badge’s', async () => {
+    const { api } = setup('zh')
+    const inner = { messageCode: 'update.reason_local_conflicts' as const, params: { repo: 'https://g/r', title: 'helper', from: 'aaaaaaaaaaaa', to: 'bbbbbbbbbbbb', n: 2 } }
+    const why = { messageCode: 'update.reason_high_risk' as const, params: { n: 1, rules: 'remote-code-pipe', reason: inner } }
+    // as update writes it: the English as before, its code beside it
+    const coded: Proposal = { ...risky, reason: englishText(why), ...why, evidence: { ...risky.evidence, local_edit: true, conflicts: 2 } }
+    api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: null, skills_loaded: 0, proposals: [coded], errors: [] })
+    api.handlers['curate.journal'] = async () => []
+    renderApp(api, { screen: 'curate' })
+    const card = await screen.findByTestId('proposal')
+    const words = 'https://g/r 修改了“helper”（aaaaaaaaaaaa → bbbbbbbbbbbb）。你在本地也编辑过：你的修改会保留；有 2 处两边都改了，已用 <<<<<<< / >>>>>>> 标出，请处理后再接受。'
+    expect(within(card).getByTestId('proposal-reason').textContent).toBe(words)
+    expect(within(card).getByTestId('proposal-high-risk').textContent).toContain(zh('audit.highRisk'))
+    expect(card.textContent).not.toContain('HIGH RISK')
+    fireEvent.click(within(card).getByTestId('proposal-review'))
+    const dialog = await screen.findByTestId('review-dialog')
+    expect(dialog.querySelector('.proposal-reason')!.textContent).toBe(words)
   })
 })
 

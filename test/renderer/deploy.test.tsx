@@ -154,7 +154,7 @@ describe('Install from git and provenance', () => {
 
   it('words update and learned proposals, saying where both sides changed', () => {
     const base: Proposal = { id: 'u', kind: 'update', members: [{ skill_id: '1', title: 'pdf', path: 'pdf/SKILL.md' }], score: 1, reason: '', evidence: { repo: 'https://g/r', from: 'a'.repeat(40), to: 'b'.repeat(40), local_edit: true, conflicts: 2 }, changes: [] }
-    expect(proposalReason(t, base).text).toBe(`${t('reason.updateLocal', { repo: 'https://g/r', title: 'pdf', from: 'aaaaaaaaaaaa', to: 'bbbbbbbbbbbb' })} ${t('reason.bothChanged', { n: 2 })}`)
-    expect(proposalReason(t, { ...base, kind: 'learned', evidence: { spec: 'codex', conflicts: 0 } }).text).toBe(t('reason.learned', { title: 'pdf', target: 'codex' }))
+    expect(proposalReason(t, base, 'en').text).toBe(`${t('reason.updateLocal', { repo: 'https://g/r', title: 'pdf', from: 'aaaaaaaaaaaa', to: 'bbbbbbbbbbbb' })} ${t('reason.bothChanged', { n: 2 })}`)
+    expect(proposalReason(t, { ...base, kind: 'learned', evidence: { spec: 'codex', conflicts: 0 } }, 'en').text).toBe(t('reason.learned', { title: 'pdf', target: 'codex' }))
   })
 })

@@ -138,11 +138,11 @@ describe('curation in words', () => {
     ]
   }
   it('says why in plain language, in both languages, with words instead of stems', () => {
-    expect(proposalReason(tr('en'), merge).text).toBe('2 skills describe the same task (0.86 similar). “Python calculator”, rated highest, stays and takes in what the others add; the others move to the legacy folder (restorable).')
-    expect(proposalReason(tr('zh'), merge).text).toBe('2 个技能描述的是同一任务（相似度 0.86）。保留评分最高的“Python calculator”，并吸收其他技能补充的内容；其他技能移入归档文件夹（可恢复）。')
+    expect(proposalReason(tr('en'), merge, 'en').text).toBe('2 skills describe the same task (0.86 similar). “Python calculator”, rated highest, stays and takes in what the others add; the others move to the legacy folder (restorable).')
+    expect(proposalReason(tr('zh'), merge, 'zh').text).toBe('2 个技能描述的是同一任务（相似度 0.86）。保留评分最高的“Python calculator”，并吸收其他技能补充的内容；其他技能移入归档文件夹（可恢复）。')
     expect(sharedWords(merge)).toEqual(['calculator', 'install'])
     const cleanup: Proposal = { ...merge, kind: 'cleanup', members: [merge.members[1]!], evidence: { age_days: 45, cleanup_days: 30 }, changes: merge.changes.slice(1) }
-    expect(proposalReason(tr('en'), cleanup).text).toBe('Never used by an agent in the 45 days since it was made (more than 30). It moves to the legacy folder (restorable).')
+    expect(proposalReason(tr('en'), cleanup, 'en').text).toBe('Never used by an agent in the 45 days since it was made (more than 30). It moves to the legacy folder (restorable).')
   })
   it('shows a retired file as a move to legacy/, not a deletion', () => {
     expect(groupChanges(merge.changes)).toEqual({ edits: [merge.changes[0]], moves: [{ from: 'skill_a.md', to: 'legacy/skill_a.md', text: 'A' }] })

@@ -239,16 +239,18 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
       if (parsed.ok) skillChange.after = rewriteSkillFile(parsed.file, [{ path: [...SOURCE_KEY_PATH], value: source }])
     }
   }
-  const reason = (risk.added.length > 0 ? `⚠ HIGH RISK: the audit finds ${risk.added.length} new high-risk item(s) in this update (${[...new Set(risk.added.map((f) => f.rule))].join(', ')}); read them before accepting. ` : '') + (localEdited
-    ? `${spec.display} changed “${m.skill.title}” (${from} → ${to}). You edited it here too: your edits are kept${conflicts > 0 ? `; ${conflicts} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting` : ''}.`
-    : `${spec.display} changed “${m.skill.title}” (${from} → ${to}); it was not edited here, so the upstream version is taken as it is.`)
+  // why, in English as before (`reason`) and by code beside it (a screen words it in its own language)
+  const what = { repo: spec.display, title: m.skill.title, from, to }
+  const told = !localEdited ? coded('update.reason', what) : conflicts > 0 ? coded('update.reason_local_conflicts', { ...what, n: conflicts }) : coded('update.reason_local', what)
+  const why = risk.added.length > 0 ? coded('update.reason_high_risk', { n: risk.added.length, rules: [...new Set(risk.added.map((f) => f.rule))].join(', '), reason: refOf(told) }) : told
   return {
     proposal: {
       id: `update-${m.skill.skill_id}-${fetched.commit.slice(0, 12)}`,
       kind: 'update',
       members: [{ skill_id: m.skill.skill_id, title: m.skill.title, path: m.skill.path }],
       score: 1,
-      reason,
+      reason: why.text,
+      ...refOf(why),
       evidence: {
         repo: spec.display,
         ref: m.source.ref,

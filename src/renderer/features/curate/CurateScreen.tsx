@@ -243,9 +243,9 @@ export function CurateScreen(): React.JSX.Element {
 }
 
 function ProposalCard(props: { proposal: Proposal; onReview: () => void; onReject: () => void; rejecting: boolean }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const p = props.proposal
-  const reason = proposalReason(t, p)
+  const reason = proposalReason(t, p, lang)
   const words = sharedWords(p)
   const { edits, moves } = groupChanges(p.changes)
   return (
@@ -326,7 +326,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
 
 /** Before → after of each rewritten file (the right side is editable), and the files moving to legacy/. */
 function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () => void; onDone: (entry?: JournalEntry) => void }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const { proposal } = props
   const { edits: rewritten, moves } = useMemo(() => groupChanges(proposal.changes), [proposal.changes])
@@ -344,7 +344,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
   const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onDone() })
   return (
     <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposalTitle(proposal)}`} onClose={props.onClose} wide testId="review-dialog">
-      <p className="proposal-reason">{proposalReason(t, proposal).text}</p>
+      <p className="proposal-reason">{proposalReason(t, proposal, lang).text}</p>
       <UsedRetiredWarning proposal={proposal} />
       {proposal.kind === 'review' && <p className="muted small">{t('curate.reviewHint')}</p>}
       {tabs > 1 && (

@@ -1,7 +1,9 @@
 /** A proposal in words a person can follow, in the UI language (pure). */
 import { isLegacyPath } from '../../../shared/legacy-paths'
 import type { FileChange, Proposal } from '../../../shared/types'
-import type { Translate } from '../../i18n/i18n'
+import { isMessageRef } from '../../../shared/error-codes'
+import type { Lang, Translate } from '../../i18n/i18n'
+import { translateMessage } from '../../i18n/messages-errors'
 import { cleanupWatchedReason } from './decision-text'
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
@@ -20,8 +22,11 @@ export function proposalTitle(p: Pick<Proposal, 'kind' | 'members' | 'changes'>)
   return p.members.map((m) => m.title || m.skill_id).join(' + ')
 }
 
-/** Why this change is proposed, in plain language; a model's own reason is kept as it wrote it. */
-export function proposalReason(t: Translate, p: Proposal): { text: string; quote?: string } {
+/**
+ * Why this change is proposed, in plain language (`lang` is `t`'s: a reason the core sent by code is worded from
+ * the shared table); a model's own reason is kept as it wrote it.
+ */
+export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: string; quote?: string } {
   const e = p.evidence
   const why = e.primary_why === 'quality' || e.primary_why === 'used' || e.primary_why === 'oldest' ? t(`reason.why.${e.primary_why}`) : t('reason.why.quality')
   switch (p.kind) {
@@ -56,7 +61,7 @@ export function proposalReason(t: Translate, p: Proposal): { text: string; quote
       return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'update':
       if (p.evidence.sync === true) return syncReason(t, p)
-      return sourceReason(t, p)
+      return codedUpdateReason(p, lang) ?? sourceReason(t, p)
     case 'learned':
       return sourceReason(t, p)
     case 'memory':
@@ -111,7 +116,18 @@ function authorName(v: unknown): string {
   return s.replace(/\s*<[^>]*>\s*$/, '') || s
 }
 
-/** Why an `update` (upstream changed) or `learned` (a deployed copy changed) proposal is there. */
+/**
+ * An update's reason by the code it carries (update.reason*), in the UI language; null for a plan an older build
+ * wrote (its evidence is worded by sourceReason). The high-risk lead is left out: the card's High risk badge and
+ * the dialog's audit block say it, with the findings.
+ */
+function codedUpdateReason(p: Proposal, lang: Lang): { text: string } | null {
+  if (!isMessageRef(p)) return null
+  const risky = p.messageCode === 'update.reason_high_risk' ? p.params.reason : undefined
+  return { text: isMessageRef(risky) ? translateMessage(risky, p.reason, lang) : translateMessage(p, p.reason, lang) }
+}
+
+/** Why an `update` (upstream changed, plans of older builds) or `learned` (a deployed copy changed) proposal is there. */
 function sourceReason(t: Translate, p: Proposal): { text: string } {
   const e = p.evidence
   const conflicts = num(e.conflicts) ?? 0
