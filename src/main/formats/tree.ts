@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { decodeSkillBytes } from '../store/skill-file'
 import { listResources } from '../store/skill-index'
+import { readFileAtMost } from '../store/read-at-most'
 import { walkSkillTree } from '../store/walk'
 import { fromAgiAgent, parseAgiAgent, validateAgiAgent, type AgiAgentRecord } from './agiagent'
 import { fromLearnedYaml, parseLearnedYaml, validateLearnedYaml, type LearnedRecord } from './learned-yaml'
@@ -88,10 +89,15 @@ export async function findSkillFiles(root: string, only?: FormatId, onSkipped?: 
 
 export { listResources }
 
-async function readText(abs: string): Promise<string> {
-  const st = await fs.promises.lstat(abs)
-  if (st.size > MAX_FORMAT_FILE_BYTES) throw new FormatError(coded('format.file_too_large', { bytes: MAX_FORMAT_FILE_BYTES }))
-  const decoded = decodeSkillBytes(await fs.promises.readFile(abs))
+/**
+ * The text of a skill file, the limit checked on what is read (the opened file, not a link's own size; a file that
+ * grew since it was found is refused too). A FIFO or device never blocks; a link is read only with `followLinks`.
+ */
+async function readText(abs: string, rel: string, followLinks: boolean): Promise<string> {
+  const read = await readFileAtMost(abs, MAX_FORMAT_FILE_BYTES, { followLinks })
+  if (read.kind === 'too_large') throw new FormatError(coded('format.file_too_large', { bytes: MAX_FORMAT_FILE_BYTES }))
+  if (read.kind !== 'ok') throw new FormatError(coded('format.not_regular', { path: rel }))
+  const decoded = decodeSkillBytes(read.bytes)
   if (!decoded.ok) throw new FormatError(coded(decoded.messageCode, decoded.params))
   return decoded.text
 }
@@ -157,9 +163,12 @@ async function masExecutorBeside(configAbs: string): Promise<string | null> {
   return st?.isFile() ? name : null
 }
 
-/** Reads, parses, converts and validates one found file. Throws FormatError when it cannot be read as a skill. */
-export async function loadSkillFile(found: FoundSkillFile): Promise<LoadedSkill> {
-  const text = await readText(found.abs)
+/**
+ * Reads, parses, converts and validates one found file. Throws FormatError when it cannot be read as a skill.
+ * A link is refused unless `followLinks` (a file the person named by that path).
+ */
+export async function loadSkillFile(found: FoundSkillFile, opts: { followLinks?: boolean } = {}): Promise<LoadedSkill> {
+  const text = await readText(found.abs, found.path, opts.followLinks ?? false)
   const any = parseAny(found.format, text)
   if (any.format === 'learned-yaml' && !('trigger_pattern' in any.record.data) && !('steps' in any.record.data)) {
     throw new FormatError(coded('format.not_a_skill'))
@@ -200,6 +209,7 @@ export async function loadSkillTree(root: string, only?: FormatId): Promise<{ sk
 export async function loadImportSource(source: string, only?: FormatId): Promise<{ skills: LoadedSkill[]; errors: FormatLoadError[]; skipped?: FormatLoadError[] }> {
   const st = await fs.promises.stat(source)
   let found: FoundSkillFile | null = null
+  // the file named as the source is read through a link (as stat above follows it); found in a folder, never
   if (st.isFile()) {
     const name = path.basename(source)
     const format = formatFromName(name)
@@ -213,7 +223,7 @@ export async function loadImportSource(source: string, only?: FormatId): Promise
   if (!found) return loadSkillTree(source, only)
   if (only && found.format !== only && !(only === 'mas-config' && found.format === 'learned-yaml')) return { skills: [], errors: [] }
   try {
-    const loaded = await loadSkillFile(found)
+    const loaded = await loadSkillFile(found, { followLinks: st.isFile() })
     return { skills: only && loaded.format !== only ? [] : [loaded], errors: [] }
   } catch (err) {
     return { skills: [], errors: [formatLoadError(found.path, err)] }
