@@ -14,6 +14,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { watchLibrary } from '../search/change-feed'
 import { openLibraryServices } from '../services/library-services'
+import { recoverFirst } from '../review/recover-first'
 import { buildStamp, searchDaemonSocket, startingMarker } from '../search/daemon/address'
 import { daemonAnswers } from '../search/daemon/client'
 import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type DaemonRequest } from '../search/daemon/protocol'
@@ -156,8 +157,9 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   if (feed.fallback) log(feed.fallback)
   // One library object for every question, opened lazily (no listing): like the app's, it stays current by stat
   // and by following the ledger, and a question does not pay ~2 ms for opening it again. Skills are located
-  // through the index the question is answered from.
-  const services = await openLibraryServices(root, { env: opts.env, keep: true, feed, saveDelayMs: 2000 })
+  // through the index the question is answered from. A question's uses (and their fold) finish a change a crash
+  // interrupted first, as every host's writes do.
+  const services = await openLibraryServices(root, { env: opts.env, keep: true, feed, saveDelayMs: 2000, recover: recoverFirst })
   const search = services.search!
   // Current, with its ranking arrays built (the first question would otherwise pay for them).
   const warm = async (): Promise<void> => void (await services.index({ full: true })).query('warm up', 1)

@@ -5,12 +5,16 @@
 import type { ToolResult } from '../../shared/types'
 import { printJson, resolveLibraryDir, UsageError, type CliIo } from './common'
 import { openLibraryServices, type LibraryServices } from '../services/library-services'
+import { recoverFirst } from '../review/recover-first'
 import { isValidSkillId } from '../store/paths'
 import { withMessageCode } from '../tools/coded-result'
 
-/** The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). */
+/**
+ * The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). Every
+ * write of its store (edit, rate, delete, copy-files, a query's uses) finishes a change a crash interrupted first.
+ */
 export function servicesFromFlags(values: { library?: string; 'root-dir'?: string; user?: string }, io: CliIo, via?: string): Promise<LibraryServices> {
-  return openLibraryServices(resolveLibraryDir(values, io.cwd), { env: io.env, ...(via ? { via } : {}) })
+  return openLibraryServices(resolveLibraryDir(values, io.cwd), { env: io.env, recover: recoverFirst, ...(via ? { via } : {}) })
 }
 
 /** The skill id positional, checked (bad ids are bad usage: exit 2). */

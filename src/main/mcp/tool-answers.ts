@@ -60,11 +60,19 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
   /** edit_skill / delete_skill in proposal mode: run the real tool on a recording store, save what it would write. */
   const propose = async (name: 'edit_skill' | 'delete_skill', args: Record<string, unknown>, clientName: string | undefined): Promise<QueryResult | ToolResult> => {
     // Loaded here: the proposal modules are not needed by a server that only answers queries.
-    const [{ createProposalRecorder }, { deleteProposal, editProposal, savePendingProposal }, { legacyMoveChanges }] = await Promise.all([
+    const [{ createProposalRecorder }, { deleteProposal, editProposal, savePendingProposal }, { legacyMoveChanges }, { recoverFirst }] = await Promise.all([
       import('./proposal-recorder'),
       import('../review/pending-proposals'),
-      import('../review/changes')
+      import('../review/changes'),
+      import('../review/recover-first')
     ])
+    // No store write happens here to finish a change a crash interrupted, yet the proposal's before text must not
+    // be its half (accepting would then always conflict): finished first, as a direct write would.
+    try {
+      await recoverFirst(opts.store.root)
+    } catch (err) {
+      return { status: 'error', message: (err as Error).message, ...codedFieldsFor(err, (err as Error).message) }
+    }
     const recorder = createProposalRecorder(opts.store, now)
     const dry = createSkillTools(recorder.store, { now, workspaceRoot: opts.workspaceRoot })
     const result = await callSkillTool(dry, name, args)

@@ -65,6 +65,8 @@ export interface DeployRecord {
 }
 
 export const STATE_DIR = '.skillbench'
+/** Library-relative folder of transaction intents (transactions.ts writes them; recover-first.ts looks for them). */
+export const TX_DIR = `${STATE_DIR}/tx`
 
 /** A journal record's id: time first (records sort by it), then random bytes (processes writing at once never clash). */
 export function newRecordId(now: Date = new Date()): string {

@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../store/atomic'
 import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
-import { appendJournal, JOURNAL_REL, newRecordId, readJournal, STATE_DIR, type JournalRecord, type TxOp } from './journal'
+import { appendJournal, JOURNAL_REL, newRecordId, readJournal, TX_DIR, type JournalRecord, type TxOp } from './journal'
 import { appendRecoveryLog } from './recovery-log'
 import { reasonOf } from '../../shared/api-error'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
@@ -46,9 +46,6 @@ export interface TxHooks {
   /** Called after each op is done (tests use it to slow down or crash at chosen points). */
   afterOp?: (index: number, op: TxOp) => void | Promise<void>
 }
-
-/** Library-relative folder of transaction intents. */
-const TX_DIR = `${STATE_DIR}/tx`
 
 const SKILL_MD = /(^|\/)SKILL\.md$/
 

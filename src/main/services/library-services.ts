@@ -15,6 +15,7 @@ import type { ScanResult, Skill, UsageReport } from '../../shared/types'
 import type { LibrarySearch, LibrarySearchOptions } from '../search/library-search'
 import type { SearchIndex } from '../search/search-index'
 import { openLibrary, type SkillLibrary } from '../store/library'
+import type { LibraryOptions } from '../store/types'
 import { createSkillTools, type SkillTools, type SkillToolsOptions } from '../tools/skill-tools'
 import type { UsageSourceSpec } from '../usage/service'
 import type { CodedLine } from '../../shared/error-codes'
@@ -27,6 +28,11 @@ export interface LibraryServicesOptions extends LibrarySearchOptions {
   env: NodeJS.ProcessEnv
   /** Who asks, recorded with each use in the ledger (`cli`, `mcp`); a tool call may say otherwise. */
   via?: string
+  /**
+   * Run first inside the lock of every write to the store (the hosts pass review/recover-first.ts, which this
+   * floor cannot import): a tool's write never lands on the half of a change a crash interrupted.
+   */
+  recover?: LibraryOptions['recover']
 }
 
 export interface UsageRequest {
@@ -80,7 +86,8 @@ export async function openLibraryServices(dir: string, opts: LibraryServicesOpti
     const kind = o.lazy === false ? 'listed' : 'lazy'
     let store = opened[kind]
     if (!store) {
-      const opening = kind === 'listed' ? openLibrary(dir) : openLibrary(dir, { lazy: true, locate: (id) => (last ?? search?.peek() ?? undefined)?.pathOf(id) })
+      const recover = opts.recover ? { recover: opts.recover } : {}
+      const opening = kind === 'listed' ? openLibrary(dir, recover) : openLibrary(dir, { lazy: true, locate: (id) => (last ?? search?.peek() ?? undefined)?.pathOf(id), ...recover })
       store = opened[kind] = opening
       opening.catch(() => {
         if (opened[kind] === opening) delete opened[kind]

@@ -52,7 +52,7 @@ export async function openLibrary(dir: string, opts: LibraryOptions = {}): Promi
   }
   const st = await fs.promises.stat(root)
   if (!st.isDirectory()) throw new StoreError('invalid_input', coded('path.not_folder', { path: dir }))
-  const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate)
+  const lib = new Library(root, opts.now ?? (() => new Date()), opts.locate, opts.recover)
   await lib.init(opts.lazy === true, opts.onListing, opts.signal)
   return lib
 }
@@ -77,7 +77,8 @@ class Library implements SkillLibrary {
   constructor(
     readonly root: string,
     private readonly now: () => Date,
-    private readonly locate?: (skillId: string) => string | undefined
+    private readonly locate?: (skillId: string) => string | undefined,
+    private readonly recover?: LibraryOptions['recover']
   ) {
     this.ledger = new LedgerTail(root)
     this.usage = new UsageFold({
@@ -110,12 +111,22 @@ class Library implements SkillLibrary {
         // The ledger every write is announced in must be ours to append to before anything is written
         // (a link there is refused now, not after a skill file was already changed).
         await containedFilePath(this.root, LEDGER_REL)
+        // A change a crash interrupted first (the host's recovery, in this same lock hold: nothing starts in
+        // between); it is newer than any fold left unfinished, which a transaction's rebase worked on top of.
+        if (this.recover && (await this.recover(this.root)).rolledBack.length > 0) this.forgetListing()
         // A fold that crashed must finish before anything else is recorded or rewritten.
         if (await this.usage.interrupted()) await this.usage.finish()
         return fn()
       },
       purpose ? { purpose } : {}
     )
+  }
+
+  /** Files changed behind the store's back (a rollback): the next listing or change by id reads the library again. */
+  private forgetListing(): void {
+    this.last = null
+    this.indexedAt = 0
+    this.bump()
   }
 
   /** Reads what other processes appended to the ledger: reloads the paths they wrote. */

@@ -138,6 +138,13 @@ export interface LibraryOptions {
   onListing?: (root: string, files: number) => ((skill: Skill) => void) | undefined
   /** Stops the listing made when opening between its batches of files (the open then rejects with an AbortError). */
   signal?: AbortSignal
+  /**
+   * Run by every write of this library first, inside the library lock: the hosts pass the review engine's
+   * recovery (review/recover-first.ts), which the store cannot import, so a change a crash interrupted is
+   * finished or rolled back before a tool's edit, rating, move or usage fold lands on its half. It answers which
+   * transactions it rolled back (their files changed behind the store's back: the listing is read again).
+   */
+  recover?: (root: string) => Promise<{ rolledBack: readonly string[] }>
 }
 
 /** The store plus a few extras other modules use (all additive to SkillStore). */

@@ -26,6 +26,7 @@ import { defaultCacheDir } from '../cache-dir'
 import { buildStamp } from '../search/daemon/address'
 import { graphCacheFile, loadCachedGraph, saveCachedGraph } from './graph-cache'
 import { recoverTransactions } from '../review/transactions'
+import { recoverFirst } from '../review/recover-first'
 import { withLibraryLock } from '../store/lock'
 import { readJournal, type JournalRecord } from '../review/journal'
 import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../review/decisions'
@@ -274,7 +275,8 @@ export async function createCoreModules(): Promise<CoreModules> {
     const root = await fsp.realpath(dir).catch(() => dir)
     let s = services.get(root)
     if (!s) {
-      services.set(root, (s = openLibraryServices(root, { env: process.env, keep: true })))
+      // its store's writes (a query's uses and their fold too) finish a change a crash interrupted first
+      services.set(root, (s = openLibraryServices(root, { env: process.env, keep: true, recover: recoverFirst })))
       s.catch(() => services.delete(root))
     }
     return s

@@ -169,9 +169,10 @@ export const command: CliCommand = {
     await Promise.race([front.firstInput, new Promise((resolve) => setTimeout(resolve, FIRST_INPUT_WAIT_MS))])
     // The index first (its walk and stats are most of the first query's wait), then the rest of the server.
     // The library's services (store, index, tools) from the one composition (services/library-services.ts).
-    const { openLibraryServices } = await import('../../services/library-services')
+    // Every write of its store (a tool's, a query's uses) finishes a change a crash interrupted first.
+    const [{ openLibraryServices }, { recoverFirst }] = await Promise.all([import('../../services/library-services'), import('../../review/recover-first')])
     const root = realLibraryRoot(dir)
-    const services = await openLibraryServices(root ?? dir, { env: io.env, via: 'mcp', keep: true })
+    const services = await openLibraryServices(root ?? dir, { env: io.env, via: 'mcp', keep: true, recover: recoverFirst })
     const search = services.search!
     // A search daemon of this library (started by a query of a large library) answers the queries: this process
     // then neither loads the index nor holds it. Otherwise the index opens now, and for a large library a server is

@@ -1,0 +1,204 @@
+/**
+ * The agents' skill tools finish a change a crash interrupted before they write (review/recover-first.ts, run by
+ * the store inside the lock of each write, as every host passes it): a real `skillbench edit`, `rate` and `query`
+ * process, and a real MCP server (direct edits, rating, a proposal). Before, the agent's write landed on the half of
+ * the change, and the later recovery set it aside (review.recover_failed) — or, a skill the change had retired, the
+ * rating was refused.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { childEnv } from '../helpers/mcp-env'
+import { makeLibrary, skillFile } from '../mcp/fixtures'
+
+const PROJECT = path.resolve(__dirname, '..', '..')
+const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
+const ENV = childEnv({ SKILLBENCH_CONFIG_DIR: fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sb-recover-settings-')), SKILLBENCH_SEARCH_SERVER: 'off' })
+
+const dirs: string[] = []
+const closers: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close().catch(() => undefined)
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+async function library(): Promise<{ dir: string; ids: { calc: string; joke: string; git: string } }> {
+  const made = await makeLibrary()
+  dirs.push(made.dir)
+  return { dir: fs.realpathSync(made.dir), ids: made.ids }
+}
+
+type Op = { op: 'write'; path: string; before: string; after: string } | { op: 'move'; from: string; to: string; file: ''; text: string }
+
+/** A transaction killed after its ops were done and before its journal record: its intent, and the disk as it left it. */
+function killedChange(lib: string, txId: string, ops: Op[]): void {
+  for (const op of ops) {
+    if (op.op === 'write') fs.writeFileSync(path.join(lib, op.path), op.after)
+    else {
+      fs.mkdirSync(path.dirname(path.join(lib, op.to)), { recursive: true })
+      fs.renameSync(path.join(lib, op.from), path.join(lib, op.to))
+    }
+  }
+  fs.mkdirSync(path.join(lib, '.skillbench', 'tx'), { recursive: true })
+  const record = { id: txId, action: 'apply', proposal_id: `p-${txId}`, kind: 'merge', by: 'u', at: '2026-12-03T09:15:00Z', changes: [], ops }
+  fs.writeFileSync(path.join(lib, '.skillbench', 'tx', `${txId}.json`), JSON.stringify({ id: txId, record }))
+}
+
+/** A merge killed after rewriting the skill file at `abs`: returns its text before. */
+function killedMerge(lib: string, abs: string, txId: string): string {
+  const before = fs.readFileSync(abs, 'utf8')
+  const after = before.replace(/\n# Experience\n|\n# 经验\n|\n(?=Run git)/, '\nWHAT THE KILLED MERGE WROTE\n')
+  expect(after).not.toBe(before)
+  killedChange(lib, txId, [{ op: 'write', path: path.relative(lib, abs), before, after }])
+  return before
+}
+
+function recoveryLog(lib: string): { rolled_back: string[]; lines: { messageCode: string }[] }[] {
+  const file = path.join(lib, '.skillbench', 'recovery-log')
+  if (!fs.existsSync(file)) return []
+  return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+}
+
+/** Nothing interrupted is left, nothing was set aside, and the log says the change was rolled back. */
+function expectRolledBack(lib: string, txIds: string[]): void {
+  expect(fs.readdirSync(path.join(lib, '.skillbench', 'tx'))).toEqual([])
+  expect(recoveryLog(lib).map((r) => r.rolled_back)).toEqual(txIds.map((id) => [id]))
+  expect(recoveryLog(lib).flatMap((r) => r.lines.map((l) => l.messageCode))).toEqual(txIds.map(() => 'review.recover_rolled_back'))
+}
+
+function cli(...argv: string[]): { code: number | null; stdout: string; stderr: string } {
+  return cliIn(ENV, ...argv)
+}
+
+function cliIn(env: Record<string, string>, ...argv: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...argv], { encoding: 'utf8', cwd: PROJECT, env, timeout: 90_000 })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** A search daemon of the library, up (as a query of a large library starts one); stopped after the test. */
+async function searchDaemon(lib: string, env: Record<string, string>): Promise<void> {
+  const daemon = spawn(process.execPath, [BIN, 'search-server', '--library', lib], { cwd: PROJECT, env, stdio: 'ignore' })
+  closers.push(async () => {
+    cli('search-server', '--stop', '--library', lib)
+    if (daemon.exitCode === null) await new Promise((resolve) => daemon.once('exit', resolve))
+  })
+  const end = Date.now() + 30_000
+  while (!cli('search-server', '--status', '--library', lib).stdout.startsWith('a search daemon answers')) {
+    if (Date.now() > end || daemon.exitCode !== null) throw new Error('the search daemon did not start')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function mcpServer(lib: string, args: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', lib, ...args], cwd: PROJECT, stderr: 'pipe', env: ENV })
+  const client = new Client({ name: 'sb-recover-first', version: '1.0.0' })
+  await client.connect(transport)
+  closers.push(() => client.close())
+  return client
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = (await client.callTool({ name, arguments: args })) as { structuredContent?: Record<string, unknown> }
+  return r.structuredContent ?? {}
+}
+
+describe('the agents\' skill tools finish an interrupted change before they write', () => {
+  it('skillbench edit (a real process): the killed merge is rolled back first, the agent\'s edit lands on the text before it, nothing is set aside', async () => {
+    const { dir: lib, ids } = await library()
+    const file = skillFile(lib, ids.calc)
+    const before = killedMerge(lib, file, 'tx-edit-1')
+
+    const r = cli('edit', ids.calc, '--mode', 'append', '--text', 'Also test negative numbers.', '--library', lib, '--json')
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', skill_id: ids.calc, edit_mode: 'append' })
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).not.toContain('KILLED MERGE')
+    expect(text).toContain('Also test negative numbers.')
+    // the rollback's text with the append (only updated_at differs in the front matter)
+    expect(text.replace(/updated_at: .*\n/, '')).toBe(`${before}Also test negative numbers.`.replace(/updated_at: .*\n/, ''))
+    expectRolledBack(lib, ['tx-edit-1'])
+  })
+
+  it('skillbench rate (a real process): a retire killed after its move is undone first, so the skill is active again and rated', async () => {
+    const { dir: lib, ids } = await library()
+    const file = skillFile(lib, ids.git)
+    const name = path.basename(file)
+    killedChange(lib, 'tx-retire-1', [{ op: 'move', from: name, to: `legacy/${name}`, file: '', text: fs.readFileSync(file, 'utf8') }])
+    expect(fs.existsSync(file)).toBe(false)
+
+    const r = cli('rate', ids.git, '1', '--library', lib, '--json')
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', skill_id: ids.git, rating: 1 })
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/quality_index: 0\.65/)
+    expect(fs.existsSync(path.join(lib, 'legacy', name))).toBe(false)
+    expectRolledBack(lib, ['tx-retire-1'])
+  })
+
+  it('skillbench query (a real process, in process): the uses it folds into the files land after the rollback', async () => {
+    const { dir: lib, ids } = await library()
+    const file = skillFile(lib, ids.calc)
+    const before = killedMerge(lib, file, 'tx-query-1')
+
+    const r = cli('query', 'python calculator unit tests', '--top', '1', '--no-server', '--library', lib, '--json')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).skills.map((s: { skill_id: string }) => s.skill_id)).toEqual([ids.calc])
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).not.toContain('KILLED MERGE')
+    expect(text).toMatch(/fetch_count: 1\n/)
+    expect(text.replace(/(fetch_count|last_used_at): .*\n/g, '')).toBe(before.replace(/(fetch_count|last_used_at): .*\n/g, ''))
+    expectRolledBack(lib, ['tx-query-1'])
+  })
+
+  it('skillbench query answered by the search daemon: the daemon records the uses and folds them after the rollback', async () => {
+    const { dir: lib, ids } = await library()
+    const env = { ...ENV, SKILLBENCH_SEARCH_SERVER: 'on', SKILLBENCH_SEARCH_TRACE: '1' }
+    await searchDaemon(lib, env)
+    const file = skillFile(lib, ids.calc)
+    const before = killedMerge(lib, file, 'tx-daemon-1')
+
+    const r = cliIn(env, 'query', 'python calculator unit tests', '--top', '1', '--library', lib, '--json')
+    expect(r.stderr).toContain('[search] answered by the search daemon')
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).skills.map((s: { skill_id: string }) => s.skill_id)).toEqual([ids.calc])
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).toMatch(/fetch_count: 1\n/)
+    expect(text.replace(/(fetch_count|last_used_at): .*\n/g, '')).toBe(before.replace(/(fetch_count|last_used_at): .*\n/g, ''))
+    expectRolledBack(lib, ['tx-daemon-1'])
+  })
+
+  it('an MCP server (a real process): direct edits and ratings finish a change interrupted before it started or while it runs; a proposal is made on the rolled-back text', async () => {
+    const { dir: lib, ids } = await library()
+    const calc = skillFile(lib, ids.calc)
+    const joke = skillFile(lib, ids.joke)
+    const calcBefore = killedMerge(lib, calc, 'tx-mcp-1')
+    const client = await mcpServer(lib, ['--direct-edit'])
+
+    const edited = await call(client, 'edit_skill', { skill_id: ids.calc, edit_mode: 'append', code_edit: 'Check float rounding.' })
+    expect(edited).toMatchObject({ status: 'success', skill_id: ids.calc })
+    expect(fs.readFileSync(calc, 'utf8').replace(/updated_at: .*\n/, '')).toBe(`${calcBefore}Check float rounding.`.replace(/updated_at: .*\n/, ''))
+    expectRolledBack(lib, ['tx-mcp-1'])
+
+    // killed while the server runs: its next write finishes it too (the store it keeps open recovers at each write)
+    const jokeBefore = killedMerge(lib, joke, 'tx-mcp-2')
+    const rated = await call(client, 'rate_skill', { skill_id: ids.joke, rating: 0 })
+    expect(rated).toMatchObject({ status: 'success', skill_id: ids.joke, new_quality_index: 0.35 })
+    expect(fs.readFileSync(joke, 'utf8').replace(/(quality_index|updated_at): .*\n/g, '')).toBe(jokeBefore.replace(/(quality_index|updated_at): .*\n/g, ''))
+    expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2'])
+
+    // proposal mode writes no skill file, but its "before" must not be a half change (accepting it would conflict)
+    const proposing = await mcpServer(lib, [])
+    const gitFile = skillFile(lib, ids.git)
+    const gitBefore = killedMerge(lib, gitFile, 'tx-mcp-3')
+    const proposed = await call(proposing, 'edit_skill', { skill_id: ids.git, edit_mode: 'append', code_edit: 'Prefer git rebase --continue.' })
+    expect(proposed).toMatchObject({ status: 'success', pending: true })
+    const proposal = JSON.parse(fs.readFileSync(path.join(lib, String(proposed.proposal_path)), 'utf8')) as { changes: { before: string }[] }
+    expect(proposal.changes[0]!.before).toBe(gitBefore)
+    expect(fs.readFileSync(gitFile, 'utf8')).toBe(gitBefore)
+    expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2', 'tx-mcp-3'])
+  })
+})
