@@ -53,11 +53,16 @@ describe('syncIndexJsonIfPresent', () => {
     put(outside, 'index.json', '{"skills": []}\n')
     fs.symlinkSync(path.join(outside, 'index.json'), path.join(root, 'index.json'))
     const r = await syncIndexJsonIfPresent(root)
-    expect(r?.problem).toMatch(/^index\.json could not be updated: .*symbolic link/)
+    // told as the write it stops: never written through (it said "never read through")
+    const link = path.join(fs.realpathSync(root), 'index.json')
+    expect(r?.problem).toBe(`index.json could not be updated: ${link}: is a symbolic link (never written through); nothing was written outside the library`)
     // by code, the store's reason nested with its own code; the same English, and Chinese by code
-    expect(r?.problemRef).toMatchObject({ messageCode: 'index.not_updated', params: { reason: { messageCode: expect.any(String) } } })
+    expect(r?.problemRef).toMatchObject({
+      messageCode: 'index.not_updated',
+      params: { reason: { messageCode: 'file.escape', params: { path: link, why: { messageCode: 'file.why_symlink_write', params: {} } } } }
+    })
     expect(translateMessage(r!.problemRef, '', 'en')).toBe(r!.problem)
-    expect(translateMessage(r!.problemRef, '', 'zh')).toMatch(/^无法更新 index\.json：/)
+    expect(translateMessage(r!.problemRef, '', 'zh')).toBe(`无法更新 index.json：${link}：是符号链接（从不通过它写入）；没有在技能库之外写入任何内容`)
     expect(fs.readFileSync(path.join(outside, 'index.json'), 'utf8')).toBe('{"skills": []}\n')
   })
 })

@@ -128,8 +128,14 @@ function writeAllSync(fd: number, bytes: Buffer): void {
   for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done)
 }
 
+export interface ReadContainedOptions {
+  maxBytes?: number
+  /** Read to be rewritten (index.json's sync): a link is refused as the write would refuse it ("never written through"). */
+  toRewrite?: boolean
+}
+
 /** Reads `root/rel` as bytes without following links (folders or file); null when it does not exist. */
-export async function readContained(root: string, rel: string, opts: { maxBytes?: number } = {}): Promise<Buffer | null> {
+export async function readContained(root: string, rel: string, opts: ReadContainedOptions = {}): Promise<Buffer | null> {
   const clean = checkRelPath(rel)
   const dirRel = path.posix.dirname(clean)
   const dir = await walkDirs(root, dirRel === '.' ? '' : dirRel, false)
@@ -141,7 +147,7 @@ export async function readContained(root: string, rel: string, opts: { maxBytes?
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return null
-    if (code === 'ELOOP') throw escapeError(root, clean, coded('file.why_symlink_read'))
+    if (code === 'ELOOP') throw escapeError(root, clean, coded(opts.toRewrite ? 'file.why_symlink_write' : 'file.why_symlink_read'))
     throw err
   }
   try {
@@ -155,7 +161,7 @@ export async function readContained(root: string, rel: string, opts: { maxBytes?
 }
 
 /** Reads `root/rel` as UTF-8 text without following links; null when it does not exist. */
-export async function readContainedText(root: string, rel: string, opts: { maxBytes?: number } = {}): Promise<string | null> {
+export async function readContainedText(root: string, rel: string, opts: ReadContainedOptions = {}): Promise<string | null> {
   const bytes = await readContained(root, rel, opts)
   return bytes === null ? null : bytes.toString('utf8')
 }

@@ -136,8 +136,9 @@ export async function readSkillIndex(root: string, rel: string = INDEX_FILE): Pr
 export async function syncSkillIndex(root: string, rel: string = INDEX_FILE): Promise<{ status: 'written' | 'unchanged' | 'skipped'; reason?: string; reasonRef?: MessageRef; index: SkillIndex }> {
   const index = await buildSkillIndex(root)
   const text = serializeSkillIndex(index)
-  // A link named index.json is refused here (path_escape), never read or written through.
-  const current = await readContainedText(root, rel)
+  // A link named index.json is refused here (path_escape), never read or written through; it is told as the write
+  // it stops ("never written through": index.json could not be updated).
+  const current = await readContainedText(root, rel, { toRewrite: true })
   if (current === text) return { status: 'unchanged', index }
   if (current === null && index.skills.length === 0) return { status: 'unchanged', index }
   if (current !== null) {
