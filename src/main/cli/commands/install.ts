@@ -1,8 +1,17 @@
 import os from 'node:os'
 import { findingLines } from '../../audit/gate'
-import { installFromSource } from '../../sources/install'
+import { installFromSource, type SkippedSkill } from '../../sources/install'
+import type { MessageCode } from '../../../shared/error-codes'
 import { installLocked, LockMismatchError } from '../../sources/install-locked'
 import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand, type CliIo } from '../common'
+
+/** Skips that mean the skill is there already (exit 0 when nothing else happened): decided by code, not by the words. */
+const ALREADY_THERE: ReadonlySet<MessageCode> = new Set(['install.already_installed', 'install.locked_already'])
+
+/** A lock entry left out because it is retired where the lock comes from. */
+function isRetired(s: SkippedSkill): boolean {
+  return s.messageCode === 'install.locked_retired'
+}
 
 export const command: CliCommand = {
   name: 'install',
@@ -43,7 +52,7 @@ export const command: CliCommand = {
       for (const h of held) io.stdout(`held      ${h.name}: the audit found ${h.findings.filter((f) => f.severity === 'high').length} high-risk item(s); not installed (${h.hint})\n${findingLines(h.findings)}`)
       io.stdout(`${report.installed.length} installed, ${report.skipped.length} skipped${held.length > 0 ? `, ${held.length} held back by the audit` : ''}\n`)
     }
-    const onlyAlreadyThere = report.skipped.every((s) => s.reason.startsWith('already installed'))
+    const onlyAlreadyThere = report.skipped.every((s) => s.messageCode !== undefined && ALREADY_THERE.has(s.messageCode))
     return held.length === 0 && (report.installed.length > 0 || onlyAlreadyThere) ? 0 : 1
   }
 }
@@ -55,10 +64,10 @@ async function runLocked(library: string, json: boolean, io: CliIo): Promise<num
     if (json) printJson(io, report)
     else {
       for (const s of report.installed) io.stdout(`installed ${s.name}  → ${s.path}  (${s.source.repo}@${s.source.commit.slice(0, 12)}${s.source.path ? ` ${s.source.path}` : ''})\n`)
-      for (const s of report.skipped) io.stdout(`${s.reason.startsWith('retired') ? 'retired ' : 'in place'}  ${s.name}: ${s.reason}\n`)
+      for (const s of report.skipped) io.stdout(`${isRetired(s) ? 'retired ' : 'in place'}  ${s.name}: ${s.reason}\n`)
       for (const s of report.mismatched) io.stdout(`NOT AS LOCKED ${s.name}: ${s.reason}\n`)
       for (const h of held) io.stdout(`held      ${h.name}: the audit found ${h.findings.filter((f) => f.severity === 'high').length} high-risk item(s); not installed (${h.hint})\n${findingLines(h.findings)}`)
-      const retired = report.skipped.filter((s) => s.reason.startsWith('retired')).length
+      const retired = report.skipped.filter(isRetired).length
       io.stdout(`${report.installed.length} installed, ${report.skipped.length - retired} already as locked, ${report.mismatched.length} not as locked${retired ? `, ${retired} retired` : ''}${held.length ? `, ${held.length} held back by the audit` : ''}\n`)
     }
     return report.mismatched.length > 0 || held.length > 0 ? 1 : 0
