@@ -3,7 +3,7 @@
  * agents' skills folders). Spread into `API_INPUT_SCHEMAS` / `ApiOutputs` of api.ts; same two transports.
  */
 import { z } from 'zod'
-import type { MessageCode, MessageParams } from './error-codes'
+import type { MessageCode, MessageParams, MessageRef } from './error-codes'
 import type { HeldSkillInfo } from './api-audit'
 
 /** Where an installed skill came from (SKILL.md `metadata.skillbench.source`). */
@@ -70,6 +70,8 @@ export interface DeploySkillReport {
   reason?: string
   /** What of a drifted copy could not be offered back, and similar remarks (English). */
   notes?: string[]
+  /** `notes` by code, in the same order (deploy.note_*), so a script or a screen reads them without the words. */
+  note_refs?: MessageRef[]
   /** The `learned` proposal this drifted copy's changes became (review it in Curate). */
   proposal?: string
   /** That proposal is already in the review queue (a run adds the others). */

@@ -172,6 +172,15 @@ export const MESSAGE_TEMPLATES = {
   'deploy.no_target': 'say where to deploy: --to claude | codex | agents:PATH | … | a folder',
   'deploy.manifest_not_json': '{file} is not valid JSON ({detail}): it records what Skillbench placed in this folder; restore it (undo the last deploy) or remove it to start over',
   'deploy.manifest_foreign': '{file} was not written by this version of Skillbench: refusing to deploy into this folder',
+  // a `learned` proposal's reason (its `reason`, by code beside it) and what could not go back (evidence.notes)
+  'deploy.learned_reason': 'The copy of “{title}” deployed to {target} was changed there (by an agent or a person); the change is offered back to the library.',
+  'deploy.learned_reason_conflicts': 'The copy of “{title}” deployed to {target} was changed there (by an agent or a person); the change is offered back to the library. {n} place(s) the library changed too are marked <<<<<<< / >>>>>>>: resolve them before accepting.',
+  'deploy.note_unparsable': 'the deployed SKILL.md no longer parses: nothing offered back',
+  'deploy.note_not_carried': 'not carried back: {fields}',
+  'deploy.note_library_kept': "changed in the library too, the library's kept: {keys}",
+  'deploy.note_usage_kept': 'usage_conditions changed in the library too: the library’s kept',
+  'deploy.note_removed_deployed': '{file} was removed from the deployed copy: kept in the library',
+  'deploy.note_binary': '{file} is a binary file changed in the deployed copy: not carried by a proposal',
   // what is wrong in deploy-profiles.json ({reason} of deploy.config_invalid)
   'deployjson.not_json': '{file} is not JSON ({detail})',
   'deployjson.not_object': '{file} is not an object',

@@ -256,7 +256,7 @@ export interface Proposal {
   score: number
   /** Why it is proposed, in English (the CLI, `--json`, MCP and older clients read it). */
   reason: string
-  /** `reason` by code, when its producer coded it (an `update` from a source: update.reason*): a screen words it so. */
+  /** `reason` by code, when its producer coded it (update.reason*, deploy.learned_reason*, sync.reason_*, review.agent_*): a screen words it so. */
   messageCode?: MessageCode
   params?: MessageParams
   evidence: { shared_terms?: string[]; similarity?: number; [key: string]: unknown }

@@ -11,6 +11,7 @@ import { assembleSkillText, decodeSkillBytes, parseSkillText, rewriteSkillFile, 
 import { changesForMeta } from '../store/skill-meta'
 import { keepBoth, mergeFrontMatter, mergeText } from '../sources/three-way'
 import { sha256 } from './render'
+import { coded, refOf, type CodedText } from '../../shared/error-codes'
 
 export type Files = ReadonlyMap<string, Buffer>
 
@@ -80,22 +81,23 @@ export interface LearnInput {
  * The `learned` proposal that brings the changes made to a deployed copy into the library skill, merged three
  * ways with any change the library made since (conflicts kept between markers); null when nothing can go back.
  */
-export function learnedProposal(input: LearnInput): { proposal: Proposal | null; notes: string[] } {
+export function learnedProposal(input: LearnInput): { proposal: Proposal | null; notes: CodedText[] } {
   const { skill, current } = input
-  const notes: string[] = []
+  // what could not go back, by code (the report and evidence.notes keep their English; note_refs the codes)
+  const notes: CodedText[] = []
   const base = input.deployed ?? input.rendered
   const baseFields = fieldsOf(base)
   const curFields = fieldsOf(current)
-  if (!curFields || !baseFields) return { proposal: null, notes: ['the deployed SKILL.md no longer parses: nothing offered back'] }
+  if (!curFields || !baseFields) return { proposal: null, notes: [coded('deploy.note_unparsable')] }
   const changed = changedFields(baseFields, curFields)
   const kept = changed.filter((f) => !learnable(f, skill.format))
-  if (kept.some((f) => f !== BOOKKEEPING)) notes.push(`not carried back: ${kept.filter((f) => f !== BOOKKEEPING).join(', ')}`)
+  if (kept.some((f) => f !== BOOKKEEPING)) notes.push(coded('deploy.note_not_carried', { fields: kept.filter((f) => f !== BOOKKEEPING).join(', ') }))
   const fields = changed.filter((f) => learnable(f, skill.format))
   if (fields.length === 0) return { proposal: null, notes }
   const labels = { ours: 'library', theirs: `deployed copy (${input.target.spec})` }
   const merge = (b: string, o: string, t: string): { text: string; conflicts: number } => (input.deployed ? mergeText(b, o, t, labels) : keepBoth(o, t, labels))
   const libParsed = parseSkillText(input.libraryText)
-  if (!libParsed.ok) return { proposal: null, notes: [...notes, `${skill.path} does not parse: fix it first`] }
+  if (!libParsed.ok) return { proposal: null, notes: [...notes, coded('source.local_unparsable', { path: skill.path })] }
   const baseText = textOf(base.get('SKILL.md'))!
   const curText = textOf(current.get('SKILL.md'))!
   let conflicts = 0
@@ -107,7 +109,7 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
     const body = fields.includes('body') ? merge(b.file.body, libParsed.file.body, c.file.body) : { text: libParsed.file.body, conflicts: 0 }
     const fm = mergeFrontMatter(b.file.data, libParsed.file.data, c.file.data, ['name'])
     conflicts += body.conflicts + fm.conflicts.length
-    if (fm.conflicts.length > 0) notes.push(`changed in the library too, the library's kept: ${fm.conflicts.join(', ')}`)
+    if (fm.conflicts.length > 0) notes.push(coded('deploy.note_library_kept', { keys: fm.conflicts.join(', ') }))
     after = rewrite(libParsed.file, fm.changes, body.text)
   } else {
     // An AGIAgent skill went out converted: its body and its description (usage conditions) come back.
@@ -121,7 +123,7 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
       if (libUsage === bm.description || libUsage === (bm.usage_conditions ?? '')) meta.usage_conditions = cm.description
       else {
         conflicts++
-        notes.push('usage_conditions changed in the library too: the library’s kept')
+        notes.push(coded('deploy.note_usage_kept'))
       }
     }
     after = rewrite(libParsed.file, Object.keys(meta).length > 0 ? changesForMeta('agiagent', libParsed.file.data, meta, skill.skill_id) : [], body.text)
@@ -136,13 +138,13 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
       const mine = input.libraryFiles.get(rel)
       const was = base.get(rel)
       if (!cur) {
-        notes.push(`${rel} was removed from the deployed copy: kept in the library`)
+        notes.push(coded('deploy.note_removed_deployed', { file: rel }))
         continue
       }
       const curT = textOf(cur)
       const mineT = mine ? textOf(mine) : null
       if (curT === null || (mine && mineT === null)) {
-        notes.push(`${rel} is a binary file changed in the deployed copy: not carried by a proposal`)
+        notes.push(coded('deploy.note_binary', { file: rel }))
         continue
       }
       if (mineT === curT) continue
@@ -153,6 +155,9 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
     }
   }
   if (changes.length === 0) return { proposal: null, notes }
+  // why, in English as before (`reason`) and by code beside it (the Curate screen words it in its own language)
+  const what = { title: skill.title, target: input.target.label }
+  const why = conflicts > 0 ? coded('deploy.learned_reason_conflicts', { ...what, n: conflicts }) : coded('deploy.learned_reason', what)
   const stamp = sha256([...current.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, bytes]) => `${rel}\u0000${sha256(bytes)}`).join('\n')).slice(0, 12)
   return {
     notes,
@@ -161,14 +166,16 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
       kind: 'learned',
       members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
       score: 1,
-      reason: `The copy of “${skill.title}” deployed to ${input.target.label} was changed there (by an agent or a person); the change is offered back to the library.${conflicts > 0 ? ` ${conflicts} place(s) the library changed too are marked <<<<<<< / >>>>>>>: resolve them before accepting.` : ''}`,
+      reason: why.text,
+      ...refOf(why),
       evidence: {
         target: input.target.dir,
         spec: input.target.spec,
         name: input.name,
         fields,
         conflicts,
-        ...(notes.length > 0 ? { notes } : {}),
+        // the notes in English (as before) and by code, in the same order
+        ...(notes.length > 0 ? { notes: notes.map((n) => n.text), note_refs: notes.map(refOf) } : {}),
         deployed: { before: baseText, after: curText }
       },
       changes,

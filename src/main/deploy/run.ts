@@ -31,7 +31,7 @@ import { chooseSkills, libraryUsage, suggestDisabling, type UsageLookup } from '
 import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
 import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
 import { resolveTarget, type DeployTarget } from './targets'
-import { coded } from '../../shared/error-codes'
+import { coded, refOf } from '../../shared/error-codes'
 import { reasonOf } from '../../shared/api-error'
 
 export interface DeployOptions {
@@ -276,7 +276,10 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
           proposals.push(learned.proposal)
           report.proposal = learned.proposal.id
         }
-        if (learned.notes.length > 0) report.notes = learned.notes
+        if (learned.notes.length > 0) {
+          report.notes = learned.notes.map((n) => n.text)
+          report.note_refs = learned.notes.map(refOf)
+        }
       }
       return report
     })

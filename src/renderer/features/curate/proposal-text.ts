@@ -63,7 +63,7 @@ export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: s
       if (p.evidence.sync === true) return syncReason(t, p)
       return codedUpdateReason(p, lang) ?? sourceReason(t, p)
     case 'learned':
-      return sourceReason(t, p)
+      return codedReason(p, lang) ?? sourceReason(t, p)
     case 'memory':
       return memoryReason(t, p)
   }
@@ -125,6 +125,11 @@ function codedUpdateReason(p: Proposal, lang: Lang): { text: string } | null {
   if (!isMessageRef(p)) return null
   const risky = p.messageCode === 'update.reason_high_risk' ? p.params.reason : undefined
   return { text: isMessageRef(risky) ? translateMessage(risky, p.reason, lang) : translateMessage(p, p.reason, lang) }
+}
+
+/** A reason the core sent by code (deploy.learned_reason*…), in the UI language; null for a plan an older build wrote. */
+function codedReason(p: Proposal, lang: Lang): { text: string } | null {
+  return isMessageRef(p) ? { text: translateMessage(p, p.reason, lang) } : null
 }
 
 /** Why an `update` (upstream changed, plans of older builds) or `learned` (a deployed copy changed) proposal is there. */
