@@ -57,7 +57,7 @@ describe.skipIf(!HAS_CHROMIUM)("a library's own problems on the Skills screen (C
     await notice.waitFor({ timeout: 20_000 })
     // listing only reads: the change is reported, still there for the next write to finish
     expect(await notice.getByTestId('library-problem').allTextContents()).toEqual([
-      `${TX}: a change was interrupted (a crash or a kill); the next accept, undo, restore, curation or edit in the app finishes it`
+      `${TX}: a change was interrupted (a crash or a kill); the next change to this library (from the app, the CLI or an agent) finishes it`
     ])
     expect(fs.readdirSync(path.join(library, '.skillbench', 'tx'))).toEqual([`${TX}.json`])
     expect(await notice.getByTestId('library-problems-dismiss').count()).toBe(0)

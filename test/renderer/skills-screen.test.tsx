@@ -150,7 +150,7 @@ describe('problems of the whole library', () => {
       params: { id: 'tx-1', problems: { messageCode: 'review.undo_neither', params: { path: 'csv-report/SKILL.md' } } }
     },
     {
-      message: 'tx-2: a change was interrupted (a crash or a kill); the next accept, undo, restore, curation or edit in the app finishes it',
+      message: 'tx-2: a change was interrupted (a crash or a kill); the next change to this library (from the app, the CLI or an agent) finishes it',
       messageCode: 'review.interrupted_pending',
       params: { id: 'tx-2' }
     },
@@ -202,7 +202,7 @@ describe('problems of the whole library', () => {
     expect(within(notice).getAllByTestId('library-problem').map((li) => li.textContent)).toEqual([
       'tx-0：被中断的修改（提议 p-7）已回滚，没有任何部分保留下来',
       'tx-1：csv-report/SKILL.md 既不是修改前的内容，也不是修改后的内容',
-      'tx-2：一次修改被中断（崩溃或被终止）；下一次接受、撤销、恢复、整理或在应用中编辑时会把它完成',
+      'tx-2：一次修改被中断（崩溃或被终止）；下一次对此技能库的修改（来自应用、命令行或智能体）会把它完成',
       '无法更新 index.json：index.json：是符号链接（从不通过它写入）'
     ])
     fireEvent.click(within(notice).getByRole('button', { name: '不再显示恢复记录' }))

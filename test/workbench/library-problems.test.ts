@@ -78,14 +78,14 @@ describe('library problems in the skill list', () => {
     expect(treeState(lib)).toEqual(before)
     expect(first.skills.map((s) => s.name).sort()).toEqual(['csv-report', 'pdf-split'])
     const pending = {
-      message: `${txId}: a change was interrupted (a crash or a kill); the next accept, undo, restore, curation or edit in the app finishes it`,
+      message: `${txId}: a change was interrupted (a crash or a kill); the next change to this library (from the app, the CLI or an agent) finishes it`,
       messageCode: 'review.interrupted_pending',
       params: { id: txId }
     }
     expect(first.problems).toEqual([pending])
     expect(again.problems).toEqual([pending])
     expect('problemsDismissUpTo' in first).toBe(false) // nothing to dismiss: it goes when a write finishes it
-    expect(translateLine(pending, pending.message, 'zh')).toBe(`${txId}：一次修改被中断（崩溃或被终止）；下一次接受、撤销、恢复、整理或在应用中编辑时会把它完成`)
+    expect(translateLine(pending, pending.message, 'zh')).toBe(`${txId}：一次修改被中断（崩溃或被终止）；下一次对此技能库的修改（来自应用、命令行或智能体）会把它完成`)
 
     // a retire in the app is a write: it finishes the change first (recovery cannot roll it back: it is set aside)
     const pdf = first.skills.find((s) => s.name === 'pdf-split')!

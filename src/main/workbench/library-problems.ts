@@ -1,7 +1,7 @@
 /**
  * Problems of a whole library that the app shows when it lists the library (Skills screen). Listing only reads:
- * - a change a crash interrupted that no write has finished yet (review.interrupted_pending): the next accept, undo,
- *   restore, curation or edit finishes it (they recover first);
+ * - a change a crash interrupted that no write has finished yet (review.interrupted_pending): the next write to the
+ *   library by any process finishes it (every write recovers first: review/recover-first.ts);
  * - what recoveries did, by any process, since the person last dismissed them (review/recovery-log.ts: a rollback,
  *   review.recover_*), kept on disk so a restarted app still shows them;
  * - why the last write of this process could not update index.json (index.*).
