@@ -13,12 +13,15 @@ import { main } from '../../src/main/cli/index'
 import type { CliIo } from '../../src/main/cli/common'
 import { MESSAGE_TEMPLATES } from '../../src/shared/error-codes'
 import { parseSkillsLock, serializeSkillsLock, SKILLS_LOCK_FILE } from '../../src/main/store/skills-lock'
+import { installLocked, LockMismatchError } from '../../src/main/sources/install-locked'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
 
 let tmp: string
 let env: NodeJS.ProcessEnv
 let repo: TestRepo
 let commit: string
+let broken: TestRepo
+let brokenCommit: string
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
@@ -50,9 +53,13 @@ beforeAll(() => {
     'skills/table-format/SKILL.md': skillMd('table-format', 'Formats tables. Use for Markdown tables.', 'Align the columns.\n'),
     'skills/notes/SKILL.md': skillMd('notes', 'Keeps notes. Use when noting.', 'Write them down.\n')
   })
+  // a SKILL.md without front matter at the root and in sub/: found, and skipped by prepareInstall
+  broken = makeRepo('sb-install-by-code-broken-')
+  brokenCommit = broken.commit({ 'SKILL.md': 'no front matter here\n', 'sub/SKILL.md': 'no front matter here either\n' })
 })
 afterAll(() => {
   repo.cleanup()
+  broken.cleanup()
   fs.rmSync(tmp, { recursive: true, force: true })
 })
 
@@ -110,5 +117,25 @@ describe('install decides by code', () => {
         '0 installed, 1 already as locked, 0 not as locked, 1 retired\n'
     )
     expect(fs.existsSync(path.join(b, 'table-format'))).toBe(false)
+  })
+
+  it('install --locked names the folder\'s own skip (found by its code and folder, not by its words), at the root and in a folder', async () => {
+    const lib = newLibrary()
+    const entry = { source: broken.url, ref: 'main', commit: brokenCommit, hash: `sha256:${'0'.repeat(64)}` }
+    fs.writeFileSync(path.join(lib, SKILLS_LOCK_FILE), serializeSkillsLock({ skills: { rooted: { ...entry, path: '' }, nested: { ...entry, path: 'sub' } } }))
+    const reasons = async (): Promise<Record<string, unknown>> => {
+      const err = await installLocked({ library: lib, cwd: tmp, env }).then(() => null, (e: unknown) => e)
+      expect(err).toBeInstanceOf(LockMismatchError)
+      return Object.fromEntries((err as LockMismatchError).mismatched.map((m) => [m.name, [m.messageCode, (m.params as { reason: { messageCode: string; params: Record<string, unknown> } }).reason]]))
+    }
+    const asBefore = await reasons()
+    expect(asBefore).toEqual({
+      nested: ['install.locked_at', { messageCode: 'install.skipped_in', params: { where: 'sub', reason: expect.objectContaining({ messageCode: expect.any(String) }) } }],
+      rooted: ['install.locked_at', { messageCode: 'install.skipped_in', params: { where: expect.objectContaining({ messageCode: 'install.root_folder' }), reason: expect.objectContaining({ messageCode: expect.any(String) }) } }]
+    })
+    // the folder's words changed ("{where}: …" no longer leads): the same skips are found, not "no skill in that folder"
+    const changed = await reworded('install.skipped_in', '{reason} (in {where})', () => reworded('install.root_folder', 'the top of the repository', reasons))
+    expect(changed).toEqual(asBefore)
+    expect(fs.existsSync(path.join(lib, 'sub'))).toBe(false)
   })
 })

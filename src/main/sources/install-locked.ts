@@ -34,6 +34,13 @@ export interface LockedInstallReport extends InstallReport {
   mismatched: SkippedSkill[]
 }
 
+/** Whether a skip of prepareInstall is about the folder `dir` ('' = the repository root): by its code and `where`, not its words. */
+function skippedAt(s: SkippedSkill, dir: string): boolean {
+  if (s.messageCode !== 'install.skipped_in') return false
+  const where = s.params?.where
+  return dir ? where === dir : typeof where === 'object' && where !== null && 'messageCode' in where && where.messageCode === 'install.root_folder'
+}
+
 /** A skill that is not as the lock says: its reason in English and by code (the message of LockMismatchError lists them). */
 function failedOf(name: string, reason: CodedText): SkippedSkill {
   return { name, reason: reason.text, ...refOf(reason) }
@@ -84,7 +91,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
       const one = await prepareInstall(spec, { ...fetched, ref: e.ref }, cleanSubdir(e.path), undefined, fetchOpts)
       const c = one.candidates.find((x) => x.repoDir === e.path)
       if (!c) {
-        const skip = one.skipped.find((s) => s.reason.startsWith(`${e.path || '(repository root)'}:`))
+        const skip = one.skipped.find((s) => skippedAt(s, e.path))
         const why = skip ? (skip.messageCode ? { messageCode: skip.messageCode, params: skip.params ?? {} } : skip.reason) : refOf(coded('install.locked_no_skill'))
         failed.push(failedOf(name, coded('install.locked_at', { at, reason: why })))
         continue
