@@ -706,6 +706,11 @@ export const MESSAGE_TEMPLATES = {
   // what a sync tells beside its counts (notes)
   'sync.note_locks_removed': 'removed git lock files a killed sync left: {files}',
   'sync.note_kept_in_history': '{path}: changed on both sides; the local version (not text) is kept in git history at {commit}',
+  // a sync conflict's proposal: its `reason`, by code beside it (git authors as they are, "Name <email>")
+  'sync.reason_edited': "“{title}” was changed on both sides. {remote_author}'s version ({remote}) is live now; this proposal brings {local_author}'s change back on top of it.",
+  'sync.reason_edited_conflicts': "“{title}” was changed on both sides. {remote_author}'s version ({remote}) is live now; this proposal brings {local_author}'s change back on top of it: {n} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting.",
+  'sync.reason_removed_remote': "“{title}” was retired or removed by {remote_author} ({remote}) while {local_author} changed it here. It is retired now; this proposal brings it back with {local_author}'s change.",
+  'sync.reason_removed_local': "“{title}” was retired here by {local_author} while {remote_author} changed it ({remote}). {remote_author}'s version is live now; this proposal retires it again.",
   // progress of curation
   'curate.loaded': 'Loaded {n} skills',
   'curate.step1': 'Step 1: Merging similar skills...',

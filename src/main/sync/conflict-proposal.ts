@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import type { FileChange, Proposal } from '../../shared/types'
 import { derivedSkillId } from '../store/paths'
 import { skillIdOf, skillTitleOf, type Resolution } from './merge-plan'
+import { coded, refOf } from '../../shared/error-codes'
 
 export interface ConflictContext {
   /** "origin/main". */
@@ -50,17 +51,21 @@ export function conflictProposal(r: Extract<Resolution, { kind: 'conflict' }>, c
   const key = [r.path, ctx.ours, ctx.theirs].join('\n')
   const localAuthor = ctx.localAuthors[0] ?? 'you'
   const remoteAuthor = ctx.remoteAuthors[0] ?? 'someone'
-  const reasons: Record<ConflictCase, string> = {
-    edited: `“${title}” was changed on both sides. ${remoteAuthor}'s version (${ctx.remote}) is live now; this proposal brings ${localAuthor}'s change back on top of it${r.markers > 0 ? `: ${r.markers} place(s) changed on both sides are marked <<<<<<< / >>>>>>> for you to resolve before accepting` : ''}.`,
-    removed_remote: `“${title}” was retired or removed by ${remoteAuthor} (${ctx.remote}) while ${localAuthor} changed it here. It is retired now; this proposal brings it back with ${localAuthor}'s change.`,
-    removed_local: `“${title}” was retired here by ${localAuthor} while ${remoteAuthor} changed it (${ctx.remote}). ${remoteAuthor}'s version is live now; this proposal retires it again.`
-  }
+  // why, in English as before (`reason`) and by code beside it (the Curate screen words it in its own language)
+  const who = { title, remote: ctx.remote, local_author: localAuthor, remote_author: remoteAuthor }
+  const why =
+    which === 'edited'
+      ? r.markers > 0
+        ? coded('sync.reason_edited_conflicts', { ...who, n: r.markers })
+        : coded('sync.reason_edited', who)
+      : coded(which === 'removed_remote' ? 'sync.reason_removed_remote' : 'sync.reason_removed_local', who)
   return {
     id: `sync-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`,
     kind: 'update',
     members: [{ skill_id: skillId, title, path: r.path }],
     score: 1,
-    reason: reasons[which],
+    reason: why.text,
+    ...refOf(why),
     evidence: {
       sync: true,
       case: which,

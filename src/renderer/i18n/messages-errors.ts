@@ -683,6 +683,10 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'sync.not_intent': '{file} 不是同步意图文件',
   'sync.note_locks_removed': '已删除被中断的同步留下的 git 锁文件：{files}',
   'sync.note_kept_in_history': '{path}：两边都修改了；本地版本（非文本）保存在 git 历史的 {commit} 中',
+  'sync.reason_edited': '“{title}”被双方同时修改。{remote_author} 的版本（{remote}）现已生效；此提议把 {local_author} 的修改重新加在它之上。',
+  'sync.reason_edited_conflicts': '“{title}”被双方同时修改。{remote_author} 的版本（{remote}）现已生效；此提议把 {local_author} 的修改重新加在它之上：有 {n} 处两边都改了，已用 <<<<<<< / >>>>>>> 标出，请处理后再接受。',
+  'sync.reason_removed_remote': '“{title}”已被 {remote_author} 停用或删除（{remote}），而 {local_author} 在本机修改了它。它现已停用；此提议带着 {local_author} 的修改将其恢复。',
+  'sync.reason_removed_local': '“{title}”已由 {local_author} 在本机停用，而 {remote_author} 修改了它（{remote}）。{remote_author} 的版本现已生效；此提议再次停用它。',
   // progress of curation
   'curate.loaded': '已加载 {n} 个技能',
   'curate.step1': '第 1 步：合并相似技能…',

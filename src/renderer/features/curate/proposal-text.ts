@@ -60,7 +60,7 @@ export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: s
     case 'delete':
       return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'update':
-      if (p.evidence.sync === true) return syncReason(t, p)
+      if (p.evidence.sync === true) return syncReason(t, p, lang)
       return codedUpdateReason(p, lang) ?? sourceReason(t, p)
     case 'learned':
       return codedReason(p, lang) ?? sourceReason(t, p)
@@ -100,8 +100,15 @@ function commonText(t: Translate, p: Proposal): string | null {
   return words ? t('reason.common.words', { words }) : null
 }
 
-/** Why a sync conflict is there: whose change is live, whose waits here (git authors). */
-function syncReason(t: Translate, p: Proposal): { text: string } {
+/**
+ * Why a sync conflict is there: whose change is live, whose waits here (git authors, named without their address:
+ * it stays in the evidence). By its code (sync.reason_*) when the core sent one, else from the evidence.
+ */
+function syncReason(t: Translate, p: Proposal, lang: Lang): { text: string } {
+  if (isMessageRef(p)) {
+    const params = { ...p.params, local_author: authorName(p.params.local_author), remote_author: authorName(p.params.remote_author) }
+    return { text: translateMessage({ messageCode: p.messageCode, params }, p.reason, lang) }
+  }
   const e = p.evidence
   const conflicts = num(e.conflicts) ?? 0
   const both = conflicts > 0 ? ` ${t('reason.bothChanged', { n: conflicts })}` : ''
