@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { SKIPPED_DIRS } from '../store/library'
+import { readFileAtMost } from '../store/read-at-most'
 import { AUDIT_MAX_FILE_BYTES, auditSkill, type AuditFile } from './skill-audit'
 import { AuditResultCache, auditCacheFile, signatureOf } from './result-cache'
 import { sortFindings, type AuditFinding } from './types'
@@ -98,7 +99,13 @@ function findUnits(root: string): (SkillUnit & { files: UnitFile[] })[] {
 async function readAuditFile(rel: string, abs: string, stat: fs.Stats): Promise<AuditFile> {
   if (stat.isSymbolicLink()) return { rel, size: 0, linkTarget: await fs.promises.readlink(abs).catch(() => '') }
   const file: AuditFile = { rel, size: stat.size, executable: (stat.mode & 0o111) !== 0 }
-  if (stat.size <= AUDIT_MAX_FILE_BYTES) file.bytes = await fs.promises.readFile(abs, { flag: fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) })
+  if (stat.size > AUDIT_MAX_FILE_BYTES) return file
+  // the limit holds for what is read (a file that grew since the walk is too large, not read past the limit);
+  // one swapped for a link since is reported as a link, for a FIFO is never opened blocking (never read)
+  const read = await readFileAtMost(abs, AUDIT_MAX_FILE_BYTES)
+  if (read.kind === 'link') return { rel, size: 0, linkTarget: await fs.promises.readlink(abs).catch(() => '') }
+  if (read.kind === 'too_large') file.size = Math.max(read.stat.size, AUDIT_MAX_FILE_BYTES + 1)
+  if (read.kind === 'ok') file.bytes = read.bytes
   return file
 }
 

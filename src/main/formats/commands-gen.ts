@@ -17,6 +17,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { moveNoClobber, writeFileAtomic } from '../store/atomic'
 import { decodeSkillBytes } from '../store/skill-file'
+import { readFileAtMost } from '../store/read-at-most'
 import { FormatError } from './model'
 import { extractScriptDoc, interpreterFor } from './script-doc'
 import { loadSkillTree, type FormatLoadError } from './tree'
@@ -147,12 +148,14 @@ export async function generateCommands(libraryDir: string, binDir: string, platf
       const abs = path.join(skillDir, rel)
       const fileName = path.basename(rel)
       const where = `${path.posix.dirname(loaded.path)}/${rel}`
-      const st = await fs.promises.lstat(abs)
-      if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) {
+      // opened, then checked and read through the descriptor: the limit holds for what is read, a link is not
+      // followed, a FIFO never blocks
+      const read = await readFileAtMost(abs, MAX_SCRIPT_BYTES)
+      if (read.kind !== 'ok') {
         report.skipped.push(skippedScript(where, coded('commands.not_regular', { mb: MAX_SCRIPT_BYTES / (1024 * 1024) })))
         continue
       }
-      const bytes = await fs.promises.readFile(abs)
+      const bytes = read.bytes
       const decoded = decodeSkillBytes(bytes)
       const text = decoded.ok ? decoded.text : ''
       const interpreter = decoded.ok ? interpreterFor(fileName, text) : null

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { moveNoClobber, writeFileAtomic, type AtomicWriteOptions } from './atomic'
 import { checkRelPath } from './paths'
+import { readHandleAtMost } from './read-at-most'
 import { StoreError } from './types'
 import { coded, type CodedText } from '../../shared/error-codes'
 
@@ -153,8 +154,11 @@ export async function readContained(root: string, rel: string, opts: ReadContain
   try {
     const st = await fh.stat()
     if (!st.isFile()) throw new StoreError('invalid_input', coded('file.not_regular_path', { path: abs }))
-    if (opts.maxBytes !== undefined && st.size > opts.maxBytes) throw new StoreError('invalid_input', coded('file.larger_than', { path: abs, bytes: opts.maxBytes }))
-    return await fh.readFile()
+    if (opts.maxBytes === undefined) return await fh.readFile()
+    // the limit holds for what is read: a file that grew since the fstat is refused, not read past it
+    const bytes = st.size > opts.maxBytes ? null : await readHandleAtMost(fh, st.size, opts.maxBytes)
+    if (!bytes) throw new StoreError('invalid_input', coded('file.larger_than', { path: abs, bytes: opts.maxBytes }))
+    return bytes
   } finally {
     await fh.close()
   }

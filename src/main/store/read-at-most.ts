@@ -33,23 +33,31 @@ export async function readFileAtMost(abs: string, maxBytes: number, opts: { foll
     const stat = await fh.stat()
     if (!stat.isFile()) return { kind: 'not_regular', stat }
     if (stat.size > maxBytes) return { kind: 'too_large', stat }
-    // One byte over the limit tells a file that grew since the stat; the buffer grows only if the file did.
-    let buf = Buffer.allocUnsafe(Math.min(stat.size, maxBytes) + 1)
-    let got = 0
-    for (;;) {
-      if (got === buf.length) {
-        if (buf.length > maxBytes) break
-        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1))
-        buf.copy(bigger, 0, 0, got)
-        buf = bigger
-      }
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, null)
-      if (bytesRead === 0) break
-      got += bytesRead
-    }
-    if (got > maxBytes) return { kind: 'too_large', stat }
-    return { kind: 'ok', bytes: buf.subarray(0, got), stat }
+    const bytes = await readHandleAtMost(fh, stat.size, maxBytes)
+    return bytes ? { kind: 'ok', bytes, stat } : { kind: 'too_large', stat }
   } finally {
     await fh.close()
   }
+}
+
+/**
+ * Reads an opened file from its current position: at most `maxBytes` bytes, or null when it has more (one byte
+ * over the limit tells a file that grew since `sizeHint`, its size at the caller's fstat). The buffer grows only
+ * if the file did.
+ */
+export async function readHandleAtMost(fh: fs.promises.FileHandle, sizeHint: number, maxBytes: number): Promise<Buffer | null> {
+  let buf = Buffer.allocUnsafe(Math.min(sizeHint, maxBytes) + 1)
+  let got = 0
+  for (;;) {
+    if (got === buf.length) {
+      if (buf.length > maxBytes) break
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1))
+      buf.copy(bigger, 0, 0, got)
+      buf = bigger
+    }
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, null)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return got > maxBytes ? null : buf.subarray(0, got)
 }

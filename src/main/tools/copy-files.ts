@@ -12,6 +12,7 @@ import path from 'node:path'
 import type { ToolResult } from '../../shared/types'
 import type { SkillLibrary } from '../store/library'
 import { checkRelPath, isInside } from '../store/paths'
+import { readHandleAtMost } from '../store/read-at-most'
 import { StoreError, type SkillStore } from '../store/types'
 import { codedFieldsOf } from '../../shared/api-error'
 import { coded, codedList, refOf, type CodedText } from '../../shared/error-codes'
@@ -102,14 +103,16 @@ async function readWorkspaceFile(wsReal: string, input: unknown, limits: CopyLim
   // O_NOFOLLOW + fstat: a file swapped for a link after the checks is refused, not followed.
   let fh: fs.promises.FileHandle
   try {
-    fh = await fs.promises.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+    fh = await fs.promises.open(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0))
   } catch {
     return { reason: coded('copy.cannot_open') }
   }
   try {
     const fst = await fh.stat()
     if (!fst.isFile() || fst.ino !== st.ino || fst.size > limits.maxFileBytes) return { reason: coded('copy.changed') }
-    return { rel, bytes: await fh.readFile() }
+    // at most the limit is read: a file that grew since the fstat changed under us
+    const bytes = await readHandleAtMost(fh, fst.size, limits.maxFileBytes)
+    return bytes ? { rel, bytes } : { reason: coded('copy.changed') }
   } finally {
     await fh.close()
   }
