@@ -464,6 +464,9 @@ export const MESSAGE_TEMPLATES = {
   'review.pending_not_json': '{detail}',
   'review.pending_removed': 'removed while reading',
   'review.pending_not_proposal': 'not a proposal',
+  // an agent's edit_skill / delete_skill in proposal mode: the pending proposal's `reason`, by code beside it
+  'review.agent_edit': 'An agent asked to edit "{title}" ({mode}) through MCP.',
+  'review.agent_retire': 'An agent asked to retire "{title}" to the legacy folder through MCP.',
   'tool.invalid_id': 'invalid skill_id {id}: an id is 1–20 digits',
   'tool.query_empty': 'query must be a non-empty string',
   'tool.library_unreadable': 'cannot read the skill library: {reason}',

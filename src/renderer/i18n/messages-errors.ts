@@ -449,6 +449,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'review.pending_not_json': '不是有效的 JSON：{detail}',
   'review.pending_removed': '读取时已被删除',
   'review.pending_not_proposal': '不是提议文件',
+  'review.agent_edit': '智能体通过 MCP 请求编辑“{title}”（{mode}）。',
+  'review.agent_retire': '智能体通过 MCP 请求将“{title}”移入归档文件夹。',
   'tool.invalid_id': '无效的 skill_id {id}：id 是 1–20 位数字',
   'tool.query_empty': '查询内容不能为空',
   'tool.library_unreadable': '无法读取技能库：{reason}',

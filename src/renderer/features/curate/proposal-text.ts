@@ -56,9 +56,10 @@ export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: s
       if (e.finished === true) return { text: t('reason.finished', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }) }
       return { text: t('reason.enhance', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'edit':
-      return { text: t('reason.agentEdit', { title: primaryTitle(p) }), quote: p.reason || undefined }
+      // the request as the core recorded it: by its code (review.agent_edit) in the UI language, else as written
+      return { text: t('reason.agentEdit', { title: primaryTitle(p) }), quote: codedReason(p, lang)?.text ?? (p.reason || undefined) }
     case 'delete':
-      return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: p.reason || undefined }
+      return { text: t('reason.agentDelete', { title: primaryTitle(p) }), quote: codedReason(p, lang)?.text ?? (p.reason || undefined) }
     case 'update':
       if (p.evidence.sync === true) return syncReason(t, p, lang)
       return codedUpdateReason(p, lang) ?? sourceReason(t, p)
