@@ -9,7 +9,8 @@ import { addMemoryEntries, type MemoryTarget } from '../memory/memory-entries'
 import { oneLine } from '../memory/text'
 import { proposeMemory } from '../review/memory-proposals'
 import type { FunctionToolSchema } from '../tools/schemas'
-import { DISABLED_MESSAGE } from '../tools/skill-tools'
+import { codedFieldsFor } from '../tools/coded-result'
+import { coded, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 import type { MemoryToolName } from './memory-tool-names'
 
@@ -62,6 +63,9 @@ export interface MemoryToolOptions {
 interface MemoryToolResult {
   status: 'success' | 'error'
   message: string
+  /** `message` by code (tool.memory_*, like the skill tools' answers), so an agent matches the code, not the words. */
+  message_code?: MessageCode
+  params?: MessageParams
   pending?: boolean
   proposal_id?: string
   added?: boolean
@@ -72,21 +76,25 @@ function answer(result: MemoryToolResult): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as unknown as Record<string, unknown>, isError: result.status === 'error' }
 }
 
+/** An answer's English `message` with its code and params beside it. */
+function told(status: MemoryToolResult['status'], c: CodedText): MemoryToolResult {
+  return { status, message: c.text, message_code: c.messageCode, params: c.params }
+}
+
 const LIMITS: Record<MemoryTarget, number> = { lessons: 500, preferences: 300, procedural: 300 }
 
 /** Answers add_lesson / record_preference calls. */
 export function createMemoryToolAnswerer(opts: MemoryToolOptions): (name: MemoryToolName, args: Record<string, unknown>, clientName?: string) => Promise<CallToolResult> {
   const log = opts.log ?? (() => undefined)
   return async (name, args, clientName) => {
-    if (!opts.available) return answer({ status: 'error', message: DISABLED_MESSAGE })
+    if (!opts.available) return answer(told('error', coded('tool.disabled')))
     const target: MemoryTarget = name === 'add_lesson' ? 'lessons' : 'preferences'
     const raw = name === 'add_lesson' ? args.lesson : args.preference
     const file = `memory/${target}.md`
-    if (typeof raw !== 'string' || raw.trim() === '') return answer({ status: 'error', message: `${name} needs ${name === 'add_lesson' ? 'lesson' : 'preference'}: a non-empty line of text` })
-    if (raw.length > LIMITS[target]) return answer({ status: 'error', message: `the ${name === 'add_lesson' ? 'lesson' : 'preference'} is ${raw.length} characters; at most ${LIMITS[target]}` })
-    if (!opts.memoryWorkspace) {
-      return answer({ status: 'error', message: 'this server has no memory folder: start it with --memory DIR (the folder holding memory/), or --root-dir DIR --user NAME' })
-    }
+    const param = name === 'add_lesson' ? 'lesson' : 'preference'
+    if (typeof raw !== 'string' || raw.trim() === '') return answer(told('error', coded('tool.memory_needs', { tool: name, param })))
+    if (raw.length > LIMITS[target]) return answer(told('error', coded('tool.memory_too_long', { param, n: raw.length, max: LIMITS[target] })))
+    if (!opts.memoryWorkspace) return answer(told('error', coded('tool.memory_no_folder')))
     const entry = oneLine(raw)
     try {
       if (opts.proposalOnly) {
@@ -94,20 +102,28 @@ export function createMemoryToolAnswerer(opts: MemoryToolOptions): (name: Memory
         const p = r.proposed[0]
         if (p) {
           log(`${name}: proposed ${p.id}`)
-          return answer({ status: 'success', message: `Proposed for ${file}: it waits for review in Skillbench, and memory stays as it is until a person accepts it.`, pending: true, proposal_id: p.id, file })
+          return answer({ ...told('success', coded('tool.memory_proposed', { file })), pending: true, proposal_id: p.id, file })
         }
         const s = r.skipped[0]
-        const why = s?.reason === 'in_memory' ? `${file} already holds it` : s?.reason === 'rejected' ? 'a person rejected the same entry before' : `proposal ${s?.proposal_id ?? ''} already holds it`.replace('  ', ' ')
-        log(`${name}: not proposed (${why})`)
-        return answer({ status: 'success', message: `Not proposed: ${why}.`, pending: false, added: false, file })
+        const why =
+          s?.reason === 'in_memory'
+            ? coded('tool.memory_in_file', { file })
+            : s?.reason === 'rejected'
+              ? coded('tool.memory_rejected_before')
+              : s?.proposal_id
+                ? coded('tool.memory_in_proposal', { id: s.proposal_id })
+                : coded('tool.memory_in_a_proposal')
+        log(`${name}: not proposed (${why.text})`)
+        return answer({ ...told('success', coded('tool.memory_not_proposed', { reason: refOf(why) })), pending: false, added: false, file })
       }
       const step = await addMemoryEntries(opts.memoryWorkspace, target, [entry])
       const added = step.written.length > 0
       log(`${name}: ${added ? 'added' : 'already there'}`)
-      return answer({ status: 'success', message: added ? `Added to ${file}.` : `${file} already holds it (or a near-duplicate): nothing added.`, added, pending: false, file })
+      return answer({ ...told('success', added ? coded('tool.memory_added', { file }) : coded('tool.memory_already_there', { file })), added, pending: false, file })
     } catch (err) {
       log(`${name}: error — ${(err as Error).message}`)
-      return answer({ status: 'error', message: (err as Error).message.split('\n')[0] ?? 'the memory write failed' })
+      const message = (err as Error).message.split('\n')[0] ?? 'the memory write failed'
+      return answer({ status: 'error', message, ...codedFieldsFor(err, message) })
     }
   }
 }
