@@ -20,7 +20,7 @@ fs.mkdirSync(runDir, { recursive: true })
 // real data), and pure (everything else). A test file is sorted by what it and the test helpers it imports use,
 // so a new test lands in the right project without a list to keep.
 const BROWSER = /playwright|chromium|from '\.\/harness'/
-const PROCESSES = /child_process|worker_threads|bundle-child|git-repo|\/agents'|\/team'|real-data|openTestBench|createWorkbench|startServer|startWebServer|search-server|search-daemon|runCliAgent|StreamedScan|allPairsAsync|Async\(/
+const PROCESSES = /child_process|worker_threads|bundle-child|git-repo|\/agents'|\/team'|real-data|openTestBench|createWorkbench|startServer|startWebServer|search-server|search-daemon|runCliAgent|StreamedScan|allPairsAsync|Async\(|StdioClientTransport/
 
 function testFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
