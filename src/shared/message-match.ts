@@ -33,7 +33,12 @@ const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
   'update.reason',
   'update.reason_local',
   'update.reason_local_conflicts',
-  'update.reason_high_risk'
+  'update.reason_high_risk',
+  // a memory proposal's tool statistics: the sentence leads with {tasks}, its items are bare "{tool} {calls} calls"
+  'memory.reason_tool_stats',
+  'memory.tool_stat',
+  'memory.tool_stat_calls',
+  'memory.tool_stat_more'
 ])
 
 /** True when an English text of this code is read back through the table (see compile). */

@@ -99,8 +99,17 @@ describe("the memory tools' answers by code", () => {
         params: { file: 'memory/lessons.md' },
         zh: '已为 memory/lessons.md 提出提议：它在 Skillbench 中等待审查，在有人接受之前记忆保持不变。'
       })
-      // the same rule (another invented name): the proposal holding it, nested by code
+      // the proposal's own reason: its English as before, by code beside it (issue 40), worded in Chinese
       const id = first.proposal_id!
+      const plan = JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'plan.json'), 'utf8')) as { proposals: { id: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[] }
+      const p = plan.proposals.find((x) => x.id === id)!
+      expect(said({ status: 'success', message: p.reason, message_code: p.messageCode, params: p.params })).toEqual({
+        message: 'An agent (coded) asked to add this through MCP add_lesson.',
+        code: 'memory.reason_agent_client',
+        params: { client: 'coded', tool: 'add_lesson' },
+        zh: '智能体（coded）通过 MCP add_lesson 请求添加这一条。'
+      })
+      // the same rule (another invented name): the proposal holding it, nested by code
       expect(said(await proposals.call('add_lesson', { lesson: lesson.replace('web_fetch', 'browse') }))).toEqual({
         message: `Not proposed: proposal ${id} already holds it.`,
         code: 'tool.memory_not_proposed',

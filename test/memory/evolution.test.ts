@@ -1,6 +1,9 @@
 /** Seed 003's detectors, pure: hallucinated tools, critic suggestions, preferences (markers and key-value). */
 import { describe, expect, it } from 'vitest'
-import { criticSuggestionsIn, hallucinatedToolIn, toolStatsNotes } from '../../src/main/memory/evolution'
+import { criticSuggestionsIn, hallucinatedToolIn, toolStatsNotes, toolStatsSummary, type ToolStat } from '../../src/main/memory/evolution'
+import { englishText } from '../../src/shared/error-codes'
+import { messageRefOf } from '../../src/shared/message-match'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { duplicatePreference, preferenceKeyValue, revertBullet, upsertLongTermPreference, upsertPreference } from '../../src/main/memory/preference-kv'
 import { extractPreferences } from '../../src/main/memory/preferences'
 
@@ -68,5 +71,19 @@ describe('tool statistics note', () => {
       { tool: 'manager_tool', calls: 30, known: 0, failed: 0, tasks: 2 }
     ]
     expect(toolStatsNotes(tools, 'en')).toEqual(['Read: 8 of 24 calls failed (33%), success rate 67%; most common error: "File does not exist.". Check its arguments and preconditions before calling it.'])
+  })
+
+  it('summarises by code for the reason: calls-only tools, the 13th and later as "+N more", the English as before, zh by code', () => {
+    const tools: ToolStat[] = Array.from({ length: 14 }, (_, i) => ({ tool: `t${i}`, calls: 20 - i, known: i === 0 ? 0 : 4, failed: i === 1 ? 1 : 0, tasks: 1 }))
+    const s = toolStatsSummary(tools, 3)
+    const shown = 't0 20 calls; t1 19 calls, 25% errors; ' + Array.from({ length: 10 }, (_, i) => `t${i + 2} ${18 - i} calls, 0% errors`).join('; ')
+    expect(s.text).toBe(`3 task(s), 189 tool call(s): ${shown}; +2 more`)
+    expect([s.messageCode, s.params.tasks, s.params.calls]).toEqual(['memory.reason_tool_stats', 3, 189])
+    expect(englishText(s)).toBe(s.text)
+    const zh = translateMessage(s, s.text, 'zh')
+    expect(zh.startsWith('3 个任务，189 次工具调用：t0 调用 20 次；t1 调用 19 次，25% 出错；t2 调用 18 次，0% 出错；')).toBe(true)
+    expect(zh.endsWith('；t11 调用 9 次，0% 出错；还有 2 个工具')).toBe(true)
+    // reached by code only: the words are not read back as this code (its leading {tasks}, its bare items)
+    expect(messageRefOf(s.text)?.messageCode).not.toBe('memory.reason_tool_stats')
   })
 })

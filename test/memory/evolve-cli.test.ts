@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/main/cli/index'
 import type { CliIo } from '../../src/main/cli/common'
 import type { Proposal } from '../../src/shared/types'
+import { englishText } from '../../src/shared/error-codes'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 import { claudeSession, writeEvolveSessions } from './evolve-fixtures'
 
@@ -48,6 +50,13 @@ function setup(): { root: string; lib: string; ws: string; sessions: string } {
   return { root, lib, ws: path.join(root, 'alice'), sessions }
 }
 
+/** A proposal's reason: its English, code and params (the English re-rendered from them), and its Chinese by that code. */
+function byCode(p: Proposal): { reason: string; code: unknown; params: unknown; zh: string } {
+  expect(p.messageCode, `${p.reason} has no code`).toBeDefined()
+  expect(englishText({ messageCode: p.messageCode!, params: p.params! })).toBe(p.reason)
+  return { reason: p.reason, code: p.messageCode, params: p.params, zh: translateMessage({ messageCode: p.messageCode, params: p.params }, p.reason, 'zh') }
+}
+
 const entriesOf = (p: Proposal): string[] => (p.evidence.memory as { entries: string[] }).entries
 const targetOf = (p: Proposal): string => (p.evidence.memory as { target: string }).target
 
@@ -79,6 +88,33 @@ describe('skillbench memory evolve (seed 003)', () => {
     expect(entriesOf(notes[0]!)).toEqual(['Bash：8 次调用中失败 3 次（38%），成功率 62%；最常见的错误：“Exit code 1 npm ERR! Missing script: \'test\'”。调用前先核对参数与前提条件。'])
     // the invented tools are not counted as tools
     expect(notes[0]!.reason).toBe('5 task(s), 12 tool call(s): Bash 8 calls, 38% errors; Read 4 calls, 0% errors')
+    // each reason by code beside its unchanged English (issue 40): the tools a list of coded items, worded in Chinese
+    expect(byCode(notes[0]!)).toEqual({
+      reason: '5 task(s), 12 tool call(s): Bash 8 calls, 38% errors; Read 4 calls, 0% errors',
+      code: 'memory.reason_tool_stats',
+      params: {
+        tasks: 5,
+        calls: 12,
+        tools: { messageCode: 'text.list', params: { first: { messageCode: 'memory.tool_stat', params: { tool: 'Bash', calls: 8, pct: 38 } }, rest: { messageCode: 'memory.tool_stat', params: { tool: 'Read', calls: 4, pct: 0 } } } }
+      },
+      zh: '5 个任务，12 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 4 次，0% 出错'
+    })
+    const lessonProposals = j.proposed.filter((p) => targetOf(p) === 'lessons')
+    expect(byCode(lessonProposals[0]!)).toEqual({
+      reason: 'The agent called "web_search", a tool that does not exist, in 1 task(s); it has 2 real tool(s).',
+      code: 'memory.reason_hallucinated',
+      params: { tool: 'web_search', n: 1, valid: 2 },
+      zh: '智能体在 1 个任务中调用了不存在的工具“web_search”；它有 2 个真实工具。'
+    })
+    expect(lessonProposals.slice(1).map(byCode)).toEqual([
+      { reason: 'A critic suggested this in 1 task(s), and 1 similar suggestion(s) with it.', code: 'memory.reason_critic_similar', params: { n: 1, similar: 1 }, zh: 'Critic 在 1 个任务中提出了这条建议，另有 1 条相似建议。' },
+      { reason: 'A critic suggested this in 1 task(s).', code: 'memory.reason_critic', params: { n: 1 }, zh: 'Critic 在 1 个任务中提出了这条建议。' }
+    ])
+    const prefProposals = j.proposed.filter((p) => targetOf(p) === 'preferences')
+    expect(byCode(prefProposals[0]!)).toEqual({ reason: 'The user said so in 1 task(s).', code: 'memory.reason_preference', params: { n: 1 }, zh: '用户在 1 个任务中这样说过。' })
+    // the plan on disk carries the same
+    const onDisk = (JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'plan.json'), 'utf8')) as { proposals: Proposal[] }).proposals.filter((p) => p.kind === 'memory')
+    expect(onDisk.map((p) => [p.reason, p.messageCode, p.params])).toEqual(j.proposed.map((p) => [p.reason, p.messageCode, p.params]))
     // the memory files are untouched until a person accepts
     expect(fs.existsSync(path.join(ws, 'memory'))).toBe(false)
 

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
 import { proposeMemory } from '../../src/main/review/memory-proposals'
+import { coded } from '../../src/shared/error-codes'
 import { saveEdits } from '../../src/main/workbench/review-queue'
 import { acceptPendingPreference, capturePreferences } from '../../src/main/memory/memory-files'
 
@@ -29,7 +30,7 @@ describe('memory proposals', () => {
     fs.mkdirSync(lib)
     fs.mkdirSync(path.join(ws, 'memory'), { recursive: true })
     fs.writeFileSync(path.join(ws, 'memory', 'lessons.md'), '# Lessons / 行为约束\n\n- Keep answers short.\n')
-    const { proposed } = await proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['Critic suggestion: check the allowlist'], source: 'critic', reason: 'r', author: 'offline' }])
+    const { proposed } = await proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['Critic suggestion: check the allowlist'], source: 'critic', reason: coded('memory.reason_agent', { tool: 'add_lesson' }), author: 'offline' }])
     const p = proposed[0]!
     const change = p.changes[0]!
     expect(change.after).toBe('# Lessons / 行为约束\n\n- Keep answers short.\n- Critic suggestion: check the allowlist\n')
@@ -66,7 +67,7 @@ describe('memory proposals', () => {
     fs.mkdirSync(ws)
     fs.mkdirSync(elsewhere)
     fs.symlinkSync(elsewhere, path.join(ws, 'memory'))
-    await expect(proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['x rule here'], source: 'agent', reason: 'r', author: 'mcp' }])).rejects.toThrow()
+    await expect(proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['x rule here'], source: 'agent', reason: coded('memory.reason_agent', { tool: 'add_lesson' }), author: 'mcp' }])).rejects.toThrow()
     expect(fs.readdirSync(elsewhere)).toEqual([])
   })
 })

@@ -98,7 +98,7 @@ export function createMemoryToolAnswerer(opts: MemoryToolOptions): (name: Memory
     const entry = oneLine(raw)
     try {
       if (opts.proposalOnly) {
-        const r = await proposeMemory(opts.libraryRoot, [{ workspace: opts.memoryWorkspace, target, entries: [entry], source: 'agent', reason: `An agent${clientName ? ` (${clientName})` : ''} asked to add this through MCP ${name}.`, author: clientName ? `mcp:${clientName}` : 'mcp' }], opts.now?.())
+        const r = await proposeMemory(opts.libraryRoot, [{ workspace: opts.memoryWorkspace, target, entries: [entry], source: 'agent', reason: clientName ? coded('memory.reason_agent_client', { client: clientName, tool: name }) : coded('memory.reason_agent', { tool: name }), author: clientName ? `mcp:${clientName}` : 'mcp' }], opts.now?.())
         const p = r.proposed[0]
         if (p) {
           log(`${name}: proposed ${p.id}`)

@@ -7,6 +7,7 @@
  * Pure: the caller scans the tasks and turns the findings into reviewable proposals.
  */
 import type { TaskTrace } from '../../shared/types'
+import { coded, codedList, refOf, type CodedText } from '../../shared/error-codes'
 import { lessonFromFailure, type MemoryLang } from './lessons'
 import { reasonKey } from './procedural'
 import { findDuplicate, oneLine } from './text'
@@ -219,8 +220,13 @@ export function toolStatsNotes(tools: readonly ToolStat[], lang: MemoryLang): st
   })
 }
 
-/** A one-line summary of the statistics, for the proposal's reason (every tool, most used first). */
-export function toolStatsSummary(tools: readonly ToolStat[], tasks: number): string {
-  const shown = tools.slice(0, 12).map((s) => (s.known ? `${s.tool} ${s.calls} calls, ${Math.round(failureRate(s) * 100)}% errors` : `${s.tool} ${s.calls} calls`))
-  return `${tasks} task(s), ${tools.reduce((n, s) => n + s.calls, 0)} tool call(s): ${shown.join('; ')}${tools.length > 12 ? `; +${tools.length - 12} more` : ''}`
+/**
+ * A one-line summary of the statistics, for the proposal's reason (every tool, most used first): by code, each tool
+ * an item of {tools} (a `text.list`, so a reader's language words each), the English as before.
+ */
+export function toolStatsSummary(tools: readonly ToolStat[], tasks: number): CodedText {
+  const shown = tools.slice(0, 12).map((s) => (s.known ? coded('memory.tool_stat', { tool: s.tool, calls: s.calls, pct: Math.round(failureRate(s) * 100) }) : coded('memory.tool_stat_calls', { tool: s.tool, calls: s.calls })))
+  if (tools.length > 12) shown.push(coded('memory.tool_stat_more', { n: tools.length - 12 }))
+  const calls = tools.reduce((n, s) => n + s.calls, 0)
+  return coded('memory.reason_tool_stats', { tasks, calls, tools: shown.length ? refOf(codedList(shown)) : '' })
 }

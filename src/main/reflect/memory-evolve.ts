@@ -8,6 +8,7 @@ import { criticLesson, findEvolution, hallucinationLesson, toolStatsNotes, toolS
 import type { MemoryLang } from '../memory/lessons'
 import { preferencesFromTraces } from '../memory/memory-files'
 import { proposeMemory, type MemoryProposalInput, type ProposeMemoryResult } from '../review/memory-proposals'
+import { coded } from '../../shared/error-codes'
 
 export interface EvolveOptions {
   /** The workspace holding `memory/`. */
@@ -44,7 +45,7 @@ export function evolutionInputs(traces: readonly TaskTrace[], findings: Evolutio
       target: 'lessons',
       entries: [lesson],
       source: 'hallucinated_tool',
-      reason: `The agent called "${h.tool}", a tool that does not exist, in ${h.seen.length} task(s); it has ${h.validTools.length} real tool(s).`,
+      reason: coded('memory.reason_hallucinated', { tool: h.tool, n: h.seen.length, valid: h.validTools.length }),
       author,
       details: { invented_tool: h.tool, valid_tools: h.validTools, tasks: taskList(h.seen), task_count: h.seen.length }
     })
@@ -55,7 +56,7 @@ export function evolutionInputs(traces: readonly TaskTrace[], findings: Evolutio
       target: 'lessons',
       entries: [criticLesson(c, lang)],
       source: 'critic',
-      reason: `A critic suggested this in ${c.seen.length} task(s)${c.similar.length ? `, and ${c.similar.length} similar suggestion(s) with it` : ''}.`,
+      reason: c.similar.length ? coded('memory.reason_critic_similar', { n: c.seen.length, similar: c.similar.length }) : coded('memory.reason_critic', { n: c.seen.length }),
       author,
       details: { suggestion: c.suggestion, similar: c.similar, tasks: taskList(c.seen), task_count: c.seen.length }
     })
@@ -69,7 +70,7 @@ export function evolutionInputs(traces: readonly TaskTrace[], findings: Evolutio
         target: 'preferences',
         entries: [text],
         source: 'preference',
-        reason: `The user said so in ${sources.length} task(s).`,
+        reason: coded('memory.reason_preference', { n: sources.length }),
         author,
         details: { tasks: sources.slice(0, MAX_TASKS_LISTED), task_count: sources.length }
       })

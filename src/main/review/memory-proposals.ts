@@ -20,7 +20,7 @@ import { appendJournal, newRecordId, type JournalRecord } from './journal'
 import { loadPlanOrEmpty, proposalsWithStatus, savePlan } from './plan'
 import { readRejections } from './rejections'
 import { CurationError } from './transactions'
-import { coded } from '../../shared/error-codes'
+import { coded, refOf, type CodedText } from '../../shared/error-codes'
 
 /** What found an entry. */
 export type MemorySource = 'hallucinated_tool' | 'critic' | 'tool_stats' | 'preference' | 'agent'
@@ -40,8 +40,8 @@ export interface MemoryProposalInput {
   target: MemoryTarget
   entries: string[]
   source: MemorySource
-  /** Why, in a sentence (the tasks it was seen in, the numbers). */
-  reason: string
+  /** Why, in a sentence (the tasks it was seen in, the numbers), by code: the proposal's `reason` is its English. */
+  reason: CodedText
   /** offline, reflection, mcp:<client>… */
   author: string
   /** More evidence for the reviewer (task paths, counts). */
@@ -137,7 +137,8 @@ export async function proposeMemory(libraryRoot: string, inputs: readonly Memory
           kind: 'memory',
           members: [],
           score: 1,
-          reason: input.reason,
+          reason: input.reason.text,
+          ...refOf(input.reason),
           evidence: { ...(input.details ?? {}), memory: { workspace: ws, target: input.target, entries, source: input.source } satisfies MemoryEvidence },
           changes: [{ path: targetFile(input.target), before: current, after: withEntries(input.target, current, entries) }],
           status: 'pending',
