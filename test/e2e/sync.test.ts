@@ -84,7 +84,8 @@ describe.skipIf(!HAS_CHROMIUM)('team sync (web mode)', () => {
     await page.getByTestId('sync-conflicts').waitFor()
     const card = page.getByTestId('proposal').filter({ hasText: 'Alice' })
     await card.waitFor()
-    expect(await card.textContent()).toMatch(/Alice’s version \(origin\/main\) is live now; this brings Dev’s change back on top of it/)
+    // The card words the reason by its code (sync.reason_edited_conflicts): the same English sentence as the CLI's.
+    expect(await card.textContent()).toMatch(/Alice's version \(origin\/main\) is live now; this proposal brings Dev's change back on top of it: 1 place\(s\) changed on both sides/)
     await shot(page, '71-sync-done-en')
     await expectAccessible(page, 'Sync done (en)')
     await card.getByTestId('proposal-review').click()
