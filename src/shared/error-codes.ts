@@ -849,8 +849,12 @@ export interface CodedLine extends MessageRef {
 
 /** A progress line by code, e.g. `progress({ step: 1, ...codedLine('curate.loaded', { n }) })`. */
 export function codedLine(messageCode: MessageCode, params: MessageParams = {}): CodedLine {
-  const c = coded(messageCode, params)
-  return { message: c.text, messageCode, params }
+  return lineOf(coded(messageCode, params))
+}
+
+/** A coded message already made, as a progress line (its English as `message`). */
+export function lineOf(c: CodedText): CodedLine {
+  return { message: c.text, messageCode: c.messageCode, params: c.params }
 }
 
 /** The `{messageCode, params}` of a coded text (without its English), for data that travels. */

@@ -12,6 +12,7 @@ import { changesForMeta } from '../store/skill-meta'
 import { keepBoth, mergeFrontMatter, mergeText } from '../sources/three-way'
 import { sha256 } from './render'
 import { coded, refOf, type CodedText } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 
 export type Files = ReadonlyMap<string, Buffer>
 
@@ -166,8 +167,7 @@ export function learnedProposal(input: LearnInput): { proposal: Proposal | null;
       kind: 'learned',
       members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
       score: 1,
-      reason: why.text,
-      ...refOf(why),
+      ...codedReason(why),
       evidence: {
         target: input.target.dir,
         spec: input.target.spec,

@@ -34,7 +34,7 @@ import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
-import { coded, codedLine, isMessageRef, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, isMessageRef, lineOf, refOf, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { codedReason } from '../../shared/coded-reason'
 import { codedFieldsOf, reasonOf } from '../../shared/api-error'
 
@@ -644,11 +644,6 @@ async function evolveFromRun(memory: MemoryEvolution, traces: readonly TaskTrace
   }
   if (out.problems.length) summary.warnings = [...(summary.warnings ?? []), ...out.problems.map((p) => p.message)]
   summary.memory = out
-}
-
-/** A coded text as a progress line (its English as `message`). */
-function lineOf(c: CodedText): CodedLine {
-  return { message: c.text, ...refOf(c) }
 }
 
 /** The code and params of a task's failure when its error carries them (a StoreError, an LlmError…), redacted. */

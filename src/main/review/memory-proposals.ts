@@ -20,7 +20,8 @@ import { appendJournal, newRecordId, type JournalRecord } from './journal'
 import { loadPlanOrEmpty, proposalsWithStatus, savePlan } from './plan'
 import { readRejections } from './rejections'
 import { CurationError } from './transactions'
-import { coded, refOf, type CodedText } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 
 /** What found an entry. */
 export type MemorySource = 'hallucinated_tool' | 'critic' | 'tool_stats' | 'preference' | 'agent'
@@ -137,8 +138,7 @@ export async function proposeMemory(libraryRoot: string, inputs: readonly Memory
           kind: 'memory',
           members: [],
           score: 1,
-          reason: input.reason.text,
-          ...refOf(input.reason),
+          ...codedReason(input.reason),
           evidence: { ...(input.details ?? {}), memory: { workspace: ws, target: input.target, entries, source: input.source } satisfies MemoryEvidence },
           changes: [{ path: targetFile(input.target), before: current, after: withEntries(input.target, current, entries) }],
           status: 'pending',

@@ -10,7 +10,7 @@ import { applyProposal, CurationError, recoverTransactions, type TxHooks } from 
 import { withLibraryLock } from '../store/lock'
 import type { JournalRecord } from './journal'
 import { listContained, readContainedText, writeContained } from '../store/contained'
-import { coded, refOf, type CodedText } from '../../shared/error-codes'
+import { coded } from '../../shared/error-codes'
 import { CodedError, errorAsCoded } from '../../shared/api-error'
 import { codedReason, loadErrorOf, type CodedReason } from '../../shared/coded-reason'
 
@@ -41,11 +41,6 @@ export interface ToolRequestEvidence {
   move?: { from: string; to: string }
 }
 
-/** A proposal's `reason` (English, as before) with its `messageCode` + `params` beside it. */
-function reasonOf(c: CodedText): Pick<Proposal, 'reason' | 'messageCode' | 'params'> {
-  return { reason: c.text, ...refOf(c) }
-}
-
 /** The proposal for an edit: the skill file's full text before and after. */
 export function editProposal(skill: Skill, before: string, after: string, evidence: ToolRequestEvidence, now?: Date): Proposal {
   return {
@@ -54,7 +49,7 @@ export function editProposal(skill: Skill, before: string, after: string, eviden
     members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
     score: 1,
     // why, in English as before and by code beside it (the Curate screen words it in its own language)
-    ...reasonOf(coded('review.agent_edit', { title: skill.title, mode: String(evidence.args.edit_mode ?? 'edit') })),
+    ...codedReason(coded('review.agent_edit', { title: skill.title, mode: String(evidence.args.edit_mode ?? 'edit') })),
     evidence: { ...evidence },
     changes: [{ path: skill.path, before, after }],
     status: 'pending',
@@ -72,7 +67,7 @@ export function deleteProposal(skill: Skill, changes: FileChange[], evidence: To
     kind: 'delete',
     members: [{ skill_id: skill.skill_id, title: skill.title, path: skill.path }],
     score: 1,
-    ...reasonOf(coded('review.agent_retire', { title: skill.title })),
+    ...codedReason(coded('review.agent_retire', { title: skill.title })),
     evidence: { ...evidence },
     changes,
     status: 'pending',

@@ -10,6 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 import { reasonOf } from '../../shared/api-error'
 import { auditIncoming, highOf } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
@@ -43,7 +44,7 @@ function skippedAt(s: SkippedSkill, dir: string): boolean {
 
 /** A skill that is not as the lock says: its reason in English and by code (the message of LockMismatchError lists them). */
 function failedOf(name: string, reason: CodedText): SkippedSkill {
-  return { name, reason: reason.text, ...refOf(reason) }
+  return { name, ...codedReason(reason) }
 }
 
 /** Thrown when a fetched skill's files differ from the lock: nothing was written. */
@@ -78,7 +79,7 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
     const e = entries[name]!
     if (e.retired) {
       const why = coded('install.locked_retired', { source: e.source, path: e.path || '.' })
-      report.skipped.push({ name, reason: why.text, ...refOf(why) })
+      report.skipped.push({ name, ...codedReason(why) })
       continue
     }
     const at = refOf(e.path ? coded('install.at_commit_path', { source: e.source, commit: e.commit.slice(0, 12), path: e.path }) : coded('install.at_commit', { source: e.source, commit: e.commit.slice(0, 12) }))

@@ -22,13 +22,14 @@ import { fetchCommit, listTree, readBlobs, type FetchedCommit } from './repo-cac
 import { cleanSubdir, findRepoSkills, LINK_MODE, type RepoSkill } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { coded, codedLine, refOf, type CodedLine, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 import { reasonOf } from '../../shared/api-error'
 
 /** A skill not installed: the reason in English, with its code and params (error-codes.ts) for the app. */
 export type SkippedSkill = { name: string; reason: string } & Partial<MessageRef>
 
 function skipOf(name: string, reason: CodedText): SkippedSkill {
-  return { name, reason: reason.text, ...refOf(reason) }
+  return { name, ...codedReason(reason) }
 }
 
 export interface InstallOptions extends GitLimits {

@@ -24,6 +24,7 @@ import { findRepoSkills, LINK_MODE } from './repo-skills'
 import { parseSource, type SourceSpec } from './source-spec'
 import { keepBoth, mergeFrontMatter, mergeText, sameContent } from './three-way'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageRef } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 import { codedFieldsOf } from '../../shared/api-error'
 
 export interface UpdateOptions extends GitLimits {
@@ -249,8 +250,7 @@ async function proposeUpdate(library: SkillLibrary, m: Installed, spec: SourceSp
       kind: 'update',
       members: [{ skill_id: m.skill.skill_id, title: m.skill.title, path: m.skill.path }],
       score: 1,
-      reason: why.text,
-      ...refOf(why),
+      ...codedReason(why),
       evidence: {
         repo: spec.display,
         ref: m.source.ref,

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto'
 import type { FileChange, Proposal } from '../../shared/types'
 import { derivedSkillId } from '../store/paths'
 import { skillIdOf, skillTitleOf, type Resolution } from './merge-plan'
-import { coded, refOf } from '../../shared/error-codes'
+import { coded } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
 
 export interface ConflictContext {
   /** "origin/main". */
@@ -64,8 +65,7 @@ export function conflictProposal(r: Extract<Resolution, { kind: 'conflict' }>, c
     kind: 'update',
     members: [{ skill_id: skillId, title, path: r.path }],
     score: 1,
-    reason: why.text,
-    ...refOf(why),
+    ...codedReason(why),
     evidence: {
       sync: true,
       case: which,
