@@ -6,16 +6,16 @@
  */
 import { coded } from '../../shared/error-codes'
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../store/atomic'
+import { readFileAtMost } from '../store/read-at-most'
 import { decodeSkillBytes } from '../store/skill-file'
 import { serializeAgiAgent, toAgiAgent } from './agiagent'
 import { renderLearnedBody, serializeLearnedYaml, toLearnedYaml } from './learned-yaml'
 import { serializeMasConfig, toMasConfig } from './mas-config'
 import { FormatError, normalizeSkill, type FormatId, type PortableSkill } from './model'
 import { serializeSkillMd, toSkillMd } from './skill-md'
-import { formatFromName, modelOf, parseAny } from './tree'
+import { formatFromName, MAX_FORMAT_FILE_BYTES, modelOf, parseAny } from './tree'
 
 /** A change to a skill: model fields to set (`extra` replaces the bags wholesale). */
 export type SkillEdit = Partial<Omit<PortableSkill, 'extra'>> & { extra?: PortableSkill['extra'] }
@@ -56,17 +56,22 @@ export function hashText(text: string | Uint8Array): string {
 export async function editSkillFile(abs: string, edit: SkillEdit, baseHash?: string): Promise<{ hash: string; text: string }> {
   const format = formatFromName(path.basename(abs))
   if (!format) throw new FormatError(coded('format.not_skill_name', { name: path.basename(abs) }))
-  const st = await fs.promises.lstat(abs)
-  if (!st.isFile()) throw new FormatError(coded('format.not_regular', { path: abs }))
-  const bytes = await fs.promises.readFile(abs)
+  // The loaders' limit, checked on what is read: opened first (O_NONBLOCK: a FIFO swapped in never blocks;
+  // O_NOFOLLOW: a link is refused, as it always was here), the descriptor fstat'ed, at most the limit + 1 bytes read.
+  const read = await readFileAtMost(abs, MAX_FORMAT_FILE_BYTES)
+  if (read.kind === 'too_large') throw new FormatError(coded('format.file_too_large', { bytes: MAX_FORMAT_FILE_BYTES }))
+  if (read.kind !== 'ok') throw new FormatError(coded('format.not_regular', { path: abs }))
+  const bytes = read.bytes
   if (baseHash !== undefined && hashText(bytes) !== baseHash) {
     throw new FormatError(coded('format.changed_since_read', { name: path.basename(abs) }))
   }
   const decoded = decodeSkillBytes(bytes)
   if (!decoded.ok) throw new FormatError(coded(decoded.messageCode, decoded.params))
   const text = editSkillText(format, decoded.text, edit, { skillMdName: path.basename(path.dirname(abs)) })
-  // Re-check right before the write: a change made while we worked is never overwritten.
-  if (hashText(await fs.promises.readFile(abs)) !== hashText(bytes)) {
+  // Re-check right before the write: a change made while we worked (also one to a link, a FIFO or a bigger file)
+  // is never overwritten.
+  const now = await readFileAtMost(abs, MAX_FORMAT_FILE_BYTES)
+  if (now.kind !== 'ok' || hashText(now.bytes) !== hashText(bytes)) {
     throw new FormatError(coded('format.changed_while_editing', { name: path.basename(abs) }))
   }
   await writeFileAtomic(abs, text, { mustExist: true })
