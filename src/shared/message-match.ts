@@ -38,7 +38,12 @@ const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
   'memory.reason_tool_stats',
   'memory.tool_stat',
   'memory.tool_stat_calls',
-  'memory.tool_stat_more'
+  'memory.tool_stat_more',
+  // short templates led by a param: "x: risk y" or "foo — 1/2" in any text would be taken for them; their producers
+  // (skills.lock's parser, the app's counted curation line) always send the code
+  'lockfile.risk_problem',
+  'curate.progress_count',
+  'curate.progress_skill'
 ])
 
 /** True when an English text of this code is read back through the table (see compile). */

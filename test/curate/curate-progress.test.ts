@@ -11,8 +11,8 @@ import { curateProgressReporter } from '../../src/main/cli/curate-progress'
 import { main } from '../../src/main/cli/index'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
 import type { CurationProgress } from '../../src/main/curate/proposals'
-import { codedLine } from '../../src/shared/error-codes'
-import { translateText } from '../../src/renderer/i18n/messages-errors'
+import { coded, codedLine, refOf } from '../../src/shared/error-codes'
+import { translateLine, translateText } from '../../src/renderer/i18n/messages-errors'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
 import { DEPLOY, DEPLOY_NEAR, makeLibrary, POETRY, SORTING, SORTING_COPY, tempDir } from './fixtures'
 
@@ -90,10 +90,16 @@ describe('curation progress per skill', () => {
     expect(text.endsWith('…\nStep 2: Cross-skill integration...\n')).toBe(true)
   })
 
-  it('in the app: the count and the skill ride in the job message, in both languages', () => {
-    expect(translateText('checking skills — 3/10 · 排序数组', 'zh')).toBe('正在检查技能 — 3/10 · 排序数组')
-    expect(translateText('reading skills — 10/10', 'zh')).toBe('正在读取技能 — 10/10')
-    expect(translateText('comparing skills — 4/9', 'zh')).toBe('正在比较技能 — 4/9')
-    expect(translateText('consolidating clusters — 1/2 · A + B', 'zh')).toBe('正在归并聚类 — 1/2 · A + B')
+  it('in the app: the count and the skill ride in the job message by code, in both languages', () => {
+    // as the workbench sends them (core-modules' curateCountLine): the step's line a coded param of the count
+    const line = (step: 'curate.checking' | 'curate.reading' | 'curate.comparing' | 'curate.consolidating', done: number, total: number, skill?: string) => {
+      const count = { message: refOf(coded(step)), done, total }
+      return skill ? codedLine('curate.progress_skill', { ...count, skill }) : codedLine('curate.progress_count', count)
+    }
+    const lines = [line('curate.checking', 3, 10, '排序数组'), line('curate.reading', 10, 10), line('curate.comparing', 4, 9), line('curate.consolidating', 1, 2, 'A + B')]
+    expect(lines.map((l) => l.message)).toEqual(['checking skills — 3/10 · 排序数组', 'reading skills — 10/10', 'comparing skills — 4/9', 'consolidating clusters — 1/2 · A + B'])
+    expect(lines.map((l) => translateLine(l, l.message, 'zh'))).toEqual(['正在检查技能 — 3/10 · 排序数组', '正在读取技能 — 10/10', '正在比较技能 — 4/9', '正在归并聚类 — 1/2 · A + B'])
+    // reached by code only: the words alone are shown as they came ("foo — 1/2" is no counted line)
+    expect(translateText('checking skills — 3/10 · 排序数组', 'zh')).toBe('checking skills — 3/10 · 排序数组')
   })
 })

@@ -15,6 +15,7 @@ import { provenanceOfText } from '../../src/main/sources/provenance'
 import { installLocked, LockMismatchError } from '../../src/main/sources/install-locked'
 import { parseSkillsLock, serializeSkillsLock, SKILLS_LOCK_FILE, type SkillsLock } from '../../src/main/store/skills-lock'
 import { savePlan } from '../../src/main/review/plan'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
 
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -139,6 +140,12 @@ describe('install --locked carries the --allow-risk record', () => {
     const bad = await cli('install', '--locked', '--library', e)
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/skills\.lock: helper: risk needs "allowed_by" and "allowed_at" as text/)
+    // --json: the same failure by code, the risk record's problem nested (lockfile.risk_problem is reached by code only)
+    const badJson = await cli('install', '--locked', '--library', e, '--json')
+    const failure = JSON.parse(badJson.stdout) as { message: string; message_code: string; params: { why: { messageCode: string; params: { name: string; why: { messageCode: string } } } } }
+    expect(failure.message).toBe('skills.lock: helper: risk needs "allowed_by" and "allowed_at" as text')
+    expect([failure.message_code, failure.params.why.messageCode, failure.params.why.params.name, failure.params.why.params.why.messageCode]).toEqual(['lockfile.problem', 'lockfile.risk_problem', 'helper', 'lockfile.risk_allowed'])
+    expect(translateMessage({ messageCode: failure.message_code, params: failure.params }, failure.message, 'zh')).toBe('skills.lock：helper：风险记录需要文本形式的“allowed_by”和“allowed_at”')
   })
 })
 

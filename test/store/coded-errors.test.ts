@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { englishText } from '../../src/shared/error-codes'
-import { translateMessage } from '../../src/renderer/i18n/messages-errors'
+import { messageRefOf } from '../../src/shared/message-match'
+import { translateMessage, translateText } from '../../src/renderer/i18n/messages-errors'
 import { openLibrary, type SkillLibrary } from '../../src/main/store/library'
 import { checkRelPath } from '../../src/main/store/paths'
 import { parseSkillsLock } from '../../src/main/store/skills-lock'
@@ -42,5 +43,20 @@ describe('store errors carry their code (shared/error-codes.ts)', () => {
     const err = await storeErrorOf(() => parseSkillsLock(JSON.stringify({ version: 1, skills: { pdf: { source: 'x', ref: 'main', commit: 'abc', path: 'pdf', hash: 'h' } } })))
     expect(err.message).toBe('skills.lock: pdf: commit "abc" is not a full commit id')
     expect(err.messageCode).toBe('lockfile.problem')
+  })
+
+  it('a malformed risk record in skills.lock says so by code (lockfile.risk_problem, reached by code only)', async () => {
+    const entry = { source: 'x', ref: 'main', commit: 'a'.repeat(40), path: 'helper', hash: `sha256:${'0'.repeat(64)}` }
+    const err = await storeErrorOf(() => parseSkillsLock(JSON.stringify({ version: 1, skills: { helper: { ...entry, risk: { allowed_by: 'x' } } } })))
+    expect(err.message).toBe('skills.lock: helper: risk needs "allowed_by" and "allowed_at" as text')
+    expect(err).toMatchObject({ messageCode: 'lockfile.problem', params: { file: 'skills.lock', why: { messageCode: 'lockfile.risk_problem', params: { name: 'helper', why: { messageCode: 'lockfile.risk_allowed' } } } } })
+    expect(englishText(err)).toBe(err.message)
+    expect(translateMessage(err, err.message, 'zh')).toBe('skills.lock：helper：风险记录需要文本形式的“allowed_by”和“allowed_at”')
+    // "{name}: risk {why}" begins with a param: an unrelated "x: risk y" is not taken for it, and stays as it came
+    for (const text of ['x: risk y', 'deploy: risk of data loss', 'helper: risk needs "allowed_by" and "allowed_at" as text']) {
+      expect(messageRefOf(text)?.messageCode, text).not.toBe('lockfile.risk_problem')
+    }
+    expect(messageRefOf('x: risk y')).toBeNull()
+    expect(translateText('deploy: risk of data loss', 'zh')).toBe('deploy: risk of data loss')
   })
 })
