@@ -452,6 +452,8 @@ export const MESSAGE_TEMPLATES = {
   'review.recover_failed': '{id}: {problems}',
   'review.recover_rolled_back': '{id}: an interrupted change (proposal {proposal}) was rolled back; nothing of it stays applied',
   'review.recover_not_logged': 'what recovery did could not be kept for the app: {reason}',
+  'review.recovery_log_unread': 'more recovery notices are unseen than are read at once ({cap} bytes): the {bytes} oldest bytes of them are not shown here; they stay in {path}',
+  'review.recovery_log_more': '{n} older recovery notice(s) are not shown here (only the newest); they stay in {path}',
   'review.interrupted_pending': '{id}: a change was interrupted (a crash or a kill); the next change to this library (from the app, the CLI or an agent) finishes it',
   'review.undo_neither': '{path} matches neither its old nor its new text',
   'review.undo_move_unclear': 'cannot tell whether {from} → {to} happened (both or neither exist)',

@@ -9,7 +9,8 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { interruptedTransactions, recoverTransactions } from '../../src/main/review/transactions'
 import { appendJournal, type JournalRecord } from '../../src/main/review/journal'
-import { markRecoveriesSeen, readUnseenRecoveries, RECOVERY_LOG_REL, RECOVERY_SEEN_REL } from '../../src/main/review/recovery-log'
+import { appendRecoveryLog, markRecoveriesSeen, MAX_UNSEEN_BYTES, readUnseenRecoveries, RECOVERY_LOG_REL, RECOVERY_SEEN_REL } from '../../src/main/review/recovery-log'
+import { libraryProblems } from '../../src/main/workbench/library-problems'
 import { codedLine } from '../../src/shared/error-codes'
 import { translateLine } from '../../src/renderer/i18n/messages-errors'
 import { bundleChild } from '../helpers/bundle-child'
@@ -110,12 +111,76 @@ describe('the recovery log', () => {
     fs.mkdirSync(path.join(dir, '.skillbench'))
     fs.writeFileSync(path.join(dir, RECOVERY_LOG_REL), '{"id":"half","at":"2026')
     expect(await readUnseenRecoveries(dir)).toEqual({ records: [], end: 0 })
-    const { appendRecoveryLog } = await import('../../src/main/review/recovery-log')
     await appendRecoveryLog(dir, { rolled_back: ['tx-g'], lines: [codedLine('review.recover_rolled_back', { id: 'tx-g', proposal: 'p' })] })
     const unseen = await readUnseenRecoveries(dir)
     expect(unseen.records.map((r) => r.rolled_back)).toEqual([['tx-g']])
     expect(unseen.end).toBe(fs.statSync(path.join(dir, RECOVERY_LOG_REL)).size)
   })
+})
+
+describe('a long log is never read whole', () => {
+  it('a 4 GiB already-seen part (sparse, unreadable as records) is neither read to list nor to dismiss: the new record shows, the offset moves by fstat', async () => {
+    const dir = fs.realpathSync(tempDir('recovery-log-long'))
+    fs.mkdirSync(path.join(dir, '.skillbench'))
+    const log = path.join(dir, RECOVERY_LOG_REL)
+    // 4 GiB of zero bytes, no disk used: reading it whole would take 4 GiB of memory (and is past any cap)
+    const seenSize = 4 * 1024 ** 3
+    fs.writeFileSync(log, '')
+    fs.truncateSync(log, seenSize)
+    expect(await markRecoveriesSeen(dir, seenSize)).toBe(seenSize)
+    expect(await readUnseenRecoveries(dir)).toEqual({ records: [], end: seenSize })
+
+    await appendRecoveryLog(dir, { rolled_back: ['tx-late'], lines: [codedLine('review.recover_rolled_back', { id: 'tx-late', proposal: 'p' })] })
+    const size = fs.statSync(log).size
+    const unseen = await readUnseenRecoveries(dir)
+    expect(unseen.records.map((r) => r.rolled_back)).toEqual([['tx-late']])
+    expect(unseen).toEqual({ records: unseen.records, end: size })
+    const shown = await libraryProblems(dir)
+    expect(shown.problems.map((p) => p.messageCode)).toEqual(['review.recover_rolled_back'])
+    expect(shown.dismissUpTo).toBe(size)
+    expect(await markRecoveriesSeen(dir, size)).toBe(size)
+    expect((await readUnseenRecoveries(dir)).records).toEqual([])
+  }, 30_000)
+
+  it('an unseen part larger than the cap: the newest records show, the unread older bytes are said by code (exact count), dismissing skips them too', async () => {
+    const dir = fs.realpathSync(tempDir('recovery-log-cap'))
+    fs.mkdirSync(path.join(dir, '.skillbench'))
+    const log = path.join(dir, RECOVERY_LOG_REL)
+    const line = (i: number): string =>
+      JSON.stringify({ id: `r-${i}`, at: '2026-12-03T09:15:00.000Z', pid: 1, rolled_back: [`tx-${i}`], lines: [codedLine('review.recover_rolled_back', { id: `tx-${i}`, proposal: `p-${i}` })] }) + '\n'
+    const lines: string[] = []
+    for (let bytes = 0, i = 0; bytes < MAX_UNSEEN_BYTES * 1.5; i++) {
+      lines.push(line(i))
+      bytes += Buffer.byteLength(line(i))
+    }
+    fs.writeFileSync(log, lines.join(''))
+    const size = fs.statSync(log).size
+    // the first whole line inside the newest MAX_UNSEEN_BYTES: everything before it is not read
+    let firstRead = 0
+    let k = 0
+    while (firstRead < size - MAX_UNSEEN_BYTES) firstRead += Buffer.byteLength(lines[k++]!)
+    const readCount = lines.length - k
+
+    const unseen = await readUnseenRecoveries(dir)
+    expect(unseen.end).toBe(size)
+    expect(unseen.records.map((r) => r.id)).toEqual(lines.slice(-50).map((l) => JSON.parse(l).id))
+    expect(unseen.problems).toEqual([
+      codedLine('review.recovery_log_unread', { path: log, bytes: firstRead, cap: MAX_UNSEEN_BYTES }),
+      codedLine('review.recovery_log_more', { n: readCount - 50, path: log })
+    ])
+    expect(translateLine(unseen.problems![0]!, unseen.problems![0]!.message, 'zh')).toBe(`未查看的恢复记录超过一次读取的上限（${MAX_UNSEEN_BYTES} 字节）：其中最早的 ${firstRead} 字节未在此显示；它们仍保存在 ${log}`)
+    // the app's banner: first what is not shown, then the records; dismissing takes all of it
+    const shown = await libraryProblems(dir)
+    expect(shown.problems.slice(0, 3).map((p) => p.messageCode)).toEqual(['review.recovery_log_unread', 'review.recovery_log_more', 'review.recover_rolled_back'])
+    expect(shown.problems).toHaveLength(52)
+    expect(shown.dismissUpTo).toBe(size)
+    expect(await markRecoveriesSeen(dir, shown.dismissUpTo!)).toBe(size)
+    expect(await libraryProblems(dir)).toEqual({ problems: [] })
+
+    // a seen offset inside the window's reach: nothing is cut, only the records after it show
+    fs.writeFileSync(path.join(dir, RECOVERY_SEEN_REL), JSON.stringify({ offset: size - Buffer.byteLength(lines.at(-1)!) - Buffer.byteLength(lines.at(-2)!) }))
+    expect(await readUnseenRecoveries(dir)).toEqual({ records: lines.slice(-2).map((l) => JSON.parse(l)), end: size })
+  }, 30_000)
 })
 
 describe('processes appending at once', () => {
@@ -146,6 +211,9 @@ describe('processes appending at once', () => {
     // they really ran side by side: the tags interleave in the file
     const switches = ids.filter((id, i) => i > 0 && id![0] !== ids[i - 1]![0]).length
     expect(switches).toBeGreaterThan(2)
-    expect((await readUnseenRecoveries(dir)).records).toHaveLength(50)
+    const listed = await readUnseenRecoveries(dir)
+    expect(listed.records).toHaveLength(50)
+    // the 130 older ones are said, not dropped silently
+    expect(listed.problems).toEqual([codedLine('review.recovery_log_more', { n: 130, path: path.join(dir, RECOVERY_LOG_REL) })])
   }, 60_000)
 })

@@ -6,18 +6,23 @@
  * written atomically) and shows them on the Skills screen, also after a restart. Nothing is ever removed from the
  * log; dismissing only moves the offset forward. Both files are this machine's (sync's .gitignore keeps
  * `.skillbench/*` out of the repository).
+ *
+ * The log only grows, so nothing here reads all of it: a listing reads the bytes after the seen offset (at most
+ * MAX_UNSEEN_BYTES, the newest; older unseen bytes are reported, not skipped silently), dismissing takes the size
+ * from fstat.
  */
-import type { CodedLine } from '../../shared/error-codes'
-import { appendContained, readContained, readContainedText, writeContained } from '../store/contained'
+import type fs from 'node:fs'
+import { codedLine, type CodedLine } from '../../shared/error-codes'
+import { appendContained, readContainedText, withContainedFile, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
 import { newRecordId, STATE_DIR } from './journal'
 
 export const RECOVERY_LOG_REL = `${STATE_DIR}/recovery-log`
 export const RECOVERY_SEEN_REL = `${STATE_DIR}/recovery-seen.json`
 /** Records shown at most (the newest): a library that keeps crashing must not grow the notice without end. */
-const MAX_SHOWN = 50
-/** A larger log is not read (it is reported by nobody: only the notice is lost). Thousands of records take ~1 MB. */
-const MAX_BYTES = 32 * 1024 * 1024
+export const MAX_SHOWN = 50
+/** Unseen bytes a listing reads at most (the newest): MAX_SHOWN records take a few kB, thousands ~1 MB. */
+export const MAX_UNSEEN_BYTES = 1024 * 1024
 
 /** One recovery that changed something or could not, as the log keeps it. */
 export interface RecoveryLogRecord {
@@ -47,7 +52,7 @@ function isRecord(v: unknown): v is RecoveryLogRecord {
 /** The dismissed offset (0 when nothing was dismissed or the file does not read). Only reads. */
 export async function readSeenOffset(root: string): Promise<number> {
   try {
-    const v = JSON.parse((await readContainedText(root, RECOVERY_SEEN_REL)) ?? '{}') as { offset?: unknown }
+    const v = JSON.parse((await readContainedText(root, RECOVERY_SEEN_REL, { maxBytes: 64 * 1024 })) ?? '{}') as { offset?: unknown }
     return typeof v.offset === 'number' && Number.isSafeInteger(v.offset) && v.offset > 0 ? v.offset : 0
   } catch {
     return 0
@@ -59,20 +64,53 @@ export interface UnseenRecoveries {
   records: RecoveryLogRecord[]
   /** The byte offset after the last complete line read: dismissing up to it hides exactly these records. */
   end: number
+  /** What of the unseen part is not shown (review.recovery_log_unread, review.recovery_log_more); absent when all is. */
+  problems?: CodedLine[]
 }
 
-/** The records not dismissed yet. Only reads (never through a link); a missing log has none. */
-export async function readUnseenRecoveries(root: string): Promise<UnseenRecoveries> {
-  const bytes = await readContained(root, RECOVERY_LOG_REL, { maxBytes: MAX_BYTES })
-  if (bytes === null) return { records: [], end: 0 }
-  let from = await readSeenOffset(root)
-  // an offset past the end: the log was replaced by hand with a shorter one, so all of it is new
-  if (from > bytes.length) from = 0
+/** `length` bytes of the open file from byte `position` (fewer only if the file is shorter now). */
+async function readAt(fh: fs.promises.FileHandle, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(length)
+  let got = 0
+  while (got < length) {
+    const { bytesRead } = await fh.read(buf, got, length - got, position + got)
+    if (bytesRead === 0) break
+    got += bytesRead
+  }
+  return buf.subarray(0, got)
+}
+
+/**
+ * The records not dismissed yet. Only reads (never through a link), and only the unseen part: at most `maxBytes`
+ * (default MAX_UNSEEN_BYTES) of it, the newest; a larger unseen part is said by a problem line. A missing log has none.
+ */
+export async function readUnseenRecoveries(root: string, opts: { maxBytes?: number } = {}): Promise<UnseenRecoveries> {
+  const cap = opts.maxBytes ?? MAX_UNSEEN_BYTES
+  const seen = await readSeenOffset(root)
+  const read = await withContainedFile(root, RECOVERY_LOG_REL, async (fh, st, abs) => {
+    // an offset past the end: the log was replaced by hand with a shorter one, so all of it is new
+    const from = seen > st.size ? 0 : seen
+    // the newest `cap` bytes; one byte before them too, which says whether they start a line
+    const start = Math.max(from, st.size - cap)
+    const at = start > from ? start - 1 : start
+    return { abs, from, start, at, bytes: await readAt(fh, at, st.size - at) }
+  })
+  if (read === null) return { records: [], end: 0 }
+  const { abs, from, start, at } = read
+  let bytes = read.bytes
+  let offset = at
+  if (at < start) {
+    // cut inside the unseen part: the first (partial) line is not read
+    const nl = bytes.indexOf(0x0a)
+    const skip = nl < 0 ? bytes.length : nl + 1
+    bytes = bytes.subarray(skip)
+    offset += skip
+  }
   // a torn last line (a crash while appending) is not read yet: the next append ends it, then it is skipped as torn
-  const end = bytes.lastIndexOf(0x0a) + 1
-  if (end <= from) return { records: [], end: Math.max(end, from) }
+  const last = bytes.lastIndexOf(0x0a)
+  const end = last < 0 ? Math.max(from, offset) : offset + last + 1
   const records: RecoveryLogRecord[] = []
-  for (const line of bytes.subarray(from, end).toString('utf8').split('\n')) {
+  for (const line of bytes.subarray(0, last + 1).toString('utf8').split('\n')) {
     if (line.trim() === '') continue
     try {
       const v: unknown = JSON.parse(line)
@@ -81,7 +119,10 @@ export async function readUnseenRecoveries(root: string): Promise<UnseenRecoveri
       // a torn line, ended by the next append
     }
   }
-  return { records: records.slice(-MAX_SHOWN), end }
+  const problems: CodedLine[] = []
+  if (offset > from) problems.push(codedLine('review.recovery_log_unread', { path: abs, bytes: offset - from, cap }))
+  if (records.length > MAX_SHOWN) problems.push(codedLine('review.recovery_log_more', { n: records.length - MAX_SHOWN, path: abs }))
+  return { records: records.slice(-MAX_SHOWN), end, ...(problems.length > 0 ? { problems } : {}) }
 }
 
 /**
@@ -92,7 +133,8 @@ export async function markRecoveriesSeen(root: string, upTo: number): Promise<nu
   return withLibraryLock(
     root,
     async () => {
-      const size = (await readContained(root, RECOVERY_LOG_REL, { maxBytes: MAX_BYTES }))?.length ?? 0
+      // the log's size from fstat: dismissing never reads the log
+      const size = (await withContainedFile(root, RECOVERY_LOG_REL, async (_fh, st) => st.size)) ?? 0
       const current = await readSeenOffset(root)
       const offset = Math.max(current > size ? 0 : current, Math.min(upTo, size))
       if (offset !== current) await writeContained(root, RECOVERY_SEEN_REL, `${JSON.stringify({ offset, at: new Date().toISOString() })}\n`)

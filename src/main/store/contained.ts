@@ -135,8 +135,11 @@ export interface ReadContainedOptions {
   toRewrite?: boolean
 }
 
-/** Reads `root/rel` as bytes without following links (folders or file); null when it does not exist. */
-export async function readContained(root: string, rel: string, opts: ReadContainedOptions = {}): Promise<Buffer | null> {
+/**
+ * Opens `root/rel` read-only without following links (folders or file) and hands the open regular file and its
+ * fstat to `use` (closed after); null when it does not exist. For reads of a part of a file (an offset, a size).
+ */
+export async function withContainedFile<T>(root: string, rel: string, use: (fh: fs.promises.FileHandle, st: fs.Stats, abs: string) => Promise<T>, opts: Pick<ReadContainedOptions, 'toRewrite'> = {}): Promise<T | null> {
   const clean = checkRelPath(rel)
   const dirRel = path.posix.dirname(clean)
   const dir = await walkDirs(root, dirRel === '.' ? '' : dirRel, false)
@@ -154,14 +157,26 @@ export async function readContained(root: string, rel: string, opts: ReadContain
   try {
     const st = await fh.stat()
     if (!st.isFile()) throw new StoreError('invalid_input', coded('file.not_regular_path', { path: abs }))
-    if (opts.maxBytes === undefined) return await fh.readFile()
-    // the limit holds for what is read: a file that grew since the fstat is refused, not read past it
-    const bytes = st.size > opts.maxBytes ? null : await readHandleAtMost(fh, st.size, opts.maxBytes)
-    if (!bytes) throw new StoreError('invalid_input', coded('file.larger_than', { path: abs, bytes: opts.maxBytes }))
-    return bytes
+    return await use(fh, st, abs)
   } finally {
     await fh.close()
   }
+}
+
+/** Reads `root/rel` as bytes without following links (folders or file); null when it does not exist. */
+export async function readContained(root: string, rel: string, opts: ReadContainedOptions = {}): Promise<Buffer | null> {
+  return withContainedFile(
+    root,
+    rel,
+    async (fh, st, abs) => {
+      if (opts.maxBytes === undefined) return fh.readFile()
+      // the limit holds for what is read: a file that grew since the fstat is refused, not read past it
+      const bytes = st.size > opts.maxBytes ? null : await readHandleAtMost(fh, st.size, opts.maxBytes)
+      if (!bytes) throw new StoreError('invalid_input', coded('file.larger_than', { path: abs, bytes: opts.maxBytes }))
+      return bytes
+    },
+    opts
+  )
 }
 
 /** Reads `root/rel` as UTF-8 text without following links; null when it does not exist. */

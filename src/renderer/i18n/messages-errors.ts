@@ -438,6 +438,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'review.recover_failed': '{id}：{problems}',
   'review.recover_rolled_back': '{id}：被中断的修改（提议 {proposal}）已回滚，没有任何部分保留下来',
   'review.recover_not_logged': '恢复所做的事无法记录下来供应用显示：{reason}',
+  'review.recovery_log_unread': '未查看的恢复记录超过一次读取的上限（{cap} 字节）：其中最早的 {bytes} 字节未在此显示；它们仍保存在 {path}',
+  'review.recovery_log_more': '另有 {n} 条较早的恢复记录未在此显示（只显示最新的）；它们仍保存在 {path}',
   'review.interrupted_pending': '{id}：一次修改被中断（崩溃或被终止）；下一次对此技能库的修改（来自应用、命令行或智能体）会把它完成',
   'review.undo_neither': '{path} 既不是修改前的内容，也不是修改后的内容',
   'review.undo_move_unclear': '无法判断 {from} → {to} 的移动是否已发生（两处都在或都不在）',
