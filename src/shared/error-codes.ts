@@ -346,9 +346,8 @@ export const MESSAGE_TEMPLATES = {
   'format.file_too_large': 'file is larger than {bytes} bytes',
   'format.not_a_skill': 'not a skill: a learned skill needs trigger_pattern or steps, a MAS config needs use_guide',
   'format.front_matter': '{what}: {reason}',
-  // a skill file the file system would not give (EACCES, EIO…) or that failed otherwise: the error's words as they are
+  // a skill file that failed without a code of its own (the file system's ENOENT, EACCES, EIO…): the error's words as they are
   'format.cannot_read': '{detail}',
-  'format.load_failed': '{detail}',
   'format.what_yaml': 'YAML',
   'format.what_yaml_skill': 'YAML skill',
   'format.what_learned': 'learned skill',

@@ -58,7 +58,7 @@ function skippedScript(where: string, why: CodedText): SkippedScript {
 
 /** A skill file that did not load: its words, by the code the loader gave (every one carries one). */
 function unloadable(e: FormatLoadError): SkippedScript {
-  return e.messageCode && e.params ? { path: e.path, reason: e.reason, messageCode: e.messageCode, params: e.params } : skippedScript(e.path, coded('format.load_failed', { detail: e.reason }))
+  return { path: e.path, reason: e.reason, messageCode: e.messageCode, params: e.params }
 }
 
 /**

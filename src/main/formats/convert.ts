@@ -15,7 +15,7 @@ import type { FormatId, PortableSkill } from './model'
 import { serializeSkillMd, skillMdNameFor, slugifySkillName, toSkillMd, uniqueSkillName } from './skill-md'
 import { indexFileFor, syncSkillIndex } from './skill-index'
 import { findSkillFiles, loadImportSource, loadSkillTree, type FormatLoadError, type LoadedSkill } from './tree'
-import { coded, isMessageRef, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { errorAsCoded } from '../../shared/api-error'
 import { codedReason } from '../../shared/coded-reason'
 
@@ -185,7 +185,7 @@ function writeFailure(err: unknown): CodedText {
 
 /** An entry the tree walk passed over (a link): its words, by the code the walk gave. */
 function walkSkipped(s: FormatLoadError): SkippedFile {
-  return skippedFile(s.path, '', isMessageRef(s) ? { text: s.reason, messageCode: s.messageCode, params: s.params } : coded('convert.failed', { reason: s.reason }))
+  return skippedFile(s.path, '', { text: s.reason, messageCode: s.messageCode, params: s.params })
 }
 
 const EXISTS = coded('convert.exists')

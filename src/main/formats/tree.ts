@@ -15,9 +15,9 @@ import { buildAvailableSkillsText, fromMasConfig, MAS_CONFIG_FILE, parseMasConfi
 import { FormatError, type FormatId, type PortableSkill } from './model'
 import { isPlainObject, parseYamlSafe } from './safe-yaml'
 import { fromSkillMd, parseSkillMd, validateSkillMd, type Problem, type SkillMdRecord } from './skill-md'
-import type { CodedText, MessageCode, MessageParams } from '../../shared/error-codes'
+import type { CodedText } from '../../shared/error-codes'
 import { codedFieldsOf, errorAsCoded } from '../../shared/api-error'
-import { codedReason } from '../../shared/coded-reason'
+import { codedReason, type CodedReason } from '../../shared/coded-reason'
 
 /** Largest skill file read (bigger ones are reported, not read). */
 export const MAX_FORMAT_FILE_BYTES = 2 * 1024 * 1024
@@ -30,22 +30,16 @@ export interface FoundSkillFile {
   abs: string
 }
 
-/** A file that could not be read as a skill: why in words, and by code when the error carried one. */
-export interface FormatLoadError {
-  path: string
-  reason: string
-  messageCode?: MessageCode
-  params?: MessageParams
-}
+/** A file that could not be read as a skill: why in words (`reason`) and by code beside them (always one). */
+export type FormatLoadError = { path: string } & CodedReason
 
 /**
- * A format load error from what was thrown: its words and, beside them, its code — the error's own, else the file
- * system's failure (EACCES, EIO…: its words as `format.cannot_read`) or anything else as `format.load_failed`,
- * both keeping the words as they were.
+ * A format load error from what was thrown: its words and, beside them, its code — the error's own (the parsers,
+ * validators and the size-limited read throw FormatErrors by code), else the file system's failure as
+ * `format.cannot_read` (ENOENT for a file gone since the walk, EACCES, EIO…), its words kept as they were.
  */
 export function formatLoadError(path: string, err: unknown): FormatLoadError {
-  const errno = (err as NodeJS.ErrnoException | null)?.code
-  return { path, ...codedReason(errorAsCoded(err, (detail) => coded(typeof errno === 'string' ? 'format.cannot_read' : 'format.load_failed', { detail }))) }
+  return { path, ...codedReason(errorAsCoded(err, (detail) => coded('format.cannot_read', { detail }))) }
 }
 
 export type AnyRecord =

@@ -337,7 +337,6 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'format.not_a_skill': '不是技能：学习到的技能需要 trigger_pattern 或 steps，MAS 配置需要 use_guide',
   'format.front_matter': '{what}：{reason}',
   'format.cannot_read': '无法读取：{detail}',
-  'format.load_failed': '无法载入：{detail}',
   'format.what_yaml': 'YAML',
   'format.what_yaml_skill': 'YAML 技能',
   'format.what_learned': '学习到的技能',
