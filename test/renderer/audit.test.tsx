@@ -76,6 +76,54 @@ describe('the Install dialog', () => {
   })
 })
 
+describe('the held skill’s hint (held[].hint by code)', () => {
+  const byCode = { name: 'helper', findings: [PIPE], hint: 'skillbench audit shows the same; --allow-risk helper installs it anyway', messageCode: 'install.held_allow_risk' as const, params: { name: 'helper' } }
+
+  it('is shown under the findings in English and describes the skill’s “install anyway” choice', async () => {
+    const { api } = setup()
+    let round = 0
+    api.handlers['sources.install'] = async () =>
+      round++ === 0 ? { installed: [], skipped: [], held: [byCode] } : { installed: [{ name: 'helper', path: 'helper/SKILL.md', source: { repo: 'https://g/r', ref: 'main', commit: 'a'.repeat(40), path: 'helper' } }], skipped: [], held: [] }
+    renderApp(api, { screen: 'skills' })
+    const held = await installFromDialog()
+    const hint = within(held).getByTestId('install-held-hint')
+    expect(hint.textContent).toBe('skillbench audit shows the same; --allow-risk helper installs it anyway')
+    const allow = within(held).getByTestId('install-allow')
+    expect(hint.id).not.toBe('')
+    expect(allow.getAttribute('aria-describedby')).toBe(hint.id)
+    expect(within(held).getByRole('checkbox', { description: hint.textContent! })).toBe(allow)
+    // once taken, the hint on how to take it is gone
+    fireEvent.click(allow)
+    fireEvent.click(within(held).getByTestId('install-allow-run'))
+    await within(held).findByTestId('install-allowed')
+    expect(within(held).queryByTestId('install-held-hint')).toBeNull()
+  })
+
+  it('is worded by its code in Chinese (install --locked’s hints too), and an older build’s words are read back', async () => {
+    const { api } = setup('zh')
+    const none = { messageCode: 'install.held_lock_none' as const, params: { file: 'skills.lock', source: 'https://g/r', name: 'setup' } }
+    api.handlers['sources.install'] = async () => ({
+      installed: [],
+      skipped: [],
+      held: [
+        byCode,
+        { name: 'setup', findings: [PIPE], hint: 'an English the code decides over', ...none },
+        { name: 'older', findings: [PIPE], hint: 'skillbench audit shows the same; --allow-risk older installs it anyway' }
+      ]
+    })
+    renderApp(api, { screen: 'skills' })
+    const held = await installFromDialog()
+    const hints = within(held).getAllByTestId('install-held-hint').map((h) => h.textContent)
+    expect(hints).toEqual([
+      'skillbench audit 会显示同样的发现；加上 --allow-risk helper 仍会安装它',
+      'skills.lock 中没有为它记录允许：请先审查，然后执行 install https://g/r --allow-risk setup（并提交锁文件）',
+      'skillbench audit 会显示同样的发现；加上 --allow-risk older 仍会安装它'
+    ])
+    const boxes = within(held).getAllByTestId('install-allow')
+    expect(new Set(boxes.map((b) => b.getAttribute('aria-describedby'))).size).toBe(3)
+  })
+})
+
 const risky: Proposal = {
   id: 'update-1-bbbbbbbbbbbb',
   kind: 'update',

@@ -1,16 +1,19 @@
 /**
  * The Install dialog's skills held back by the audit (issue 38): each with its findings, and a choice, per skill, to
  * install it anyway after reading them. The choice goes to the same install with `allowRisk`, which records the
- * findings and who allowed them in the skill's provenance and in skills.lock.
+ * findings and who allowed them in the skill's provenance and in skills.lock. The core's hint on how to take it
+ * anyway (held[].hint, install.held_*) is worded by its code in the UI language and describes the skill's choice.
  */
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { HeldSkillInfo, InstallResult } from '../../../shared/api'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
+import { translateLine } from '../../i18n/messages-errors'
 import { countOf, FindingList } from '../audit/AuditFindings'
 
 export function HeldSkills(props: { held: HeldSkillInfo[]; pending: boolean; done?: InstallResult; error: unknown; onAllow: (names: string[]) => void }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
+  const hintId = useId()
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
   const installed = new Set((props.done?.installed ?? []).map((s) => s.name))
   const waiting = props.held.filter((h) => !installed.has(h.name))
@@ -18,12 +21,17 @@ export function HeldSkills(props: { held: HeldSkillInfo[]; pending: boolean; don
     <div className="install-held" data-testid="install-held">
       <p className="strong bad-text">{t('install.heldTitle', { n: waiting.length })}</p>
       <p className="muted small">{t('install.heldLead')}</p>
-      {props.held.map((h) => (
+      {props.held.map((h, i) => (
         <div key={h.name} className="install-held-skill" data-testid="install-held-skill">
           <p>
             <span className="strong">{h.name}</span> <span className="muted small">{t('audit.count', countOf(h.findings))}</span>
           </p>
           <FindingList findings={h.findings} />
+          {h.hint && !installed.has(h.name) && (
+            <p className="muted small" id={`${hintId}-${i}`} data-testid="install-held-hint">
+              {translateLine(h, h.hint, lang)}
+            </p>
+          )}
           {installed.has(h.name) ? (
             <p className="ok-text small" data-testid="install-allowed">
               {t('install.installed', { n: 1 })}
@@ -33,6 +41,7 @@ export function HeldSkills(props: { held: HeldSkillInfo[]; pending: boolean; don
               <input
                 type="checkbox"
                 checked={chosen.has(h.name)}
+                aria-describedby={h.hint ? `${hintId}-${i}` : undefined}
                 onChange={(e) => setChosen((prev) => (e.target.checked ? new Set([...prev, h.name]) : new Set([...prev].filter((n) => n !== h.name))))}
                 data-testid="install-allow"
               />{' '}
