@@ -59,8 +59,10 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     const cards = group.getByTestId('proposal')
     await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(4)
     const invented = cards.filter({ hasText: '仅使用以下已注册工具' })
-    expect(await invented.getByTestId('proposal-reason').textContent()).toBe(`The agent called a tool that does not exist (1 task(s)). This lesson for memory/lessons.md keeps it to the registered tools. Memory folder: ${path.join(fs.realpathSync(fixture), 'dev')}`)
-    expect(await cards.filter({ hasText: 'Bash：8 次调用中失败 3 次' }).getByTestId('proposal-reason').textContent()).toMatch(/^Tool statistics of 5 scanned task\(s\): the tools that fail often get a note in memory\/procedural\.md\./)
+    // the reason the core sent by code (memory.reason_*: the invented tool's name, the statistics), then the file
+    const folder = `Memory folder: ${path.join(fs.realpathSync(fixture), 'dev')}`
+    expect(await invented.getByTestId('proposal-reason').textContent()).toBe(`The agent called "web_search", a tool that does not exist, in 1 task(s); it has 2 real tool(s). Accepting adds it to memory/lessons.md. ${folder}`)
+    expect(await cards.filter({ hasText: 'Bash：8 次调用中失败 3 次' }).getByTestId('proposal-reason').textContent()).toBe(`5 task(s), 12 tool call(s): Bash 8 calls, 38% errors; Read 4 calls, 0% errors. Accepting adds it to memory/procedural.md. ${folder}`)
     await shot(page, 'memory-evolve-01-curate-en')
     await expectAccessible(page, 'Curate with memory proposals (en)')
 
@@ -90,9 +92,12 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
   it('the same in 简体中文', async () => {
     await page.getByTestId('language-switch').selectOption('zh')
     const group = page.getByTestId('group-memory')
-    await expect.poll(() => group.getByTestId('proposal').filter({ hasText: 'Critic 建议：搜索前先确认域名在白名单内' }).getByTestId('proposal-reason').textContent(), { timeout: 10_000 }).toMatch(
-      /^Critic 纠正了一次工具调用（1 个任务）。它的建议成为 memory\/lessons\.md 中的一条教训。 记忆文件夹：/
-    )
+    const critic = group.getByTestId('proposal').filter({ hasText: 'Critic 建议：搜索前先确认域名在白名单内' }).getByTestId('proposal-reason')
+    await expect.poll(() => critic.textContent(), { timeout: 10_000 }).toMatch(/^Critic 在 1 个任务中提出了这条建议(，另有 1 条相似建议)?。 接受后写入 memory\/lessons\.md。 记忆文件夹：/)
+    const stats = group.getByTestId('proposal').filter({ hasText: 'Bash：8 次调用中失败 3 次' }).getByTestId('proposal-reason')
+    expect(await stats.textContent()).toMatch(/^5 个任务，12 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 4 次，0% 出错。 接受后写入 memory\/procedural\.md。 记忆文件夹：/)
+    const preference = group.getByTestId('proposal').filter({ hasText: '报告用中文写' }).getByTestId('proposal-reason')
+    expect(await preference.textContent()).toMatch(/^用户在 1 个任务中这样说过。 接受后写入 memory\/preferences\.md，并同步到长期记忆。 记忆文件夹：/)
     expect(await group.getByTestId('proposal-author').first().textContent()).not.toMatch(/[A-Za-z]{4,}/)
     await shot(page, 'memory-evolve-02-curate-zh')
     await expectAccessible(page, 'Curate with memory proposals (zh)')

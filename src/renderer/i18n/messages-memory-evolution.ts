@@ -6,6 +6,9 @@ export const MEMORY_EVOLUTION_EN = {
   'reason.memory.tool_stats': 'Tool statistics of {n} scanned task(s): the tools that fail often get a note in {file}.',
   'reason.memory.preference': 'The user stated a preference ({n} task(s)). Accepting adds it to {file} and to long-term memory.',
   'reason.memory.agent': 'An agent asked to add this to {file} through MCP.',
+  // after the proposal's own reason (by code): where accepting writes it
+  'reason.memory.adds': 'Accepting adds it to {file}.',
+  'reason.memory.addsPreference': 'Accepting adds it to {file} and to long-term memory.',
   'memory.workspaceOf': 'Memory folder: {path}',
   'memory.learnTitle': 'Learn from tasks',
   'memory.learnHelp': 'Reads this user’s finished tasks: a tool the agent invented and a critic’s suggestion become lessons, stated preferences (记住：…, from now on…) preferences, tools that often fail a note in procedural.md. Each waits for your review on the Curate screen.',
@@ -24,6 +27,8 @@ export const MEMORY_EVOLUTION_ZH: Record<MemoryEvolutionMessageKey, string> = {
   'reason.memory.tool_stats': '{n} 个已扫描任务的工具统计：经常失败的工具在 {file} 中得到一条说明。',
   'reason.memory.preference': '用户说明了一项偏好（{n} 个任务）。接受后写入 {file}，并同步到长期记忆。',
   'reason.memory.agent': '某个智能体通过 MCP 请求把这条内容写入 {file}。',
+  'reason.memory.adds': '接受后写入 {file}。',
+  'reason.memory.addsPreference': '接受后写入 {file}，并同步到长期记忆。',
   'memory.workspaceOf': '记忆文件夹：{path}',
   'memory.learnTitle': '从任务中学习',
   'memory.learnHelp': '读取该用户已完成的任务：智能体编造的工具和 Critic 的建议成为教训，用户说明的偏好（记住：…、以后都…）成为偏好，经常失败的工具在 procedural.md 中得到一条说明。每一条都在“整理”页面等待你审阅。',

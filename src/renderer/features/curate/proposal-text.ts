@@ -66,12 +66,17 @@ export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: s
     case 'learned':
       return codedReason(p, lang) ?? sourceReason(t, p)
     case 'memory':
-      return memoryReason(t, p)
+      return memoryReason(t, p, lang)
   }
 }
 
-/** Why a memory proposal is there (seed 003): what found it, in how many tasks, and which file it adds to. */
-function memoryReason(t: Translate, p: Proposal): { text: string; quote?: string } {
+/**
+ * Why a memory proposal is there (seed 003): what found it, in how many tasks, and which file it adds to. Since
+ * 10a49ab the proposal carries its own reason by code (memory.reason_*: the invented tool's name, the agent's
+ * client, the tool statistics), worded here in the UI language with the file it goes to; an older plan's proposal
+ * is worded from its evidence.
+ */
+function memoryReason(t: Translate, p: Proposal, lang: Lang): { text: string; quote?: string } {
   const m = (p.evidence.memory ?? {}) as { source?: unknown; target?: unknown; workspace?: unknown; entries?: unknown }
   const source = ['hallucinated_tool', 'critic', 'tool_stats', 'preference', 'agent'].includes(String(m.source)) ? String(m.source) : 'agent'
   const tasks = Array.isArray(p.evidence.tasks) ? p.evidence.tasks.length : (num(p.evidence.task_count) ?? 0)
@@ -79,7 +84,14 @@ function memoryReason(t: Translate, p: Proposal): { text: string; quote?: string
   const where = typeof m.workspace === 'string' ? ` ${t('memory.workspaceOf', { path: m.workspace })}` : ''
   // the entries themselves, in the language they were written in (the English reason repeats the text above)
   const entries = Array.isArray(m.entries) ? m.entries.filter((e): e is string => typeof e === 'string') : []
-  return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote: entries.join('\n') || undefined }
+  const quote = entries.join('\n') || undefined
+  const coded = codedReason(p, lang)
+  if (coded) {
+    // the tool statistics end on their list: closed as a sentence before the next one
+    const said = /[.!?。！？]$/.test(coded.text) ? coded.text : `${coded.text}${lang === 'zh' ? '。' : '.'}`
+    return { text: `${said} ${t(source === 'preference' ? 'reason.memory.addsPreference' : 'reason.memory.adds', { file })}${where}`, quote }
+  }
+  return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote }
 }
 
 /**
