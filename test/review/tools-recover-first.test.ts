@@ -69,6 +69,15 @@ function expectRolledBack(lib: string, txIds: string[]): void {
   expect(recoveryLog(lib).flatMap((r) => r.lines.map((l) => l.messageCode))).toEqual(txIds.map(() => 'review.recover_rolled_back'))
 }
 
+/** What the CLI and an MCP answer say of a rollback: the log's own line (the app's banner words), as {code, params, message}. */
+function rolledBackEntry(lib: string, txId: string): { code: string; params: Record<string, unknown>; message: string } {
+  const line = recoveryLog(lib)
+    .flatMap((r) => r.lines as unknown as { message: string; messageCode: string; params: Record<string, unknown> }[])
+    .find((l) => l.params.id === txId)!
+  expect(line.message).toBe(`${txId}: an interrupted change (proposal p-${txId}) was rolled back; nothing of it stays applied`)
+  return { code: line.messageCode, params: line.params, message: line.message }
+}
+
 function cli(...argv: string[]): { code: number | null; stdout: string; stderr: string } {
   return cliIn(ENV, ...argv)
 }
@@ -100,8 +109,10 @@ async function mcpServer(lib: string, args: string[]): Promise<Client> {
   return client
 }
 
+/** A tool call's structured answer (its text content is checked to be the same JSON). */
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = (await client.callTool({ name, arguments: args })) as { structuredContent?: Record<string, unknown> }
+  const r = (await client.callTool({ name, arguments: args })) as { structuredContent?: Record<string, unknown>; content: { type: string; text: string }[] }
+  expect(JSON.parse(r.content[0]!.text)).toEqual(r.structuredContent)
   return r.structuredContent ?? {}
 }
 
@@ -112,14 +123,21 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     const before = killedMerge(lib, file, 'tx-edit-1')
 
     const r = cli('edit', ids.calc, '--mode', 'append', '--text', 'Also test negative numbers.', '--library', lib, '--json')
-    expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', skill_id: ids.calc, edit_mode: 'append' })
+    const answer = JSON.parse(r.stdout)
+    expect(answer).toMatchObject({ status: 'success', skill_id: ids.calc, edit_mode: 'append' })
+    // the command says what recovery did: on stderr in the banner's words, in --json as `recovered` (added last)
+    const entry = rolledBackEntry(lib, 'tx-edit-1')
+    expect(r.stderr).toBe(`skillbench edit: ${entry.message}\n`)
+    expect(answer.recovered).toEqual([entry])
+    const plain = cli('edit', ids.calc, '--mode', 'append', '--text', 'And zero.', '--library', lib, '--json')
+    expect([plain.code, plain.stderr]).toEqual([0, ''])
+    expect(Object.keys(answer)).toEqual([...Object.keys(JSON.parse(plain.stdout)), 'recovered'])
     const text = fs.readFileSync(file, 'utf8')
     expect(text).not.toContain('KILLED MERGE')
     expect(text).toContain('Also test negative numbers.')
-    // the rollback's text with the append (only updated_at differs in the front matter)
-    expect(text.replace(/updated_at: .*\n/, '')).toBe(`${before}Also test negative numbers.`.replace(/updated_at: .*\n/, ''))
+    // the rollback's text with the appends (only updated_at differs in the front matter)
+    expect(text.replace(/updated_at: .*\n/, '')).toBe(`${before}Also test negative numbers.\nAnd zero.`.replace(/updated_at: .*\n/, ''))
     expectRolledBack(lib, ['tx-edit-1'])
   })
 
@@ -130,10 +148,11 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     killedChange(lib, 'tx-retire-1', [{ op: 'move', from: name, to: `legacy/${name}`, file: '', text: fs.readFileSync(file, 'utf8') }])
     expect(fs.existsSync(file)).toBe(false)
 
-    const r = cli('rate', ids.git, '1', '--library', lib, '--json')
-    expect(r.stderr).toBe('')
+    // without --json: the line on stderr, stdout as before
+    const r = cli('rate', ids.git, '1', '--library', lib)
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'success', skill_id: ids.git, rating: 1 })
+    expect(r.stderr).toBe(`skillbench rate: ${rolledBackEntry(lib, 'tx-retire-1').message}\n`)
+    expect(r.stdout).not.toContain('rolled back')
     expect(fs.readFileSync(file, 'utf8')).toMatch(/quality_index: 0\.65/)
     expect(fs.existsSync(path.join(lib, 'legacy', name))).toBe(false)
     expectRolledBack(lib, ['tx-retire-1'])
@@ -147,6 +166,8 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     const r = cli('query', 'python calculator unit tests', '--top', '1', '--no-server', '--library', lib, '--json')
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).skills.map((s: { skill_id: string }) => s.skill_id)).toEqual([ids.calc])
+    expect(JSON.parse(r.stdout).recovered).toEqual([rolledBackEntry(lib, 'tx-query-1')])
+    expect(r.stderr).toBe(`skillbench query: ${rolledBackEntry(lib, 'tx-query-1').message}\n`)
     const text = fs.readFileSync(file, 'utf8')
     expect(text).not.toContain('KILLED MERGE')
     expect(text).toMatch(/fetch_count: 1\n/)
@@ -171,6 +192,31 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     expectRolledBack(lib, ['tx-daemon-1'])
   })
 
+  it('a recovery that cannot set a change right is said too (review.recover_failed, by code with its nested problem), and a command that then fails keeps `recovered` in its error JSON', async () => {
+    const { dir: lib, ids } = await library()
+    const file = skillFile(lib, ids.calc)
+    killedMerge(lib, file, 'tx-fail-1')
+    // edited by hand since the killed merge: neither its old nor its new text
+    fs.appendFileSync(file, 'edited by hand\n')
+    const rel = path.relative(lib, file)
+    const r = cli('rate', ids.joke, '0.5', '--library', lib, '--json')
+    expect(r.code).toBe(0)
+    const message = `tx-fail-1: ${rel} matches neither its old nor its new text`
+    expect(r.stderr).toBe(`skillbench rate: ${message}\n`)
+    expect(JSON.parse(r.stdout).recovered).toEqual([{ code: 'review.recover_failed', params: { id: 'tx-fail-1', problems: { messageCode: 'review.undo_neither', params: { path: rel } } }, message }])
+    expect(recoveryLog(lib).flatMap((x) => x.lines.map((l) => (l as unknown as { message: string }).message))).toEqual([message])
+
+    // undo of an id never applied fails, after rolling back what a kill left: the failure JSON says both
+    const joke = skillFile(lib, ids.joke)
+    killedMerge(lib, joke, 'tx-fail-2')
+    const u = cli('undo', 'never-applied', '--library', lib, '--json')
+    expect(u.code).toBe(1)
+    const failure = JSON.parse(u.stdout)
+    expect(failure).toMatchObject({ status: 'error' })
+    expect(failure.recovered).toEqual([rolledBackEntry(lib, 'tx-fail-2')])
+    expect(u.stderr.split('\n')[0]).toBe(`skillbench undo: ${rolledBackEntry(lib, 'tx-fail-2').message}`)
+  })
+
   it('an MCP server (a real process): direct edits and ratings finish a change interrupted before it started or while it runs; a proposal is made on the rolled-back text', async () => {
     const { dir: lib, ids } = await library()
     const calc = skillFile(lib, ids.calc)
@@ -180,6 +226,7 @@ describe('the agents\' skill tools finish an interrupted change before they writ
 
     const edited = await call(client, 'edit_skill', { skill_id: ids.calc, edit_mode: 'append', code_edit: 'Check float rounding.' })
     expect(edited).toMatchObject({ status: 'success', skill_id: ids.calc })
+    expect(edited.recovered).toEqual([rolledBackEntry(lib, 'tx-mcp-1')])
     expect(fs.readFileSync(calc, 'utf8').replace(/updated_at: .*\n/, '')).toBe(`${calcBefore}Check float rounding.`.replace(/updated_at: .*\n/, ''))
     expectRolledBack(lib, ['tx-mcp-1'])
 
@@ -187,6 +234,9 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     const jokeBefore = killedMerge(lib, joke, 'tx-mcp-2')
     const rated = await call(client, 'rate_skill', { skill_id: ids.joke, rating: 0 })
     expect(rated).toMatchObject({ status: 'success', skill_id: ids.joke, new_quality_index: 0.35 })
+    // each call says only the recoveries it ran: this one the second change, not the first again
+    expect(rated.recovered).toEqual([rolledBackEntry(lib, 'tx-mcp-2')])
+    expect((await call(client, 'rate_skill', { skill_id: ids.joke, rating: 1 })).recovered).toBeUndefined()
     expect(fs.readFileSync(joke, 'utf8').replace(/(quality_index|updated_at): .*\n/g, '')).toBe(jokeBefore.replace(/(quality_index|updated_at): .*\n/g, ''))
     expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2'])
 
@@ -196,6 +246,7 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     const gitBefore = killedMerge(lib, gitFile, 'tx-mcp-3')
     const proposed = await call(proposing, 'edit_skill', { skill_id: ids.git, edit_mode: 'append', code_edit: 'Prefer git rebase --continue.' })
     expect(proposed).toMatchObject({ status: 'success', pending: true })
+    expect(proposed.recovered).toEqual([rolledBackEntry(lib, 'tx-mcp-3')])
     const proposal = JSON.parse(fs.readFileSync(path.join(lib, String(proposed.proposal_path)), 'utf8')) as { changes: { before: string }[] }
     expect(proposal.changes[0]!.before).toBe(gitBefore)
     expect(fs.readFileSync(gitFile, 'utf8')).toBe(gitBefore)

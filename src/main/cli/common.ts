@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { RecoveredEntry } from '../review/recovery-notices'
 
 /** Bad usage: exit code 2 with a one-line message. */
 export class UsageError extends Error {
@@ -22,6 +23,8 @@ export interface CliIo {
   signal: AbortSignal
   /** How to run this CLI as another process (node, its flags, the script); only when it runs as its own process. */
   selfCommand?: readonly string[]
+  /** With --json: what recovery did during the command so far (main fills it), added to the JSON as `recovered`. */
+  recovered?: RecoveredEntry[]
 }
 
 /** One `skillbench` sub-command; each lives in its own file under `commands/`. */
@@ -74,7 +77,16 @@ export function resolveLibraryDir(
   throw new UsageError('say which library: --library DIR, or --root-dir DIR --user NAME')
 }
 
-/** Prints a value as JSON (one document, trailing newline). */
+/** Prints a value as JSON (one document, trailing newline), with `recovered` when recovery did something. */
 export function printJson(io: CliIo, value: unknown): void {
-  io.stdout(JSON.stringify(value, null, 2) + '\n')
+  io.stdout(JSON.stringify(withRecovered(io, value), null, 2) + '\n')
+}
+
+/**
+ * An object answer with `recovered` added ({code, params, message} of each line: what recovery rolled back or could
+ * not, during this command) when there is any; every other field as it was. A field of that name already there wins.
+ */
+export function withRecovered<T>(io: Pick<CliIo, 'recovered'>, value: T): T {
+  if (!io.recovered?.length || typeof value !== 'object' || value === null || Array.isArray(value) || 'recovered' in value) return value
+  return { ...value, recovered: [...io.recovered] }
 }

@@ -1,8 +1,10 @@
-import { UsageError, type CliIo } from './common'
+import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
+import type { CodedLine } from '../../shared/error-codes'
 import { codedFieldsFor } from '../tools/coded-result'
+import { hearRecoveries, recoveredEntry, type RecoveredEntry } from '../review/recovery-notices'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -50,8 +52,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`Usage: ${command.usage}\n\n${entry.summary}\n`)
     return 0
   }
+  // What recovery did during the command (a change a crash interrupted, rolled back or not): said on stderr as it
+  // happens, in the words the app's banner uses, and with --json kept for the answer's `recovered`.
+  const json = rest.includes('--json')
+  const recovered: RecoveredEntry[] = []
+  const runIo: CliIo = json ? { ...io, recovered } : io
+  const hear = (lines: readonly CodedLine[]): void => {
+    for (const line of lines) {
+      io.stderr(`skillbench ${name}: ${line.message}\n`)
+      if (json) recovered.push(recoveredEntry(line))
+    }
+  }
   try {
-    return await command.run(rest, io)
+    return await hearRecoveries(hear, () => command.run(rest, runIo))
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`skillbench ${name}: ${err.message}\n`)
@@ -60,7 +73,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const message = err instanceof StoreError || err instanceof Error ? err.message : String(err)
     io.stderr(`skillbench ${name}: ${message.split('\n')[0]}\n`)
     // --json: the failure as JSON on stdout too, in the shape of a tool's error answer (a script reads the code)
-    if (rest.includes('--json')) io.stdout(JSON.stringify(failureJson(err, message)) + '\n')
+    if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(err, message))) + '\n')
     return 1
   }
 }

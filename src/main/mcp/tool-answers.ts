@@ -8,6 +8,8 @@ import type { QueryResult, ToolResult } from '../../shared/types'
 import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
 import { codedFieldsFor, withMessageCode } from '../tools/coded-result'
+import { hearRecoveries, recoveredEntry, type RecoveredEntry } from '../review/recovery-notices'
+import type { CodedLine } from '../../shared/error-codes'
 
 export interface ToolAnswerOptions {
   store: ToolStore
@@ -112,6 +114,18 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
   }
 
   return async (name, args, clientName) => {
+    // what recovery did inside this call (a change a crash interrupted, finished before the tool wrote): in its answer
+    const recovered: RecoveredEntry[] = []
+    const hear = (lines: readonly CodedLine[]): void => {
+      for (const line of lines) {
+        log(`${name}: ${line.message}`)
+        recovered.push(recoveredEntry(line))
+      }
+    }
+    return hearRecoveries(hear, () => answerCall(name, args, clientName)).then((r) => (recovered.length > 0 ? withRecoveredAnswer(r, recovered) : r))
+  }
+
+  async function answerCall(name: SkillToolName, args: Record<string, unknown>, clientName: string | undefined): Promise<CallToolResult> {
     if (!available) {
       log(`${name}: refused (long-term memory is disabled)`)
       return toolAnswer({ status: 'error', message: DISABLED_MESSAGE })
@@ -128,4 +142,12 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     log(`${name}: ${result.status}${result.status === 'error' ? ` — ${result.message}` : ''}`)
     return toolAnswer(result)
   }
+}
+
+/** A call's answer with what recovery did during it added as `recovered` (text and structured content alike; no other key changes). */
+function withRecoveredAnswer(answer: CallToolResult, recovered: readonly RecoveredEntry[]): CallToolResult {
+  const structured = answer.structuredContent
+  if (!structured || 'recovered' in structured) return answer
+  const result = { ...structured, recovered: [...recovered] }
+  return { ...answer, content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result }
 }

@@ -20,6 +20,7 @@ import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, newRecordId, readJournal, TX_DIR, type JournalRecord, type TxOp } from './journal'
 import { appendRecoveryLog } from './recovery-log'
+import { tellRecovery } from './recovery-notices'
 import { reasonOf } from '../../shared/api-error'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
@@ -345,6 +346,8 @@ export async function recoverTransactions(root: string): Promise<RecoveryReport>
       await appendRecoveryLog(root, { rolled_back: report.rolledBack, lines: [...rolledBackLines, ...report.problemLines] }).catch((err: unknown) => {
         problem(codedLine('review.recover_not_logged', { reason: reasonOf(err) }))
       })
+      // and said at once to the command or tool call this recovery ran in (recovery-notices.ts)
+      tellRecovery([...rolledBackLines, ...report.problemLines])
     }
     return report
   }, { purpose: 'recovering an interrupted change' })

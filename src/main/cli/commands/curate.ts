@@ -90,8 +90,7 @@ export const command: CliCommand = {
     // progress per skill (seed 000): each skill read, compared, clustered and checked for cleanup (stderr)
     const progress = curateProgressReporter({ isTTY: io.isTTY, write: stderr })
     const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal, onProgress: progress }), loadStems(stemFile)])
-    for (const id of opened.recovery.rolledBack) stderr(`Recovered: rolled back interrupted change ${id}\n`)
-    for (const p of opened.recovery.problems) stderr(`⚠️  ${p}\n`)
+    // what opening recovered (a change a crash interrupted) is said by the CLI's recovery listener (cli/index.ts)
     // what agents really used (the library's data root, the session folders at their usual places, the ledger)
     let usage
     if (!values['no-usage']) {

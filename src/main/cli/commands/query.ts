@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, withRecovered, type CliCommand } from '../common'
 import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
 
 const OPTIONS = {
@@ -41,7 +41,7 @@ export const command: CliCommand = {
     const lib = await services.library()
     const index = await services.index()
     const result = await (await services.tools({ index })).query_skill(text, { top, touch })
-    const out = queryOutput(result, json)
+    const out = queryOutput(withRecovered(io, result), json)
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
     // The next query of a large library is answered by a daemon started now, in the background.
