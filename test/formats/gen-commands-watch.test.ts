@@ -7,16 +7,51 @@ import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { CliIo } from '../../src/main/cli/common'
+import { main } from '../../src/main/cli/index'
 import { affectsCommands } from '../../src/main/formats/commands-watch'
 import { FIXTURES, copyToTemp, tempDir } from './helpers'
 
 const BIN_JS = path.resolve(__dirname, '..', '..', 'bin', 'skillbench.cjs')
 
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const start = Date.now()
-  while (!ok()) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
+/**
+ * Output of a watching command, waited for by what it says (no polling): `next(re)` resolves when text written
+ * from now on matches, and fails when the command ends first or after `ms` (generous: a start under load is slow,
+ * and a missed change should still fail rather than hang).
+ */
+class Output {
+  private text = ''
+  private waiters: { from: number; re: RegExp; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout }[] = []
+  ended: string | null = null
+
+  get all(): string {
+    return this.text
+  }
+
+  push(chunk: string): void {
+    this.text += chunk
+    for (const w of [...this.waiters]) if (w.re.test(this.text.slice(w.from))) this.settle(w, null)
+  }
+
+  end(why: string): void {
+    this.ended = why
+    for (const w of [...this.waiters]) this.settle(w, new Error(`${why} before ${w.re}; it said: ${this.text.slice(w.from)}`))
+  }
+
+  next(re: RegExp, ms = 60_000): Promise<void> {
+    const from = this.text.length
+    return new Promise<void>((resolve, reject) => {
+      if (this.ended !== null) return reject(new Error(`${this.ended} before ${re}`))
+      const w = { from, re, resolve, reject, timer: setTimeout(() => this.settle(w, new Error(`not within ${ms} ms: ${re}; it said: ${this.text.slice(from)}`)), ms) }
+      this.waiters.push(w)
+    })
+  }
+
+  private settle(w: Output['waiters'][number], err: Error | null): void {
+    clearTimeout(w.timer)
+    this.waiters = this.waiters.filter((x) => x !== w)
+    if (err) w.reject(err)
+    else w.resolve()
   }
 }
 
@@ -25,22 +60,25 @@ describe('skillbench gen-commands --watch', () => {
     const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'watch')
     const bin = path.join(tempDir('watch-bin'), 'bin') // made by the first generation
     const p = spawn(process.execPath, [BIN_JS, 'gen-commands', '--library', lib, '--bin', bin, '--watch'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const stdout = new Output()
+    const stderr = new Output()
+    p.stdout.on('data', (d: Buffer) => stdout.push(d.toString()))
+    p.stderr.on('data', (d: Buffer) => stderr.push(d.toString()))
     const exited = new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)))
+    void exited.then((code) => [stdout, stderr].forEach((o) => o.end(`the command ended (${code})`)))
     const wrapper = (cmd: string): string => path.join(bin, cmd)
     const run = (cmd: string, ...args: string[]): string => execFileSync(wrapper(cmd), args, { encoding: 'utf8' })
     const scripts = path.join(lib, 'log-analysis', 'scripts')
     try {
-      await until('the first generation', () => stderr.includes('Watching'))
+      // said once the watch is up: every change below comes after it
+      await stderr.next(/Watching /)
       expect(fs.existsSync(wrapper('skill:log-analysis:parse_errors'))).toBe(true)
-      expect(stdout).toContain('4 written, 0 unchanged')
+      expect(stdout.all).toContain('4 written, 0 unchanged')
 
       // Added: a new script becomes a command, with its --help.
+      let said = stdout.next(/wrote {5}skill:log-analysis:tail_log\n/)
       fs.writeFileSync(path.join(scripts, 'tail_log.sh'), '#!/bin/sh\n# Print the last N lines of a log.\n# Usage: tail_log.sh N FILE\ntail -n "$1" "$2"\n')
-      await until('the added script', () => fs.existsSync(wrapper('skill:log-analysis:tail_log')))
+      await said
       expect(run('skill:log-analysis:tail_log', '--help')).toContain('Print the last N lines of a log.')
       const log = path.join(lib, 'app.log')
       fs.writeFileSync(log, 'a\nb\nc\n')
@@ -48,29 +86,62 @@ describe('skillbench gen-commands --watch', () => {
 
       // Changed: the wrapper follows the script's new documentation.
       const py = path.join(scripts, 'parse_errors.py')
+      said = stdout.next(/wrote {5}skill:log-analysis:parse_errors\n/)
       fs.writeFileSync(py, fs.readFileSync(py, 'utf8').replace('Print the ERROR lines', 'Print only the ERROR lines'))
-      await until('the changed script', () => run('skill:log-analysis:parse_errors', '-h').startsWith('Print only the ERROR lines'))
+      await said
+      expect(run('skill:log-analysis:parse_errors', '-h')).toMatch(/^Print only the ERROR lines/)
 
       // Removed: the wrapper is moved aside (never deleted).
+      said = stdout.next(/stale {5}skill:log-analysis:count_lines → /)
       fs.rmSync(path.join(scripts, 'count_lines.sh'))
-      await until('the removed script', () => !fs.existsSync(wrapper('skill:log-analysis:count_lines')))
+      await said
+      expect(fs.existsSync(wrapper('skill:log-analysis:count_lines'))).toBe(false)
       expect(fs.readdirSync(path.join(bin, '.skillbench-stale')).some((n) => n.startsWith('skill:log-analysis:count_lines.'))).toBe(true)
 
       // A new skill folder with a script, written the way an agent writes it (folder, SKILL.md, then the script).
       const fresh = path.join(lib, 'analyzing-logs')
+      said = stdout.next(/wrote {5}skill:analyzing-logs:count_errors\n/)
       fs.mkdirSync(path.join(fresh, 'scripts'), { recursive: true })
       fs.writeFileSync(path.join(fresh, 'SKILL.md'), '---\nname: analyzing-logs\ndescription: Analyze log files for errors.\n---\n# Analyzing logs\n')
       fs.writeFileSync(path.join(fresh, 'scripts', 'count_errors.py'), '"""Count the ERROR lines of a file."""\nimport sys\nprint(sum("ERROR" in l for l in open(sys.argv[1])))\n')
-      await until('the new skill folder', () => fs.existsSync(wrapper('skill:analyzing-logs:count_errors')))
+      await said
       fs.writeFileSync(log, 'ERROR x\nok\nERROR y\n')
       expect(run('skill:analyzing-logs:count_errors', log)).toBe('2\n')
-      expect(stdout).toMatch(/wrote {5}skill:log-analysis:tail_log\n/)
-      expect(stdout).toMatch(/stale {5}skill:log-analysis:count_lines → /)
     } finally {
       p.kill('SIGINT')
     }
     expect(await exited).toBe(0)
-    expect(stderr).not.toContain('❌')
+    expect(stderr.all).not.toContain('❌')
+  })
+
+  it('says it is watching only once the watch is up: a change made the moment it says so is seen', { timeout: 60_000 }, async () => {
+    // in-process, so the change is made synchronously inside the "Watching" line's write, with no delay at all
+    const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'watch-ready')
+    const bin = path.join(tempDir('watch-ready-bin'), 'bin')
+    const stdout = new Output()
+    const stderr = new Output()
+    const stop = new AbortController()
+    const io: CliIo = {
+      stdout: (t) => stdout.push(typeof t === 'string' ? t : Buffer.from(t).toString()),
+      stderr: (t) => {
+        if (t.startsWith('Watching ')) fs.writeFileSync(path.join(lib, 'log-analysis', 'scripts', 'at_once.sh'), '#!/bin/sh\n# Made at once.\necho at once\n')
+        stderr.push(t)
+      },
+      isTTY: false,
+      cwd: process.cwd(),
+      env: process.env,
+      signal: stop.signal
+    }
+    const said = stdout.next(/wrote {5}skill:log-analysis:at_once\n/, 15_000)
+    const ran = main(['gen-commands', '--library', lib, '--bin', bin, '--watch'], io)
+    try {
+      await said
+      expect(execFileSync(path.join(bin, 'skill:log-analysis:at_once'), { encoding: 'utf8' })).toBe('at once\n')
+    } finally {
+      stop.abort()
+    }
+    expect(await ran).toBe(0)
+    expect(stderr.all).toMatch(/^Watching /)
   })
 
   it('wakes for skill files and scripts, never for its own bin folder inside the library or bookkeeping', () => {

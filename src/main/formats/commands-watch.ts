@@ -21,6 +21,8 @@ export interface WatchCommandsOptions {
   onReport: (report: CommandsReport) => void
   /** A generation that failed (the watch goes on; the next change tries again). */
   onError: (err: Error) => void
+  /** The watch is set up (after the first report): any change from now on regenerates. */
+  onWatching?: () => void
   debounceMs?: number
 }
 
@@ -66,6 +68,8 @@ export async function watchCommands(libraryDir: string, binDir: string, opts: Wa
     clearTimeout(timer)
     timer = setTimeout(() => void generate(), opts.debounceMs ?? DEBOUNCE_MS)
   })
+  // fs.watch has set up every folder's watch when it returns: "watching" is true from here, not from the first report
+  opts.onWatching?.()
   await new Promise<void>((resolve) => {
     watcher.on('error', (err) => {
       opts.onError(err)

@@ -30,9 +30,10 @@ export const command: CliCommand = {
           // one JSON document per generation (a line each), or the lines of what changed
           if (values.json) io.stdout(JSON.stringify(report) + '\n')
           else if (first || report.written.length + report.movedAside.length > 0) printReport(io, report, first)
-          if (first) io.stderr(`Watching ${library} for script changes (Ctrl-C to stop)\n`)
           first = false
         },
+        // said once the watch is up, so a change made after reading it is never missed
+        onWatching: () => io.stderr(`Watching ${library} for script changes (Ctrl-C to stop)\n`),
         onError: (err) => io.stderr(`❌ ${err.message}\n`)
       })
       return 0
