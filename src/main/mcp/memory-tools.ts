@@ -9,7 +9,7 @@ import { addMemoryEntries, type MemoryTarget } from '../memory/memory-entries'
 import { oneLine } from '../memory/text'
 import { proposeMemory } from '../review/memory-proposals'
 import type { FunctionToolSchema } from '../tools/schemas'
-import { codedFieldsFor } from '../tools/coded-result'
+import { codedFields, codedFieldsFor } from '../tools/coded-result'
 import { coded, refOf, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 import type { MemoryToolName } from './memory-tool-names'
@@ -78,7 +78,7 @@ function answer(result: MemoryToolResult): CallToolResult {
 
 /** An answer's English `message` with its code and params beside it. */
 function told(status: MemoryToolResult['status'], c: CodedText): MemoryToolResult {
-  return { status, message: c.text, message_code: c.messageCode, params: c.params }
+  return { status, message: c.text, ...codedFields(c) }
 }
 
 const LIMITS: Record<MemoryTarget, number> = { lessons: 500, preferences: 300, procedural: 300 }

@@ -15,6 +15,7 @@ import { checkRelPath, isInside } from '../store/paths'
 import { readHandleAtMost } from '../store/read-at-most'
 import { StoreError, type SkillStore } from '../store/types'
 import { codedFieldsOf } from '../../shared/api-error'
+import { codedFields } from './coded-result'
 import { coded, codedList, refOf, type CodedText } from '../../shared/error-codes'
 
 /** Extensions of code and document files that may be backed up (lower case, with the dot). */
@@ -148,7 +149,7 @@ export async function copySkillFiles(
   const limits = { ...DEFAULT_COPY_LIMITS, ...limitsIn }
   let wsReal: string
   const notFound = coded('tool.workspace_not_found', { path: workspace })
-  const noWorkspace = { status: 'error' as const, message: notFound.text, skill_id: skillId, message_code: notFound.messageCode, params: notFound.params }
+  const noWorkspace = { status: 'error' as const, message: notFound.text, skill_id: skillId, ...codedFields(notFound) }
   try {
     wsReal = await fs.promises.realpath(workspace)
   } catch {
@@ -224,9 +225,8 @@ export async function copySkillFiles(
     copied,
     unchanged,
     // each skipped file's reason by code beside its words (snake_case, like the rest of the answer)
-    skipped: skipped.map((s) => ({ path: s.path, reason: s.reason, message_code: s.coded.messageCode, params: s.coded.params })),
+    skipped: skipped.map((s) => ({ path: s.path, reason: s.reason, ...codedFields(s.coded) })),
     related_code: related,
-    message_code: message.messageCode,
-    params: message.params
+    ...codedFields(message)
   }
 }

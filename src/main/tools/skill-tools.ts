@@ -16,6 +16,7 @@ import { indexedText } from '../search/skill-text'
 import type { SearchIndex } from '../search/search-index'
 import { copySkillFiles, type CopyLimits } from './copy-files'
 import { codedFieldsOf } from '../../shared/api-error'
+import { codedFields } from './coded-result'
 import { coded, type CodedText, type MessageParam, type MessageRef } from '../../shared/error-codes'
 
 export const EDIT_MODES = ['full_replace', 'append', 'lines_replace'] as const
@@ -69,23 +70,23 @@ const MAX_QUERY_CHARS = 20_000
 
 /** An error answer: the English `message` as agents read it, its code and params beside it. */
 function fail(message: CodedText, extra: Record<string, unknown> = {}): ToolResult {
-  return { status: 'error', message: message.text, ...extra, message_code: message.messageCode, params: message.params }
+  return { status: 'error', message: message.text, ...extra, ...codedFields(message) }
 }
 
 /** An error answer for a failure caught from the store: its first line, and its code when it carries one. */
 function failWith(err: unknown, extra: Record<string, unknown> = {}): ToolResult {
   const fields = err instanceof Error && !err.message.includes('\n') ? codedFieldsOf(err) : undefined
-  return { status: 'error', message: errMessage(err), ...extra, ...(fields ? { message_code: fields.messageCode, params: fields.params } : {}) }
+  return { status: 'error', message: errMessage(err), ...extra, ...(fields ? codedFields(fields) : {}) }
 }
 
 /** A success answer: the English `message` as agents read it (unchanged), its code and params beside it. */
 function done<R extends Record<string, unknown>>(message: CodedText, extra: R): { status: 'success'; message: string; message_code: CodedText['messageCode']; params: CodedText['params'] } & R {
-  return { status: 'success', message: message.text, ...extra, message_code: message.messageCode, params: message.params }
+  return { status: 'success', message: message.text, ...extra, ...codedFields(message) }
 }
 
 /** A query's error answer (no skills), coded like the others. */
 function queryFail(message: CodedText, extra: Record<string, unknown> = {}): QueryResult {
-  return { status: 'error', message: message.text, skills_count: 0, skills: [], ...extra, message_code: message.messageCode, params: message.params }
+  return { status: 'error', message: message.text, skills_count: 0, skills: [], ...extra, ...codedFields(message) }
 }
 
 /** The store's error code of a failure (path_escape, conflict, busy…), for callers that map it (the web API). */
