@@ -20,6 +20,9 @@ import { deepEqual } from '../../src/main/formats/model'
 import { fromSkillMd, parseSkillMd, validateSkillMd } from '../../src/main/formats/skill-md'
 import { openLibrary } from '../../src/main/store/library'
 import { StoreError } from '../../src/main/store/types'
+import { RECOVERY_LOG_REL } from '../../src/main/review/recovery-log'
+import { libraryProblems } from '../../src/main/workbench/library-problems'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 let tmp: string
@@ -378,6 +381,52 @@ describe('containment, undo, recovery, concurrency', () => {
     expect(r.skills.find((s) => s.name === 'csv-tool')!.action).toBe('update')
     expect(fs.readFileSync(path.join(claudeDir(), 'csv-tool', 'SKILL.md'), 'utf8')).toContain('polars')
   })
+
+  it('an interrupted deploy rolled back by the next one (a real CLI process) is kept in the library\'s recovery log for the app and said by the CLI; one that cannot be rolled back is kept too', async () => {
+    await run('claude')
+    write('csv-tool/SKILL.md', CSV.replace('pandas', 'polars'))
+    const journal = path.join(lib, '.skillbench', 'journal')
+    fs.renameSync(journal, `${journal}.keep`)
+    fs.mkdirSync(journal)
+    await expect(run('claude')).rejects.toThrow()
+    fs.rmdirSync(journal)
+    fs.renameSync(`${journal}.keep`, journal)
+    const intentId = JSON.parse(fs.readFileSync(path.join(claudeDir(), '.skillbench-deploy.tx.json'), 'utf8')).id as string
+    const root = fs.realpathSync(lib)
+
+    const r = await runCli(['deploy', '--library', lib, '--to', 'claude', '--json'])
+    expect(r.code).toBe(0)
+    const message = `${intentId}: an interrupted deploy into ${claudeDir()} was rolled back; nothing of it stays there`
+    const entry = { code: 'deploy.recover_rolled_back', params: { id: intentId, dir: claudeDir() }, message }
+    expect(r.stderr.split('\n')).toContain(`skillbench deploy: ${message}`)
+    const out = JSON.parse(r.stdout)
+    expect(out.recovered).toEqual([entry])
+    expect(out.skills.find((s: { name: string }) => s.name === 'csv-tool').action).toBe('update')
+    // the library's log, as a transaction's recovery keeps it: the app's banner shows it (en and zh)
+    const log = fs.readFileSync(path.join(root, RECOVERY_LOG_REL), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(log).toHaveLength(1)
+    expect(log[0]).toMatchObject({ rolled_back: [intentId], lines: [{ message, messageCode: entry.code, params: entry.params }] })
+    const shown = await libraryProblems(root)
+    expect(shown.problems).toEqual([{ message, messageCode: entry.code, params: entry.params }])
+    expect(translateLine(log[0].lines[0], message, 'zh')).toBe(`${intentId}：部署到 ${claudeDir()} 时被中断的操作已回滚，那里没有留下它的任何部分`)
+
+    // interrupted again, and a deployed file changed there since: neither its old nor its new bytes
+    write('csv-tool/SKILL.md', CSV.replace('pandas', 'duckdb'))
+    fs.renameSync(journal, `${journal}.keep`)
+    fs.mkdirSync(journal)
+    await expect(run('claude')).rejects.toThrow()
+    fs.rmdirSync(journal)
+    fs.renameSync(`${journal}.keep`, journal)
+    fs.appendFileSync(path.join(claudeDir(), 'csv-tool', 'SKILL.md'), 'edited by the agent\n')
+    const failed = await runCli(['deploy', '--library', lib, '--to', 'claude', '--json'])
+    expect(failed.code).toBe(1)
+    const failure = JSON.parse(failed.stdout)
+    expect(failure).toMatchObject({ status: 'error', message_code: 'deploy.rollback_failed' })
+    expect(failure.recovered).toBeUndefined() // said once, as the error
+    const logged = fs.readFileSync(path.join(root, RECOVERY_LOG_REL), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(logged).toHaveLength(2)
+    expect(logged[1]).toMatchObject({ rolled_back: [], lines: [{ message: failure.message, messageCode: 'deploy.rollback_failed', params: failure.params }] })
+  }, 60_000)
 
   it('two processes deploying two libraries into one folder at once never interleave', async () => {
     const lib2 = path.join(tmp, 'library2')

@@ -11,6 +11,9 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { deploy } from '../../src/main/deploy/run'
 import { INTENT_FILE, MANIFEST_FILE } from '../../src/main/deploy/manifest'
+import { RECOVERY_LOG_REL } from '../../src/main/review/recovery-log'
+import { libraryProblems } from '../../src/main/workbench/library-problems'
+import { translateLine } from '../../src/renderer/i18n/messages-errors'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 let tmp: string
@@ -64,6 +67,28 @@ describe('deploy under attack', () => {
     expect(aside).toHaveLength(1)
     expect(JSON.parse(fs.readFileSync(path.join(target, aside[0]!), 'utf8'))).toEqual(forged) // kept for the person to read
     expect(r.counts.written).toBe(2)
+  })
+
+  it('an intent set aside is kept in the deploying library\'s recovery log, never in the library the intent names (nothing vouches for it)', async () => {
+    const other = path.join(tmp, 'other-library')
+    fs.mkdirSync(other)
+    const forged = { id: 'forged-2', library: fs.realpathSync(other), ops: [{ rel: 'mine/SKILL.md', before: null, after: sha(MINE) }], manifest: { before: null, after: null } }
+    fs.writeFileSync(path.join(target, INTENT_FILE), JSON.stringify(forged))
+    const r = await run()
+    const note = r.warnings.find((w) => /not acted on/.test(w))!
+    const name = fs.readdirSync(target).find((n) => n.startsWith('.skillbench-deploy.tx.rejected-'))!
+    expect(note).toBe(`${path.join(fs.realpathSync(target), INTENT_FILE)} was not written by a deploy from ${fs.realpathSync(other)} (that library keeps no copy of it): it was not acted on and was moved to ${name}`)
+    const log = fs.readFileSync(path.join(lib, RECOVERY_LOG_REL), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(log).toHaveLength(1)
+    const line = log[0].lines[0]
+    expect(line).toEqual({
+      message: note,
+      messageCode: 'deploy.recover_set_aside',
+      params: { path: path.join(fs.realpathSync(target), INTENT_FILE), why: { messageCode: 'deploy.intent_not_vouched', params: { library: fs.realpathSync(other) } }, name }
+    })
+    expect(translateLine(line, note, 'zh')).toBe(`${path.join(fs.realpathSync(target), INTENT_FILE)} 不是从 ${fs.realpathSync(other)} 部署时写下的（该技能库没有保存它的副本）：未据此执行任何操作，已移到 ${name}`)
+    expect((await libraryProblems(fs.realpathSync(lib))).problems.map((p) => p.messageCode)).toEqual(['deploy.recover_set_aside'])
+    expect(fs.readdirSync(other)).toEqual([])
   })
 
   it('an intent with a ../ path is set aside with the reason, and later deploys work', async () => {

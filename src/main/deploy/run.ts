@@ -31,7 +31,9 @@ import { chooseSkills, libraryUsage, suggestDisabling, type UsageLookup } from '
 import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
 import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
 import { resolveTarget, type DeployTarget } from './targets'
-import { coded, refOf } from '../../shared/error-codes'
+import { coded, codedLine, lineOf, refOf, type CodedLine, type CodedText } from '../../shared/error-codes'
+import { appendRecoveryLog } from '../review/recovery-log'
+import { tellRecovery } from '../review/recovery-notices'
 import { reasonOf } from '../../shared/api-error'
 
 export interface DeployOptions {
@@ -222,7 +224,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const targetReal = await targetFolder(target, !opts.dryRun)
   const work = async (): Promise<DeployResult> => {
     if (targetReal && !opts.dryRun) {
-      const recovered = await recoverDeploy(targetReal)
+      const recovered = await recoverDeploy(targetReal, { library: library.root })
       if (recovered.note) warnings.push(recovered.note)
     }
     else if (targetReal && (await readContainedText(targetReal, INTENT_FILE).catch(() => null)) !== null) warnings.push('an interrupted deploy into this folder will be rolled back by the next real run')
@@ -437,26 +439,50 @@ export function setAsideName(at: Date): string {
   return `.skillbench-deploy.tx.rejected-${at.toISOString().replace(/[:.]/g, '-')}.json`
 }
 
-async function setAside(targetReal: string, why: string): Promise<Recovery> {
+async function setAside(targetReal: string, why: CodedText, library: string | undefined): Promise<Recovery> {
   const name = setAsideName(new Date())
   await moveContained(targetReal, INTENT_FILE, name)
-  return { state: 'set-aside', note: `${path.join(targetReal, INTENT_FILE)} ${why}: it was not acted on and was moved to ${name}` }
+  const line = codedLine('deploy.recover_set_aside', { path: path.join(targetReal, INTENT_FILE), why: refOf(why), name })
+  // kept by the library that deployed now, never by the one the intent names: nothing vouches for that one (the
+  // caller is told by the note, among the deploy's warnings)
+  if (library) await logDeployRecovery(library, [], [line], false)
+  return { state: 'set-aside', note: line.message }
+}
+
+/**
+ * Keeps what a deploy's recovery did in a library's recovery log (review/recovery-log.ts: the app's banner) and
+ * tells the command or tool call it ran in (review/recovery-notices.ts; not with `tell: false`, for what the caller
+ * gets otherwise: a failure as its error, a set-aside as a warning); a log that cannot be written is said too.
+ */
+async function logDeployRecovery(library: string, rolledBack: string[], lines: CodedLine[], tell = true): Promise<void> {
+  const told = tell ? [...lines] : []
+  await appendRecoveryLog(library, { rolled_back: rolledBack, lines }).catch((err: unknown) => {
+    told.push(codedLine('review.recover_not_logged', { reason: reasonOf(err) }))
+  })
+  tellRecovery(told)
+}
+
+export interface RecoverDeployOptions {
+  /** The library deploying (or undoing) now, a real path: it keeps an intent set aside in its recovery log. */
+  library?: string
 }
 
 /**
  * Rolls back a deploy into this target that a crash interrupted before its journal record (call under the
  * target lock). Only an intent this tool wrote is acted on: its bytes must be kept in the library it names,
  * every path in it must stay inside the target, and every file state it would restore must be bytes the
- * library kept. Anything else is reported and set aside.
+ * library kept. Anything else is reported and set aside. What it did (rolled back, could not, set aside) goes to
+ * a library's recovery log, as a transaction's recovery does: the intent's library for a rollback (vouched for by
+ * its copy of the intent), `opts.library` for an intent set aside.
  */
-export async function recoverDeploy(targetReal: string): Promise<Recovery> {
+export async function recoverDeploy(targetReal: string, opts: RecoverDeployOptions = {}): Promise<Recovery> {
   const text = await readContainedText(targetReal, INTENT_FILE)
   if (text === null) return { state: 'none' }
   const checked = checkIntent(text)
-  if (typeof checked === 'string') return setAside(targetReal, checked)
+  if ('code' in checked) return setAside(targetReal, intentProblem(checked), opts.library)
   const intent = checked
   if (!(await getBlob(intent.library, sha256(Buffer.from(text, 'utf8'))).catch(() => null))) {
-    return setAside(targetReal, `was not written by a deploy from ${intent.library} (that library keeps no copy of it)`)
+    return setAside(targetReal, coded('deploy.intent_not_vouched', { library: intent.library }), opts.library)
   }
   const { records } = await readJournal(intent.library).catch(() => ({ records: [] as JournalRecord[] }))
   if (records.some((r) => r.id === intent.id)) {
@@ -475,8 +501,13 @@ export async function recoverDeploy(targetReal: string): Promise<Recovery> {
   }
   const manifestNow = await currentHash(targetReal, MANIFEST_FILE)
   if (manifestNow !== intent.manifest.before && manifestNow === intent.manifest.after) await putFile(intent.library, targetReal, MANIFEST_FILE, intent.manifest.before, 0o644)
-  if (problems.length > 0) throw new CurationError('conflict', coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') }))
+  if (problems.length > 0) {
+    const failed = coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') })
+    await logDeployRecovery(intent.library, [], [lineOf(failed)], false)
+    throw new CurationError('conflict', failed)
+  }
   await unlinkContained(targetReal, INTENT_FILE)
+  await logDeployRecovery(intent.library, [intent.id], [codedLine('deploy.recover_rolled_back', { id: intent.id, dir: targetReal })])
   return { state: 'rolled-back' }
 }
 
@@ -493,21 +524,29 @@ function hashOrNull(v: unknown): v is string | null {
   return v === null || (typeof v === 'string' && HASH.test(v))
 }
 
-/** The intent's shape checked field by field (a string says why it is refused). Pure. */
-export function checkIntent(text: string): Intent | string {
+/** Why an intent is refused (checkIntent), by code. */
+type IntentProblem = { code: 'deploy.intent_not_json' | 'deploy.intent_bad_shape' } | { code: 'deploy.intent_path_outside'; path: string }
+
+function intentProblem(p: IntentProblem): CodedText {
+  return p.code === 'deploy.intent_path_outside' ? coded(p.code, { path: p.path }) : coded(p.code)
+}
+
+/** The intent's shape checked field by field (a problem says why it is refused). Pure. */
+export function checkIntent(text: string): Intent | IntentProblem {
   let data: unknown
   try {
     data = JSON.parse(text)
   } catch {
-    return 'is not valid JSON' // our intents are written atomically: a torn one cannot exist
+    return { code: 'deploy.intent_not_json' } // our intents are written atomically: a torn one cannot exist
   }
   const d = data as Partial<Intent> | null
-  if (!d || typeof d !== 'object' || typeof d.id !== 'string' || typeof d.library !== 'string' || !path.isAbsolute(d.library) || !Array.isArray(d.ops)) return 'does not have the shape of a deploy intent'
-  if (!d.manifest || typeof d.manifest !== 'object' || !hashOrNull(d.manifest.before) || !hashOrNull(d.manifest.after)) return 'does not have the shape of a deploy intent'
+  const badShape: IntentProblem = { code: 'deploy.intent_bad_shape' }
+  if (!d || typeof d !== 'object' || typeof d.id !== 'string' || typeof d.library !== 'string' || !path.isAbsolute(d.library) || !Array.isArray(d.ops)) return badShape
+  if (!d.manifest || typeof d.manifest !== 'object' || !hashOrNull(d.manifest.before) || !hashOrNull(d.manifest.after)) return badShape
   for (const op of d.ops as unknown[]) {
     const o = op as Partial<DeployFileOp> | null
-    if (!o || typeof o !== 'object' || !hashOrNull(o.before) || !hashOrNull(o.after)) return 'does not have the shape of a deploy intent'
-    if (!safeOpPath(o.rel)) return `names a path outside the target's skill folders (${JSON.stringify(String(o.rel)).slice(0, 120)})`
+    if (!o || typeof o !== 'object' || !hashOrNull(o.before) || !hashOrNull(o.after)) return badShape
+    if (!safeOpPath(o.rel)) return { code: 'deploy.intent_path_outside', path: JSON.stringify(String(o.rel)).slice(0, 120) }
   }
   return d as Intent
 }
@@ -532,7 +571,7 @@ export async function undoDeploy(libraryRoot: string, id: string, by: string): P
   return withLibraryLock(
     targetReal,
     async () => {
-      await recoverDeploy(targetReal)
+      await recoverDeploy(targetReal, { library: libraryRoot })
       const conflicts: string[] = []
       if ((await currentHash(targetReal, MANIFEST_FILE)) !== d.manifest.after) conflicts.push('the target was deployed to again since (undo that deploy first)')
       for (const op of d.ops) if ((await currentHash(targetReal, op.rel)) !== op.after) conflicts.push(`${op.rel} was changed there since`)
