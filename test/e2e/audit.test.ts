@@ -79,9 +79,10 @@ describe.skipIf(!HAS_CHROMIUM)('the audit in the app (web mode)', () => {
     await held.waitFor()
     expect(await dialog.getByTestId('install-installed').textContent()).toContain('csv-clean')
     expect(await held.getByTestId('audit-finding').getAttribute('data-rule')).toBe('remote-code-pipe')
-    // how to take it anyway (held[].hint by code), the description of the skill's "install anyway" choice
+    // how to take it anyway (held[].hint by code), worded for the app: the skill's "install anyway" choice, not --allow-risk
     const hint = held.getByTestId('install-held-hint')
-    expect(await hint.textContent()).toBe('skillbench audit shows the same; --allow-risk setup-env installs it anyway')
+    expect(await hint.textContent()).toBe('To install it despite these findings, tick “Install setup-env anyway” and press “Install the chosen anyway”; once installed, the Overview’s audit lists them too.')
+    expect(await held.getByTestId('install-allow').locator('xpath=..').textContent()).toContain('Install setup-env anyway')
     expect(await held.getByTestId('install-allow').getAttribute('aria-describedby')).toBe(await hint.getAttribute('id'))
     await shot(page, '82-audit-install-held-en')
     await expectAccessible(page, 'Install dialog with a held skill (en)')
@@ -99,6 +100,8 @@ describe.skipIf(!HAS_CHROMIUM)('the audit in the app (web mode)', () => {
     await page.getByTestId('language-switch').selectOption('zh')
     await go(page, 'overview')
     await expect.poll(() => page.getByTestId('overview-audit-card').textContent(), { timeout: 20_000 }).toContain('高风险问题')
+    // the skill installed anyway is listed with its findings, as its hint said
+    await expect.poll(() => page.getByTestId('overview-audit-flagged').textContent(), { timeout: 20_000 }).toContain('setup-env')
     await shot(page, '83-audit-overview-zh')
     await expectAccessible(page, 'Overview with audit findings (zh)')
     await page.getByTestId('overview-audit').getByRole('button', { name: /table-helper/ }).click()
@@ -114,7 +117,8 @@ describe.skipIf(!HAS_CHROMIUM)('the audit in the app (web mode)', () => {
     await dialog.getByTestId('install-run').click()
     const held = dialog.getByTestId('install-held')
     await held.waitFor()
-    expect(await held.getByTestId('install-held-hint').textContent()).toBe('skillbench audit 会显示同样的发现；加上 --allow-risk fetch-tools 仍会安装它')
+    expect(await held.getByTestId('install-held-hint').textContent()).toBe('如需不顾这些问题仍然安装，请勾选“仍然安装 fetch-tools”，再点击“安装所选技能”；安装后，概览的安全审查也会列出这些问题。')
+    expect(await held.getByTestId('install-allow-run').textContent()).toBe('安装所选技能')
     await shot(page, '85-audit-install-zh')
     await expectAccessible(page, 'Install dialog (zh)')
     await dialog.locator('.dialog-actions button').first().click()

@@ -87,7 +87,10 @@ describe('the held skill’s hint (held[].hint by code)', () => {
     renderApp(api, { screen: 'skills' })
     const held = await installFromDialog()
     const hint = within(held).getByTestId('install-held-hint')
-    expect(hint.textContent).toBe('skillbench audit shows the same; --allow-risk helper installs it anyway')
+    // worded for the app (the checkbox and button it names are there), not the CLI's --allow-risk
+    expect(hint.textContent).toBe('To install it despite these findings, tick “Install helper anyway” and press “Install the chosen anyway”; once installed, the Overview’s audit lists them too.')
+    expect(hint.textContent).toContain(`“${t('install.allowOne', { name: 'helper' }).split(':')[0]}”`)
+    expect(hint.textContent).toContain(`“${within(held).getByTestId('install-allow-run').textContent}”`)
     const allow = within(held).getByTestId('install-allow')
     expect(hint.id).not.toBe('')
     expect(allow.getAttribute('aria-describedby')).toBe(hint.id)
@@ -114,13 +117,38 @@ describe('the held skill’s hint (held[].hint by code)', () => {
     renderApp(api, { screen: 'skills' })
     const held = await installFromDialog()
     const hints = within(held).getAllByTestId('install-held-hint').map((h) => h.textContent)
+    // the app's words by the hint's code: its checkbox and button, never the command line
     expect(hints).toEqual([
-      'skillbench audit 会显示同样的发现；加上 --allow-risk helper 仍会安装它',
-      'skills.lock 中没有为它记录允许：请先审查，然后执行 install https://g/r --allow-risk setup（并提交锁文件）',
-      'skillbench audit 会显示同样的发现；加上 --allow-risk older 仍会安装它'
+      '如需不顾这些问题仍然安装，请勾选“仍然安装 helper”，再点击“安装所选技能”；安装后，概览的安全审查也会列出这些问题。',
+      'skills.lock 中没有为它记录允许：请先阅读这些问题，再勾选“仍然安装 setup”来记录允许（并提交 skills.lock）。',
+      '如需不顾这些问题仍然安装，请勾选“仍然安装 older”，再点击“安装所选技能”；安装后，概览的安全审查也会列出这些问题。'
     ])
     const boxes = within(held).getAllByTestId('install-allow')
     expect(new Set(boxes.map((b) => b.getAttribute('aria-describedby'))).size).toBe(3)
+  })
+})
+
+describe('the held skill’s hint in the app’s words (by code), the CLI’s own left as it is', () => {
+  it('install --locked’s hints name the checkbox; an older build’s words are read back to them; an unknown code keeps the core’s words', async () => {
+    const { api } = setup()
+    const uncovered = { messageCode: 'install.held_lock_uncovered' as const, params: { file: 'skills.lock', findings: 'SKILL.md:6 remote-code-pipe', source: 'https://g/r', name: 'setup' } }
+    api.handlers['sources.install'] = async () => ({
+      installed: [],
+      skipped: [],
+      held: [
+        { name: 'setup', findings: [PIPE], hint: englishText(uncovered), ...uncovered },
+        { name: 'older', findings: [PIPE], hint: 'skills.lock records no allowance for it: review it, then install https://g/r --allow-risk older (and commit the lock)' },
+        { name: 'plain', findings: [PIPE], hint: 'review it first' }
+      ]
+    })
+    renderApp(api, { screen: 'skills' })
+    const held = await installFromDialog()
+    expect(within(held).getAllByTestId('install-held-hint').map((h) => h.textContent)).toEqual([
+      'The allowance in skills.lock does not cover SKILL.md:6 remote-code-pipe: read them, then tick “Install setup anyway” to allow them too (and commit skills.lock).',
+      'skills.lock records no allowance for it: read the findings, then tick “Install older anyway” to record one (and commit skills.lock).',
+      'review it first'
+    ])
+    expect(within(held).queryByText(/--allow-risk/)).toBeNull()
   })
 })
 

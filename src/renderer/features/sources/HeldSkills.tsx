@@ -2,14 +2,14 @@
  * The Install dialog's skills held back by the audit (issue 38): each with its findings, and a choice, per skill, to
  * install it anyway after reading them. The choice goes to the same install with `allowRisk`, which records the
  * findings and who allowed them in the skill's provenance and in skills.lock. The core's hint on how to take it
- * anyway (held[].hint, install.held_*) is worded by its code in the UI language and describes the skill's choice.
+ * anyway (held[].hint, install.held_*) is worded for the app by its code (held-hint) and describes the skill's choice.
  */
 import { useId, useState } from 'react'
 import type { HeldSkillInfo, InstallResult } from '../../../shared/api'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { translateLine } from '../../i18n/messages-errors'
 import { countOf, FindingList } from '../audit/AuditFindings'
+import { heldHintText } from './held-hint'
 
 export function HeldSkills(props: { held: HeldSkillInfo[]; pending: boolean; done?: InstallResult; error: unknown; onAllow: (names: string[]) => void }): React.JSX.Element {
   const { t, lang } = useI18n()
@@ -29,7 +29,7 @@ export function HeldSkills(props: { held: HeldSkillInfo[]; pending: boolean; don
           <FindingList findings={h.findings} />
           {h.hint && !installed.has(h.name) && (
             <p className="muted small" id={`${hintId}-${i}`} data-testid="install-held-hint">
-              {translateLine(h, h.hint, lang)}
+              {heldHintText(h, t, lang)}
             </p>
           )}
           {installed.has(h.name) ? (
