@@ -72,6 +72,10 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     // the banner names the file (a memory proposal has no skills), with Undo
     expect(await page.getByTestId('applied-banner').textContent()).toContain('memory/lessons.md')
     expect(await invented.getByTestId('proposal-author').textContent()).toBe('Proposed by the offline rules')
+    // once applied the card says where it was written, no longer what accepting would do
+    expect(await invented.getByTestId('proposal-reason').textContent()).toBe(`The agent called "web_search", a tool that does not exist, in 1 task(s); it has 2 real tool(s). Added to memory/lessons.md. ${folder}`)
+    await shot(page, 'memory-evolve-05-applied-en')
+    await expectAccessible(page, 'Curate with an applied memory proposal (en)')
     expect(fs.readFileSync(path.join(fixture, 'dev', 'memory', 'lessons.md'), 'utf8')).toBe('# Lessons / 行为约束\n\n- 仅使用以下已注册工具：Bash、Read；不要编造不存在的工具名（例如曾误用「web_search」）。\n')
   })
 
@@ -99,6 +103,9 @@ describe.skipIf(!HAS_CHROMIUM)('memory proposals on the Curate screen (seed 003)
     const preference = group.getByTestId('proposal').filter({ hasText: '报告用中文写' }).getByTestId('proposal-reason')
     expect(await preference.textContent()).toMatch(/^用户在 1 个任务中这样说过。 接受后写入 memory\/preferences\.md，并同步到长期记忆。 记忆文件夹：/)
     expect(await group.getByTestId('proposal-author').first().textContent()).not.toMatch(/[A-Za-z]{4,}/)
+    // the lesson accepted in English: written, in Chinese
+    const applied = group.getByTestId('proposal').filter({ hasText: '仅使用以下已注册工具' }).getByTestId('proposal-reason')
+    expect(await applied.textContent()).toMatch(/^智能体在 1 个任务中调用了不存在的工具“web_search”；它有 2 个真实工具。 已写入 memory\/lessons\.md。 记忆文件夹：/)
     await shot(page, 'memory-evolve-02-curate-zh')
     await expectAccessible(page, 'Curate with memory proposals (zh)')
     await go(page, 'memory')

@@ -48,13 +48,13 @@ const PLAN: Proposal[] = [
   memoryProposal('m-old', 'critic', 'lessons', 'Confirm the domain before searching.', null, ['t4'])
 ]
 
-function setup(lang: 'en' | 'zh') {
+function setup(lang: 'en' | 'zh', plan: Proposal[] = PLAN) {
   const lib = new FakeLibrary()
   lib.add(makeMeta(1))
   const api = createFakeApi(libraryHandlers(lib))
   const base = api.handlers['settings.get']!
   api.handlers['settings.get'] = async (i) => ({ ...(await base(i)), language: lang })
-  api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: '2026-01-02T00:00:00Z', skills_loaded: 1, proposals: PLAN, errors: [] })
+  api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: '2026-01-02T00:00:00Z', skills_loaded: 1, proposals: plan, errors: [] })
   api.handlers['curate.journal'] = async () => []
   renderApp(api, { screen: 'curate' })
 }
@@ -93,5 +93,49 @@ describe('a memory proposal’s card words its coded reason', () => {
     expect(r['m-stats']).toBe(`5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。 接受后写入 memory/procedural.md。${folder}`)
     expect(r['m-old']).toBe(`Critic 纠正了一次工具调用（1 个任务）。它的建议成为 memory/lessons.md 中的一条教训。${folder}`)
     for (const text of Object.values(r)) expect(text).not.toMatch(/task\(s\)|Accepting|calls/)
+  })
+})
+
+describe('a memory proposal’s card says where it went once decided', () => {
+  // the same proposals as the Curate screen lists them after a decision (status set by review/memory-proposals)
+  const decided: Proposal[] = [
+    { ...PLAN[0]!, status: 'applied' },
+    { ...PLAN[2]!, status: 'applied' },
+    { ...PLAN[3]!, status: 'rejected' },
+    { ...PLAN[1]!, status: 'undone' },
+    { ...memoryProposal('m-oldpref', 'preference', 'preferences', 'Reply in English.', null, ['t6']), status: 'applied' },
+    memoryProposal('m-oldpref2', 'preference', 'preferences', 'Use metric units.', null, ['t7'])
+  ]
+  async function decidedReasons(): Promise<string[]> {
+    const cards = await screen.findAllByTestId('proposal')
+    expect(cards).toHaveLength(decided.length)
+    const entry = (p: Proposal): string => (p.evidence.memory as { entries: string[] }).entries[0]!
+    return decided.map((p) => within(cards.find((c) => c.textContent!.includes(entry(p)))!).getByTestId('proposal-reason').textContent!)
+  }
+
+  it('in English: applied says where it was written, rejected that nothing was, undone (reviewable again) what accepting does', async () => {
+    setup('en', decided)
+    const folder = ` Memory folder: ${WS}`
+    expect(await decidedReasons()).toEqual([
+      `The agent called "web_search", a tool that does not exist, in 2 task(s); it has 3 real tool(s). Added to memory/lessons.md.${folder}`,
+      `The user said so in 1 task(s). Added to memory/preferences.md and to long-term memory.${folder}`,
+      `5 task(s), 20 tool call(s): Bash 8 calls, 38% errors; Read 12 calls. Nothing was written to memory/procedural.md.${folder}`,
+      `An agent (claude-code) asked to add this through MCP add_lesson. Accepting adds it to memory/lessons.md.${folder}`,
+      `The user stated a preference (1 task(s)). Added to memory/preferences.md and to long-term memory.${folder}`,
+      `The user stated a preference (1 task(s)). Accepting adds it to memory/preferences.md and to long-term memory.${folder}`
+    ])
+  })
+
+  it('in Chinese the same', async () => {
+    setup('zh', decided)
+    const folder = ` 记忆文件夹：${WS}`
+    expect(await decidedReasons()).toEqual([
+      `智能体在 2 个任务中调用了不存在的工具“web_search”；它有 3 个真实工具。 已写入 memory/lessons.md。${folder}`,
+      `用户在 1 个任务中这样说过。 已写入 memory/preferences.md，并同步到长期记忆。${folder}`,
+      `5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。 未写入 memory/procedural.md。${folder}`,
+      `智能体（claude-code）通过 MCP add_lesson 请求添加这一条。 接受后写入 memory/lessons.md。${folder}`,
+      `用户说明了一项偏好（1 个任务）。已写入 memory/preferences.md，并同步到长期记忆。${folder}`,
+      `用户说明了一项偏好（1 个任务）。接受后写入 memory/preferences.md，并同步到长期记忆。${folder}`
+    ])
   })
 })

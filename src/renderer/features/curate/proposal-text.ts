@@ -89,9 +89,22 @@ function memoryReason(t: Translate, p: Proposal, lang: Lang): { text: string; qu
   if (coded) {
     // the tool statistics end on their list: closed as a sentence before the next one
     const said = /[.!?。！？]$/.test(coded.text) ? coded.text : `${coded.text}${lang === 'zh' ? '。' : '.'}`
-    return { text: `${said} ${t(source === 'preference' ? 'reason.memory.addsPreference' : 'reason.memory.adds', { file })}${where}`, quote }
+    return { text: `${said} ${memoryWritten(t, p, source, file)}${where}`, quote }
   }
+  // an older plan's preference said where accepting writes it in its own sentence: said by the proposal's state too
+  if (source === 'preference') return { text: `${t('reason.memory.preferenceSaid', { n: tasks })}${lang === 'zh' ? '' : ' '}${memoryWritten(t, p, source, file)}${where}`, quote }
   return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote }
+}
+
+/**
+ * Where a memory proposal's entry goes, by its state: accepting writes it (pending, or undone and reviewable again),
+ * it was written (applied), or nothing was (rejected). A preference also goes to long-term memory.
+ */
+function memoryWritten(t: Translate, p: Proposal, source: string, file: string): string {
+  const pref = source === 'preference'
+  if (p.status === 'applied') return t(pref ? 'reason.memory.addedPreference' : 'reason.memory.added', { file })
+  if (p.status === 'rejected') return t('reason.memory.notAdded', { file })
+  return t(pref ? 'reason.memory.addsPreference' : 'reason.memory.adds', { file })
 }
 
 /**
