@@ -186,10 +186,19 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     expect(r.stderr).toContain('[search] answered by the search daemon')
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).skills.map((s: { skill_id: string }) => s.skill_id)).toEqual([ids.calc])
+    // the daemon recovered, and the command says it as an in-process answer does
+    expect(JSON.parse(r.stdout).recovered).toEqual([rolledBackEntry(lib, 'tx-daemon-1')])
+    expect(r.stderr.split('\n')).toContain(`skillbench query: ${rolledBackEntry(lib, 'tx-daemon-1').message}`)
+
     const text = fs.readFileSync(file, 'utf8')
     expect(text).toMatch(/fetch_count: 1\n/)
     expect(text.replace(/(fetch_count|last_used_at): .*\n/g, '')).toBe(before.replace(/(fetch_count|last_used_at): .*\n/g, ''))
     expectRolledBack(lib, ['tx-daemon-1'])
+    // the next question has nothing to recover: no line, no field
+    const again = cliIn(env, 'query', 'python calculator unit tests', '--top', '1', '--library', lib, '--json')
+    expect(again.stderr).toContain('[search] answered by the search daemon')
+    expect(again.stderr).not.toContain('rolled back')
+    expect(JSON.parse(again.stdout).recovered).toBeUndefined()
   })
 
   it('a recovery that cannot set a change right is said too (review.recover_failed, by code with its nested problem), and a command that then fails keeps `recovered` in its error JSON', async () => {
