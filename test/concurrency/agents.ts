@@ -11,15 +11,32 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { childEnv } from '../helpers/mcp-env'
 
 export const PROJECT = path.resolve(__dirname, '..', '..')
-export const BIN = path.join(PROJECT, 'bin', 'skillbench.cjs')
 const SETTINGS_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-agents-settings-'))
-export const AGENT_ENV: Record<string, string> = childEnv({ SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000' })
+export const AGENT_ENV: Record<string, string> = childEnv({ SKILLBENCH_CONFIG_DIR: SETTINGS_DIR, SKILLBENCH_LOCK_TIMEOUT_MS: '20000', NODE_PATH: path.join(PROJECT, 'node_modules') })
 
-/** What one agent was told. */
+let agentCli: Promise<string> | undefined
+
+/**
+ * The CLI every agent process runs: the sources bundled once per test file (esbuild; dependencies external, as in
+ * the real build, found through NODE_PATH in AGENT_ENV). Without a current build, bin/skillbench.cjs compiles the
+ * TypeScript through tsx at every start: ~1 s more per process under load, and these tests start hundreds (it was
+ * most of many-agents' time). In the run's temporary folder, removed with it.
+ */
+export function agentCliScript(): Promise<string> {
+  agentCli ??= (async () => {
+    const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-agent-cli-')), 'cli.cjs')
+    const { build } = await import('esbuild')
+    await build({ entryPoints: [path.join(__dirname, 'cli-entry.ts')], bundle: true, platform: 'node', format: 'cjs', packages: 'external', target: 'node20', outfile, logLevel: 'silent' })
+    return outfile
+  })()
+  return agentCli
+}
+
 /** One `skillbench` CLI run as an agent runs it: exit code and both streams. */
-export function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = await agentCliScript()
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, [script, ...args], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
@@ -29,6 +46,7 @@ export function cli(args: string[]): Promise<{ code: number; stdout: string; std
   })
 }
 
+/** What one agent was told. */
 export interface AgentLog {
   /** Skill ids returned by each successful query (each was told its use counted). */
   queried: string[][]
@@ -60,7 +78,8 @@ function record(log: AgentLog, op: Op, answer: Answer | null, error: string | nu
 }
 
 /** Runs one CLI call as its own process; resolves with its JSON answer (or the error it printed). */
-export function cliCall(library: string, op: Op, onSpawn?: (pid: number) => void): Promise<{ answer: Answer | null; error: string | null; signal: string | null }> {
+export async function cliCall(library: string, op: Op, onSpawn?: (pid: number) => void): Promise<{ answer: Answer | null; error: string | null; signal: string | null }> {
+  const script = await agentCliScript()
   const args =
     op.kind === 'query'
       ? ['query', op.text, '--top', '2']
@@ -68,7 +87,7 @@ export function cliCall(library: string, op: Op, onSpawn?: (pid: number) => void
         ? ['rate', op.id, String(op.rating)]
         : ['edit', op.id, '--mode', 'append', '--text', op.text]
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args, '--library', library, '--json'], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, [script, ...args, '--library', library, '--json'], { cwd: PROJECT, env: AGENT_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
     if (p.pid) onSpawn?.(p.pid)
     let out = ''
     let err = ''
@@ -96,7 +115,7 @@ export async function runCliAgent(library: string, ops: Op[], log: AgentLog): Pr
 
 /** An MCP agent: one `skillbench mcp` server process for all its operations. */
 export async function startMcpAgent(library: string, extraArgs: string[] = ['--direct-edit']): Promise<{ client: Client; pid: number | null; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--library', library, ...extraArgs], cwd: PROJECT, stderr: 'pipe', env: AGENT_ENV })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [await agentCliScript(), 'mcp', '--library', library, ...extraArgs], cwd: PROJECT, stderr: 'pipe', env: AGENT_ENV })
   const client = new Client({ name: 'sb-concurrency', version: '1.0.0' })
   await client.connect(transport)
   return { client, pid: transport.pid, close: () => client.close() }
