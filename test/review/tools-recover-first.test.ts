@@ -249,6 +249,15 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     expect(fs.readFileSync(joke, 'utf8').replace(/(quality_index|updated_at): .*\n/g, '')).toBe(jokeBefore.replace(/(quality_index|updated_at): .*\n/g, ''))
     expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2'])
 
+    // two calls in flight, one interrupted change: the call whose write recovered says it, the other does not
+    const calcNow = fs.readFileSync(calc, 'utf8')
+    killedMerge(lib, calc, 'tx-mcp-both')
+    const both = await Promise.all([call(client, 'rate_skill', { skill_id: ids.calc, rating: 1 }), call(client, 'rate_skill', { skill_id: ids.joke, rating: 1 })])
+    expect(both.map((a) => a.status)).toEqual(['success', 'success'])
+    expect(both.filter((a) => a.recovered !== undefined).map((a) => a.recovered)).toEqual([[rolledBackEntry(lib, 'tx-mcp-both')]])
+    expect(fs.readFileSync(calc, 'utf8').replace(/(quality_index|updated_at): .*\n/g, '')).toBe(calcNow.replace(/(quality_index|updated_at): .*\n/g, ''))
+    expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2', 'tx-mcp-both'])
+
     // proposal mode writes no skill file, but its "before" must not be a half change (accepting it would conflict)
     const proposing = await mcpServer(lib, [])
     const gitFile = skillFile(lib, ids.git)
@@ -259,6 +268,6 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     const proposal = JSON.parse(fs.readFileSync(path.join(lib, String(proposed.proposal_path)), 'utf8')) as { changes: { before: string }[] }
     expect(proposal.changes[0]!.before).toBe(gitBefore)
     expect(fs.readFileSync(gitFile, 'utf8')).toBe(gitBefore)
-    expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2', 'tx-mcp-3'])
+    expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2', 'tx-mcp-both', 'tx-mcp-3'])
   })
 })
