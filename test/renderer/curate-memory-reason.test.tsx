@@ -86,11 +86,11 @@ describe('a memory proposal’s card words its coded reason', () => {
   it('in Chinese, by code: no English of the reason is left', async () => {
     setup('zh')
     const r = await reasons()
-    const folder = ` 记忆文件夹：${WS}`
-    expect(r['m-tool']).toBe(`智能体在 2 个任务中调用了不存在的工具“web_search”；它有 3 个真实工具。 接受后写入 memory/lessons.md。${folder}`)
-    expect(r['m-agent']).toBe(`智能体（claude-code）通过 MCP add_lesson 请求添加这一条。 接受后写入 memory/lessons.md。${folder}`)
-    expect(r['m-pref']).toBe(`用户在 1 个任务中这样说过。 接受后写入 memory/preferences.md，并同步到长期记忆。${folder}`)
-    expect(r['m-stats']).toBe(`5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。 接受后写入 memory/procedural.md。${folder}`)
+    const folder = `记忆文件夹：${WS}`
+    expect(r['m-tool']).toBe(`智能体在 2 个任务中调用了不存在的工具“web_search”；它有 3 个真实工具。接受后写入 memory/lessons.md。${folder}`)
+    expect(r['m-agent']).toBe(`智能体（claude-code）通过 MCP add_lesson 请求添加这一条。接受后写入 memory/lessons.md。${folder}`)
+    expect(r['m-pref']).toBe(`用户在 1 个任务中这样说过。接受后写入 memory/preferences.md，并同步到长期记忆。${folder}`)
+    expect(r['m-stats']).toBe(`5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。接受后写入 memory/procedural.md。${folder}`)
     expect(r['m-old']).toBe(`Critic 纠正了一次工具调用（1 个任务）。它的建议成为 memory/lessons.md 中的一条教训。${folder}`)
     for (const text of Object.values(r)) expect(text).not.toMatch(/task\(s\)|Accepting|calls/)
   })
@@ -128,12 +128,12 @@ describe('a memory proposal’s card says where it went once decided', () => {
 
   it('in Chinese the same', async () => {
     setup('zh', decided)
-    const folder = ` 记忆文件夹：${WS}`
+    const folder = `记忆文件夹：${WS}`
     expect(await decidedReasons()).toEqual([
-      `智能体在 2 个任务中调用了不存在的工具“web_search”；它有 3 个真实工具。 已写入 memory/lessons.md。${folder}`,
-      `用户在 1 个任务中这样说过。 已写入 memory/preferences.md，并同步到长期记忆。${folder}`,
-      `5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。 未写入 memory/procedural.md。${folder}`,
-      `智能体（claude-code）通过 MCP add_lesson 请求添加这一条。 接受后写入 memory/lessons.md。${folder}`,
+      `智能体在 2 个任务中调用了不存在的工具“web_search”；它有 3 个真实工具。已写入 memory/lessons.md。${folder}`,
+      `用户在 1 个任务中这样说过。已写入 memory/preferences.md，并同步到长期记忆。${folder}`,
+      `5 个任务，20 次工具调用：Bash 调用 8 次，38% 出错；Read 调用 12 次。未写入 memory/procedural.md。${folder}`,
+      `智能体（claude-code）通过 MCP add_lesson 请求添加这一条。接受后写入 memory/lessons.md。${folder}`,
       `用户说明了一项偏好（1 个任务）。已写入 memory/preferences.md，并同步到长期记忆。${folder}`,
       `用户说明了一项偏好（1 个任务）。接受后写入 memory/preferences.md，并同步到长期记忆。${folder}`
     ])

@@ -81,7 +81,9 @@ function memoryReason(t: Translate, p: Proposal, lang: Lang): { text: string; qu
   const source = ['hallucinated_tool', 'critic', 'tool_stats', 'preference', 'agent'].includes(String(m.source)) ? String(m.source) : 'agent'
   const tasks = Array.isArray(p.evidence.tasks) ? p.evidence.tasks.length : (num(p.evidence.task_count) ?? 0)
   const file = `memory/${typeof m.target === 'string' ? m.target : 'lessons'}.md`
-  const where = typeof m.workspace === 'string' ? ` ${t('memory.workspaceOf', { path: m.workspace })}` : ''
+  // Chinese sentences follow each other without a space; English ones after one
+  const gap = lang === 'zh' ? '' : ' '
+  const where = typeof m.workspace === 'string' ? `${gap}${t('memory.workspaceOf', { path: m.workspace })}` : ''
   // the entries themselves, in the language they were written in (the English reason repeats the text above)
   const entries = Array.isArray(m.entries) ? m.entries.filter((e): e is string => typeof e === 'string') : []
   const quote = entries.join('\n') || undefined
@@ -89,10 +91,10 @@ function memoryReason(t: Translate, p: Proposal, lang: Lang): { text: string; qu
   if (coded) {
     // the tool statistics end on their list: closed as a sentence before the next one
     const said = /[.!?。！？]$/.test(coded.text) ? coded.text : `${coded.text}${lang === 'zh' ? '。' : '.'}`
-    return { text: `${said} ${memoryWritten(t, p, source, file)}${where}`, quote }
+    return { text: `${said}${gap}${memoryWritten(t, p, source, file)}${where}`, quote }
   }
   // an older plan's preference said where accepting writes it in its own sentence: said by the proposal's state too
-  if (source === 'preference') return { text: `${t('reason.memory.preferenceSaid', { n: tasks })}${lang === 'zh' ? '' : ' '}${memoryWritten(t, p, source, file)}${where}`, quote }
+  if (source === 'preference') return { text: `${t('reason.memory.preferenceSaid', { n: tasks })}${gap}${memoryWritten(t, p, source, file)}${where}`, quote }
   return { text: t(`reason.memory.${source as 'agent'}`, { n: tasks, file }) + where, quote }
 }
 
