@@ -144,6 +144,46 @@ describe('skillbench gen-commands --watch', () => {
     expect(stderr.all).toMatch(/^Watching /)
   })
 
+  it('loses no change made between the first generation and the watch: it is picked up with no further change', { timeout: 60_000 }, async () => {
+    // in-process, so the change is made synchronously inside the first report's summary line: after the first
+    // generation scanned the library, and (before the fix) before fs.watch was set up
+    const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'watch-gap')
+    const bin = path.join(tempDir('watch-gap-bin'), 'bin')
+    const stdout = new Output()
+    const stderr = new Output()
+    const order: string[] = []
+    const stop = new AbortController()
+    const io: CliIo = {
+      stdout: (t) => {
+        const text = typeof t === 'string' ? t : Buffer.from(t).toString()
+        if (/^4 written, 0 unchanged/.test(text)) fs.writeFileSync(path.join(lib, 'log-analysis', 'scripts', 'in_between.sh'), '#!/bin/sh\n# Made in between.\necho in between\n')
+        order.push(text.split(' ')[0] ?? '')
+        stdout.push(text)
+      },
+      stderr: (t) => {
+        order.push(t.split(' ')[0] ?? '')
+        stderr.push(t)
+      },
+      isTTY: false,
+      cwd: process.cwd(),
+      env: process.env,
+      signal: stop.signal
+    }
+    const said = stdout.next(/wrote {5}skill:log-analysis:in_between\n/, 15_000)
+    const ran = main(['gen-commands', '--library', lib, '--bin', bin, '--watch'], io)
+    try {
+      await said
+      expect(execFileSync(path.join(bin, 'skill:log-analysis:in_between'), { encoding: 'utf8' })).toBe('in between\n')
+    } finally {
+      stop.abort()
+    }
+    expect(await ran).toBe(0)
+    // the lines as before: the first report, then "Watching", then the change's generation
+    expect(order.indexOf('Watching')).toBe(order.indexOf('4') + 1)
+    expect(stdout.all.match(/^\d+ written, /gm)).toEqual(['4 written, ', '1 written, '])
+    expect(stderr.all).toMatch(/^Watching [^\n]*\n$/)
+  })
+
   it('wakes for skill files and scripts, never for its own bin folder inside the library or bookkeeping', () => {
     expect(affectsCommands('log-analysis/scripts/x.py', 'bin')).toBe(true)
     expect(affectsCommands('new-skill', 'bin')).toBe(true)

@@ -21,7 +21,7 @@ export interface WatchCommandsOptions {
   onReport: (report: CommandsReport) => void
   /** A generation that failed (the watch goes on; the next change tries again). */
   onError: (err: Error) => void
-  /** The watch is set up (after the first report): any change from now on regenerates. */
+  /** Said after the first report; the watch is up since before the first generation: any change from now on regenerates. */
   onWatching?: () => void
   debounceMs?: number
 }
@@ -58,26 +58,45 @@ export async function watchCommands(libraryDir: string, binDir: string, opts: Wa
       running = false
     }
   }
-  // The first generation's failure (Windows, an unreadable library) ends the watch: nothing would ever work.
-  opts.onReport(await generateCommands(root, binDir))
-  const bin = await fs.promises.realpath(binDir)
-  const binRel = bin === root || bin.startsWith(root + path.sep) ? path.relative(root, bin).split(path.sep).join('/') : null
+  // The watch starts before the first generation (fs.watch has set up every folder's watch when it returns), so a
+  // change made while it scans, or right after, is never lost: until the bin folder's real path is known (the first
+  // generation makes the folder), notifications are kept, then checked once.
+  let binRel: string | null | undefined // undefined while the first generation runs
+  const early: (string | null)[] = []
   let timer: NodeJS.Timeout | undefined
-  const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
-    if (name !== null && !affectsCommands(String(name), binRel)) return
+  const schedule = (): void => {
     clearTimeout(timer)
     timer = setTimeout(() => void generate(), opts.debounceMs ?? DEBOUNCE_MS)
+  }
+  const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
+    const rel = name === null ? null : String(name)
+    if (binRel === undefined) early.push(rel)
+    else if (rel === null || affectsCommands(rel, binRel)) schedule()
   })
-  // fs.watch has set up every folder's watch when it returns: "watching" is true from here, not from the first report
-  opts.onWatching?.()
-  await new Promise<void>((resolve) => {
+  let broken = false
+  const ended = new Promise<void>((resolve) => {
     watcher.on('error', (err) => {
+      broken = true
       opts.onError(err)
       resolve()
     })
     if (opts.signal.aborted) resolve()
     opts.signal.addEventListener('abort', () => resolve(), { once: true })
   })
+  try {
+    // The first generation's failure (Windows, an unreadable library) ends the watch: nothing would ever work.
+    opts.onReport(await generateCommands(root, binDir))
+    const bin = await fs.promises.realpath(binDir)
+    binRel = bin === root || bin.startsWith(root + path.sep) ? path.relative(root, bin).split(path.sep).join('/') : null
+  } catch (err) {
+    watcher.close()
+    throw err
+  }
+  // a change during the first generation: one more (its own writes to the bin folder are not changes)
+  if (early.some((rel) => rel === null || affectsCommands(rel, binRel as string | null))) schedule()
+  // "watching" means a change from now on is seen: true since before the first generation
+  if (!broken) opts.onWatching?.()
+  await ended
   clearTimeout(timer)
   watcher.close()
   while (running) await new Promise((r) => setTimeout(r, 20))
