@@ -22,6 +22,14 @@ describe('the message table', () => {
     expect(Object.keys(ERRORS_ZH).filter((c) => !Object.hasOwn(MESSAGE_TEMPLATES, c))).toEqual([])
   })
 
+  it('is counted right in docs/ARCHITECTURE.md (the number went stale twice while codes were added)', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '../../docs/ARCHITECTURE.md'), 'utf8')
+    // the table's size, wherever it is given ("707 codes"); a small count of some other codes is not it
+    const said = [...doc.matchAll(/(\d[\d,]*) codes\b/g)].map((m) => Number(m[1]!.replace(/,/g, ''))).filter((n) => n >= 100)
+    expect(said.length, 'ARCHITECTURE.md names the number of codes').toBeGreaterThan(0)
+    for (const n of said) expect(n, 'the count in ARCHITECTURE.md').toBe(CODES.length)
+  })
+
   it('reads every rendered English text back as its own code and params (no two templates overlap)', () => {
     let checked = 0
     for (const code of CODES) {
