@@ -4,7 +4,7 @@
  * one, and work outside any listener tells nobody (the app). A listener that throws does not fail the recovery.
  */
 import { describe, expect, it } from 'vitest'
-import { hearRecoveries, recoveredEntry, tellRecovery } from '../../src/main/review/recovery-notices'
+import { hearRecoveries, recoveredEntry, recoveryCollector, tellRecovery } from '../../src/main/review/recovery-notices'
 import { codedLine, type CodedLine } from '../../src/shared/error-codes'
 
 const line = (id: string): CodedLine => codedLine('review.recover_rolled_back', { id, proposal: `p-${id}` })
@@ -43,6 +43,23 @@ describe('recovery notices', () => {
     )
     expect([outer, inner]).toEqual([['o-1', 'o-2'], ['i-1']])
     expect(() => hearRecoveries(() => { throw new Error('listener broke') }, () => tellRecovery([line('x')]))).not.toThrow()
+  })
+
+  it('a collector keeps its own work\'s lines as entries, in order, and passes each on as heard', async () => {
+    const saidA: string[] = []
+    const a = recoveryCollector((l) => saidA.push(l.message))
+    const b = recoveryCollector()
+    await Promise.all([
+      a.run(async () => {
+        await tick(3)
+        tellRecovery([line('a-1'), line('a-2')])
+      }),
+      b.run(async () => tellRecovery([line('b-1')]))
+    ])
+    tellRecovery([line('nobody')])
+    expect(a.entries).toEqual([recoveredEntry(line('a-1')), recoveredEntry(line('a-2'))])
+    expect(saidA).toEqual([line('a-1').message, line('a-2').message])
+    expect(b.entries.map((e) => e.params.id)).toEqual(['b-1'])
   })
 
   it('an entry is the line by code: {code, params, message}', () => {

@@ -2,9 +2,8 @@ import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
-import type { CodedLine } from '../../shared/error-codes'
 import { codedFieldsFor } from '../tools/coded-result'
-import { hearRecoveries, recoveredEntry, type RecoveredEntry } from '../review/recovery-notices'
+import { recoveryCollector } from '../review/recovery-notices'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -55,16 +54,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   // What recovery did during the command (a change a crash interrupted, rolled back or not): said on stderr as it
   // happens, in the words the app's banner uses, and with --json kept for the answer's `recovered`.
   const json = rest.includes('--json')
-  const recovered: RecoveredEntry[] = []
-  const runIo: CliIo = json ? { ...io, recovered } : io
-  const hear = (lines: readonly CodedLine[]): void => {
-    for (const line of lines) {
-      io.stderr(`skillbench ${name}: ${line.message}\n`)
-      if (json) recovered.push(recoveredEntry(line))
-    }
-  }
+  const heard = recoveryCollector((line) => io.stderr(`skillbench ${name}: ${line.message}\n`))
+  const runIo: CliIo = json ? { ...io, recovered: heard.entries } : io
   try {
-    return await hearRecoveries(hear, () => command.run(rest, runIo))
+    return await heard.run(() => command.run(rest, runIo))
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`skillbench ${name}: ${err.message}\n`)

@@ -21,7 +21,7 @@ import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type DaemonRequest 
 import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
 import { withRecovered } from './common'
-import { hearRecoveries, recoveredEntry, type RecoveredEntry } from '../review/recovery-notices'
+import { recoveryCollector } from '../review/recovery-notices'
 
 /** How long a connection may take to send its question. */
 const REQUEST_TIMEOUT_MS = 10_000
@@ -209,10 +209,10 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
       const tools = await services.tools({ index, via: req.via, foldUses: req.via === 'mcp' ? 'soon' : 'now' })
       // what recovery did for this question (its uses' write finished a change a crash interrupted) is the asking
       // command's to say, as when it answers in process: its stderr lines and --json's `recovered`
-      const recovered: RecoveredEntry[] = []
-      const result = await hearRecoveries((lines) => void recovered.push(...lines.map(recoveredEntry)), () => tools.query_skill(req.text, { top: req.top, touch: req.touch }))
-      const out = queryOutput(withRecovered({ recovered }, result), req.json)
-      return answered({ ...out, stderr: recovered.map((r) => `skillbench query: ${r.message}\n`).join('') + out.stderr })
+      const heard = recoveryCollector()
+      const result = await heard.run(() => tools.query_skill(req.text, { top: req.top, touch: req.touch }))
+      const out = queryOutput(withRecovered({ recovered: heard.entries }, result), req.json)
+      return answered({ ...out, stderr: heard.entries.map((r) => `skillbench query: ${r.message}\n`).join('') + out.stderr })
     } catch (err) {
       // The library may be gone or unreadable: the client answers in process and reports it the usual way.
       return refuse('failed', (err as Error).message.split('\n')[0])

@@ -8,8 +8,7 @@ import type { QueryResult, ToolResult } from '../../shared/types'
 import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
 import { codedFieldsFor, withMessageCode } from '../tools/coded-result'
-import { hearRecoveries, recoveredEntry, type RecoveredEntry } from '../review/recovery-notices'
-import type { CodedLine } from '../../shared/error-codes'
+import { recoveryCollector, type RecoveredEntry } from '../review/recovery-notices'
 
 export interface ToolAnswerOptions {
   store: ToolStore
@@ -115,14 +114,8 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
 
   return async (name, args, clientName) => {
     // what recovery did inside this call (a change a crash interrupted, finished before the tool wrote): in its answer
-    const recovered: RecoveredEntry[] = []
-    const hear = (lines: readonly CodedLine[]): void => {
-      for (const line of lines) {
-        log(`${name}: ${line.message}`)
-        recovered.push(recoveredEntry(line))
-      }
-    }
-    return hearRecoveries(hear, () => answerCall(name, args, clientName)).then((r) => (recovered.length > 0 ? withRecoveredAnswer(r, recovered) : r))
+    const heard = recoveryCollector((line) => log(`${name}: ${line.message}`))
+    return heard.run(() => answerCall(name, args, clientName)).then((r) => (heard.entries.length > 0 ? withRecoveredAnswer(r, heard.entries) : r))
   }
 
   async function answerCall(name: SkillToolName, args: Record<string, unknown>, clientName: string | undefined): Promise<CallToolResult> {

@@ -41,3 +41,23 @@ export interface RecoveredEntry {
 export function recoveredEntry(line: CodedLine): RecoveredEntry {
   return { code: line.messageCode, params: line.params, message: line.message }
 }
+
+/** What a host keeps of the recoveries in one piece of work (a CLI command, an MCP call, a daemon's answer). */
+export interface RecoveryCollector {
+  /** Every line heard so far, as `recovered` carries them. */
+  readonly entries: RecoveredEntry[]
+  /** Runs `work` hearing its recoveries (hearRecoveries). */
+  run<T>(work: () => T): T
+}
+
+/** Collects what recovery did in the work `run` is given; each line also goes to `onLine` as it is heard (stderr, a log). */
+export function recoveryCollector(onLine?: (line: CodedLine) => void): RecoveryCollector {
+  const entries: RecoveredEntry[] = []
+  const listener: RecoveryListener = (lines) => {
+    for (const line of lines) {
+      onLine?.(line)
+      entries.push(recoveredEntry(line))
+    }
+  }
+  return { entries, run: (work) => hearRecoveries(listener, work) }
+}
