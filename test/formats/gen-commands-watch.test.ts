@@ -55,6 +55,28 @@ class Output {
   }
 }
 
+
+/**
+ * An in-process CLI io for `gen-commands --watch`, stopped by `stop`: every write is kept in `stdout` / `stderr`
+ * after `onStdout` / `onStderr` saw it (a test makes its change at an exact line there).
+ */
+function watchIo(stop: AbortController, stdout: Output, stderr: Output, on: { onStdout?: (text: string) => void; onStderr?: (text: string) => void } = {}): CliIo {
+  return {
+    stdout: (t) => {
+      const text = typeof t === 'string' ? t : Buffer.from(t).toString()
+      on.onStdout?.(text)
+      stdout.push(text)
+    },
+    stderr: (t) => {
+      on.onStderr?.(t)
+      stderr.push(t)
+    },
+    isTTY: false,
+    cwd: process.cwd(),
+    env: process.env,
+    signal: stop.signal
+  }
+}
 describe('skillbench gen-commands --watch', () => {
   it('regenerates the wrappers when a script is added, changed or removed, and for a new skill folder', { timeout: 120_000 }, async () => {
     const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'watch')
@@ -121,17 +143,11 @@ describe('skillbench gen-commands --watch', () => {
     const stdout = new Output()
     const stderr = new Output()
     const stop = new AbortController()
-    const io: CliIo = {
-      stdout: (t) => stdout.push(typeof t === 'string' ? t : Buffer.from(t).toString()),
-      stderr: (t) => {
+    const io = watchIo(stop, stdout, stderr, {
+      onStderr: (t) => {
         if (t.startsWith('Watching ')) fs.writeFileSync(path.join(lib, 'log-analysis', 'scripts', 'at_once.sh'), '#!/bin/sh\n# Made at once.\necho at once\n')
-        stderr.push(t)
-      },
-      isTTY: false,
-      cwd: process.cwd(),
-      env: process.env,
-      signal: stop.signal
-    }
+      }
+    })
     const said = stdout.next(/wrote {5}skill:log-analysis:at_once\n/, 15_000)
     const ran = main(['gen-commands', '--library', lib, '--bin', bin, '--watch'], io)
     try {
@@ -153,22 +169,13 @@ describe('skillbench gen-commands --watch', () => {
     const stderr = new Output()
     const order: string[] = []
     const stop = new AbortController()
-    const io: CliIo = {
-      stdout: (t) => {
-        const text = typeof t === 'string' ? t : Buffer.from(t).toString()
+    const io = watchIo(stop, stdout, stderr, {
+      onStdout: (text) => {
         if (/^4 written, 0 unchanged/.test(text)) fs.writeFileSync(path.join(lib, 'log-analysis', 'scripts', 'in_between.sh'), '#!/bin/sh\n# Made in between.\necho in between\n')
         order.push(text.split(' ')[0] ?? '')
-        stdout.push(text)
       },
-      stderr: (t) => {
-        order.push(t.split(' ')[0] ?? '')
-        stderr.push(t)
-      },
-      isTTY: false,
-      cwd: process.cwd(),
-      env: process.env,
-      signal: stop.signal
-    }
+      onStderr: (t) => order.push(t.split(' ')[0] ?? '')
+    })
     const said = stdout.next(/wrote {5}skill:log-analysis:in_between\n/, 15_000)
     const ran = main(['gen-commands', '--library', lib, '--bin', bin, '--watch'], io)
     try {
