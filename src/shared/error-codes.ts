@@ -337,7 +337,6 @@ export const MESSAGE_TEMPLATES = {
   'format.symlink_target': 'refusing to follow a symbolic link: {path}',
   'format.not_skill_name_any': 'not a skill file name: {name} (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)',
   'format.not_skill_name_here': 'not a skill file name (SKILL.md, skill_*.md, *_config.yaml or a learned-skill .yaml)',
-  'format.not_skill_name': 'not a skill file name: {name}',
   'format.not_mapping': '{what}: the YAML is not a mapping of keys to values',
   // why gen-commands makes no command of a script (commands-gen.ts: report.skipped[], the words as before, the code beside them)
   'commands.not_regular': 'not a regular file of at most {mb} MB',
@@ -346,8 +345,6 @@ export const MESSAGE_TEMPLATES = {
   'commands.not_ours': '{command} already exists in {bin} and was not made by skillbench: left alone',
   'format.windows_commands': "skill commands use ':' in file names and sh wrappers, which Windows does not support; run this on Linux or macOS (or WSL)",
   'format.not_regular': 'not a regular file (symbolic links are not followed): {path}',
-  'format.changed_since_read': '{name} changed on disk since it was read: reload it before editing',
-  'format.changed_while_editing': '{name} changed on disk while it was being edited: nothing written',
   'format.yaml_invalid': '{what} is not valid YAML: {problem}',
   'format.file_too_large': 'file is larger than {bytes} bytes',
   'format.not_a_skill': 'not a skill: a learned skill needs trigger_pattern or steps, a MAS config needs use_guide',

@@ -93,3 +93,18 @@ export function circles(graph: ReadonlyMap<string, readonly string[]>): string[]
   }
   return found
 }
+
+/** The files of the graph no entry reaches through imports, sorted. */
+export function unreachable(graph: ReadonlyMap<string, readonly string[]>, entries: readonly string[]): string[] {
+  const seen = new Set(entries)
+  const todo = [...entries]
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    for (const to of graph.get(file) ?? []) {
+      if (!seen.has(to)) {
+        seen.add(to)
+        todo.push(to)
+      }
+    }
+  }
+  return [...graph.keys()].filter((f) => !seen.has(f)).sort()
+}

@@ -1,6 +1,6 @@
 /**
  * The formats' errors carry a code (FormatError: messageCode + params beside the English message): malformed files
- * on disk read through `validate`, the tree loader and the editor come back by code, in the same words, and in Chinese.
+ * on disk read through `validate` and the tree loader come back by code, in the same words, and in Chinese.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -10,7 +10,6 @@ import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { FormatError } from '../../src/main/formats/model'
 import { loadSkillTree } from '../../src/main/formats/tree'
 import { validatePath } from '../../src/main/formats/validate'
-import { editSkillFile } from '../../src/main/formats/edit'
 import { tempDir } from '../store/helpers'
 import { thrownAs } from '../helpers/thrown'
 
@@ -59,16 +58,5 @@ describe('FormatError by code', () => {
     const missing = await thrown(() => validatePath(path.join(dir, 'nothing.yaml')))
     expect(missing.messageCode).toBe('format.no_such_target')
     expect(missing.message).toBe(`no such file or folder: ${path.join(dir, 'nothing.yaml')}`)
-  })
-
-  it('the editor refuses a changed or undecodable file by code', async () => {
-    const dir = library({ 'skill_1.md': "---\nskill_id: '1'\ntitle: one\n---\n\nbody\n" })
-    const file = path.join(dir, 'skill_1.md')
-    const changed = await thrown(() => editSkillFile(file, { body: 'new' } as never, 'not-the-hash'))
-    expect(changed).toMatchObject({ messageCode: 'format.changed_since_read', params: { name: 'skill_1.md' }, message: 'skill_1.md changed on disk since it was read: reload it before editing' })
-    fs.writeFileSync(file, Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0x0a]))
-    const utf8 = await thrown(() => editSkillFile(file, { body: 'new' } as never))
-    expect(utf8).toMatchObject({ messageCode: 'parse.not_utf8', message: 'not valid UTF-8: the file is left untouched and will not be rewritten' })
-    expect(translateMessage(utf8, utf8.message, 'zh')).toBe('不是有效的 UTF-8：文件保持原样，不会被改写')
   })
 })

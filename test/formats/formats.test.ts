@@ -232,28 +232,3 @@ describe('listMasConfigs', () => {
     expect(r.availableSkillsText.split('\n').slice(1, 3)).toEqual(['- planning: 将任务拆解为有序的步骤计划', "- reflection: Review the last step's result and record lessons in persistent memory"])
   })
 })
-
-describe('editing a skill in its own format', () => {
-  it('changes only what was asked, keeps unknown keys and refuses a stale base hash', async () => {
-    const { editSkillFile, hashText } = await import('../../src/main/formats/edit')
-    const { copyToTemp } = await import('./helpers')
-    const dir = copyToTemp(path.join(FIXTURES, 'mas'), 'edit')
-    const file = path.join(dir, 'reflection_config.yaml')
-    const base = hashText(fs.readFileSync(file))
-    const r = await editSkillFile(file, { description: 'Review and learn' }, base)
-    const after = parseMasConfig(fs.readFileSync(file, 'utf8'))
-    expect(after.data).toEqual({
-      use_guide: { skill_name: 'reflection', description: 'Review and learn' },
-      use_prompt: { skill_name: 'reflection', skill_prompt: 'Reflect on what went well and what failed in the previous step.', return_format: '<reflection>...</reflection>', temperature: 0.2 }
-    })
-    expect(r.hash).toBe(hashText(fs.readFileSync(file)))
-    await expect(editSkillFile(file, { description: 'again' }, base)).rejects.toThrow(/changed on disk since it was read/)
-    expect(parseMasConfig(fs.readFileSync(file, 'utf8')).data).toEqual(after.data)
-    const learned = copyToTemp(path.join(FIXTURES, 'learned'), 'edit-learned')
-    await editSkillFile(path.join(learned, 'user_auth_flow.yaml'), { trigger_pattern: 'login|登录' })
-    const l = parseLearnedYaml(fs.readFileSync(path.join(learned, 'user_auth_flow.yaml'), 'utf8'))
-    expect(l.data.trigger_pattern).toBe('login|登录')
-    expect(l.data.skillbench).toBeUndefined() // the rendered body follows the edit: no stale carrier
-    expect(l.data.steps).toEqual(parseLearnedYaml(read('learned', 'user_auth_flow.yaml')).data.steps)
-  })
-})
