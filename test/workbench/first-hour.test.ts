@@ -92,6 +92,22 @@ describe('what an empty or unusual root is told', () => {
     fs.writeFileSync(path.join(library, 'skill_x.md'), '---\nskill_id: "1"\ntitle: x\n---\n')
     expect(await problemOf(library)).toBe('library')
 
+    // a folder of downloaded skill repositories: skills at a repository's top or under its skills/ folder
+    const collections = tempDir('collections')
+    const skillMd = (dir: string): void => {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${path.basename(dir)}\ndescription: d\n---\nbody\n`)
+    }
+    fs.mkdirSync(path.join(collections, 'acme_skills', '.git'), { recursive: true })
+    skillMd(path.join(collections, 'acme_skills', 'skills', 'pdf-tools'))
+    skillMd(path.join(collections, 'acme_skills', 'skills', 'brainstorming'))
+    skillMd(path.join(collections, 'team-skills', 'canvas-design'))
+    expect(await problemOf(collections)).toBe('library')
+    // and its one-click fix opens every skill of it
+    await b.call('libraries.open', { path: fs.realpathSync(collections) })
+    const listed = await b.call<{ skills: { title: string }[] }>('skills.list', { library: fs.realpathSync(collections) })
+    expect(listed.skills.map((s) => s.title).sort()).toEqual(['brainstorming', 'canvas-design', 'pdf-tools'])
+
     const task = path.join(tempDir('task'), 'output_20260101_120000')
     fs.mkdirSync(path.join(task, 'logs'), { recursive: true })
     fs.writeFileSync(path.join(task, 'logs', 'manager.out'), 'Received user requirement: hi\n')

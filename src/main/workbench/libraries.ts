@@ -54,7 +54,7 @@ export async function discoverUsers(root: string): Promise<{ users: string[]; ta
 }
 
 /**
- * What is wrong with a data root that yields no users or tasks, judged from its first two levels: missing,
+ * What is wrong with a data root that yields no users or tasks, judged from its first levels: missing,
  * empty, a skill library or a single task folder given instead of the root, a folder of agent sessions, or
  * simply nothing in the AGIAgent layout. Undefined when the root has users or tasks.
  */
@@ -71,9 +71,27 @@ export async function diagnoseRoot(root: string, found: { users: string[]; taskC
   return 'no-tasks'
 }
 
+/** How deep below a root a SKILL.md still makes it a library: `<collection>/skills/<skill>/SKILL.md`, as downloaded. */
+const SKILL_MD_DEPTH = 3
+/** Folders read at most while looking (breadth first), so a large unrelated folder costs little. */
+const SKILL_MD_READS = 300
+
+/**
+ * A SKILL.md in a folder below the root: one skill per folder, or a folder of collections (git clones of skill
+ * repositories, each with its skills at the top or under `skills/`) — the library reads SKILL.md files at any depth.
+ */
 async function hasSkillMdChild(root: string, entries: { name: string; dir: boolean }[]): Promise<boolean> {
-  for (const e of entries.filter((x) => x.dir).slice(0, 50)) {
-    if ((await readDirNames(path.join(root, e.name))).some((x) => !x.dir && x.name === 'SKILL.md')) return true
+  let level = entries.filter((x) => x.dir && !x.name.startsWith('.')).map((x) => path.join(root, x.name))
+  let reads = 0
+  for (let depth = 1; depth <= SKILL_MD_DEPTH && level.length > 0; depth++) {
+    const next: string[] = []
+    for (const dir of level) {
+      if (++reads > SKILL_MD_READS) return false
+      const inner = await readDirNames(dir)
+      if (inner.some((x) => !x.dir && x.name === 'SKILL.md')) return true
+      for (const x of inner) if (x.dir && !x.name.startsWith('.') && x.name !== 'node_modules') next.push(path.join(dir, x.name))
+    }
+    level = next
   }
   return false
 }
