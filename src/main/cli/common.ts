@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { RecoveredEntry } from '../review/recovery-notices'
+import { argProblem, joinDashValues } from './arg-words'
 
 /** Bad usage: exit code 2 with a one-line message. */
 export class UsageError extends Error {
@@ -44,16 +45,19 @@ export const LIBRARY_OPTIONS = {
   json: { type: 'boolean', default: false }
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-/** Parses argv strictly; unknown flags become a UsageError. */
+/**
+ * Parses argv strictly; unknown flags become a UsageError that names the option meant. A value that starts with a
+ * dash (`--text "- a bullet"`) is taken as the value when it is no option of the command.
+ */
 export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
   argv: string[],
   options: O,
   allowPositionals = true
 ): ReturnType<typeof parseArgs<{ options: O; allowPositionals: boolean; strict: true; args: string[] }>> {
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true })
+    return parseArgs({ args: joinDashValues(argv, options), options, allowPositionals, strict: true })
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments')
+    throw new UsageError(argProblem(err, options))
   }
 }
 

@@ -1,5 +1,6 @@
 import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
+import { closestName } from './arg-words'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
 import { codedFieldsFor } from '../tools/coded-result'
@@ -43,7 +44,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!entry) {
-    io.stderr(`skillbench: unknown command '${name}' (see skillbench --help)\n`)
+    const meant = closestName(name, Object.keys(COMMANDS))
+    io.stderr(`skillbench: unknown command '${name}'${meant ? `: did you mean ${meant}?` : ''} (see skillbench --help)\n`)
     return 2
   }
   const { command } = await entry.load()

@@ -1,0 +1,75 @@
+/**
+ * What a person typed on the command line, read kindly (pure): a value that starts with a dash, the name they
+ * probably meant, and node:util parseArgs's problems in one line that says what to type instead.
+ */
+
+type OptionSpecs = Readonly<Record<string, { type: 'string' | 'boolean' }>>
+
+/** Edits (insert, delete, replace, swap of neighbours) between two short words. */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)])
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = best
+    }
+  }
+  return d[a.length]![b.length]!
+}
+
+/** The one known name closest to `word` (a typo: at most 2 edits, fewer for short words, or a prefix), else undefined. */
+export function closestName(word: string, names: readonly string[]): string | undefined {
+  const limit = word.length <= 4 ? 1 : 2
+  let best: { name: string; d: number } | undefined
+  for (const name of names) {
+    const d = name.startsWith(word) && word.length >= 3 ? 0.5 : editDistance(word.toLowerCase(), name)
+    if (d <= limit && (!best || d < best.d)) best = { name, d }
+  }
+  return best?.name
+}
+
+/**
+ * `--text "- a bullet"` and `--top -1`: a value that starts with a dash but is not an option of this command is taken
+ * as the option's value (`--text=- a bullet`), where parseArgs alone refuses it as ambiguous. A following `--name` word
+ * stays an option (a value that was forgotten is still reported).
+ */
+export function joinDashValues(argv: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
+    const next = argv[i + 1]
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined
+    if (name && Object.hasOwn(options, name) && options[name]!.type === 'string' && next !== undefined && next.startsWith('-') && !/^--[A-Za-z]/.test(next) && next !== '--') {
+      out.push(`${arg}=${next}`)
+      i++
+      continue
+    }
+    out.push(arg)
+  }
+  return out
+}
+
+/** parseArgs's error as one line for `skillbench <command>: …`, naming the option meant for a typo. */
+export function argProblem(err: unknown, options: OptionSpecs): string {
+  const e = err as { code?: string; message?: string }
+  const message = e.message ?? String(err)
+  const flag = /Option '(--?[^' ]+)/.exec(message)?.[1] ?? /Unknown option '([^']+)'/.exec(message)?.[1]
+  const names = Object.keys(options)
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const meant = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, names) : undefined
+    const known = names.map((n) => `--${n}`).join(', ')
+    return meant ? `unknown option ${flag}: did you mean --${meant}? (see --help)` : `unknown option ${flag} (this command's options: ${known})`
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (/ambiguous|argument missing/.test(message)) return `${flag} needs a value (for a value that starts with "--", write ${flag}=VALUE)`
+    if (/does not take an argument/.test(message)) return `${flag} takes no value`
+  }
+  return message.split('\n')[0] ?? 'bad arguments'
+}

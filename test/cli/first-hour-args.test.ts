@@ -1,0 +1,78 @@
+/**
+ * What a newcomer types in the first hour, read kindly: a value that starts with a dash (a Markdown bullet), a
+ * typo in an option or a command name. On a copy of the fixture library, through the CLI's own entry.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { CliIo } from '../../src/main/cli/common'
+import { main } from '../../src/main/cli/index'
+import { closestName, joinDashValues } from '../../src/main/cli/arg-words'
+import { copyTree, FIXTURE_LIBRARY } from '../store/helpers'
+
+let dir: string
+
+beforeEach(() => {
+  dir = copyTree(FIXTURE_LIBRARY)
+})
+
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: dir, env: {}, signal: new AbortController().signal }
+  const code = await main(argv, io)
+  return { code, stdout, stderr }
+}
+
+const fileOf = (id: string): string => {
+  const name = fs.readdirSync(dir).find((f) => f.endsWith('.md') && fs.readFileSync(path.join(dir, f), 'utf8').includes(`skill_id: '${id}'`))
+  return path.join(dir, name ?? `no file for ${id}`)
+}
+
+describe('a value that starts with a dash', () => {
+  it('edit --text "- a bullet" appends the bullet (parseArgs alone refused it as ambiguous)', async () => {
+    const file = fileOf('1768616001')
+    const r = await run('edit', '1768616001', '--mode', 'append', '--text', '- check the divisor first', '--library', dir)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(fs.readFileSync(file, 'utf8').trimEnd().endsWith('- check the divisor first')).toBe(true)
+  })
+
+  it('a forgotten value is still bad usage, saying how to give one that starts with dashes', async () => {
+    const before = fs.readFileSync(fileOf('1768616001'), 'utf8')
+    const r = await run('edit', '1768616001', '--mode', 'append', '--text', '--library', dir)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe('skillbench edit: --text needs a value (for a value that starts with "--", write --text=VALUE)\n')
+    expect(fs.readFileSync(fileOf('1768616001'), 'utf8')).toBe(before)
+  })
+
+  it('joinDashValues joins only string options of the command, and stops at --', () => {
+    const opts = { text: { type: 'string' }, json: { type: 'boolean' }, top: { type: 'string' } } as const
+    expect(joinDashValues(['--text', '- a', '--top', '-1', '--json'], opts)).toEqual(['--text=- a', '--top=-1', '--json'])
+    expect(joinDashValues(['--json', '-x', '--text', '--json', '--', '--text', '-y'], opts)).toEqual(['--json', '-x', '--text', '--json', '--', '--text', '-y'])
+  })
+})
+
+describe('typos', () => {
+  it('an option typo names the option meant; an unknown one lists the options', async () => {
+    const typo = await run('list', '--libary', dir)
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toBe('skillbench list: unknown option --libary: did you mean --library? (see --help)\n')
+    const unknown = await run('list', '--colour', '--library', dir)
+    expect(unknown.stderr).toBe("skillbench list: unknown option --colour (this command's options: --library, --root-dir, --user, --json, --legacy, --no-server)\n")
+    expect((await run('list', '--json=yes', '--library', dir)).stderr).toBe('skillbench list: --json takes no value\n')
+  })
+
+  it('a command typo names the command meant', async () => {
+    const r = await run('lst', '--library', dir)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe("skillbench: unknown command 'lst': did you mean list? (see skillbench --help)\n")
+    expect((await run('frobnicate')).stderr).toBe("skillbench: unknown command 'frobnicate' (see skillbench --help)\n")
+    expect(closestName('qurey', ['query', 'rate', 'reject'])).toBe('query')
+    expect(closestName('x', ['query', 'rate'])).toBeUndefined()
+  })
+})
