@@ -270,4 +270,44 @@ describe('the agents\' skill tools finish an interrupted change before they writ
     expect(fs.readFileSync(gitFile, 'utf8')).toBe(gitBefore)
     expectRolledBack(lib, ['tx-mcp-1', 'tx-mcp-2', 'tx-mcp-both', 'tx-mcp-3'])
   })
+
+  it('the MCP memory tools (a real process) run no recovery and say none: they leave an interrupted change to the next skill write, which says it', async () => {
+    const { dir: lib, ids } = await library()
+    const calc = skillFile(lib, ids.calc)
+    killedMerge(lib, calc, 'tx-mem-1')
+    const half = fs.readFileSync(calc, 'utf8')
+    const intent = path.join(lib, '.skillbench', 'tx', 'tx-mem-1.json')
+    const ws = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sb-recover-memory-'))
+    dirs.push(ws)
+    /** Nothing was recovered: the intent waits, the skill holds the half change, no log, no answer says otherwise. */
+    const untouched = (answer: Record<string, unknown>): void => {
+      expect(answer).not.toHaveProperty('recovered')
+      expect(fs.existsSync(intent)).toBe(true)
+      expect(fs.readFileSync(calc, 'utf8')).toBe(half)
+      expect(recoveryLog(lib)).toEqual([])
+    }
+
+    // proposal mode (the default): the proposal goes into the plan, which no transaction's rollback touches
+    const proposing = await mcpServer(lib, ['--memory', ws])
+    const lesson = await call(proposing, 'add_lesson', { lesson: 'Only use the registered tools.' })
+    expect(lesson).toMatchObject({ status: 'success', pending: true, message_code: 'tool.memory_proposed' })
+    untouched(lesson)
+    const preference = await call(proposing, 'record_preference', { preference: 'answer briefly' })
+    expect(preference).toMatchObject({ status: 'success', pending: true })
+    untouched(preference)
+
+    // written at once: the memory folder, outside the library
+    const direct = await mcpServer(lib, ['--memory', ws, '--direct-edit'])
+    const added = await call(direct, 'add_lesson', { lesson: 'Check float rounding.' })
+    expect(added).toMatchObject({ status: 'success', added: true, message_code: 'tool.memory_added' })
+    untouched(added)
+    expect(fs.readFileSync(path.join(ws, 'memory', 'lessons.md'), 'utf8')).toContain('- Check float rounding.')
+
+    // the server's next skill write recovers first and says so; the two memory proposals are still in the plan
+    const rated = await call(direct, 'rate_skill', { skill_id: ids.calc, rating: 1 })
+    expect(rated).toMatchObject({ status: 'success', recovered: [rolledBackEntry(lib, 'tx-mem-1')] })
+    expectRolledBack(lib, ['tx-mem-1'])
+    const plan = JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'plan.json'), 'utf8')) as { proposals: { id: string }[] }
+    expect(plan.proposals.map((p) => p.id).sort()).toEqual([lesson.proposal_id, preference.proposal_id].sort())
+  })
 })

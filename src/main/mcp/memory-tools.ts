@@ -83,7 +83,15 @@ function told(status: MemoryToolResult['status'], c: CodedText): MemoryToolResul
 
 const LIMITS: Record<MemoryTarget, number> = { lessons: 500, preferences: 300, procedural: 300 }
 
-/** Answers add_lesson / record_preference calls. */
+/**
+ * Answers add_lesson / record_preference calls. They hear no recovery (no `recovered`, unlike the skill tools'
+ * answers, tool-answers.ts) because none can run in them: recovery is recoverTransactions or recoverDeploy, called
+ * by a store write (LibraryOptions.recover), accept / undo / restore, curate, sync and deploy; these calls reach none
+ * of them. They write the memory folder (memory lock) and the plan (withLibraryLock, no store), which no transaction
+ * touches (its ops refuse bookkeeping paths: review.bookkeeping_path), so an interrupted change need not be finished
+ * first. Pinned by test/review/tools-recover-first. Should one ever reach a store write, run the call in
+ * recoveryCollector as createToolAnswerer does.
+ */
 export function createMemoryToolAnswerer(opts: MemoryToolOptions): (name: MemoryToolName, args: Record<string, unknown>, clientName?: string) => Promise<CallToolResult> {
   const log = opts.log ?? (() => undefined)
   return async (name, args, clientName) => {
