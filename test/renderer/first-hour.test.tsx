@@ -142,15 +142,22 @@ describe('the first screen says what to do next', () => {
     expect(screen.queryByText(/Add a data root in Settings/)).toBeNull()
   })
 
-  it('offers the fix for a library given as a root', async () => {
+  it('offers the fix for a library given as a root, shows its skills, and the Overview no longer calls it a problem', async () => {
+    let opened: LibraryInfo[] = []
     const { api } = bench((api) => {
-      api.handlers['libraries.list'] = async () => []
+      api.handlers['libraries.list'] = async () => opened
       api.handlers['roots.list'] = async () => [root('/srv/skills', { users: [], taskCount: 0, problem: 'library' })]
-      api.handlers['libraries.open'] = async ({ path }) => [{ path, label: 'skills', origin: 'opened', exists: true }]
+      api.handlers['libraries.open'] = async ({ path }) => (opened = [{ path, label: 'skills', origin: 'opened', exists: true }])
+      api.handlers['overview.get'] = async () => overviewData({ tasks: 0, reflectedTasks: 0 })
     })
     renderApp(api)
     fireEvent.click(await screen.findByTestId('root-problem-fix'))
     await waitFor(() => expect(api.callsOf('libraries.open')).toEqual([{ path: '/srv/skills' }]))
+    expect(await screen.findByTestId('screen-skills')).toBeTruthy()
+    fireEvent.click(screen.getByTestId('nav-overview'))
+    expect(await screen.findByTestId('overview-counts')).toBeTruthy()
+    // the root still has no tasks, but what the notice offered is done: it does not ask again
+    expect(screen.queryByTestId('root-problem')).toBeNull()
   })
 
   it('links the unreadable-files count to the file, opened as text with its error on its line', async () => {

@@ -36,6 +36,8 @@ export function RootProblemNotice(props: { root: DataRootInfo }): React.JSX.Elem
       if (root.problem === 'library') {
         await api.call('libraries.open', { path: root.path })
         setLibrary(root.path)
+        // its skills are the answer to the click (the notice itself stays true of the root on Workspaces and Reflect)
+        navigate({ screen: 'skills' })
       } else if (root.problem === 'task-folder') {
         const list = await api.call('roots.add', { path: parentOf(root.path) })
         const added = list.find((r) => r.path === parentOf(root.path)) ?? list[list.length - 1]

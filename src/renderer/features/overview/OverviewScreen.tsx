@@ -62,7 +62,8 @@ export function OverviewScreen(): React.JSX.Element {
   const data = overview.data
   const info = libraries.data?.find((l) => l.path === library)
   const root = roots.data?.find((r) => r.path === info?.root)
-  const problemRoots = (roots.data ?? []).filter((r) => r.problem && !(libraries.data ?? []).some((l) => l.root === r.path))
+  // a root's problem is shown until it is solved: it has a library, or (a folder of skills) it was opened as one
+  const problemRoots = (roots.data ?? []).filter((r) => r.problem && !(libraries.data ?? []).some((l) => l.root === r.path || (r.problem === 'library' && l.path === r.path)))
   const openErrors = (): void => {
     if (!library || !data) return
     if (data.errorFiles.length === 1) navigate({ screen: 'file', library, path: data.errorFiles[0]!.path })
