@@ -21,6 +21,7 @@ export const MESSAGE_TEMPLATES = {
   'path.folder_not_found': 'folder not found: {path}',
   'path.not_folder': 'not a folder: {path}',
   'path.not_found': 'not found: {path}',
+  'path.no_permission': 'permission denied: {path}',
   'path.outside_root': 'refused: {path} is outside the data root',
   'path.not_file': '{path} is not a file',
   'path.does_not_exist': '{path} does not exist',

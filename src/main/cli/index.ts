@@ -1,6 +1,7 @@
 import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
 import { closestName } from './arg-words'
+import { codedFsError } from './fs-errors'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
 import { codedFieldsFor } from '../tools/coded-result'
@@ -65,10 +66,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`skillbench ${name}: ${err.message}\n`)
       return 2
     }
-    const message = err instanceof StoreError || err instanceof Error ? err.message : String(err)
+    const failure = codedFsError(err) ?? err
+    const message = failure instanceof StoreError || failure instanceof Error ? failure.message : String(failure)
     io.stderr(`skillbench ${name}: ${message.split('\n')[0]}\n`)
     // --json: the failure as JSON on stdout too, in the shape of a tool's error answer (a script reads the code)
-    if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(err, message))) + '\n')
+    if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(failure, message))) + '\n')
     return 1
   }
 }

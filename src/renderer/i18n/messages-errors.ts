@@ -20,6 +20,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'path.folder_not_found': '找不到文件夹：{path}',
   'path.not_folder': '不是文件夹：{path}',
   'path.not_found': '找不到：{path}',
+  'path.no_permission': '没有权限访问：{path}',
   'path.outside_root': '已拒绝：{path} 在数据根目录之外',
   'path.not_file': '{path} 不是文件',
   'path.does_not_exist': '{path} 不存在',
