@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rebaseFrontMatter } from '../../src/renderer/features/editor/front-matter'
-import { groupChanges, proposalReason, sharedWords } from '../../src/renderer/features/curate/proposal-text'
+import { groupChanges, memberLabels, proposalReason, proposalTitle, sharedWords } from '../../src/renderer/features/curate/proposal-text'
 import { labelWidth, layoutClusters, placeLabels } from '../../src/renderer/features/overview/cluster-layout'
 import { nextSteps } from '../../src/renderer/features/overview/OverviewScreen'
 import { windowLines } from '../../src/renderer/features/workspaces/LogView'
@@ -137,6 +137,23 @@ describe('curation in words', () => {
       { path: 'legacy/skill_a.md', before: null, after: 'A' }
     ]
   }
+  it('tells apart two skills of the same name (one skill from two downloaded collections) by the folder that differs', () => {
+    const twins: Proposal = {
+      ...merge,
+      members: [
+        { skill_id: '7', title: 'brand-guidelines', path: 'anthropics_skills/skills/brand-guidelines/SKILL.md' },
+        { skill_id: '8', title: 'brand-guidelines', path: 'composiohq_awesome-claude-skills/brand-guidelines/SKILL.md' }
+      ],
+      evidence: { ...merge.evidence, primary: '7', primary_why: 'oldest' }
+    }
+    expect(proposalTitle(twins)).toBe('brand-guidelines (anthropics_skills) + brand-guidelines (composiohq_awesome-claude-skills)')
+    expect(proposalReason(tr('en'), twins, 'en').text).toContain('“brand-guidelines (anthropics_skills)”, the oldest, stays')
+    // the same collection, two files: the file names differ
+    expect(memberLabels([{ skill_id: '1', title: 'Calc', path: 'skill_calc.md' }, { skill_id: '2', title: 'Calc', path: 'skill_calc_2.md' }])).toEqual(['Calc (skill_calc.md)', 'Calc (skill_calc_2.md)'])
+    // different names stay as they are
+    expect(proposalTitle(merge)).toBe('Python calculator + Calculator in Python')
+  })
+
   it('says why in plain language, in both languages, with words instead of stems', () => {
     expect(proposalReason(tr('en'), merge, 'en').text).toBe('2 skills describe the same task (0.86 similar). “Python calculator”, rated highest, stays and takes in what the others add; the others move to the legacy folder (restorable).')
     expect(proposalReason(tr('zh'), merge, 'zh').text).toBe('2 个技能描述的是同一任务（相似度 0.86）。保留评分最高的“Python calculator”，并吸收其他技能补充的内容；其他技能移入归档文件夹（可恢复）。')

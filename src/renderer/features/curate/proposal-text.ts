@@ -9,17 +9,32 @@ import { cleanupWatchedReason } from './decision-text'
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 const two = (v: number | undefined): string => (v === undefined ? '—' : v.toFixed(2))
 
-/** The primary (kept) member's title. */
-function primaryTitle(p: Proposal): string {
-  const id = typeof p.evidence.primary === 'string' ? p.evidence.primary : p.members[0]?.skill_id
-  const m = p.members.find((x) => x.skill_id === id) ?? p.members[0]
-  return m?.title || m?.skill_id || ''
+/**
+ * Each member's name: its title, and where two members share one (the same skill from two downloaded collections),
+ * the first folder of its path that tells them apart — "brand-guidelines (anthropics_skills)".
+ */
+export function memberLabels(members: readonly Pick<Proposal['members'][number], 'skill_id' | 'title' | 'path'>[]): string[] {
+  const names = members.map((m) => m.title || m.skill_id)
+  return members.map((m, i) => {
+    const twins = members.filter((_, j) => j !== i && names[j] === names[i])
+    if (twins.length === 0) return names[i]!
+    const parts = m.path.split(/[\\/]+/)
+    const at = parts.findIndex((part, k) => twins.some((o) => o.path.split(/[\\/]+/)[k] !== part))
+    return at < 0 ? names[i]! : `${names[i]} (${parts[at]})`
+  })
 }
 
-/** What a proposal is about, for its card, dialog and banner: its skills' titles, or a memory proposal's files. */
+/** The primary (kept) member's name. */
+function primaryTitle(p: Proposal): string {
+  const id = typeof p.evidence.primary === 'string' ? p.evidence.primary : p.members[0]?.skill_id
+  const at = Math.max(0, p.members.findIndex((x) => x.skill_id === id))
+  return memberLabels(p.members)[at] ?? ''
+}
+
+/** What a proposal is about, for its card, dialog and banner: its skills' names, or a memory proposal's files. */
 export function proposalTitle(p: Pick<Proposal, 'kind' | 'members' | 'changes'>): string {
   if (p.kind === 'memory') return p.changes.map((c) => c.path).join(', ')
-  return p.members.map((m) => m.title || m.skill_id).join(' + ')
+  return memberLabels(p.members).join(' + ')
 }
 
 /**
