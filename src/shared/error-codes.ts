@@ -319,6 +319,7 @@ export const MESSAGE_TEMPLATES = {
   // a scan that cannot start (ScanError)
   'scan.config_not_found': 'config file not found: {file}',
   'scan.root_not_found': 'data root not found: {root}',
+  'scan.no_tasks_hint': 'no task folders in {root}: Skillbench reads <root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out (or <root>/output_*/logs/). A skill library is read with `skillbench list --library DIR`; Claude Code, Codex or Synapse sessions with --claude-dir, --codex-dir or --synapse-dir',
   'scan.root_not_folder': 'data root is not a folder: {root}',
   'scan.task_not_parsed': '{dir}: {reason}',
   // why the store's listing passes a file over (store/load.ts, store/walk.ts)
@@ -675,6 +676,8 @@ export const MESSAGE_TEMPLATES = {
   'memory.tool_stat_more': '+{n} more',
   // progress of reflection
   'reflect.found': 'Found {n} tasks to process',
+  'reflect.no_task_matched': 'no task of {root} matches --task {tasks} (`skillbench scan --root-dir {root}` lists them)',
+  'reflect.user_no_tasks': 'user "{user}" has no task folders in {root} (output_YYYYMMDD_HHMMSS/ with logs/)',
   'reflect.processing': '[{index}/{total}] Processing {task}...',
   'reflect.processing_finished': '[{index}/{total}] Processing {task} (finished since its skill was written unfinished)...',
   'reflect.processing_path': 'Processing: {path}',

@@ -311,6 +311,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'scan.no_agent_logs': 'logs/ 中没有 manager.out 或 agent_*.out',
   'scan.config_not_found': '找不到配置文件：{file}',
   'scan.root_not_found': '找不到数据根目录：{root}',
+  'scan.no_tasks_hint': '{root} 中没有任务文件夹：Skillbench 读取 <root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out（或 <root>/output_*/logs/）。技能库请用 `skillbench list --library DIR` 查看；Claude Code、Codex 或 Synapse 会话请用 --claude-dir、--codex-dir 或 --synapse-dir',
   'scan.root_not_folder': '数据根目录不是文件夹：{root}',
   'scan.task_not_parsed': '{dir}：{reason}',
   'load.cannot_read': '无法读取：{detail}',
@@ -652,6 +653,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'memory.changed_on_disk': '{name} 在打开后已在磁盘上被修改：请重新加载并再次修改',
   // progress of reflection
   'reflect.found': '找到 {n} 个待处理的任务',
+  'reflect.no_task_matched': '{root} 中没有与 --task {tasks} 匹配的任务（`skillbench scan --root-dir {root}` 可列出全部任务）',
+  'reflect.user_no_tasks': '用户“{user}”在 {root} 中没有任务文件夹（应为带 logs/ 的 output_YYYYMMDD_HHMMSS/）',
   'reflect.processing': '[{index}/{total}] 正在处理 {task}…',
   'reflect.processing_finished': '[{index}/{total}] 正在处理 {task}（技能写于任务未完成时，任务现已完成）…',
   'reflect.processing_path': '正在处理：{path}',

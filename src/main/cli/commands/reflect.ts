@@ -6,6 +6,7 @@ import { runReflection, type ReflectionOptions } from '../../reflect/run-reflect
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
+import { noTasksHint } from '../no-tasks-hint'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -203,6 +204,10 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
   )
   if (progressLine.shown) io.stderr('\n')
+  // nothing found at all: a --user or --task typo, or a folder that is not a data root (the run said only "0 tasks")
+  if (!traces && !summary.cancelled && summary.created.length + summary.skipped.length + summary.failed.length === 0) {
+    io.stderr(`skillbench reflect: ${(await noTasksHint(rootDir, { user: values.user, tasks: values.task })).text}\n`)
+  }
   if (values.json) {
     printJson(io, summary)
   } else {

@@ -3,6 +3,7 @@ import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } 
 import { scanRoot } from '../../scan/scan-root'
 import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
+import { noTasksHint } from '../no-tasks-hint'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -107,6 +108,8 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
   if (io.isTTY && !values.json && result.tasks.length) {
     io.stderr('\n')
   }
+  // a folder that is not a data root (a library, one task, sessions) scans to nothing: say what is read, and how
+  if (result.tasks.length === 0 && result.skipped.length === 0) io.stderr(`skillbench scan: ${(await noTasksHint(result.root)).text}\n`)
   return result
 }
 

@@ -1,0 +1,91 @@
+/**
+ * `scan` and `reflect` on a folder that yields no task used to say only "0 task(s)" / "Created 0 skill(s)", exit 0:
+ * a library given as the data root, a folder of Claude Code sessions, a --user or --task typo. They now say why on
+ * stderr (coded), the output and the exit code as they were. On a copy of the bundled sample data root.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { CliIo } from '../../src/main/cli/common'
+import { main } from '../../src/main/cli/index'
+import { noTasksHint } from '../../src/main/cli/no-tasks-hint'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
+import { hashTree, tempDir } from '../store/helpers'
+
+const SAMPLE = path.resolve(__dirname, '..', '..', 'resources', 'sample-data')
+let root: string
+
+beforeEach(() => {
+  root = path.join(tempDir('sb-first-hour-'), 'data')
+  fs.cpSync(SAMPLE, root, { recursive: true })
+})
+
+afterEach(() => {
+  fs.rmSync(path.dirname(root), { recursive: true, force: true })
+})
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const env = { SKILLBENCH_CONFIG_DIR: path.join(path.dirname(root), 'config'), SKILLBENCH_CACHE_DIR: path.join(path.dirname(root), 'cache') }
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: root, env, signal: new AbortController().signal }
+  const code = await main(argv, io)
+  return { code, stdout, stderr }
+}
+
+const HINT = (dir: string): string =>
+  `skillbench scan: no task folders in ${dir}: Skillbench reads <root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out (or <root>/output_*/logs/). A skill library is read with \`skillbench list --library DIR\`; Claude Code, Codex or Synapse sessions with --claude-dir, --codex-dir or --synapse-dir\n`
+
+describe('scan of a folder that is not a data root', () => {
+  it('a library as --root-dir: the same table and JSON, exit 0, and on stderr the layout read and the command meant', async () => {
+    const library = path.join(root, 'alice', 'general', 'experience')
+    const r = await run('scan', '--root-dir', library, '--no-cache')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(`Root: ${library}\n0 task(s), 0 skipped\n\n`)
+    expect(r.stderr).toBe(HINT(library))
+    const json = await run('scan', '--root-dir', library, '--no-cache', '--json')
+    expect(JSON.parse(json.stdout)).toEqual({ root: library, tasks: [], skipped: [] })
+    expect(json.stderr).toBe(HINT(library))
+  })
+
+  it('the data root itself scans with no hint', async () => {
+    const r = await run('scan', '--root-dir', root, '--no-cache')
+    expect(r.stdout).toContain('5 task(s), 0 skipped')
+    expect(r.stderr).toBe('')
+  })
+})
+
+describe('reflect that finds nothing', () => {
+  it('a --user that is not there, a --task that names none, a library as the root: said, nothing written, exit 0', async () => {
+    const before = hashTree(root)
+    const user = await run('reflect', '--root-dir', root, '--user', 'carol')
+    expect(user.code).toBe(0)
+    expect(user.stdout).toBe('Created 0 skill(s); skipped 0 already reflected; failed 0.\n')
+    expect(user.stderr).toContain(`skillbench reflect: unknown user "carol" in ${root}\n`)
+    const task = await run('reflect', '--root-dir', root, '--task', 'output_2026', '--json')
+    expect(JSON.parse(task.stdout)).toEqual({ created: [], skipped: [], failed: [], cancelled: false })
+    expect(task.stderr).toContain(`skillbench reflect: no task of ${root} matches --task output_2026 (\`skillbench scan --root-dir ${root}\` lists them)\n`)
+    const library = path.join(root, 'alice', 'general', 'experience')
+    expect((await run('reflect', '--root-dir', library)).stderr).toContain(HINT(library).replace('skillbench scan', 'skillbench reflect'))
+    expect(hashTree(root)).toEqual(before)
+  })
+
+  it('a user whose only task makes no skill gets no hint (the run says why itself)', async () => {
+    const r = await run('reflect', '--root-dir', root, '--user', 'bob')
+    expect(r.stdout).toContain('output_20261105_084500: no work done')
+    expect(r.stderr).not.toContain('skillbench reflect:')
+  })
+
+  it('each hint has its Chinese', async () => {
+    const bob = path.join(root, 'bob')
+    fs.renameSync(path.join(bob, 'output_20261105_084500'), path.join(root, 'output_20261105_084500'))
+    const zh = async (filter: { user?: string; tasks?: string[] }): Promise<string> => {
+      const c = await noTasksHint(root, filter)
+      return translateMessage(c, c.text, 'zh')
+    }
+    expect(await zh({ user: 'carol' })).toBe(`${root} 中没有用户“carol”`)
+    expect(await zh({ user: 'bob' })).toBe(`用户“bob”在 ${root} 中没有任务文件夹（应为带 logs/ 的 output_YYYYMMDD_HHMMSS/）`)
+    expect(await zh({ tasks: ['a', 'b'] })).toBe(`${root} 中没有与 --task a, b 匹配的任务（\`skillbench scan --root-dir ${root}\` 可列出全部任务）`)
+    expect(await zh({})).toMatch(/中没有任务文件夹：Skillbench 读取 <root>\/<user>\/output_YYYYMMDD_HHMMSS\/logs\/manager\.out/)
+  })
+})
