@@ -6,6 +6,7 @@ import { ApiProvider, useApi } from './api/context'
 import { invalidateForEvent } from './api/events'
 import { JobStore } from './api/job-store'
 import { JobsProvider, useJobStore } from './api/jobs'
+import { refreshProblemsOnReturn } from './api/problems-refresh'
 import { queryKeys } from './api/query-keys'
 import { AppStateProvider } from './app-state'
 import type { Route } from './app-state'
@@ -31,6 +32,13 @@ function EventBridge(): null {
       }),
     [api, client, jobs]
   )
+  return null
+}
+
+/** Re-reads the libraries' problems (the recovery notice) when the window is back and after the app's changes. */
+function ProblemsRefresh(): null {
+  const client = useQueryClient()
+  useEffect(() => refreshProblemsOnReturn(client), [client])
   return null
 }
 
@@ -93,6 +101,7 @@ export function App(props: { api: SkillbenchApi; queryClient?: QueryClient; init
           <LanguageGate>
             <AppStateProvider initialRoute={props.initialRoute}>
               <EventBridge />
+              <ProblemsRefresh />
               <Shell />
             </AppStateProvider>
           </LanguageGate>

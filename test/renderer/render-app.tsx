@@ -34,9 +34,8 @@ afterEach(() => {
   window.localStorage.clear()
 })
 
-/** Mounts <App> with the fake API, starting on `route`. */
-export function renderApp(api: FakeApi, route?: Route): RenderResult {
+/** Mounts <App> with the fake API, starting on `route` (with the tests' query client: no retry, no staleTime, unless given one). */
+export function renderApp(api: FakeApi, route?: Route, client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } })): RenderResult {
   window.localStorage.setItem('skillbench.lang', 'en')
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } })
   return render(<App api={api} initialRoute={route} queryClient={client} />)
 }

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, type LibraryProblem } from '../../src/shared/api'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
 import { renderApp } from './render-app'
+import { createQueryClient } from '../../src/renderer/App'
 
 vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./code-editor-mock'))
 
@@ -228,6 +229,91 @@ describe('problems of the whole library', () => {
     renderApp(api, { screen: 'skills' })
     expect(await screen.findAllByTestId('skill-row')).toHaveLength(2)
     expect(screen.queryByTestId('library-problems')).toBeNull()
+  })
+})
+
+describe('the problems notice stays current (another process\'s recovery says nothing to the app)', () => {
+  const rolledBack = (id: string): LibraryProblem => ({
+    message: `${id}: an interrupted change (proposal p-${id}) was rolled back; nothing of it stays applied`,
+    messageCode: 'review.recover_rolled_back',
+    params: { id, proposal: `p-${id}` }
+  })
+
+  /** A library whose recovery log grows behind the app's back: `logged` is what skills.list answers. */
+  function growingLog(extra?: (lib: FakeLibrary) => void) {
+    const { api, lib } = setup(2, extra)
+    const list = api.handlers['skills.list']!
+    const logged: LibraryProblem[] = []
+    api.handlers['skills.list'] = async (input) => ({ ...(await list(input)), ...(logged.length ? { problems: [...logged], problemsDismissUpTo: 100 * logged.length } : {}) })
+    return { api, lib, logged }
+  }
+
+  const shown = (): string[] => screen.queryAllByTestId('library-problem').map((li) => li.textContent ?? '')
+
+  it('is read again when the window regains focus, or the page becomes visible again (not while it is hidden)', async () => {
+    const { api, logged } = growingLog()
+    renderApp(api, { screen: 'skills' })
+    expect(await screen.findAllByTestId('skill-row')).toHaveLength(2)
+    expect(screen.queryByTestId('library-problems')).toBeNull()
+
+    logged.push(rolledBack('tx-cli'))
+    fireEvent.focus(window)
+    await waitFor(() => expect(shown()).toEqual([rolledBack('tx-cli').message]))
+
+    let state: DocumentVisibilityState = 'hidden'
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => state)
+    try {
+      logged.push(rolledBack('tx-mcp'))
+      const before = api.callsOf('skills.list').length
+      fireEvent(document, new Event('visibilitychange'))
+      await act(async () => undefined)
+      expect(api.callsOf('skills.list')).toHaveLength(before) // hidden: nobody sees it
+      state = 'visible'
+      fireEvent(document, new Event('visibilitychange'))
+      await waitFor(() => expect(shown()).toEqual([rolledBack('tx-cli').message, rolledBack('tx-mcp').message]))
+    } finally {
+      visibility.mockRestore()
+    }
+  })
+
+  it('with the app\'s query client: a burst of returns reads the list once, and only once it is older than the staleTime (2 s)', async () => {
+    const { api, logged } = growingLog()
+    renderApp(api, { screen: 'skills' }, createQueryClient())
+    await screen.findAllByTestId('skill-row')
+    const reads = (): number => api.callsOf('skills.list').length
+    /** A read that surely happens (a change the watcher reports), waited for: whatever the returns before it read is counted by then. */
+    const fence = async (): Promise<void> => {
+      const before = reads()
+      act(() => api.emit({ type: 'files.changed', library: LIB, paths: ['skill_1700000000.md'] }))
+      await waitFor(() => expect(reads()).toBeGreaterThan(before))
+    }
+    const start = reads()
+    for (let i = 0; i < 5; i++) fireEvent.focus(window)
+    await fence()
+    expect(reads()).toBe(start + 1) // the fence's read only: the list was fresh
+    // older than the staleTime: the first return reads it, the rest of the burst does not
+    await new Promise((resolve) => setTimeout(resolve, 2_100))
+    logged.push(rolledBack('tx-later'))
+    const stale = reads()
+    for (let i = 0; i < 5; i++) fireEvent.focus(window)
+    await waitFor(() => expect(shown()).toEqual([rolledBack('tx-later').message]))
+    await fence()
+    expect(reads()).toBe(stale + 2)
+  })
+
+  it('is read again after a change the app makes, a failed one too (its write recovered first)', async () => {
+    const { api, logged } = growingLog((l) => l.add(makeMeta(99, { title: 'Old retired skill' }), 'old', true))
+    api.handlers['skills.restore'] = async () => {
+      logged.push(rolledBack('tx-app'))
+      throw new ApiError('conflict', 'skill_1700000099.md already exists in the library: nothing was moved')
+    }
+    renderApp(api, { screen: 'skills' })
+    await screen.findAllByTestId('skill-row')
+    fireEvent.change(screen.getByTestId('skill-legacy-filter'), { target: { value: 'legacy' } })
+    fireEvent.click((await screen.findByText('Old retired skill')).closest('[data-testid="skill-row"]') as HTMLElement)
+    fireEvent.click(await screen.findByTestId('skill-restore'))
+    expect((await screen.findByRole('alert')).textContent).toContain('already exists')
+    await waitFor(() => expect(shown()).toEqual([rolledBack('tx-app').message]))
   })
 })
 
