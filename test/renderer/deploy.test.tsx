@@ -101,6 +101,19 @@ describe('Deploy view', () => {
     expect(within(row).getByText(long).className).toBe('sr-only')
   })
 
+  it('far over the budget, lists the first 10 skills to disable and the rest on request; the button still takes them all', async () => {
+    const suggest = Array.from({ length: 40 }, (_, i) => ({ name: `skill-${i}`, title: `Skill ${i}`, uses: 0, chars: 300 - i, last_used_at: null }))
+    const { api } = setup()
+    api.handlers['deploy.preview'] = async () => preview({ budget: { chars: 12000, ours: 12000, others: 0, limit: 8000, percent: 150, level: 'over', source: 'docs', suggest } })
+    renderApp(api, { screen: 'deploy' })
+    const box = await screen.findByTestId('deploy-suggest')
+    expect(within(box).getAllByRole('listitem')).toHaveLength(10)
+    expect(screen.getByTestId('deploy-suggest-disable').textContent).toBe(t('deploySel.disableThese', { n: 40 }))
+    fireEvent.click(screen.getByTestId('deploy-suggest-all'))
+    expect(within(box).getAllByRole('listitem')).toHaveLength(40)
+    expect(screen.queryByTestId('deploy-suggest-all')).toBeNull()
+  })
+
   it('pure helpers: specs, counts, whether a run has anything to do', () => {
     expect(customSpec('claude-project', ' /p ')).toBe('claude-project:/p')
     expect(customSpec('folder', '~/skills')).toBe('~/skills')

@@ -27,11 +27,16 @@ export function ProfilePicker(props: { config: DeployConfigInfo | undefined; val
   )
 }
 
+/** Suggestions shown before "Show all": far over the budget (a large library) they are hundreds, above the table. */
+export const SUGGEST_SHOWN = 10
+
 /** Skills disabled for the target, each with Enable; over the budget, what to disable (least used first). */
 export function DisabledAndBudget(props: { result: DeployResult; busy: boolean; onSet: (skills: string[], enabled: boolean) => void }): React.JSX.Element | null {
   const { t } = useI18n()
+  const [all, setAll] = useState(false)
   const off = props.result.disabled ?? []
   const suggest = props.result.budget.suggest ?? []
+  const shown = all ? suggest : suggest.slice(0, SUGGEST_SHOWN)
   if (off.length === 0 && suggest.length === 0) return null
   return (
     <div className="deploy-selection panel" data-testid="deploy-selection">
@@ -39,12 +44,17 @@ export function DisabledAndBudget(props: { result: DeployResult; busy: boolean; 
         <div className="deploy-suggest" data-testid="deploy-suggest">
           <p className="deploy-suggest-title">{t('deploySel.suggestTitle')}</p>
           <ul>
-            {suggest.map((s) => (
+            {shown.map((s) => (
               <li key={s.name}>
                 <DeployName name={s.name} className="strong" /> <span className="muted small">{t('deploySel.suggestRow', { uses: s.uses, chars: s.chars })}</span>
               </li>
             ))}
           </ul>
+          {shown.length < suggest.length && (
+            <button type="button" className="link" onClick={() => setAll(true)} data-testid="deploy-suggest-all">
+              {t('deploySel.showAll', { n: suggest.length, more: suggest.length - shown.length })}
+            </button>
+          )}
           <button type="button" className="btn btn-small" disabled={props.busy} onClick={() => props.onSet(suggest.map((s) => s.name), false)} data-testid="deploy-suggest-disable">
             {t('deploySel.disableThese', { n: suggest.length })}
           </button>
