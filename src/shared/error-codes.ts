@@ -361,6 +361,9 @@ export const MESSAGE_TEMPLATES = {
   'format.what_agiagent': 'AGIAgent skill',
   'format.what_skill_md': 'SKILL.md',
   // the learned-skill YAML rules (formats/learned-yaml.ts; also masconfig.field_empty, agiagent.not_string, agiagent.not_mapping)
+  // skillbench use
+  'use.no_folder': 'there is no folder {dir}: give --dir DIR, the folder of learned skills (*.yaml with a trigger_pattern; default .sman/skills)',
+  'use.no_skills': 'no learned skill in {dir} (*.yaml with a trigger_pattern)',
   'learned.pattern': 'trigger_pattern: {reason}',
   'learned.confidence': 'confidence must be a number between 0 and 1',
   'learned.string_list': '{key} must be a list of strings',

@@ -349,6 +349,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'format.what_front_matter': '头信息',
   'format.what_agiagent': 'AGIAgent 技能',
   'format.what_skill_md': 'SKILL.md',
+  'use.no_folder': '没有文件夹 {dir}：请用 --dir DIR 指定习得技能所在的文件夹（带 trigger_pattern 的 *.yaml；默认 .sman/skills）',
+  'use.no_skills': '{dir} 中没有习得技能（带 trigger_pattern 的 *.yaml）',
   'learned.pattern': 'trigger_pattern：{reason}',
   'learned.confidence': 'confidence 必须是 0 到 1 之间的数字',
   'learned.string_list': '{key} 必须是字符串列表',

@@ -57,7 +57,13 @@ export const command: CliCommand = {
   name: 'curate',
   usage:
     'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
-    '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited] [--no-usage]',
+    '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited] [--no-usage]\n' +
+    '  --apply              accept the proposals at once, but reviews and rejected ones (each undoable: skillbench undo ID)\n' +
+    '  --merge-threshold S  similarity from which two skills are proposed as one (0 to 1, default 0.7)\n' +
+    '  --eps D              cluster distance for consolidation (DBSCAN eps, default 0.5)\n' +
+    '  --cleanup-days N     days without a use before a skill is proposed for cleanup (default 30)\n' +
+    '  --include-edited     also propose changes to skills edited by hand after they were made (protected by default)\n' +
+    '  --no-usage           do not read the agents\' logs: cleanup goes by fetch_count alone',
   async run(argv, io: CliIo) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     if (values.llm !== 'offline' && values.llm !== 'openai') throw new UsageError('--llm must be offline or openai')

@@ -9,7 +9,11 @@ const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false 
 
 export const command: CliCommand = {
   name: 'list',
-  usage: 'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--no-server] [--json]',
+  usage:
+    'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--no-server] [--json]\n' +
+    '  --legacy     also the retired skills (legacy/), marked [legacy]\n' +
+    '  --no-server  answer in this process: neither ask nor start the library\'s search daemon\n' +
+    '  --json       {skills, errors}: every skill\'s fields, and each file that failed to load with the reason',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)

@@ -11,7 +11,12 @@ const OPTIONS = {
 
 export const command: CliCommand = {
   name: 'query',
-  usage: 'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--no-server] [--json]',
+  usage:
+    'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--no-server] [--json]\n' +
+    '  --top N      how many skills, 1 to 50 (default 3)\n' +
+    '  --no-touch   do not count this as a use (fetch_count and last_used_at stay as they are)\n' +
+    '  --no-server  answer in this process: neither ask nor start the library\'s search daemon\n' +
+    '  --json       the query_skill answer, as agents get it',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const text = positionals.join(' ').trim()

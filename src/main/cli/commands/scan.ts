@@ -116,7 +116,14 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
 export const command: CliCommand = {
   name: 'scan',
   usage:
-    'skillbench scan [--root-dir DIR | --config FILE | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR] [--no-cache] [--json]',
+    'skillbench scan [--root-dir DIR | --config FILE | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR] [--no-cache] [--json]\n' +
+    '  --root-dir DIR  an AGIAgent data root: DIR/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out (default: config.txt\'s\n' +
+    '                  gui_default_data_directory, else ./data)\n' +
+    '  --config FILE   the config.txt whose gui_default_data_directory names the data root\n' +
+    '  --claude-dir, --codex-dir, --synapse-dir DIR\n' +
+    '                  a folder of Claude Code transcripts, Codex CLI rollouts or Synapse sessions instead\n' +
+    '  --no-cache      read every log again (the cache of parsed logs is in the user\'s cache folder)\n' +
+    '  --json          {root, tasks, skipped}: each task parsed (requirements, tool calls per agent, errors, messages, files)',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     const result = await runScan(values, io)

@@ -115,7 +115,12 @@ async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ re
 export const command: CliCommand = {
   name: 'usage',
   usage:
-    'skillbench usage --library DIR [--root-dir DIR] [--claude-dir DIR] [--codex-dir DIR] [--synapse-dir DIR] [--since DATE] [--no-cache] [--json]',
+    'skillbench usage --library DIR [--root-dir DIR] [--claude-dir DIR] [--codex-dir DIR] [--synapse-dir DIR] [--since DATE] [--no-cache] [--json]\n' +
+    '  --root-dir, --claude-dir, --codex-dir, --synapse-dir DIR\n' +
+    '                the agents\' logs to read, each as often as needed; without any: the library\'s own data root\n' +
+    '                and ~/.claude/projects, ~/.codex/sessions, ~/.synapse/sessions (the ledger is always read)\n' +
+    '  --since DATE  only tasks from then on: 2026-11-01, an ISO 8601 date and time, or days back (30d)\n' +
+    '  --no-cache    parse every log again, and keep no cache of them',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)

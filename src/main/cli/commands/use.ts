@@ -1,11 +1,18 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
 import { stepToNative } from '../../formats/learned-steps'
 import { buildStepPlan } from '../../formats/learned-plan'
 import { matchTriggers, type TriggerSkill } from '../../formats/matcher'
 import { loadSkillTree } from '../../formats/tree'
-import { coded } from '../../../shared/error-codes'
+import { coded, type CodedText } from '../../../shared/error-codes'
 import { codedReason } from '../../../shared/coded-reason'
+
+/** Why there is no learned skill to match: no folder there, or no learned skill in it. */
+async function noLearnedSkills(dir: string): Promise<CodedText> {
+  const isDir = (await fs.promises.stat(dir).catch(() => null))?.isDirectory() ?? false
+  return isDir ? coded('use.no_skills', { dir }) : coded('use.no_folder', { dir })
+}
 
 /** A learned skill without a trigger pattern (errors[] of --json: the words as before, the code beside them). */
 const NO_TRIGGER = coded('learned.no_trigger_pattern')
@@ -20,6 +27,8 @@ export const command: CliCommand = {
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 10_000)) throw new UsageError('--timeout-ms must be a whole number from 1 to 10000')
     const dir = path.resolve(io.cwd, values.dir ?? path.join('.sman', 'skills'))
     const { skills, errors } = await loadSkillTree(dir, 'learned-yaml')
+    // "no learned skill matches" would be wrong where there is none to match: say so (stderr; the output as it was)
+    if (skills.length === 0 && errors.length === 0) io.stderr(`skillbench use: ${(await noLearnedSkills(dir)).text}\n`)
     const byId = new Map<string, (typeof skills)[number]>()
     const triggers: TriggerSkill[] = []
     for (const s of skills) {
