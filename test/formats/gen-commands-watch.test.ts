@@ -191,6 +191,34 @@ describe('skillbench gen-commands --watch', () => {
     expect(stderr.all).toMatch(/^Watching [^\n]*\n$/)
   })
 
+  it('a watch that fails during the first generation is said after its report, and the command ends', { timeout: 60_000 }, async () => {
+    // a real failure: Node's recursive watch (Linux) re-reads the library's top folder when the generation makes the
+    // bin folder in it, and a symbolic-link loop there fails that read (ELOOP) with an 'error' on the watcher
+    const lib = copyToTemp(path.join(FIXTURES, 'skill-md'), 'watch-fails')
+    fs.symlinkSync('loop', path.join(lib, 'loop'))
+    const bin = path.join(lib, 'bin')
+    const stdout = new Output()
+    const stderr = new Output()
+    const order: string[] = []
+    const stop = new AbortController()
+    const io = watchIo(stop, stdout, stderr, { onStdout: (t) => order.push(`out: ${t}`), onStderr: (t) => order.push(`err: ${t}`) })
+    const failed = stderr.next(/❌ /)
+    const ran = main(['gen-commands', '--library', lib, '--bin', bin, '--watch'], io)
+    try {
+      await failed
+      // the watch is over: the command ends by itself, as it did
+      expect(await ran).toBe(0)
+    } finally {
+      stop.abort()
+    }
+    expect(fs.existsSync(path.join(bin, 'skill:log-analysis:parse_errors'))).toBe(true)
+    const summary = order.findIndex((l) => /^out: 4 written, 0 unchanged, 0 moved aside, 2 skipped/.test(l))
+    expect(summary).toBeGreaterThan(0)
+    // the report whole, then the error; never "Watching" (nothing watches)
+    expect(order.slice(summary + 1)).toEqual([`err: ❌ ELOOP: too many symbolic links encountered, stat '${path.join(fs.realpathSync(lib), 'loop')}'\n`])
+    expect(order.filter((l) => l.startsWith('err: '))).toHaveLength(1)
+  })
+
   it('wakes for skill files and scripts, never for its own bin folder inside the library or bookkeeping', () => {
     expect(affectsCommands('log-analysis/scripts/x.py', 'bin')).toBe(true)
     expect(affectsCommands('new-skill', 'bin')).toBe(true)

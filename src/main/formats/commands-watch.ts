@@ -74,10 +74,15 @@ export async function watchCommands(libraryDir: string, binDir: string, opts: Wa
     else if (rel === null || affectsCommands(rel, binRel)) schedule()
   })
   let broken = false
+  // The watch's error while the first generation runs (Node's recursive watch on Linux fails on a folder it cannot
+  // read again, e.g. one holding a symbolic-link loop, re-read when the generation makes the bin folder in it) is
+  // said after that generation's report: the commands were still written, then the watch ended.
+  const held: Error[] = []
   const ended = new Promise<void>((resolve) => {
     watcher.on('error', (err) => {
       broken = true
-      opts.onError(err)
+      if (binRel === undefined) held.push(err)
+      else opts.onError(err)
       resolve()
     })
     if (opts.signal.aborted) resolve()
@@ -90,8 +95,10 @@ export async function watchCommands(libraryDir: string, binDir: string, opts: Wa
     binRel = bin === root || bin.startsWith(root + path.sep) ? path.relative(root, bin).split(path.sep).join('/') : null
   } catch (err) {
     watcher.close()
+    for (const e of held) opts.onError(e)
     throw err
   }
+  for (const e of held.splice(0)) opts.onError(e)
   // a change during the first generation: one more (its own writes to the bin folder are not changes)
   if (early.some((rel) => rel === null || affectsCommands(rel, binRel as string | null))) schedule()
   // "watching" means a change from now on is seen: true since before the first generation
