@@ -10,6 +10,7 @@ import { Badge } from '../../components/Badge'
 import { DiffView } from '../../components/code-editor/CodeEditor'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { NoLibrary } from '../../components/NoLibrary'
 import { formatDate } from '../../components/format'
 import { useFocusSoon } from '../../components/focus-soon'
 import { ProgressBar } from '../../components/ProgressBar'
@@ -83,13 +84,7 @@ export function CurateScreen(): React.JSX.Element {
   // the queue's own files (review/pending-proposals.ts PENDING_DIR); the plan's other errors are skills, on the Skills screen
   const pendingErrors = (plan.data?.errors ?? []).filter((e) => e.path.startsWith('.skillbench/pending/'))
 
-  if (!library)
-    return (
-      <section className="screen">
-        <h1>{t('curate.title')}</h1>
-        <p className="empty">{t('shell.noLibraryHelp')}</p>
-      </section>
-    )
+  if (!library) return <NoLibrary title="curate.title" />
   return (
     <section className="screen" aria-labelledby="curate-title">
       <header className="screen-header">

@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { NoLibrary } from '../../components/NoLibrary'
 import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPanel'
@@ -68,13 +69,7 @@ export function DeployScreen(): React.JSX.Element {
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
   })
 
-  if (!library)
-    return (
-      <section className="screen" aria-labelledby="deploy-title">
-        <h1 id="deploy-title">{t('deploy.title')}</h1>
-        <p className="empty">{t('deploy.noLibrary')}</p>
-      </section>
-    )
+  if (!library) return <NoLibrary title="deploy.title" titleId="deploy-title" text="deploy.noLibrary" />
   const result = preview.data
   const counts = result ? stateCounts(result) : null
   return (

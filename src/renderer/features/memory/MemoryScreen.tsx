@@ -8,6 +8,7 @@ import { useAppState } from '../../app-state'
 import { Badge } from '../../components/Badge'
 import { CodeEditor } from '../../components/code-editor/CodeEditor'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { NoLibrary } from '../../components/NoLibrary'
 import { formatBytes, formatDate } from '../../components/format'
 import { useI18n } from '../../i18n/i18n'
 import { translateLine } from '../../i18n/messages-errors'
@@ -24,13 +25,7 @@ export function MemoryScreen(): React.JSX.Element {
   const refresh = (): void => void client.invalidateQueries({ queryKey: queryKeys.memory(lib) })
   const consolidate = useMutation({ mutationFn: () => api.call('memory.consolidate', { library: lib }), onSuccess: refresh })
 
-  if (!library)
-    return (
-      <section className="screen">
-        <h1>{t('memory.title')}</h1>
-        <p className="empty">{t('shell.noLibraryHelp')}</p>
-      </section>
-    )
+  if (!library) return <NoLibrary title="memory.title" />
   const st = status.data
   return (
     <section className="screen" aria-labelledby="memory-title">

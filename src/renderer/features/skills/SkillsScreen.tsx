@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { NoLibrary } from '../../components/NoLibrary'
 import { formatDate, formatQuality } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
@@ -293,15 +294,5 @@ export function SkillsScreen(): React.JSX.Element {
 }
 
 function Empty(): React.JSX.Element {
-  const { t } = useI18n()
-  const { navigate } = useAppState()
-  return (
-    <section className="screen">
-      <h1>{t('skills.title')}</h1>
-      <p className="empty">{t('shell.noLibraryHelp')}</p>
-      <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
-        {t('nav.settings')}
-      </button>
-    </section>
-  )
+  return <NoLibrary title="skills.title" />
 }

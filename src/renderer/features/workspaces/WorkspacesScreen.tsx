@@ -355,7 +355,8 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
       )}
       {reflect.error && <ErrorNotice error={reflect.error} action="failed.startReflect" />}
       <div className="trace-and-log">
-        <div className="trace" data-testid="task-trace">
+        {/* it scrolls: focusable, so a keyboard reaches what is below its fold even when it holds no button */}
+        <div className="trace" data-testid="task-trace" tabIndex={0} role="region" aria-label={t('ws.traceLabel')}>
           <h3>{t('ws.requirements')}</h3>
           {task.requirements.length === 0 ? <p className="muted">{t('common.none')}</p> : (
             <ol className="reqs">
