@@ -319,6 +319,7 @@ export const MESSAGE_TEMPLATES = {
   // a scan that cannot start (ScanError)
   'scan.config_not_found': 'config file not found: {file}',
   'scan.root_not_found': 'data root not found: {root}',
+  'scan.default_root_not_found': 'no data root given, and the default {root} does not exist: give --root-dir DIR (the folder holding <user>/output_*/logs/), or set gui_default_data_directory in config.txt',
   'scan.no_tasks_hint': 'no task folders in {root}: Skillbench reads <root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out (or <root>/output_*/logs/). A skill library is read with `skillbench list --library DIR`; Claude Code, Codex or Synapse sessions with --claude-dir, --codex-dir or --synapse-dir',
   'scan.root_not_folder': 'data root is not a folder: {root}',
   'scan.task_not_parsed': '{dir}: {reason}',

@@ -89,3 +89,33 @@ describe('reflect that finds nothing', () => {
     expect(await zh({})).toMatch(/中没有任务文件夹：Skillbench 读取 <root>\/<user>\/output_YYYYMMDD_HHMMSS\/logs\/manager\.out/)
   })
 })
+
+describe('no data root given', () => {
+  it('scan and reflect say the default ./data was looked for and what to give; a root that was given is said as before', async () => {
+    const data = path.join(root, 'data')
+    const words = `no data root given, and the default ${data} does not exist: give --root-dir DIR (the folder holding <user>/output_*/logs/), or set gui_default_data_directory in config.txt`
+    const scan = await run('scan', '--json')
+    expect(scan.code).toBe(1)
+    expect(scan.stderr).toBe(`skillbench scan: ${words}\n`)
+    expect(JSON.parse(scan.stdout)).toEqual({ status: 'error', message: words, message_code: 'scan.default_root_not_found', params: { root: data } })
+    const reflect = await run('reflect')
+    expect(reflect.code).toBe(1)
+    expect(reflect.stderr).toBe(`skillbench reflect: ${words}\n`)
+    const named = await run('scan', '--root-dir', 'data')
+    expect(named.stderr).toBe(`skillbench scan: data root not found: ${data}\n`)
+    const c = await noTasksHint(root)
+    expect(translateMessage({ messageCode: 'scan.default_root_not_found', params: { root: data } }, c.text, 'zh')).toBe(
+      `未指定数据根目录，默认的 ${data} 不存在：请用 --root-dir DIR 指定（包含 <user>/output_*/logs/ 的文件夹），或在 config.txt 中设置 gui_default_data_directory`
+    )
+  })
+
+  it('reflect --library without a session source is bad usage, saying where an AGIAgent root\'s skills go (it looked for ./data)', async () => {
+    const before = hashTree(root)
+    const r = await run('reflect', '--library', path.join(root, 'alice', 'general', 'experience'))
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(
+      'skillbench reflect: --library goes with a session source (--claude-dir, --codex-dir, --synapse-dir or --hook); an AGIAgent data root is --root-dir DIR, its skills going to DIR/<user>/general/experience\n'
+    )
+    expect(hashTree(root)).toEqual(before)
+  })
+})

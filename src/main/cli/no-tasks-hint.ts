@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs'
 import path from 'node:path'
+import { codedFieldsOf } from '../../shared/api-error'
 import { coded, type CodedText } from '../../shared/error-codes'
+import { ScanError } from '../scan/discover'
 
 async function isDir(p: string): Promise<boolean> {
   return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
@@ -18,4 +20,15 @@ export async function noTasksHint(root: string, filter: { user?: string; tasks?:
   }
   if (filter.tasks?.length) return coded('reflect.no_task_matched', { tasks: filter.tasks.join(', '), root })
   return coded('scan.no_tasks_hint', { root })
+}
+
+/**
+ * `skillbench scan` or `reflect` with no --root-dir (nor --config) where the default root is not there: "data root not
+ * found: ./data" read as if the person had named it. Said as the default it is, with what to give instead; the same
+ * error class (its --json shape as before). Any other error, or a root that was given, as it is.
+ */
+export function withDefaultRootHint(err: unknown, rootGiven: boolean): unknown {
+  const fields = codedFieldsOf(err)
+  if (rootGiven || fields?.messageCode !== 'scan.root_not_found') return err
+  return new ScanError(coded('scan.default_root_not_found', fields.params))
 }

@@ -311,6 +311,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'scan.no_agent_logs': 'logs/ 中没有 manager.out 或 agent_*.out',
   'scan.config_not_found': '找不到配置文件：{file}',
   'scan.root_not_found': '找不到数据根目录：{root}',
+  'scan.default_root_not_found': '未指定数据根目录，默认的 {root} 不存在：请用 --root-dir DIR 指定（包含 <user>/output_*/logs/ 的文件夹），或在 config.txt 中设置 gui_default_data_directory',
   'scan.no_tasks_hint': '{root} 中没有任务文件夹：Skillbench 读取 <root>/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out（或 <root>/output_*/logs/）。技能库请用 `skillbench list --library DIR` 查看；Claude Code、Codex 或 Synapse 会话请用 --claude-dir、--codex-dir 或 --synapse-dir',
   'scan.root_not_folder': '数据根目录不是文件夹：{root}',
   'scan.task_not_parsed': '{dir}：{reason}',

@@ -6,7 +6,7 @@ import { runReflection, type ReflectionOptions } from '../../reflect/run-reflect
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
-import { noTasksHint } from '../no-tasks-hint'
+import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -128,6 +128,10 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
 
   const traces = await sessionTraces(values, io, only)
+  // --library names where a session source's skills go; an AGIAgent root's tasks go to their users' libraries
+  if (!traces && values.library !== undefined && values['root-dir'] === undefined) {
+    throw new UsageError('--library goes with a session source (--claude-dir, --codex-dir, --synapse-dir or --hook); an AGIAgent data root is --root-dir DIR, its skills going to DIR/<user>/general/experience')
+  }
   if (traces && !values['root-dir'] && !values.library) {
     throw new UsageError('session sources need a library: --root-dir DIR (its default user) or --library DIR')
   }
@@ -202,7 +206,9 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   const summary = await runReflection(
     opts,
     defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
-  )
+  ).catch((err: unknown) => {
+    throw withDefaultRootHint(err, Boolean(values['root-dir'] || values.config || traces))
+  })
   if (progressLine.shown) io.stderr('\n')
   // nothing found at all: a --user or --task typo, or a folder that is not a data root (the run said only "0 tasks")
   if (!traces && !summary.cancelled && summary.created.length + summary.skipped.length + summary.failed.length === 0) {

@@ -3,7 +3,7 @@ import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } 
 import { scanRoot } from '../../scan/scan-root'
 import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
-import { noTasksHint } from '../no-tasks-hint'
+import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -126,7 +126,10 @@ export const command: CliCommand = {
     '  --json          {root, tasks, skipped}: each task parsed (requirements, tool calls per agent, errors, messages, files)',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
-    const result = await runScan(values, io)
+    const rootGiven = (['root-dir', 'config', 'claude-dir', 'codex-dir', 'synapse-dir'] as const).some((f) => values[f] !== undefined)
+    const result = await runScan(values, io).catch((err: unknown) => {
+      throw withDefaultRootHint(err, rootGiven)
+    })
     if (values.json) {
       printJson(io, { root: result.root, tasks: result.tasks.map(publicTask), skipped: result.skipped })
     } else {
