@@ -198,6 +198,23 @@ describe('proposals that came without a plan', () => {
   })
 })
 
+describe('the plan in Chinese', () => {
+  it('punctuates as Chinese: full-width colons and brackets around the counts, the title and the labels', async () => {
+    setup()
+    const group = await screen.findByTestId('group-merge')
+    fireEvent.change(screen.getByTestId('language-switch'), { target: { value: 'zh' } })
+    await waitFor(() => expect(group.querySelector('h2')!.textContent).toBe('合并（1）'))
+    const card = within(group).getByTestId('proposal')
+    expect(card.textContent).toContain('相似度：0.82')
+    expect(within(card).getByTestId('shared-words').textContent).toMatch(/^共同用词：/)
+    fireEvent.click(within(card).getByTestId('proposal-review'))
+    const dialog = await screen.findByTestId('review-dialog')
+    expect(within(dialog).getByRole('heading', { level: 2 }).textContent).toBe('合并：Python calculator + Calculator in Python')
+    // no ASCII colon or bracket right after a Chinese character anywhere on the card or in the dialog's head
+    for (const text of [card.textContent!, within(dialog).getByRole('heading', { level: 2 }).textContent!]) expect(text).not.toMatch(/[\u4e00-\u9fff] ?[:(]/)
+  })
+})
+
 describe("agents' proposal files that do not read", () => {
   function withErrors(lang: 'en' | 'zh') {
     const api = createFakeApi(libraryHandlers(new FakeLibrary()))

@@ -164,7 +164,9 @@ export function CurateScreen(): React.JSX.Element {
           {groups.map((g) => (
             <section key={g.kind} className="proposal-group" data-testid={`group-${g.kind}`}>
               <h2>
-                {t(`kind.${g.kind}`)} <span className="muted">({g.proposals.length})</span>
+                {t(`kind.${g.kind}`)}
+                {lang === 'zh' ? '' : ' '}
+                <span className="muted">{t('curate.groupCount', { n: g.proposals.length })}</span>
               </h2>
               {g.proposals.map((p) => (
                 <ProposalCard key={p.id} proposal={p} onReview={() => setReviewing(p)} onReject={() => reject.mutate(p.id)} rejecting={reject.isPending} />
@@ -243,6 +245,8 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
   const reason = proposalReason(t, p, lang)
   const words = sharedWords(p)
   const { edits, moves } = groupChanges(p.changes)
+  // after a label's colon: a full-width one (Chinese) carries its own space
+  const gap = lang === 'zh' ? '' : ' '
   return (
     <article className="proposal" data-testid="proposal">
       <div className="proposal-head">
@@ -261,12 +265,15 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
       <div className="evidence">
         {typeof p.evidence.similarity === 'number' && p.kind !== 'cleanup' && (
           <span>
-            {t('curate.similarity')}: <strong>{p.evidence.similarity.toFixed(2)}</strong>
+            {t('curate.similarity')}
+            {gap}
+            <strong>{p.evidence.similarity.toFixed(2)}</strong>
           </span>
         )}
         {words.length > 0 && (
           <span className="terms" data-testid="shared-words">
-            {t('curate.sharedWords')}:{' '}
+            {t('curate.sharedWords')}
+            {gap}
             {words.slice(0, 10).map((w) => (
               <span key={w} className="term">
                 {w}
@@ -338,7 +345,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
   })
   const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onDone() })
   return (
-    <Dialog title={`${t(`kind.${proposal.kind}`)}: ${proposalTitle(proposal)}`} onClose={props.onClose} wide testId="review-dialog">
+    <Dialog title={t('curate.reviewTitle', { kind: t(`kind.${proposal.kind}`), title: proposalTitle(proposal) })} onClose={props.onClose} wide testId="review-dialog">
       <p className="proposal-reason">{proposalReason(t, proposal, lang).text}</p>
       <UsedRetiredWarning proposal={proposal} />
       {proposal.kind === 'review' && <p className="muted small">{t('curate.reviewHint')}</p>}
