@@ -7,8 +7,10 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CliIo } from '../../src/main/cli/common'
 import { main } from '../../src/main/cli/index'
-import { closestName, joinDashValues } from '../../src/main/cli/arg-words'
-import { copyTree, FIXTURE_LIBRARY } from '../store/helpers'
+import { joinDashValues } from '../../src/main/cli/arg-words'
+import { closestName } from '../../src/shared/closest-name'
+import { translateMessage } from '../../src/renderer/i18n/messages-errors'
+import { copyTree, FIXTURE_LIBRARY, tempDir } from '../store/helpers'
 
 let dir: string
 
@@ -74,5 +76,29 @@ describe('typos', () => {
     expect((await run('frobnicate')).stderr).toBe("skillbench: unknown command 'frobnicate' (see skillbench --help)\n")
     expect(closestName('qurey', ['query', 'rate', 'reject'])).toBe('query')
     expect(closestName('x', ['query', 'rate'])).toBeUndefined()
+  })
+})
+
+describe('a mistyped deploy target', () => {
+  it('--to clade is refused naming claude (it made a folder "clade" in the current one); ./clade and an existing folder deploy there', async () => {
+    const here = tempDir('sb-deploy-cwd-')
+    const at = async (...argv: string[]) => {
+      let stdout = ''
+      let stderr = ''
+      const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: here, env: { HOME: here }, signal: new AbortController().signal }
+      return { code: await main(argv, io), stdout, stderr }
+    }
+    const typo = await at('deploy', '--library', dir, '--to', 'clade', '--dry-run', '--json')
+    expect(typo.code).toBe(1)
+    expect(typo.stderr).toBe('skillbench deploy: unknown target "clade": did you mean claude? (a new folder of that name is written ./clade)\n')
+    expect(JSON.parse(typo.stdout).params.reason).toEqual({ messageCode: 'deploy.target_typo', params: { target: '"clade"', meant: 'claude', folder: './clade' } })
+    expect(translateMessage(JSON.parse(typo.stdout).params.reason, '', 'zh')).toBe('未知的部署目标 "clade"：是不是想用 claude？（要新建同名文件夹，请写 ./clade）')
+    const folder = await at('deploy', '--library', dir, '--to', './clade', '--dry-run')
+    expect(folder.code).toBe(0)
+    expect(folder.stdout).toContain(`Would deploy to ${path.join(here, 'clade')}`)
+    fs.mkdirSync(path.join(here, 'codes'))
+    expect((await at('deploy', '--library', dir, '--to', 'codes', '--dry-run')).stdout).toContain(`Would deploy to ${path.join(here, 'codes')}`)
+    expect((await at('deploy', '--library', dir, '--to', 'skills', '--dry-run')).stdout).toContain(`Would deploy to ${path.join(here, 'skills')}`)
+    expect(fs.readdirSync(here)).toEqual(['codes'])
   })
 })

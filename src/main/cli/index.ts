@@ -1,6 +1,6 @@
 import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
-import { closestName } from './arg-words'
+import { closestName } from '../../shared/closest-name'
 import { codedFsError } from './fs-errors'
 import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'

@@ -10,10 +10,12 @@
  * - OpenCode: global `~/.config/opencode/skills/`, project `<project>/.opencode/skills/` (opencode.ai/docs/skills).
  * Pure apart from reading the environment given.
  */
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { CodedError } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
+import { closestName } from '../../shared/closest-name'
 
 export type TargetAgent = 'claude' | 'codex' | 'agents' | 'gemini' | 'opencode' | 'folder'
 
@@ -83,6 +85,10 @@ export function resolveTarget(spec: string, env: NodeJS.ProcessEnv, cwd: string)
   }
   if (s === '') throw new CodedError('invalid', coded('deploy.no_target'))
   const dir = path.resolve(cwd, expandHome(s, home))
+  // `--to clade` would make a new folder "clade" here: a bare word that is an agent's name mistyped, naming no
+  // folder that exists, is refused with the name meant (a new folder of that name is written ./clade)
+  const meant = /^[a-z-]+$/.test(s) ? closestName(s, ['claude', 'codex', 'gemini', 'opencode']) : undefined
+  if (meant && !fs.existsSync(dir)) throw new CodedError('invalid', coded('deploy.target_typo', { target: JSON.stringify(s), meant, folder: `./${s}` }))
   return { spec: s, agent: 'folder', label: dir, dir, budget: null }
 }
 
