@@ -9,7 +9,8 @@ import type { ReflectionEvent } from '../../src/main/reflect/types'
 import { openLibrary } from '../../src/main/store/library'
 import { loadPlanOrEmpty } from '../../src/main/review/plan'
 import { codedLine } from '../../src/shared/error-codes'
-import { translateLine } from '../../src/renderer/i18n/messages-errors'
+import { translateLine, translateText } from '../../src/renderer/i18n/messages-errors'
+import { messageRefOf } from '../../src/shared/message-match'
 import type { TaskTrace } from '../../src/shared/types'
 import { chatCompletion, startOpenAiServer, type OpenAiTestServer } from '../helpers/openai-server'
 import { CALC_LOG, JOKE_LOG, SCRAPER_LOG, listFiles, makeRoot, skillFiles } from './make-root'
@@ -84,6 +85,13 @@ describe('runReflection offline', () => {
     expect(lines.length).toBeGreaterThanOrEqual(4)
     for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - (INFO|ERROR) - .+/)
     expect(lines.some((l) => l.includes('Skill generated:'))).toBe(true)
+    // every line is a message of the table, so the Overview's recent activity words it in the reader's language
+    expect(lines.some((l) => l.endsWith('Backed up 1 file(s) for output_20260101_000001'))).toBe(true)
+    for (const line of lines) {
+      const text = line.replace(/^.*? - (INFO|ERROR) - /, '')
+      expect(messageRefOf(text), text).not.toBeNull()
+    }
+    expect(translateText('Backed up 1 file(s) for output_20260101_000001', 'zh')).toBe('已为 output_20260101_000001 备份 1 个文件')
   })
 
   it('backs up the code and documents the task wrote (copy_skill_files rules), not configs', async () => {

@@ -297,7 +297,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       const message = redact(errorText(err), secrets)
       const ref = failureRef(err, secrets)
       summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-      void ctx.log.error(`Failed to reflect ${trace.path}: ${message}`)
+      void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text)
       emit({ ...base, kind: 'task-failed', message, ...ref })
     }
   }
@@ -438,7 +438,7 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     ;(summary.proposals ??= []).push(proposal.id)
     const why = coded('reflect.enhancement_proposed', { title: skill.title, id: proposal.id })
     summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
-    void ctx.log.info(`Enhancement proposed for ${skill.path}: ${proposal.id}`)
+    void ctx.log.info(coded('reflect.log_enhancement_proposed', { path: skill.path, id: proposal.id }).text)
     return { report: formatDecisionReport(report, language), line: lineOf(why) }
   }
   const why = coded('reflect.nothing_to_change', { reason: report.reason ?? '' })
@@ -485,7 +485,7 @@ async function proposeFinished(
     const message = redact(errorText(err), deps.secrets ?? [])
     const ref = failureRef(err, deps.secrets ?? [])
     summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-    void ctx.log.error(`Failed to propose the finished version for ${trace.path}: ${message}`)
+    void ctx.log.error(coded('reflect.log_propose_failed', { path: trace.path, reason: message }).text)
     emit({ ...base, kind: 'task-failed', message, ...ref })
   }
 }
@@ -513,7 +513,7 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], 
   }
   for (const m of members) ctx.reflected.add(m)
   if (draft.rejectedPaths.length) {
-    void ctx.log.error(`Refused paths outside the workspace for ${trace.taskDir}: ${draft.rejectedPaths.join(', ')}`)
+    void ctx.log.error(coded('reflect.log_refused_paths', { task: trace.taskDir, paths: draft.rejectedPaths.join(', ') }).text)
   }
   if (deps.backupFiles && draft.filesToBackup.length && (!trace.source || trace.source === 'agiagent') && ctx.layout === 'agiagent') {
     try {
@@ -524,14 +524,14 @@ async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], 
         files: draft.filesToBackup
       })
       if (res.copied.length) {
-        void ctx.log.info(`Backed up ${res.copied.length} file(s) for ${trace.taskDir}`)
+        void ctx.log.info(coded('reflect.log_backed_up', { n: res.copied.length, task: trace.taskDir }).text)
         skill = await ctx.store.get(skill.skill_id).catch(() => skill)
       }
       for (const s of res.skipped) {
-        void ctx.log.info(`Not backed up ${s.path}: ${s.reason}`)
+        void ctx.log.info(coded('reflect.log_not_backed_up', { path: s.path, reason: s.reason }).text)
       }
     } catch (err) {
-      void ctx.log.error(`Backing up files for ${trace.taskDir} failed: ${errorText(err)}`)
+      void ctx.log.error(coded('reflect.log_backup_failed', { task: trace.taskDir, reason: errorText(err) }).text)
     }
   }
   return skill
