@@ -42,6 +42,16 @@ describe('next steps on the Overview', () => {
   it('does not call reflecting done when there are no tasks at all', () => {
     expect(nextSteps(overview({ tasks: 0 }), '/lib', { browsed: false, rated: false }, undefined)[1]!.done).toBe(false)
   })
+
+  it('for a folder of skills opened on its own with no task anywhere, starts at curating: nothing to browse or reflect', () => {
+    const flags = { browsed: false, rated: false }
+    const alone = nextSteps(overview({ tasks: 0 }), '/skills', flags, '1', true)
+    expect(alone.map((s) => s.key)).toEqual(['review', 'rate'])
+    expect(alone[0]!.label).toBe('next.curate')
+    // with a sessions folder (its tasks are reflected from Workspaces), or under a data root, the four steps stay
+    expect(nextSteps(overview({ tasks: 0, sessionSources: [{ source: 'claude', dir: '/home/u/.claude/projects' }] }), '/skills', flags, '1', true)).toHaveLength(4)
+    expect(nextSteps(overview({ tasks: 0 }), '/lib', flags, '1', false)).toHaveLength(4)
+  })
 })
 
 describe('library map labels', () => {

@@ -35,7 +35,10 @@ export function nextSteps(data: OverviewResult, library: string, flags: { browse
   const fresh = data.newTasks ?? Math.max(0, data.tasks - data.reflectedTasks)
   const skipped = data.noSkillTasks ?? 0
   const reflectLabel: MessageKey = fresh > 1 ? 'next.reflect' : fresh === 1 ? 'next.reflectOne' : data.tasks > 0 ? 'next.reflectDone' : 'next.reflectNone'
-  return [
+  // a folder of skills opened on its own, with no task anywhere (no data root, no sessions folder): browsing and
+  // reflecting lead nowhere, so the steps start at what can be done with skills alone
+  const noTasks = sessionsOnly && data.tasks === 0 && !data.sessionSources?.length
+  const steps: NextStep[] = [
     { key: 'browse', label: 'next.browse', done: flags.browsed || data.reflectedTasks > 0, route: { screen: 'workspaces' } },
     // a library without a data root gets its tasks from session folders, reflected on the Workspaces screen
     { key: 'reflect', label: reflectLabel, vars: { n: fresh, reflected: data.reflectedTasks, skipped }, done: data.tasks > 0 && fresh === 0, route: sessionsOnly ? { screen: 'workspaces', ...(data.sessionSources?.[0] ? { session: data.sessionSources[0] } : {}) } : { screen: 'reflect' } },
@@ -48,6 +51,7 @@ export function nextSteps(data: OverviewResult, library: string, flags: { browse
     },
     { key: 'rate', label: 'next.rate', done: flags.rated, route: firstSkill ? { screen: 'editor', library, skillId: firstSkill } : { screen: 'skills' } }
   ]
+  return noTasks ? steps.filter((s) => s.key !== 'browse' && s.key !== 'reflect') : steps
 }
 
 /** The first screen: what to do next, counts, recent activity, quality histogram and the library map. */
