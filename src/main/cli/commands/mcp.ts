@@ -185,7 +185,7 @@ export const command: CliCommand = {
         const index = search.peek()
         const { startDaemonAfterAnswer } = await import('../daemon-answer')
         if (index && (await startDaemonAfterAnswer(io, root!, remote.socket, index.activeCount))) log('search daemon started for this library')
-      })
+      }).catch(() => undefined) // an index that failed to open is the first query's to report: never an unhandled rejection (it ended the server with a stack trace)
     }
     try {
       const [{ combinedAvailability, readAppSettings }, { createToolAnswerer }] = await Promise.all([import('../../mcp/availability'), import('../../mcp/tool-answers')])
