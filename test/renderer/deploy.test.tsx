@@ -109,6 +109,8 @@ describe('Deploy view', () => {
     const box = await screen.findByTestId('deploy-suggest')
     expect(within(box).getAllByRole('listitem')).toHaveLength(10)
     expect(screen.getByTestId('deploy-suggest-disable').textContent).toBe(t('deploySel.disableThese', { n: 40 }))
+    // on a line of its own, not run into the button beside it
+    expect(screen.getByTestId('deploy-suggest-all').parentElement!.tagName).toBe('P')
     fireEvent.click(screen.getByTestId('deploy-suggest-all'))
     expect(within(box).getAllByRole('listitem')).toHaveLength(40)
     expect(screen.queryByTestId('deploy-suggest-all')).toBeNull()

@@ -51,9 +51,11 @@ export function DisabledAndBudget(props: { result: DeployResult; busy: boolean; 
             ))}
           </ul>
           {shown.length < suggest.length && (
-            <button type="button" className="link" onClick={() => setAll(true)} data-testid="deploy-suggest-all">
-              {t('deploySel.showAll', { n: suggest.length, more: suggest.length - shown.length })}
-            </button>
+            <p className="deploy-suggest-more">
+              <button type="button" className="link" onClick={() => setAll(true)} data-testid="deploy-suggest-all">
+                {t('deploySel.showAll', { n: suggest.length, more: suggest.length - shown.length })}
+              </button>
+            </p>
           )}
           <button type="button" className="btn btn-small" disabled={props.busy} onClick={() => props.onSet(suggest.map((s) => s.name), false)} data-testid="deploy-suggest-disable">
             {t('deploySel.disableThese', { n: suggest.length })}
