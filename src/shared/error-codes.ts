@@ -177,6 +177,8 @@ export const MESSAGE_TEMPLATES = {
   'deploy.target_needs_path': '{prefix}:PATH needs the project folder after the colon',
   'deploy.unknown_target': 'unknown target {target}: use claude, claude-project:PATH, codex, agents:PATH, gemini, gemini-project:PATH, opencode, opencode-project:PATH or a folder',
   'deploy.target_typo': 'unknown target {target}: did you mean {meant}? (a new folder of that name is written {folder})',
+  'deploy.selector_takes_none': 'profile {profile}: {selector} takes no skill of this library now (kept; `skillbench list` shows the names)',
+  'deploy.selector_meant': 'profile {profile}: {selector} takes no skill of this library now: did you mean {meant}? (kept as given)',
   'deploy.no_target': 'say where to deploy: --to claude | codex | agents:PATH | … | a folder',
   'deploy.manifest_not_json': '{file} is not valid JSON ({detail}): it records what Skillbench placed in this folder; restore it (undo the last deploy) or remove it to start over',
   'deploy.manifest_foreign': '{file} was not written by this version of Skillbench: refusing to deploy into this folder',

@@ -175,6 +175,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'deploy.target_needs_path': '{prefix}:PATH 的冒号后需要填写项目文件夹',
   'deploy.unknown_target': '未知的部署目标 {target}：可用 claude、claude-project:PATH、codex、agents:PATH、gemini、gemini-project:PATH、opencode、opencode-project:PATH 或一个文件夹',
   'deploy.target_typo': '未知的部署目标 {target}：是不是想用 {meant}？（要新建同名文件夹，请写 {folder}）',
+  'deploy.selector_takes_none': '配置 {profile}：{selector} 目前不匹配本技能库中的任何技能（已保留；`skillbench list` 可查看技能名）',
+  'deploy.selector_meant': '配置 {profile}：{selector} 目前不匹配本技能库中的任何技能：是不是想写 {meant}？（已按原样保留）',
   'deploy.no_target': '请指定部署位置：--to claude | codex | agents:PATH | … | 一个文件夹',
   'deploy.manifest_not_json': '{file} 不是有效的 JSON（{detail}）：它记录了 Skillbench 在此文件夹中放置的内容；请恢复它（撤销上次部署）或删除它以重新开始',
   'deploy.manifest_foreign': '{file} 不是此版本的 Skillbench 写入的：拒绝部署到此文件夹',

@@ -80,6 +80,10 @@ export const command: CliCommand = {
       const config = values.delete
         ? await setDeployProfile(library, name, null, { env: io.env, cwd: io.cwd })
         : await setDeployProfile(library, name, { targets: values.to ?? [], skills: values.skill ?? [], except: values.except ?? [] }, { env: io.env, cwd: io.cwd })
+      if (!values.delete) {
+        const { unmatchedSelectors } = await import('../profile-check')
+        for (const line of await unmatchedSelectors(library, name, config.profiles[name]!)) io.stderr(`skillbench profile: ${line.text}\n`)
+      }
       if (values.json) printJson(io, config)
       else io.stdout(values.delete ? `Removed profile ${name}.\n` : `Profile ${name} → ${config.profiles[name]!.targets.join(', ')} (${describe(config.profiles[name]!)}). Deploy it with: skillbench deploy --profile ${name}\n`)
       return 0
