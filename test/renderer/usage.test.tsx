@@ -91,7 +91,7 @@ describe('the Skills list', () => {
     const lastUsed = screen.getAllByTestId('skill-last-used').map((c) => c.textContent)
     expect(lastUsed[0]!.startsWith(iso(2).slice(0, 10))).toBe(true)
     expect(lastUsed[1]!.startsWith(iso(1).slice(0, 10))).toBe(true)
-    expect(cells[2]).toBe('not used')
+    expect(cells[2]).toBe('no use found')
     expect(api.callsOf('usage.get')).toEqual([{ library: LIB }])
   })
 })

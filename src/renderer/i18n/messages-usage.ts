@@ -5,7 +5,7 @@
 export const usageEn = {
   'usage.col': 'Used by agents',
   'usage.loading': 'Reading the agents’ logs…',
-  'usage.notUsed': 'not used',
+  'usage.notUsed': 'no use found',
   'usage.uses': '{n} uses',
   'usage.usesOne': '1 use',
   'usage.last': 'last {date}',
@@ -77,7 +77,7 @@ export const usageEn = {
 export const usageZh: Record<keyof typeof usageEn, string> = {
   'usage.col': '智能体使用情况',
   'usage.loading': '正在读取智能体日志…',
-  'usage.notUsed': '未被使用',
+  'usage.notUsed': '未发现使用',
   'usage.uses': '{n} 次使用',
   'usage.usesOne': '1 次使用',
   'usage.last': '最近 {date}',
