@@ -13,6 +13,8 @@ export const MESSAGE_TEMPLATES = {
   'library.unknown': 'unknown library: {library} (open the folder or add its data root first)',
   'library.missing': 'the library folder does not exist yet: {path}',
   'library.not_found': 'library folder not found: {path}',
+  'library.is_data_root': "no skills in {path}: it is a data root, whose libraries are its users' ({users}): address one with --root-dir {path} --user NAME",
+  'library.no_skills_here': 'no skills in {path}: a library holds skill_*.md files (AGIAgent) or SKILL.md folders',
   'library.busy': 'library busy: another Skillbench process (pid {pid}) is changing this library; waited {seconds} s — try again',
   'library.busy_for': 'library busy: another Skillbench process (pid {pid}, {purpose}) is changing this library; waited {seconds} s — try again',
   'library.busy_unknown': 'library busy: another Skillbench process is changing this library; waited {seconds} s — try again',

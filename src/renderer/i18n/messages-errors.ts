@@ -12,6 +12,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'library.unknown': '未知的技能库：{library}（请先打开该文件夹或添加其数据根目录）',
   'library.missing': '技能库文件夹还不存在：{path}',
   'library.not_found': '找不到技能库文件夹：{path}',
+  'library.is_data_root': '{path} 中没有技能：这是一个数据根目录，技能库属于其中的用户（{users}）：请用 --root-dir {path} --user NAME 指定其中一个',
+  'library.no_skills_here': '{path} 中没有技能：技能库应包含 skill_*.md 文件（AGIAgent）或 SKILL.md 文件夹',
   'library.busy': '另一个 Skillbench 进程（pid {pid}）正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
   'library.busy_for': '另一个 Skillbench 进程（pid {pid}，{purpose}）正在修改此技能库（已等待 {seconds} 秒），请稍后再试',
   'library.busy_unknown': '另一个 Skillbench 进程正在修改此技能库（已等待 {seconds} 秒），请稍后再试',

@@ -36,6 +36,11 @@ export const command: CliCommand = {
     // Opened once for this answer; the ranking arrays are never read.
     const listing = await new LibrarySearch(root, { env: io.env, ranking: false }).listing(values.legacy)
     io.stdout(listOutput(listing, json))
+    // nothing at all (a data root given as --library, a wrong folder): say why, on stderr
+    if (listing.skills.length === 0 && listing.errors.length === 0) {
+      const hint = await (await import('../empty-library-hint')).emptyLibraryHint(root)
+      if (hint) io.stderr(`skillbench list: ${hint.text}\n`)
+    }
     // As after a query: the next listing or query of a large library is answered by a daemon started now.
     await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))
     return 0

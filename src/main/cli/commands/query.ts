@@ -49,6 +49,10 @@ export const command: CliCommand = {
     const out = queryOutput(withRecovered(io, result), json)
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
+    if (index.activeCount === 0) {
+      const hint = await (await import('../empty-library-hint')).emptyLibraryHint(lib.root)
+      if (hint) io.stderr(`skillbench query: ${hint.text}\n`)
+    }
     // The next query of a large library is answered by a daemon started now, in the background.
     await startDaemonAfterAnswer(io, lib.root, socket, index.activeCount)
     return out.code
