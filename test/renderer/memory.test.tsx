@@ -128,6 +128,17 @@ describe('Memory screen', () => {
     await waitFor(() => expect((within(screen.getByTestId('memory-editor')).getByTestId('code-editor') as HTMLTextAreaElement).value).toBe('- changed elsewhere\n'))
   })
 
+  it('says what goes in a file that does not exist yet, instead of a blank editor, until something is typed', async () => {
+    setup()
+    await within(await screen.findByTestId('memory-editor')).findByTestId('code-editor')
+    expect(screen.queryByTestId('memory-empty-hint')).toBeNull() // lessons.md exists
+    fireEvent.click((await screen.findAllByTestId('memory-file'))[1]!)
+    expect((await screen.findByTestId('memory-empty-hint')).textContent).toMatch(/^Not created yet\. What you prefer .*"Find preferences in task logs"/)
+    const editor = (await within(screen.getByTestId('memory-editor')).findByTestId('code-editor')) as HTMLTextAreaElement
+    fireEvent.change(editor, { target: { value: '- answer in English\n' } })
+    expect(screen.queryByTestId('memory-empty-hint')).toBeNull()
+  })
+
   it('reviews pending preferences: find more, accept one, reject another', async () => {
     const { api, files } = setup()
     expect((await screen.findAllByTestId('memory-pref')).map((li) => li.querySelector('.strong')?.textContent)).toEqual(['代码注释用中文'])

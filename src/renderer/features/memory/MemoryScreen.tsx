@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { NoLibrary } from '../../components/NoLibrary'
 import { formatBytes, formatDate } from '../../components/format'
 import { useI18n } from '../../i18n/i18n'
+import type { MessageKey } from '../../i18n/messages'
 import { translateLine } from '../../i18n/messages-errors'
 
 /** The agent's long-term memory of the selected library: files in Monaco, preferences to review, consolidation, prompt. */
@@ -129,6 +130,14 @@ function WorkspacePanel(props: { status: MemoryStatusResult; onChanged: (next: M
   )
 }
 
+/** What goes in each memory file, said while it does not exist yet (a blank editor says nothing). */
+const EMPTY_HINT: Record<string, MessageKey | undefined> = {
+  'lessons.md': 'memory.emptyLessons',
+  'preferences.md': 'memory.emptyPreferences',
+  'procedural.md': 'memory.emptyProcedural',
+  'long-term.md': 'memory.emptyLongTerm'
+}
+
 /** One memory file in Monaco; saving checks that nobody changed it meanwhile. */
 function MemoryFileEditor(props: { library: string; name: string; onSaved: () => void }): React.JSX.Element {
   const { t } = useI18n()
@@ -184,6 +193,11 @@ function MemoryFileEditor(props: { library: string; name: string; onSaved: () =>
         <button type="button" className="btn" data-testid="memory-reload" onClick={() => void reload()}>
           {t('memory.reload')}
         </button>
+      )}
+      {base && base.text === null && draft === '' && EMPTY_HINT[props.name] && (
+        <p className="muted small" data-testid="memory-empty-hint">
+          {t(EMPTY_HINT[props.name]!)}
+        </p>
       )}
       {base && (
         <div className="memory-code">
