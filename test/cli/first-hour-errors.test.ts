@@ -63,3 +63,16 @@ describe('a folder that is not there', () => {
     expect(codedFsError(new Error('plain'))).toBeUndefined()
   })
 })
+
+describe('a skill file given as the library', () => {
+  it('list says "not a folder" with query\'s code (it said "library folder not found" of a file that is there)', async () => {
+    const file = path.join(dir, 'skill_Python计算器开发.md')
+    const list = await run('list', '--library', file, '--json')
+    const query = await run('query', 'python', '--library', file, '--json')
+    expect(list.code).toBe(1)
+    expect(list.stderr).toBe(`skillbench list: not a folder: ${file}\n`)
+    expect(JSON.parse(list.stdout)).toEqual({ status: 'error', message: `not a folder: ${file}`, code: 'invalid_input', message_code: 'path.not_folder', params: { path: file } })
+    expect(JSON.parse(query.stdout)).toEqual(JSON.parse(list.stdout))
+    expect(JSON.parse((await run('list', '--library', gone, '--json')).stdout).message_code).toBe('library.not_found')
+  })
+})

@@ -21,10 +21,14 @@ export const command: CliCommand = {
     let root: string
     try {
       root = fs.realpathSync(dir)
-      if (!fs.statSync(root).isDirectory()) throw new Error('not a folder')
     } catch {
       const { StoreError } = await import('../../store/types')
       throw new StoreError('not_found', coded('library.not_found', { path: dir }))
+    }
+    if (!fs.statSync(root).isDirectory()) {
+      // a skill file given for its library is there, just not a folder: said as query and rate say it
+      const { StoreError } = await import('../../store/types')
+      throw new StoreError('invalid_input', coded('path.not_folder', { path: dir }))
     }
     const json = Boolean(values.json)
     // A running search daemon of this library has the listing in memory.
