@@ -76,3 +76,11 @@ describe('a skill file given as the library', () => {
     expect(JSON.parse((await run('list', '--library', gone, '--json')).stdout).message_code).toBe('library.not_found')
   })
 })
+
+describe('audit of a path that is not there', () => {
+  it('is said like every other command\'s line ("skillbench audit: …"; it began "audit: …"), exit 2', async () => {
+    const r = await run('audit', gone)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(`skillbench audit: ${gone}: no such file or folder\n`)
+  })
+})
