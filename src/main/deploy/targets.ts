@@ -8,7 +8,7 @@
  * - `.agents/skills` is also read by Gemini CLI (workspace alias) and OpenCode (project agent-compatible folder).
  * - Gemini CLI: user `~/.gemini/skills/`, workspace `<project>/.gemini/skills/` (geminicli.com, "Managing Agent Skills").
  * - OpenCode: global `~/.config/opencode/skills/`, project `<project>/.opencode/skills/` (opencode.ai/docs/skills).
- * Pure apart from reading the environment given.
+ * Pure apart from reading the environment given and, for a bare word close to an agent's name, whether that folder exists.
  */
 import fs from 'node:fs'
 import os from 'node:os'
