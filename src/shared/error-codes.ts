@@ -69,6 +69,7 @@ export const MESSAGE_TEMPLATES = {
   'skill.changed_since_read': '{path} changed on disk since it was read: reload it and try again',
   'skill.no_id': 'no skill with id {id}',
   'skill.no_active_id': 'no active skill with id {id}',
+  'skill.retired_id': 'skill {id} is retired ({path}): restore it to use or change it',
   'skill.invalid_id': 'invalid skill id {id}: an id is 1–20 digits',
   'skill.id_fixed': 'skill_id cannot be changed (it is {id})',
   'skill.not_in_legacy': 'skill {id} is not in legacy/',

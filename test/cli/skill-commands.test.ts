@@ -92,6 +92,25 @@ describe('the real CLI process', () => {
 })
 
 describe('skill commands in-process', () => {
+  it('an id only a retired skill has is said to be retired, with where it is and what brings it back; an unknown id is still unknown', async () => {
+    expect((await run('delete', '1768616001', '--library', dir)).code).toBe(0)
+    const again = await run('delete', '1768616001', '--library', dir)
+    expect(again.code).toBe(1)
+    const retiredPath = (await (await openLibrary(dir)).list({ includeLegacy: true })).skills.find((s) => s.skill_id === '1768616001')!.path
+    expect(retiredPath.startsWith('legacy/')).toBe(true)
+    expect(again.stderr.trim()).toBe(`skillbench delete: skill 1768616001 is retired (${retiredPath}): restore it to use or change it`)
+    const before = hashTree(dir)
+    const rated = await run('rate', '1768616001', '0.9', '--library', dir, '--json')
+    expect(rated.code).toBe(1)
+    expect(JSON.parse(rated.stdout)).toMatchObject({ status: 'error', code: 'not_found', message_code: 'skill.retired_id', params: { id: '1768616001', path: retiredPath } })
+    // refusing reads only: the retired file and everything else are as they were
+    expect(hashTree(dir)).toEqual(before)
+    expect((await run('restore', '1768616001', '--library', dir)).code).toBe(0)
+    expect((await run('rate', '1768616001', '0.9', '--library', dir)).code).toBe(0)
+    const unknown = await run('delete', '1234567', '--library', dir, '--json')
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ message_code: 'skill.no_active_id' })
+  })
+
   it('list prints a readable table with CJK titles, and unreadable files', async () => {
     const r = await run('list', '--library', dir)
     expect(r.code).toBe(0)

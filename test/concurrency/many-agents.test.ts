@@ -209,7 +209,7 @@ describe('many agents on one library at once', { timeout: 300_000 }, () => {
       const accepted = accept.ok
       const edited = edit.answer?.status === 'success'
       if (!accepted) expect(accept.error).toMatch(/changed on disk|conflict|library busy/)
-      if (!edited) expect(String(edit.answer?.message ?? edit.error)).toMatch(/no active skill|changed on disk|library busy/)
+      if (!edited) expect(String(edit.answer?.message ?? edit.error)).toMatch(/no active skill|is retired|changed on disk|library busy/)
       const { records } = await readJournal(dir)
       const applied = records.filter((r) => r.action === 'apply' && r.proposal_id === merge.id)
       expect(applied.length).toBe(accepted ? 1 : 0)

@@ -295,12 +295,16 @@ class Library implements SkillLibrary {
       // Found without a listing (lazy open): a duplicate of this id elsewhere cannot be ruled out without one.
       await this.scan()
     }
+    let retired: Skill | undefined
     if (!skill || (skill.legacy && !includeLegacy)) {
       const all = await this.scan()
       const matches = all.skills.filter((s) => s.skill_id === id && (includeLegacy || !s.legacy))
       skill = matches.find((s) => !s.legacy) ?? matches[0] ?? null
+      // An id that only a retired skill has: said so (a second delete, an agent's edit after a merge), not "no skill".
+      if (!skill && !includeLegacy) retired = all.skills.find((s) => s.skill_id === id && s.legacy)
     }
     this.refuseDuplicate(id)
+    if (!skill && retired) throw new StoreError('not_found', coded('skill.retired_id', { id, path: retired.path }))
     if (!skill) throw new StoreError('not_found', coded(includeLegacy ? 'skill.no_id' : 'skill.no_active_id', { id }))
     return skill
   }

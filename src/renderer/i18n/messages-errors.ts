@@ -68,6 +68,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'skill.changed_since_read': '{path} 在读取后已在磁盘上被修改：请重新加载后再试',
   'skill.no_id': '没有 id 为 {id} 的技能',
   'skill.no_active_id': '没有 id 为 {id} 的在用技能',
+  'skill.retired_id': '技能 {id} 已归档（{path}）：恢复后才能使用或修改',
   'skill.invalid_id': '无效的技能 id {id}：id 必须是 1–20 位数字',
   'skill.id_fixed': 'skill_id 不能修改（它是 {id}）',
   'skill.not_in_legacy': '技能 {id} 不在 legacy/ 中',
