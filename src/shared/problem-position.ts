@@ -4,24 +4,11 @@
  */
 import { isAlias, isCollection, isScalar, parseDocument, visit } from 'yaml'
 import { parseYamlDocument } from './yaml-policy'
+import { positionOf, type TextPosition } from './text-position'
+
+export type { TextPosition }
 
 const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
-
-export interface TextPosition {
-  line: number
-  column: number
-}
-
-/** Line and column (1-based) of `offset` in `text`. */
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1
-  let lineStart = 0
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++
-    lineStart = i + 1
-  }
-  return { line, column: offset - lineStart + 1 }
-}
 
 /** The position of the first problem in a skill file's front matter, or null when none can be pinned down. */
 export function locateSkillProblem(fileText: string): TextPosition | null {
@@ -36,8 +23,8 @@ export function locateSkillProblem(fileText: string): TextPosition | null {
   const yaml = text.slice(firstNl + 1, end.index)
   const at = yamlProblemOffset(yaml)
   if (at === null) return null
-  const inYaml = positionOf(yaml, at)
-  return { line: inYaml.line + 1, column: inYaml.column }
+  // the YAML starts on the file's second line, after the opening `---`
+  return positionOf(yaml, at, 2)
 }
 
 /** Offset in the YAML text of its first problem: what the store refuses (shared/yaml-policy.ts), pinned down. */

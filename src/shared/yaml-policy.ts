@@ -83,6 +83,8 @@ export function yamlErrorCoded(message: string, code?: string): CodedText {
     const at = /at line (\d+), column (\d+)/.exec(first)
     return at ? coded('yaml.nested_too_deep_at', { line: Number(at[1]), column: Number(at[2]) }) : coded('yaml.nested_too_deep')
   }
+  // An unclosed [ or { is reported as bad indentation at the end of the text: what is missing is the bracket.
+  if (code === 'BAD_INDENT' && /end with an? [\]}]/.test(first)) return coded('yaml.missing_char')
   const words = code ? YAML_CODE_WORDS[code] : undefined
   if (words) return coded(words)
   return coded('yaml.other', { text: first.replace(/:\s*$/, '').slice(0, 300) })

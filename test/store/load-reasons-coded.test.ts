@@ -30,12 +30,14 @@ describe('load reasons by code', () => {
 
   it('gives each malformed file its code and params, with the same English words as before', () => {
     const expected: [string, string, string][] = [
-      ['skill_2.md', 'parse.yaml', 'invalid YAML: a duplicate key (each key may appear once)'],
+      // a syntax error says where the parser stopped, as a line of the file (the second `title:`)
+      ['skill_2.md', 'parse.yaml_at', 'invalid YAML: a duplicate key (each key may appear once) (at line 4, column 1)'],
       ['skill_3.md', 'parse.no_front_matter', 'no front matter: the file must start with a line "---"'],
       ['skill_4.md', 'parse.not_utf8', 'not valid UTF-8: the file is left untouched and will not be rewritten'],
       ['skill_5.md', 'parse.anchor', 'YAML anchors (&name) are not allowed in skill front matter'],
       ['skill_6.md', 'parse.invalid_skill_id', 'invalid skill_id "12ab" (1–20 digits expected)'],
-      ['skill_7.md', 'parse.yaml', 'invalid YAML: something is missing: a closing quote or bracket, or a value after a key'],
+      // the quote opened on line 3 is still open at the closing `---` (line 4), where the parser stops
+      ['skill_7.md', 'parse.yaml_at', 'invalid YAML: something is missing: a closing quote or bracket, or a value after a key (at line 4, column 1)'],
       ['skill_9.md', 'load.symlink', 'symbolic link: skipped (links are never followed)'],
       ['skill_10.md', 'load.folder_like_skill', 'a folder named like a skill file: not read as a skill']
     ]
@@ -56,7 +58,7 @@ describe('load reasons by code', () => {
   })
 
   it('says them in Chinese by code, nested reasons included', () => {
-    expect(zh(errors.get('skill_2.md')!)).toBe('YAML 无效：有重复的键（每个键只能出现一次）')
+    expect(zh(errors.get('skill_2.md')!)).toBe('YAML 无效：有重复的键（每个键只能出现一次）（第 4 行第 1 列）')
     expect(zh(errors.get('skill_3.md')!)).toBe('没有头信息：文件必须以一行 "---" 开头')
     expect(zh(errors.get('skill_5.md')!)).toBe('技能头信息中不允许使用 YAML 锚点（&name）')
     expect(zh(errors.get('skill_6.md')!)).toBe('skill_id "12ab" 无效（应为 1–20 位数字）')

@@ -164,8 +164,12 @@ describe('fixing an unreadable skill file where it is', () => {
     expect(file.text).toBe(broken)
     expect(file.problem?.reason).toMatch(/YAML/)
     // by code too (issue 40): the editor words it in Chinese without reading the English back
-    expect(file.problem?.messageCode).toBe('parse.yaml')
+    expect(file.problem?.messageCode).toBe('parse.yaml_at')
     expect(translateLine(file.problem, 'unused words', 'zh')).toMatch(/^YAML 无效：/)
+    // an unclosed [ is said as the missing bracket it is (the parser calls it bad indentation), and the reason's
+    // line is the one the editor marks
+    expect(file.problem?.reason).toMatch(/^invalid YAML: something is missing: a closing quote or bracket/)
+    expect(file.problem?.params?.line).toBe(file.problem?.line)
     expect(file.problem?.line).toBe(locateSkillProblem(broken)!.line)
     expect(file.problem?.line).toBeGreaterThanOrEqual(3)
     expect(file.problem?.line).toBeLessThanOrEqual(4)

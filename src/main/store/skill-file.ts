@@ -17,6 +17,7 @@ import { coded, refOf, type CodedText, type MessageParam } from '../../shared/er
 import { CodedError, reasonOf } from '../../shared/api-error'
 import { codedReason, reasonParam, type CodedReason } from '../../shared/coded-reason'
 import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
+import { positionOf } from '../../shared/text-position'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -168,25 +169,33 @@ function toData(node: unknown, depth: number, parents: string[] | null, key: str
   return null
 }
 
-/** Parses the YAML text of a front matter; never throws. */
-export function parseFrontMatterYaml(yaml: string): { ok: true; data: Record<string, unknown> } | Failed {
+/**
+ * Parses the YAML text of a front matter; never throws. `firstLine`: the line of its file the YAML starts on, so a
+ * syntax error says where it is in the file (1: the YAML's own lines).
+ */
+export function parseFrontMatterYaml(yaml: string, firstLine = 1): { ok: true; data: Record<string, unknown> } | Failed {
   if (Buffer.byteLength(yaml, 'utf8') > MAX_FRONT_MATTER_BYTES) {
     return failed(coded('parse.too_large', { kb: MAX_FRONT_MATTER_BYTES / 1024 }))
   }
   if (yaml.includes('\u0000')) return failed(coded('parse.nul_byte'))
   const fast = parseSimpleYaml(yaml)
   if (fast) return { ok: true, data: fast }
-  return parseWithYamlLibrary(yaml)
+  return parseWithYamlLibrary(yaml, firstLine)
 }
 
 /** The full (slow) path of parseFrontMatterYaml: the `yaml` package plus our tree checks. Exported for tests. */
-export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<string, unknown> } | Failed {
+export function parseWithYamlLibrary(yaml: string, firstLine = 1): { ok: true; data: Record<string, unknown> } | Failed {
   try {
     const lib = yamlLib()
     const { isMap } = lib
     const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter')
     if (problem?.kind === 'policy') return failed(problem.coded)
-    if (problem || !doc) return failed(coded('parse.yaml', { problem: refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' })) }))
+    if (problem || !doc) {
+      const reason = refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' }))
+      // Where the parser stopped, when it says: a person looks for the line in the file.
+      if (problem?.offset != null) return failed(coded('parse.yaml_at', { problem: reason, ...positionOf(yaml, problem.offset, firstLine) }))
+      return failed(coded('parse.yaml', { problem: reason }))
+    }
     if (doc.contents == null) return { ok: true, data: {} }
     if (!isMap(doc.contents)) return failed(coded('parse.not_mapping'))
     const out: Record<string, unknown> = {}
@@ -206,7 +215,8 @@ export function parseWithYamlLibrary(yaml: string): { ok: true; data: Record<str
 export function parseSkillText(text: string): ParseResult {
   const split = splitFrontMatter(text)
   if ('reason' in split) return split
-  const fm = parseFrontMatterYaml(split.yaml)
+  // the YAML starts on the file's second line, after the opening `---`
+  const fm = parseFrontMatterYaml(split.yaml, 2)
   if (!fm.ok) return fm
   return { ok: true, file: { data: fm.data, body: split.body, yaml: split.yaml, bom: split.bom, eol: split.eol, gap: split.gap } }
 }
