@@ -46,7 +46,10 @@ describe('fragments on the Chinese screens', () => {
       const parsed = parseSkillText(`---\n${yaml}---\nbody\n`)
       expect(parsed.ok, yaml).toBe(false)
       const reason = parsed.ok ? '' : parsed.reason
-      expect(translateText(reason, 'zh'), `${JSON.stringify(yaml)} → ${reason}`).toBe(zh)
+      // each says where, as a line of the file, after its words
+      const at = /\(at line (\d+), column (\d+)\)$/.exec(reason)
+      expect(at, reason).not.toBeNull()
+      expect(translateText(reason, 'zh'), `${JSON.stringify(yaml)} → ${reason}`).toBe(`${zh}（第 ${at![1]} 行第 ${at![2]} 列）`)
       expect(noLatinWords(translateText(`not saved: ${reason}`, 'zh')), reason).toBe(true)
     }
   })

@@ -23,6 +23,14 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
 })
 
+/** A reason's params as read back from words: numbers as their digits, nested reasons too. */
+function numbersAsDigits<T>(value: T): T {
+  if (typeof value === 'number') return String(value) as T
+  if (Array.isArray(value)) return value.map(numbersAsDigits) as T
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, numbersAsDigits(v)])) as T
+  return value
+}
+
 const unreadable = (errors: LoadError[]): LoadError[] => errors.filter((e) => e.kind === 'unreadable').sort((a, b) => (a.path < b.path ? -1 : 1))
 
 async function savedListing(dir: string, olderBuild: boolean): Promise<{ file: Buffer; errors: LoadError[] }> {
@@ -52,7 +60,9 @@ describe('load reasons in the saved search index', () => {
     const old = await savedListing(dir, true)
     expect(old.file.includes('"messageCode"')).toBe(false)
     expect(old.file.includes('no front matter: the file must start with a line')).toBe(true)
-    expect(old.errors).toEqual(fromStore)
+    // words carry no types: a number read back from them (a YAML error's line and column) is its digits
+    expect(old.errors).toEqual(fromStore.map(numbersAsDigits))
+    expect(old.errors.find((e) => e.path === 'skill_2.md')!.params).toMatchObject({ line: '4', column: '1' })
   })
 
   it('keeps words nobody coded as they are, without a code', async () => {
