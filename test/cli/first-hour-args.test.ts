@@ -5,8 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/main/cli/common'
-import { main } from '../../src/main/cli/index'
+import { runCli } from '../formats/helpers'
 import { joinDashValues } from '../../src/main/cli/arg-words'
 import { closestName } from '../../src/shared/closest-name'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
@@ -22,12 +21,9 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: dir, env: {}, signal: new AbortController().signal }
-  const code = await main(argv, io)
-  return { code, stdout, stderr }
+/** The CLI in-process (test/formats/helpers runCli) with this file's folder and environment. */
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(argv, dir, {})
 }
 
 const fileOf = (id: string): string => {
@@ -82,12 +78,7 @@ describe('typos', () => {
 describe('a mistyped deploy target', () => {
   it('--to clade is refused naming claude (it made a folder "clade" in the current one); ./clade and an existing folder deploy there', async () => {
     const here = tempDir('sb-deploy-cwd-')
-    const at = async (...argv: string[]) => {
-      let stdout = ''
-      let stderr = ''
-      const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: here, env: { HOME: here }, signal: new AbortController().signal }
-      return { code: await main(argv, io), stdout, stderr }
-    }
+    const at = (...argv: string[]) => runCli(argv, here, { HOME: here })
     const typo = await at('deploy', '--library', dir, '--to', 'clade', '--dry-run', '--json')
     expect(typo.code).toBe(1)
     expect(typo.stderr).toBe('skillbench deploy: unknown target "clade": did you mean claude? (a new folder of that name is written ./clade)\n')

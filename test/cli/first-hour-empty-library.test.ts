@@ -6,8 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/main/cli/common'
-import { main } from '../../src/main/cli/index'
+import { runCli } from '../formats/helpers'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { tempDir } from '../store/helpers'
 
@@ -23,13 +22,10 @@ afterEach(() => {
   fs.rmSync(path.dirname(root), { recursive: true, force: true })
 })
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
+/** The CLI in-process (test/formats/helpers runCli) with this file's folder and environment. */
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { SKILLBENCH_CACHE_DIR: path.join(path.dirname(root), 'cache'), SKILLBENCH_SEARCH_SERVER: 'off' }
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: root, env, signal: new AbortController().signal }
-  const code = await main(argv, io)
-  return { code, stdout, stderr }
+  return runCli(argv, root, env)
 }
 
 const ROOT_HINT = (cmd: string, dir: string): string =>

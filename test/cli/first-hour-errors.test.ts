@@ -6,8 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/main/cli/common'
-import { main } from '../../src/main/cli/index'
+import { runCli } from '../formats/helpers'
 import { codedFsError } from '../../src/main/cli/fs-errors'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { copyTree, FIXTURE_LIBRARY, tempDir } from '../store/helpers'
@@ -24,12 +23,9 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: dir, env: {}, signal: new AbortController().signal }
-  const code = await main(argv, io)
-  return { code, stdout, stderr }
+/** The CLI in-process (test/formats/helpers runCli) with this file's folder and environment. */
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(argv, dir, {})
 }
 
 describe('a folder that is not there', () => {

@@ -6,18 +6,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/main/cli/common'
-import { main } from '../../src/main/cli/index'
+import { runCli } from '../formats/helpers'
 import { tempDir } from '../store/helpers'
 
 const ROOT = path.resolve(__dirname, '..', '..')
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: ROOT, env: {}, signal: new AbortController().signal }
-  const code = await main(argv, io)
-  return { code, stdout, stderr }
+/** The CLI in-process (test/formats/helpers runCli) with this file's folder and environment. */
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(argv, ROOT, {})
 }
 
 /** The flags of the usage lines (those before the first explanation line). */

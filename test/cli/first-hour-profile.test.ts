@@ -6,8 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CliIo } from '../../src/main/cli/common'
-import { main } from '../../src/main/cli/index'
+import { runCli } from '../formats/helpers'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { copyTree, tempDir } from '../store/helpers'
 
@@ -22,13 +21,10 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
+/** The CLI in-process (test/formats/helpers runCli) with this file's folder and environment. */
+function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = tempDir('sb-profile-home-')
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: dir, env: { HOME: home }, signal: new AbortController().signal }
-  const code = await main(argv, io)
-  return { code, stdout, stderr }
+  return runCli(argv, dir, { HOME: home })
 }
 
 describe('profile set with selectors that take nothing', () => {

@@ -18,8 +18,8 @@ export function copyToTemp(from: string, tag: string): string {
   return dir
 }
 
-/** Runs the CLI in-process and captures its output. */
-export async function runCli(args: string[], cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the CLI in-process and captures its output (`env`: the command's environment, default this process's). */
+export async function runCli(args: string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
   const io: CliIo = {
@@ -27,7 +27,7 @@ export async function runCli(args: string[], cwd = process.cwd()): Promise<{ cod
     stderr: (t) => void (stderr += t),
     isTTY: false,
     cwd,
-    env: process.env,
+    env,
     signal: new AbortController().signal
   }
   const code = await main(args, io)
