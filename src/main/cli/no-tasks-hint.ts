@@ -1,12 +1,8 @@
-import { promises as fsp } from 'node:fs'
 import path from 'node:path'
 import { codedFieldsOf } from '../../shared/api-error'
 import { coded, type CodedText } from '../../shared/error-codes'
 import { ScanError } from '../scan/discover'
-
-async function isDir(p: string): Promise<boolean> {
-  return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
-}
+import { isFolder } from '../store/is-folder'
 
 /**
  * Why a scan or a reflection of an AGIAgent data root found no task, and what to type instead: a user that is not
@@ -15,7 +11,7 @@ async function isDir(p: string): Promise<boolean> {
  */
 export async function noTasksHint(root: string, filter: { user?: string; tasks?: readonly string[] } = {}): Promise<CodedText> {
   if (filter.user && filter.user !== 'default') {
-    if (!(await isDir(path.join(root, filter.user)))) return coded('task.unknown_user', { user: filter.user, root })
+    if (!(await isFolder(path.join(root, filter.user)))) return coded('task.unknown_user', { user: filter.user, root })
     if (!filter.tasks?.length) return coded('reflect.user_no_tasks', { user: filter.user, root })
   }
   if (filter.tasks?.length) return coded('reflect.no_task_matched', { tasks: filter.tasks.join(', '), root })

@@ -28,6 +28,7 @@ import {
 } from '../memory/memory-files'
 import { badRequest } from './errors'
 import type { SettingsStore } from './settings-store'
+import { isFolder } from '../store/is-folder'
 
 export type MemoryMethods =
   | 'memory.status'
@@ -85,10 +86,6 @@ export function defaultMemoryWorkspace(info: Pick<LibraryInfo, 'root' | 'user' |
   return info.origin === 'root' && info.root && info.user ? path.join(info.root, info.user) : null
 }
 
-async function isDir(p: string): Promise<boolean> {
-  return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
-}
-
 /**
  * The memory module's errors as the API sends them: its CodedErrors already say their kind (bad_request for a
  * bad file name or id, not_found, malformed) and code, and cross as they are; a conflict becomes one.
@@ -108,7 +105,7 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
     const info = await deps.requireLibrary(library)
     const { workspace, isDefault } = chosenMemoryWorkspace(deps.settings, info)
     const dir = workspace ? path.join(workspace, 'memory') : null
-    return { info, library: info.path, workspace, dir, isDefault, exists: dir ? await isDir(dir) : false }
+    return { info, library: info.path, workspace, dir, isDefault, exists: dir ? await isFolder(dir) : false }
   }
 
   async function requireWorkspace(library: string): Promise<string> {
@@ -150,7 +147,7 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
       }
       if (!path.isAbsolute(p)) throw badRequest(coded('path.not_absolute', { path: p }))
       const real = await fsp.realpath(p).catch(() => null)
-      if (!real || !(await isDir(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
+      if (!real || !(await isFolder(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
       // pointing at the memory folder itself means its parent
       const workspace = path.basename(real) === 'memory' ? path.dirname(real) : real
       await deps.settings.setMemoryWorkspace(info.path, workspace)

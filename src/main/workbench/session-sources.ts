@@ -20,6 +20,7 @@ import type { JobRegistry } from './jobs'
 import { DEFAULT_LOG_WINDOW } from './log-window'
 import { readLineWindow, searchFile } from './log-lines'
 import type { SettingsStore, StoredSessionSource } from './settings-store'
+import { isFolder } from '../store/is-folder'
 
 export type SessionMethods = 'sessions.list' | 'sessions.add' | 'sessions.remove' | 'sessions.tasks' | 'sessions.readLog' | 'sessions.searchLog' | 'sessions.setTarget' | 'sessions.reflect'
 
@@ -35,10 +36,6 @@ export interface SessionServiceDeps {
   llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined>
   /** After a run: note the files written and watch a library the run created. */
   afterReflect(created: { library: string; path: string }[]): Promise<void>
-}
-
-async function isDir(p: string): Promise<boolean> {
-  return (await fsp.stat(p).catch(() => null))?.isDirectory() ?? false
 }
 
 /** Detected folders first, then added ones not detected; one row per (source, folder). Pure. */
@@ -84,7 +81,7 @@ export function createSessionService(deps: SessionServiceDeps): {
     return Promise.all(
       rows.map(async (r) => {
         const target = deps.settings.sessionTargets[targetKey(r.source, r.dir)]
-        return { ...r, exists: await isDir(r.dir), ...(target && libraries.has(target) ? { targetLibrary: target } : {}) }
+        return { ...r, exists: await isFolder(r.dir), ...(target && libraries.has(target) ? { targetLibrary: target } : {}) }
       })
     )
   }
@@ -168,7 +165,7 @@ export function createSessionService(deps: SessionServiceDeps): {
     'sessions.add': async ({ source, path: p }) => {
       if (!path.isAbsolute(p)) throw badRequest(coded('path.not_absolute', { path: p }))
       const real = await fsp.realpath(p).catch(() => null)
-      if (!real || !(await isDir(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
+      if (!real || !(await isFolder(real))) throw badRequest(coded('path.folder_not_found', { path: p }))
       const current = deps.settings.sessionSources
       if (!current.some((s) => s.source === source && s.dir === real)) {
         await deps.settings.setSessionSources([...current, { source, dir: real }])

@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
 import { stepToNative } from '../../formats/learned-steps'
@@ -7,11 +6,11 @@ import { matchTriggers, type TriggerSkill } from '../../formats/matcher'
 import { loadSkillTree } from '../../formats/tree'
 import { coded, type CodedText } from '../../../shared/error-codes'
 import { codedReason } from '../../../shared/coded-reason'
+import { isFolder } from '../../store/is-folder'
 
 /** Why there is no learned skill to match: no folder there, or no learned skill in it. */
 async function noLearnedSkills(dir: string): Promise<CodedText> {
-  const isDir = (await fs.promises.stat(dir).catch(() => null))?.isDirectory() ?? false
-  return isDir ? coded('use.no_skills', { dir }) : coded('use.no_folder', { dir })
+  return (await isFolder(dir)) ? coded('use.no_skills', { dir }) : coded('use.no_folder', { dir })
 }
 
 /** A learned skill without a trigger pattern (errors[] of --json: the words as before, the code beside them). */
