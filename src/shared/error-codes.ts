@@ -786,7 +786,18 @@ export const MESSAGE_TEMPLATES = {
   'curate.proposals': '{n} proposals',
   'curate.reading_usage': "Reading the agents' logs for real usage...",
   'curate.reading_logs': 'reading {agent} logs in {dir}',
-  'curate.usage_not_read': 'usage not read ({reason}): cleanup goes by fetch_count alone'
+  'curate.usage_not_read': 'usage not read ({reason}): cleanup goes by fetch_count alone',
+  // bad usage of the command line (cli/: UsageError, exit code 2; with --json also on stdout as message_code + params)
+  'cli.usage': '{problem}',
+  'cli.unknown_command': "unknown command '{command}' (see skillbench --help)",
+  'cli.unknown_command_meant': "unknown command '{command}': did you mean {meant}? (see skillbench --help)",
+  'cli.unknown_option': "unknown option {option} (this command's options: {options})",
+  'cli.unknown_option_meant': 'unknown option {option}: did you mean {meant}? (see --help)',
+  'cli.needs_value': '{option} needs a value (for a value that starts with "--", write {option}=VALUE)',
+  'cli.takes_no_value': '{option} takes no value',
+  'cli.unexpected_argument': "unexpected argument '{argument}'",
+  'cli.which_library': 'say which library: --library DIR, or --root-dir DIR --user NAME',
+  'cli.root_dir_needs_user': '--root-dir needs --user NAME (or give --library DIR)'
 } as const
 
 /** A stable code of the table above. */

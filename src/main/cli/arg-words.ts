@@ -4,6 +4,7 @@
  */
 
 import { closestName } from '../../shared/closest-name'
+import { coded, type CodedText } from '../../shared/error-codes'
 
 type OptionSpecs = Readonly<Record<string, { type: 'string' | 'boolean' }>>
 
@@ -32,8 +33,8 @@ export function joinDashValues(argv: readonly string[], options: OptionSpecs): s
   return out
 }
 
-/** parseArgs's error as one line for `skillbench <command>: …`, naming the option meant for a typo. */
-export function argProblem(err: unknown, options: OptionSpecs): string {
+/** parseArgs's error as one coded line for `skillbench <command>: …`, naming the option meant for a typo. */
+export function argProblem(err: unknown, options: OptionSpecs): CodedText {
   const e = err as { code?: string; message?: string }
   const message = e.message ?? String(err)
   const flag = /Option '(--?[^' ]+)/.exec(message)?.[1] ?? /Unknown option '([^']+)'/.exec(message)?.[1]
@@ -41,11 +42,11 @@ export function argProblem(err: unknown, options: OptionSpecs): string {
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
     const meant = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, names) : undefined
     const known = names.map((n) => `--${n}`).join(', ')
-    return meant ? `unknown option ${flag}: did you mean --${meant}? (see --help)` : `unknown option ${flag} (this command's options: ${known})`
+    return meant ? coded('cli.unknown_option_meant', { option: flag, meant: `--${meant}` }) : coded('cli.unknown_option', { option: flag, options: known })
   }
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
-    if (/ambiguous|argument missing/.test(message)) return `${flag} needs a value (for a value that starts with "--", write ${flag}=VALUE)`
-    if (/does not take an argument/.test(message)) return `${flag} takes no value`
+    if (/ambiguous|argument missing/.test(message)) return coded('cli.needs_value', { option: flag })
+    if (/does not take an argument/.test(message)) return coded('cli.takes_no_value', { option: flag })
   }
-  return message.split('\n')[0] ?? 'bad arguments'
+  return coded('cli.usage', { problem: message.split('\n')[0] || 'bad arguments' })
 }

@@ -2,12 +2,26 @@ import path from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { RecoveredEntry } from '../review/recovery-notices'
 import { argProblem, joinDashValues } from './arg-words'
+import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { messageRefOf } from '../../shared/message-match'
 
-/** Bad usage: exit code 2 with a one-line message. */
+/**
+ * Bad usage: exit code 2 with a one-line message, and a message code like every other error (kind `usage`), which
+ * `--json` prints on stdout. Words without a code of their own get the table's code when the table produced them
+ * (`invalid skill id …`), else `cli.usage` with the words as its `problem`.
+ */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message)
+  readonly code = 'usage'
+  readonly messageCode: MessageCode
+  readonly params: MessageParams
+
+  constructor(message: string | CodedText) {
+    const text = typeof message === 'string' ? message : message.text
+    super(text)
     this.name = 'UsageError'
+    const ref = typeof message === 'string' ? (messageRefOf(message) ?? coded('cli.usage', { problem: message })) : message
+    this.messageCode = ref.messageCode
+    this.params = ref.params
   }
 }
 
@@ -76,9 +90,9 @@ export function resolveLibraryDir(
     return path.resolve(cwd, values['root-dir'], values.user, 'general', 'experience')
   }
   if (values['root-dir']) {
-    throw new UsageError('--root-dir needs --user NAME (or give --library DIR)')
+    throw new UsageError(coded('cli.root_dir_needs_user'))
   }
-  throw new UsageError('say which library: --library DIR, or --root-dir DIR --user NAME')
+  throw new UsageError(coded('cli.which_library'))
 }
 
 /** Prints a value as JSON (one document, trailing newline), with `recovered` when recovery did something. */

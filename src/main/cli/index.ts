@@ -6,6 +6,7 @@ import { COMMANDS } from './registry'
 import { StoreError } from '../store/types'
 import { codedFieldsFor } from '../tools/coded-result'
 import { recoveryCollector } from '../review/recovery-notices'
+import { coded } from '../../shared/error-codes'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -43,10 +44,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout('0.1.0\n')
     return 0
   }
+  // --json asked for (before a `--`): a failure, bad usage too, is also said as JSON on stdout. `--json=…` counts (it is
+  // bad usage itself: the flag takes no value).
+  const words = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
+  const json = words.some((w) => w === '--json' || w.startsWith('--json='))
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!entry) {
     const meant = closestName(name, Object.keys(COMMANDS))
-    io.stderr(`skillbench: unknown command '${name}'${meant ? `: did you mean ${meant}?` : ''} (see skillbench --help)\n`)
+    const problem = meant ? coded('cli.unknown_command_meant', { command: name, meant }) : coded('cli.unknown_command', { command: name })
+    io.stderr(`skillbench: ${problem.text}\n`)
+    if (json) io.stdout(JSON.stringify(failureJson(new UsageError(problem), problem.text)) + '\n')
     return 2
   }
   const { command } = await entry.load()
@@ -56,7 +63,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   // What recovery did during the command (a change a crash interrupted, rolled back or not): said on stderr as it
   // happens, in the words the app's banner uses, and with --json kept for the answer's `recovered`.
-  const json = rest.includes('--json')
   const heard = recoveryCollector((line) => io.stderr(`skillbench ${name}: ${line.message}\n`))
   const runIo: CliIo = json ? { ...io, recovered: heard.entries } : io
   try {
@@ -64,6 +70,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`skillbench ${name}: ${err.message}\n`)
+      // --json: the same shape as any other failure ({status: 'error', message, code: 'usage', message_code, params})
+      if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(err, err.message))) + '\n')
       return 2
     }
     const failure = codedFsError(err) ?? err

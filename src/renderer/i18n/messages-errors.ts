@@ -757,7 +757,18 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'curate.proposals': '{n} 个提议',
   'curate.reading_usage': '正在读取智能体日志，查看技能的真实使用情况…',
   'curate.reading_logs': '正在读取 {dir} 中的 {agent} 日志',
-  'curate.usage_not_read': '未能读取使用情况（{reason}）：清理只按 fetch_count 判断'
+  'curate.usage_not_read': '未能读取使用情况（{reason}）：清理只按 fetch_count 判断',
+  // bad usage of the command line
+  'cli.usage': '用法有误：{problem}',
+  'cli.unknown_command': '未知的命令“{command}”（见 skillbench --help）',
+  'cli.unknown_command_meant': '未知的命令“{command}”：是不是想用 {meant}？（见 skillbench --help）',
+  'cli.unknown_option': '未知的选项 {option}（此命令的选项有：{options}）',
+  'cli.unknown_option_meant': '未知的选项 {option}：是不是想用 {meant}？（见 --help）',
+  'cli.needs_value': '{option} 需要一个值（以“--”开头的值请写成 {option}=VALUE）',
+  'cli.takes_no_value': '{option} 不接受值',
+  'cli.unexpected_argument': '多余的参数“{argument}”',
+  'cli.which_library': '请指定技能库：--library DIR，或 --root-dir DIR --user NAME',
+  'cli.root_dir_needs_user': '--root-dir 需要同时给出 --user NAME（或改用 --library DIR）'
 }
 
 type Lang = 'en' | 'zh'
