@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { middleEllipsis } from '../../src/renderer/components/format'
 import { languageOf } from '../../src/renderer/features/editor/CodeFileDialog'
 import { checkFrontMatter, splitFrontMatter } from '../../src/renderer/features/editor/front-matter'
 import { layoutClusters } from '../../src/renderer/features/overview/cluster-layout'
@@ -122,5 +123,18 @@ describe('messages', () => {
 describe('code viewer language', () => {
   it('picks Monaco languages by extension, plaintext otherwise', () => {
     expect(['codes/t/calc.py', 'a/b.SH', 'x.tsx', 'conf.yml', 'README', 'data.bin'].map(languageOf)).toEqual(['python', 'shell', 'typescript', 'yaml', 'plaintext', 'plaintext'])
+  })
+})
+
+describe('a path cut in the middle', () => {
+  it('keeps a short path; cuts a long one to the length, its start and more of its end around an ellipsis', () => {
+    expect(middleEllipsis('/data/agents', 20)).toBe('/data/agents')
+    expect(middleEllipsis('/home/someone/projects/agents/runs/2026/december/agents-data-nightly', 24)).toBe('/home…gents-data-nightly')
+  })
+
+  it('counts characters, not UTF-16 units: a Chinese name or an emoji is never split', () => {
+    const cut = middleEllipsis('/数据/智能体/任务记录/很长很长的文件夹😀名字', 10)
+    expect(cut).toBe('/数…的文件夹😀名字')
+    expect([...cut]).toHaveLength(10)
   })
 })

@@ -21,3 +21,15 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
+
+/**
+ * A path cut in the middle to at most `max` characters, `/tmp/sk…/agents-data`: its start (where it lives) and
+ * as much of its end (the folder's own name, which tells paths apart) as fits. Shorter paths come back as they are.
+ */
+export function middleEllipsis(text: string, max: number): string {
+  const chars = [...text]
+  if (chars.length <= max) return text
+  const keep = Math.max(max - 1, 2)
+  const head = Math.max(1, Math.floor(keep / 4))
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`
+}

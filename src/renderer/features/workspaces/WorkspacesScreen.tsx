@@ -8,7 +8,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
-import { formatDate } from '../../components/format'
+import { formatDate, middleEllipsis } from '../../components/format'
 import { VirtualList } from '../../components/VirtualList'
 import { useI18n } from '../../i18n/i18n'
 import { translateLine } from '../../i18n/messages-errors'
@@ -24,6 +24,8 @@ import { useRememberedState } from '../../remembered-state'
 const STATUSES: (TaskBadge | 'all')[] = ['all', 'completed', 'interrupted', 'incomplete', 'reflected', 'skipped']
 const SESSION_KINDS: SessionSourceKind[] = ['claude', 'codex', 'synapse']
 const SEP = '\u0000'
+/** A data root's or session folder's path is shown cut in the middle past this many characters. */
+const ROOT_SHOWN_CHARS = 36
 
 function sourceKey(s: Pick<SessionSourceInfo, 'source' | 'dir'>): string {
   return `${s.source}${SEP}${s.dir}`
@@ -151,15 +153,15 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
 
   return (
     <section className="screen screen-fill" aria-labelledby="ws-title">
-      <header className="screen-header">
+      <header className="screen-header screen-header-one-line">
         <h1 id="ws-title">{t('ws.title')}</h1>
-        <label className="field-inline">
+        <label className="field-inline field-shrink">
           {t('ws.source')}
           <select data-testid="source-picker" value={session ? picked : ''} onChange={(e) => pick(e.target.value)}>
             <option value="">{t('source.agiagent')}</option>
             {sessions.list.map((x) => (
               <option key={sourceKey(x)} value={sourceKey(x)} title={x.dir}>
-                {t(`source.${x.source}`)} · {x.dir}
+                {t(`source.${x.source}`)} · {middleEllipsis(x.dir, ROOT_SHOWN_CHARS)}
                 {x.detected ? ` (${t('ws.detected')})` : ''}
                 {x.exists ? '' : ` (${t('shell.missing')})`}
               </option>
@@ -196,13 +198,15 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
           </>
         ) : (
           <>
-        <label className="field-inline">
+        <label className="field-inline field-shrink">
           {t('ws.root')}
-          <select data-testid="root-picker" value={root ?? ''} onChange={(e) => setRoot(e.target.value || null)}>
+          <select data-testid="root-picker" value={root ?? ''} title={root ?? undefined} onChange={(e) => setRoot(e.target.value || null)}>
             {(roots.data ?? []).length === 0 && <option value="">{t('ws.noRoots')}</option>}
             {roots.data?.map((r) => (
-              <option key={r.path} value={r.path}>
-                {r.path} ({r.taskCount})
+              // a long path is cut in the middle to keep the header on one line; the whole path is the title of the option and
+              // of the picker (the picker's description for a screen reader: its name stays the label's)
+              <option key={r.path} value={r.path} title={r.path}>
+                {middleEllipsis(r.path, ROOT_SHOWN_CHARS)} ({r.taskCount})
               </option>
             ))}
           </select>
