@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { notificationGap } from '../../src/main/search/change-feed'
 import { searchDaemonSocket, startingMarker } from '../../src/main/search/daemon/address'
+import { loadSearchIndex } from '../../src/main/search/open'
 import { makeLibrary, QUERIES, skillText } from './library-fixture'
 
 const PROJECT = path.resolve(__dirname, '..', '..')
@@ -131,6 +132,68 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       fs.rmSync(path.join(dir, `tools${round}`), { recursive: true })
       fs.rmSync(path.join(dir, `skill_${500 + round}.md`))
       expect(await top(`axolotl${round} narwhal${round}`)).not.toMatch(/axo|skill_50/)
+    }
+  }, 120_000)
+
+  it.runIf(watched)('takes in a folder that keeps changing at most about once a second, and once more after it stops', async () => {
+    // An agent writing a skill file every 100 ms: each write used to be taken in 25 ms after it (a rebuild every
+    // 100 ms for as long as the writing went on). The daemon's own trace counts what it took in without a question.
+    const dir = makeLibrary(40)
+    libraries.push(dir)
+    const daemon = spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] })
+    let log = ''
+    daemon.stderr!.on('data', (d: Buffer) => (log += d.toString()))
+    const refreshes = (): number => (log.match(/refreshed: the index took in what changed/g) ?? []).length
+    const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
+    try {
+      await until(async () => (await status(dir)).startsWith('a search daemon answers'), 20_000, () => log)
+      const file = path.join(dir, 'churn', 'SKILL.md')
+      fs.mkdirSync(path.dirname(file))
+      // A folder new to the daemon, then 30 writes 100 ms apart (3 s), the last one with a word of its own. Each
+      // write is whole (a rename): a question must find the file, not a half-written one.
+      const writes = 30
+      const base = '---\nname: churn\ndescription: notes an agent keeps rewriting\n---\n'
+      const churn = `const fs = require('fs'); const [file, base, n] = process.argv.slice(1); let i = 0
+const t = setInterval(() => {
+  i++
+  fs.writeFileSync(file + '.part', base + 'churnkiwi ' + (i === +n ? 'finalkiwi' : i) + '\\n')
+  fs.renameSync(file + '.part', file)
+  process.stdout.write(i + ' ')
+  if (i === +n) clearInterval(t)
+}, 100)`
+      const before = refreshes()
+      const writer = spawn(process.execPath, ['-e', churn, file, base, String(writes)], { stdio: ['ignore', 'pipe', 'inherit'] })
+      let written = ''
+      writer.stdout!.on('data', (d: Buffer) => (written += d.toString()))
+      const done = exited(writer)
+      // Questions during the churn are answered, by the daemon, from what the files hold when asked.
+      await until(() => written.split(' ').length > 3)
+      for (let q = 0; q < 3 && writer.exitCode === null; q++) {
+        const r = await run(['query', 'churnkiwi', '--library', dir, '--no-touch', '--json', '--top', '1'])
+        expect(r.code).toBe(0)
+        expect(served(r)).toBe(true)
+        expect((JSON.parse(r.stdout) as { skills: { path: string }[] }).skills.map((s) => s.path), r.stderr).toEqual(['churn/SKILL.md'])
+      }
+      await done
+      expect(writer.exitCode).toBe(0)
+      const during = refreshes() - before
+      // 3 s of writes: about one refresh a second (the first 25 ms after the first write), not one per write
+      expect(during).toBeGreaterThanOrEqual(1)
+      expect(during, log).toBeLessThanOrEqual(8)
+      // Once the writes stop the last one is taken in without a question: the index the daemon saves has it.
+      const root = fs.realpathSync(dir)
+      await until(() => {
+        const saved = loadSearchIndex(root, ENV)
+        try {
+          const [hit] = saved.query('finalkiwi', 1)
+          return hit?.path === 'churn/SKILL.md' && hit.score > 0
+        } finally {
+          saved.closeFile()
+        }
+      }, 20_000, () => log)
+    } finally {
+      daemon.kill('SIGTERM')
+      await exited(daemon)
     }
   }, 120_000)
 

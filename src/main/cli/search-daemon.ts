@@ -17,6 +17,7 @@ import { openLibraryServices } from '../services/library-services'
 import { recoverFirst } from '../review/recover-first'
 import { buildStamp, searchDaemonSocket, startingMarker } from '../search/daemon/address'
 import { daemonAnswers } from '../search/daemon/client'
+import { paceRefresh } from '../search/daemon/refresh-pace'
 import { MAX_REQUEST_BYTES, parseRequest, type AnswerHeader, type DaemonRequest } from '../search/daemon/protocol'
 import { listOutput } from './list-output'
 import { queryOutput } from './query-output'
@@ -36,6 +37,8 @@ export interface SearchDaemonOptions {
   log?: (line: string) => void
   /** After each check of its socket and library (`SKILLBENCH_SEARCH_TRACE=1` prints it): whether both are in place. */
   onCheck?: (inPlace: boolean) => void
+  /** After each refresh taken in without a question (`SKILLBENCH_SEARCH_TRACE=1` prints it). */
+  onRefresh?: () => void
 }
 
 /** Checks that the folder holding the socket is ours alone: a socket others can reach would answer them. */
@@ -147,15 +150,12 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
     return 1
   }
   // A write seen is taken in soon after (not at the next question): the question then finds the index current.
-  let refreshTimer: NodeJS.Timeout | undefined
-  const refreshSoon = (): void => {
-    if (refreshTimer || closing) return
-    refreshTimer = setTimeout(() => {
-      refreshTimer = undefined
-      queue = queue.then(() => warm().catch(() => undefined))
-    }, 25)
-  }
-  const feed = watchLibrary(root, { onChange: refreshSoon })
+  // While writes keep coming, at most once a second and once more after the last (refresh-pace.ts).
+  const refresh = paceRefresh(() => {
+    if (closing) return
+    queue = queue.then(() => warm().then(opts.onRefresh, () => undefined))
+  })
+  const feed = watchLibrary(root, { onChange: () => refresh.poke() })
   if (feed.fallback) log(feed.fallback)
   // One library object for every question, opened lazily (no listing): like the app's, it stays current by stat
   // and by following the ledger, and a question does not pay ~2 ms for opening it again. Skills are located
@@ -291,7 +291,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   process.once('SIGINT', onSignal)
 
   const why = await stopped
-  clearTimeout(refreshTimer)
+  refresh.cancel()
   clearInterval(watchdog)
   clearTimeout(idleTimer)
   process.off('SIGTERM', onSignal)

@@ -40,6 +40,7 @@ export const command: CliCommand = {
     const { runSearchDaemon } = await import('../search-daemon')
     const log = (line: string): void => io.stderr(`skillbench search-server: ${line}\n`)
     const onCheck = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (inPlace: boolean) => log(`checked: socket and library ${inPlace ? 'in place' : 'not in place'}`) : undefined
-    return runSearchDaemon(root, { env: io.env, idleMs, log, onCheck })
+    const onRefresh = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? () => log('refreshed: the index took in what changed') : undefined
+    return runSearchDaemon(root, { env: io.env, idleMs, log, onCheck, onRefresh })
   }
 }
