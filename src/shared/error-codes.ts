@@ -797,7 +797,8 @@ export const MESSAGE_TEMPLATES = {
   'cli.takes_no_value': '{option} takes no value',
   'cli.unexpected_argument': "unexpected argument '{argument}'",
   'cli.which_library': 'say which library: --library DIR, or --root-dir DIR --user NAME',
-  'cli.root_dir_needs_user': '--root-dir needs --user NAME (or give --library DIR)'
+  'cli.root_dir_needs_user': '--root-dir needs --user NAME (or give --library DIR)',
+  'cli.library_and_root_dir': 'both --library {library} and --root-dir {root} say which library: give one of them (--library DIR, or --root-dir DIR --user NAME)'
 } as const
 
 /** A stable code of the table above. */

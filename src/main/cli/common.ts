@@ -77,12 +77,17 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
 
 /**
  * The library folder a command works on: `--library DIR`, or `--root-dir DIR --user NAME`
- * (meaning `DIR/NAME/general/experience`).
+ * (meaning `DIR/NAME/general/experience`). Both --library and --root-dir is bad usage: which library was meant is
+ * unclear (--root-dir was ignored before, without a word). --user alone beside --library is not: accept, reject, undo
+ * and curate --apply record it as the one who decided.
  */
 export function resolveLibraryDir(
   values: { library?: string; 'root-dir'?: string; user?: string },
   cwd: string
 ): string {
+  if (values.library !== undefined && values['root-dir'] !== undefined) {
+    throw new UsageError(coded('cli.library_and_root_dir', { library: values.library, root: values['root-dir'] }))
+  }
   if (values.library) {
     return path.resolve(cwd, values.library)
   }

@@ -768,7 +768,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'cli.takes_no_value': '{option} 不接受值',
   'cli.unexpected_argument': '多余的参数“{argument}”',
   'cli.which_library': '请指定技能库：--library DIR，或 --root-dir DIR --user NAME',
-  'cli.root_dir_needs_user': '--root-dir 需要同时给出 --user NAME（或改用 --library DIR）'
+  'cli.root_dir_needs_user': '--root-dir 需要同时给出 --user NAME（或改用 --library DIR）',
+  'cli.library_and_root_dir': '--library {library} 和 --root-dir {root} 同时指定了技能库：请只用其中一种（--library DIR，或 --root-dir DIR --user NAME）'
 }
 
 type Lang = 'en' | 'zh'

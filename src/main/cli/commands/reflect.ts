@@ -128,8 +128,9 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
 
   const traces = await sessionTraces(values, io, only)
-  // --library names where a session source's skills go; an AGIAgent root's tasks go to their users' libraries
-  if (!traces && values.library !== undefined && values['root-dir'] === undefined) {
+  // --library names where a session source's skills go; an AGIAgent root's tasks go to their users' libraries (with
+  // --root-dir and no session source, --library was ignored without a word: refused the same way)
+  if (!traces && values.library !== undefined) {
     throw new UsageError('--library goes with a session source (--claude-dir, --codex-dir, --synapse-dir or --hook); an AGIAgent data root is --root-dir DIR, its skills going to DIR/<user>/general/experience')
   }
   if (traces && !values['root-dir'] && !values.library) {
