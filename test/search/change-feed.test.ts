@@ -127,6 +127,32 @@ describe.runIf(process.platform === 'linux' && notificationGap(fs.realpathSync(o
     }
   })
 
+  it('keeps seeing writes in a library holding symbolic-link loops, and indexes nothing through them', async () => {
+    // Node 20's recursive fs.watch goes quiet after it meets a link to an ancestor; the feed watches each folder
+    // the walk listed, and the walk follows no link.
+    const dir = makeLibrary(10)
+    fs.mkdirSync(path.join(dir, 'tool', 'deep'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'tool', 'SKILL.md'), '---\nname: tool\ndescription: loop tool\n---\nfirst\n')
+    fs.symlinkSync('..', path.join(dir, 'tool', 'up'))
+    fs.symlinkSync('../..', path.join(dir, 'tool', 'deep', 'back'))
+    fs.symlinkSync('self', path.join(dir, 'self'))
+    const search = watchedSearch(dir)
+    const top = async (q: string): Promise<string | undefined> => (await search.current()).query(q, 1)[0]?.path
+    expect(await top('loop tool')).toBe('tool/SKILL.md')
+    // Only a notification can tell the index of this write (a feed re-reads only the files it names).
+    fs.writeFileSync(path.join(dir, 'tool', 'SKILL.md'), '---\nname: tool\ndescription: loop tool\n---\nwalrusmango\n')
+    expect(await top('walrusmango')).toBe('tool/SKILL.md')
+    fs.mkdirSync(path.join(dir, 'tool', 'deep', 'more'))
+    fs.writeFileSync(path.join(dir, 'tool', 'deep', 'more', 'SKILL.md'), '---\nname: more\ndescription: ibex saddle\n---\nibex\n')
+    expect(await top('ibex saddle')).toBe('tool/deep/more/SKILL.md')
+    fs.writeFileSync(path.join(dir, 'skill_3.md'), skillText(3).replace(/\n$/, '\ntapirlemon\n'))
+    expect(await top('tapirlemon')).toBe('skill_3.md')
+    // every indexed path is a file of the library reached without a link
+    const listed = (await search.listing(true)).skills.map((s) => s.path)
+    expect(listed.filter((p) => /(^|\/)(up|back|self)\//.test(p))).toEqual([])
+    expect(listed).toContain('tool/deep/more/SKILL.md')
+  })
+
   it('walks the whole library when too many notifications came to trust them', async () => {
     const dir = makeLibrary(10)
     const feed = watchLibrary(dir)

@@ -72,6 +72,31 @@ describe('file watching', () => {
     await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('new-skill/SKILL.md'))
   })
 
+  it('keeps reporting in a library holding symbolic-link loops, and never through a link', async () => {
+    // Node 20's recursive fs.watch goes quiet after it meets a link to an ancestor; the folder watches here are
+    // one non-recursive watch per folder found by a walk that does not follow links.
+    const lib = fs.realpathSync(tempDir('lib'))
+    fs.mkdirSync(path.join(lib, 'tool', 'deep'), { recursive: true })
+    fs.writeFileSync(path.join(lib, 'tool', 'SKILL.md'), 'first')
+    fs.symlinkSync('..', path.join(lib, 'tool', 'up')) // the library itself
+    fs.symlinkSync('../..', path.join(lib, 'tool', 'deep', 'back'))
+    fs.symlinkSync('self', path.join(lib, 'self')) // a link to itself (ELOOP)
+    const events: ApiEvent[] = []
+    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50 })
+    await active.update({ libraries: [lib], roots: [] })
+    fs.writeFileSync(path.join(lib, 'tool', 'SKILL.md'), 'changed')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('tool/SKILL.md'))
+    // a new folder (the watcher walks again, meeting the links) and a write in it; then an old file again
+    fs.mkdirSync(path.join(lib, 'tool', 'deep', 'more'))
+    fs.writeFileSync(path.join(lib, 'tool', 'deep', 'more', 'SKILL.md'), 'new')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('tool/deep/more/SKILL.md'))
+    fs.writeFileSync(path.join(lib, 'tool', 'deep', 'more', 'SKILL.md'), 'newer')
+    fs.writeFileSync(path.join(lib, 'skill_1.md'), 'one')
+    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_1.md'))
+    // no path reported through a link (a watch that followed one would name tool/up/tool/SKILL.md and the like)
+    expect(changedPaths(events).filter((p) => /(^|\/)(up|back|self)\//.test(p))).toEqual([])
+  })
+
   it('notices new tasks and growing logs in a data root (polling), and stops when unwatched', async () => {
     const root = fs.realpathSync(tempDir('root'))
     fs.mkdirSync(path.join(root, 'alice', 'output_1', 'logs'), { recursive: true })
