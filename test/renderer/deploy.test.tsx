@@ -7,7 +7,7 @@ import type { Proposal } from '../../src/shared/types'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
 import { proposalReason } from '../../src/renderer/features/curate/proposal-text'
-import { customSpec, hasWork, shownName, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
+import { customSpec, DEPLOY_PAGE, hasWork, shownName, shownRows, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
 import { provenanceOf } from '../../src/renderer/features/sources/ProvenancePanel'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
 import { renderApp } from './render-app'
@@ -84,6 +84,15 @@ describe('Deploy view', () => {
     expect((screen.getByTestId('deploy-preview') as HTMLButtonElement).disabled).toBe(true)
     fireEvent.change(screen.getByTestId('deploy-folder'), { target: { value: '/work/repo' } })
     await waitFor(() => expect(api.callsOf('deploy.preview').map((c) => c.to)).toContain('agents:/work/repo'))
+  })
+
+  it('the table shows a page of rows at first, more as asked, never more than there are', () => {
+    expect(DEPLOY_PAGE).toBe(50)
+    expect(shownRows(12, DEPLOY_PAGE)).toBe(12)
+    expect(shownRows(130, DEPLOY_PAGE)).toBe(50)
+    expect(shownRows(130, 100)).toBe(100)
+    expect(shownRows(130, 150)).toBe(130)
+    expect(shownRows(130, 0)).toBe(50)
   })
 
   it('a long deployed name is cut after a whole word with an ellipsis; the full name is its tooltip and what screen readers hear', async () => {

@@ -11,7 +11,8 @@ import { useI18n } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPanel'
 import { DeployName } from './DeployName'
-import { CUSTOM_KINDS, customSpec, filesSummary, hasWork, STATE_TONE, stateCounts, stateOf, targetLabel, type CustomKind } from './deploy-view'
+import { CUSTOM_KINDS, customSpec, DEPLOY_PAGE, filesSummary, hasWork, shownRows, STATE_TONE, stateCounts, stateOf, targetLabel, type CustomKind } from './deploy-view'
+import { MoreRows } from './MoreRows'
 import '../../styles/deploy.css'
 import { useRememberedState } from '../../remembered-state'
 
@@ -43,6 +44,10 @@ export function DeployScreen(): React.JSX.Element {
     enabled: !!library && !!spec,
     staleTime: PREVIEW_FRESH_MS
   })
+  // the table's first rows, more on request; asked again from one page for another target or profile
+  const pageKey = `${lib}\u0000${spec ?? ''}\u0000${chosenProfile ?? ''}`
+  const [asked, setAsked] = useState({ key: pageKey, n: DEPLOY_PAGE })
+  const askedRows = asked.key === pageKey ? asked.n : DEPLOY_PAGE
   const undo = useMutation({
     mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
     onSuccess: () => {
@@ -72,6 +77,7 @@ export function DeployScreen(): React.JSX.Element {
   if (!library) return <NoLibrary title="deploy.title" titleId="deploy-title" text="deploy.noLibrary" />
   const result = preview.data
   const counts = result ? stateCounts(result) : null
+  const shown = result ? shownRows(result.skills.length, askedRows) : 0
   return (
     <section className="screen" aria-labelledby="deploy-title">
       <header className="screen-header">
@@ -164,7 +170,7 @@ export function DeployScreen(): React.JSX.Element {
                 </tr>
               </thead>
               <tbody>
-                {result.skills.map((s) => {
+                {result.skills.slice(0, shown).map((s) => {
                   const state = stateOf(s.action)
                   return (
                     <tr key={s.name} data-testid="deploy-row" data-action={s.action}>
@@ -208,6 +214,7 @@ export function DeployScreen(): React.JSX.Element {
               </tbody>
             </table>
           )}
+          <MoreRows shown={shown} total={result.skills.length} onShow={(n) => setAsked({ key: pageKey, n })} />
           {result.warnings.length > 0 && (
             <details className="deploy-warnings">
               <summary>{t('deploy.warnings')}</summary>

@@ -88,3 +88,11 @@ export function targetLabel(t: (key: MessageKey, vars?: Record<string, string | 
   if (target.spec.startsWith('agents:')) return t('deploy.label.agents', { path: target.spec.slice('agents:'.length) })
   return target.label
 }
+
+/** Rows of the Deploy table shown at first, and added by each "Show more" (a big library lists hundreds). */
+export const DEPLOY_PAGE = 50
+
+/** How many of `total` rows to show when `asked` were asked for: at least a page, at most all. */
+export function shownRows(total: number, asked: number): number {
+  return Math.min(total, Math.max(DEPLOY_PAGE, asked))
+}
