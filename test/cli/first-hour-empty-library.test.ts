@@ -62,4 +62,26 @@ describe('a library that lists nothing', () => {
       '/d 中没有技能：这是一个数据根目录，技能库属于其中的用户（alice, bob）：请用 --root-dir /d --user NAME 指定其中一个'
     )
   })
+
+  it('a SKILL.md library whose skills are all retired (to .skillbench/legacy/) says nothing either; an empty legacy folder is not retired skills', async () => {
+    const lib = path.join(path.dirname(root), 'skill-md')
+    for (const name of ['pdf-reader', 'csv-tools']) {
+      fs.mkdirSync(path.join(lib, name), { recursive: true })
+      fs.writeFileSync(path.join(lib, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Works with ${name} files. Use when the user asks about them.\n---\n\n# ${name}\n`)
+    }
+    const listed = JSON.parse((await run('list', '--library', lib, '--json')).stdout) as { skills: Array<{ skill_id: string }> }
+    expect(listed.skills).toHaveLength(2)
+    for (const s of listed.skills) expect((await run('delete', s.skill_id, '--library', lib)).code).toBe(0)
+    expect(fs.readdirSync(path.join(lib, '.skillbench', 'legacy')).sort()).toEqual(['csv-tools', 'pdf-reader'])
+    const list = await run('list', '--library', lib)
+    expect(list).toEqual({ code: 0, stdout: '0 skill(s), 0 unreadable file(s)\n', stderr: '' })
+    expect((await run('query', 'pdf', '--library', lib)).stderr).toBe('')
+    expect((await run('list', '--library', lib, '--legacy', '--json')).stdout).toContain('pdf-reader')
+
+    // a legacy/ or .skillbench/legacy/ folder with nothing in it holds no retired skill: the folder is empty, said so
+    const bare = path.join(path.dirname(root), 'bare')
+    fs.mkdirSync(path.join(bare, 'legacy'), { recursive: true })
+    fs.mkdirSync(path.join(bare, '.skillbench', 'legacy'), { recursive: true })
+    expect((await run('list', '--library', bare)).stderr).toBe(`skillbench list: no skills in ${bare}: a library holds skill_*.md files (AGIAgent) or SKILL.md folders\n`)
+  })
 })
