@@ -43,7 +43,23 @@ const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
   // (skills.lock's parser, the app's counted curation line) always send the code
   'lockfile.risk_problem',
   'curate.progress_count',
-  'curate.progress_skill'
+  'curate.progress_skill',
+  // an MCP tool call's argument problems, led by {field} ("x is not valid: y" would take many a sentence): always
+  // the items of mcp.invalid_args, which travels with its code
+  'mcp.arg_missing',
+  'mcp.arg_type',
+  'mcp.arg_not_one_of',
+  'mcp.arg_min',
+  'mcp.arg_max',
+  'mcp.arg_above',
+  'mcp.arg_below',
+  'mcp.arg_min_length',
+  'mcp.arg_max_length',
+  'mcp.arg_min_items',
+  'mcp.arg_max_items',
+  'mcp.arg_pattern',
+  'mcp.arg_unknown',
+  'mcp.arg_invalid'
 ])
 
 /** True when an English text of this code is read back through the table (see compile). */

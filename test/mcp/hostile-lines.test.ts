@@ -43,7 +43,8 @@ describe('checkLine (pure)', () => {
     expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').message).toMatch(/batches are not supported/)
     expect(checkLine('{"jsonrpc":"1.0","id":7,"method":"ping"}', SKILL_TOOL_NAMES)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid request: "jsonrpc" must be "2.0" (got "1.0")' } })
     expect(checkLine('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', SKILL_TOOL_NAMES)).toEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }))
-    expect(checkLine('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"__proto__","arguments":{}}}', SKILL_TOOL_NAMES)).toEqual({ jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^unknown tool: "__proto__"/) }] } })
+    const unknown = { status: 'error', message: `unknown tool: "__proto__" (the tools are ${SKILL_TOOL_NAMES.join(', ')})`, message_code: 'mcp.unknown_tool', params: { name: '"__proto__"', tools: SKILL_TOOL_NAMES.join(', ') } }
+    expect(checkLine('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"__proto__","arguments":{}}}', SKILL_TOOL_NAMES)).toEqual({ jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: JSON.stringify(unknown, null, 2) }], structuredContent: unknown } })
     expect(checkLine('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"query_skill","arguments":{"query":"x"}}}', SKILL_TOOL_NAMES)).toBeNull()
     expect(leadingId('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"x":"aaaa')).toBe(42)
     expect(leadingId('{"id":"ab\\"c","x":')).toBe('ab"c')
@@ -115,7 +116,7 @@ describe('skillbench mcp fed hostile lines', () => {
     expect(byId(99)[0]!.error).toEqual({ code: -32600, message: expect.stringMatching(/over the 10485760-byte limit of one line/) })
     expect(byId(null).map((r) => r.error!.code)).toEqual([-32700, -32600, -32600])
     expect(byId(6)[0]!.error!.message).toMatch(/"jsonrpc" must be "2.0"/)
-    expect(byId(8)[0]!.result).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^unknown tool: "__proto__"/) }] })
+    expect(byId(8)[0]!.result).toMatchObject({ isError: true, structuredContent: { status: 'error', message: expect.stringMatching(/^unknown tool: "__proto__"/), message_code: 'mcp.unknown_tool' } })
     // the five skill tools and the two memory tools (seed 003)
     expect((byId(10)[0]!.result!.tools as unknown[]).length).toBe(7)
     expect(stderr).toMatch(/refused a request line of \d+ bytes/)

@@ -3,11 +3,12 @@
  * it. A line that is not one message the server can answer gets a JSON-RPC error reply here (and the server stays
  * up) instead of the silence or the exit it met further in: a line over the size limit (the SDK's transport would
  * end the connection), text that is not JSON (-32700), a batch, `"jsonrpc"` other than "2.0" or an id that is not a
- * string or a number (-32600). A `tools/call` of a tool the server does not have is answered here too, as the SDK
- * answers one (a result with `isError`), so `__proto__` and other names an object has by inheritance never reach
+ * string or a number (-32600). A `tools/call` of a tool the server does not have is answered here too, as the server
+ * answers one (a result with `isError`, by code: mcp.unknown_tool), so `__proto__` and other names an object has by inheritance never reach
  * the tool table. Good lines pass through unchanged, in order.
  */
 import { PassThrough, type Readable } from 'node:stream'
+import { coded, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 /** The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE): longer lines are refused here. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024
@@ -17,7 +18,22 @@ export const INVALID_REQUEST = -32600
 
 export type JsonRpcErrorReply =
   | { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } }
-  | { jsonrpc: '2.0'; id: string | number; result: { content: { type: 'text'; text: string }[]; isError: true } }
+  | { jsonrpc: '2.0'; id: string | number; result: UnknownToolAnswer }
+
+/** A tool answer refusing a tool the server does not have: the shape of every tool refusal (tool-answers.ts). */
+export interface UnknownToolAnswer {
+  content: { type: 'text'; text: string }[]
+  structuredContent: { status: 'error'; message: string; message_code: MessageCode; params: MessageParams }
+  isError: true
+  [key: string]: unknown
+}
+
+/** The answer to a `tools/call` of a tool not among `toolNames` (mcp.unknown_tool), here and in the SDK server alike. */
+export function unknownToolAnswer(name: string, toolNames: readonly string[]): UnknownToolAnswer {
+  const c = coded('mcp.unknown_tool', { name: JSON.stringify(name).slice(0, 200), tools: toolNames.join(', ') })
+  const body = { status: 'error' as const, message: c.text, message_code: c.messageCode, params: c.params }
+  return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true }
+}
 
 export interface LineGuardOptions {
   /** The tools `tools/call` may name. */
@@ -63,8 +79,7 @@ export function checkLine(line: string, toolNames: readonly string[]): JsonRpcEr
   const isResponse = !Object.hasOwn(msg, 'method') && (Object.hasOwn(msg, 'result') || Object.hasOwn(msg, 'error'))
   if (!isResponse && typeof msg.method !== 'string') return errorReply(id, INVALID_REQUEST, 'Invalid request: "method" must be a string')
   if (msg.method === 'tools/call' && hasId && isPlainObject(msg.params) && typeof msg.params.name === 'string' && !toolNames.includes(msg.params.name)) {
-    const text = `unknown tool: ${JSON.stringify(msg.params.name).slice(0, 200)} (the tools are ${toolNames.join(', ')})`
-    return { jsonrpc: '2.0', id: id!, result: { content: [{ type: 'text', text }], isError: true } }
+    return { jsonrpc: '2.0', id: id!, result: unknownToolAnswer(msg.params.name, toolNames) }
   }
   return null
 }

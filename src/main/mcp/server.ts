@@ -9,7 +9,7 @@
 import type { Readable, Writable } from 'node:stream'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { McpError, ErrorCode, type CallToolResult, type JSONRPCMessage, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, McpError, ErrorCode, type CallToolResult, type JSONRPCMessage, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { isValidSkillId } from '../store/paths'
 import { DISABLED_MESSAGE, type SkillToolName } from '../tools/skill-tools'
@@ -19,7 +19,11 @@ import { SERVER_NAME, SERVER_VERSION, serverInstructions } from './handshake'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
 import { createMemoryToolAnswerer, MEMORY_TOOL_SCHEMAS, type MemoryToolName } from './memory-tools'
 import { skillToolsPrompt } from './prompt-snippet'
-import { createToolAnswerer, type ToolAnswerOptions } from './tool-answers'
+import { createToolAnswerer, toolAnswer, type ToolAnswerOptions } from './tool-answers'
+import { invalidArguments } from './argument-problems'
+import type { CodedText } from '../../shared/error-codes'
+import { unknownToolAnswer } from './line-guard'
+import { codedFields, codedFieldsFor } from '../tools/coded-result'
 
 export { SERVER_NAME, SERVER_VERSION }
 
@@ -62,13 +66,36 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
       answer: (args: Record<string, unknown>) => memoryAnswer(schema.function.name as MemoryToolName, args, clientName())
     }))
   ]
+  const byName = new Map<string, { input: z.ZodObject; tool: (typeof tools)[number] }>()
   for (const tool of tools) {
-    server.registerTool(
-      tool.schema.function.name,
-      { description: tool.schema.function.description, inputSchema: zodObjectFromJsonSchema(tool.schema.function.parameters), annotations: tool.annotations },
-      async (args: Record<string, unknown>) => tool.answer(args)
+    const input = zodObjectFromJsonSchema(tool.schema.function.parameters)
+    byName.set(tool.schema.function.name, { input, tool })
+    // registered for tools/list (the SDK advertises `input` as JSON Schema); calls are answered below
+    server.registerTool(tool.schema.function.name, { description: tool.schema.function.description, inputSchema: input, annotations: tool.annotations }, async (args: Record<string, unknown>) =>
+      tool.answer(args)
     )
   }
+  // tools/call in place of the SDK's handler (McpServer sets it at the first registerTool; setting ours replaces it,
+  // tools/list stays the SDK's). The SDK's parses the arguments with the same zod schema, but a failure becomes its
+  // English "MCP error -32602: Input validation error: …" without a code; here arguments that do not fit, and an
+  // unknown tool, get our answer shape like every other refusal: message, message_code, params.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params
+    const entry = byName.get(name)
+    if (!entry) return unknownToolAnswer(name, [...byName.keys()])
+    const parsed = await entry.input.safeParseAsync(args ?? {})
+    if (!parsed.success) {
+      const refused = invalidArguments(name, entry.tool.schema.function.parameters, args ?? {}, parsed.error.issues)
+      opts.log?.(`${name}: refused — ${refused.text}`)
+      return refusal(refused)
+    }
+    try {
+      return await entry.tool.answer(parsed.data as Record<string, unknown>)
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err)
+      return toolAnswer({ status: 'error', message, ...codedFieldsFor(err, message) })
+    }
+  })
 
   server.registerResource(
     'skill',
@@ -128,6 +155,11 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
   )
 
   return server
+}
+
+/** A refusal as a tool answer: the English message, its code and params (in the JSON text and the structured content). */
+function refusal(c: CodedText): CallToolResult {
+  return toolAnswer({ status: 'error', message: c.text, ...codedFields(c) })
 }
 
 /**
