@@ -116,7 +116,7 @@ describe('skillbench validate', () => {
     ])
     expect(report.files.map((f: { path: string }) => f.path)).not.toContain('learned/not-a-skill.yaml')
     const one = await runCli(['validate', path.join(FIXTURES, 'skill-md', 'log-analysis', 'SKILL.md')])
-    expect(one).toMatchObject({ code: 0, stdout: 'ok     SKILL.md\n1 file(s), 0 error(s), 0 warning(s)\n' })
+    expect(one).toMatchObject({ code: 0, stdout: 'ok      SKILL.md\n1 file(s), 0 error(s), 0 warning(s)\n' })
   })
 
   it('keeps a root index.json a library already has (Synapse\'s ~/.synapse/skills/index.json) where it is', async () => {

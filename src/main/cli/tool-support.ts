@@ -8,6 +8,7 @@ import { openLibraryServices, type LibraryServices } from '../services/library-s
 import { recoverFirst } from '../review/recover-first'
 import { isValidSkillId } from '../store/paths'
 import { withMessageCode } from '../tools/coded-result'
+import { displayWidth } from './text-width'
 
 /**
  * The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). Every
@@ -33,16 +34,6 @@ export function reportToolResult(io: CliIo, result: ToolResult, json: boolean, c
   }
   io.stderr(`skillbench ${command}: ${result.message.split('\n')[0]}\n`)
   return 1
-}
-
-/** Terminal columns a string takes (CJK and full-width characters count 2). */
-export function displayWidth(s: string): number {
-  let w = 0
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) ?? 0
-    w += /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) || (cp >= 0x1f300 && cp <= 0x1faff) || (cp >= 0x20000 && cp <= 0x3fffd) ? 2 : 1
-  }
-  return w
 }
 
 /** Cuts a string to `width` columns on one line (adds … when cut). */

@@ -9,18 +9,8 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } })
     if (positionals.length !== 1) throw new UsageError('give one PATH (a skill file or a folder of skills)')
     const report = await validatePath(path.resolve(io.cwd, positionals[0]!))
-    if (values.json) {
-      printJson(io, report)
-    } else {
-      for (const file of report.files) {
-        if (file.problems.length === 0) {
-          io.stdout(`ok     ${file.path}\n`)
-          continue
-        }
-        for (const p of file.problems) io.stdout(`${p.level === 'error' ? 'error  ' : 'warning'} ${file.path}: ${p.message}\n`)
-      }
-      io.stdout(`${report.files.length} file(s), ${report.errors} error(s), ${report.warnings} warning(s)\n`)
-    }
+    if (values.json) printJson(io, report)
+    else io.stdout((await import('../validate-output')).validateText(report))
     return report.errors > 0 ? 1 : 0
   }
 }
