@@ -51,6 +51,15 @@ export function reasonForCache(why: CodedReason): string {
   return JSON.stringify({ reason: why.reason, messageCode: why.messageCode, params: why.params })
 }
 
+/**
+ * The version of the reasons a cache keeps (reasonForCache). A cached reason is kept while its file's stat is
+ * unchanged, so words an older build wrote would outlive an upgrade that words them better: a search index saved
+ * under another version (or none: before this one) reads its files that do not load again. Bump it when what a load
+ * reason says changes — its words, code or params (store/load.ts, store/skill-file.ts, the load./parse./yaml. texts
+ * of the table); test/search/cache-reasons.test.ts pins it with a fingerprint of both and fails until it is bumped.
+ */
+export const CACHED_REASONS_VERSION = 1
+
 const CACHED_PREFIX = '{"reason":'
 
 /** A reason written by reasonForCache, or an older cache's words (its code read back through the table when it has one). */

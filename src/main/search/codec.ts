@@ -12,6 +12,8 @@ export const CODEC_VERSION = 3
 export interface IndexHeader {
   codec: number
   tokenizer: number
+  /** The version of the reasons cached for files that do not load (CACHED_REASONS_VERSION; none: an older build). */
+  reasons?: number
   root: string
   docs: number
   vocab: number

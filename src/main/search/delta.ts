@@ -22,6 +22,8 @@ export interface IndexDelta {
   base: string
   root: string
   tokenizer: number
+  /** The version of the reasons its documents that do not load carry (CACHED_REASONS_VERSION; none: older). */
+  reasons?: number
   /** Words added to the saved index's vocabulary, in id order. */
   vocab: string[]
   /** Paths of the saved index that are gone. */

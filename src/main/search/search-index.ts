@@ -10,7 +10,7 @@
 import { lowerBound } from '../../shared/sorted'
 import { smoothIdf } from '../text/idf'
 import type { LoadError, Skill } from '../../shared/types'
-import { reasonFromCache } from '../../shared/coded-reason'
+import { CACHED_REASONS_VERSION, reasonFromCache } from '../../shared/coded-reason'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
 import { skillFileAt } from '../store/walk'
@@ -454,7 +454,7 @@ export class SearchIndex {
     const jsonPtr = new Uint32Array(n + 1)
     json.forEach((b, i) => (jsonPtr[i + 1] = jsonPtr[i]! + b.length))
     return encodeIndex(
-      { tokenizer: TOKENIZER_VERSION, root: this.root, docs: n, vocab: this.vocab.length, nnz: der.postDoc.length, derived: true, nonce },
+      { tokenizer: TOKENIZER_VERSION, reasons: CACHED_REASONS_VERSION, root: this.root, docs: n, vocab: this.vocab.length, nnz: der.postDoc.length, derived: true, nonce },
       {
         paths: text(docs.map((d) => d.rel)),
         ids: text(docs.map((d) => d.id)),
@@ -518,7 +518,7 @@ export class SearchIndex {
       terms: Array.from(d.terms!, (t) => this.vocab[t]!),
       counts: Array.from(d.counts!)
     }))
-    const delta = { base: this.base.nonce, root: this.root, tokenizer: TOKENIZER_VERSION, vocab: this.vocab.slice(this.base.vocab), gone, docs }
+    const delta = { base: this.base.nonce, root: this.root, tokenizer: TOKENIZER_VERSION, reasons: CACHED_REASONS_VERSION, vocab: this.vocab.slice(this.base.vocab), gone, docs }
     return { delta, ranking: this.ensureDerived(), docs: this.docs.length, vocab: this.vocab.length }
   }
 
@@ -529,7 +529,8 @@ export class SearchIndex {
    * changed) when the delta does not belong to this index or does not fit it.
    */
   applyDelta(delta: IndexDelta, file: IndexFile | null): 'ranked' | 'applied' | false {
-    if (!this.base || delta.base !== this.base.nonce || delta.root !== this.root || delta.tokenizer !== TOKENIZER_VERSION) return false
+    // A delta of another reasons version is passed over: its documents are read again (see fromFile).
+    if (!this.base || delta.base !== this.base.nonce || delta.root !== this.root || delta.tokenizer !== TOKENIZER_VERSION || delta.reasons !== CACHED_REASONS_VERSION) return false
     if (this.vocab.length !== this.base.vocab) return false
     const gone = new Set(delta.gone)
     const byRel = new Map(delta.docs.map((d) => [d.rel, d]))
@@ -612,6 +613,8 @@ export class SearchIndex {
         const legacy = (flags[i]! & 2) === 2
         index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, baseRow: i })
       }
+      // Reasons saved under another version (an older build's words) are read again: their files' keys match nothing.
+      if (h.reasons !== CACHED_REASONS_VERSION) for (const d of index.docs) if (!d.ok) d.mtimeMs = NaN
       index.vocab = vocab
       index.derivedDocs = index.docs
       index.base = { nonce: h.nonce, paths, vocab: v }
