@@ -4,6 +4,7 @@ import { DEFAULT_SETTINGS } from '../../../shared/types'
 import { defaultReflectionDeps } from '../../reflect/default-deps'
 import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
+import { TaskOrder } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
@@ -149,6 +150,12 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
 
   const progressLine = { shown: false }
   let done = 0
+  // tasks run a few at once: their lines are printed in task order (newest first, as the run orders them), so a
+  // task that needs no work does not come before the ones still being read
+  const inOrder = new TaskOrder()
+  const say = (e: ReflectionEvent, line: string, ends: boolean): void => {
+    for (const l of inOrder.push(e.index, line, ends)) io.stderr(`${l}\n`)
+  }
   const onEvent = (e: ReflectionEvent): void => {
     if (progressLine.shown) {
       io.stderr('\r\u001b[2K')
@@ -159,20 +166,20 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
         io.stderr(`Found ${e.total} tasks to process\n`)
         break
       case 'task-start':
-        io.stderr(`${e.message}\n`)
+        say(e, `${e.message}`, false)
         break
       case 'task-done':
         done++
         // with --decide the message carries the seed's report after the path
-        io.stderr(e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}\n` : `${e.message ?? ''}\n`)
+        say(e, e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}` : `${e.message ?? ''}`, true)
         break
       case 'task-failed':
         done++
-        io.stderr(`❌ ${e.taskDir}: ${e.message}\n`)
+        say(e, `❌ ${e.taskDir}: ${e.message}`, true)
         break
       case 'task-skipped':
         done++
-        io.stderr(e.decision ? `${e.message ?? ''}\n` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})\n`)
+        say(e, e.decision ? `${e.message ?? ''}` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})`, true)
         break
       default:
         break
@@ -207,9 +214,18 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   const summary = await runReflection(
     opts,
     defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
-  ).catch((err: unknown) => {
-    throw withDefaultRootHint(err, Boolean(values['root-dir'] || values.config || traces))
-  })
+  )
+    .catch((err: unknown) => {
+      throw withDefaultRootHint(err, Boolean(values['root-dir'] || values.config || traces))
+    })
+    .finally(() => {
+      // lines of tasks a cancel stopped before their end, still waiting for them
+      const rest = inOrder.rest()
+      if (rest.length === 0) return
+      if (progressLine.shown) io.stderr('\r\u001b[2K')
+      progressLine.shown = false
+      for (const l of rest) io.stderr(`${l}\n`)
+    })
   if (progressLine.shown) io.stderr('\n')
   // nothing found at all: a --user or --task typo, or a folder that is not a data root (the run said only "0 tasks")
   if (!traces && !summary.cancelled && summary.created.length + summary.skipped.length + summary.failed.length === 0) {
