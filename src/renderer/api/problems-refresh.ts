@@ -5,10 +5,12 @@
  * - when the person comes back: the window gains focus or the page becomes visible again. Only a list older than
  *   its query's staleTime (2 s in the app) is read, so a burst of focus changes reads it once; nothing runs on a
  *   timer, and a list nobody shows is only marked stale;
- * - after every change the app makes (a mutation settling, a failed one too: its write recovers before it fails).
- *   A mutation that already re-read the list costs one more read of it, only while the Skills screen shows it.
+ * - after every change the app makes (a mutation settling, a failed one too: its write recovers before it fails),
+ *   once: the list is marked stale the moment the change's call returns (a read then under way, which may predate
+ *   the change, is started again); when the mutation has settled, the list is read only if nothing read it since —
+ *   the mutation's own invalidation (most re-read the library) is that one read, not followed by a second.
  */
-import type { Query, QueryClient } from '@tanstack/react-query'
+import type { Mutation, MutationCacheNotifyEvent, Query, QueryClient } from '@tanstack/react-query'
 
 /** A library's skill list (queryKeys.skills): the query that carries its problems. */
 function isSkillList(query: Query): boolean {
@@ -26,15 +28,47 @@ export function refreshProblemsOnReturn(client: QueryClient, win: Window = windo
   }
   win.addEventListener('focus', onReturn)
   doc.addEventListener('visibilitychange', onVisibility)
-  const unsubscribe = client.getMutationCache().subscribe((event) => {
-    if (event.type === 'updated' && (event.action.type === 'success' || event.action.type === 'error')) {
-      // a read that starts now, after the change (one under way may have started before its recovery)
-      void client.invalidateQueries({ predicate: isSkillList })
-    }
-  })
+  const stopChanges = rereadAfterChanges(client)
   return () => {
     win.removeEventListener('focus', onReturn)
     doc.removeEventListener('visibilitychange', onVisibility)
+    stopChanges()
+  }
+}
+
+/**
+ * After each change the app makes, the skill lists shown are read once, by a read that starts after the change.
+ * The mutation cache's own hooks run as the mutation's call returns, before its onSuccess/onError (which mostly
+ * invalidate the library, reading the list): the list is marked stale there, without a read, and a read already
+ * under way is started again (it may predate the change). Once the mutation has settled, a list still marked — no
+ * read finished since the change — is read, joining one under way (the mutation's own) rather than restarting it.
+ */
+function rereadAfterChanges(client: QueryClient): () => void {
+  const cache = client.getMutationCache()
+  const hooks = cache.config
+  const changed = (): void => {
+    void client.invalidateQueries({ predicate: isSkillList, refetchType: 'none' })
+    void client.refetchQueries({ predicate: (q) => isSkillList(q) && q.state.fetchStatus === 'fetching' })
+  }
+  const ours: typeof hooks = {
+    ...hooks,
+    onSuccess: (data, variables, context, mutation: Mutation<unknown, unknown, unknown>, fnContext) => {
+      changed()
+      return hooks.onSuccess?.(data, variables, context, mutation, fnContext)
+    },
+    onError: (error, variables, context, mutation: Mutation<unknown, unknown, unknown>, fnContext) => {
+      changed()
+      return hooks.onError?.(error, variables, context, mutation, fnContext)
+    }
+  }
+  cache.config = ours
+  const unsubscribe = cache.subscribe((event: MutationCacheNotifyEvent) => {
+    if (event.type === 'updated' && (event.action.type === 'success' || event.action.type === 'error')) {
+      void client.refetchQueries({ predicate: (q) => isSkillList(q) && q.state.isInvalidated, type: 'active' }, { cancelRefetch: false })
+    }
+  })
+  return () => {
     unsubscribe()
+    if (cache.config === ours) cache.config = hooks
   }
 }
