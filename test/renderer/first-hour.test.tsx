@@ -191,6 +191,8 @@ describe('the first screen says what to do next', () => {
         overviewData({
           recent: [
             { at: '2026-01-02T10:00:00Z', kind: 'curation-applied', proposalKind: 'merge', by: 'offline' },
+            // a reflection log line as the log file has it (reflect.log_decided_enhance_why, read back by its words)
+            { at: '2026-01-01T12:00:00Z', kind: 'log', level: 'info', text: 'Decision for output_calc: enhance (skill 1700000001) - pytest was missing' },
             { at: '2026-01-01T10:00:00Z', kind: 'skill-created', title: 'Python calculator', skill_id: '1700000001' }
           ]
         })
@@ -200,7 +202,8 @@ describe('the first screen says what to do next', () => {
     renderApp(api)
     await waitFor(() => expect(screen.getByTestId('overview-recent').textContent).toContain('离线规则应用了合并'))
     expect(screen.getByTestId('overview-recent').textContent).toContain('新建技能：Python calculator')
-    expect(screen.getByTestId('overview-recent').textContent).not.toMatch(/by offline|Curation:/)
+    expect(screen.getByTestId('overview-recent').textContent).toContain('output_calc 的决定：增强技能 1700000001。理由：pytest was missing')
+    expect(screen.getByTestId('overview-recent').textContent).not.toMatch(/by offline|Curation:|Decision for/)
   })
 })
 

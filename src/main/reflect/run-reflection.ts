@@ -27,6 +27,7 @@ import { readLogExcerpt } from './log-excerpt'
 import { reflectWithLlm } from './llm-reflector'
 import { reflectOffline } from './offline-reflector'
 import { ReflectionLog } from './reflection-log'
+import { decisionLogLine } from './decision-log-line'
 import { judgeTasks, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from './task-judgment'
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
@@ -243,7 +244,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
         const decision = await whileWaiting(mode, step, () => decide(trace, ctx, mode, opts, deps))
         const report = decision.report
         ;(summary.decisions ??= []).push(report)
-        void ctx.log.info(`Decision for ${trace.taskDir}: ${report.operation}${report.skill_id ? ` (skill ${report.skill_id})` : ''}${report.reason ? ` - ${report.reason}` : ''}`)
+        void ctx.log.info(decisionLogLine(report).text)
         if (report.operation !== 'create' || !decision.draft) {
           const applied = await applyDecision(ctx, trace, decision, summary, now)
           // the decided line by code (the app words it); the message stays the seed's report (the CLI prints it)
