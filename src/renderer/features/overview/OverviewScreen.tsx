@@ -16,6 +16,7 @@ import type { Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { readFlag } from '../../progress-flags'
 import { layoutClusters, placeLabels } from './cluster-layout'
+import { clusterLabels, DENSE_AT, DENSE_RING } from './map-density'
 import { UsageLists } from '../usage/UsageLists'
 
 const PALETTE = ['#2563eb', '#047857', '#b45309', '#7c3aed', '#be185d', '#0f766e', '#c2410c', '#4338ca', '#4d7c0f', '#0e7490']
@@ -299,10 +300,16 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
   const size = 520
   const [hover, setHover] = useState<string | null>(null)
   const [focused, setFocused] = useState(0)
-  const layout = useMemo(() => layoutClusters(props.graph.nodes, size), [props.graph.nodes])
+  // a big library: its largest clusters named, faint links only around the skill pointed at, loose skills on request
+  const dense = props.graph.nodes.length >= DENSE_AT
+  const [showLoose, setShowLoose] = useState(false)
+  const loose = useMemo(() => props.graph.nodes.filter((n) => n.cluster < 0).length, [props.graph.nodes])
+  const hideLoose = dense && !showLoose && loose < props.graph.nodes.length
+  const drawn = useMemo(() => (hideLoose ? props.graph.nodes.filter((n) => n.cluster >= 0) : props.graph.nodes), [hideLoose, props.graph.nodes])
+  const layout = useMemo(() => layoutClusters(drawn, size, hideLoose ? DENSE_RING : undefined), [drawn, hideLoose])
   const pos = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout])
   const protectedIds = useMemo(() => new Set(props.graph.nodes.filter((n) => n.protected).map((n) => n.id)), [props.graph.nodes])
-  const labels = useMemo(() => placeLabels(layout.nodes, size, nodeRadius), [layout])
+  const labels = useMemo(() => (dense ? clusterLabels(layout.nodes, layout.clusters, size) : placeLabels(layout.nodes, size, nodeRadius)), [dense, layout])
   const dupEdges = props.graph.edges.filter((e) => e.similarity > props.threshold)
   const duplicates = dupEdges.filter((e) => !protectedIds.has(e.source) && !protectedIds.has(e.target)).length
   const protectedPairs = dupEdges.length - duplicates
@@ -345,6 +352,7 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
           const b = pos.get(e.target)
           if (!a || !b) return null
           const dup = e.similarity > props.threshold
+          if (dense && !dup && e.source !== hover && e.target !== hover) return null
           const held = dup && (protectedIds.has(e.source) || protectedIds.has(e.target))
           return (
             <line
@@ -389,7 +397,17 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
           ))}
         {hovered && <HoverLabel node={hovered} size={size} />}
       </svg>
-      <p className="muted small">{t('overview.mapLegend', { clusters: layout.clusters.length, duplicates })}</p>
+      <p className="muted small">
+        {t('overview.mapLegend', { clusters: layout.clusters.length, duplicates })}
+        {dense && ` ${t('overview.mapDense')}`}
+      </p>
+      {dense && loose > 0 && loose < props.graph.nodes.length && (
+        <p className="small">
+          <button type="button" className="link" onClick={() => setShowLoose(!showLoose)} data-testid="map-show-loose">
+            {t(hideLoose ? 'overview.mapShowLoose' : 'overview.mapHideLoose', { n: loose })}
+          </button>
+        </p>
+      )}
       {protectedPairs > 0 && <p className="muted small" data-testid="map-protected-note">{t('overview.mapProtected', { n: protectedPairs })}</p>}
     </div>
   )

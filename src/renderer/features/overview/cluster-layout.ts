@@ -23,8 +23,11 @@ export interface ClusterLabel {
   size: number
 }
 
-/** Places every node inside a `size`×`size` square. */
-export function layoutClusters(nodes: readonly GraphNode[], size: number): { nodes: PlacedNode[]; clusters: ClusterLabel[] } {
+/**
+ * Places every node inside a `size`×`size` square; the clusters' ring has a radius of `ring`×size (wider when no
+ * outer ring of unclustered skills needs the room).
+ */
+export function layoutClusters(nodes: readonly GraphNode[], size: number, ring = 0.27): { nodes: PlacedNode[]; clusters: ClusterLabel[] } {
   const centre = size / 2
   const groups = new Map<number, GraphNode[]>()
   const noise: GraphNode[] = []
@@ -35,7 +38,7 @@ export function layoutClusters(nodes: readonly GraphNode[], size: number): { nod
   const ordered = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
   const placed: PlacedNode[] = []
   const labels: ClusterLabel[] = []
-  const ringRadius = ordered.length <= 1 ? 0 : size * 0.27
+  const ringRadius = ordered.length <= 1 ? 0 : size * ring
   ordered.forEach(([cluster, members], i) => {
     const angle = (2 * Math.PI * i) / Math.max(1, ordered.length) - Math.PI / 2
     const cx = centre + ringRadius * Math.cos(angle)

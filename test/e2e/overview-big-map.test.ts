@@ -1,0 +1,56 @@
+/**
+ * The Library map on a real library of about 900 skills (../shared/data/real/skills, read in place), in English and
+ * 简体中文, audited by axe. Screenshots: artifacts/screenshots/big-map-<en|zh>.png.
+ */
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
+import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
+import type { Browser, Served } from './harness'
+
+if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
+
+describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('the Library map of a big real library (web mode)', () => {
+  let served: Served
+  let browser: Browser & { consoleErrors: string[] }
+  let page: Page
+  const library = realPath('skills')
+
+  beforeAll(async () => {
+    ;({ served, browser, page } = await openWorkbench(path.join(PROJECT, 'test', 'fixtures', 'e2e-root'), { timeoutMs: 120_000 }))
+    await go(page, 'settings')
+    await page.getByTestId('folder-input').fill(library)
+    await page.getByTestId('folder-input').press('Enter')
+    await page.getByTestId('settings-libraries').filter({ hasText: library }).waitFor()
+    await page.getByTestId('library-picker').selectOption(library)
+  }, 300_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await served?.stop()
+  })
+
+  for (const lang of ['en', 'zh'] as const) {
+    it(`draws the map (${lang})`, async () => {
+      await page.getByTestId('language-switch').selectOption(lang)
+      await go(page, 'overview')
+      const map = page.getByTestId('cluster-map')
+      await map.waitFor()
+      const nodes = await page.getByTestId('map-node').count()
+      expect(nodes).toBeGreaterThan(20)
+      await map.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+      await shot(page, `big-map-${lang}`)
+      await map.screenshot({ path: path.join(PROJECT, 'artifacts', 'screenshots', `big-map-only-${lang}.png`) })
+      await expectAccessible(page, `Overview with the map of a big library (${lang})`)
+      // the skills in no cluster, on request (by keyboard), and back
+      const toggle = page.getByTestId('map-show-loose')
+      await toggle.focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(() => page.getByTestId('map-node').count()).toBeGreaterThan(nodes)
+      await map.screenshot({ path: path.join(PROJECT, 'artifacts', 'screenshots', `big-map-loose-${lang}.png`) })
+      await page.keyboard.press('Enter')
+      await expect.poll(() => page.getByTestId('map-node').count()).toBe(nodes)
+    }, 180_000)
+  }
+})
