@@ -1,7 +1,9 @@
 /**
- * The Library map on a real library of about 900 skills (../shared/data/real/skills, read in place), in English and
+ * The Library map on a real library of about 900 skills (../shared/data/real/skills, read in place when it is read-only, else from a temporary copy), in English and
  * 简体中文, audited by axe. Screenshots: artifacts/screenshots/big-map-<en|zh>.png.
  */
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -15,9 +17,19 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('the Library map of a big real 
   let served: Served
   let browser: Browser & { consoleErrors: string[] }
   let page: Page
-  const library = realPath('skills')
+  let library = realPath('skills')
+  let copy = ''
 
   beforeAll(async () => {
+    // read in place where it cannot be written (the app may keep its bookkeeping in a library); else a temporary copy
+    try {
+      fs.accessSync(library, fs.constants.W_OK)
+      copy = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-bigmap-'))
+      fs.cpSync(library, path.join(copy, 'skills'), { recursive: true })
+      library = path.join(copy, 'skills')
+    } catch {
+      // read-only: in place
+    }
     ;({ served, browser, page } = await openWorkbench(path.join(PROJECT, 'test', 'fixtures', 'e2e-root'), { timeoutMs: 120_000 }))
     await go(page, 'settings')
     await page.getByTestId('folder-input').fill(library)
@@ -29,6 +41,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('the Library map of a big real 
   afterAll(async () => {
     await browser?.close()
     await served?.stop()
+    if (copy) fs.rmSync(copy, { recursive: true, force: true })
   })
 
   for (const lang of ['en', 'zh'] as const) {
