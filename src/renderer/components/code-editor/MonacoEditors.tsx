@@ -160,7 +160,7 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null)
   // The right side is the user's once mounted: feeding edits back as a prop would race with typing.
   const [initialModified] = useState(props.modified)
-  const labels = useRef({ original: props.originalLabel ?? `${props.ariaLabel} (before)`, modified: props.modifiedLabel ?? `${props.ariaLabel} (after)` })
+  const labels = useRef({ original: props.originalLabel, modified: props.modifiedLabel })
   const hiddenLabels = useRef(useHiddenTextLabels())
   const hiddenOff = useRef<(() => void)[]>([])
   useEffect(() => {
@@ -197,8 +197,8 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
           diffWordWrap: 'on',
           ariaLabel: props.ariaLabel,
           // each side's input needs its own name (axe: aria-input-field-name)
-          originalAriaLabel: props.originalLabel ?? `${props.ariaLabel} (before)`,
-          modifiedAriaLabel: props.modifiedLabel ?? `${props.ariaLabel} (after)`
+          originalAriaLabel: props.originalLabel,
+          modifiedAriaLabel: props.modifiedLabel
         }}
         onMount={(editor) => {
           editorRef.current = editor

@@ -27,8 +27,8 @@ export interface DiffViewProps {
   onModifiedChange?: (value: string) => void
   language?: string
   ariaLabel: string
-  /** Names of the two sides for screen readers (default: the aria label + "before" / "after"). */
-  originalLabel?: string
-  modifiedLabel?: string
+  /** Names of the two sides for screen readers, in the app's language (required: a default here would be English). */
+  originalLabel: string
+  modifiedLabel: string
   height?: string
 }
