@@ -59,7 +59,18 @@ const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
   'mcp.arg_max_items',
   'mcp.arg_pattern',
   'mcp.arg_unknown',
-  'mcp.arg_invalid'
+  'mcp.arg_invalid',
+  // the command line's own checks led by an option or a file ("x must be a or b", "x must be a number"): a UsageError
+  // always carries its code, and these words would take many an unrelated sentence
+  'cli.must_be_either',
+  'cli.takes_either',
+  'cli.takes_one_of',
+  'cli.must_be_one_of',
+  'cli.whole_number_range',
+  'cli.must_be_number',
+  'cli.positive_whole_number',
+  'cli.needs_preference_id',
+  'cli.not_scan_output'
 ])
 
 /** True when an English text of this code is read back through the table (see compile). */

@@ -68,7 +68,7 @@ describe('bad usage with --json', () => {
     expect(none).toMatchObject({ message_code: 'cli.unknown_command', params: { command: 'frobnicate' } })
   })
 
-  it("no library said, a command's own checks: their codes, the table's own where the words are its, else cli.usage", async () => {
+  it("no library said, a command's own checks: their codes, the table's own where the words are its", async () => {
     const which = await usage(['list'], 'skillbench list: say which library: --library DIR, or --root-dir DIR --user NAME\n')
     expect(which).toMatchObject({ message_code: 'cli.which_library', params: {} })
     expect(zh(which)).toBe('请指定技能库：--library DIR，或 --root-dir DIR --user NAME')
@@ -84,7 +84,8 @@ describe('bad usage with --json', () => {
     expect(zh(badId)).toBe('无效的技能 id "12ab"：id 必须是 1–20 位数字')
 
     const rating = await usage(['rate', '1768616001', '7', '--library', dir], "skillbench rate: RATING must be a number from 0 to 1 (got '7')\n")
-    expect(rating).toMatchObject({ message_code: 'cli.usage', params: { problem: "RATING must be a number from 0 to 1 (got '7')" } })
-    expect(zh(rating)).toBe("用法有误：RATING must be a number from 0 to 1 (got '7')")
+    // a command's own check has its own code (usage-errors-coded runs them all), no longer cli.usage with English words
+    expect(rating).toMatchObject({ message_code: 'cli.rating_range', params: { value: '7' } })
+    expect(zh(rating)).toBe('RATING 必须是 0 到 1 之间的数（收到的是“7”）')
   })
 })

@@ -48,5 +48,8 @@ export function argProblem(err: unknown, options: OptionSpecs): CodedText {
     if (/ambiguous|argument missing/.test(message)) return coded('cli.needs_value', { option: flag })
     if (/does not take an argument/.test(message)) return coded('cli.takes_no_value', { option: flag })
   }
+  // a word the command takes no positional for, in Node's own words (kept byte for byte: scripts read stderr)
+  const positional = /^Unexpected argument '([\s\S]*)'\. This command does not take positional arguments$/.exec(message)
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && positional) return coded('cli.unexpected_positional', { argument: positional[1]! })
   return coded('cli.usage', { problem: message.split('\n')[0] || 'bad arguments' })
 }

@@ -9,6 +9,7 @@ import { defaultSessionDir } from '../scan/sessions'
 import { listCodexRollouts } from '../scan/codex-cli'
 import { claudeHookSession, codexHookSession, HOOK_AGENTS, isRolloutOf, type HookAgent } from './agent-hooks'
 import { UsageError, type CliIo } from './common'
+import { coded } from '../../shared/error-codes'
 
 /** Largest hook input read from stdin (Claude's is a few hundred bytes). */
 const MAX_STDIN_BYTES = 1024 * 1024
@@ -44,7 +45,7 @@ function isFile(p: string): boolean {
  * `stdin`: Claude's hook input (read from the process when not given).
  */
 export async function hookTarget(agent: string, opts: { io: CliIo; lastArg?: string; codexDir?: string; stdin?: string }): Promise<HookTarget> {
-  if (!(HOOK_AGENTS as readonly string[]).includes(agent)) throw new UsageError(`--hook takes ${HOOK_AGENTS.join(' or ')}`)
+  if (!(HOOK_AGENTS as readonly string[]).includes(agent)) throw new UsageError(coded('cli.takes_either', { option: '--hook', a: HOOK_AGENTS[0], b: HOOK_AGENTS[1] }))
   const settings = readEnhanceSettings(opts.io.env)
   // Seed 001 §4.5.3: with the switch off the hook skips straight away (no scan, no model, no cost).
   if (!settings.autoEnhance) {

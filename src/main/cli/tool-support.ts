@@ -9,6 +9,7 @@ import { recoverFirst } from '../review/recover-first'
 import { isValidSkillId } from '../store/paths'
 import { withMessageCode } from '../tools/coded-result'
 import { displayWidth } from './text-width'
+import { coded } from '../../shared/error-codes'
 
 /**
  * The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). Every
@@ -20,8 +21,8 @@ export function servicesFromFlags(values: { library?: string; 'root-dir'?: strin
 
 /** The skill id positional, checked (bad ids are bad usage: exit 2). */
 export function skillIdArg(value: string | undefined): string {
-  if (value === undefined) throw new UsageError('missing skill id')
-  if (!isValidSkillId(value)) throw new UsageError(`invalid skill id ${JSON.stringify(value.slice(0, 40))}: an id is 1–20 digits`)
+  if (value === undefined) throw new UsageError(coded('cli.missing_skill_id'))
+  if (!isValidSkillId(value)) throw new UsageError(coded('skill.invalid_id', { id: JSON.stringify(value.slice(0, 40)) }))
   return value
 }
 

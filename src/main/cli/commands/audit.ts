@@ -1,4 +1,5 @@
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 const LEVELS = ['high', 'medium', 'low'] as const
 
@@ -7,9 +8,9 @@ export const command: CliCommand = {
   usage: 'skillbench audit PATH... [--json] [--fail-on high|medium|low] [--no-cache]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' }, 'no-cache': { type: 'boolean', default: false } })
-    if (positionals.length === 0) throw new UsageError('give one or more PATHs: skill folders, libraries or single skill files')
+    if (positionals.length === 0) throw new UsageError(coded('cli.give_paths'))
     const failOn = values['fail-on'] as (typeof LEVELS)[number]
-    if (!LEVELS.includes(failOn)) throw new UsageError(`--fail-on must be high, medium or low, got ${JSON.stringify(values['fail-on'])}`)
+    if (!LEVELS.includes(failOn)) throw new UsageError(coded('cli.fail_on_level', { value: JSON.stringify(values['fail-on']) }))
     const path = await import('node:path')
     const [{ auditPaths }, { atLeast, countBySeverity }, { defaultCacheDir }] = await Promise.all([import('../../audit/read-paths'), import('../../audit/types'), import('../../cache-dir')])
     const started = Date.now()

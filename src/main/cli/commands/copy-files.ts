@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
 import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const
 
@@ -11,8 +12,8 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const [rawId, ...files] = positionals
     const id = skillIdArg(rawId)
-    if (files.length === 0) throw new UsageError('give at least one FILE (relative to the workspace)')
-    if (!values.workspace) throw new UsageError('missing --workspace DIR (the task folder the files are in)')
+    if (files.length === 0) throw new UsageError(coded('cli.give_files'))
+    if (!values.workspace) throw new UsageError(coded('cli.workspace_missing'))
     // listed at open, as before a change by id (a temp file a killed writer left is swept)
     const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
     const result = await tools.copy_skill_files(id, files, path.resolve(io.cwd, values.workspace))

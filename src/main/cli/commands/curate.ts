@@ -11,6 +11,7 @@ import { defaultCacheDir } from '../../cache-dir'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { curateProgressReporter } from '../curate-progress'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -38,7 +39,7 @@ export function actorName(user: string | undefined): string {
 function numberFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
-  if (!Number.isFinite(n)) throw new UsageError(`${flag} must be a number`)
+  if (!Number.isFinite(n)) throw new UsageError(coded('cli.must_be_number', { option: flag }))
   return n
 }
 
@@ -66,7 +67,7 @@ export const command: CliCommand = {
     '  --no-usage           do not read the agents\' logs: cleanup goes by fetch_count alone',
   async run(argv, io: CliIo) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
-    if (values.llm !== 'offline' && values.llm !== 'openai') throw new UsageError('--llm must be offline or openai')
+    if (values.llm !== 'offline' && values.llm !== 'openai') throw new UsageError(coded('cli.must_be_either', { option: '--llm', a: 'offline', b: 'openai' }))
     const settings: Partial<CurationSettings> = {}
     const merge = numberFlag(values['merge-threshold'], '--merge-threshold')
     const eps = numberFlag(values.eps, '--eps')

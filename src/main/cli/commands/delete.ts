@@ -1,12 +1,13 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
 import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
+import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'delete',
   usage: 'skillbench delete ID (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
-    if (positionals.length !== 1) throw new UsageError('expected exactly one argument: ID')
+    if (positionals.length !== 1) throw new UsageError(coded('cli.expected_one_id'))
     const id = skillIdArg(positionals[0])
     // listed at open, as before a change by id (a temp file a killed writer left is swept)
     const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })

@@ -7,6 +7,7 @@ import { usageIndexLookup } from '../usage-lookup'
 import { actorName } from './curate'
 import { findingsReport } from '../../audit/gate'
 import type { AuditFinding } from '../../audit/types'
+import { coded } from '../../../shared/error-codes'
 
 /**
  * The audit's findings of the skills the target gets (written, updated or in sync): the copies in the agent's folder
@@ -68,7 +69,7 @@ export const command: CliCommand = {
     if (values.profile !== undefined && !values.to) {
       const config = await readDeployConfig((await openLibrary(library)).root)
       const profile = config.profiles[values.profile]
-      if (!profile) throw new UsageError(`no deploy profile ${JSON.stringify(values.profile)} in ${library} (see skillbench profile list)`)
+      if (!profile) throw new UsageError(coded('deploy.no_profile_in', { profile: JSON.stringify(values.profile), root: library }))
       const results: DeployResult[] = []
       for (const to of profile.targets) {
         const r = await run(to)
@@ -79,7 +80,7 @@ export const command: CliCommand = {
       if (values.json) printJson(io, { profile: values.profile, deploys: results })
       return 0
     }
-    if (!values.to) throw new UsageError('say where to deploy: --to claude | claude-project:PATH | codex | agents:PATH | gemini | opencode | a folder (or --profile NAME)')
+    if (!values.to) throw new UsageError(coded('cli.deploy_where'))
     const result = await run(values.to)
     const findings = await auditDeployed(library, result)
     if (values.json) printJson(io, { ...result, findings })

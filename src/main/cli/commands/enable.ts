@@ -1,5 +1,6 @@
 import { setSkillsEnabled } from '../../deploy/selection-service'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 /** `skillbench enable|disable SKILL... --to TARGET`: the same command with the direction fixed. */
 export function enableCommand(name: 'enable' | 'disable'): CliCommand {
@@ -9,8 +10,8 @@ export function enableCommand(name: 'enable' | 'disable'): CliCommand {
     usage: `skillbench ${name} SKILL... --to TARGET --library DIR [--json]`,
     async run(argv: string[], io: CliIo) {
       const { values, positionals } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' } })
-      if (!values.to) throw new UsageError(`say for which target: --to claude | claude-project:PATH | codex | agents:PATH | … | a folder`)
-      if (positionals.length === 0) throw new UsageError(`name the skills to ${name}`)
+      if (!values.to) throw new UsageError(coded('cli.which_target'))
+      if (positionals.length === 0) throw new UsageError(coded('cli.name_skills', { command: name }))
       const config = await setSkillsEnabled(resolveLibraryDir(values, io.cwd), values.to, positionals, enabled, { env: io.env, cwd: io.cwd })
       const key = Object.keys(config.disabled).find((k) => k === values.to!.trim()) ?? values.to
       const off = config.disabled[key] ?? []

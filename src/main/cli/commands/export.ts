@@ -2,6 +2,7 @@ import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { convertTree, type ConvertReport } from '../../formats/convert'
 import { FORMAT_IDS, type FormatId } from '../../formats/model'
+import { coded } from '../../../shared/error-codes'
 
 /** Prints a conversion report for people. */
 export function printConvertReport(report: ConvertReport, out: (t: string) => void): void {
@@ -19,8 +20,8 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, out: { type: 'string' }, overwrite: { type: 'boolean', default: false } }, false)
     const to = values.to as FormatId | undefined
-    if (!to || !FORMAT_IDS.includes(to)) throw new UsageError(`--to must be one of ${FORMAT_IDS.join(', ')}`)
-    if (!values.out) throw new UsageError('--out DIR is required (the folder to write the converted skills to)')
+    if (!to || !FORMAT_IDS.includes(to)) throw new UsageError(coded('cli.must_be_one_of', { option: '--to', choices: FORMAT_IDS.join(', ') }))
+    if (!values.out) throw new UsageError(coded('cli.out_required'))
     const library = resolveLibraryDir(values, io.cwd)
     const report = await convertTree(library, path.resolve(io.cwd, values.out), to, { overwrite: values.overwrite })
     if (values.json) printJson(io, report)

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { generateCommands, type CommandsReport } from '../../formats/commands-gen'
+import { coded } from '../../../shared/error-codes'
 
 function printReport(io: CliIo, report: CommandsReport, withUnchanged: boolean): void {
   for (const c of report.written) io.stdout(`wrote     ${c.command}\n`)
@@ -18,7 +19,7 @@ export const command: CliCommand = {
     '           within a second, until Ctrl-C; without it, re-run after scripts change',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, bin: { type: 'string' }, watch: { type: 'boolean', default: false } }, false)
-    if (!values.bin) throw new UsageError('--bin DIR is required (where the commands go; put it on your PATH)')
+    if (!values.bin) throw new UsageError(coded('cli.bin_required'))
     const library = resolveLibraryDir(values, io.cwd)
     const bin = path.resolve(io.cwd, values.bin)
     if (values.watch) {

@@ -3,6 +3,7 @@ import { readEnhanceSettings } from '../../config/enhance-settings'
 import { DEFAULT_SETTINGS } from '../../../shared/types'
 import { claudeStopHook, codexNotify, HOOK_AGENTS, type HookAgent } from '../agent-hooks'
 import { parseCommandArgs, UsageError, type CliCommand, type CliIo } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   print: { type: 'string' },
@@ -34,12 +35,12 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     const agent = values.print as HookAgent | undefined
-    if (agent === undefined) throw new UsageError('--print claude|codex is required')
-    if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--print takes ${HOOK_AGENTS.join(' or ')}`)
-    if (!values.library === !values['root-dir']) throw new UsageError('give the library the skills go to: --library DIR or --root-dir DIR')
+    if (agent === undefined) throw new UsageError(coded('cli.print_required'))
+    if (!HOOK_AGENTS.includes(agent)) throw new UsageError(coded('cli.takes_either', { option: '--print', a: HOOK_AGENTS[0], b: HOOK_AGENTS[1] }))
+    if (!values.library === !values['root-dir']) throw new UsageError(coded('cli.hooks_need_library'))
     const settings = readEnhanceSettings(io.env)
     const provider = values.llm ?? settings.llm.provider
-    if (provider !== 'offline' && provider !== 'openai') throw new UsageError('--llm must be offline or openai')
+    if (provider !== 'offline' && provider !== 'openai') throw new UsageError(coded('cli.must_be_either', { option: '--llm', a: 'offline', b: 'openai' }))
 
     const args = [...selfArgv(io), 'reflect', '--hook', agent]
     if (values.library) args.push('--library', path.resolve(io.cwd, values.library))

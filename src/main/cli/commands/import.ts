@@ -5,6 +5,7 @@ import { FORMAT_IDS, type FormatId } from '../../formats/model'
 import { printConvertReport } from './export'
 import { findingsReport } from '../../audit/gate'
 import type { AuditFinding } from '../../audit/types'
+import { coded } from '../../../shared/error-codes'
 
 /** The audit's findings of the folder or file imported from. */
 async function auditSource(from: string): Promise<AuditFinding[]> {
@@ -21,10 +22,10 @@ export const command: CliCommand = {
       { ...LIBRARY_OPTIONS, from: { type: 'string' }, format: { type: 'string', default: 'auto' }, as: { type: 'string' }, overwrite: { type: 'boolean', default: false } },
       false
     )
-    if (!values.from) throw new UsageError('--from DIR is required (the folder holding the skills to import)')
+    if (!values.from) throw new UsageError(coded('cli.from_required'))
     const format = values.format as string
-    if (format !== 'auto' && !FORMAT_IDS.includes(format as FormatId)) throw new UsageError(`--format must be auto or one of ${FORMAT_IDS.join(', ')}`)
-    if (values.as !== undefined && values.as !== 'skill-md' && values.as !== 'agiagent') throw new UsageError('--as must be skill-md or agiagent')
+    if (format !== 'auto' && !FORMAT_IDS.includes(format as FormatId)) throw new UsageError(coded('cli.format_auto_or_one_of', { formats: FORMAT_IDS.join(', ') }))
+    if (values.as !== undefined && values.as !== 'skill-md' && values.as !== 'agiagent') throw new UsageError(coded('cli.must_be_either', { option: '--as', a: 'skill-md', b: 'agiagent' }))
     const library = resolveLibraryDir(values, io.cwd)
     const as = (values.as as 'skill-md' | 'agiagent' | undefined) ?? (await libraryLayout(library))
     const report = await convertTree(path.resolve(io.cwd, values.from), library, as, {

@@ -4,6 +4,7 @@ import { installFromSource, type SkippedSkill } from '../../sources/install'
 import type { MessageCode } from '../../../shared/error-codes'
 import { installLocked, LockMismatchError } from '../../sources/install-locked'
 import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand, type CliIo } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 /** Skips that mean the skill is there already (exit 0 when nothing else happened): decided by code, not by the words. */
 const ALREADY_THERE: ReadonlySet<MessageCode> = new Set(['install.already_installed', 'install.locked_already'])
@@ -26,10 +27,10 @@ export const command: CliCommand = {
       'allow-risk': { type: 'string', multiple: true }
     })
     if (values.locked) {
-      if (positionals.length > 0 || values.ref || values.path || values.skill) throw new UsageError('--locked installs what skills.lock says: give only --library DIR')
+      if (positionals.length > 0 || values.ref || values.path || values.skill) throw new UsageError(coded('cli.locked_only_library'))
       return runLocked(resolveLibraryDir(values, io.cwd), values.json === true, io)
     }
-    if (positionals.length !== 1) throw new UsageError('give one SOURCE: a git URL (https, ssh, file://) or a local repository folder')
+    if (positionals.length !== 1) throw new UsageError(coded('cli.give_install_source'))
     const library = resolveLibraryDir(values, io.cwd)
     const report = await installFromSource({
       library,

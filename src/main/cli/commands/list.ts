@@ -16,7 +16,7 @@ export const command: CliCommand = {
     '  --json       {skills, errors}: every skill\'s fields, and each file that failed to load with the reason',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
+    if (positionals.length > 0) throw new UsageError(coded('cli.unexpected_argument', { argument: positionals[0]! }))
     const dir = resolveLibraryDir(values, io.cwd)
     let root: string
     try {

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { QueryResult } from '../../../shared/types'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -128,28 +129,28 @@ export const command: CliCommand = {
     if (values['print-tools'] !== undefined) {
       const { memoryToolsDictionary, SKILL_TOOL_SCHEMAS } = await import('../../tools/schemas')
       const kind = values['print-tools']
-      if (kind !== 'openai' && kind !== 'memory-tools') throw new UsageError('--print-tools must be openai or memory-tools')
+      if (kind !== 'openai' && kind !== 'memory-tools') throw new UsageError(coded('cli.must_be_either', { option: '--print-tools', a: 'openai', b: 'memory-tools' }))
       io.stdout(JSON.stringify(kind === 'openai' ? SKILL_TOOL_SCHEMAS : memoryToolsDictionary(), null, 2) + '\n')
       return 0
     }
     if (values['print-prompt']) {
       const lang = values.lang ?? 'en'
       if (lang !== 'en' && lang !== 'zh') {
-        throw new UsageError('--lang must be en or zh')
+        throw new UsageError(coded('cli.must_be_either', { option: '--lang', a: 'en', b: 'zh' }))
       }
       const { skillToolsPrompt } = await import('../../mcp/prompt-snippet')
       io.stdout(skillToolsPrompt(lang))
       return 0
     }
     if (values.lang !== undefined) {
-      throw new UsageError('--lang goes with --print-prompt')
+      throw new UsageError(coded('cli.lang_with_print_prompt'))
     }
     const dir = resolveLibraryDir(values, io.cwd)
     if (values['print-config'] !== undefined) {
       const { clientConfigSnippet, MCP_CLIENTS } = await import('../../mcp/client-config')
       const kind = values['print-config'] as (typeof MCP_CLIENTS)[number]
       if (!MCP_CLIENTS.includes(kind)) {
-        throw new UsageError(`--print-config takes one of ${MCP_CLIENTS.join(', ')}`)
+        throw new UsageError(coded('cli.takes_one_of', { option: '--print-config', choices: MCP_CLIENTS.join(', ') }))
       }
       io.stdout(clientConfigSnippet(kind, serverLaunch(values, dir, io.cwd)))
       return 0

@@ -6,6 +6,7 @@ import { failureRate } from '../../memory/evolution'
 import { evolveMemory } from '../../reflect/memory-evolve'
 import { UsageError, type CliIo } from '../common'
 import { tracesOf } from '../trace-files'
+import { coded } from '../../../shared/error-codes'
 
 interface EvolveValues {
   library?: string
@@ -23,14 +24,14 @@ interface EvolveValues {
 async function evolveTraces(values: EvolveValues, files: string[], io: CliIo): Promise<TaskTrace[]> {
   const dirs = (['root-dir', 'claude-dir', 'codex-dir', 'synapse-dir'] as const).filter((f) => values[f] !== undefined)
   if (dirs.length + (files.length > 0 ? 1 : 0) !== 1) {
-    throw new UsageError('evolve needs one source of tasks: --root-dir DATA_ROOT, --claude-dir DIR, --codex-dir DIR, --synapse-dir DIR, or scan JSON files')
+    throw new UsageError(coded('cli.evolve_needs_source'))
   }
   if (files.length > 0) {
     const traces: TaskTrace[] = []
     for (const f of files) {
       const file = path.resolve(io.cwd, f)
       const found = tracesOf(await fs.readFile(file, 'utf8'), file)
-      if (!found) throw new UsageError(`${f}: not \`skillbench scan --json\` output nor task traces`)
+      if (!found) throw new UsageError(coded('cli.not_scan_output', { file: f }))
       traces.push(...found)
     }
     return traces
@@ -48,15 +49,15 @@ async function evolveTraces(values: EvolveValues, files: string[], io: CliIo): P
 
 export async function evolveCommand(ws: string, values: EvolveValues, files: string[], io: CliIo, out: (human: string, data: unknown) => void): Promise<number> {
   const lang = values.lang === undefined ? 'en' : values.lang
-  if (lang !== 'en' && lang !== 'zh') throw new UsageError('--lang must be en or zh')
+  if (lang !== 'en' && lang !== 'zh') throw new UsageError(coded('cli.must_be_either', { option: '--lang', a: 'en', b: 'zh' }))
   const libraryDir = values.library
     ? path.resolve(io.cwd, values.library)
     : values['root-dir'] && values.user
       ? path.resolve(io.cwd, values['root-dir'], values.user, 'general', 'experience')
       : undefined
-  if (!libraryDir) throw new UsageError('say which library reviews the proposals: --library DIR (or --root-dir DATA_ROOT --user NAME)')
+  if (!libraryDir) throw new UsageError(coded('cli.which_library_reviews'))
   const root = await fs.realpath(libraryDir).catch(() => {
-    throw new UsageError(`library folder not found: ${libraryDir}`)
+    throw new UsageError(coded('library.not_found', { path: libraryDir }))
   })
   const traces = await evolveTraces(values, files, io)
   const r = await evolveMemory(root, traces, {

@@ -17,6 +17,7 @@ import {
 } from '../../memory/memory-files'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { tracesOf } from '../trace-files'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -87,10 +88,10 @@ export const command: CliCommand = {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const [sub, ...rest] = positionals
     if (!sub) {
-      throw new UsageError('say what to do: show, add-lesson, add-procedural, capture-preferences, accept-preference, reject-preference, consolidate, evolve or prompt')
+      throw new UsageError(coded('cli.memory_what_to_do'))
     }
     if (!values.workspace) {
-      throw new UsageError('say which workspace: --workspace DIR (its memory/ folder is used)')
+      throw new UsageError(coded('cli.which_workspace'))
     }
     const ws = path.resolve(io.cwd, values.workspace)
     const out = (human: string, data: unknown): void => {
@@ -122,7 +123,7 @@ export const command: CliCommand = {
       }
       case 'add-procedural': {
         if (!values.tool || !values.reason) {
-          throw new UsageError('add-procedural needs --tool NAME and --reason "…"')
+          throw new UsageError(coded('cli.add_procedural_needs'))
         }
         const r = await recordProcedural(ws, { tool: values.tool, reason: values.reason })
         out(r.added ? `recorded: ${r.entry}` : `not added, already there: ${r.duplicateOf}`, r)
@@ -143,7 +144,7 @@ export const command: CliCommand = {
       case 'reject-preference': {
         const id = rest[0]
         if (!id) {
-          throw new UsageError(`${sub} needs the preference id (see \`skillbench memory show\`)`)
+          throw new UsageError(coded('cli.needs_preference_id', { subcommand: sub }))
         }
         if (sub === 'accept-preference') {
           const r = await acceptPendingPreference(ws, id)
@@ -181,7 +182,7 @@ export const command: CliCommand = {
         return 0
       }
       default:
-        throw new UsageError(`unknown subcommand '${sub}' (see skillbench memory --help)`)
+        throw new UsageError(coded('cli.unknown_memory_subcommand', { subcommand: sub }))
     }
   }
 }
@@ -190,13 +191,13 @@ function parseLang(raw: string | undefined): 'en' | 'zh' {
   if (raw === undefined || raw === 'en' || raw === 'zh') {
     return raw ?? 'en'
   }
-  throw new UsageError('--lang must be en or zh')
+  throw new UsageError(coded('cli.must_be_either', { option: '--lang', a: 'en', b: 'zh' }))
 }
 
 function positiveInt(raw: string, flag: string): number {
   const n = Number(raw)
   if (!Number.isInteger(n) || n <= 0) {
-    throw new UsageError(`${flag} must be a positive whole number`)
+    throw new UsageError(coded('cli.positive_whole_number', { option: flag }))
   }
   return n
 }
@@ -204,7 +205,7 @@ function positiveInt(raw: string, flag: string): number {
 function lessonInput(values: { text?: string; 'hallucinated-tool'?: string; tools?: string; critic?: string }): CuratedFailure | string {
   const given = [values.text, values['hallucinated-tool'], values.critic].filter((v) => v !== undefined).length
   if (given !== 1) {
-    throw new UsageError('add-lesson needs exactly one of --text, --hallucinated-tool (with --tools) or --critic')
+    throw new UsageError(coded('cli.add_lesson_needs_one'))
   }
   if (values.text !== undefined) {
     return values.text
@@ -214,7 +215,7 @@ function lessonInput(values: { text?: string; 'hallucinated-tool'?: string; tool
   }
   const validTools = (values.tools ?? '').split(',').map((t) => t.trim()).filter(Boolean)
   if (validTools.length === 0) {
-    throw new UsageError('--hallucinated-tool needs --tools a,b,c (the registered tool names)')
+    throw new UsageError(coded('cli.hallucinated_tool_needs_tools'))
   }
   return { kind: 'hallucinated_tool', tool: values['hallucinated-tool']!, validTools }
 }
@@ -222,7 +223,7 @@ function lessonInput(values: { text?: string; 'hallucinated-tool'?: string; tool
 /** Texts to search: each FILE (scan JSON, TaskTrace JSON or plain text) and --text. */
 async function preferenceSources(files: string[], text: string | undefined, rootDir: string | undefined, io: CliIo): Promise<PreferenceSource[]> {
   if (files.length === 0 && text === undefined && rootDir === undefined) {
-    throw new UsageError('capture-preferences needs a FILE (log, scan --json output), --text "…" or --root-dir DATA_ROOT')
+    throw new UsageError(coded('cli.capture_preferences_needs'))
   }
   const found: PreferenceSource[] = []
   if (rootDir !== undefined) {
@@ -251,7 +252,7 @@ async function llmFromFlags(
     return undefined
   }
   if (mode !== 'openai') {
-    throw new UsageError('--llm must be offline or openai')
+    throw new UsageError(coded('cli.must_be_either', { option: '--llm', a: 'offline', b: 'openai' }))
   }
   const { createOpenAiClient, llmConfigFromEnv } = await import('../../llm/openai-client')
   return createOpenAiClient(llmConfigFromEnv({ 'base-url': values['base-url'], model: values.model }, io.env))

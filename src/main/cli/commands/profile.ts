@@ -6,6 +6,7 @@ import { DEPLOY_CONFIG_FILE, type DeployProfile } from '../../deploy/selection'
 import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { usageIndexLookup } from '../usage-lookup'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -24,7 +25,7 @@ async function showProfile(library: string, name: string, io: CliIo): Promise<{ 
   const root = (await openLibrary(library)).root
   const config = await readDeployConfig(root)
   const profile = config.profiles[name]
-  if (!profile) throw new UsageError(`no deploy profile ${JSON.stringify(name)} in ${root} (see skillbench profile list)`)
+  if (!profile) throw new UsageError(coded('deploy.no_profile_in', { profile: JSON.stringify(name), root }))
   const usage = usageIndexLookup(root, io)
   const targets: DeployResult[] = []
   for (const to of profile.targets) targets.push(await deploy({ library: root, to, profile: name, dryRun: true, cwd: io.cwd, env: io.env, usage }))
@@ -46,10 +47,10 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const [action, name, ...rest] = positionals
-    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`)
+    if (rest.length > 0) throw new UsageError(coded('cli.unexpected_argument', { argument: rest[0]! }))
     const library = resolveLibraryDir(values, io.cwd)
     if (action === 'list') {
-      if (name) throw new UsageError(`unexpected argument '${name}'`)
+      if (name) throw new UsageError(coded('cli.unexpected_argument', { argument: name }))
       const config = await readDeployConfig((await openLibrary(library)).root)
       if (values.json) printJson(io, config)
       else {
@@ -60,7 +61,7 @@ export const command: CliCommand = {
       }
       return 0
     }
-    if (!name) throw new UsageError(`say which profile: skillbench profile ${action ?? 'show|set'} NAME`)
+    if (!name) throw new UsageError(coded('cli.which_profile', { action: action ?? 'show|set' }))
     if (action === 'show') {
       const shown = await showProfile(library, name, io)
       if (values.json) printJson(io, shown)
@@ -88,6 +89,6 @@ export const command: CliCommand = {
       else io.stdout(values.delete ? `Removed profile ${name}.\n` : `Profile ${name} → ${config.profiles[name]!.targets.join(', ')} (${describe(config.profiles[name]!)}). Deploy it with: skillbench deploy --profile ${name}\n`)
       return 0
     }
-    throw new UsageError(`unknown action ${JSON.stringify(action ?? '')}: use profile list, profile show NAME or profile set NAME`)
+    throw new UsageError(coded('cli.unknown_profile_action', { action: JSON.stringify(action ?? '') }))
   }
 }

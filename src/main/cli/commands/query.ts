@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, withRecovered, type CliCommand } from '../common'
 import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -20,11 +21,11 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     const text = positionals.join(' ').trim()
-    if (!text) throw new UsageError('missing query text')
+    if (!text) throw new UsageError(coded('cli.missing_query'))
     let top = 3
     if (values.top !== undefined) {
       top = Number(values.top)
-      if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError('--top must be a whole number from 1 to 50')
+      if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError(coded('cli.whole_number_range', { option: '--top', min: 1, max: 50 }))
     }
     const touch = !values['no-touch']
     const json = Boolean(values.json)

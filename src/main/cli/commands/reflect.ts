@@ -8,6 +8,7 @@ import { TaskOrder } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -65,7 +66,7 @@ async function sessionTraces(values: Record<string, unknown>, io: CliIo, only?: 
     return undefined
   }
   if (flags.length > 1) {
-    throw new UsageError('give one session source: --claude-dir, --codex-dir or --synapse-dir')
+    throw new UsageError(coded('cli.give_session_source'))
   }
   const flag = flags[0]!
   const { scanSessions } = await import('../../scan/sessions')
@@ -77,7 +78,7 @@ async function sessionTraces(values: Record<string, unknown>, io: CliIo, only?: 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`${flag} must be a whole number from 1 to 64`)
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(coded('cli.whole_number_range', { option: flag, min: 1, max: 64 }))
   return n
 }
 
@@ -122,20 +123,20 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   }
   const mode = values.llm
   if (mode !== 'offline' && mode !== 'openai') {
-    throw new UsageError('--llm must be offline or openai')
+    throw new UsageError(coded('cli.must_be_either', { option: '--llm', a: 'offline', b: 'openai' }))
   }
   const concurrency = positiveInt(values.concurrency, '--concurrency')
   const budget = values.budget === undefined ? DEFAULT_SETTINGS.reflectBudgetChars : Number(values.budget)
-  if (!Number.isFinite(budget) || budget < 1000) throw new UsageError('--budget must be a number of characters ≥ 1000')
+  if (!Number.isFinite(budget) || budget < 1000) throw new UsageError(coded('cli.budget_min'))
 
   const traces = await sessionTraces(values, io, only)
   // --library names where a session source's skills go; an AGIAgent root's tasks go to their users' libraries (with
   // --root-dir and no session source, --library was ignored without a word: refused the same way)
   if (!traces && values.library !== undefined) {
-    throw new UsageError('--library goes with a session source (--claude-dir, --codex-dir, --synapse-dir or --hook); an AGIAgent data root is --root-dir DIR, its skills going to DIR/<user>/general/experience')
+    throw new UsageError(coded('cli.library_needs_session_source'))
   }
   if (traces && !values['root-dir'] && !values.library) {
-    throw new UsageError('session sources need a library: --root-dir DIR (its default user) or --library DIR')
+    throw new UsageError(coded('cli.session_sources_need_library'))
   }
   const rootDir = values['root-dir']
     ? path.resolve(io.cwd, values['root-dir'])
@@ -208,7 +209,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   }
   if (values['evolve-memory'] !== undefined) {
     const lang = values.lang ?? 'en'
-    if (lang !== 'en' && lang !== 'zh') throw new UsageError('--lang must be en or zh')
+    if (lang !== 'en' && lang !== 'zh') throw new UsageError(coded('cli.must_be_either', { option: '--lang', a: 'en', b: 'zh' }))
     opts.evolveMemory = { workspace: path.resolve(io.cwd, values['evolve-memory']), lang }
   }
   const summary = await runReflection(

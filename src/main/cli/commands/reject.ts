@@ -2,13 +2,14 @@ import { openForCuration } from '../../curate/service'
 import { rejectProposal } from '../../review/decisions'
 import { actorName } from './curate'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'reject',
   usage: 'skillbench reject ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
-    if (positionals.length !== 1) throw new UsageError('give one proposal id (see `skillbench proposals`)')
+    if (positionals.length !== 1) throw new UsageError(coded('cli.give_one_proposal_id'))
     const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
     const p = await rejectProposal(opened.root, positionals[0]!, actorName(values.user))
     if (values.json) printJson(io, { status: 'success', proposal_id: p.id, proposal_status: p.status, ...(p.rejected ? { rejected: p.rejected } : {}) })

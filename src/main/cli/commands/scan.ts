@@ -4,6 +4,7 @@ import { scanRoot } from '../../scan/scan-root'
 import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -74,7 +75,7 @@ export function formatScanTable(result: ScanResult): string {
 async function runScan(values: Record<string, string | boolean | undefined>, io: CliIo): Promise<ScanResult> {
   const sessionFlags = (['claude-dir', 'codex-dir', 'synapse-dir'] as const).filter((f) => values[f] !== undefined)
   if (sessionFlags.length > 1 || (sessionFlags.length === 1 && values['root-dir'] !== undefined)) {
-    throw new UsageError('give one source: --root-dir, --claude-dir, --codex-dir or --synapse-dir')
+    throw new UsageError(coded('cli.give_scan_source'))
   }
   const progress = (done: number, total: number): void => {
     if (io.isTTY && !values.json) {

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { searchDaemonSocket } from '../../search/daemon/address'
 import { daemonAnswers } from '../../search/daemon/client'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, stop: { type: 'boolean', default: false }, status: { type: 'boolean', default: false }, 'idle-minutes': { type: 'string' } } as const
 
@@ -32,7 +33,7 @@ export const command: CliCommand = {
     let idleMs: number | undefined
     if (values['idle-minutes'] !== undefined) {
       const m = Number(values['idle-minutes'])
-      if (!(m > 0 && m <= 24 * 60)) throw new UsageError('--idle-minutes must be a number above 0, at most 1440')
+      if (!(m > 0 && m <= 24 * 60)) throw new UsageError(coded('cli.idle_minutes_range'))
       idleMs = m * 60_000
     } else if (io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) {
       idleMs = Math.max(100, Number(io.env.SKILLBENCH_SEARCH_SERVER_IDLE_MS) || 600_000)

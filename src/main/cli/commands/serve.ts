@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseCommandArgs, UsageError, type CliCommand } from '../common'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   port: { type: 'string', default: '0' },
@@ -30,7 +31,7 @@ export const command: CliCommand = {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     const port = Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new UsageError(`--port must be 0..65535 (0 = a free port), got "${values.port}"`)
+      throw new UsageError(coded('cli.port_range', { value: values.port! }))
     }
     const { startWebServer } = await import('../../web-server/http-server')
     const { defaultRendererDir } = await import('../../web-server/project-paths')

@@ -3,13 +3,14 @@ import { undoApplied } from '../../review/decisions'
 import { findDeployRecord, undoDeploy } from '../../deploy/run'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'
+import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'undo',
   usage: 'skillbench undo ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)
-    if (positionals.length !== 1) throw new UsageError('give one proposal or journal id')
+    if (positionals.length !== 1) throw new UsageError(coded('cli.give_one_proposal_or_journal_id'))
     const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
     // a deploy changed an agent's folder: its own undo puts that folder back
     const deployed = await findDeployRecord(opened.root, positionals[0]!)

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { SkillUsage, UsageReport, UsageVerdict } from '../../../shared/types'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { fitWidth, formatTable, servicesFromFlags } from '../tool-support'
+import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = {
   library: { type: 'string' },
@@ -87,9 +88,9 @@ export function formatUsageTable(report: UsageReport, library: string): string {
 
 async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ report: UsageReport; library: string }> {
   const { parseSince } = await import('../../usage/service')
-  if (!values.library) throw new UsageError('say which library: --library DIR')
+  if (!values.library) throw new UsageError(coded('cli.which_library_dir'))
   const since = values.since === undefined ? undefined : parseSince(String(values.since))
-  if (since === null) throw new UsageError(`--since takes a date (2026-11-01), a date and time (ISO 8601) or days back (30d), not ${JSON.stringify(values.since)}`)
+  if (since === null) throw new UsageError(coded('cli.since_format', { value: JSON.stringify(values.since) }))
   const named = [
     ...((values['root-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'agiagent' as const, dir })),
     ...((values['claude-dir'] as string[] | undefined) ?? []).map((dir) => ({ kind: 'claude' as const, dir })),
@@ -123,7 +124,7 @@ export const command: CliCommand = {
     '  --no-cache    parse every log again, and keep no cache of them',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`)
+    if (positionals.length > 0) throw new UsageError(coded('cli.unexpected_argument', { argument: positionals[0]! }))
     const { report, library } = await collect(values, io)
     if (values.json) printJson(io, publicUsage(report))
     else io.stdout(formatUsageTable(report, library))

@@ -21,9 +21,9 @@ export const command: CliCommand = {
   usage: 'skillbench use "QUESTION" [--dir DIR (default .sman/skills)] [--timeout-ms N] [--json]   (exit 0 = matched, 1 = no match)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, 'timeout-ms': { type: 'string' }, json: { type: 'boolean', default: false } })
-    if (positionals.length !== 1 || positionals[0]!.trim() === '') throw new UsageError('give the question as one argument, in quotes')
+    if (positionals.length !== 1 || positionals[0]!.trim() === '') throw new UsageError(coded('cli.give_question'))
     const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms'])
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 10_000)) throw new UsageError('--timeout-ms must be a whole number from 1 to 10000')
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 10_000)) throw new UsageError(coded('cli.whole_number_range', { option: '--timeout-ms', min: 1, max: 10000 }))
     const dir = path.resolve(io.cwd, values.dir ?? path.join('.sman', 'skills'))
     const { skills, errors } = await loadSkillTree(dir, 'learned-yaml')
     // "no learned skill matches" would be wrong where there is none to match: say so (stderr; the output as it was)

@@ -1,13 +1,14 @@
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
 import { validatePath } from '../../formats/validate'
 import path from 'node:path'
+import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'validate',
   usage: 'skillbench validate PATH [--json]   (exit 0 = no errors, 1 = errors found)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } })
-    if (positionals.length !== 1) throw new UsageError('give one PATH (a skill file or a folder of skills)')
+    if (positionals.length !== 1) throw new UsageError(coded('cli.give_one_path'))
     const report = await validatePath(path.resolve(io.cwd, positionals[0]!))
     if (values.json) printJson(io, report)
     else io.stdout((await import('../validate-output')).validateText(report))
