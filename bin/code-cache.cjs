@@ -140,4 +140,4 @@ function writeWhole(file, data) {
   fs.renameSync(tmp, file)
 }
 
-module.exports = { useCodeCache, cacheName, CACHE_DIR, STAT_KEYS }
+module.exports = { useCodeCache, cacheName, CACHE_DIR, STAT_KEYS, STAT_KEY_TICK_MS }

@@ -10,6 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const ROOT = path.resolve(__dirname, '..')
+const { CACHE_DIR, STAT_KEY_TICK_MS } = require('../bin/code-cache.cjs')
 const BIN = path.join(ROOT, 'bin', 'skillbench.cjs')
 const OUT = path.join(ROOT, 'out', 'main')
 /** Enough skills for the paths of a large library (the streamed scan and the join's workers start from 2,000). */
@@ -65,12 +66,35 @@ function writeLibrary(dir) {
   }
 }
 
+/** The last change (ctime, ms) of the compiled chunks under OUT (the code cache folder left out). */
+function newestChunkChange(dir = OUT) {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (entry.name !== CACHE_DIR) newest = Math.max(newest, newestChunkChange(p))
+    } else if (entry.name.endsWith('.js')) newest = Math.max(newest, fs.statSync(p).ctimeMs)
+  }
+  return newest
+}
+
+/**
+ * Waits until every chunk is older than the code cache's trust tick. A chunk's recorded stat key is trusted only
+ * when it was recorded at least STAT_KEY_TICK_MS after the chunk's last change; training right after the build
+ * (1–2 s) recorded every key inside that window, so no command ever trusted one and each hashed its chunks.
+ */
+function waitPastTick() {
+  const wait = newestChunkChange() + STAT_KEY_TICK_MS + 50 - Date.now()
+  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait)
+}
+
 function main() {
   if (!fs.existsSync(path.join(OUT, 'cli.js'))) return 'there is no compiled CLI'
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-code-cache-'))
   try {
     const lib = path.join(tmp, 'library')
     writeLibrary(lib)
+    waitPastTick()
     // A home of its own: training reads no agent's real logs and writes no settings of the person building.
     const env = { ...process.env, NODE_OPTIONS: '', HOME: tmp, USERPROFILE: tmp, SKILLBENCH_CODE_CACHE_TRAIN: '1', SKILLBENCH_SEARCH_SERVER: 'off', SKILLBENCH_CACHE_DIR: path.join(tmp, 'cache'), SKILLBENCH_CONFIG_DIR: path.join(tmp, 'config') }
     delete env.SKILLBENCH_FROM_SOURCE

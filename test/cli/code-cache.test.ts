@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 const ROOT = path.resolve(__dirname, '..', '..')
 const HOOK = path.join(ROOT, 'bin', 'code-cache.cjs')
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { cacheName, CACHE_DIR, STAT_KEYS } = require(HOOK) as { cacheName: (content: string) => string; CACHE_DIR: string; STAT_KEYS: string }
+const { cacheName, CACHE_DIR, STAT_KEYS, STAT_KEY_TICK_MS } = require(HOOK) as { cacheName: (content: string) => string; CACHE_DIR: string; STAT_KEYS: string; STAT_KEY_TICK_MS: number }
 
 let out: string
 
@@ -146,5 +146,19 @@ describe('the real build (after `npm run build`)', () => {
     expect(on.stdout).toBe(off.stdout)
     expect(on.stderr).toMatch(/\[code cache\] used [1-9]\d*, rejected 0, missing 0/)
     expect(off.stderr).toBe('')
+  })
+
+  it.skipIf(!built)('records every chunk’s key past the clock tick of its last change, so commands take cache names from the keys, not by hashing', () => {
+    // Training right after the build recorded keys within the tick (1–2 s after the chunks were written): none was
+    // ever trusted, and every command hashed every chunk it loaded.
+    const outMain = path.join(ROOT, 'out', 'main')
+    const keys = JSON.parse(fs.readFileSync(path.join(outMain, CACHE_DIR, STAT_KEYS), 'utf8')) as { writtenAt: number; files: Record<string, { key: string }> }
+    const recorded = Object.entries(keys.files)
+    expect(recorded.length).toBeGreaterThan(10)
+    const untrusted = recorded.filter(([rel, { key }]) => {
+      const st = fs.statSync(path.join(outMain, rel))
+      return key !== `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` || st.ctimeMs + STAT_KEY_TICK_MS > keys.writtenAt
+    })
+    expect(untrusted.map(([rel]) => rel)).toEqual([])
   })
 })
