@@ -52,7 +52,7 @@ export const LAYERS = {
 // never words written in place (a string, a template, a sum, or another error's `.message` passed on).
 const ERROR_CLASSES = 'StoreError|CurationError|LlmError|ApiError|SyncError|CodedError|ManifestError|SourceError'
 const PLAIN_TEXT = '^(Literal|TemplateLiteral|BinaryExpression)$'
-const PLAIN_MESSAGE_HELP = "give a coded message: coded('<code>', { params }) with a template in src/shared/error-codes.ts and a zh entry in src/renderer/i18n/messages-errors.ts"
+const PLAIN_MESSAGE_HELP = "give a coded message: coded('<code>', { params }) with a template in src/shared/error-codes.ts and a zh entry in src/shared/error-codes-zh.ts"
 export const PLAIN_MESSAGE_RULES = [
   { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type=/${PLAIN_TEXT}/]`, message: `a plain-text error message: ${PLAIN_MESSAGE_HELP}` },
   { selector: `NewExpression[callee.name=/^(${ERROR_CLASSES})$/][arguments.1.type='MemberExpression'][arguments.1.property.name='message']`, message: `another error's words passed on as text: ${PLAIN_MESSAGE_HELP} (reasonOf(err) as a param keeps its code)` },

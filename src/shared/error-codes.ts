@@ -2,7 +2,7 @@
  * Every message the core sends to a person, by a stable code, with its English template (pure, no imports).
  *
  * An error or a progress line carries `{ messageCode, params }` beside its English text: the CLI, the MCP server
- * and logs print the text; the renderer looks the code up in its own table (i18n/messages-errors.ts, zh and en)
+ * and logs print the text; the renderer (and the CLI under --lang zh) looks the code up in error-codes-zh.ts
  * and fills the params, so no sentence is ever parsed back. `{name}` in a template is a param; a param may itself
  * be a coded message (a reason inside "not saved: {reason}"), which is rendered in the same language.
  * A code's template may gain words, but its params keep their names: clients match on code + params.
@@ -883,7 +883,9 @@ export const MESSAGE_TEMPLATES = {
   'cli.which_profile': 'say which profile: skillbench profile {action} NAME',
   'cli.not_scan_output': '{file}: not `skillbench scan --json` output nor task traces',
   'cli.unknown_memory_subcommand': 'unknown subcommand \'{subcommand}\' (see skillbench memory --help)',
-  'cli.unknown_profile_action': 'unknown action {action}: use profile list, profile show NAME or profile set NAME'
+  'cli.unknown_profile_action': 'unknown action {action}: use profile list, profile show NAME or profile set NAME',
+  'cli.unknown_lang': 'unknown language for --lang: {value} (give zh or en)',
+  'cli.unknown_lang_env': 'SKILLBENCH_LANG={value} is not a language of the CLI (zh or en): English is used'
 } as const
 
 /** A stable code of the table above. */

@@ -201,7 +201,9 @@ describe('a command’s own bad usage has its own code', () => {
   it('every cli.* code of the table has Chinese with no untranslated English, and each new one is run above', () => {
     const run = new Set([...CASES, ...NO_JSON].map((c) => c[1]))
     // reached elsewhere: a35e9cb's and 996d476's codes (usage-errors-json, library-address) and the catch-all
-    const elsewhere = new Set(['cli.usage', 'cli.unknown_command', 'cli.unknown_command_meant', 'cli.unknown_option', 'cli.unknown_option_meant', 'cli.needs_value', 'cli.takes_no_value', 'cli.which_library', 'cli.root_dir_needs_user', 'cli.library_and_root_dir', 'cli.unexpected_argument'])
+    const elsewhere = new Set(['cli.usage', 'cli.unknown_command', 'cli.unknown_command_meant', 'cli.unknown_option', 'cli.unknown_option_meant', 'cli.needs_value', 'cli.takes_no_value', 'cli.which_library', 'cli.root_dir_needs_user', 'cli.library_and_root_dir', 'cli.unexpected_argument',
+      // the CLI's --lang and SKILLBENCH_LANG (test/cli/cli-lang)
+      'cli.unknown_lang', 'cli.unknown_lang_env'])
     const codes = (Object.keys(MESSAGE_TEMPLATES) as MessageCode[]).filter((c) => c.startsWith('cli.'))
     expect(codes.filter((c) => !run.has(c) && !elsewhere.has(c)), 'cli codes no case runs').toEqual([])
     for (const code of codes) {

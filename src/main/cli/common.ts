@@ -4,6 +4,7 @@ import type { RecoveredEntry } from '../review/recovery-notices'
 import { argProblem, joinDashValues } from './arg-words'
 import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { messageRefOf } from '../../shared/message-match'
+import type { CliWords } from './lang'
 
 /**
  * Bad usage: exit code 2 with a one-line message, and a message code like every other error (kind `usage`), which
@@ -40,6 +41,11 @@ export interface CliIo {
   selfCommand?: readonly string[]
   /** With --json: what recovery did during the command so far (main fills it), added to the JSON as `recovered`. */
   recovered?: RecoveredEntry[]
+  /**
+   * The words of coded lines in the language asked (`--lang zh`, SKILLBENCH_LANG; main fills it): print a coded line
+   * through `say(io, line)` (cli/lang.ts). Absent for English. Never for --json or stdout a script parses.
+   */
+  words?: CliWords
 }
 
 /** One `skillbench` sub-command; each lives in its own file under `commands/`. */

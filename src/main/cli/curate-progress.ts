@@ -7,6 +7,7 @@
  *   short; each cluster gets its own line (each may wait for a model).
  */
 import type { CurationProgress } from '../curate/proposals'
+import { say, type CliWords } from './lang'
 
 const BAR_WIDTH = 24
 const REDRAW_MS = 50
@@ -23,8 +24,10 @@ function shortTitle(t: string): string {
 }
 
 /** A progress listener writing to `write` (stderr). `now` is the clock (tests pass one). Pure apart from `write`. */
-export function curateProgressReporter(opts: { isTTY: boolean; write: (text: string) => void; now?: () => number }): (p: CurationProgress) => void {
+export function curateProgressReporter(opts: { isTTY: boolean; write: (text: string) => void; now?: () => number; words?: CliWords }): (p: CurationProgress) => void {
   const now = opts.now ?? Date.now
+  /** A line's words in the CLI's language (--lang); the phases are still told apart by their English. */
+  const said = (p: CurationProgress): string => say(opts, p)
   let lineShown = false
   let lastDraw = 0
   /** The tenth of each counted phase last printed (non-terminal). */
@@ -36,7 +39,7 @@ export function curateProgressReporter(opts: { isTTY: boolean; write: (text: str
   return (p) => {
     if (p.done === undefined || !p.total) {
       clearLine()
-      opts.write(`${p.message}\n`)
+      opts.write(`${said(p)}\n`)
       return
     }
     const done = Math.min(p.done, p.total)
@@ -45,7 +48,7 @@ export function curateProgressReporter(opts: { isTTY: boolean; write: (text: str
     if (opts.isTTY) {
       if (!finished && lineShown && now() - lastDraw < REDRAW_MS) return
       lastDraw = now()
-      opts.write(`\r\u001b[2K  ${bar(done, p.total)} ${p.message}${who}`)
+      opts.write(`\r\u001b[2K  ${bar(done, p.total)} ${said(p)}${who}`)
       lineShown = true
       if (finished) {
         opts.write('\n')
@@ -64,6 +67,6 @@ export function curateProgressReporter(opts: { isTTY: boolean; write: (text: str
     if (tenth <= last) return
     tenths.set(key, tenth)
     if (tenth === 0) return // nothing worth a line yet
-    opts.write(`  ${p.message} ${done}/${p.total}${finished ? '' : who}\n`)
+    opts.write(`  ${said(p)} ${done}/${p.total}${finished ? '' : who}\n`)
   }
 }

@@ -7,6 +7,8 @@ import { StoreError } from '../store/types'
 import { codedFieldsFor } from '../tools/coded-result'
 import { recoveryCollector } from '../review/recovery-notices'
 import { coded } from '../../shared/error-codes'
+import { codedFieldsOf } from '../../shared/api-error'
+import { langOption, say, wordsFor } from './lang'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -23,6 +25,8 @@ function helpText(): string {
     '',
     'Library address: --library DIR (an experience folder or a SKILL.md tree), or --root-dir DIR --user NAME.',
     'Add --json for machine output on stdout; progress goes to stderr.',
+    'Add --lang zh (or set SKILLBENCH_LANG=zh) for errors and progress on stderr in Chinese; --lang en is the default.',
+    '  --json, exit codes and stdout stay the same; --help stays English.',
     'Run `skillbench <command> --help` for a command\'s options.'
   ].join('\n')
 }
@@ -35,7 +39,22 @@ function failureJson(err: unknown, message: string): Record<string, unknown> {
 
 /** Runs the CLI; returns the exit code (0 ok, 1 failure, 2 bad usage). */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv
+  // --lang (anywhere before a `--`) or SKILLBENCH_LANG: the language of what is said on stderr, taken out of argv
+  const asked = langOption(argv, io.env, (command) => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.ownsLang === true)
+  const words = await wordsFor(asked.lang)
+  if (words) io = { ...io, words }
+  if (asked.warning) io.stderr(`skillbench: ${say(io, asked.warning)}\n`)
+  const [name, ...rest] = asked.argv
+  // --json asked for (before a `--`): a failure, bad usage too, is also said as JSON on stdout. `--json=…` counts (it is
+  // bad usage itself: the flag takes no value).
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
+  const json = options.some((w) => w === '--json' || w.startsWith('--json='))
+  if (asked.problem) {
+    const problem = asked.problem
+    io.stderr(`skillbench${name && Object.hasOwn(COMMANDS, name) ? ` ${name}` : ''}: ${say(io, problem)}\n`)
+    if (json) io.stdout(JSON.stringify(failureJson(new UsageError(problem), problem.text)) + '\n')
+    return 2
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(helpText() + '\n')
     return name ? 0 : 2
@@ -44,15 +63,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout('0.1.0\n')
     return 0
   }
-  // --json asked for (before a `--`): a failure, bad usage too, is also said as JSON on stdout. `--json=…` counts (it is
-  // bad usage itself: the flag takes no value).
-  const words = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
-  const json = words.some((w) => w === '--json' || w.startsWith('--json='))
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!entry) {
     const meant = closestName(name, Object.keys(COMMANDS))
     const problem = meant ? coded('cli.unknown_command_meant', { command: name, meant }) : coded('cli.unknown_command', { command: name })
-    io.stderr(`skillbench: ${problem.text}\n`)
+    io.stderr(`skillbench: ${say(io, problem)}\n`)
     if (json) io.stdout(JSON.stringify(failureJson(new UsageError(problem), problem.text)) + '\n')
     return 2
   }
@@ -63,20 +78,20 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   // What recovery did during the command (a change a crash interrupted, rolled back or not): said on stderr as it
   // happens, in the words the app's banner uses, and with --json kept for the answer's `recovered`.
-  const heard = recoveryCollector((line) => io.stderr(`skillbench ${name}: ${line.message}\n`))
+  const heard = recoveryCollector((line) => io.stderr(`skillbench ${name}: ${say(io, line)}\n`))
   const runIo: CliIo = json ? { ...io, recovered: heard.entries } : io
   try {
     return await heard.run(() => command.run(rest, runIo))
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`skillbench ${name}: ${err.message}\n`)
+      io.stderr(`skillbench ${name}: ${say(io, { messageCode: err.messageCode, params: err.params, text: err.message })}\n`)
       // --json: the same shape as any other failure ({status: 'error', message, code: 'usage', message_code, params})
       if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(err, err.message))) + '\n')
       return 2
     }
     const failure = codedFsError(err) ?? err
     const message = failure instanceof StoreError || failure instanceof Error ? failure.message : String(failure)
-    io.stderr(`skillbench ${name}: ${message.split('\n')[0]}\n`)
+    io.stderr(`skillbench ${name}: ${(io.words ? io.words(codedFieldsOf(failure), message) : message).split('\n')[0]}\n`)
     // --json: the failure as JSON on stdout too, in the shape of a tool's error answer (a script reads the code)
     if (json) io.stdout(JSON.stringify(withRecovered(runIo, failureJson(failure, message))) + '\n')
     return 1

@@ -4,6 +4,8 @@ import type { CliCommand } from './common'
 export interface CommandEntry {
   summary: string
   load: () => Promise<{ command: CliCommand }>
+  /** The command has a `--lang` of its own (the language of what it writes), which then also words its stderr (cli/lang.ts). */
+  ownsLang?: true
 }
 
 /**
@@ -82,15 +84,18 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   memory: {
     summary: 'Long-term memory files: lessons, preferences, procedural memory, daily-log consolidation, prompt sections',
-    load: () => import('./commands/memory')
+    load: () => import('./commands/memory'),
+    ownsLang: true
   },
   mcp: {
     summary: 'Serve the skill tools to any MCP client (Claude Code, Codex, Cursor…) over stdio',
-    load: () => import('./commands/mcp')
+    load: () => import('./commands/mcp'),
+    ownsLang: true
   },
   reflect: {
     summary: 'Turn finished agent tasks into skills (offline by default, or with an OpenAI-compatible model)',
-    load: () => import('./commands/reflect')
+    load: () => import('./commands/reflect'),
+    ownsLang: true
   },
   usage: {
     summary: "Which skills agents really used (Claude Code, Codex, Synapse, AGIAgent logs, Skillbench's own queries) and how those tasks ended, against tasks without them",

@@ -10,6 +10,7 @@ import { isValidSkillId } from '../store/paths'
 import { withMessageCode } from '../tools/coded-result'
 import { displayWidth } from './text-width'
 import { coded } from '../../shared/error-codes'
+import { say } from './lang'
 
 /**
  * The services of the library given by `--library` or `--root-dir/--user` (the one composition, services/). Every
@@ -33,7 +34,9 @@ export function reportToolResult(io: CliIo, result: ToolResult, json: boolean, c
     if (!json) io.stdout(`${result.message}\n`)
     return 0
   }
-  io.stderr(`skillbench ${command}: ${result.message.split('\n')[0]}\n`)
+  // in the CLI's language (--lang): by the code --json reports (withMessageCode), the English when it has none
+  const answer = withMessageCode(result)
+  io.stderr(`skillbench ${command}: ${say(io, { messageCode: answer.message_code, params: answer.params, message: result.message }).split('\n')[0]}\n`)
   return 1
 }
 

@@ -1,5 +1,6 @@
 import { parseCommandArgs, printJson, UsageError, type CliCommand } from '../common'
 import { coded } from '../../../shared/error-codes'
+import { sayReason } from '../lang'
 
 const LEVELS = ['high', 'medium', 'low'] as const
 
@@ -16,7 +17,7 @@ export const command: CliCommand = {
     const started = Date.now()
     // Skills whose files did not change since the last audit are answered from the cache folder (never the library).
     const result = await auditPaths(positionals.map((p) => path.resolve(io.cwd, p)), values['no-cache'] ? {} : { cacheDir: defaultCacheDir(io.env) })
-    for (const u of result.unreadable) io.stderr(`skillbench audit: ${u.path}: ${u.reason}\n`)
+    for (const u of result.unreadable) io.stderr(`skillbench audit: ${u.path}: ${sayReason(io, u)}\n`)
     const counts = countBySeverity(result.findings)
     if (values.json) {
       printJson(io, { findings: result.findings, skills: result.skills, files: result.files, counts, unreadable: result.unreadable, cached: result.cached })

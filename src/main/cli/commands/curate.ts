@@ -10,6 +10,8 @@ import { warmBeforeOpening } from '../../curate/early-warm'
 import { defaultCacheDir } from '../../cache-dir'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { curateProgressReporter } from '../curate-progress'
+import { sayText } from '../lang'
+import { codedFieldsOf } from '../../../shared/api-error'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { coded } from '../../../shared/error-codes'
 
@@ -95,20 +97,20 @@ export const command: CliCommand = {
     const stemFile = stemCacheFile(defaultCacheDir(io.env))
     // opened to be curated: the join's worker threads start (and a first run's text scan runs) while it is read
     // progress per skill (seed 000): each skill read, compared, clustered and checked for cleanup (stderr)
-    const progress = curateProgressReporter({ isTTY: io.isTTY, write: stderr })
+    const progress = curateProgressReporter({ isTTY: io.isTTY, write: stderr, words: io.words })
     const [opened] = await Promise.all([openForCuration(dir, { toCurate: { cacheDir: defaultCacheDir(io.env) }, signal: io.signal, onProgress: progress }), loadStems(stemFile)])
     // what opening recovered (a change a crash interrupted) is said by the CLI's recovery listener (cli/index.ts)
     // what agents really used (the library's data root, the session folders at their usual places, the ledger)
     let usage
     if (!values['no-usage']) {
       const { openLibraryServices } = await import('../../services/library-services')
-      stderr("Reading the agents' logs for real usage...\n")
+      stderr(`${sayText(io, "Reading the agents' logs for real usage...")}\n`)
       // the listing opening the library just made (listing 20,000 files again costs a stat of each)
       const list = opened.listing ?? (await opened.library.list())
       const services = await openLibraryServices(opened.root, { env: io.env })
       const collected = await services.usage({ skills: list.skills.filter((s) => !s.legacy), signal: io.signal })
       usage = collected.report
-      for (const p of collected.saveProblems) stderr(`${p}\n`)
+      for (const p of collected.saveProblems) stderr(`${sayText(io, p)}\n`)
       stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
     }
     const plan = await curateLibrary(opened, {
@@ -142,7 +144,7 @@ export const command: CliCommand = {
           stderr(`Applied ${p.id} (${p.kind})\n`)
         } catch (err) {
           applyErrors.push(`${p.id}: ${(err as Error).message}`)
-          stderr(`❌ ${p.id}: ${(err as Error).message}\n`)
+          stderr(`❌ ${p.id}: ${io.words ? io.words(codedFieldsOf(err), (err as Error).message) : (err as Error).message}\n`)
         }
       }
     }

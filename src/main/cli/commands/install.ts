@@ -5,6 +5,7 @@ import type { MessageCode } from '../../../shared/error-codes'
 import { installLocked, LockMismatchError } from '../../sources/install-locked'
 import { parseCommandArgs, printJson, resolveLibraryDir, UsageError, LIBRARY_OPTIONS, type CliCommand, type CliIo } from '../common'
 import { coded } from '../../../shared/error-codes'
+import { say, sayReason } from '../lang'
 
 /** Skips that mean the skill is there already (exit 0 when nothing else happened): decided by code, not by the words. */
 const ALREADY_THERE: ReadonlySet<MessageCode> = new Set(['install.already_installed', 'install.locked_already'])
@@ -41,7 +42,7 @@ export const command: CliCommand = {
       cwd: io.cwd,
       env: io.env,
       signal: io.signal,
-      onProgress: (line) => io.stderr(`${line.message}\n`),
+      onProgress: (line) => io.stderr(`${say(io, line)}\n`),
       allowRisk: values['allow-risk'],
       allowedBy: allowedBy(io.env)
     })
@@ -60,7 +61,7 @@ export const command: CliCommand = {
 
 async function runLocked(library: string, json: boolean, io: CliIo): Promise<number> {
   try {
-    const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${line.message}\n`) })
+    const report = await installLocked({ library, cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${say(io, line)}\n`) })
     const held = report.held ?? []
     if (json) printJson(io, report)
     else {
@@ -75,7 +76,7 @@ async function runLocked(library: string, json: boolean, io: CliIo): Promise<num
   } catch (err) {
     if (!(err instanceof LockMismatchError)) throw err
     if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched })
-    for (const m of err.mismatched) io.stderr(`skillbench install: ${m.name}: ${m.reason}\n`)
+    for (const m of err.mismatched) io.stderr(`skillbench install: ${m.name}: ${sayReason(io, m)}\n`)
     io.stderr('skillbench install: nothing was installed\n')
     return 1
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 export { listJsonText, publicSkill, formatSkillTable } from '../list-output'
 
@@ -43,7 +44,7 @@ export const command: CliCommand = {
     // nothing at all (a data root given as --library, a wrong folder): say why, on stderr
     if (listing.skills.length === 0 && listing.errors.length === 0) {
       const hint = await (await import('../empty-library-hint')).emptyLibraryHint(root)
-      if (hint) io.stderr(`skillbench list: ${hint.text}\n`)
+      if (hint) io.stderr(`skillbench list: ${say(io, hint)}\n`)
     }
     // As after a query: the next listing or query of a large library is answered by a daemon started now.
     await startDaemonAfterAnswer(io, root, socket, listing.skills.reduce((n, s) => (s.legacy ? n : n + 1), 0))

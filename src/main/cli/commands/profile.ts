@@ -7,6 +7,7 @@ import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { usageIndexLookup } from '../usage-lookup'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -83,7 +84,7 @@ export const command: CliCommand = {
         : await setDeployProfile(library, name, { targets: values.to ?? [], skills: values.skill ?? [], except: values.except ?? [] }, { env: io.env, cwd: io.cwd })
       if (!values.delete) {
         const { unmatchedSelectors } = await import('../profile-check')
-        for (const line of await unmatchedSelectors(library, name, config.profiles[name]!)) io.stderr(`skillbench profile: ${line.text}\n`)
+        for (const line of await unmatchedSelectors(library, name, config.profiles[name]!)) io.stderr(`skillbench profile: ${say(io, line)}\n`)
       }
       if (values.json) printJson(io, config)
       else io.stdout(values.delete ? `Removed profile ${name}.\n` : `Profile ${name} → ${config.profiles[name]!.targets.join(', ')} (${describe(config.profiles[name]!)}). Deploy it with: skillbench deploy --profile ${name}\n`)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, withRecovered, type CliCommand } from '../common'
 import { answerFromDaemon, daemonSocketFor, startDaemonAfterAnswer } from '../daemon-answer'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 const OPTIONS = {
   ...LIBRARY_OPTIONS,
@@ -52,7 +53,7 @@ export const command: CliCommand = {
     if (out.stderr) io.stderr(out.stderr)
     if (index.activeCount === 0) {
       const hint = await (await import('../empty-library-hint')).emptyLibraryHint(lib.root)
-      if (hint) io.stderr(`skillbench query: ${hint.text}\n`)
+      if (hint) io.stderr(`skillbench query: ${say(io, hint)}\n`)
     }
     // The next query of a large library is answered by a daemon started now, in the background.
     await startDaemonAfterAnswer(io, lib.root, socket, index.activeCount)

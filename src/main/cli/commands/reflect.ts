@@ -9,6 +9,7 @@ import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 import { coded } from '../../../shared/error-codes'
+import { say as inLang } from '../lang'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -157,6 +158,8 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   const say = (e: ReflectionEvent, line: string, ends: boolean): void => {
     for (const l of inOrder.push(e.index, line, ends)) io.stderr(`${l}\n`)
   }
+  // an event's message in the CLI's language (--lang): by its code when it has one
+  const words = (e: ReflectionEvent): string => (e.message === undefined ? '' : inLang(io, { messageCode: e.messageCode, params: e.params, message: e.message }))
   const onEvent = (e: ReflectionEvent): void => {
     if (progressLine.shown) {
       io.stderr('\r\u001b[2K')
@@ -164,23 +167,23 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     }
     switch (e.kind) {
       case 'start':
-        io.stderr(`Found ${e.total} tasks to process\n`)
+        io.stderr(`${e.message === undefined ? `Found ${e.total} tasks to process` : words(e)}\n`)
         break
       case 'task-start':
-        say(e, `${e.message}`, false)
+        say(e, `${words(e)}`, false)
         break
       case 'task-done':
         done++
         // with --decide the message carries the seed's report after the path
-        say(e, e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? e.message : `Skill generated: ${e.skillPath}`}` : `${e.message ?? ''}`, true)
+        say(e, e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? words(e) : `Skill generated: ${e.skillPath}`}` : words(e), true)
         break
       case 'task-failed':
         done++
-        say(e, `❌ ${e.taskDir}: ${e.message}`, true)
+        say(e, `❌ ${e.taskDir}: ${words(e)}`, true)
         break
       case 'task-skipped':
         done++
-        say(e, e.decision ? `${e.message ?? ''}` : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${e.message})`, true)
+        say(e, e.decision ? words(e) : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${words(e)})`, true)
         break
       default:
         break
@@ -230,7 +233,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   if (progressLine.shown) io.stderr('\n')
   // nothing found at all: a --user or --task typo, or a folder that is not a data root (the run said only "0 tasks")
   if (!traces && !summary.cancelled && summary.created.length + summary.skipped.length + summary.failed.length === 0) {
-    io.stderr(`skillbench reflect: ${(await noTasksHint(rootDir, { user: values.user, tasks: values.task })).text}\n`)
+    io.stderr(`skillbench reflect: ${inLang(io, await noTasksHint(rootDir, { user: values.user, tasks: values.task }))}\n`)
   }
   if (values.json) {
     printJson(io, summary)

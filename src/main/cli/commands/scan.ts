@@ -5,6 +5,7 @@ import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -110,7 +111,7 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
     io.stderr('\n')
   }
   // a folder that is not a data root (a library, one task, sessions) scans to nothing: say what is read, and how
-  if (result.tasks.length === 0 && result.skipped.length === 0) io.stderr(`skillbench scan: ${(await noTasksHint(result.root)).text}\n`)
+  if (result.tasks.length === 0 && result.skipped.length === 0) io.stderr(`skillbench scan: ${say(io, await noTasksHint(result.root))}\n`)
   return result
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { initSync } from '../../sync/init'
 import { syncLibrary, type SyncReport } from '../../sync/sync'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
+import { say } from '../lang'
 
 function summary(r: SyncReport): string {
   const lines = [`${r.committed} commit(s) made, ${r.pulled} received, ${r.pushed} sent (${r.remote}, now at ${r.head.slice(0, 12)})`]
@@ -41,10 +42,10 @@ export const command: CliCommand = {
       const { branch } = await initSync({ library, url: values.init, env: io.env, signal: io.signal })
       io.stderr(`The library is now a git repository on branch ${branch}, sharing with ${values.init}.\n`)
     }
-    const report = await syncLibrary({ library, env: io.env, signal: io.signal, afterStep: pauseHook(io), onProgress: (p) => io.stderr(`${p.message}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
+    const report = await syncLibrary({ library, env: io.env, signal: io.signal, afterStep: pauseHook(io), onProgress: (p) => io.stderr(`${say(io, p)}${p.total ? ` (${p.done ?? 0}/${p.total})` : ''}\n`) })
     if (values.json) printJson(io, { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts })
     else io.stdout(summary(report))
-    if (values.json) for (const n of report.notes) io.stderr(`note: ${n.message}\n`)
+    if (values.json) for (const n of report.notes) io.stderr(`note: ${say(io, n)}\n`)
     return 0
   }
 }

@@ -1,12 +1,13 @@
 import { updateFromSources } from '../../sources/update'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
+import { say } from '../lang'
 
 export const command: CliCommand = {
   name: 'update',
   usage: 'skillbench update --library DIR [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, LIBRARY_OPTIONS, false)
-    const report = await updateFromSources({ library: resolveLibraryDir(values, io.cwd), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${line.message}\n`) })
+    const report = await updateFromSources({ library: resolveLibraryDir(values, io.cwd), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: (line) => io.stderr(`${say(io, line)}\n`) })
     if (values.json) printJson(io, report)
     else {
       if (report.checked === 0) io.stdout('No skill of this library was installed from a source (skillbench install).\n')

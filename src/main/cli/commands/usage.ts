@@ -3,6 +3,7 @@ import type { SkillUsage, UsageReport, UsageVerdict } from '../../../shared/type
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { fitWidth, formatTable, servicesFromFlags } from '../tool-support'
 import { coded } from '../../../shared/error-codes'
+import { say, sayText } from '../lang'
 
 const OPTIONS = {
   library: { type: 'string' },
@@ -104,12 +105,12 @@ async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ re
     persist: !values['no-cache'],
     signal: io.signal,
     onProgress: (line) => {
-      if (io.isTTY && !values.json) io.stderr(`${line.message}…\n`)
+      if (io.isTTY && !values.json) io.stderr(`${say(io, line)}…\n`)
     }
   })
-  for (const p of saveProblems) io.stderr(`skillbench usage: ${p}\n`)
+  for (const p of saveProblems) io.stderr(`skillbench usage: ${sayText(io, p)}\n`)
   // a source named on the command line that cannot be read is an error worth saying loudly
-  for (const p of report.problems) if (named.length > 0 && !p.includes('.skillbench')) io.stderr(`skillbench usage: ${p}\n`)
+  for (const p of report.problems) if (named.length > 0 && !p.includes('.skillbench')) io.stderr(`skillbench usage: ${sayText(io, p)}\n`)
   return { report, library }
 }
 

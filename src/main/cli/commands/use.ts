@@ -7,6 +7,7 @@ import { loadSkillTree } from '../../formats/tree'
 import { coded, type CodedText } from '../../../shared/error-codes'
 import { codedReason } from '../../../shared/coded-reason'
 import { isFolder } from '../../store/is-folder'
+import { say, sayReason } from '../lang'
 
 /** Why there is no learned skill to match: no folder there, or no learned skill in it. */
 async function noLearnedSkills(dir: string): Promise<CodedText> {
@@ -27,7 +28,7 @@ export const command: CliCommand = {
     const dir = path.resolve(io.cwd, values.dir ?? path.join('.sman', 'skills'))
     const { skills, errors } = await loadSkillTree(dir, 'learned-yaml')
     // "no learned skill matches" would be wrong where there is none to match: say so (stderr; the output as it was)
-    if (skills.length === 0 && errors.length === 0) io.stderr(`skillbench use: ${(await noLearnedSkills(dir)).text}\n`)
+    if (skills.length === 0 && errors.length === 0) io.stderr(`skillbench use: ${say(io, await noLearnedSkills(dir))}\n`)
     const byId = new Map<string, (typeof skills)[number]>()
     const triggers: TriggerSkill[] = []
     for (const s of skills) {
@@ -51,8 +52,8 @@ export const command: CliCommand = {
       printJson(io, { question: positionals[0], dir, matches, rejected, errors })
       return matches.length > 0 ? 0 : 1
     }
-    for (const r of rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern ${JSON.stringify(r.pattern)} rejected: ${r.reason}\n`)
-    for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${e.reason}\n`)
+    for (const r of rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern ${JSON.stringify(r.pattern)} rejected: ${sayReason(io, r)}\n`)
+    for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${sayReason(io, e)}\n`)
     if (matches.length === 0) {
       io.stdout('no learned skill matches this question\n')
     } else {
