@@ -1,6 +1,6 @@
 /**
  * The Library map on a real library of about 900 skills (../shared/data/real/skills, read in place when it is read-only, else from a temporary copy), in English and
- * 简体中文, audited by axe. Screenshots: artifacts/screenshots/big-map-<en|zh>.png.
+ * 简体中文, audited by axe; its named clusters have names that differ and boxes that overlap neither each other nor the map's edge. Screenshots: artifacts/screenshots/big-map-<en|zh>.png.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -53,6 +53,23 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('the Library map of a big real 
       const nodes = await page.getByTestId('map-node').count()
       expect(nodes).toBeGreaterThan(20)
       await map.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+      // the named clusters: names that differ, spread around the ring, no two boxes overlapping, none outside the map
+      const svg = await map.evaluate((el) => {
+        const r = el.getBoundingClientRect()
+        return { x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }
+      })
+      const named = await map.locator('text.node-label').evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect()
+          return { text: el.textContent ?? '', x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }
+        })
+      )
+      expect(named.length).toBeGreaterThanOrEqual(5)
+      const names = named.map((l) => l.text.replace(/ \(\d+\)$/, ''))
+      expect(new Set(names).size, names.join(', ')).toBe(names.length)
+      const overlapping = named.flatMap((a, i) => named.slice(i + 1).filter((b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1).map((b) => `${a.text} / ${b.text}`))
+      expect(overlapping).toEqual([])
+      for (const l of named) expect(l.x0 >= svg.x0 && l.x1 <= svg.x1 && l.y0 >= svg.y0 && l.y1 <= svg.y1, l.text).toBe(true)
       await shot(page, `big-map-${lang}`)
       await map.screenshot({ path: path.join(PROJECT, 'artifacts', 'screenshots', `big-map-only-${lang}.png`) })
       await expectAccessible(page, `Overview with the map of a big library (${lang})`)

@@ -5,8 +5,9 @@
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { layoutClusters } from '../../src/renderer/features/overview/cluster-layout'
-import { clusterLabels, clusterName, DENSE_AT, DENSE_RING } from '../../src/renderer/features/overview/map-density'
+import { labelWidth, layoutClusters, ringOrder } from '../../src/renderer/features/overview/cluster-layout'
+import { clusterName } from '../../src/renderer/features/overview/cluster-names'
+import { clusterLabels, DENSE_AT, DENSE_RING, NAMED_CLUSTERS } from '../../src/renderer/features/overview/map-density'
 import { ClusterMap } from '../../src/renderer/features/overview/OverviewScreen'
 import { I18nProvider } from '../../src/renderer/i18n/i18n'
 import type { OverviewResult } from '../../src/shared/api'
@@ -65,6 +66,45 @@ describe('cluster names', () => {
       expect(l.y).toBeGreaterThan(0)
       expect(l.y).toBeLessThanOrEqual(520)
     }
+  })
+})
+
+describe('the ring of a big library', () => {
+  it('the largest clusters sit at evenly spaced slots, the others in between', () => {
+    expect(ringOrder(['A', 'B', 'C', 'd', 'e', 'f', 'g', 'h', 'i'], 3)).toEqual(['A', 'd', 'e', 'B', 'f', 'g', 'C', 'h', 'i'])
+    expect(ringOrder(['A', 'b'], 8)).toEqual(['A', 'b'])
+    expect(ringOrder(['A', 'b', 'c'], 0)).toEqual(['A', 'b', 'c'])
+  })
+
+  it('the named clusters are spread around the ring and their names do not overlap', () => {
+    // 12, 6, 3 then 40 pairs: side by side at the top before, a name's width apart at most
+    const g = graph(12 + 6 + 3 + 2 * 40, 0)
+    const layout = layoutClusters(g.nodes, 520, DENSE_RING, NAMED_CLUSTERS)
+    const centre = (cluster: number) => layout.clusters.find((c) => c.cluster === cluster)!
+    const angle = (cluster: number) => Math.atan2(centre(cluster).y - 260, centre(cluster).x - 260)
+    const apart = (a: number, b: number) => {
+      const d = Math.abs(angle(a) - angle(b)) % (2 * Math.PI)
+      return Math.min(d, 2 * Math.PI - d)
+    }
+    // 43 clusters, the 8 largest every 43/8 slots: 5 slots = 2π·5/43 apart at least
+    for (const [a, b] of [[0, 1], [1, 2], [0, 2]] as const) expect(apart(a, b)).toBeGreaterThanOrEqual((2 * Math.PI * 5) / 43 - 1e-9)
+    const placed = clusterLabels(layout.nodes, layout.clusters, 520)
+    expect(placed.map((l) => l.text)).toEqual(['automation (12)', 'notion (6)', 'topic3 (3)'])
+    const boxes = placed.map((l) => ({ x0: l.x - labelWidth(l.text) / 2, x1: l.x + labelWidth(l.text) / 2, y0: l.y - 11, y1: l.y + 4 }))
+    const overlap = (a: (typeof boxes)[number], b: (typeof boxes)[number]) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+    for (const [i, a] of boxes.entries()) for (const b of boxes.slice(i + 1)) expect(overlap(a, b)).toBe(false)
+  })
+
+  it('a name goes round its circle to a spot clear of other dots, on the side away from the centre', () => {
+    // a cluster of 4 right of the centre, a lone skill's dot just where its name would go first (further out)
+    const members = [0, 1, 2, 3].map((j) => ({ id: `m${j}`, title: `zoho-${j}`, quality: 0.5, cluster: 0, x: 400 + 20 * Math.cos((j * Math.PI) / 2), y: 260 + 20 * Math.sin((j * Math.PI) / 2) }))
+    const lone = { id: 'x', title: 'other', quality: 0.5, cluster: 1, x: 400 + 42 + 20, y: 260 }
+    const [label] = clusterLabels([...members, lone], [{ cluster: 0, x: 400, y: 260, size: 4 }, { cluster: 1, x: lone.x, y: lone.y, size: 1 }], 520)
+    expect(label!.text).toBe('zoho (4)')
+    const w = labelWidth(label!.text)
+    const b = { x0: label!.x - w / 2, x1: label!.x + w / 2, y0: label!.y - 11, y1: label!.y + 4 }
+    for (const n of [...members, lone]) expect(b.x0 < n.x + 11 && n.x - 11 < b.x1 && b.y0 < n.y + 11 && n.y - 11 < b.y1, n.id).toBe(false)
+    expect(label!.x).toBeGreaterThanOrEqual(400)
   })
 })
 

@@ -16,7 +16,7 @@ import type { Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { readFlag } from '../../progress-flags'
 import { layoutClusters, placeLabels } from './cluster-layout'
-import { clusterLabels, DENSE_AT, DENSE_RING } from './map-density'
+import { clusterLabels, DENSE_AT, DENSE_RING, NAMED_CLUSTERS } from './map-density'
 import { UsageLists } from '../usage/UsageLists'
 
 const PALETTE = ['#2563eb', '#047857', '#b45309', '#7c3aed', '#be185d', '#0f766e', '#c2410c', '#4338ca', '#4d7c0f', '#0e7490']
@@ -306,10 +306,14 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
   const loose = useMemo(() => props.graph.nodes.filter((n) => n.cluster < 0).length, [props.graph.nodes])
   const hideLoose = dense && !showLoose && loose < props.graph.nodes.length
   const drawn = useMemo(() => (hideLoose ? props.graph.nodes.filter((n) => n.cluster >= 0) : props.graph.nodes), [hideLoose, props.graph.nodes])
-  const layout = useMemo(() => layoutClusters(drawn, size, hideLoose ? DENSE_RING : undefined), [drawn, hideLoose])
+  const layout = useMemo(() => layoutClusters(drawn, size, hideLoose ? DENSE_RING : undefined, dense ? NAMED_CLUSTERS : 0), [drawn, hideLoose, dense])
   const pos = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout])
   const protectedIds = useMemo(() => new Set(props.graph.nodes.filter((n) => n.protected).map((n) => n.id)), [props.graph.nodes])
-  const labels = useMemo(() => (dense ? clusterLabels(layout.nodes, layout.clusters, size) : placeLabels(layout.nodes, size, nodeRadius)), [dense, layout])
+  const titles = useMemo(() => props.graph.nodes.map((n) => n.title), [props.graph.nodes])
+  const labels = useMemo(
+    () => (dense ? clusterLabels(layout.nodes, layout.clusters, size, NAMED_CLUSTERS, titles, nodeRadius) : placeLabels(layout.nodes, size, nodeRadius)),
+    [dense, layout, titles]
+  )
   const dupEdges = props.graph.edges.filter((e) => e.similarity > props.threshold)
   const duplicates = dupEdges.filter((e) => !protectedIds.has(e.source) && !protectedIds.has(e.target)).length
   const protectedPairs = dupEdges.length - duplicates

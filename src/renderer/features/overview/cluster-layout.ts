@@ -24,10 +24,25 @@ export interface ClusterLabel {
 }
 
 /**
- * Places every node inside a `size`×`size` square; the clusters' ring has a radius of `ring`×size (wider when no
- * outer ring of unclustered skills needs the room).
+ * The ring's order of clusters given largest first: the `spread` largest at evenly spaced slots (the largest first,
+ * at the top), the others in between in their order, so the largest clusters (and their names) sit apart.
  */
-export function layoutClusters(nodes: readonly GraphNode[], size: number, ring = 0.27): { nodes: PlacedNode[]; clusters: ClusterLabel[] } {
+export function ringOrder<T>(ordered: readonly T[], spread: number): T[] {
+  const n = ordered.length
+  const k = Math.min(Math.max(0, Math.floor(spread)), n)
+  if (k <= 1) return [...ordered]
+  const slots: (T | undefined)[] = new Array<T | undefined>(n).fill(undefined)
+  for (let j = 0; j < k; j++) slots[Math.floor((j * n) / k)] = ordered[j]
+  let next = k
+  return slots.map((s) => s ?? (ordered[next++] as T))
+}
+
+/**
+ * Places every node inside a `size`×`size` square; the clusters' ring has a radius of `ring`×size (wider when no
+ * outer ring of unclustered skills needs the room), the largest clusters first, side by side, unless the `spread`
+ * largest are spread around it (ringOrder).
+ */
+export function layoutClusters(nodes: readonly GraphNode[], size: number, ring = 0.27, spread = 0): { nodes: PlacedNode[]; clusters: ClusterLabel[] } {
   const centre = size / 2
   const groups = new Map<number, GraphNode[]>()
   const noise: GraphNode[] = []
@@ -35,7 +50,7 @@ export function layoutClusters(nodes: readonly GraphNode[], size: number, ring =
     if (node.cluster < 0) noise.push(node)
     else groups.set(node.cluster, [...(groups.get(node.cluster) ?? []), node])
   }
-  const ordered = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
+  const ordered = ringOrder([...groups.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]), spread)
   const placed: PlacedNode[] = []
   const labels: ClusterLabel[] = []
   const ringRadius = ordered.length <= 1 ? 0 : size * ring
