@@ -685,6 +685,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'reflect.processing': '[{index}/{total}] 正在处理 {task}…',
   'reflect.processing_finished': '[{index}/{total}] 正在处理 {task}（技能写于任务未完成时，任务现已完成）…',
   'reflect.processing_path': '正在处理：{path}',
+  'reflect.skipping_task': '[{index}/{total}] 跳过 {task}（{reason}）',
   'reflect.update_proposed_for': '已为 {path} 提出更新（任务 {task} 已完成）：{id}',
   'reflect.finished_update': '任务已完成，而它的技能写于未完成时：已提出“{title}”的更新，等待审阅（{id}）',
   'reflect.finished_update_before': '已完成任务对“{title}”的更新此前已提出（{id}）',
@@ -783,6 +784,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'curate.proposals': '{n} 个提议',
   'curate.reading_usage': '正在读取智能体日志，查看技能的真实使用情况…',
   'curate.reading_logs': '正在读取 {dir} 中的 {agent} 日志',
+  'curate.read_usage': '已从 {sources} 个来源读取 {tasks} 个任务',
+  'curate.applied': '已应用 {id}（{kind}）',
   'curate.usage_not_read': '未能读取使用情况（{reason}）：清理只按 fetch_count 判断',
   // bad usage of the command line
   'cli.usage': '用法有误：{problem}',

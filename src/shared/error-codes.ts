@@ -708,6 +708,7 @@ export const MESSAGE_TEMPLATES = {
   'reflect.processing': '[{index}/{total}] Processing {task}...',
   'reflect.processing_finished': '[{index}/{total}] Processing {task} (finished since its skill was written unfinished)...',
   'reflect.processing_path': 'Processing: {path}',
+  'reflect.skipping_task': '[{index}/{total}] Skipping {task} ({reason})',
   'reflect.update_proposed_for': 'Update proposed for {path} (task {task} finished): {id}',
   'reflect.finished_update': 'finished since its skill was written unfinished: update of "{title}" proposed for review ({id})',
   'reflect.finished_update_before': 'the update of "{title}" for the finished task was proposed before ({id})',
@@ -811,6 +812,8 @@ export const MESSAGE_TEMPLATES = {
   'curate.proposals': '{n} proposals',
   'curate.reading_usage': "Reading the agents' logs for real usage...",
   'curate.reading_logs': 'reading {agent} logs in {dir}',
+  'curate.read_usage': 'Read {tasks} task(s) from {sources} source(s)',
+  'curate.applied': 'Applied {id} ({kind})',
   'curate.usage_not_read': 'usage not read ({reason}): cleanup goes by fetch_count alone',
   // bad usage of the command line (cli/: UsageError, exit code 2; with --json also on stdout as message_code + params)
   'cli.usage': '{problem}',

@@ -165,8 +165,8 @@ describe('progress in Chinese', () => {
     expect(en.stderr.split('\n')[0]).toBe('Found 5 tasks to process')
     expect(lines[1]).toBe('[1/5] 正在处理 output_20261104_160000…')
     expect(lines[2]).toMatch(/^✅ 已生成技能：ROOT\/alice\/general\/experience\/skill_/)
-    // the wrapper "[i/n] Skipping task (…)" has no code of its own: its reason is worded by code
-    expect(lines.at(-1)).toBe('[5/5] Skipping output_20261103_110000 (不生成技能：未完成：完成后会再反思)')
+    // the line and its reason, each by its code
+    expect(lines.at(-1)).toBe('[5/5] 跳过 output_20261103_110000（不生成技能：未完成：完成后会再反思）')
     expect(en.stderr).toContain('[5/5] Skipping output_20261103_110000 (No skill: unfinished)')
   })
 
@@ -180,6 +180,9 @@ describe('progress in Chinese', () => {
     expect(zh.stderr).toContain('已加载 4 个技能\n第 1 步：合并相似技能…\n')
     expect(zh.stderr).toContain('  正在读取技能 1/4 · ')
     expect(zh.stderr).not.toContain('Loaded 4 skills')
+    expect(en.stderr).toContain("Reading the agents' logs for real usage...\nRead 5 task(s) from 2 source(s)\n")
+    expect(zh.stderr).toContain('正在读取智能体日志，查看技能的真实使用情况…\n已从 2 个来源读取 5 个任务\n')
+    expect(zh.stderr).not.toMatch(/Read \d+ task/)
   })
 })
 

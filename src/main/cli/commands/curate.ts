@@ -10,7 +10,7 @@ import { warmBeforeOpening } from '../../curate/early-warm'
 import { defaultCacheDir } from '../../cache-dir'
 import { releaseWarmWorkers } from '../../text/warm-workers'
 import { curateProgressReporter } from '../curate-progress'
-import { sayText } from '../lang'
+import { say, sayText } from '../lang'
 import { codedFieldsOf } from '../../../shared/api-error'
 import { LIBRARY_OPTIONS, parseCommandArgs, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { coded } from '../../../shared/error-codes'
@@ -111,7 +111,8 @@ export const command: CliCommand = {
       const collected = await services.usage({ skills: list.skills.filter((s) => !s.legacy), signal: io.signal })
       usage = collected.report
       for (const p of collected.saveProblems) stderr(`${sayText(io, p)}\n`)
-      stderr(`Read ${usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0)} task(s) from ${usage.sources.length - 1} source(s)\n`)
+      const read = coded('curate.read_usage', { tasks: usage.sources.filter((s) => s.kind !== 'ledger').reduce((n, s) => n + s.tasks, 0), sources: usage.sources.length - 1 })
+      stderr(`${say(io, read)}\n`)
     }
     const plan = await curateLibrary(opened, {
       llm,
@@ -141,7 +142,7 @@ export const command: CliCommand = {
           const { acceptProposal } = await import('../../review/decisions')
           await acceptProposal(opened.root, p.id, by)
           p.status = 'applied'
-          stderr(`Applied ${p.id} (${p.kind})\n`)
+          stderr(`${say(io, coded('curate.applied', { id: p.id, kind: p.kind }))}\n`)
         } catch (err) {
           applyErrors.push(`${p.id}: ${(err as Error).message}`)
           stderr(`❌ ${p.id}: ${io.words ? io.words(codedFieldsOf(err), (err as Error).message) : (err as Error).message}\n`)

@@ -8,7 +8,7 @@ import { TaskOrder } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
-import { coded } from '../../../shared/error-codes'
+import { coded, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
 
 const OPTIONS = {
@@ -160,6 +160,8 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   }
   // an event's message in the CLI's language (--lang): by its code when it has one
   const words = (e: ReflectionEvent): string => (e.message === undefined ? '' : inLang(io, { messageCode: e.messageCode, params: e.params, message: e.message }))
+  // an event's message as a param of another line: by its code when it has one (worded in the same language)
+  const reasonOf = (e: ReflectionEvent): MessageParam => (e.messageCode && e.params ? { messageCode: e.messageCode, params: e.params } : (e.message ?? ''))
   const onEvent = (e: ReflectionEvent): void => {
     if (progressLine.shown) {
       io.stderr('\r\u001b[2K')
@@ -183,7 +185,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
         break
       case 'task-skipped':
         done++
-        say(e, e.decision ? words(e) : `[${e.index}/${e.total}] Skipping ${e.taskDir} (${words(e)})`, true)
+        say(e, e.decision ? words(e) : inLang(io, coded('reflect.skipping_task', { index: e.index, total: e.total, task: e.taskDir, reason: reasonOf(e) })), true)
         break
       default:
         break
