@@ -62,6 +62,41 @@ describe('paceRefresh', () => {
     expect(runs).toHaveLength(2)
   })
 
+  it('never starts a run while the one before is still going: the changes seen meanwhile get one run after it', async () => {
+    // A slow refresh (a walk of a big library, behind questions in the daemon's queue) must not have the next ones
+    // queued behind it, one a second for as long as the writing goes on.
+    const starts: number[] = []
+    const finish: (() => void)[] = []
+    const pace = paceRefresh(() => {
+      starts.push(Date.now())
+      return new Promise<void>((resolve) => finish.push(resolve))
+    })
+    // a change every 100 ms for 5 s; the first run takes all that time
+    for (let i = 0; i < 50; i++) {
+      pace.poke()
+      await vi.advanceTimersByTimeAsync(100)
+    }
+    expect(starts).toEqual([1_000_025])
+    finish[0]!()
+    await vi.advanceTimersByTimeAsync(5_000)
+    // one more run, soon after the slow one ended, for everything it may have missed
+    expect(starts).toHaveLength(2)
+    expect(starts[1]! - 1_005_000).toBeLessThanOrEqual(25)
+    finish[1]!()
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(starts).toHaveLength(2)
+    // a run that fails is over too: the next change gets its run
+    const failing = paceRefresh(() => {
+      starts.push(Date.now())
+      return Promise.reject(new Error('walk failed'))
+    })
+    failing.poke()
+    await vi.advanceTimersByTimeAsync(25)
+    failing.poke()
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(starts).toHaveLength(4)
+  })
+
   it('refreshAt: soon after the change, never sooner than the gap after the last run', () => {
     expect(refreshAt(100, -Infinity, 25, 1000)).toBe(125)
     expect(refreshAt(100, 0, 25, 1000)).toBe(1000)

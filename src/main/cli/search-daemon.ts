@@ -150,10 +150,12 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
     return 1
   }
   // A write seen is taken in soon after (not at the next question): the question then finds the index current.
-  // While writes keep coming, at most once a second and once more after the last (refresh-pace.ts).
+  // While writes keep coming, at most once a second and once more after the last (refresh-pace.ts); never a second
+  // one queued while one waits or runs (it returns the queue's turn it took).
   const refresh = paceRefresh(() => {
     if (closing) return
     queue = queue.then(() => warm().then(opts.onRefresh, () => undefined))
+    return queue
   })
   const feed = watchLibrary(root, { onChange: () => refresh.poke() })
   if (feed.fallback) log(feed.fallback)
