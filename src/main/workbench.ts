@@ -10,7 +10,6 @@
  * takes the shared `WorkbenchContext`; this file builds the context, joins the handlers and dispatches.
  */
 import { randomBytes } from 'node:crypto'
-import path from 'node:path'
 import { API_INPUT_SCHEMAS, ApiError, type ApiErrorShape, type ApiEvent, type ApiHandlers, type ApiMethod, type ApiOutput, type JobInfo } from '../shared/api'
 import { coded, refOf } from '../shared/error-codes'
 import type { ScanResult } from '../shared/types'
@@ -21,7 +20,8 @@ import { API_KEY_SECRET, type WorkbenchContext, type WorkbenchDeps } from './wor
 import { toApiErrorShape } from './workbench/errors'
 import { JobRegistry } from './workbench/jobs'
 import { LibraryRegistry } from './workbench/libraries'
-import { SelfWrites } from './workbench/self-writes'
+import { OwnWrites } from './workbench/own-writes'
+import { onOwnWrites } from './store/announce-writes'
 import { SettingsStore } from './workbench/settings-store'
 import { createWatchers, type WatcherSet } from './workbench/watcher'
 import { AutoEnhancer } from './workbench/auto-enhance'
@@ -71,7 +71,6 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     await registry.addSessionRoot(root)
   }
   const runId = randomBytes(8).toString('hex')
-  const selfWrites = new SelfWrites()
   const secretsToRedact = async (): Promise<string[]> => {
     const key = await deps.secrets.get(API_KEY_SECRET)
     return key ? [key] : []
@@ -90,8 +89,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     jobs,
     llm: () => llmFor(undefined),
     scanRoot: (root) => scan(root),
-    afterReflect: async (summary) => {
-      await selfWrites.note(summary.created.map((c) => path.resolve(c.library, c.path)))
+    afterReflect: async () => {
       await refreshWatchers()
     },
     evolveMemory: autoMemoryEvolution({ settings: settingsStore, listLibraries: () => registry.listLibraries() })
@@ -114,12 +112,18 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   }
 
   let watchers: WatcherSet | undefined
+  let stopOwnWrites: (() => void) | undefined
   const refreshWatchers = async (): Promise<void> => {
     if (deps.watch === false) {
       return
     }
     const libraries = (await registry.listLibraries()).filter((l) => l.exists).map((l) => l.path)
-    watchers ??= createWatchers({ emit: onWatcherEvent, selfWrites })
+    if (!watchers) {
+      // the store announces every file this process writes: the watcher leaves out the ones still as we left them
+      const ownWrites = new OwnWrites()
+      stopOwnWrites = onOwnWrites((abs, stamp) => ownWrites.record(abs, stamp, Date.now()))
+      watchers = createWatchers({ emit: onWatcherEvent, ownWrites })
+    }
     void watchers.update({ libraries, roots: registry.roots() })
   }
   await refreshWatchers()
@@ -171,7 +175,6 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     core,
     registry,
     jobs,
-    selfWrites,
     autoEnhancer,
     usage,
     runId,
@@ -182,7 +185,6 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     forgetScan: (root) => void scans.delete(root),
     llmFor,
     refreshWatchers,
-    noteLibraryWrites: (store, relPaths) => selfWrites.note(relPaths.map((p) => path.join(store.root, p))),
     errorMessage: (err) => toApiErrorShape(err, knownSecrets).message,
     secretsChanged: async () => {
       knownSecrets = await secretsToRedact()
@@ -198,8 +200,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     listLibraries: () => registry.listLibraries(),
     storeFor,
     llmFor,
-    afterReflect: async (created) => {
-      await selfWrites.note(created.map((c) => path.resolve(c.library, c.path)))
+    afterReflect: async () => {
       await refreshWatchers()
     }
   })
@@ -209,14 +210,12 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       settings: settingsStore,
       requireLibrary: (library) => registry.requireLibrary(library),
       tracesOf: async (root, user) => (await scan(registry.requireRoot(root))).tasks.filter((t) => t.user === user),
-      llmFor,
-      noteWrites: (paths) => selfWrites.note(paths)
+      llmFor
     }),
     ...sessions.handlers,
     ...deployHandlers({
       requireLibrary: (library) => registry.requireLibrary(library),
       env: deps.env ?? process.env,
-      noteWrites: (paths) => selfWrites.note(paths),
       usageOf: (library) => async () => new Map((await usage.reportFor(library)).skills.map((s) => [s.skill_id, { uses: s.uses, last_used_at: s.last_used_at }]))
     }),
     ...usage.handlers,
@@ -326,6 +325,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
       await autoEnhancer.dispose()
       await prewarm
       watchers?.dispose()
+      stopOwnWrites?.()
       await jobs.dispose()
       await core.close()
     }

@@ -2,7 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ApiEvent } from '../../src/shared/api'
-import { SelfWrites } from '../../src/main/workbench/self-writes'
+import { onOwnWrites } from '../../src/main/store/announce-writes'
+import { appendContained, writeContained } from '../../src/main/store/contained'
+import { OwnWrites } from '../../src/main/workbench/own-writes'
 import { createWatchers, isIgnoredPath, type WatcherSet } from '../../src/main/workbench/watcher'
 import { tempDir, waitForEvent } from './helpers'
 
@@ -30,38 +32,58 @@ describe('file watching', () => {
   it('reports outside changes in a library, batched, and drops the echo of the app\'s own writes', async () => {
     const lib = fs.realpathSync(tempDir('lib'))
     const events: ApiEvent[] = []
-    const selfWrites = new SelfWrites()
-    active = createWatchers({ emit: (e) => events.push(e), selfWrites, debounceMs: 100 })
-    await active.update({ libraries: [lib], roots: [] }) // every folder watched from here on
+    const ownWrites = new OwnWrites()
+    const stop = onOwnWrites((abs, stamp) => ownWrites.record(abs, stamp, Date.now()))
+    try {
+      active = createWatchers({ emit: (e) => events.push(e), ownWrites, debounceMs: 100 })
+      await active.update({ libraries: [lib], roots: [] }) // every folder watched from here on
 
-    // our own write, noted right after it was made: no event
-    fs.writeFileSync(path.join(lib, 'skill_own.md'), 'own')
-    await selfWrites.note([path.join(lib, 'skill_own.md')])
-    fs.writeFileSync(path.join(lib, '.skillbench-tmp-1.tmp'), 'temp')
-    // a fence: an outside write after those two; once it is reported, the watcher has seen them too
-    fs.writeFileSync(path.join(lib, 'skill_fence.md'), 'fence')
-    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_fence.md'))
-    expect(changedPaths(events)).toEqual(['skill_fence.md'])
-    events.length = 0
+      // our own writes through the store (an atomic write, an append, a folder made on the way): no event
+      await writeContained(lib, 'skill_own.md', 'own')
+      await appendContained(lib, '.skillbench/usage.jsonl', '{"use":1}\n')
+      fs.writeFileSync(path.join(lib, '.skillbench-tmp-1.tmp'), 'temp')
+      // a fence: an outside write after those; once it is reported, the watcher has seen them too
+      fs.writeFileSync(path.join(lib, 'skill_fence.md'), 'fence')
+      await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_fence.md'))
+      expect(changedPaths(events)).toEqual(['skill_fence.md'])
+      events.length = 0
 
-    // someone else edits two files: one event naming both (relative paths)
-    fs.writeFileSync(path.join(lib, 'skill_a.md'), 'a')
-    fs.mkdirSync(path.join(lib, 'legacy'))
-    fs.writeFileSync(path.join(lib, 'legacy', 'skill_b.md'), 'b')
-    const event = await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('legacy/skill_b.md'))
-    expect(event).toMatchObject({ type: 'files.changed', library: lib })
-    expect(changedPaths(events)).toContain('skill_a.md')
-    expect(changedPaths(events)).not.toContain('.skillbench-tmp-1.tmp')
+      // someone else edits two files: one event naming both (relative paths)
+      fs.writeFileSync(path.join(lib, 'skill_a.md'), 'a')
+      fs.mkdirSync(path.join(lib, 'legacy'))
+      fs.writeFileSync(path.join(lib, 'legacy', 'skill_b.md'), 'b')
+      const event = await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('legacy/skill_b.md'))
+      expect(event).toMatchObject({ type: 'files.changed', library: lib })
+      expect(changedPaths(events)).toContain('skill_a.md')
+      expect(changedPaths(events)).not.toContain('.skillbench-tmp-1.tmp')
+      events.length = 0
 
-    // a later outside change to the file we wrote is news again
-    fs.writeFileSync(path.join(lib, 'skill_own.md'), 'changed by an editor')
-    await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_own.md'))
+      // a later outside change to the file we wrote is news again
+      fs.writeFileSync(path.join(lib, 'skill_own.md'), 'changed by an editor')
+      await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_own.md'))
+      events.length = 0
+
+      // our write, then at once another process's to the same files (same size too): both reported
+      await writeContained(lib, 'skill_own.md', 'ours')
+      await appendContained(lib, '.skillbench/usage.jsonl', '{"use":2}\n')
+      fs.writeFileSync(path.join(lib, 'skill_own.md'), 'them')
+      fs.appendFileSync(path.join(lib, '.skillbench', 'usage.jsonl'), '{"use":3}\n')
+      await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_own.md') && e.paths.includes('.skillbench/usage.jsonl'))
+      events.length = 0
+
+      // another process's write first, then ours to the same file within the same batch: reported
+      fs.writeFileSync(path.join(lib, 'skill_a.md'), 'theirs')
+      await writeContained(lib, 'skill_a.md', 'ours after')
+      await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('skill_a.md'))
+    } finally {
+      stop()
+    }
   })
 
   it('a new skill folder, and a file written into it at once, are reported; the folder is watched from then on', async () => {
     const lib = fs.realpathSync(tempDir('lib'))
     const events: ApiEvent[] = []
-    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50 })
+    active = createWatchers({ emit: (e) => events.push(e), ownWrites: new OwnWrites(), debounceMs: 50 })
     await active.update({ libraries: [lib], roots: [] })
     fs.mkdirSync(path.join(lib, 'new-skill'))
     fs.writeFileSync(path.join(lib, 'new-skill', 'SKILL.md'), 'first')
@@ -82,7 +104,7 @@ describe('file watching', () => {
     fs.symlinkSync('../..', path.join(lib, 'tool', 'deep', 'back'))
     fs.symlinkSync('self', path.join(lib, 'self')) // a link to itself (ELOOP)
     const events: ApiEvent[] = []
-    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50 })
+    active = createWatchers({ emit: (e) => events.push(e), ownWrites: new OwnWrites(), debounceMs: 50 })
     await active.update({ libraries: [lib], roots: [] })
     fs.writeFileSync(path.join(lib, 'tool', 'SKILL.md'), 'changed')
     await waitForEvent(events, (e) => e.type === 'files.changed' && e.paths.includes('tool/SKILL.md'))
@@ -102,7 +124,7 @@ describe('file watching', () => {
     fs.mkdirSync(path.join(root, 'alice', 'output_1', 'logs'), { recursive: true })
     fs.writeFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'start\n')
     const events: ApiEvent[] = []
-    active = createWatchers({ emit: (e) => events.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
+    active = createWatchers({ emit: (e) => events.push(e), ownWrites: new OwnWrites(), debounceMs: 50, rootPollMs: 100 })
     await active.update({ libraries: [], roots: [root] }) // the first poll has taken the signatures
     fs.appendFileSync(path.join(root, 'alice', 'output_1', 'logs', 'manager.out'), 'more\n')
     fs.mkdirSync(path.join(root, 'alice', 'output_2', 'logs'), { recursive: true })
@@ -114,7 +136,7 @@ describe('file watching', () => {
     // a second watcher on the same root, polling as often, is the signal: once it has reported the write twice
     // (two polls later), the unwatched one would have reported it too
     const fenceEvents: ApiEvent[] = []
-    const fence = createWatchers({ emit: (e) => fenceEvents.push(e), selfWrites: new SelfWrites(), debounceMs: 50, rootPollMs: 100 })
+    const fence = createWatchers({ emit: (e) => fenceEvents.push(e), ownWrites: new OwnWrites(), debounceMs: 50, rootPollMs: 100 })
     try {
       await fence.update({ libraries: [], roots: [root] })
       fs.writeFileSync(path.join(root, 'alice', 'output_2', 'logs', 'agent_001.out'), 'x')

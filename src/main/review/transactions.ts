@@ -14,7 +14,7 @@ import { AGIAGENT_LEGACY_DIR, isLegacyPath, SKILL_MD_LEGACY_DIR } from '../../sh
 import type { FileChange, Proposal, ProposalKind } from '../../shared/types'
 import { hashBytes } from '../store/library'
 import { checkRelPath } from '../store/paths'
-import { writeFileAtomic } from '../store/atomic'
+import { unlinkFile, writeFileAtomic } from '../store/atomic'
 import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
@@ -138,7 +138,7 @@ async function doOp(root: string, op: TxOp): Promise<void> {
     if (!same(current, op.before)) {
       throw new CurationError('conflict', coded(op.before === null ? 'path.exists' : current === null ? 'path.gone' : 'review.changed_since_proposal', { path: op.path }))
     }
-    if (op.after === null) await fs.promises.unlink(abs)
+    if (op.after === null) await unlinkFile(abs)
     else await writeFileAtomic(abs, op.after, op.before === null ? { mustNotExist: true } : { mustExist: true })
     return
   }
@@ -159,7 +159,7 @@ async function undoOp(root: string, op: TxOp): Promise<CodedText | null> {
     const current = await readText(abs)
     if (same(current, op.before)) return null
     if (!same(current, op.after)) return coded('review.undo_neither', { path: op.path })
-    if (op.before === null) await fs.promises.unlink(abs)
+    if (op.before === null) await unlinkFile(abs)
     else await writeFileAtomic(abs, op.before)
     return null
   }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { ABSENT, announceOwnWrite, announcing, stampOf, type FileStamp } from './announce-writes'
 import { StoreError } from './types'
 import { coded } from '../../shared/error-codes'
 
@@ -166,13 +167,17 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array 
   liveTemps.add(tmp)
   try {
     const fh = await fs.promises.open(tmp, 'wx', mode)
+    let stamp: FileStamp | undefined
     try {
       if (typeof data === 'string' || data instanceof Uint8Array) await fh.writeFile(data)
       else for (const piece of data) await fh.writeFile(piece) // each call goes on where the last one ended
       await fh.sync()
+      // what the target will be: the rename and the link keep the file's size, modification time and inode
+      if (announcing()) stamp = stampOf(await fh.stat())
     } finally {
       await fh.close()
     }
+    if (stamp) announceOwnWrite(target, stamp)
     if (opts.mustNotExist) {
       // link() fails when the name exists, so a file created meanwhile is never clobbered.
       try {
@@ -218,7 +223,18 @@ export async function moveNoClobber(from: string, to: string): Promise<void> {
     if (err instanceof StoreError) throw err
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
+  if (announcing()) {
+    const st = await fs.promises.lstat(from).catch(() => undefined)
+    announceOwnWrite(to, stampOf(st))
+    announceOwnWrite(from, ABSENT)
+  }
   await renameWithRetry(from, to)
   await fsyncDir(path.dirname(to))
   await fsyncDir(path.dirname(from))
+}
+
+/** Removes a file (ENOENT and other errors thrown as they come), announced as this process's own change. */
+export async function unlinkFile(file: string): Promise<void> {
+  if (announcing()) announceOwnWrite(file, ABSENT)
+  await fs.promises.unlink(file)
 }

@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { moveNoClobber, writeFileAtomic, type AtomicWriteOptions } from './atomic'
+import { announceOwnWrite, announcing, stampOf } from './announce-writes'
+import { moveNoClobber, unlinkFile, writeFileAtomic, type AtomicWriteOptions } from './atomic'
 import { checkRelPath } from './paths'
 import { readHandleAtMost } from './read-at-most'
 import { StoreError } from './types'
@@ -43,12 +44,16 @@ function walkDirs(root: string, rel: string, create: boolean): string | null {
     let st = fs.lstatSync(abs, { throwIfNoEntry: false })
     if (!st) {
       if (!create) return null
+      let made = false
       try {
         fs.mkdirSync(abs)
+        made = true
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       }
       st = fs.lstatSync(abs)
+      // synchronous from the mkdir to here: no change notification is handled before this announcement
+      if (made && announcing()) announceOwnWrite(abs, stampOf(st))
     }
     if (st.isSymbolicLink()) throw escapeError(root, sofar, coded('file.why_symlink_folder'))
     if (!st.isDirectory()) throw new StoreError('invalid_input', coded('file.is_not_folder', { path: path.join(root, sofar) }))
@@ -117,8 +122,15 @@ export async function appendContained(root: string, rel: string, text: string, o
       fs.readSync(fd, last, 0, 1, st.size - 1)
       if (last[0] !== 0x0a) prefix = '\n'
     }
-    writeAllSync(fd, Buffer.from(prefix + text, 'utf8'))
+    const bytes = Buffer.from(prefix + text, 'utf8')
+    writeAllSync(fd, bytes)
     if (opts.fsync) fs.fdatasyncSync(fd)
+    if (announcing()) {
+      // ours only when the file grew by exactly our bytes since it was opened: another process's append in
+      // between makes it someone else's change too, so nothing is announced and the change is news
+      const after = fs.fstatSync(fd)
+      if (after.size === st.size + bytes.length) announceOwnWrite(abs, stampOf(after))
+    }
   } finally {
     fs.closeSync(fd)
   }
@@ -199,7 +211,7 @@ export async function unlinkContained(root: string, rel: string): Promise<boolea
   const dir = await walkDirs(root, dirRel === '.' ? '' : dirRel, false)
   if (!dir) return false
   try {
-    await fs.promises.unlink(path.join(dir, path.posix.basename(clean)))
+    await unlinkFile(path.join(dir, path.posix.basename(clean)))
     return true
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false

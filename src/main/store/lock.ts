@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { ABSENT, announceOwnWrite, announcing, stampOf } from './announce-writes'
 import { holdTempFile, TEMP_PREFIX, TEMP_SUFFIX } from './atomic'
 import { ensureDirInside } from './contained'
 import { StoreError } from './types'
@@ -190,6 +191,8 @@ async function takeName(dir: string, name: string, staged: string, deadline: num
   for (;;) {
     try {
       fs.linkSync(staged, file)
+      // synchronous from the link: no change notification is handled before this announcement
+      if (announcing()) announceOwnWrite(file, stampOf(fs.lstatSync(file, { throwIfNoEntry: false })))
       return
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
@@ -228,7 +231,10 @@ function releaseName(file: string, staged: string): void {
   try {
     const a = fs.lstatSync(file)
     const b = fs.lstatSync(staged)
-    if (a.ino === b.ino && a.dev === b.dev) fs.unlinkSync(file)
+    if (a.ino === b.ino && a.dev === b.dev) {
+      fs.unlinkSync(file)
+      if (announcing()) announceOwnWrite(file, ABSENT)
+    }
   } catch {
     // gone already
   }

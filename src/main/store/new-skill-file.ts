@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { coded } from '../../shared/error-codes'
 import type { SkillMeta } from '../../shared/types'
+import { announceOwnWrite, announcing, PENDING, stampOf } from './announce-writes'
 import { writeFileAtomic } from './atomic'
 import { buildSkillFileName } from './paths'
 import { serializeSkillFile } from './skill-file'
@@ -33,12 +34,15 @@ export async function writeNewSkillFile(root: string, input: NewSkillInput, meta
   checkSkillMdName(name)
   const data = newSkillMdData(name, input.description ?? meta.usage_conditions, meta)
   const dirAbs = path.join(root, name)
+  // announced before it is made (its notification may come before the mkdir's answer), its stamp once made
+  if (announcing()) announceOwnWrite(dirAbs, PENDING)
   try {
     await fs.promises.mkdir(dirAbs)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError('exists', coded('skill.folder_exists', { name }))
     throw err
   }
+  if (announcing()) announceOwnWrite(dirAbs, stampOf(await fs.promises.lstat(dirAbs).catch(() => undefined)))
   const bytes = Buffer.from(serializeSkillFile(data, input.body), 'utf8')
   await writeFileAtomic(path.join(dirAbs, 'SKILL.md'), bytes, { mustNotExist: true })
   return { rel: `${name}/SKILL.md`, bytes }

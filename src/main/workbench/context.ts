@@ -11,7 +11,6 @@ import type { CoreModules } from './core-modules'
 import type { JobRegistry } from './jobs'
 import type { LibraryRegistry } from './libraries'
 import type { SecretStore } from './secrets'
-import type { SelfWrites } from './self-writes'
 import type { SettingsStore } from './settings-store'
 import type { createUsageService } from './usage-service'
 
@@ -49,7 +48,6 @@ export interface WorkbenchContext {
   core: CoreModules
   registry: LibraryRegistry
   jobs: JobRegistry
-  selfWrites: SelfWrites
   autoEnhancer: AutoEnhancer
   usage: ReturnType<typeof createUsageService>
   /** This process's id for the renderer (a new one after a restart). */
@@ -66,8 +64,6 @@ export interface WorkbenchContext {
   llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined>
   /** Brings the file watchers up to date with the listed libraries and roots. */
   refreshWatchers(): Promise<void>
-  /** Notes files the app wrote into a library, so the watcher does not echo them. */
-  noteLibraryWrites(store: SkillStore, relPaths: readonly string[]): Promise<void>
   /** An error's message as the API sends it (secrets redacted). */
   errorMessage(err: unknown): string
   /** Reads the secrets again after the API key changed (what error messages redact). */

@@ -17,8 +17,6 @@ type DeployMethods = 'sources.install' | 'sources.update' | 'deploy.targets' | '
 export interface DeployServiceDeps {
   requireLibrary: (library: string) => Promise<LibraryInfo>
   env: NodeJS.ProcessEnv
-  /** Our own writes into a library, so the file watcher does not report them as outside changes. */
-  noteWrites: (absPaths: string[]) => Promise<void>
   /**
    * Uses per skill id from the app's usage index (agents' logs, the ledger), asked only when a target is over its
    * budget: the suggestions then name the least used first, as `skillbench deploy` does.
@@ -54,7 +52,6 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       const { installFromSource } = await import('../sources/install')
       // a held skill is taken only when the person chose it in the dialog, after reading its findings
       const report = await installFromSource({ library: info.path, source, ref, path: subdir, skills, cwd: await home(), env: deps.env, allowRisk, allowedBy: allowRisk?.length ? `${appUser(deps.env)} (Skillbench app: Install anyway)` : undefined })
-      await deps.noteWrites(report.installed.map((s) => path.join(info.path, s.path)))
       return report
     },
     'sources.update': async ({ library }) => {
@@ -62,7 +59,6 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       if (!info.exists) return { checked: 0, proposals: [], unchanged: [], failed: [] }
       const { updateFromSources } = await import('../sources/update')
       const report = await updateFromSources({ library: info.path, cwd: await home(), env: deps.env })
-      await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json')])
       return report
     },
     'deploy.targets': async ({ library }) => {
@@ -84,7 +80,6 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       requireAbsolute(to, 'target')
       const { deploy } = await import('../deploy/run')
       const result = await deploy({ library: info.path, to, skills, profile, cwd: await home(), env: deps.env, by: 'user', usage: deps.usageOf?.(library) })
-      await deps.noteWrites([path.join(info.path, '.skillbench', 'plan.json'), path.join(info.path, '.skillbench', 'journal')])
       return result
     },
     'deploy.config': async ({ library }) => {
@@ -98,7 +93,6 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       requireAbsolute(to, 'target')
       const { setSkillsEnabled } = await import('../deploy/selection-service')
       const config = await setSkillsEnabled(info.path, to, skills, enabled, { env: deps.env, cwd: await home() })
-      await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])
       return config
     },
     'deploy.setProfile': async ({ library, name, profile }) => {
@@ -106,7 +100,6 @@ export function deployHandlers(deps: DeployServiceDeps): Pick<ApiHandlers, Deplo
       for (const t of profile?.targets ?? []) requireAbsolute(t, 'target')
       const { setDeployProfile } = await import('../deploy/selection-service')
       const config = await setDeployProfile(info.path, name, profile, { env: deps.env, cwd: await home() })
-      await deps.noteWrites([path.join(info.path, 'deploy-profiles.json')])
       return config
     }
   }

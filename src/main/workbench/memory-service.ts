@@ -18,7 +18,6 @@ import {
   consolidateDailyLogs,
   listPendingPreferences,
   MemoryConflictError,
-  memoryFilePath,
   memoryPrompt,
   memoryStatus,
   readMemoryDocument,
@@ -49,8 +48,6 @@ export interface MemoryServiceDeps {
   /** The scanned tasks of a data-root user (for preferences stated in task logs). */
   tracesOf(root: string, user: string): Promise<TaskTrace[]>
   llmFor(choice: 'offline' | 'openai' | undefined): Promise<LlmClient | undefined>
-  /** Notes files the app writes, so the watcher does not echo them. */
-  noteWrites(paths: string[]): Promise<void>
 }
 
 /**
@@ -161,8 +158,6 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
 
     'memory.write': async ({ library, name, text, baseHash }) => {
       const ws = await requireWorkspace(library)
-      const file = await mapErrors(async () => memoryFilePath(ws, name))
-      await deps.noteWrites([file])
       const { hash } = await mapErrors(() => writeMemoryDocument(ws, name, text, baseHash))
       return { name, text, hash }
     },

@@ -1,8 +1,9 @@
-import { promises as fsp, type Dirent } from 'node:fs'
+import fs, { promises as fsp, type Dirent } from 'node:fs'
 import path from 'node:path'
 import type { ApiEvent } from '../../shared/api'
 import { watchFolders } from '../search/change-feed'
-import type { SelfWrites } from './self-writes'
+import { stampOf, type FileStamp } from '../store/announce-writes'
+import type { OwnWrites } from './own-writes'
 
 /** Names of files that are never news: temp files of atomic writes, editor swap files, VCS folders. */
 export function isIgnoredPath(rel: string): boolean {
@@ -249,22 +250,44 @@ export interface WatcherSet {
   dispose(): void
 }
 
+/** What is at `abs` now (never through a link). */
+async function currentStamp(abs: string): Promise<FileStamp> {
+  try {
+    return stampOf(await fsp.lstat(abs))
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? stampOf(undefined) : { kind: 'other' }
+  }
+}
+
+/** The real path of a watched folder, as the store names what it writes there (the folder itself when gone). */
+function realDir(dir: string): string {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return dir
+  }
+}
+
 /**
  * File watching → `files.changed` events: libraries with `fs.watch` per folder (the change feed's folder watches,
  * the one file watcher of the project), data roots by
  * polling their task logs (a root's workspaces can be huge; only the task logs matter).
- * Debounced (250 ms), temp files ignored, and the app's own writes dropped through `SelfWrites`.
+ * Debounced (250 ms), temp files ignored, and the app's own writes dropped: a path is left out only when
+ * `ownWrites` (fed by the store's announcements, `store/announce-writes.ts`) says what is there now is exactly what
+ * our own last write left and nothing else was notified for it (`own-writes.ts`).
  */
-export function createWatchers(opts: { emit: (e: ApiEvent) => void; selfWrites: SelfWrites; debounceMs?: number; rootPollMs?: number }): WatcherSet {
+export function createWatchers(opts: { emit: (e: ApiEvent) => void; ownWrites: OwnWrites; debounceMs?: number; rootPollMs?: number }): WatcherSet {
   const active = new Map<string, { watch: Watch; batcher: ReturnType<typeof createBatcher> }>()
   const debounce = opts.debounceMs ?? 250
 
   function start(key: string, dir: string, kind: 'library' | 'root'): void {
+    const real = realDir(dir)
     const batcher = createBatcher(debounce, (paths) => {
       void (async () => {
         const news: string[] = []
         for (const rel of paths) {
-          if (!(await opts.selfWrites.isOwn(path.join(dir, rel)))) {
+          const abs = path.join(real, rel)
+          if (!opts.ownWrites.isOwn(abs, await currentStamp(abs), Date.now())) {
             news.push(rel)
           }
         }
@@ -275,6 +298,7 @@ export function createWatchers(opts: { emit: (e: ApiEvent) => void; selfWrites: 
     })
     const onPath = (rel: string): void => {
       if (rel && !isIgnoredPath(rel)) {
+        opts.ownWrites.noticed(path.join(real, rel), Date.now())
         batcher.add(rel)
       }
     }

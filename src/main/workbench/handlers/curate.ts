@@ -1,5 +1,4 @@
 /** Curation of a library (a job that reads real usage first) and the review of its plan: accept, reject, undo. */
-import path from 'node:path'
 import type { ApiHandlers } from '../../../shared/api'
 import type { WorkbenchContext } from '../context'
 import { reasonOf } from '../../../shared/api-error'
@@ -8,7 +7,7 @@ import { codedLine } from '../../../shared/error-codes'
 export type CurateMethods = 'curate.start' | 'curate.plan' | 'curate.accept' | 'curate.reject' | 'curate.journal' | 'curate.undo'
 
 export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateMethods> {
-  const { registry, core, storeFor, noteLibraryWrites } = ctx
+  const { registry, core, storeFor } = ctx
   return {
     'curate.start': async ({ library, llm }) => {
       const info = await registry.requireLibrary(library)
@@ -24,7 +23,6 @@ export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateM
           return undefined
         })
         const plan = await core.curatePlan(store, settings, client, job, report)
-        await ctx.selfWrites.note([path.join(store.root, '.skillbench', 'plan.json')])
         return { library: info.path, plan }
       })
     },
@@ -37,9 +35,7 @@ export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateM
 
     'curate.accept': async ({ library, proposalId, edited }) => {
       const store = await storeFor(library)
-      const entry = await core.accept(store, proposalId, edited)
-      await noteLibraryWrites(store, entry.changes.map((c) => c.path))
-      return entry
+      return core.accept(store, proposalId, edited)
     },
 
     'curate.reject': async ({ library, proposalId }) => {
@@ -54,9 +50,7 @@ export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateM
 
     'curate.undo': async ({ library, entryId }) => {
       const store = await storeFor(library)
-      const entry = await core.undo(store, entryId)
-      await noteLibraryWrites(store, entry.changes.map((c) => c.path))
-      return entry
+      return core.undo(store, entryId)
     }
   }
 }

@@ -36,7 +36,6 @@ export function reflectHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Reflec
       const settings = ctx.settingsStore.settings
       return ctx.jobs.start('reflect', async (job) => {
         const summary = await ctx.core.reflect({ root: known, user: user || undefined, tasks: taskPaths, force: force ?? false, settings, llm: client }, job)
-        await ctx.selfWrites.note(summary.created.map((c) => path.resolve(c.library, c.path)))
         // a user's first skill creates their library folder: watch it too
         await ctx.refreshWatchers()
         return summary

@@ -28,7 +28,7 @@ export type SkillMethods =
   | 'skills.restore'
 
 export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMethods> {
-  const { registry, core, storeFor, noteLibraryWrites } = ctx
+  const { registry, core, storeFor } = ctx
   /** The store for a write: a change a crash interrupted is finished first (as accept and undo do), so an edit never lands on its half. */
   const writableStore = async (library: string): Promise<SkillStore> => {
     const store = await storeFor(library)
@@ -88,16 +88,12 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
         if (!merged) throw err
         await store.writeRaw(skill.path, merged.text, merged.hash)
       }
-      await noteLibraryWrites(store, [skill.path])
       return documentOf(store, await store.get(skillId, { includeLegacy: true }))
     },
 
     'skills.rate': async ({ library, skillId, rating }) => {
       const store = await writableStore(library)
-      const skill = await store.get(skillId)
-      const result = await core.rate(store, skillId, rating)
-      await noteLibraryWrites(store, [skill.path])
-      return result
+      return core.rate(store, skillId, rating)
     },
 
     'skills.readFile': async ({ library, path: rel }) => {
@@ -115,22 +111,17 @@ export function skillHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SkillMet
         throw badRequest(coded('skill.not_saved', { reason: parseReasonParam(parsed) }))
       }
       const { hash } = await store.writeRaw(rel, text, baseHash)
-      await noteLibraryWrites(store, [rel])
       return skillFileText(store, rel, text, hash)
     },
 
     'skills.delete': async ({ library, skillId }) => {
       const store = await writableStore(library)
-      const moved = await store.moveToLegacy(skillId)
-      await noteLibraryWrites(store, [moved.from, moved.to])
-      return moved
+      return store.moveToLegacy(skillId)
     },
 
     'skills.restore': async ({ library, skillId }) => {
       const store = await storeFor(library)
-      const before = await store.get(skillId, { includeLegacy: true })
       const skill = await core.restore(store, skillId)
-      await noteLibraryWrites(store, [before.path, skill.path])
       return documentOf(store, skill)
     }
   }

@@ -1,5 +1,4 @@
 /** Sharing a library with a team through git: where it stands, and a sync job with progress. */
-import path from 'node:path'
 import type { ApiHandlers } from '../../../shared/api'
 import type { WorkbenchContext } from '../context'
 
@@ -32,7 +31,6 @@ export function syncHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, SyncMetho
             job.progress({ fraction, stage: p.step, message: p.message, messageCode: p.messageCode, params: p.params, ...(p.total ? { index: p.done ?? 0, total: p.total } : {}) })
           }
         })
-        await ctx.selfWrites.note([path.join(info.path, '.skillbench', 'plan.json')])
         return { committed: report.committed, pulled: report.pulled, pushed: report.pushed, conflicts: report.conflicts, ...(report.notes.length ? { notes: report.notes } : {}) }
       })
     }
