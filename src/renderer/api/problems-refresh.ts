@@ -1,7 +1,9 @@
 /**
  * Keeps the Skills screen's notice of what recovery did current. It comes with `skills.list` (`problems`), and a
- * recovery another process ran (a CLI command, an agent's MCP call, a deploy) is logged in `.skillbench/`, which the
- * file watcher leaves out, and may change no skill file (one that failed, a deploy's), so the list is read again:
+ * recovery another process ran (a CLI command, an agent's MCP call, a deploy) is logged in `.skillbench/` and may
+ * change no skill file (one that failed, a deploy's). The file watcher reports that log's change like any other
+ * file's (only lock and temporary files, and the app's own writes, are left out); so that the notice does not hang on
+ * one watch event (a watch can miss events on a busy machine), the list is also read again:
  * - when the person comes back: the window gains focus or the page becomes visible again. Only a list older than
  *   its query's staleTime (2 s in the app) is read, so a burst of focus changes reads it once; nothing runs on a
  *   timer, and a list nobody shows is only marked stale;
