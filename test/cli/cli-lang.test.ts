@@ -170,6 +170,23 @@ describe('progress in Chinese', () => {
     expect(en.stderr).toContain('[5/5] Skipping output_20261103_110000 (No skill: unfinished)')
   })
 
+  it("reflect --decide: the seed's reports print as in English, only the coded lines around them are worded in Chinese", async () => {
+    // the reports are content (in the task's language), not the CLI's words: a Chinese run that dropped them for
+    // the coded line alone said less than an English one
+    const argv = (root: string): string[] => ['reflect', '--root-dir', root, '--llm', 'offline', '--decide']
+    const en = await inSample(argv)
+    const zh = await inSample((root) => [...argv(root), '--lang', 'zh'])
+    expect(zh.code).toBe(en.code)
+    expect(zh.stdout).toBe(en.stdout)
+    const reports = (stderr: string): string[] => stderr.split('\n').filter((l) => /^(Skill enhancement done:|- | {2}- )/.test(l))
+    expect(reports(en.stderr)).toContain('- Operation: enhance skill')
+    expect(reports(en.stderr).length).toBeGreaterThan(10)
+    expect(reports(zh.stderr)).toEqual(reports(en.stderr))
+    // a created skill: its line by code, its report after it
+    expect(zh.stderr).toMatch(/\n✅ 已生成技能：ROOT\/alice\/general\/experience\/skill_[^\n]*\nSkill enhancement done:\n- Operation: new skill\n/)
+    expect(zh.stderr).not.toContain('Skill generated:')
+  })
+
   it("curate's progress lines by their codes (SKILLBENCH_LANG=zh); the proposals on stdout as in English", async () => {
     const argv = (root: string): string[] => ['curate', '--library', path.join(root, 'alice', 'general', 'experience')]
     const en = await inSample(argv)

@@ -8,7 +8,7 @@ import { TaskOrder } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
-import { coded, type MessageParam } from '../../../shared/error-codes'
+import { coded, englishText, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
 
 const OPTIONS = {
@@ -158,8 +158,15 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   const say = (e: ReflectionEvent, line: string, ends: boolean): void => {
     for (const l of inOrder.push(e.index, line, ends)) io.stderr(`${l}\n`)
   }
-  // an event's message in the CLI's language (--lang): by its code when it has one
-  const words = (e: ReflectionEvent): string => (e.message === undefined ? '' : inLang(io, { messageCode: e.messageCode, params: e.params, message: e.message }))
+  // an event's message in the CLI's language (--lang): by its code when it has one. With --decide the message carries
+  // the seed's report (content, in the task's language), after the coded line (a created skill) or alone (enhance,
+  // none: the code is the app's line, not what the message says): the report is printed as it is, as in English.
+  const words = (e: ReflectionEvent): string => {
+    if (e.message === undefined) return ''
+    if (!e.decision || !io.words || !e.messageCode) return inLang(io, { messageCode: e.messageCode, params: e.params, message: e.message })
+    const line = englishText({ messageCode: e.messageCode, params: e.params ?? {} })
+    return e.message.startsWith(line) ? inLang(io, { messageCode: e.messageCode, params: e.params, message: line }) + e.message.slice(line.length) : e.message
+  }
   // an event's message as a param of another line: by its code when it has one (worded in the same language)
   const reasonOf = (e: ReflectionEvent): MessageParam => (e.messageCode && e.params ? { messageCode: e.messageCode, params: e.params } : (e.message ?? ''))
   const onEvent = (e: ReflectionEvent): void => {
