@@ -154,7 +154,8 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   // one queued while one waits or runs (it returns the queue's turn it took).
   const refresh = paceRefresh(() => {
     if (closing) return
-    queue = queue.then(() => warm().then(opts.onRefresh, () => undefined))
+    // nothing it does fails the queue: the questions behind it wait on it (a trace sink that throws costs its line)
+    queue = queue.then(() => warm().then(() => opts.onRefresh?.())).catch(() => undefined)
     return queue
   })
   const feed = watchLibrary(root, { onChange: () => refresh.poke() })
