@@ -25,11 +25,18 @@ function setup(): { api: FakeApi; lib: FakeLibrary; client: QueryClient } {
 
 const reads = (api: FakeApi): number => api.callsOf('skills.list').length
 
-/** Every read started is finished, and a little more time passed for a late one to start. */
+const idle = (client: QueryClient): boolean => client.isFetching() === 0 && client.isMutating() === 0
+
+/**
+ * Nothing is fetching or mutating, and still not once React has run what that rendered (its effects may start a
+ * read): a condition waited on, not a length of time. A read after a change starts as the mutation settles (the
+ * mutation cache's hooks and listeners run then, synchronously), so once nothing mutates a second read shows here.
+ */
 async function settled(client: QueryClient): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await waitFor(() => expect(client.isFetching() + client.isMutating()).toBe(0))
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 30)))
+  for (;;) {
+    await waitFor(() => expect(idle(client)).toBe(true))
+    await act(async () => undefined)
+    if (idle(client)) return
   }
 }
 
@@ -38,18 +45,23 @@ async function openLegacy(): Promise<void> {
   fireEvent.click((await screen.findByText('Old retired skill')).closest('[data-testid="skill-row"]') as HTMLElement)
 }
 
+/** The Skills screen shown and settled, the retired skill restored: the reads of the list the restore caused. */
+async function readsForRestore(api: FakeApi, client: QueryClient, outcome: () => Promise<unknown>): Promise<number> {
+  renderApp(api, { screen: 'skills' }, client)
+  await screen.findAllByTestId('skill-row')
+  await settled(client)
+  await openLegacy()
+  const before = reads(api)
+  fireEvent.click(await screen.findByTestId('skill-restore'))
+  await outcome()
+  await settled(client)
+  return reads(api) - before
+}
+
 describe('reads of the skill list after a change', () => {
   it('restore on the Skills screen: one read', async () => {
     const { api, client } = setup()
-    renderApp(api, { screen: 'skills' }, client)
-    await screen.findAllByTestId('skill-row')
-    await settled(client)
-    await openLegacy()
-    const before = reads(api)
-    fireEvent.click(await screen.findByTestId('skill-restore'))
-    await screen.findByTestId('restored-banner')
-    await settled(client)
-    expect(reads(api) - before).toBe(1)
+    expect(await readsForRestore(api, client, () => screen.findByTestId('restored-banner'))).toBe(1)
   })
 
   it("undoing the restore (a delete): one read", async () => {
@@ -73,15 +85,7 @@ describe('reads of the skill list after a change', () => {
     api.handlers['skills.restore'] = async () => {
       throw new Error('disk full')
     }
-    renderApp(api, { screen: 'skills' }, client)
-    await screen.findAllByTestId('skill-row')
-    await settled(client)
-    await openLegacy()
-    const before = reads(api)
-    fireEvent.click(await screen.findByTestId('skill-restore'))
-    await screen.findByRole('alert')
-    await settled(client)
-    expect(reads(api) - before).toBe(1)
+    expect(await readsForRestore(api, client, () => screen.findByRole('alert'))).toBe(1)
   })
 
   it('a read under way when the change lands is read again: the last read starts after the change', async () => {
