@@ -65,6 +65,40 @@ afterAll(async () => {
   fs.rmSync(CACHE, { recursive: true, force: true })
 })
 
+/** Resolves once `p` has exited (by a signal too: its exitCode stays null then). */
+const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : p.once('exit', () => resolve())))
+
+/**
+ * A writer process rewriting `file` (a SKILL.md) `writes` times 100 ms apart, each write whole (a rename: a question
+ * must find the file, not a half-written one), the last one with the word `last`. `written()`: the writes done.
+ */
+function churnWriter(file: string, writes: number, last: string): { writer: ReturnType<typeof spawn>; done: Promise<void>; written: () => string } {
+  const base = '---\nname: churn\ndescription: notes an agent keeps rewriting\n---\n'
+  const churn = `const fs = require('fs'); const [file, base, n, last] = process.argv.slice(1); let i = 0
+const t = setInterval(() => {
+  i++
+  fs.writeFileSync(file + '.part', base + 'churnkiwi ' + (i === +n ? last : i) + '\\n')
+  fs.renameSync(file + '.part', file)
+  process.stdout.write(i + ' ')
+  if (i === +n) clearInterval(t)
+}, 100)`
+  const writer = spawn(process.execPath, ['-e', churn, file, base, String(writes), last], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let written = ''
+  writer.stdout!.on('data', (d: Buffer) => (written += d.toString()))
+  return { writer, done: exited(writer), written: () => written }
+}
+
+/** Whether the index saved in the cache folder ranks `file` first for `word` (it loads: a damaged one would not). */
+function savedHas(root: string, word: string, file: string): boolean {
+  const saved = loadSearchIndex(root, ENV)
+  try {
+    const [hit] = saved.query(word, 1)
+    return hit?.path === file && hit.score > 0
+  } finally {
+    saved.closeFile()
+  }
+}
+
 const watched = process.platform === 'linux' && notificationGap(fs.realpathSync(os.tmpdir())) === null
 
 describe.runIf(process.platform !== 'win32')('skillbench query with the search daemon', () => {
@@ -144,7 +178,6 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
     let log = ''
     daemon.stderr!.on('data', (d: Buffer) => (log += d.toString()))
     const refreshes = (): number => (log.match(/refreshed: the index took in what changed/g) ?? []).length
-    const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
     try {
       await until(async () => (await status(dir)).startsWith('a search daemon answers'), 20_000, () => log)
       const file = path.join(dir, 'churn', 'SKILL.md')
@@ -152,22 +185,10 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       // A folder new to the daemon, then 30 writes 100 ms apart (3 s), the last one with a word of its own. Each
       // write is whole (a rename): a question must find the file, not a half-written one.
       const writes = 30
-      const base = '---\nname: churn\ndescription: notes an agent keeps rewriting\n---\n'
-      const churn = `const fs = require('fs'); const [file, base, n] = process.argv.slice(1); let i = 0
-const t = setInterval(() => {
-  i++
-  fs.writeFileSync(file + '.part', base + 'churnkiwi ' + (i === +n ? 'finalkiwi' : i) + '\\n')
-  fs.renameSync(file + '.part', file)
-  process.stdout.write(i + ' ')
-  if (i === +n) clearInterval(t)
-}, 100)`
       const before = refreshes()
-      const writer = spawn(process.execPath, ['-e', churn, file, base, String(writes)], { stdio: ['ignore', 'pipe', 'inherit'] })
-      let written = ''
-      writer.stdout!.on('data', (d: Buffer) => (written += d.toString()))
-      const done = exited(writer)
+      const { writer, done, written } = churnWriter(file, writes, 'finalkiwi')
       // Questions during the churn are answered, by the daemon, from what the files hold when asked.
-      await until(() => written.split(' ').length > 3)
+      await until(() => written().split(' ').length > 3)
       for (let q = 0; q < 3 && writer.exitCode === null; q++) {
         const r = await run(['query', 'churnkiwi', '--library', dir, '--no-touch', '--json', '--top', '1'])
         expect(r.code).toBe(0)
@@ -182,17 +203,64 @@ const t = setInterval(() => {
       expect(during, log).toBeLessThanOrEqual(8)
       // Once the writes stop the last one is taken in without a question: the index the daemon saves has it.
       const root = fs.realpathSync(dir)
-      await until(() => {
-        const saved = loadSearchIndex(root, ENV)
-        try {
-          const [hit] = saved.query('finalkiwi', 1)
-          return hit?.path === 'churn/SKILL.md' && hit.score > 0
-        } finally {
-          saved.closeFile()
-        }
-      }, 20_000, () => log)
+      await until(() => savedHas(root, 'finalkiwi', 'churn/SKILL.md'), 20_000, () => log)
     } finally {
       daemon.kill('SIGTERM')
+      await exited(daemon)
+    }
+  }, 120_000)
+
+  it.runIf(watched)('saves its index at most once per 5 s while a folder keeps changing, once more after, and a crash between saves leaves one that loads', async () => {
+    // Each save at 10,000 skills is a ~5 MB delta file; the daemon saved every 2 s for as long as the writing went on.
+    const dir = makeLibrary(40)
+    libraries.push(dir)
+    const root = fs.realpathSync(dir)
+    const daemon = spawn(process.execPath, [BIN, 'search-server', '--library', dir], { cwd: PROJECT, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] })
+    let log = ''
+    daemon.stderr!.on('data', (d: Buffer) => (log += d.toString()))
+    const saves = (): number => (log.match(/saved: the index went to the cache folder/g) ?? []).length
+    try {
+      await until(async () => (await status(dir)).startsWith('a search daemon answers'), 20_000, () => log)
+      const file = path.join(dir, 'churn', 'SKILL.md')
+      fs.mkdirSync(path.dirname(file))
+      // 100 writes 100 ms apart: 10 s of churn.
+      const before = saves()
+      const started = Date.now()
+      const { writer, done } = churnWriter(file, 100, 'finalkiwi')
+      // What is saved meanwhile always loads (each save replaces its file whole): the library's skills are in it.
+      let checks = 0
+      while (writer.exitCode === null) {
+        expect(savedHas(root, 'extract tables from pdf files', 'pdf-tool/SKILL.md'), log).toBe(true)
+        checks++
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      await done
+      expect(writer.exitCode).toBe(0)
+      const churnMs = Date.now() - started
+      const during = saves() - before
+      // One save 2 s after the first write, then one per 5 s at most: 10 s of churn allow 3 (the old 2 s timer: 4-5).
+      expect(during, log).toBeGreaterThanOrEqual(1)
+      expect(during, `${during} saves in ${churnMs} ms\n${log}`).toBeLessThanOrEqual(Math.floor(churnMs / 5000) + 1)
+      expect(checks).toBeGreaterThan(10)
+      // Once the writes stop one more save follows without a question, with the last write in it.
+      await until(() => savedHas(root, 'finalkiwi', 'churn/SKILL.md'), 20_000, () => log)
+      const afterChurn = saves() - before - during
+      expect(afterChurn, log).toBeGreaterThanOrEqual(1)
+
+      // A crash between saves: a few more writes, the daemon killed before it saves them. The saved index (older)
+      // still loads, and the next process re-reads the file that changed since, by its stat.
+      const more = churnWriter(file, 5, 'crashkiwi')
+      await more.done
+      const savedBeforeKill = saves()
+      daemon.kill('SIGKILL')
+      await exited(daemon)
+      expect(saves(), 'killed before its paced save').toBe(savedBeforeKill)
+      expect(savedHas(root, 'finalkiwi', 'churn/SKILL.md')).toBe(true)
+      const r = await run(['query', 'crashkiwi', '--library', dir, '--no-server', '--no-touch', '--json', '--top', '1'])
+      expect(r.code, r.stderr).toBe(0)
+      expect((JSON.parse(r.stdout) as { skills: { path: string }[] }).skills.map((s) => s.path)).toEqual(['churn/SKILL.md'])
+    } finally {
+      if (daemon.exitCode === null && daemon.signalCode === null) daemon.kill('SIGTERM')
       await exited(daemon)
     }
   }, 120_000)
@@ -301,7 +369,8 @@ const t = setInterval(() => {
       })
       return seen
     }
-    const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null ? resolve() : p.once('exit', () => resolve())))
+    /** Resolves once `p` has exited (by a signal too: its exitCode stays null then). */
+const exited = (p: ReturnType<typeof spawn>): Promise<void> => new Promise((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : p.once('exit', () => resolve())))
     const old = start()
     await until(async () => (await status(dir)).startsWith('a search daemon answers'))
     old.kill('SIGSTOP')

@@ -39,7 +39,18 @@ export interface SearchDaemonOptions {
   onCheck?: (inPlace: boolean) => void
   /** After each refresh taken in without a question (`SKILLBENCH_SEARCH_TRACE=1` prints it). */
   onRefresh?: () => void
+  /** After each save of its index made after changes (`SKILLBENCH_SEARCH_TRACE=1` prints it; not the one on stepping down). */
+  onSave?: () => void
 }
+
+/** How soon after a change its index is saved: 2 s after a lone change (a few seconds, as ARCHITECTURE says). */
+const SAVE_DELAY_MS = 2000
+/**
+ * While changes keep coming, at most one save per 5 s (each a ~5 MB delta file at 10,000 skills; every 2 s before):
+ * the saved index stays within a few seconds of the files, as it was promised, the app's and the MCP server's too
+ * (their `saveDelayMs` is 5 s). Older only costs the next process re-reading the files changed since, by stat.
+ */
+const SAVE_GAP_MS = 5000
 
 /** Checks that the folder holding the socket is ours alone: a socket others can reach would answer them. */
 function privateFolderProblem(dir: string): string | null {
@@ -164,7 +175,7 @@ export async function runSearchDaemon(root: string, opts: SearchDaemonOptions): 
   // and by following the ledger, and a question does not pay ~2 ms for opening it again. Skills are located
   // through the index the question is answered from. A question's uses (and their fold) finish a change a crash
   // interrupted first, as every host's writes do.
-  const services = await openLibraryServices(root, { env: opts.env, keep: true, feed, saveDelayMs: 2000, recover: recoverFirst })
+  const services = await openLibraryServices(root, { env: opts.env, keep: true, feed, saveDelayMs: SAVE_DELAY_MS, saveGapMs: SAVE_GAP_MS, onSave: opts.onSave, recover: recoverFirst })
   const search = services.search!
   // Current, with its ranking arrays built (the first question would otherwise pay for them).
   const warm = async (): Promise<void> => void (await services.index({ full: true })).query('warm up', 1)

@@ -24,6 +24,7 @@ import type { ChangeFeed } from './change-feed'
 import { listingOf, loadSearchIndex, saveSearchIndex } from './open'
 import { listedPreview, parseListed, SearchIndex, type ListedSkill, type ListedText } from './search-index'
 import { summaryOf } from './skill-text'
+import { paceRefresh, type RefreshPace } from './daemon/refresh-pace'
 
 export interface LibrarySearchOptions {
   /** Where the cache folder is (SKILLBENCH_CACHE_DIR, XDG_CACHE_HOME…); default process.env. */
@@ -37,6 +38,14 @@ export interface LibrarySearchOptions {
   maxAgeMs?: number
   /** With `keep`: how long after a change the index is saved (default 5000 ms; 0 = at once). */
   saveDelayMs?: number
+  /**
+   * With `keep`: the least time between the starts of two saves while changes keep coming (default `saveDelayMs`:
+   * one save every `saveDelayMs`); after the last change there is always one more save, `saveDelayMs` after it at
+   * the earliest. The saved index is then at most about this far behind the files.
+   */
+  saveGapMs?: number
+  /** With `keep`: after each save of the kept index made after changes (`SKILLBENCH_SEARCH_TRACE=1` prints the daemon's). */
+  onSave?: () => void
   /** With `keep`: file notifications for this library (closed with it); used unless it reports a fallback. */
   feed?: ChangeFeed
   /** Read the saved ranking arrays at open (default true); false for a listing: read at the first query, if any. */
@@ -59,7 +68,8 @@ export class LibrarySearch {
   private opening: Promise<SearchIndex> | null = null
   private checkedAt = 0
   private readonly ledger: LedgerTail
-  private saveTimer: NodeJS.Timeout | undefined
+  /** When the kept index is saved after changes (created at the first change). */
+  private savePace: RefreshPace | undefined
   /** What the last full walk passed over (links, special files): part of a listing. */
   private skipped: LoadError[] = []
 
@@ -202,20 +212,31 @@ export class LibrarySearch {
     return { skills: skills.map((s) => summaryOf(parseListed(s), listedPreview(s))), errors }
   }
 
+  /**
+   * A save after changes, paced as the daemon's refreshes are (daemon/refresh-pace.ts): `saveDelayMs` after a lone
+   * change, at most once per `saveGapMs` while changes keep coming, always once more after the last. A save takes
+   * in everything the index holds when it starts, so a change made meanwhile is in this save or sets the next one;
+   * each save replaces its file whole (temp + rename), so a crash between two leaves the previous one, loadable.
+   */
   private scheduleSave(): void {
-    if (this.saveTimer) return
     const delay = this.opts.saveDelayMs ?? 5000
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined
-      if (this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
-    }, delay)
-    this.saveTimer.unref()
+    this.savePace ??= paceRefresh(
+      () => {
+        if (!this.index?.dirty || !saveSearchIndex(this.index, this.opts.env)) return
+        try {
+          this.opts.onSave?.()
+        } catch {
+          // a trace sink that fails costs its line, never the process (this runs on a timer)
+        }
+      },
+      { soonMs: delay, minGapMs: this.opts.saveGapMs ?? delay, unref: true }
+    )
+    this.savePace.poke()
   }
 
-  /** Saves a changed index now and stops the timer (on shutdown). */
+  /** Saves a changed index now and stops the paced saves (on shutdown). */
   close(): void {
-    clearTimeout(this.saveTimer)
-    this.saveTimer = undefined
+    this.savePace?.cancel()
     if (this.opts.keep && this.index?.dirty) saveSearchIndex(this.index, this.opts.env)
     this.index?.closeFile()
     this.opts.feed?.close()

@@ -42,6 +42,7 @@ export const command: CliCommand = {
     const log = (line: string): void => io.stderr(`skillbench search-server: ${line}\n`)
     const onCheck = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? (inPlace: boolean) => log(`checked: socket and library ${inPlace ? 'in place' : 'not in place'}`) : undefined
     const onRefresh = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? () => log('refreshed: the index took in what changed') : undefined
-    return runSearchDaemon(root, { env: io.env, idleMs, log, onCheck, onRefresh })
+    const onSave = io.env.SKILLBENCH_SEARCH_TRACE === '1' ? () => log('saved: the index went to the cache folder') : undefined
+    return runSearchDaemon(root, { env: io.env, idleMs, log, onCheck, onRefresh, onSave })
   }
 }
