@@ -127,6 +127,36 @@ describe('the map of a big library', () => {
     expect(map.getAttribute('aria-label')).toMatch(/^Similarity map: 270 skills/)
   })
 
+  it('after the loose skills are shown or hidden, the arrow keys step from the skill the keyboard is on', () => {
+    const map = draw(graph(120, 150))
+    const drawnIds = (): string[] => [...map.querySelectorAll('g[id^="map-node-"]')].map((g) => g.id)
+    const active = (): string => map.getAttribute('aria-activedescendant') ?? ''
+    const toggle = (): void => void fireEvent.click(screen.getByTestId('map-show-loose'))
+    const key = (k: string): void => void fireEvent.keyDown(map, { key: k })
+    // on the last of all 270 (a loose skill), then the loose ones hidden: on the last of the 120 drawn
+    toggle()
+    key('End')
+    expect(active()).toBe(drawnIds()[269])
+    toggle()
+    expect(drawnIds()).toHaveLength(120)
+    expect(active()).toBe(drawnIds()[119])
+    key('ArrowLeft')
+    expect(active()).toBe(drawnIds()[118])
+    key('ArrowRight')
+    key('ArrowRight')
+    expect(active()).toBe(drawnIds()[0])
+    // on a skill in a cluster: still on it after showing the loose skills, its neighbour next
+    key('ArrowLeft')
+    const on = active()
+    expect(drawnIds().indexOf(on)).toBe(119)
+    toggle()
+    expect(drawnIds()).toHaveLength(270)
+    expect(active()).toBe(on)
+    const now = drawnIds().indexOf(on)
+    key('ArrowRight')
+    expect(active()).toBe(drawnIds()[(now + 1) % 270])
+  })
+
   it('a library with no clusters at all still draws every skill', () => {
     draw(graph(0, DENSE_AT))
     expect(screen.getAllByTestId('map-node')).toHaveLength(DENSE_AT)

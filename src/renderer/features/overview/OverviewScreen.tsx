@@ -314,17 +314,27 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
     () => (dense ? clusterLabels(layout.nodes, layout.clusters, size, NAMED_CLUSTERS, titles, nodeRadius) : placeLabels(layout.nodes, size, nodeRadius)),
     [dense, layout, titles]
   )
+  // the nodes drawn changed (the loose skills shown or hidden, a new graph): the keyboard stays on its skill if it is
+  // still drawn, else on the nearest place that is; an index past the end would step from where nothing is drawn
+  const [focusedIn, setFocusedIn] = useState(layout.nodes)
+  if (focusedIn !== layout.nodes) {
+    const id = focusedIn[focused]?.id
+    const kept = id === undefined ? -1 : layout.nodes.findIndex((n) => n.id === id)
+    setFocusedIn(layout.nodes)
+    setFocused(kept >= 0 ? kept : Math.max(0, Math.min(focused, layout.nodes.length - 1)))
+  }
   const dupEdges = props.graph.edges.filter((e) => e.similarity > props.threshold)
   const duplicates = dupEdges.filter((e) => !protectedIds.has(e.source) && !protectedIds.has(e.target)).length
   const protectedPairs = dupEdges.length - duplicates
   if (props.graph.nodes.length === 0) return <p className="muted">{t('overview.noSkills')}</p>
-  const active = layout.nodes[Math.min(focused, layout.nodes.length - 1)]
+  const at = Math.min(focused, layout.nodes.length - 1)
+  const active = layout.nodes[at]
   const hovered = hover ? pos.get(hover) : undefined
   const onKey = (e: React.KeyboardEvent): void => {
     const step: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }
     if (e.key in step) {
       e.preventDefault()
-      const next = (focused + step[e.key]! + layout.nodes.length) % layout.nodes.length
+      const next = (at + step[e.key]! + layout.nodes.length) % layout.nodes.length
       setFocused(next)
       setHover(layout.nodes[next]!.id)
     } else if ((e.key === 'Enter' || e.key === ' ') && active) {
