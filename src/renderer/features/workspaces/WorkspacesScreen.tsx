@@ -153,7 +153,8 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
 
   return (
     <section className="screen screen-fill" aria-labelledby="ws-title">
-      <header className="screen-header screen-header-one-line">
+      {/* one line at the window's least width in both modes; a session folder's (two pickers, two buttons) as a grid */}
+      <header className={`screen-header screen-header-one-line${session ? ' screen-header-grid' : ''}`}>
         <h1 id="ws-title">{t('ws.title')}</h1>
         <label className="field-inline field-shrink">
           {t('ws.source')}
@@ -170,7 +171,7 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
         </label>
         {session ? (
           <>
-            <label className="field-inline">
+            <label className="field-inline field-shrink">
               {t('ws.skillsGoTo')}
               <select data-testid="session-target" value={target ?? ''} onChange={(e) => e.target.value && setTarget.mutate(e.target.value)}>
                 {!target && <option value="">{t('shell.noLibrary')}</option>}
@@ -183,7 +184,8 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
             </label>
             <button
               type="button"
-              className="btn btn-small btn-primary"
+              className="btn btn-small btn-primary btn-shrink"
+              title={t('ws.reflectAllSessions')}
               data-testid="session-reflect-all"
               disabled={!target || reflectAll.isPending}
               onClick={() => reflectAll.mutate(session)}
@@ -191,7 +193,7 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
               {t('ws.reflectAllSessions')}
             </button>
             {session.added && (
-              <button type="button" className="btn btn-small" data-testid="session-remove" disabled={removeSource.isPending} onClick={() => removeSource.mutate(session)}>
+              <button type="button" className="btn btn-small btn-shrink" title={t('ws.removeSessions')} data-testid="session-remove" disabled={removeSource.isPending} onClick={() => removeSource.mutate(session)}>
                 {t('ws.removeSessions')}
               </button>
             )}
