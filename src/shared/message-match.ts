@@ -30,6 +30,8 @@ const BY_CODE_ONLY: ReadonlySet<MessageCode> = new Set([
   'install.at_commit',
   'install.at_commit_path',
   'tool.skipped_file',
+  // "note: {note}" (sync --json's note lines on stderr) would take any text that starts with "note: "
+  'sync.note',
   'update.reason',
   'update.reason_local',
   'update.reason_local_conflicts',

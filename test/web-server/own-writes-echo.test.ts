@@ -14,7 +14,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiEvent, JobInfo, LibraryInfo, SkillDocument, SkillListResult } from '../../src/shared/api'
 import type { CurationPlan } from '../../src/shared/types'
-import { PROJECT, serve, type Served } from '../e2e/harness'
+import { PROJECT, serve, type Served } from '../e2e/serve'
 import { tempDir } from '../workbench/helpers'
 
 let served: Served

@@ -11,6 +11,7 @@
  *   `{"type": "agent-turn-complete", "thread-id", "turn-id", "cwd", …}`, and the rollout file's name ends with the
  *   thread id (`rollout-<time>-<thread-id>.jsonl`).
  */
+import { coded, type CodedText } from '../../shared/error-codes'
 
 export const HOOK_AGENTS = ['claude', 'codex'] as const
 export type HookAgent = (typeof HOOK_AGENTS)[number]
@@ -42,7 +43,7 @@ export function codexNotify(argv: readonly string[]): string {
 export type HookSession =
   | { ok: true; agent: 'claude'; transcript: string; sessionId?: string; cwd?: string }
   | { ok: true; agent: 'codex'; threadId: string; cwd?: string }
-  | { ok: false; problem: string }
+  | { ok: false; problem: CodedText }
 
 function objectOf(text: string): Record<string, unknown> | null {
   try {
@@ -58,19 +59,19 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** What Claude Code wrote on the hook's stdin: the finished session's transcript. */
 export function claudeHookSession(stdin: string): HookSession {
   const o = objectOf(stdin.trim())
-  if (!o) return { ok: false, problem: 'the hook input on stdin is not a JSON object (Claude Code writes one)' }
+  if (!o) return { ok: false, problem: coded('reflect.hook_input_not_object') }
   const transcript = str(o.transcript_path)
-  if (!transcript) return { ok: false, problem: 'the hook input has no transcript_path' }
+  if (!transcript) return { ok: false, problem: coded('reflect.hook_no_transcript_path') }
   return { ok: true, agent: 'claude', transcript, ...(str(o.session_id) ? { sessionId: str(o.session_id) } : {}), ...(str(o.cwd) ? { cwd: str(o.cwd) } : {}) }
 }
 
 /** What Codex appended as the notify program's last argument: the thread whose turn ended. */
 export function codexHookSession(arg: string | undefined): HookSession {
   const o = arg === undefined ? null : objectOf(arg)
-  if (!o) return { ok: false, problem: 'no notification JSON as the last argument (Codex appends one)' }
-  if (o.type !== 'agent-turn-complete') return { ok: false, problem: `notification ${JSON.stringify(o.type ?? null)} is not agent-turn-complete: nothing to reflect` }
+  if (!o) return { ok: false, problem: coded('reflect.hook_no_notification') }
+  if (o.type !== 'agent-turn-complete') return { ok: false, problem: coded('reflect.hook_not_turn_complete', { type: JSON.stringify(o.type ?? null) }) }
   const threadId = str(o['thread-id'])
-  if (!threadId || !/^[A-Za-z0-9-]{8,64}$/.test(threadId)) return { ok: false, problem: 'the notification has no usable thread-id' }
+  if (!threadId || !/^[A-Za-z0-9-]{8,64}$/.test(threadId)) return { ok: false, problem: coded('reflect.hook_no_thread_id') }
   return { ok: true, agent: 'codex', threadId, ...(str(o.cwd) ? { cwd: str(o.cwd) } : {}) }
 }
 

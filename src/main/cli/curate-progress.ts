@@ -8,6 +8,7 @@
  */
 import type { CurationProgress } from '../curate/proposals'
 import { say, type CliWords } from './lang'
+import { coded } from '../../shared/error-codes'
 
 const BAR_WIDTH = 24
 const REDRAW_MS = 50
@@ -58,7 +59,7 @@ export function curateProgressReporter(opts: { isTTY: boolean; write: (text: str
     }
     if (p.message === 'consolidating clusters') {
       // the headline before each cluster (done counts the ones before it); the end is the count alone
-      if (!finished) opts.write(`  [${done + 1}/${p.total}] consolidating${who}\n`)
+      if (!finished) opts.write(`  ${say(opts, coded('curate.consolidating_cluster', { index: done + 1, total: p.total }))}${who}\n`)
       return
     }
     const key = `${p.step}:${p.message}`

@@ -9,7 +9,8 @@ import { defaultSessionDir } from '../scan/sessions'
 import { listCodexRollouts } from '../scan/codex-cli'
 import { claudeHookSession, codexHookSession, HOOK_AGENTS, isRolloutOf, type HookAgent } from './agent-hooks'
 import { UsageError, type CliIo } from './common'
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { CodedError } from '../../shared/api-error'
 
 /** Largest hook input read from stdin (Claude's is a few hundred bytes). */
 const MAX_STDIN_BYTES = 1024 * 1024
@@ -17,8 +18,8 @@ const MAX_STDIN_BYTES = 1024 * 1024
 export type HookTarget =
   /** Reflect this one session file, scanning `dir` (`--claude-dir` / `--codex-dir`) for it. */
   | { run: true; flag: 'claude-dir' | 'codex-dir'; dir: string; file: string }
-  /** Nothing to do: say why (stderr) and exit with `code` (never 2, which would block Claude from stopping). */
-  | { run: false; message: string; code: 0 | 1 }
+  /** Nothing to do: say why (stderr, by its code) and exit with `code` (never 2, which would block Claude from stopping). */
+  | { run: false; message: CodedText; code: 0 | 1 }
 
 async function readStdin(limit: number): Promise<string> {
   if (process.stdin.isTTY) return ''
@@ -26,7 +27,7 @@ async function readStdin(limit: number): Promise<string> {
   let size = 0
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > limit) throw new Error(`the hook input on stdin is larger than ${limit} bytes`)
+    if (size > limit) throw new CodedError('bad_request', coded('reflect.hook_stdin_too_large', { limit }))
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
@@ -49,24 +50,24 @@ export async function hookTarget(agent: string, opts: { io: CliIo; lastArg?: str
   const settings = readEnhanceSettings(opts.io.env)
   // Seed 001 §4.5.3: with the switch off the hook skips straight away (no scan, no model, no cost).
   if (!settings.autoEnhance) {
-    return { run: false, code: 0, message: `Auto-enhance is off (${settings.file}): the session was not reflected. Turn it on in Skillbench → Settings → Auto-enhance.` }
+    return { run: false, code: 0, message: coded('reflect.hook_auto_off', { file: settings.file }) }
   }
   if ((agent as HookAgent) === 'claude') {
     const h = claudeHookSession(opts.stdin ?? (await readStdin(MAX_STDIN_BYTES)))
     if (!h.ok) return { run: false, code: 1, message: h.problem }
-    if (h.agent !== 'claude') return { run: false, code: 1, message: 'not a Claude Code hook input' }
+    if (h.agent !== 'claude') return { run: false, code: 1, message: coded('reflect.hook_not_claude') }
     const file = path.resolve(h.cwd ?? opts.io.cwd, h.transcript)
-    if (!isFile(file)) return { run: false, code: 1, message: `the session transcript ${file} is not there` }
+    if (!isFile(file)) return { run: false, code: 1, message: coded('reflect.hook_no_transcript', { file }) }
     const real = fs.realpathSync(file)
     return { run: true, flag: 'claude-dir', dir: path.dirname(real), file: real }
   }
   const h = codexHookSession(opts.lastArg)
-  if (!h.ok) return { run: false, code: h.problem.includes('not agent-turn-complete') ? 0 : 1, message: h.problem }
-  if (h.agent !== 'codex') return { run: false, code: 1, message: 'not a Codex notification' }
+  if (!h.ok) return { run: false, code: h.problem.messageCode === 'reflect.hook_not_turn_complete' ? 0 : 1, message: h.problem }
+  if (h.agent !== 'codex') return { run: false, code: 1, message: coded('reflect.hook_not_codex') }
   const root = path.resolve(opts.io.cwd, opts.codexDir ?? defaultSessionDir('codex', opts.io.env))
   const rollouts = (await listCodexRollouts(root)).filter((f) => isRolloutOf(path.basename(f), h.threadId))
   const file = rollouts.sort().at(-1)
-  if (!file) return { run: false, code: 1, message: `no Codex rollout of thread ${h.threadId} under ${root}` }
+  if (!file) return { run: false, code: 1, message: coded('reflect.hook_no_rollout', { thread: h.threadId, root }) }
   const real = fs.realpathSync(file)
   return { run: true, flag: 'codex-dir', dir: path.dirname(real), file: real }
 }

@@ -8,7 +8,7 @@ import { codedFieldsFor } from '../tools/coded-result'
 import { recoveryCollector } from '../review/recovery-notices'
 import { coded } from '../../shared/error-codes'
 import { codedFieldsOf } from '../../shared/api-error'
-import { langOption, say, wordsFor } from './lang'
+import { langOption, say, wordsFor, type CliWords } from './lang'
 
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
@@ -37,10 +37,13 @@ function failureJson(err: unknown, message: string): Record<string, unknown> {
   return { status: 'error', message, ...(typeof code === 'string' && /^[a-z_]{2,40}$/.test(code) ? { code } : {}), ...codedFieldsFor(err, message) }
 }
 
+/** A command with a `--lang` of its own (the language of what it writes). */
+const ownsLang = (command: string): boolean => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.ownsLang === true
+
 /** Runs the CLI; returns the exit code (0 ok, 1 failure, 2 bad usage). */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   // --lang (anywhere before a `--`) or SKILLBENCH_LANG: the language of what is said on stderr, taken out of argv
-  const asked = langOption(argv, io.env, (command) => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.ownsLang === true)
+  const asked = langOption(argv, io.env, ownsLang)
   const words = await wordsFor(asked.lang)
   if (words) io = { ...io, words }
   if (asked.warning) io.stderr(`skillbench: ${say(io, asked.warning)}\n`)
@@ -102,12 +105,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 export function runFromProcess(): void {
   const controller = new AbortController()
   let running = true
+  // Ctrl-C's "Cancelling…" in the run's language: the same choice main makes (its table loaded only under zh)
+  let words: CliWords | undefined
+  void wordsFor(langOption(process.argv.slice(2), process.env, ownsLang).lang).then((w) => (words = w), () => undefined)
   process.on(
     'SIGINT',
     interruptHandler({
       running: () => running,
       abort: () => controller.abort(),
       write: (t) => void process.stderr.write(t),
+      words: () => words,
       exit: (code) => process.exit(code)
     })
   )

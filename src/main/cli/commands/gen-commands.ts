@@ -2,6 +2,8 @@ import path from 'node:path'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { generateCommands, type CommandsReport } from '../../formats/commands-gen'
 import { coded } from '../../../shared/error-codes'
+import { codedFieldsOf } from '../../../shared/api-error'
+import { say } from '../lang'
 
 function printReport(io: CliIo, report: CommandsReport, withUnchanged: boolean): void {
   for (const c of report.written) io.stdout(`wrote     ${c.command}\n`)
@@ -34,8 +36,8 @@ export const command: CliCommand = {
           first = false
         },
         // said once the watch is up, so a change made after reading it is never missed
-        onWatching: () => io.stderr(`Watching ${library} for script changes (Ctrl-C to stop)\n`),
-        onError: (err) => io.stderr(`❌ ${err.message}\n`)
+        onWatching: () => io.stderr(`${say(io, coded('commands.watching', { library }))}\n`),
+        onError: (err) => io.stderr(`❌ ${say(io, { ...codedFieldsOf(err), message: err.message })}\n`)
       })
       return 0
     }

@@ -3,7 +3,8 @@ import { readEnhanceSettings } from '../../config/enhance-settings'
 import { DEFAULT_SETTINGS } from '../../../shared/types'
 import { claudeStopHook, codexNotify, HOOK_AGENTS, type HookAgent } from '../agent-hooks'
 import { parseCommandArgs, UsageError, type CliCommand, type CliIo } from '../common'
-import { coded } from '../../../shared/error-codes'
+import { coded, type CodedText } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 const OPTIONS = {
   print: { type: 'string' },
@@ -53,27 +54,20 @@ export const command: CliCommand = {
 
     io.stdout(agent === 'claude' ? claudeStopHook(args) : codexNotify(args))
 
-    const notes: string[] = []
-    notes.push(
-      agent === 'claude'
-        ? 'Put this into ~/.claude/settings.json (every project) or .claude/settings.json (one project), beside the hooks already there.\nClaude Code runs it each time it finishes a reply; a session is reflected once it is finished.'
-        : 'Put this line into ~/.codex/config.toml, above the first [table] (Codex allows one notify program).\nCodex runs it after each turn with the turn as JSON; that session is reflected once it is finished.'
-    )
+    const notes: CodedText[] = []
+    notes.push(coded(agent === 'claude' ? 'hooks.note_claude' : 'hooks.note_codex'))
     notes.push(
       settings.autoEnhance
-        ? `Auto-enhance is on (${settings.file}): each finished session gets a decision — create a skill, propose an enhancement (review it with \`skillbench proposals\` or in the app), or nothing.`
-        : `Auto-enhance is OFF (${settings.file}${settings.found ? '' : ', not created yet'}): the hook skips every session, at no cost, until you turn it on in Skillbench → Settings → Auto-enhance.`
+        ? coded('hooks.auto_on', { file: settings.file })
+        : coded(settings.found ? 'hooks.auto_off' : 'hooks.auto_off_new', { file: settings.file })
     )
     if (provider === 'openai') {
       const budget = settings.budgetChars ?? DEFAULT_SETTINGS.reflectBudgetChars
-      notes.push(
-        `⚠️  Cost: each finished task is sent to ${model} at ${baseUrl} — up to ${budget.toLocaleString('en-US')} characters (about ${Math.round(budget / 4).toLocaleString('en-US')} tokens) plus the answer, ` +
-          'on every session while auto-enhance is on. These are extra tokens you pay for. The key is read from OPENAI_API_KEY in the agent\'s environment.'
-      )
+      notes.push(coded('hooks.cost', { model, url: baseUrl, chars: budget.toLocaleString('en-US'), tokens: Math.round(budget / 4).toLocaleString('en-US') }))
     } else {
-      notes.push('No model is called (offline reflection): it costs no tokens. For model-written skills, print it again with --llm openai --model M.')
+      notes.push(coded('hooks.offline'))
     }
-    io.stderr(notes.join('\n') + '\n')
+    io.stderr(notes.map((n) => say(io, n)).join('\n') + '\n')
     return 0
   }
 }

@@ -6,6 +6,7 @@ import { printConvertReport } from './export'
 import { findingsReport } from '../../audit/gate'
 import type { AuditFinding } from '../../audit/types'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 /** The audit's findings of the folder or file imported from. */
 async function auditSource(from: string): Promise<AuditFinding[]> {
@@ -42,8 +43,8 @@ export const command: CliCommand = {
       if (audit) io.stdout(findingsReport(audit, 'imported skills'))
     }
     if (nothing) {
-      const kinds = format === 'auto' ? 'SKILL.md folders, skill_*.md files, *_config.yaml configs or learned-skill .yaml files' : `${format} skills`
-      io.stderr(`skillbench import: no skills found in ${report.source} (looked for ${kinds}); nothing was imported\n`)
+      const none = format === 'auto' ? coded('import.none_found', { source: report.source }) : coded('import.none_found_format', { source: report.source, format })
+      io.stderr(`skillbench import: ${say(io, none)}\n`)
     }
     return report.errors.length > 0 || nothing ? 1 : 0
   }

@@ -77,7 +77,7 @@ async function runLocked(library: string, json: boolean, io: CliIo): Promise<num
     if (!(err instanceof LockMismatchError)) throw err
     if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched })
     for (const m of err.mismatched) io.stderr(`skillbench install: ${m.name}: ${sayReason(io, m)}\n`)
-    io.stderr('skillbench install: nothing was installed\n')
+    io.stderr(`skillbench install: ${say(io, coded('install.nothing_installed'))}\n`)
     return 1
   }
 }

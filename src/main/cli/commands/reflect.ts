@@ -10,6 +10,7 @@ import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } 
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 import { coded, englishText, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
+import { codedFieldsOf } from '../../../shared/api-error'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -99,7 +100,7 @@ export const command: CliCommand = {
       const code = await reflect(argv, io)
       return code === 0 ? 0 : 1
     } catch (err) {
-      io.stderr(`skillbench reflect --hook: ${(err as Error).message}\n`)
+      io.stderr(`skillbench reflect --hook: ${inLang(io, { ...codedFieldsOf(err), message: (err as Error).message })}\n`)
       return 1
     }
   }
@@ -114,7 +115,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     const { hookTarget } = await import('../hook-session')
     const target = await hookTarget(values.hook, { io, lastArg: positionals.at(-1), codexDir: values['codex-dir'] })
     if (!target.run) {
-      io.stderr(`${target.message}\n`)
+      io.stderr(`${inLang(io, target.message)}\n`)
       return target.code
     }
     values['claude-dir'] = undefined
@@ -176,7 +177,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     }
     switch (e.kind) {
       case 'start':
-        io.stderr(`${e.message === undefined ? `Found ${e.total} tasks to process` : words(e)}\n`)
+        io.stderr(`${e.message === undefined ? inLang(io, coded('reflect.found', { n: e.total })) : words(e)}\n`)
         break
       case 'task-start':
         say(e, `${words(e)}`, false)
@@ -184,7 +185,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
       case 'task-done':
         done++
         // with --decide the message carries the seed's report after the path
-        say(e, e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? words(e) : `Skill generated: ${e.skillPath}`}` : words(e), true)
+        say(e, e.skillPath ? `✅ ${e.message?.startsWith('Skill generated: ') ? words(e) : inLang(io, coded('reflect.generated', { path: e.skillPath }))}` : words(e), true)
         break
       case 'task-failed':
         done++

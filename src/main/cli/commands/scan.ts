@@ -6,6 +6,7 @@ import type { LogParse } from '../../scan/agiagent-parser'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
 import { coded } from '../../../shared/error-codes'
 import { say } from '../lang'
+import { reasonOf } from '../../../shared/api-error'
 
 const OPTIONS = {
   'root-dir': { type: 'string' },
@@ -80,7 +81,7 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
   }
   const progress = (done: number, total: number): void => {
     if (io.isTTY && !values.json) {
-      io.stderr(`\r[${done}/${total}] parsing logs…`)
+      io.stderr(`\r${say(io, coded('scan.parsing_logs', { done, total }))}`)
     }
   }
   if (sessionFlags.length === 1) {
@@ -106,7 +107,7 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
     onProgress: progress
   })
   // The cache is an optimisation: failing to write it must not fail the scan.
-  await cache?.save().catch((err: unknown) => io.stderr(`skillbench scan: cache not saved (${(err as Error).message})\n`))
+  await cache?.save().catch((err: unknown) => io.stderr(`skillbench scan: ${say(io, coded('scan.cache_not_saved', { reason: reasonOf(err) }))}\n`))
   if (io.isTTY && !values.json && result.tasks.length) {
     io.stderr('\n')
   }

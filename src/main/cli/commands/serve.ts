@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseCommandArgs, UsageError, type CliCommand } from '../common'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 const OPTIONS = {
   port: { type: 'string', default: '0' },
@@ -39,11 +40,11 @@ export const command: CliCommand = {
     const rendererDir = defaultRendererDir(io.env)
     if (!rendererBuilt(rendererDir)) {
       if (values['no-build']) {
-        io.stderr(`The page is not built (${rendererDir} is missing): run \`npm run build\` first.\n`)
+        io.stderr(`${say(io, coded('serve.not_built', { dir: rendererDir }))}\n`)
       } else {
-        io.stderr('Building the app page once (electron-vite build)…\n')
+        io.stderr(`${say(io, coded('serve.building'))}\n`)
         if (!(await buildRenderer(io.stderr))) {
-          io.stderr('The build failed: run `npm run build` to see why. Serving the API anyway.\n')
+          io.stderr(`${say(io, coded('serve.build_failed'))}\n`)
         }
       }
     }
@@ -53,8 +54,9 @@ export const command: CliCommand = {
       rootDir: values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined,
       rendererDir,
       onListening: ({ openUrl }) => {
+        // the URL line is read by scripts: on stdout, in English whatever --lang says
         io.stdout(`Skillbench is running at ${openUrl}\n`)
-        io.stderr('Keep this URL private: its token lets a page use your workbench. Ctrl-C stops the server.\n')
+        io.stderr(`${say(io, coded('serve.keep_private'))}\n`)
         if (values.open && !values['no-open']) {
           openInBrowser(openUrl)
         }

@@ -52,7 +52,12 @@ export const command: CliCommand = {
       printJson(io, { question: positionals[0], dir, matches, rejected, errors })
       return matches.length > 0 ? 0 : 1
     }
-    for (const r of rejected) io.stderr(`skillbench use: ${r.path ?? r.id}: trigger_pattern ${JSON.stringify(r.pattern)} rejected: ${sayReason(io, r)}\n`)
+    for (const r of rejected) {
+      // the English as it always was; by code (its reason too) in another language
+      const reason = r.messageCode && r.params ? { messageCode: r.messageCode, params: r.params } : r.reason
+      const text = `${r.path ?? r.id}: trigger_pattern ${JSON.stringify(r.pattern)} rejected: ${r.reason}`
+      io.stderr(`skillbench use: ${say(io, { ...coded('use.pattern_rejected', { skill: r.path ?? r.id, pattern: JSON.stringify(r.pattern), reason }), text })}\n`)
+    }
     for (const e of errors) io.stderr(`skillbench use: ${e.path}: ${sayReason(io, e)}\n`)
     if (matches.length === 0) {
       io.stdout('no learned skill matches this question\n')
