@@ -6,7 +6,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import fs from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { describe, expect, it, vi } from 'vitest'
 import { englishText, type MessageRef } from '../../src/shared/error-codes'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { invalidArguments } from '../../src/main/mcp/argument-problems'
@@ -104,6 +105,43 @@ describe('the server answers tools/call itself', () => {
         message_code: 'mcp.invalid_args',
         params: { tool: 'rate_skill', problems: { messageCode: 'mcp.arg_min', params: { field: 'rating', expected: 0, got: '-1' } } }
       })
+    } finally {
+      await client.close()
+      fs.rmSync(lib.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a tool disabled through the SDK (RegisteredTool.disable) is left out of tools/list and answered as unknown', async () => {
+    const lib = await makeLibrary()
+    // the SDK's own handle on each tool, as registerTool returns it
+    const registered = new Map<string, RegisteredTool>()
+    const register = McpServer.prototype.registerTool as (this: McpServer, ...args: unknown[]) => RegisteredTool
+    const spy = vi.spyOn(McpServer.prototype, 'registerTool').mockImplementation(function (this: McpServer, ...args: unknown[]) {
+      const tool = register.apply(this, args)
+      registered.set(args[0] as string, tool)
+      return tool
+    } as never)
+    const server = createSkillMcpServer({ store: await openLibrary(lib.dir) })
+    spy.mockRestore()
+    const [a, b] = InMemoryTransport.createLinkedPair()
+    await server.connect(a)
+    const client = new Client({ name: 'inproc', version: '1' })
+    await client.connect(b)
+    const rate = { name: 'rate_skill', arguments: { skill_id: lib.ids.calc, rating: 0.8 } }
+    try {
+      registered.get('rate_skill')!.disable()
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      expect(names).not.toContain('rate_skill')
+      expect(names).toContain('query_skill')
+      const off = (await client.callTool(rate)) as { isError?: boolean; structuredContent?: Record<string, unknown> }
+      expect(off.isError).toBe(true)
+      expect(off.structuredContent).toMatchObject({ status: 'error', message_code: 'mcp.unknown_tool', params: { name: '"rate_skill"', tools: names.join(', ') } })
+      // enabled again: listed and answered
+      registered.get('rate_skill')!.enable()
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('rate_skill')
+      const on = (await client.callTool(rate)) as { isError?: boolean; structuredContent?: Record<string, unknown> }
+      expect(on.isError).toBe(false)
+      expect(on.structuredContent).toMatchObject({ status: 'success' })
     } finally {
       await client.close()
       fs.rmSync(lib.dir, { recursive: true, force: true })

@@ -7,7 +7,7 @@
  * In stdio mode stdout is the protocol: everything else goes to the `log` sink (stderr).
  */
 import type { Readable, Writable } from 'node:stream'
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { McpServer, ResourceTemplate, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, McpError, ErrorCode, type CallToolResult, type JSONRPCMessage, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
@@ -66,23 +66,29 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
       answer: (args: Record<string, unknown>) => memoryAnswer(schema.function.name as MemoryToolName, args, clientName())
     }))
   ]
-  const byName = new Map<string, { input: z.ZodObject; tool: (typeof tools)[number] }>()
+  const byName = new Map<string, { input: z.ZodObject; tool: (typeof tools)[number]; registered: RegisteredTool }>()
   for (const tool of tools) {
+    const name = tool.schema.function.name
     const input = zodObjectFromJsonSchema(tool.schema.function.parameters)
-    byName.set(tool.schema.function.name, { input, tool })
-    // registered for tools/list (the SDK advertises `input` as JSON Schema); calls are answered below
-    server.registerTool(tool.schema.function.name, { description: tool.schema.function.description, inputSchema: input, annotations: tool.annotations }, async (args: Record<string, unknown>) =>
-      tool.answer(args)
-    )
+    // registered for tools/list (the SDK advertises `input` as JSON Schema, and leaves out a tool whose `enabled` is
+    // false). Calls never reach this callback: only the SDK's tools/call handler calls it, and ours below replaces
+    // that handler; it throws so that a call routed here by mistake fails loudly instead of skipping our checks.
+    const registered = server.registerTool(name, { description: tool.schema.function.description, inputSchema: input, annotations: tool.annotations }, () => {
+      throw new Error(`tools/call of ${name} reached the SDK's handler: createSkillMcpServer answers tools/call itself`)
+    })
+    byName.set(name, { input, tool, registered })
   }
   // tools/call in place of the SDK's handler (McpServer sets it at the first registerTool; setting ours replaces it,
   // tools/list stays the SDK's). The SDK's parses the arguments with the same zod schema, but a failure becomes its
   // English "MCP error -32602: Input validation error: …" without a code; here arguments that do not fit, and an
-  // unknown tool, get our answer shape like every other refusal: message, message_code, params.
+  // unknown tool, get our answer shape like every other refusal: message, message_code, params. A tool disabled
+  // through the SDK (RegisteredTool.disable(): tools/list leaves it out) is unknown here too, as the SDK's handler
+  // refuses it; the tools are ours and keep their names and schemas (RegisteredTool.update is not used).
+  const enabledNames = (): string[] => [...byName].filter(([, e]) => e.registered.enabled).map(([name]) => name)
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params
     const entry = byName.get(name)
-    if (!entry) return unknownToolAnswer(name, [...byName.keys()])
+    if (!entry || !entry.registered.enabled) return unknownToolAnswer(name, enabledNames())
     const parsed = await entry.input.safeParseAsync(args ?? {})
     if (!parsed.success) {
       const refused = invalidArguments(name, entry.tool.schema.function.parameters, args ?? {}, parsed.error.issues)
