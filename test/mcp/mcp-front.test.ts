@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -17,6 +18,8 @@ import { createToolAnswerer } from '../../src/main/mcp/tool-answers'
 import { LibrarySearch } from '../../src/main/search/library-search'
 import { openLibrary } from '../../src/main/store/library'
 import { parseStored } from '../../src/main/workbench/settings-store'
+import { CodedError } from '../../src/shared/api-error'
+import { coded } from '../../src/shared/error-codes'
 import { makeLibrary } from './fixtures'
 
 const tmpDirs: string[] = []
@@ -153,6 +156,37 @@ describe('the stdio front', () => {
     // the SDK's own answer to initialize was dropped: one answer per request
     expect(io.messages().map((m) => m.id)).toEqual([1, 2, 3, 4])
     search.close()
+  })
+
+  it('answers a query whose tool threw as the SDK server does: the same answer, coded', async () => {
+    const { dir } = await library()
+    const store = await openLibrary(dir)
+    for (const thrown of [new CodedError('not_found', coded('library.not_found', { path: '/gone' })), new Error('disk gone')]) {
+      const remoteQuery = async (): Promise<never> => {
+        throw thrown
+      }
+      // the SDK server (its own tools/call handler), over the in-memory transport
+      const server = createSkillMcpServer({ store, remoteQuery })
+      const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new Client({ name: 'front-test', version: '1' })
+      await client.connect(clientSide)
+      const sdk = await client.callTool({ name: 'query_skill', arguments: { query: 'calculator' } })
+      await client.close()
+      // the front, before the SDK has loaded
+      const io = pipes()
+      const front = startStdioFront({ stdin: io.stdin, stdout: io.stdout })
+      front.answerQueries(createToolAnswerer({ store, remoteQuery }), Promise.resolve())
+      io.send(query(7, 'calculator'))
+      const early = (await io.next(7)).result
+      io.stdin.end()
+      await front.drained()
+      expect(early).toEqual(sdk)
+      expect(early).toMatchObject({ isError: true, structuredContent: { status: 'error', message: thrown.message } })
+      // the code an error carries is in both (an error without one has none)
+      const fields = thrown instanceof CodedError ? { message_code: 'library.not_found', params: { path: '/gone' } } : {}
+      expect((early as { structuredContent: unknown }).structuredContent).toEqual({ status: 'error', message: thrown.message, ...fields })
+    }
   })
 
   it('reads a Chinese query cut in the middle of a character between two chunks', async () => {

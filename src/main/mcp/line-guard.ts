@@ -8,7 +8,10 @@
  * the tool table. Good lines pass through unchanged, in order.
  */
 import { PassThrough, type Readable } from 'node:stream'
-import { coded, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { coded } from '../../shared/error-codes'
+import { codedFields } from '../tools/coded-result'
+import { toolAnswer } from './answer-shape'
 
 /** The SDK's stdio read buffer limit (STDIO_DEFAULT_MAX_BUFFER_SIZE): longer lines are refused here. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024
@@ -20,19 +23,13 @@ export type JsonRpcErrorReply =
   | { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string } }
   | { jsonrpc: '2.0'; id: string | number; result: UnknownToolAnswer }
 
-/** A tool answer refusing a tool the server does not have: the shape of every tool refusal (tool-answers.ts). */
-export interface UnknownToolAnswer {
-  content: { type: 'text'; text: string }[]
-  structuredContent: { status: 'error'; message: string; message_code: MessageCode; params: MessageParams }
-  isError: true
-  [key: string]: unknown
-}
+/** A tool answer refusing a tool the server does not have: the shape of every tool answer (answer-shape.ts). */
+export type UnknownToolAnswer = CallToolResult
 
 /** The answer to a `tools/call` of a tool not among `toolNames` (mcp.unknown_tool), here and in the SDK server alike. */
 export function unknownToolAnswer(name: string, toolNames: readonly string[]): UnknownToolAnswer {
   const c = coded('mcp.unknown_tool', { name: JSON.stringify(name).slice(0, 200), tools: toolNames.join(', ') })
-  const body = { status: 'error' as const, message: c.text, message_code: c.messageCode, params: c.params }
-  return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true }
+  return toolAnswer({ status: 'error', message: c.text, ...codedFields(c) })
 }
 
 export interface LineGuardOptions {

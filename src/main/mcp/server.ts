@@ -19,11 +19,11 @@ import { SERVER_NAME, SERVER_VERSION, serverInstructions } from './handshake'
 import { zodObjectFromJsonSchema } from './json-schema-to-zod'
 import { createMemoryToolAnswerer, MEMORY_TOOL_SCHEMAS, type MemoryToolName } from './memory-tools'
 import { skillToolsPrompt } from './prompt-snippet'
-import { createToolAnswerer, toolAnswer, type ToolAnswerOptions } from './tool-answers'
+import { createToolAnswerer, thrownAnswer, toolAnswer, type ToolAnswerOptions } from './tool-answers'
 import { invalidArguments } from './argument-problems'
 import type { CodedText } from '../../shared/error-codes'
 import { unknownToolAnswer } from './line-guard'
-import { codedFields, codedFieldsFor } from '../tools/coded-result'
+import { codedFields } from '../tools/coded-result'
 
 export { SERVER_NAME, SERVER_VERSION }
 
@@ -98,8 +98,7 @@ export function createSkillMcpServer(opts: SkillMcpServerOptions): McpServer {
     try {
       return await entry.tool.answer(parsed.data as Record<string, unknown>)
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err)
-      return toolAnswer({ status: 'error', message, ...codedFieldsFor(err, message) })
+      return thrownAnswer(err)
     }
   })
 

@@ -11,7 +11,7 @@
  * SDK code at run time.
  */
 import { PassThrough, type Readable, type Writable } from 'node:stream'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { thrownAnswer } from './answer-shape'
 import { initializeResult } from './handshake'
 import type { ToolAnswerer } from './tool-answers'
 
@@ -125,7 +125,8 @@ export function startStdioFront(opts: StdioFrontOptions): StdioFront {
 
   const answerQuery = (id: RequestId, query: string, answerer: ToolAnswerer): void => {
     const done: Promise<void> = answerer('query_skill', { query })
-      .catch((err: unknown): CallToolResult => ({ content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true }))
+      // a tool that threw: the server's answer to it (its handler catches the same way)
+      .catch(thrownAnswer)
       .then((result) => write({ jsonrpc: '2.0', id, result }))
       .finally(() => {
         inFlight.delete(done)

@@ -1,14 +1,18 @@
 /**
  * What the MCP server answers to a tool call, without the SDK: availability, proposal mode for edit/delete, the
  * tool itself, the answer as an MCP result. The SDK server's handlers and the stdio front's early query answers
- * both come from here, so they cannot differ.
+ * both come from here, and both shape an answer, a tool that threw included, by answer-shape.ts (as the line guard
+ * shapes its unknown tool), so they cannot differ.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { QueryResult, ToolResult } from '../../shared/types'
 import { callSkillTool, createSkillTools, DISABLED_MESSAGE, type SkillToolName, type ToolStore } from '../tools/skill-tools'
 import type { LibrarySearch } from '../search/library-search'
-import { codedFieldsFor, withMessageCode } from '../tools/coded-result'
+import { codedFieldsFor } from '../tools/coded-result'
+import { toolAnswer } from './answer-shape'
 import { recoveryCollector, type RecoveredEntry } from '../review/recovery-notices'
+
+export { thrownAnswer, toolAnswer } from './answer-shape'
 
 export interface ToolAnswerOptions {
   store: ToolStore
@@ -28,16 +32,6 @@ export interface ToolAnswerOptions {
    * The server runs the same query_skill, recording the use with `via: mcp`.
    */
   remoteQuery?: (query: string) => Promise<QueryResult | null>
-}
-
-/** A tool answer as an MCP result: the JSON answer as text, isError when the tool refused (with its message_code). */
-export function toolAnswer(answer: QueryResult | ToolResult): CallToolResult {
-  const result = withMessageCode(answer)
-  return {
-    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
-    structuredContent: result as unknown as Record<string, unknown>,
-    isError: result.status === 'error'
-  }
 }
 
 /** The arguments kept as evidence in a proposal (the new text itself is in the proposal's `after`). */
