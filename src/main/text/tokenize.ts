@@ -22,9 +22,10 @@ import { words as englishStopWords } from 'natural/lib/natural/util/stopwords.js
 import { words as chineseStopWords } from 'natural/lib/natural/util/stopwords_zh.js'
 import { porterStem } from './porter'
 import { IntMap } from './int-map'
+import { CJK_CLASS, CJK_PARTICLES } from '../../shared/cjk'
 
-/** CJK scripts (a regular-expression class body): runs of these are indexed as characters and pairs. */
-export const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
+/** CJK scripts (shared/cjk.ts, as the map's cluster names read them): runs of these are indexed as characters and pairs. */
+export { CJK_CLASS }
 /** Splits a line into alternating non-CJK / CJK pieces (the capture keeps the CJK runs). */
 const CJK_SPLIT = new RegExp(`([${CJK_CLASS}]+)`, 'u')
 /** Maximal runs of letters/marks/digits (underscore and punctuation separate words). */
@@ -43,7 +44,7 @@ const EXTRA_CHINESE = [
 ]
 const STOP_WORDS: ReadonlySet<string> = new Set([...englishStopWords, ...EXTRA_ENGLISH, ...chineseStopWords, ...EXTRA_CHINESE])
 /** Particles: neither a term themselves nor part of a bigram (排序的方法 → no 序的, 的方). */
-const PARTICLES: ReadonlySet<string> = new Set([...'的地得了着是在和与及或把被也都就又很吗呢吧啊'])
+const PARTICLES: ReadonlySet<string> = new Set([...CJK_PARTICLES])
 const PARTICLE_UNITS: ReadonlySet<number> = new Set([...PARTICLES].map((c) => c.charCodeAt(0)))
 
 // Porter stemming costs a word ~1 µs and words repeat a lot across a corpus: cache each lowercase word's

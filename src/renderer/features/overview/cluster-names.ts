@@ -4,16 +4,16 @@
  * of the library shares ('automation' in a library of '<app>-automation' skills) names no cluster while a word of
  * the cluster's own does. Two named clusters never share a name when another word can tell them apart.
  */
+import { CJK_CLASS, CJK_PARTICLES } from '../../../shared/cjk'
 
 /** Words that name nothing (the map's titles are skill titles: 'skill' is one of them too). */
 const STOP = new Set(['the', 'and', 'for', 'with', 'use', 'using', 'when', 'from', 'into', 'your', 'skill', 'skills'])
-/** CJK scripts (the search tokenizer's CJK_CLASS): a run of them is a word and gives its two-character pieces. */
-const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}'
+/** CJK scripts (shared/cjk.ts, as the search tokenizer reads them): a run of them is a word and gives its two-character pieces. */
 const CJK = new RegExp(`[${CJK_CLASS}]`, 'u')
 /** CJK runs and runs of other letters and digits; everything else (spaces, '-', '_', punctuation) separates words. */
 const RUNS = new RegExp(`[${CJK_CLASS}]+|(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`, 'gu')
-/** Particles break a CJK run, as in the search tokenizer (src/main/text/tokenize.ts): 排序的方法 → 排序, 方法. */
-const PARTICLES = /[的地得了着是在和与及或把被也都就又很吗呢吧啊]+/u
+/** Particles break a CJK run, as in the search tokenizer (shared/cjk.ts): 排序的方法 → 排序, 方法. */
+const PARTICLES = new RegExp(`[${CJK_PARTICLES}]+`, 'u')
 
 /**
  * The words of a title, lower-cased, each once: runs of letters and digits of 3+ letters that are not filler
