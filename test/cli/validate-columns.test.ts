@@ -7,6 +7,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../formats/helpers'
 import { displayWidth } from '../../src/main/cli/text-width'
+import { validateText } from '../../src/main/cli/validate-output'
 import { tempDir } from '../store/helpers'
 
 let lib: string
@@ -45,5 +46,25 @@ describe('validate text output', () => {
     expect(new Set(problemColumns)).toEqual(new Set([8 + 'a-much-longer-folder-name/SKILL.md: '.length]))
     expect(lines.map((l) => l.slice(0, 8).trimEnd())).toEqual(['error', 'error', 'ok', 'error'])
     expect(lines.every((l) => l[8] !== ' ')).toBe(true)
+  })
+
+  it('a problem without words still reads as a problem, in the problems\' column', () => {
+    const text = validateText({
+      root: '/lib',
+      files: [
+        { path: 'a/SKILL.md', format: 'skill-md', ok: false, problems: [{ level: 'error', message: '' }] },
+        { path: 'longer/SKILL.md', format: 'skill-md', ok: true, problems: [{ level: 'warning', message: '  ', messageCode: 'skill.invalid_id' }] },
+        { path: 'fine/SKILL.md', format: 'skill-md', ok: true, problems: [] }
+      ],
+      errors: 1,
+      warnings: 1
+    })
+    expect(text.split('\n')).toEqual([
+      'error   a/SKILL.md:      (no message)',
+      'warning longer/SKILL.md: (no message: skill.invalid_id)',
+      'ok      fine/SKILL.md',
+      '3 file(s), 1 error(s), 1 warning(s)',
+      ''
+    ])
   })
 })
