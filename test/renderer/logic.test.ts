@@ -137,4 +137,33 @@ describe('a path cut in the middle', () => {
     expect(cut).toBe('/数…的文件夹😀名字')
     expect([...cut]).toHaveLength(10)
   })
+
+  it('counts what a person sees as one character: a flag, an emoji joined with ZWJ, a letter with its accent', () => {
+    const graphemes = (t: string): string[] => Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(t), (s) => s.segment)
+    const flag = '\u{1F1E8}\u{1F1F3}' // 🇨🇳: two code points
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}' // 👨‍👩‍👧: five
+    const accent = 'e\u0301' // é: two
+    const text = `/runs/${flag}${family}${accent}/2026/${flag}${family}${accent}`
+    for (let max = 3; max < graphemes(text).length; max++) {
+      const cut = middleEllipsis(text, max)
+      const parts = graphemes(cut)
+      expect(parts).toHaveLength(max)
+      // every piece is a whole character of the text or the ellipsis: nothing was cut inside one
+      for (const part of parts) expect(part === '…' || graphemes(text).includes(part)).toBe(true)
+    }
+    expect(middleEllipsis(text, 4)).toBe(`/…${family}${accent}`)
+    expect(middleEllipsis(`${flag}${family}${accent}`, 3)).toBe(`${flag}${family}${accent}`)
+  })
+
+  it('is never longer than max, even below 3', () => {
+    const path = '/home/someone/agents'
+    expect(middleEllipsis(path, 2)).toBe('…s')
+    expect(middleEllipsis(path, 1)).toBe('…')
+    expect(middleEllipsis(path, 0)).toBe('')
+    expect(middleEllipsis(path, -4)).toBe('')
+    expect(middleEllipsis(path, Number.NaN)).toBe('')
+    expect(middleEllipsis(path, 5.9)).toBe('/…nts')
+    expect(middleEllipsis('ab', 2)).toBe('ab')
+    expect(middleEllipsis(path, Number.POSITIVE_INFINITY)).toBe(path)
+  })
 })

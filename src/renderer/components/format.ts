@@ -22,14 +22,26 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
 
+let graphemeSegmenter: Intl.Segmenter | undefined
+
+/** The characters of a text as a person sees them (grapheme clusters: a flag, an emoji joined with ZWJ, a letter and its accents are one each). */
+function graphemes(text: string): string[] {
+  graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment)
+}
+
 /**
- * A path cut in the middle to at most `max` characters, `/tmp/sk…/agents-data`: its start (where it lives) and
- * as much of its end (the folder's own name, which tells paths apart) as fits. Shorter paths come back as they are.
+ * A path cut in the middle to at most `max` characters (counted as a person sees them: a flag or a joined emoji is
+ * one, and never cut), `/tmp/sk…/agents-data`: its start (where it lives) and as much of its end (the folder's own
+ * name, which tells paths apart) as fits. Shorter paths come back as they are; below 3 characters only the
+ * ellipsis and the end fit (2: `…a`, 1: `…`, 0 or less: nothing).
  */
 export function middleEllipsis(text: string, max: number): string {
-  const chars = [...text]
-  if (chars.length <= max) return text
-  const keep = Math.max(max - 1, 2)
-  const head = Math.max(1, Math.floor(keep / 4))
+  const limit = max >= 0 ? Math.floor(max) : 0
+  const chars = graphemes(text)
+  if (chars.length <= limit) return text
+  if (limit === 0) return ''
+  const keep = limit - 1
+  const head = keep >= 2 ? Math.max(1, Math.floor(keep / 4)) : 0
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`
 }
