@@ -60,6 +60,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
-    env: { NODE_OPTIONS: '', TMPDIR: runDir, SKILLBENCH_CACHE_DIR: path.join(runDir, 'cache') }
+    // SKILLBENCH_LANG emptied: a developer's shell with SKILLBENCH_LANG=zh would word every CLI line the tests read in
+    // Chinese (the tests that want a language set it themselves).
+    env: { NODE_OPTIONS: '', TMPDIR: runDir, SKILLBENCH_CACHE_DIR: path.join(runDir, 'cache'), SKILLBENCH_LANG: '' }
   }
 })
