@@ -6,13 +6,14 @@
  * itself: the only library path reported from the change to the fence is the fence's.
  */
 import fs from 'node:fs'
-import http from 'node:http'
+import type http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { ApiEvent, LibraryInfo, SkillListResult } from '../../src/shared/api'
 import { CHROMIUM, go, HAS_CHROMIUM, openWorkbench, PROJECT } from './harness'
 import type { Browser, Served } from './harness'
+import { followEvents } from './serve'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
 
@@ -54,19 +55,7 @@ describe.skipIf(!HAS_CHROMIUM)('a change made in the page reads the skill list o
     token = url.searchParams.get('token')!
     base = `${url.origin}/`
     library = (await api<LibraryInfo[]>('libraries.list', {})).find((l) => l.exists && l.path.endsWith(path.join('general', 'experience')))!.path
-    stream = http.get(`${base}api/events?token=${token}`, (res) => {
-      let buffered = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        buffered += chunk
-        let end: number
-        while ((end = buffered.indexOf('\n\n')) >= 0) {
-          const data = buffered.slice(0, end).split('\n').find((l) => l.startsWith('data:'))
-          buffered = buffered.slice(end + 2)
-          if (data) events.push(JSON.parse(data.slice(5)) as ApiEvent)
-        }
-      })
-    })
+    stream = await followEvents(base, token, events)
     page.on('request', (r) => {
       if (r.url().endsWith('/api/skills.list') && (r.postData() ?? '').includes(JSON.stringify(library).slice(1, -1))) reads.push(Date.now())
     })

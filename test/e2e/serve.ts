@@ -6,9 +6,11 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { ApiEvent } from '../../src/shared/api'
 
 export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -98,4 +100,28 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
       fs.rmSync(tmp, { recursive: true, force: true })
     }
   }
+}
+
+/**
+ * Follows the server's event stream as the page does (server-sent events at `<base>api/events`): each event's data
+ * is pushed onto `events`. Resolves with the request (destroy it to stop) once the stream has answered.
+ */
+export function followEvents(base: string, token: string, events: ApiEvent[]): Promise<http.ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const stream = http.get(`${base}api/events?token=${token}`, (res) => {
+      let buffered = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        buffered += chunk
+        let end: number
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const data = buffered.slice(0, end).split('\n').find((l) => l.startsWith('data:'))
+          buffered = buffered.slice(end + 2)
+          if (data) events.push(JSON.parse(data.slice(5)) as ApiEvent)
+        }
+      })
+      resolve(stream)
+    })
+    stream.on('error', reject)
+  })
 }

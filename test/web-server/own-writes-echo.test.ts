@@ -9,12 +9,12 @@
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
+import type http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiEvent, JobInfo, LibraryInfo, SkillDocument, SkillListResult } from '../../src/shared/api'
 import type { CurationPlan } from '../../src/shared/types'
-import { PROJECT, serve, type Served } from '../e2e/serve'
+import { followEvents, PROJECT, serve, type Served } from '../e2e/serve'
 import { tempDir } from '../workbench/helpers'
 
 let served: Served
@@ -66,24 +66,7 @@ beforeAll(async () => {
   const url = new URL(served.url)
   token = url.searchParams.get('token')!
   base = `${url.origin}/`
-  await new Promise<void>((resolve, reject) => {
-    stream = http.get(`${base}api/events?token=${token}`, (res) => {
-      let buffered = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        buffered += chunk
-        let end: number
-        while ((end = buffered.indexOf('\n\n')) >= 0) {
-          const frame = buffered.slice(0, end)
-          buffered = buffered.slice(end + 2)
-          const data = frame.split('\n').find((l) => l.startsWith('data:'))
-          if (data) events.push(JSON.parse(data.slice(5)) as ApiEvent)
-        }
-      })
-      resolve()
-    })
-    stream.on('error', reject)
-  })
+  stream = await followEvents(base, token, events)
   library = (await api<LibraryInfo[]>('libraries.list', {})).find((l) => l.exists && l.path.endsWith(path.join('general', 'experience')))!.path
   // the watcher is in place once an outside write is reported
   const deadline = Date.now() + 30_000
