@@ -167,21 +167,28 @@ const ALLOWED: ReadonlyArray<[file: string, words: string]> = [
 /** The call sites that write to stderr: the CLI's io, a progress writer, the process's own stream. */
 const SINK = /\b(?:io\.stderr|stderr|opts\.write|hooks\.write|process\.stderr\.write)\(/g
 
-/** The argument text of a call whose `(` is at `open` (brackets and quotes balanced; good enough for our sources). */
-function argumentAt(text: string, open: number): string {
+/**
+ * Walks source text from `from`, keeping track of quotes, brackets and a template's `${…}` (good enough for our
+ * sources): hands `literal` each character (an escape whole) of a string standing at the walk's own bracket depth,
+ * and stops at a bracket that closes that depth. Returns where it stopped (text.length when it did not).
+ */
+function walkSource(text: string, from: number, literal?: (piece: string) => void): number {
   let depth = 0
   let quote: string | null = null
   const templates: number[] = [] // brace depth at which each open template's `${` started
-  for (let i = open; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text[i]!
     if (quote) {
-      if (c === '\\') i++
-      else if (quote === '`' && c === '$' && text[i + 1] === '{') {
+      if (c === '\\') {
+        if (depth === 0) literal?.(text.slice(i, i + 2))
+        i++
+      } else if (quote === '`' && c === '$' && text[i + 1] === '{') {
         templates.push(depth)
         depth++
         quote = null
         i++
       } else if (c === quote) quote = null
+      else if (depth === 0) literal?.(c)
       continue
     }
     if (c === "'" || c === '"' || c === '`') quote = c
@@ -191,43 +198,22 @@ function argumentAt(text: string, open: number): string {
       if (c === '}' && templates.length > 0 && templates.at(-1) === depth) {
         templates.pop()
         quote = '`'
-      } else if (depth === 0) return text.slice(open + 1, i)
+      } else if (depth < 0) return i
     }
   }
-  return ''
+  return text.length
+}
+
+/** The argument text of a call whose `(` is at `open` ('' when it never closes). */
+function argumentAt(text: string, open: number): string {
+  const end = walkSource(text, open + 1)
+  return end < text.length ? text.slice(open + 1, end) : ''
 }
 
 /** The literal words of an argument outside any call inside it (`${…}` left out): what the line says as written. */
 function literalWords(arg: string): string {
   let out = ''
-  let depth = 0
-  let quote: string | null = null
-  const templates: number[] = []
-  for (let i = 0; i < arg.length; i++) {
-    const c = arg[i]!
-    if (quote) {
-      if (c === '\\') {
-        if (depth === 0) out += arg.slice(i, i + 2)
-        i++
-      } else if (quote === '`' && c === '$' && arg[i + 1] === '{') {
-        templates.push(depth)
-        depth++
-        quote = null
-        i++
-      } else if (c === quote) quote = null
-      else if (depth === 0) out += c
-      continue
-    }
-    if (c === "'" || c === '"' || c === '`') quote = c
-    else if (c === '(' || c === '[' || c === '{') depth++
-    else if (c === ')' || c === ']' || c === '}') {
-      depth--
-      if (c === '}' && templates.length > 0 && templates.at(-1) === depth) {
-        templates.pop()
-        quote = '`'
-      }
-    }
-  }
+  walkSource(arg, 0, (piece) => (out += piece))
   return out
 }
 
