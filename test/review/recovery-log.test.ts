@@ -189,9 +189,9 @@ describe('processes appending at once', () => {
     child = await bundleChild(path.join(__dirname, 'recovery-log-child.ts'), tempDir('recovery-log-bundle'))
   })
 
-  function run(root: string, tag: string, count: number, go: number): Promise<void> {
+  function run(root: string, tag: string, count: number, barrier: string, parties: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const p = spawn(process.execPath, [child, root, tag, String(count), String(go)], { stdio: ['ignore', 'ignore', 'pipe'] })
+      const p = spawn(process.execPath, [child, root, tag, String(count), barrier, String(parties)], { stdio: ['ignore', 'ignore', 'pipe'] })
       let err = ''
       p.stderr.on('data', (d: Buffer) => (err += d.toString()))
       p.on('error', reject)
@@ -201,8 +201,8 @@ describe('processes appending at once', () => {
 
   it('three processes appending 60 records each at the same moment: all 180 are there, each once, every line whole', async () => {
     const dir = fs.realpathSync(tempDir('recovery-log-race'))
-    const go = Date.now() + 1500
-    await Promise.all(['a', 'b', 'c'].map((tag) => run(dir, tag, 60, go)))
+    const barrier = tempDir('recovery-log-barrier')
+    await Promise.all(['a', 'b', 'c'].map((tag) => run(dir, tag, 60, barrier, 3)))
     const lines = logLines(dir)
     expect(lines).toHaveLength(180)
     const ids = lines.map((l) => (JSON.parse(l) as { rolled_back: string[] }).rolled_back[0])
