@@ -237,7 +237,11 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       await done
       expect(writer.exitCode).toBe(0)
       const churnMs = Date.now() - started
-      const during = saves() - before
+      const counted = saves()
+      // Only a save after the last write holds its word: one already made when the test sees the writer gone (a loaded
+      // machine sees its exit late) came after the churn, not during it.
+      const lastAlreadySaved = savedHas(root, 'finalkiwi', 'churn/SKILL.md')
+      const during = counted - before - (lastAlreadySaved ? 1 : 0)
       // One save 2 s after the first write, then one per 5 s at most: 10 s of churn allow 3 (the old 2 s timer: 4-5).
       expect(during, log).toBeGreaterThanOrEqual(1)
       expect(during, `${during} saves in ${churnMs} ms\n${log}`).toBeLessThanOrEqual(Math.floor(churnMs / 5000) + 1)
