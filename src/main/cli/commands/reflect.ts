@@ -4,11 +4,11 @@ import { DEFAULT_SETTINGS } from '../../../shared/types'
 import { defaultReflectionDeps } from '../../reflect/default-deps'
 import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
-import { TaskOrder } from '../task-order'
+import { TaskOrder, type TaskWait } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
-import { coded, englishText, type MessageParam } from '../../../shared/error-codes'
+import { coded, englishText, type CodedText, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
 import { codedFieldsOf } from '../../../shared/api-error'
 
@@ -35,11 +35,25 @@ const OPTIONS = {
 } as const
 
 const BAR_WIDTH = 24
+/** How often a run with held lines looks at the clock: redraws the bar's wait (terminal), or sees whether a note is due. */
+const WAIT_TICK_MS = 1_000
+/** A terminal's bar says what held lines wait for once they have waited this long (a short hold is not worth a word). */
+const BAR_WAIT_AFTER_MS = 2_000
+/** A task's name on the progress bar, cut so the bar stays on one terminal line (it is redrawn in place). */
+const BAR_TASK_CHARS = 32
 
 /** Draws `[#####-----] 3/10` on one terminal line. */
 export function progressBar(done: number, total: number): string {
   const filled = total ? Math.round((done / total) * BAR_WIDTH) : BAR_WIDTH
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${total}`
+}
+
+/** What held lines wait for, as a line of its own (`bar`: as the tail of the terminal's progress bar, shorter). */
+export function waitWords(w: TaskWait, total: number, bar: boolean): CodedText {
+  const counts = { index: w.index, total, seconds: w.seconds, finished: w.finished, later: w.later }
+  if (w.task === undefined) return coded(bar ? 'reflect.bar_held_for_unnamed' : 'reflect.held_for_unnamed', counts)
+  const task = bar && w.task.length > BAR_TASK_CHARS ? `${w.task.slice(0, BAR_TASK_CHARS - 1)}…` : w.task
+  return coded(bar ? 'reflect.bar_held_for' : 'reflect.held_for', { ...counts, task })
 }
 
 /** The human summary printed after a run. */
@@ -153,11 +167,30 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
 
   const progressLine = { shown: false }
   let done = 0
+  let total = 0
   // tasks run a few at once: their lines are printed in task order (newest first, as the run orders them), so a
   // task that needs no work does not come before the ones still being read
   const inOrder = new TaskOrder()
+  const now = Date.now
   const say = (e: ReflectionEvent, line: string, ends: boolean): void => {
-    for (const l of inOrder.push(e.index, line, ends)) io.stderr(`${l}\n`)
+    for (const l of inOrder.push(e.index, line, ends, now())) io.stderr(`${l}\n`)
+  }
+  // behind a slow task the lines of those after it wait, and the run looked stuck: while lines are held, a terminal's
+  // bar says what they wait for (redrawn every tick), elsewhere a line says it every few seconds (TaskOrder's pace)
+  const bar = (): string => {
+    const held = inOrder.waiting(now())
+    const wait = held && held.heldMs >= BAR_WAIT_AFTER_MS ? held : undefined
+    return `${progressBar(done, total)}${wait ? ` ${inLang(io, waitWords(wait, total, true))}` : ''}`
+  }
+  const tick = (): void => {
+    if (io.isTTY) {
+      if ((inOrder.waiting(now())?.heldMs ?? -1) < BAR_WAIT_AFTER_MS || total === 0) return
+      io.stderr(`\r\u001b[2K${bar()}`)
+      progressLine.shown = true
+      return
+    }
+    const wait = inOrder.note(now())
+    if (wait) io.stderr(`${inLang(io, waitWords(wait, total, false))}\n`)
   }
   // an event's message in the CLI's language (--lang): by its code when it has one. With --decide the message carries
   // the seed's report (content, in the task's language), after the coded line (a created skill) or alone (enhance,
@@ -175,6 +208,8 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
       io.stderr('\r\u001b[2K')
       progressLine.shown = false
     }
+    if (e.index > 0) inOrder.heard(e.index, e.taskDir, now())
+    if (e.total > 0) total = e.total
     switch (e.kind) {
       case 'start':
         io.stderr(`${e.message === undefined ? inLang(io, coded('reflect.found', { n: e.total })) : words(e)}\n`)
@@ -199,7 +234,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
         break
     }
     if (io.isTTY && e.kind !== 'done' && e.total > 0) {
-      io.stderr(progressBar(done, e.total))
+      io.stderr(bar())
       progressLine.shown = true
     }
   }
@@ -225,6 +260,8 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     if (lang !== 'en' && lang !== 'zh') throw new UsageError(coded('cli.must_be_either', { option: '--lang', a: 'en', b: 'zh' }))
     opts.evolveMemory = { workspace: path.resolve(io.cwd, values['evolve-memory']), lang }
   }
+  const ticks = setInterval(tick, WAIT_TICK_MS)
+  ticks.unref?.()
   const summary = await runReflection(
     opts,
     defaultReflectionDeps({ llm, secrets: llmConfig?.apiKey ? [llmConfig.apiKey] : [] })
@@ -233,6 +270,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
       throw withDefaultRootHint(err, Boolean(values['root-dir'] || values.config || traces))
     })
     .finally(() => {
+      clearInterval(ticks)
       // lines of tasks a cancel stopped before their end, still waiting for them
       const rest = inOrder.rest()
       if (rest.length === 0) return
