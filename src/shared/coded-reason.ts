@@ -58,7 +58,7 @@ export function reasonForCache(why: CodedReason): string {
  * reason says changes — its words, code or params (store/load.ts, store/skill-file.ts, the load./parse./yaml. texts
  * of the table); test/search/cache-reasons.test.ts pins it with a fingerprint of both and fails until it is bumped.
  */
-export const CACHED_REASONS_VERSION = 1
+export const CACHED_REASONS_VERSION = 2
 
 const CACHED_PREFIX = '{"reason":'
 

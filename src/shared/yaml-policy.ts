@@ -12,7 +12,8 @@
  * The `yaml` package is passed in rather than imported: it is ~70 files (60–100 ms of a command's start-up), and
  * the store loads it only when its fast reader gives up. Pure.
  */
-import { coded, type CodedText, type MessageCode } from './error-codes'
+import { coded, type CodedText, type MessageCode, type MessageParams } from './error-codes'
+import { positionOf } from './text-position'
 import type * as YamlModule from 'yaml'
 
 /** Options of every `parseDocument` that reads outside YAML. */
@@ -43,6 +44,8 @@ export interface YamlProblem {
   /** The same problem by code (`message` is its English text). */
   coded: CodedText
   offset: number | null
+  /** The message names its own place (an unclosed quote or bracket says where it opened): no "(at line …)" after it. */
+  placed?: true
 }
 
 /** What a document is, for the policy's messages: skill front matter (`parse.*` codes) or a whole YAML file (`yaml.*`). */
@@ -92,10 +95,11 @@ export function yamlErrorCoded(message: string, code?: string): CodedText {
 
 /**
  * Parses `text` under the policy. `where` names the document in messages ("… in skill front matter"; '' for none,
- * when the caller says what the document is itself). Never throws: a
+ * when the caller says what the document is itself); `firstLine` is the line of its file the text starts on (a
+ * message that names a line counts the file's lines). Never throws: a
  * document the parser chokes on (too deep for its stack) comes back as a syntax problem.
  */
-export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
+export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere, firstLine = 1): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
   let doc: YamlModule.Document.Parsed
   try {
     doc = yaml.parseDocument(text, YAML_PARSE_OPTIONS)
@@ -103,7 +107,20 @@ export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere)
     return { doc: null, problem: problemOf('syntax', yamlErrorCoded((err as Error)?.message ?? String(err)), 0) }
   }
   const error = doc.errors[0]
-  if (error) return { doc, problem: problemOf('syntax', yamlErrorCoded(error.message, error.code), Math.min(error.pos[0], text.length)) }
+  if (error) {
+    const first = yamlErrorCoded(error.message, error.code)
+    // An unclosed quote or bracket is where the user must look, though the parser notices it (and often something
+    // else first: a key that now spans lines) only where the text ends or a line is less indented. Not when the
+    // document is too deep for the parser's stack: that is said as it is. (The first few errors only: the rest
+    // follow from them, and each look is a walk of the document.)
+    if (!first.messageCode.startsWith('yaml.nested_too_deep')) {
+      for (const e of doc.errors.slice(0, 8)) {
+        const unclosed = unclosedProblem(yaml, doc, e, text, firstLine)
+        if (unclosed) return { doc, problem: unclosed }
+      }
+    }
+    return { doc, problem: problemOf('syntax', first, Math.min(error.pos[0], text.length)) }
+  }
   try {
     return { doc, problem: policyProblem(yaml, doc, where) }
   } catch (err) {
@@ -113,6 +130,63 @@ export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere)
 }
 
 type Ranged = { range?: [number, number, number] | null }
+
+/** What opens a scalar or flow collection the parser found unclosed, by its error's words (`yaml` 2.x). */
+function unclosedMark(error: YamlModule.YAMLError): { open: string; close: string } | null {
+  const first = error.message.split('\n')[0] ?? ''
+  if (error.code === 'MISSING_CHAR') {
+    const quote = /^Missing closing (["'])quote/.exec(first)?.[1]
+    if (quote) return { open: quote, close: quote }
+  }
+  if (error.code === 'MISSING_CHAR' || error.code === 'BAD_INDENT') {
+    // "Flow sequence must end with a ]" (the whole document), "… in block collection must be sufficiently indented and end with a ]"
+    const close = /^Flow (?:sequence|map)\b.*\bend with an? ([\]}])$/.exec(first)?.[1]
+    if (close) return { open: close === ']' ? '[' : '{', close }
+  }
+  return null
+}
+
+/**
+ * An unclosed quote or bracket said where it opened: the parser reports it where the quoted scalar or flow collection
+ * ended (the end of the text, or a line indented too little to go on with it), which is where that node's range ends.
+ * Null when the error is of another kind or its node is not found (its usual words then).
+ */
+function unclosedProblem(yaml: YamlLib, doc: YamlModule.Document.Parsed, error: YamlModule.YAMLError, text: string, firstLine: number): YamlProblem | null {
+  const mark = unclosedMark(error)
+  if (!mark) return null
+  const stop = Math.min(error.pos[0], text.length)
+  const quote = mark.open === mark.close
+  const quoteType = mark.open === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE'
+  let opened = -1
+  try {
+    yaml.visit(doc, {
+      Node(_key, node) {
+        const range = (node as Ranged).range
+        if (!range || range[1] !== stop) return undefined
+        if (quote ? !(yaml.isScalar(node) && node.type === quoteType) : !(yaml.isCollection(node) && node.flow)) return undefined
+        // the node starts at its mark (after a tag, when it has one); the innermost of nested ones
+        const at = text.indexOf(mark.open, range[0])
+        if (at !== -1 && at < stop && at > opened) opened = at
+        return undefined
+      }
+    })
+  } catch {
+    return null // deeper than the stack: said as that by the caller's own check
+  }
+  if (opened === -1) return null
+  const { line, column } = positionOf(text, opened, firstLine)
+  // Where the parser gave up on it: the first thing after, when the closing mark comes later (on a line indented too
+  // little to belong to it); else it is never closed at all.
+  const rest = text.slice(stop)
+  const next = rest.search(/\S/)
+  const end = next !== -1 && rest.includes(mark.close) ? positionOf(text, stop + next, firstLine).line : null
+  const params: MessageParams = quote ? { line, column } : { bracket: mark.open, line, column }
+  const c =
+    end !== null && end > line
+      ? coded(quote ? 'yaml.unclosed_quote_before' : 'yaml.unclosed_bracket_before', { ...params, end })
+      : coded(quote ? 'yaml.unclosed_quote' : 'yaml.unclosed_bracket', params)
+  return { ...problemOf('syntax', c, opened), placed: true }
+}
 
 function policyProblem(yaml: YamlLib, doc: YamlModule.Document.Parsed, where: YamlWhere): YamlProblem | null {
   // The same refusals, said of skill front matter (parse.*) or of a whole YAML file (yaml.*).

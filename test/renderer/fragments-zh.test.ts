@@ -40,7 +40,7 @@ describe('fragments on the Chinese screens', () => {
       ['a: "x\\q"\n', 'YAML 无效：双引号字符串中有无效的转义'],
       ['\ta: 1\n', 'YAML 无效：用了制表符缩进（请用空格）'],
       ['a: @x\n', 'YAML 无效：值以保留字符开头（请加引号）'],
-      ['title: "open\n', 'YAML 无效：缺少内容：右引号、右括号或键后面的值']
+      ['a: 1\nfoo\n', 'YAML 无效：缺少内容：右引号、右括号或键后面的值']
     ]
     for (const [yaml, zh] of cases) {
       const parsed = parseSkillText(`---\n${yaml}---\nbody\n`)
@@ -51,6 +51,18 @@ describe('fragments on the Chinese screens', () => {
       expect(at, reason).not.toBeNull()
       expect(translateText(reason, 'zh'), `${JSON.stringify(yaml)} → ${reason}`).toBe(`${zh}（第 ${at![1]} 行第 ${at![2]} 列）`)
       expect(noLatinWords(translateText(`not saved: ${reason}`, 'zh')), reason).toBe(true)
+    }
+    // an unclosed quote or bracket says where it opened, in its own words (no "(at line …)" after them)
+    const unclosed: [string, string][] = [
+      ['title: "open\n', 'YAML 无效：第 2 行第 8 列开始的引号一直没有闭合'],
+      ['title: "open\nb: "x"\n', 'YAML 无效：第 2 行第 8 列开始的引号在第 3 行之前没有闭合，而该行的缩进不足以接续它'],
+      ['tags: [a\nb: c\n', 'YAML 无效：第 2 行第 7 列开始的 [ 一直没有闭合'],
+      ['tags: {a: 1\nb: {}\n', 'YAML 无效：第 2 行第 7 列开始的 { 在第 3 行之前没有闭合，而该行的缩进不足以接续它']
+    ]
+    for (const [yaml, zh] of unclosed) {
+      const parsed = parseSkillText(`---\n${yaml}---\nbody\n`)
+      const reason = parsed.ok ? '' : parsed.reason
+      expect(translateText(reason, 'zh'), `${JSON.stringify(yaml)} → ${reason}`).toBe(zh)
     }
   })
 

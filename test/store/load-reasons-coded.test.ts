@@ -10,7 +10,8 @@ import type { LoadError } from '../../src/shared/types'
 import { translateMessage } from '../../src/renderer/i18n/messages-errors'
 import { openLibrary } from '../../src/main/store/library'
 import { parseReasonParam, parseSkillText } from '../../src/main/store/skill-file'
-import { makeBrokenLibrary } from './broken-library'
+import { locateSkillProblem } from '../../src/shared/problem-position'
+import { makeBrokenLibrary, makeUnclosedLibrary, MULTILINE_OK, UNCLOSED_CASES } from './broken-library'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -36,8 +37,8 @@ describe('load reasons by code', () => {
       ['skill_4.md', 'parse.not_utf8', 'not valid UTF-8: the file is left untouched and will not be rewritten'],
       ['skill_5.md', 'parse.anchor', 'YAML anchors (&name) are not allowed in skill front matter'],
       ['skill_6.md', 'parse.invalid_skill_id', 'invalid skill_id "12ab" (1–20 digits expected)'],
-      // the quote opened on line 3 is still open at the closing `---` (line 4), where the parser stops
-      ['skill_7.md', 'parse.yaml_at', 'invalid YAML: something is missing: a closing quote or bracket, or a value after a key (at line 4, column 1)'],
+      // the parser stops at the closing `---` (line 4) with the quote still open: said where the quote opened
+      ['skill_7.md', 'parse.yaml', 'invalid YAML: a quote opened at line 3, column 8 is never closed'],
       ['skill_9.md', 'load.symlink', 'symbolic link: skipped (links are never followed)'],
       ['skill_10.md', 'load.folder_like_skill', 'a folder named like a skill file: not read as a skill']
     ]
@@ -80,5 +81,35 @@ describe('load reasons by code', () => {
     // a reason with words only (an older cache's) is still read back through the table
     expect(parseReasonParam({ reason: 'no front matter: the file must start with a line "---"' })).toEqual({ messageCode: 'parse.no_front_matter', params: {} })
     expect(parseReasonParam({ reason: 'words nobody coded' })).toBe('words nobody coded')
+  })
+})
+
+describe('an unclosed quote or bracket', () => {
+  it('is said where it opened (a line of the file), not where the parser stopped; the editor marks the same place', async () => {
+    const dir = makeUnclosedLibrary()
+    dirs.push(dir)
+    const listed = await (await openLibrary(dir)).list()
+    const errors = byPath(listed.errors)
+    for (const c of UNCLOSED_CASES) {
+      const e = errors.get(c.rel)
+      expect(e, c.rel).toBeDefined()
+      expect(e!.reason, c.rel).toBe(`invalid YAML: ${c.words}`)
+      // the place is in the words once: no "(at line …)" of where the parser stopped after them
+      expect(e!.messageCode, c.rel).toBe('parse.yaml')
+      expect(e!.params, c.rel).toEqual({ problem: c.problem })
+      expect(englishText(e as MessageRef), c.rel).toBe(e!.reason)
+      const text = fs.readFileSync(`${dir}/${c.rel}`, 'utf8')
+      expect(locateSkillProblem(text), c.rel).toEqual({ line: c.problem.params.line, column: c.problem.params.column })
+    }
+    expect(zh(errors.get('skill_a.md')!)).toBe('YAML 无效：第 3 行第 8 列开始的引号一直没有闭合')
+    expect(zh(errors.get('skill_b.md')!)).toBe('YAML 无效：第 4 行第 7 列开始的 [ 一直没有闭合')
+    expect(zh(errors.get('skill_f.md')!)).toBe('YAML 无效：第 3 行第 8 列开始的引号在第 4 行之前没有闭合，而该行的缩进不足以接续它')
+    // quoted values and brackets that go on over indented lines (valid YAML 1.2) load as they always did
+    expect([...errors.keys()].sort()).toEqual(UNCLOSED_CASES.map((c) => c.rel).sort())
+    for (const ok of MULTILINE_OK) {
+      const parsed = parseSkillText(ok.text)
+      expect(parsed.ok && parsed.file.data, ok.rel).toMatchObject(ok.data)
+      expect(listed.skills.map((s) => s.path), ok.rel).toContain(ok.rel)
+    }
   })
 })

@@ -164,15 +164,14 @@ describe('fixing an unreadable skill file where it is', () => {
     expect(file.text).toBe(broken)
     expect(file.problem?.reason).toMatch(/YAML/)
     // by code too (issue 40): the editor words it in Chinese without reading the English back
-    expect(file.problem?.messageCode).toBe('parse.yaml_at')
-    expect(translateLine(file.problem, 'unused words', 'zh')).toMatch(/^YAML 无效：/)
-    // an unclosed [ is said as the missing bracket it is (the parser calls it bad indentation), and the reason's
-    // line is the one the editor marks
-    expect(file.problem?.reason).toMatch(/^invalid YAML: something is missing: a closing quote or bracket/)
-    expect(file.problem?.params?.line).toBe(file.problem?.line)
-    expect(file.problem?.line).toBe(locateSkillProblem(broken)!.line)
-    expect(file.problem?.line).toBeGreaterThanOrEqual(3)
-    expect(file.problem?.line).toBeLessThanOrEqual(4)
+    expect(file.problem?.messageCode).toBe('parse.yaml')
+    expect(translateLine(file.problem, 'unused words', 'zh')).toBe('YAML 无效：第 3 行第 8 列开始的 [ 一直没有闭合')
+    // an unclosed [ is said as the bracket it is (the parser calls it bad indentation where the next key starts),
+    // where it opened, and that place is the one the editor marks
+    expect(file.problem?.reason).toBe('invalid YAML: a [ opened at line 3, column 8 is never closed')
+    expect(file.problem?.params?.problem).toEqual({ messageCode: 'yaml.unclosed_bracket', params: { bracket: '[', line: 3, column: 8 } })
+    expect({ line: file.problem?.line, column: file.problem?.column }).toEqual({ line: 3, column: 8 })
+    expect(locateSkillProblem(broken)).toEqual({ line: 3, column: 8 })
 
     const stillBroken = await failure(b.call('skills.saveFile', { library: lib, path: 'skill_broken.md', text: broken.replace('Body', 'Other'), baseHash: file.hash }))
     expect(stillBroken.code).toBe('bad_request')

@@ -188,12 +188,13 @@ export function parseWithYamlLibrary(yaml: string, firstLine = 1): { ok: true; d
   try {
     const lib = yamlLib()
     const { isMap } = lib
-    const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter')
+    const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter', firstLine)
     if (problem?.kind === 'policy') return failed(problem.coded)
     if (problem || !doc) {
       const reason = refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' }))
-      // Where the parser stopped, when it says: a person looks for the line in the file.
-      if (problem?.offset != null) return failed(coded('parse.yaml_at', { problem: reason, ...positionOf(yaml, problem.offset, firstLine) }))
+      // Where the parser stopped, when it says: a person looks for the line in the file. An unclosed quote or
+      // bracket names the line it opened on itself (counted from `firstLine` too).
+      if (problem?.offset != null && !problem.placed) return failed(coded('parse.yaml_at', { problem: reason, ...positionOf(yaml, problem.offset, firstLine) }))
       return failed(coded('parse.yaml', { problem: reason }))
     }
     if (doc.contents == null) return { ok: true, data: {} }
