@@ -1,6 +1,9 @@
 /**
  * The Library map on a real library of about 900 skills (../shared/data/real/skills, read in place when it is read-only, else from a temporary copy), in English and
- * 简体中文, audited by axe; its named clusters have names that differ and boxes that overlap neither each other nor the map's edge. Screenshots: artifacts/screenshots/big-map-<en|zh>.png.
+ * 简体中文, audited by axe; its named clusters have names that differ and boxes that overlap neither each other nor the map's edge. At 900 px
+ * (the window's least width) and 1280 px, with and without the skills in no cluster: every dot and name as drawn wholly
+ * inside the map's visible box, no name over a dot or another name (map-geometry.ts). Screenshots:
+ * artifacts/screenshots/big-map-<en|zh>.png, big-map-<900|1280>-<en|zh>.png (the window), big-map-only-… and big-map-loose-… (the map).
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -8,8 +11,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { HAS_REAL_DATA, realPath } from '../helpers/real-data'
-import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
+import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, SCREENSHOTS, shot } from './harness'
 import type { Browser, Served } from './harness'
+import { mapProblems, measureMap } from './map-geometry'
 
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
 
@@ -83,4 +87,29 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_REAL_DATA)('the Library map of a big real 
       await expect.poll(() => page.getByTestId('map-node').count()).toBe(nodes)
     }, 180_000)
   }
+
+  // the map as drawn at the window's least width (900 px, window-options minWidth) and a common one: every dot and
+  // name wholly inside the map's visible box, no name over a dot or another name; the skills in no cluster too
+  for (const width of [900, 1280])
+    for (const lang of ['en', 'zh'] as const)
+      it(`draws every dot and name whole and apart (${width} px, ${lang})`, async () => {
+        await page.setViewportSize({ width, height: 800 })
+        await page.getByTestId('language-switch').selectOption(lang)
+        await go(page, 'overview')
+        const map = page.getByTestId('cluster-map')
+        await map.waitFor()
+        const clustered = await measureMap(page, map)
+        expect(clustered.dots.length).toBeGreaterThan(20)
+        expect(clustered.labels.length).toBeGreaterThanOrEqual(5)
+        await shot(page, `big-map-${width}-${lang}`)
+        await map.screenshot({ path: path.join(SCREENSHOTS, `big-map-only-${width}-${lang}.png`) })
+        await page.getByTestId('map-show-loose').click()
+        await expect.poll(() => page.getByTestId('map-node').count()).toBeGreaterThan(clustered.dots.length)
+        const all = await measureMap(page, map)
+        await map.screenshot({ path: path.join(SCREENSHOTS, `big-map-loose-${width}-${lang}.png`) })
+        await page.getByTestId('map-show-loose').click()
+        await expect.poll(() => page.getByTestId('map-node').count()).toBe(clustered.dots.length)
+        expect([...mapProblems(clustered), ...mapProblems(all).map((p) => `with the skills in no cluster: ${p}`)]).toEqual([])
+        await expectAccessible(page, `Overview with the map of a big library (${width} px, ${lang})`)
+      }, 180_000)
 })

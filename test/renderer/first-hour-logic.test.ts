@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { rebaseFrontMatter } from '../../src/renderer/features/editor/front-matter'
 import { groupChanges, memberLabels, proposalReason, proposalTitle, sharedWords } from '../../src/renderer/features/curate/proposal-text'
-import { labelWidth, layoutClusters, placeLabels } from '../../src/renderer/features/overview/cluster-layout'
+import { labelBox, labelWidth, layoutClusters, placeLabels } from '../../src/renderer/features/overview/cluster-layout'
 import { nextSteps } from '../../src/renderer/features/overview/OverviewScreen'
 import { windowLines } from '../../src/renderer/features/workspaces/LogView'
 import { describeRecord } from '../../src/renderer/features/workspaces/RecordBlock'
@@ -62,11 +62,7 @@ describe('library map labels', () => {
     const radius = (n: { quality: number }): number => 5 + n.quality * 6
     const labels = placeLabels(laid.nodes, size, radius)
     expect(labels.length).toBeGreaterThan(5)
-    const boxes = labels.map((l) => {
-      const w = labelWidth(l.text)
-      const x0 = l.anchor === 'middle' ? l.x - w / 2 : l.anchor === 'start' ? l.x : l.x - w
-      return { x0, x1: x0 + w, y0: l.y - 11, y1: l.y + 3 }
-    })
+    const boxes = labels.map((l) => labelBox(l, labelWidth(l.text)))
     for (const b of boxes) {
       expect(b.x0).toBeGreaterThanOrEqual(0)
       expect(b.x1).toBeLessThanOrEqual(size)

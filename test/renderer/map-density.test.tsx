@@ -5,7 +5,8 @@
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { labelWidth, layoutClusters, ringOrder } from '../../src/renderer/features/overview/cluster-layout'
+import { dotBox, fitInside, insideMap, labelBox, labelWidth, layoutClusters, overlaps, ringOrder } from '../../src/renderer/features/overview/cluster-layout'
+import type { PlacedNode } from '../../src/renderer/features/overview/cluster-layout'
 import { clusterName } from '../../src/renderer/features/overview/cluster-names'
 import { clusterLabels, DENSE_AT, DENSE_RING, NAMED_CLUSTERS } from '../../src/renderer/features/overview/map-density'
 import { ClusterMap } from '../../src/renderer/features/overview/OverviewScreen'
@@ -58,7 +59,7 @@ describe('cluster names', () => {
   it('names only clusters of 3 or more, largest first, outside their circle and inside the map', () => {
     const g = graph(12 + 6 + 3 + 2 * 40, 0)
     const layout = layoutClusters(g.nodes, 520, DENSE_RING)
-    const placed = clusterLabels(layout.nodes, layout.clusters, 520)
+    const placed = clusterLabels(layout.nodes, layout.clusters, 520).labels
     expect(placed.map((l) => l.text)).toEqual(['automation (12)', 'notion (6)', 'topic3 (3)'])
     for (const l of placed) {
       expect(l.x).toBeGreaterThan(0)
@@ -88,9 +89,9 @@ describe('the ring of a big library', () => {
     }
     // 43 clusters, the 8 largest every 43/8 slots: 5 slots = 2π·5/43 apart at least
     for (const [a, b] of [[0, 1], [1, 2], [0, 2]] as const) expect(apart(a, b)).toBeGreaterThanOrEqual((2 * Math.PI * 5) / 43 - 1e-9)
-    const placed = clusterLabels(layout.nodes, layout.clusters, 520)
+    const placed = clusterLabels(layout.nodes, layout.clusters, 520).labels
     expect(placed.map((l) => l.text)).toEqual(['automation (12)', 'notion (6)', 'topic3 (3)'])
-    const boxes = placed.map((l) => ({ x0: l.x - labelWidth(l.text) / 2, x1: l.x + labelWidth(l.text) / 2, y0: l.y - 11, y1: l.y + 4 }))
+    const boxes = placed.map((l) => labelBox(l, labelWidth(l.text)))
     const overlap = (a: (typeof boxes)[number], b: (typeof boxes)[number]) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
     for (const [i, a] of boxes.entries()) for (const b of boxes.slice(i + 1)) expect(overlap(a, b)).toBe(false)
   })
@@ -99,10 +100,9 @@ describe('the ring of a big library', () => {
     // a cluster of 4 right of the centre, a lone skill's dot just where its name would go first (further out)
     const members = [0, 1, 2, 3].map((j) => ({ id: `m${j}`, title: `zoho-${j}`, quality: 0.5, cluster: 0, x: 400 + 20 * Math.cos((j * Math.PI) / 2), y: 260 + 20 * Math.sin((j * Math.PI) / 2) }))
     const lone = { id: 'x', title: 'other', quality: 0.5, cluster: 1, x: 400 + 42 + 20, y: 260 }
-    const [label] = clusterLabels([...members, lone], [{ cluster: 0, x: 400, y: 260, size: 4 }, { cluster: 1, x: lone.x, y: lone.y, size: 1 }], 520)
+    const [label] = clusterLabels([...members, lone], [{ cluster: 0, x: 400, y: 260, size: 4 }, { cluster: 1, x: lone.x, y: lone.y, size: 1 }], 520).labels
     expect(label!.text).toBe('zoho (4)')
-    const w = labelWidth(label!.text)
-    const b = { x0: label!.x - w / 2, x1: label!.x + w / 2, y0: label!.y - 11, y1: label!.y + 4 }
+    const b = labelBox(label!, labelWidth(label!.text))
     for (const n of [...members, lone]) expect(b.x0 < n.x + 11 && n.x - 11 < b.x1 && b.y0 < n.y + 11 && n.y - 11 < b.y1, n.id).toBe(false)
     expect(label!.x).toBeGreaterThanOrEqual(400)
   })
@@ -172,3 +172,68 @@ describe('the map of a big library', () => {
     expect(screen.queryByTestId('map-show-loose')).toBeNull()
   })
 })
+
+describe('names clear of every dot, dots inside the map', () => {
+  // a cluster of 8 round (260, 260) at `radius`, the rest of the map filled with other skills' dots 20 apart
+  function crowded(radius: number): { nodes: PlacedNode[]; clusters: { cluster: number; x: number; y: number; size: number }[] } {
+    const members = Array.from({ length: 8 }, (_, j) => ({ id: `m${j}`, title: `verylongclustername-${j}`, quality: 0.5, cluster: 0, x: 260 + radius * Math.cos((j * Math.PI) / 4), y: 260 + radius * Math.sin((j * Math.PI) / 4) }))
+    const others: PlacedNode[] = []
+    for (let x = 10; x <= 510; x += 20) for (let y = 10; y <= 510; y += 20) if (Math.hypot(x - 260, y - 260) > radius + 20) others.push({ id: `o${x}-${y}`, title: `other ${x} ${y}`, quality: 0.5, cluster: 1 + others.length, x, y })
+    return { nodes: [...members, ...others], clusters: [{ cluster: 0, x: 260, y: 260, size: 8 }] }
+  }
+
+  it('a name with no free spot around its cluster is cut with an ellipsis where it fits, clear of every dot, and said whole for the legend', () => {
+    const { nodes, clusters } = crowded(60)
+    const { labels: placed, cut } = clusterLabels(nodes, clusters, 520)
+    expect(placed).toHaveLength(1)
+    const label = placed[0]!
+    // the longest start of the name that fits in the middle of its circle, its size kept
+    expect(label.text).toMatch(/^verylon?g?…\s\(8\)$/)
+    expect(cut).toEqual(['verylongclustername (8)'])
+    const box = labelBox(label, labelWidth(label.text))
+    for (const n of nodes) expect(overlaps(box, dotBox(n, 12)), n.id).toBe(false)
+    expect(insideMap(box, 520)).toBe(true)
+  })
+
+  it('a name that fits nowhere even cut is left out, never drawn over a dot, and said whole for the legend', () => {
+    const { nodes, clusters } = crowded(22)
+    const { labels: placed, cut } = clusterLabels(nodes, clusters, 520)
+    expect(placed).toEqual([])
+    expect(cut).toEqual(['verylongclustername (8)'])
+  })
+
+  it('a name is placed by the width the text is drawn at (measure), clear of the dots beside it', () => {
+    // a cluster of 4 right of the centre, a lone dot 30 beyond its circle on the outer side: a short name fits between
+    // them by the estimate; a name measured twice as wide does not, and goes elsewhere
+    const members = [0, 1, 2, 3].map((j) => ({ id: `m${j}`, title: `zoho-${j}`, quality: 0.5, cluster: 0, x: 400 + 20 * Math.cos((j * Math.PI) / 2), y: 260 + 20 * Math.sin((j * Math.PI) / 2) }))
+    const lone = { id: 'x', title: 'other', quality: 0.5, cluster: 1, x: 400 + 20 + 12 + 3 + 80, y: 260 }
+    const clusters = [{ cluster: 0, x: 400, y: 260, size: 4 }, { cluster: 1, x: lone.x, y: lone.y, size: 1 }]
+    const wide = (text: string): number => 2 * labelWidth(text)
+    const [label] = clusterLabels([...members, lone], clusters, 520, NAMED_CLUSTERS, undefined, () => 12, wide).labels
+    const box = labelBox(label!, wide(label!.text))
+    for (const n of [...members, lone]) expect(overlaps(box, dotBox(n, 12)), n.id).toBe(false)
+  })
+
+  it('fitInside moves a layout whose dots reach past the edge just inside it, and leaves one that fits alone', () => {
+    const nodes: PlacedNode[] = [
+      { id: 'top', title: 't', quality: 1, cluster: 0, x: 260, y: 5 },
+      { id: 'mid', title: 'm', quality: 1, cluster: 0, x: 300, y: 260 }
+    ]
+    const reach = (): number => 12.5
+    const moved = fitInside({ nodes, clusters: [{ cluster: 0, x: 260, y: 60, size: 2 }] }, 520, reach)
+    const top = moved.nodes.find((n) => n.id === 'top')!
+    expect(top.y - 12.5).toBeCloseTo(2, 6)
+    expect(top.x).toBe(260)
+    expect(moved.clusters[0]!.y).toBeGreaterThan(60)
+    for (const n of moved.nodes) expect(insideMap(dotBox(n, 12.5), 520)).toBe(true)
+    const fits = { nodes: [{ ...nodes[1]! }], clusters: [] }
+    expect(fitInside(fits, 520, reach)).toBe(fits)
+    // the real layouts: every dot (radius 11, outline 1.5) inside, the loose ring and the dense ring's top cluster
+    for (const [ring, n] of [[undefined, 300], [DENSE_RING, 300]] as const) {
+      const g = graph(n, ring === undefined ? 400 : 0)
+      const laid = fitInside(layoutClusters(g.nodes.map((x) => ({ ...x, quality: 1 })), 520, ring, NAMED_CLUSTERS), 520, reach)
+      for (const d of laid.nodes) expect(insideMap(dotBox(d, 12.5), 520), d.id).toBe(true)
+    }
+  })
+})
+

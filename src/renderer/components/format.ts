@@ -25,7 +25,7 @@ export function formatBytes(n: number): string {
 let graphemeSegmenter: Intl.Segmenter | undefined
 
 /** The characters of a text as a person sees them (grapheme clusters: a flag, an emoji joined with ZWJ, a letter and its accents are one each). */
-function graphemes(text: string): string[] {
+export function graphemes(text: string): string[] {
   graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })
   return Array.from(graphemeSegmenter.segment(text), (s) => s.segment)
 }

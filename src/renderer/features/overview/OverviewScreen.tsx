@@ -15,8 +15,10 @@ import { translateText } from '../../i18n/messages-errors'
 import type { Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
 import { readFlag } from '../../progress-flags'
-import { layoutClusters, placeLabels } from './cluster-layout'
+import { fitInside, layoutClusters, placeLabels } from './cluster-layout'
+import type { PlacedNode } from './cluster-layout'
 import { clusterLabels, DENSE_AT, DENSE_RING, NAMED_CLUSTERS } from './map-density'
+import { textMeasure } from './text-measure'
 import { UsageLists } from '../usage/UsageLists'
 
 const PALETTE = ['#2563eb', '#047857', '#b45309', '#7c3aed', '#be185d', '#0f766e', '#c2410c', '#4338ca', '#4d7c0f', '#0e7490']
@@ -289,6 +291,8 @@ export function Histogram(props: { bins: number[] }): React.JSX.Element {
 }
 
 const nodeRadius = (n: { quality: number }): number => 5 + n.quality * 6
+/** How far a dot's drawing reaches from its centre: its protected ring, else its outline as the keyboard's (3 wide). */
+const nodeReach = (n: PlacedNode): number => nodeRadius(n) + (n.protected ? 3.5 + 0.6 : 1.5)
 
 /**
  * The similarity graph: colour = cluster, red edges = pairs similar enough to merge; a dashed ring marks a
@@ -296,7 +300,7 @@ const nodeRadius = (n: { quality: number }): number => 5 + n.quality * 6
  * One tab stop: arrows move between skills, Enter opens one.
  */
 export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: number; onOpen: (id: string) => void }): React.JSX.Element {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const size = 520
   const [hover, setHover] = useState<string | null>(null)
   const [focused, setFocused] = useState(0)
@@ -306,13 +310,16 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
   const loose = useMemo(() => props.graph.nodes.filter((n) => n.cluster < 0).length, [props.graph.nodes])
   const hideLoose = dense && !showLoose && loose < props.graph.nodes.length
   const drawn = useMemo(() => (hideLoose ? props.graph.nodes.filter((n) => n.cluster >= 0) : props.graph.nodes), [hideLoose, props.graph.nodes])
-  const layout = useMemo(() => layoutClusters(drawn, size, hideLoose ? DENSE_RING : undefined, dense ? NAMED_CLUSTERS : 0), [drawn, hideLoose, dense])
+  // every dot wholly inside the map, its outline and ring too
+  const layout = useMemo(() => fitInside(layoutClusters(drawn, size, hideLoose ? DENSE_RING : undefined, dense ? NAMED_CLUSTERS : 0), size, nodeReach), [drawn, hideLoose, dense])
   const pos = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout])
   const protectedIds = useMemo(() => new Set(props.graph.nodes.filter((n) => n.protected).map((n) => n.id)), [props.graph.nodes])
   const titles = useMemo(() => props.graph.nodes.map((n) => n.title), [props.graph.nodes])
-  const labels = useMemo(
-    () => (dense ? clusterLabels(layout.nodes, layout.clusters, size, NAMED_CLUSTERS, titles, nodeRadius) : placeLabels(layout.nodes, size, nodeRadius)),
-    [dense, layout, titles]
+  // labels placed by the widths the browser draws them at, clear of every dot and of each other
+  const measure = useMemo(() => textMeasure(12), [])
+  const { labels, cut } = useMemo(
+    () => (dense ? clusterLabels(layout.nodes, layout.clusters, size, NAMED_CLUSTERS, titles, nodeReach, measure) : { labels: placeLabels(layout.nodes, size, nodeReach, measure), cut: [] }),
+    [dense, layout, titles, measure]
   )
   // the nodes drawn changed (the loose skills shown or hidden, a new graph): the keyboard stays on its skill if it is
   // still drawn, else on the nearest place that is; an index past the end would step from where nothing is drawn
@@ -414,6 +421,7 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
       <p className="muted small">
         {t('overview.mapLegend', { clusters: layout.clusters.length, duplicates })}
         {dense && ` ${t('overview.mapDense')}`}
+        {cut.length > 0 && <span data-testid="map-names-cut">{` ${t('overview.mapNamesCut', { names: cut.join(lang === 'zh' ? '、' : ', ') })}`}</span>}
       </p>
       {dense && loose > 0 && loose < props.graph.nodes.length && (
         <p className="small">
@@ -431,7 +439,8 @@ export function ClusterMap(props: { graph: OverviewResult['graph']; threshold: n
 function HoverLabel(props: { node: { x: number; y: number; title: string; quality: number }; size: number }): React.JSX.Element {
   const { node, size } = props
   const text = node.title
-  const width = Math.min(size - 8, [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff]/.test(ch) ? 11 : 6.2), 8))
+  const measure = useMemo(() => textMeasure(11), [])
+  const width = Math.min(size - 8, measure(text) + 4)
   const x = Math.max(4 + width / 2, Math.min(size - 4 - width / 2, node.x))
   const above = node.y - nodeRadius(node) - 8
   const y = above > 16 ? above : node.y + nodeRadius(node) + 18

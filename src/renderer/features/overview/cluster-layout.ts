@@ -73,6 +73,28 @@ export function layoutClusters(nodes: readonly GraphNode[], size: number, ring =
   return { nodes: placed, clusters: labels }
 }
 
+/**
+ * The layout moved towards the map's centre just enough that every dot, as far as it `reach`es (its radius with its
+ * outline, or its protected ring), stays `margin` inside the `size`×`size` map (pure; an unchanged layout when it
+ * already does). The clusters' centres move with their members.
+ */
+export function fitInside(
+  layout: { nodes: PlacedNode[]; clusters: ClusterLabel[] },
+  size: number,
+  reach: (n: PlacedNode) => number,
+  margin = MAP_MARGIN
+): { nodes: PlacedNode[]; clusters: ClusterLabel[] } {
+  const c = size / 2
+  let scale = 1
+  for (const n of layout.nodes) {
+    const room = c - margin - reach(n)
+    for (const d of [Math.abs(n.x - c), Math.abs(n.y - c)]) if (d > room) scale = Math.min(scale, Math.max(0, room) / d)
+  }
+  if (scale >= 1) return layout
+  const move = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: c + (p.x - c) * scale, y: c + (p.y - c) * scale })
+  return { nodes: layout.nodes.map(move), clusters: layout.clusters.map(move) }
+}
+
 export interface PlacedLabel {
   id: string
   text: string
@@ -81,13 +103,20 @@ export interface PlacedLabel {
   anchor: 'middle' | 'start' | 'end'
 }
 
-const LABEL_HEIGHT = 14
+/** What a map's labels keep clear of the map's edge, in the map's units. */
+export const MAP_MARGIN = 2
+/** A label's box from its baseline, in the map's 12px font: its ascent and descent, with room (a CJK fallback font's too). */
+export const LABEL_ASCENT = 12
+export const LABEL_DESCENT = 4
 const LABEL_MAX_CHARS = 26
 
-/** Approximate width of a label in the map's 11px font: CJK characters are about twice as wide. */
+/** The width of a text in the map's label font (12px), in the map's units: a measure of the real font, or labelWidth. */
+export type Measure = (text: string) => number
+
+/** Estimated width of a label in the map's 12px font, a little wide: CJK characters are about twice as wide. */
 export function labelWidth(text: string): number {
   let w = 0
-  for (const ch of text) w += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 11 : 6.2
+  for (const ch of text) w += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 12.5 : /[A-Z0-9]/.test(ch) ? 8.2 : 7.2
   return w + 4
 }
 
@@ -97,45 +126,53 @@ export function shortLabel(title: string): string {
   return chars.length > LABEL_MAX_CHARS ? `${chars.slice(0, LABEL_MAX_CHARS - 1).join('')}…` : title
 }
 
-interface Box {
+export interface Box {
   x0: number
   y0: number
   x1: number
   y1: number
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+export const overlaps = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+
+/** The box of a label `w` wide as drawn from its anchor (x, baseline y). */
+export function labelBox(l: Pick<PlacedLabel, 'x' | 'y' | 'anchor'>, w: number): Box {
+  const x0 = l.anchor === 'middle' ? l.x - w / 2 : l.anchor === 'start' ? l.x : l.x - w
+  return { x0, y0: l.y - LABEL_ASCENT, x1: x0 + w, y1: l.y + LABEL_DESCENT }
+}
+
+/** True when the box lies `margin` inside the `size`×`size` map. */
+export const insideMap = (b: Box, size: number, margin = MAP_MARGIN): boolean => b.x0 >= margin && b.y0 >= margin && b.x1 <= size - margin && b.y1 <= size - margin
+
+/** The square a dot covers, as far as it `reach`es. */
+export const dotBox = (n: { x: number; y: number }, reach: number): Box => ({ x0: n.x - reach, y0: n.y - reach, x1: n.x + reach, y1: n.y + reach })
 
 /**
- * Labels that neither overlap each other nor the dots, nor leave the `size`×`size` map (pure). Each node tries
- * above, below, right and left of its dot; a label that fits nowhere is left out (the title still shows on hover
- * and focus). Nodes are labelled in the given priority order.
+ * Labels that neither overlap each other nor the dots (as far as they `reach`), nor leave the `size`×`size` map
+ * (pure). Each node tries above, below, right and left of its dot; a label that fits nowhere is left out (the title
+ * still shows on hover and focus). Nodes are labelled in the given priority order; `measure` gives a text's width.
  */
-export function placeLabels(nodes: readonly PlacedNode[], size: number, radius: (n: PlacedNode) => number): PlacedLabel[] {
-  const taken: Box[] = nodes.map((n) => {
-    const r = radius(n)
-    return { x0: n.x - r, y0: n.y - r, x1: n.x + r, y1: n.y + r }
-  })
+export function placeLabels(nodes: readonly PlacedNode[], size: number, reach: (n: PlacedNode) => number, measure: Measure = labelWidth): PlacedLabel[] {
+  const taken: Box[] = nodes.map((n) => dotBox(n, reach(n)))
   const out: PlacedLabel[] = []
-  nodes.forEach((n, i) => {
+  for (const n of nodes) {
     const text = shortLabel(n.title)
-    const w = labelWidth(text)
-    const r = radius(n)
+    const w = measure(text)
+    const r = reach(n)
     const candidates: PlacedLabel[] = [
-      { id: n.id, text, x: n.x, y: n.y - r - 4, anchor: 'middle' },
-      { id: n.id, text, x: n.x, y: n.y + r + LABEL_HEIGHT, anchor: 'middle' },
-      { id: n.id, text, x: n.x + r + 4, y: n.y + 4, anchor: 'start' },
-      { id: n.id, text, x: n.x - r - 4, y: n.y + 4, anchor: 'end' }
+      { id: n.id, text, x: n.x, y: n.y - r - LABEL_DESCENT - 1, anchor: 'middle' },
+      { id: n.id, text, x: n.x, y: n.y + r + LABEL_ASCENT + 1, anchor: 'middle' },
+      { id: n.id, text, x: n.x + r + 3, y: n.y + 4, anchor: 'start' },
+      { id: n.id, text, x: n.x - r - 3, y: n.y + 4, anchor: 'end' }
     ]
     for (const c of candidates) {
-      const x0 = c.anchor === 'middle' ? c.x - w / 2 : c.anchor === 'start' ? c.x : c.x - w
-      const box = { x0, y0: c.y - LABEL_HEIGHT + 3, x1: x0 + w, y1: c.y + 3 }
-      if (box.x0 < 0 || box.x1 > size || box.y0 < 0 || box.y1 > size) continue
-      if (taken.some((t, j) => j !== i && overlaps(t, box))) continue
+      const box = labelBox(c, w)
+      if (!insideMap(box, size)) continue
+      if (taken.some((t) => overlaps(t, box))) continue
       taken.push(box)
       out.push(c)
-      return
+      break
     }
-  })
+  }
   return out
 }
