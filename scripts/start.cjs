@@ -139,6 +139,39 @@ function launchArgs() {
   return args
 }
 
+/** The --root-dir given to `npm start -- …` (the last one, as the app takes it: src/main/app/launch-args.ts), resolved. */
+function givenRootDir(args) {
+  let found
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--root-dir' && i + 1 < args.length && !args[i + 1].startsWith('--')) found = args[++i]
+    else if (args[i].startsWith('--root-dir=') && args[i].length > '--root-dir='.length) found = args[i].slice('--root-dir='.length)
+  }
+  return found ? path.resolve(found) : undefined
+}
+
+/**
+ * Why the given --root-dir cannot be opened, or '' when it can (or none was given): checked before anything starts,
+ * so a wrong path is one clear line, never a URL of a server that cannot open it. The bundled sample data is never
+ * opened itself (the app writes into what it opens): its writable copy is named.
+ */
+function rootDirProblem(args) {
+  const root = givenRootDir(args)
+  if (!root) return ''
+  let stat
+  try {
+    stat = fs.statSync(root)
+  } catch {
+    return `folder not found: ${root} (--root-dir names the agents' data root to open)`
+  }
+  if (!stat.isDirectory()) return `not a folder: ${root} (--root-dir names the agents' data root to open)`
+  const sample = fs.realpathSync(path.join(ROOT, 'resources', 'sample-data'))
+  const real = fs.realpathSync(root)
+  if (real === sample || real.startsWith(sample + path.sep)) {
+    return `${root} is in the sample data bundled with Skillbench, which is never changed: open its writable copy ${path.join(settingsDir(), 'sample-data', path.relative(sample, real))} instead (made by \`npm start\` on a first run, without --root-dir)`
+  }
+  return ''
+}
+
 let webModeStarted = false
 
 function startWebMode(reason) {
@@ -156,6 +189,11 @@ function startWebMode(reason) {
 }
 
 function main() {
+  const problem = rootDirProblem(process.argv.slice(2))
+  if (problem) {
+    log(`npm start: ${problem}`)
+    process.exit(1)
+  }
   // SKILLBENCH_SKIP_BUILD=1: tests of this script, and people who build by hand
   if (!process.env.SKILLBENCH_SKIP_BUILD && buildIsStale()) {
     build()

@@ -932,7 +932,12 @@ export const MESSAGE_TEMPLATES = {
   'cli.unknown_memory_subcommand': 'unknown subcommand \'{subcommand}\' (see skillbench memory --help)',
   'cli.unknown_profile_action': 'unknown action {action}: use profile list, profile show NAME or profile set NAME',
   'cli.unknown_lang': 'unknown language for --lang: {value} (give zh or en)',
-  'cli.unknown_lang_env': 'SKILLBENCH_LANG={value} is not a language of the CLI (zh or en): English is used'
+  'cli.unknown_lang_env': 'SKILLBENCH_LANG={value} is not a language of the CLI (zh or en): English is used',
+  // the bundled sample data (the install's resources/sample-data) is never written: a write is refused, a query is not counted
+  'cli.bundled_sample_read_only': '{path} is in the sample data bundled with Skillbench, which no command changes: use its writable copy {copy} (`npm start` makes it on a first run, or copy {sample} there)',
+  'cli.bundled_sample_not_counted': 'not counted as a use: {path} is in the sample data bundled with Skillbench, which no command changes (its writable copy: {copy}, which `npm start` makes on a first run)',
+  // reflect --root-dir naming a skill library (the same detection as the Workspaces screen's "Open as a skill library")
+  'cli.root_is_library': '{root} looks like a skill library (skill files, no task folders), not an agents\' data root: reflect reads the tasks of <root>/<user>/output_YYYYMMDD_HHMMSS/ and writes their skills to <root>/<user>/general/experience, so give the data root (for …/<user>/general/experience, the folder three levels up) or, for a library, `skillbench list --library {root}`'
 } as const
 
 /** A stable code of the table above. */

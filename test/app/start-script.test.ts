@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -74,9 +74,10 @@ describe('npm start with Electron present (a stand-in binary that records its ar
   }
 
   it('passes --root-dir DIR on to the app, which opens there', async () => {
-    const argv = await electronArgs(['--root-dir', '/data/agents'], tempDir('start-config'))
-    expect(argv).toEqual([PROJECT, '--root-dir', '/data/agents'])
-    expect(rootDirFromArgs(argv, '/elsewhere')).toBe('/data/agents')
+    const root = tempDir('agents-root')
+    const argv = await electronArgs(['--root-dir', root], tempDir('start-config'))
+    expect(argv).toEqual([PROJECT, '--root-dir', root])
+    expect(rootDirFromArgs(argv, '/elsewhere')).toBe(root)
   })
 
   it('opens the copy of the sample root on a first run, as web mode does', async () => {
@@ -96,5 +97,48 @@ describe('rootDirFromArgs (the app reading what it was asked to open)', () => {
     expect(rootDirFromArgs(['/app', '--root-dir'], '/')).toBeUndefined()
     expect(rootDirFromArgs(['/app', '--root-dir', '--no-sandbox'], '/')).toBeUndefined()
     expect(rootDirFromArgs(['/app', '--root-dir=', '--enable-logging'], '/')).toBeUndefined()
+  })
+})
+
+describe('npm start -- --root-dir a folder that cannot be opened', () => {
+  /** Runs start.cjs to its end (Electron present as a stand-in that records being started, or no display: web mode). */
+  function start(args: string[], electron: boolean): { code: number | null; stdout: string; stderr: string; started: boolean } {
+    const dir = tempDir('start-wrong')
+    const record = path.join(dir, 'started')
+    const fake = path.join(dir, 'electron')
+    fs.writeFileSync(fake, `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(record)}, 'yes')\n`, { mode: 0o755 })
+    const r = spawnSync(process.execPath, [path.join(PROJECT, 'scripts', 'start.cjs'), '--no-open', '--port', '0', ...args], {
+      cwd: PROJECT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        SKILLBENCH_LANG: '',
+        SKILLBENCH_CONFIG_DIR: path.join(dir, 'config'),
+        SKILLBENCH_SKIP_BUILD: '1',
+        ...(electron ? { SKILLBENCH_ELECTRON_BINARY: fake, DISPLAY: ':99' } : { DISPLAY: '' })
+      }
+    })
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr, started: fs.existsSync(record) }
+  }
+
+  it('a folder that is not there: one clear line, exit 1, no URL, nothing started (web mode or the app)', () => {
+    const gone = path.join(tempDir('start-gone'), 'nope')
+    for (const electron of [false, true]) {
+      const r = start(['--root-dir', gone], electron)
+      expect(r.code, r.stderr).toBe(1)
+      expect(r.stdout).toBe('')
+      expect(r.stderr).toBe(`npm start: folder not found: ${gone} (--root-dir names the agents' data root to open)\n`)
+      expect(r.started).toBe(false)
+    }
+  })
+
+  it('the bundled sample data itself: refused, naming its writable copy', () => {
+    const r = start([`--root-dir=${path.join(PROJECT, 'resources', 'sample-data', 'alice')}`], true)
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^npm start: .*resources\/sample-data\/alice is in the sample data bundled with Skillbench, which is never changed: open its writable copy .*config\/sample-data\/alice instead/)
+    expect(r.started).toBe(false)
   })
 })

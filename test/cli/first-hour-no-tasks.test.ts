@@ -52,7 +52,7 @@ describe('scan of a folder that is not a data root', () => {
 })
 
 describe('reflect that finds nothing', () => {
-  it('a --user that is not there, a --task that names none, a library as the root: said, nothing written, exit 0', async () => {
+  it('a --user that is not there, a --task that names none: said, nothing written, exit 0; a library as the root: bad usage', async () => {
     const before = hashTree(root)
     const user = await run('reflect', '--root-dir', root, '--user', 'carol')
     expect(user.code).toBe(0)
@@ -62,7 +62,11 @@ describe('reflect that finds nothing', () => {
     expect(JSON.parse(task.stdout)).toEqual({ created: [], skipped: [], failed: [], cancelled: false })
     expect(task.stderr).toContain(`skillbench reflect: no task of ${root} matches --task output_2026 (\`skillbench scan --root-dir ${root}\` lists them)\n`)
     const library = path.join(root, 'alice', 'general', 'experience')
-    expect((await run('reflect', '--root-dir', library)).stderr).toContain(HINT(library).replace('skillbench scan', 'skillbench reflect'))
+    // a skill library given as the root is bad usage now (exit 2, test/cli/wrong-folder), said before anything runs
+    const lib = await run('reflect', '--root-dir', library)
+    expect(lib.code).toBe(2)
+    expect(lib.stdout).toBe('')
+    expect(lib.stderr).toMatch(new RegExp(`^skillbench reflect: ${library.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} looks like a skill library`))
     expect(hashTree(root)).toEqual(before)
   })
 

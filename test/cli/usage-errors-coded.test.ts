@@ -203,7 +203,9 @@ describe('a command’s own bad usage has its own code', () => {
     // reached elsewhere: a35e9cb's and 996d476's codes (usage-errors-json, library-address) and the catch-all
     const elsewhere = new Set(['cli.usage', 'cli.unknown_command', 'cli.unknown_command_meant', 'cli.unknown_option', 'cli.unknown_option_meant', 'cli.needs_value', 'cli.takes_no_value', 'cli.which_library', 'cli.root_dir_needs_user', 'cli.library_and_root_dir', 'cli.unexpected_argument',
       // the CLI's --lang and SKILLBENCH_LANG (test/cli/cli-lang)
-      'cli.unknown_lang', 'cli.unknown_lang_env'])
+      'cli.unknown_lang', 'cli.unknown_lang_env',
+      // the bundled sample data never written, a library given as reflect's root (test/cli/bundled-sample, test/cli/wrong-folder)
+      'cli.bundled_sample_read_only', 'cli.bundled_sample_not_counted', 'cli.root_is_library'])
     const codes = (Object.keys(MESSAGE_TEMPLATES) as MessageCode[]).filter((c) => c.startsWith('cli.'))
     expect(codes.filter((c) => !run.has(c) && !elsewhere.has(c)), 'cli codes no case runs').toEqual([])
     for (const code of codes) {

@@ -2,7 +2,9 @@ import path from 'node:path'
 import { codedFieldsOf } from '../../shared/api-error'
 import { coded, type CodedText } from '../../shared/error-codes'
 import { ScanError } from '../scan/discover'
+import { diagnoseRoot, discoverUsers } from '../scan/root-problem'
 import { isFolder } from '../store/is-folder'
+import { UsageError } from './common'
 
 /**
  * Why a scan or a reflection of an AGIAgent data root found no task, and what to type instead: a user that is not
@@ -27,4 +29,13 @@ export function withDefaultRootHint(err: unknown, rootGiven: boolean): unknown {
   const fields = codedFieldsOf(err)
   if (rootGiven || fields?.messageCode !== 'scan.root_not_found') return err
   return new ScanError(coded('scan.default_root_not_found', fields.params))
+}
+
+/**
+ * `skillbench reflect --root-dir` naming a skill library instead of the agents' data root (it found no task and said
+ * nothing wrong, exit 0): bad usage (exit 2) that says what the folder looks like, judged as the app's Workspaces
+ * screen judges a root it offers "Open as a skill library" for (scan/root-problem.ts). Any other root passes.
+ */
+export async function refuseLibraryRoot(root: string): Promise<void> {
+  if ((await diagnoseRoot(root, await discoverUsers(root))) === 'library') throw new UsageError(coded('cli.root_is_library', { root }))
 }

@@ -28,7 +28,11 @@ export const command: CliCommand = {
       top = Number(values.top)
       if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError(coded('cli.whole_number_range', { option: '--top', min: 1, max: 50 }))
     }
-    const touch = !values['no-touch']
+    // the sample data bundled with Skillbench is never written: its query answers, not counted as a use (said on stderr)
+    const bundled = values['no-touch'] ? undefined : await import('../bundled-sample')
+    const sample = bundled?.inBundledSample(resolveLibraryDir(values, io.cwd), io.env)
+    if (bundled && sample) io.stderr(`skillbench query: ${say(io, bundled.notCountedNotice(sample))}\n`)
+    const touch = !values['no-touch'] && !sample
     const json = Boolean(values.json)
 
     // A running search daemon of this library answers without loading anything (only this module and net).

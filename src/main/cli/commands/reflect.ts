@@ -7,7 +7,7 @@ import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
 import { TaskOrder, type TaskWait } from '../task-order'
 import { resolveRootDir } from '../../scan/discover'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
-import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
+import { noTasksHint, refuseLibraryRoot, withDefaultRootHint } from '../no-tasks-hint'
 import { coded, englishText, type CodedText, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
 import { codedFieldsOf } from '../../../shared/api-error'
@@ -103,7 +103,8 @@ export const command: CliCommand = {
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +
-    '       --evolve-memory WORKSPACE [--lang en|zh]: also propose lessons, preferences and tool notes from the same tasks for WORKSPACE/memory (seed 003)\n' +
+    '       --force: reflect again the tasks reflected before and those whose enhancement waits for review (skipped by default)\n' +
+    '       --evolve-memory WORKSPACE [--lang en|zh]: also propose lessons, preferences and tool notes from the same tasks for WORKSPACE/memory\n' +
     '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]\n' +
     '       skillbench reflect --hook claude|codex (--library DIR | --root-dir DIR) --decide [...]  (run by the agent: see `skillbench hooks`)',
   async run(argv, io) {
@@ -159,6 +160,7 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
     : traces
       ? path.resolve(io.cwd, values.library!)
       : resolveRootDir({ configPath: values.config, cwd: io.cwd })
+  if (!traces) await refuseLibraryRoot(rootDir)
 
   // the SDK takes 100–250 ms to load: only where a model is used
   const openai = mode === 'openai' ? await import('../../llm/openai-client') : undefined

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { parseCommandArgs, UsageError, type CliCommand } from '../common'
 import { coded } from '../../../shared/error-codes'
+import { CodedError } from '../../../shared/api-error'
 import { say } from '../lang'
 
 const OPTIONS = {
@@ -25,6 +27,13 @@ export function openInBrowser(url: string): void {
   }
 }
 
+/** A --root-dir that is not a folder, said as the app would say it (exit 1), before the server starts. */
+async function checkRootDir(root: string): Promise<void> {
+  const stat = await fs.promises.stat(root).catch(() => undefined)
+  if (!stat) throw new CodedError('not_found', coded('path.folder_not_found', { path: root }))
+  if (!stat.isDirectory()) throw new CodedError('bad_request', coded('path.not_folder', { path: root }))
+}
+
 export const command: CliCommand = {
   name: 'serve',
   usage: 'skillbench serve [--port P] [--root-dir DIR] [--no-open] [--no-build]',
@@ -34,6 +43,9 @@ export const command: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new UsageError(coded('cli.port_range', { value: values.port! }))
     }
+    // the root is checked before anything listens: a URL is printed (and a browser opened) only for a server that works
+    const rootDir = values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined
+    if (rootDir !== undefined) await checkRootDir(rootDir)
     const { startWebServer } = await import('../../web-server/http-server')
     const { defaultRendererDir } = await import('../../web-server/project-paths')
     const { buildRenderer, rendererBuilt } = await import('../../web-server/ensure-renderer')
@@ -51,7 +63,7 @@ export const command: CliCommand = {
     // The URL is printed (and the browser opened) as soon as the server listens: the page loads while the API does.
     const server = await startWebServer({
       port,
-      rootDir: values['root-dir'] ? path.resolve(io.cwd, values['root-dir']) : undefined,
+      rootDir,
       rendererDir,
       onListening: ({ openUrl }) => {
         // the URL line is read by scripts: on stdout, in English whatever --lang says

@@ -1,0 +1,104 @@
+/**
+ * The sample data bundled with Skillbench (the install's `resources/sample-data`, found as the prompts are: beside
+ * `resources/prompts`, or `SKILLBENCH_RESOURCES_DIR`) is never written by a command: `npm start` opens a writable
+ * copy of it in the settings folder (`<settings>/sample-data`, scripts/start.cjs), and a checkout stays clean after
+ * any command run on the bundled one. A query of it answers without counting the use (query.ts); every command that
+ * may write is refused before it runs when an argument that names where it reads or writes is in the sample, with
+ * the path of the writable copy. Commands that only read check only the options they write to (`--out`, `--bin`).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { resolveSettingsDir } from '../config/settings-dir'
+import { resourcesDir } from '../reflect/resources'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { UsageError } from './common'
+
+/** Commands that never write where they read: only their output options are checked. */
+const READS_ONLY: ReadonlySet<string> = new Set(['version', 'export', 'validate', 'audit', 'list', 'query', 'search-server', 'scan', 'usage', 'proposals', 'use', 'gen-commands'])
+/** The options of a command that only reads that name where it writes. */
+const OUTPUT_OPTIONS = ['out', 'bin'] as const
+/** The options that name a folder a command reads or writes (a library, a data root, a workspace, a target). */
+const PATH_OPTIONS = ['library', 'root-dir', 'workspace', 'evolve-memory', 'to', ...OUTPUT_OPTIONS] as const
+
+/** The bundled sample data folders (real paths) of this install, and of SKILLBENCH_RESOURCES_DIR when set. */
+export function bundledSampleRoots(env: NodeJS.ProcessEnv): string[] {
+  const roots = new Set<string>()
+  for (const resources of [resourcesDir(env), resourcesDir({})]) {
+    try {
+      roots.add(fs.realpathSync(path.join(resources, 'sample-data')))
+    } catch {
+      // no sample in this install
+    }
+  }
+  return [...roots]
+}
+
+/** The real path of `p`: of its nearest existing folder, with the rest of it after (a library not made yet). */
+function realish(p: string): string {
+  const rest: string[] = []
+  let dir = path.resolve(p)
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(dir), ...rest.reverse())
+    } catch {
+      const parent = path.dirname(dir)
+      if (parent === dir) return path.resolve(p)
+      rest.push(path.basename(dir))
+      dir = parent
+    }
+  }
+}
+
+export interface InSample {
+  /** The path as given, resolved. */
+  path: string
+  /** The bundled sample folder it is in. */
+  sample: string
+  /** The same place in the writable copy (`<settings>/sample-data/…`). */
+  copy: string
+}
+
+/** Where `p` is in the bundled sample data, or undefined when it is not in it. */
+export function inBundledSample(p: string, env: NodeJS.ProcessEnv): InSample | undefined {
+  const real = realish(p)
+  for (const sample of bundledSampleRoots(env)) {
+    if (real === sample || real.startsWith(sample + path.sep)) {
+      return { path: path.resolve(p), sample, copy: path.join(resolveSettingsDir(env), 'sample-data', path.relative(sample, real)) }
+    }
+  }
+  return undefined
+}
+
+/** The line a query of the bundled sample says on stderr: answered, not counted. */
+export function notCountedNotice(where: InSample): CodedText {
+  return coded('cli.bundled_sample_not_counted', { path: where.path, copy: where.copy })
+}
+
+/** The values of `--name VALUE` and `--name=VALUE` in argv (before a `--`). */
+function optionValues(argv: readonly string[], name: string): string[] {
+  const out: string[] = []
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length
+  for (let i = 0; i < end; i++) {
+    const word = argv[i]!
+    if (word === `--${name}` && i + 1 < end) out.push(argv[++i]!)
+    else if (word.startsWith(`--${name}=`)) out.push(word.slice(name.length + 3))
+  }
+  return out
+}
+
+/**
+ * Refuses (bad usage, exit 2) a command that may write when one of its path arguments is in the bundled sample
+ * data, naming the writable copy; a command that only reads, when its output goes there. `--to` takes a target
+ * (`claude`, `agents:PATH`, a folder): its path part is checked.
+ */
+export function refuseBundledSample(command: string, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
+  const options = READS_ONLY.has(command) ? OUTPUT_OPTIONS : PATH_OPTIONS
+  for (const name of options) {
+    for (const value of optionValues(argv, name)) {
+      const target = name === 'to' ? value.replace(/^[a-z-]+:/, '') : value
+      if (!target || (name === 'to' && !/[\\/.]/.test(target))) continue
+      const where = inBundledSample(path.resolve(cwd, target), env)
+      if (where) throw new UsageError(coded('cli.bundled_sample_read_only', { path: where.path, copy: where.copy, sample: where.sample }))
+    }
+  }
+}
