@@ -20,6 +20,7 @@ import { API_KEY_SECRET, type WorkbenchContext, type WorkbenchDeps } from './wor
 import { toApiErrorShape } from './workbench/errors'
 import { JobRegistry } from './workbench/jobs'
 import { LibraryRegistry } from './workbench/libraries'
+import { resourcesDir } from './reflect/resources'
 import { OwnWrites } from './workbench/own-writes'
 import { onOwnWrites } from './store/announce-writes'
 import { SettingsStore } from './workbench/settings-store'
@@ -66,7 +67,7 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
   const settingsStore = new SettingsStore(deps.settingsDir)
   await settingsStore.load()
   const core = deps.core ?? (await createCoreModules())
-  const registry = new LibraryRegistry(settingsStore)
+  const registry = new LibraryRegistry(settingsStore, { resourcesDir: resourcesDir(deps.env ?? process.env) })
   for (const root of deps.initialRoots ?? []) {
     await registry.addSessionRoot(root)
   }

@@ -19,7 +19,8 @@ export type Route =
   /** A skill file that does not load (broken front matter), opened as text to fix it. */
   | { screen: 'file'; library: string; path: string }
   | { screen: 'reflect' }
-  | { screen: 'curate' }
+  /** `tab`: open on the history (where every applied change, a deploy too, is undone later). */
+  | { screen: 'curate'; tab?: 'history' }
   | { screen: 'deploy' }
   | { screen: 'memory' }
   | { screen: 'settings' }

@@ -63,6 +63,11 @@ export interface LibraryInfo {
   /** 'opened' = a folder added by hand. */
   origin: 'root' | 'opened'
   exists: boolean
+  /**
+   * The bundled sample data (the copy of resources/sample-data that `npm start` makes in the settings folder, or
+   * that folder itself): demo skills, which the Deploy screen warns about before they go into an agent's folder.
+   */
+  sample?: true
 }
 
 /** A skill row in the list: everything but the body (10,000 rows must stay light). */

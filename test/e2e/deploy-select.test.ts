@@ -10,6 +10,20 @@ import type { Page } from 'playwright-core'
 import { CHROMIUM, expectAccessible, go, HAS_CHROMIUM, openWorkbench, PROJECT, shot } from './harness'
 import type { Browser, Served } from './harness'
 
+/** Deploy, through its confirmation (an ordinary library: no sample warning), confirmed. */
+async function deployConfirmed(p: Page): Promise<string> {
+  await p.getByTestId('deploy-run').click()
+  const dialog = p.getByTestId('deploy-confirm')
+  await dialog.waitFor()
+  // a dry run older than a few seconds is read again first: the counts are those of the write
+  await expect.poll(() => dialog.getByTestId('deploy-confirm-run').isEnabled()).toBe(true)
+  expect(await dialog.getByTestId('deploy-confirm-sample').count()).toBe(0)
+  const counts = (await dialog.getByTestId('deploy-confirm-counts').textContent()) ?? ''
+  await dialog.getByTestId('deploy-confirm-run').click()
+  await dialog.waitFor({ state: 'detached' })
+  return counts
+}
+
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
 
 const FIXTURE = path.join(PROJECT, 'test', 'fixtures', 'e2e-root')
@@ -46,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
     await page.getByTestId('deploy-table').waitFor()
     names = (await rows(page)).map((r) => r.split(':')[0]!)
     expect(names.length).toBeGreaterThanOrEqual(2)
-    await page.getByTestId('deploy-run').click()
+    expect(await deployConfirmed(page)).toBe(`${names.length} written new · 0 updated · 0 left alone`)
     await expect.poll(() => fs.existsSync(path.join(claudeSkills, names[0]!, 'SKILL.md'))).toBe(true)
     await page.getByTestId(`deploy-disable-${names[0]}`).click()
     await page.getByTestId('deploy-disabled').waitFor()
@@ -55,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
     expect(await page.getByTestId('deploy-row').filter({ hasText: names[0]! }).textContent()).toContain('Disabled here: will be removed')
     await shot(page, '70-deploy-disabled-en')
     await expectAccessible(page, 'Deploy with a disabled skill (en)')
-    await page.getByTestId('deploy-run').click()
+    expect(await deployConfirmed(page)).toBe(`0 written new · 0 updated · ${names.length - 1} left alone 1 removed (retired or left out here).`)
     await expect.poll(() => fs.existsSync(path.join(claudeSkills, names[0]!))).toBe(false)
     expect(fs.existsSync(path.join(claudeSkills, names[1]!, 'SKILL.md'))).toBe(true)
     // the library keeps it, with the choice recorded for the team
@@ -65,7 +79,7 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
     expect(config.disabled.claude).toEqual([names[0]])
     await page.getByTestId(`deploy-enable-${names[0]}`).click()
     await expect.poll(() => rows(page)).toContain(`${names[0]}:create`)
-    await page.getByTestId('deploy-run').click()
+    await deployConfirmed(page)
     await expect.poll(() => fs.existsSync(path.join(claudeSkills, names[0]!, 'SKILL.md'))).toBe(true)
   })
 
@@ -85,7 +99,7 @@ describe.skipIf(!HAS_CHROMIUM)('what each agent sees (web mode)', () => {
     expect(await page.getByTestId('deploy-row').filter({ hasText: names[0]! }).textContent()).toContain('Not in this profile: will be removed')
     await shot(page, '71-deploy-profile-en')
     await expectAccessible(page, 'Deploy through a profile (en)')
-    await page.getByTestId('deploy-run').click()
+    await deployConfirmed(page)
     await expect.poll(() => fs.readdirSync(claudeSkills).filter((n) => !n.startsWith('.'))).toEqual([names[1]])
   })
 

@@ -13,6 +13,20 @@ import { buildRenderer, CHROMIUM, expectAccessible, go, HAS_CHROMIUM, launch, PR
 import type { Browser, Served } from './harness'
 import { makeRepo, skillMd, type TestRepo } from '../sources/git-repo'
 
+/** Deploy, through its confirmation (an ordinary library: no sample warning), confirmed. */
+async function deployConfirmed(p: Page): Promise<string> {
+  await p.getByTestId('deploy-run').click()
+  const dialog = p.getByTestId('deploy-confirm')
+  await dialog.waitFor()
+  // a dry run older than a few seconds is read again first: the counts are those of the write
+  await expect.poll(() => dialog.getByTestId('deploy-confirm-run').isEnabled()).toBe(true)
+  expect(await dialog.getByTestId('deploy-confirm-sample').count()).toBe(0)
+  const counts = (await dialog.getByTestId('deploy-confirm-counts').textContent()) ?? ''
+  await dialog.getByTestId('deploy-confirm-run').click()
+  await dialog.waitFor({ state: 'detached' })
+  return counts
+}
+
 if (!HAS_CHROMIUM) console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium fonts-wqy-microhei)`)
 
 const FIXTURE = path.join(PROJECT, 'test', 'fixtures', 'e2e-root')
@@ -90,7 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)('skills in and out (web mode)', () => {
     for (const [full, shown] of cut) expect(full!.startsWith(shown!.slice(0, -1)) && shown!.endsWith('-…')).toBe(true)
     await shot(page, '63-deploy-preview-en')
     await expectAccessible(page, 'Deploy preview (en)')
-    await page.getByTestId('deploy-run').click()
+    expect(await deployConfirmed(page)).toBe('3 written new · 0 updated · 0 left alone')
     await page.getByTestId('deploy-done').waitFor()
     expect(fs.existsSync(path.join(claudeSkills, 'pdf-tables', 'SKILL.md'))).toBe(true)
     await expect.poll(() => page.getByTestId('deploy-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')))).toEqual(['unchanged', 'unchanged', 'unchanged'])
@@ -100,7 +114,7 @@ describe.skipIf(!HAS_CHROMIUM)('skills in and out (web mode)', () => {
     expect(fs.existsSync(path.join(claudeSkills, 'pdf-tables'))).toBe(false)
     await page.getByTestId('deploy-preview').click()
     await expect.poll(() => page.getByTestId('deploy-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')))).toEqual(['create', 'create', 'create'])
-    await page.getByTestId('deploy-run').click()
+    await deployConfirmed(page)
     await expect.poll(() => page.getByTestId('deploy-done').textContent()).toContain('Deployed')
     // an agent improves its copy
     const copy = path.join(claudeSkills, 'pdf-tables', 'SKILL.md')
@@ -114,7 +128,7 @@ describe.skipIf(!HAS_CHROMIUM)('skills in and out (web mode)', () => {
     await page.getByTestId('deploy-undo').click()
     await expect.poll(() => page.getByTestId('error-notice').textContent()).toContain('was changed there since')
     // the next deploy leaves the copy in place and offers its change back for review
-    await page.getByTestId('deploy-run').click()
+    await deployConfirmed(page)
     await expect.poll(() => page.getByTestId('deploy-done').textContent()).toContain('offered back to the library')
     expect(fs.readFileSync(copy, 'utf8')).toContain('skip scanned pages')
   })

@@ -42,18 +42,23 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv
   /** Adds agents' session folders to the test's home folder (given its path) before the start. */
   home?: (homeDir: string) => void
+  /**
+   * Puts the copy at `<settings folder>/sample-data`, where `npm start` copies resources/sample-data on a first run
+   * (scripts/start.cjs): the app then knows it as the bundled sample.
+   */
+  asSampleCopy?: boolean
 }
 
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
 export async function serve(fixtureRoot: string, rendererDir: string, opts: ServeOptions = {}): Promise<Served & { remembered?: string }> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-e2e-'))
   // named like the fixture, so labels read as a newcomer would see them ("alice · sample-data")
-  const root = path.join(tmp, path.basename(fixtureRoot))
   const configDir = path.join(tmp, 'config')
+  const root = opts.asSampleCopy ? path.join(configDir, 'sample-data') : path.join(tmp, path.basename(fixtureRoot))
   // agents' session folders are auto-detected under the home folder: an empty one keeps runs repeatable
   const home = path.join(tmp, 'home')
-  fs.cpSync(fixtureRoot, root, { recursive: true })
   fs.mkdirSync(configDir)
+  fs.cpSync(fixtureRoot, root, { recursive: true })
   let remembered: string | undefined
   if (opts.rememberedRoot) {
     remembered = path.join(tmp, 'earlier')

@@ -7,7 +7,7 @@ import type { Proposal } from '../../src/shared/types'
 import { formatMessage } from '../../src/renderer/i18n/i18n'
 import { MESSAGES } from '../../src/renderer/i18n/messages'
 import { proposalReason } from '../../src/renderer/features/curate/proposal-text'
-import { customSpec, DEPLOY_PAGE, hasWork, shownName, shownRows, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
+import { confirmCounts, customSpec, DEPLOY_PAGE, hasWork, shownName, shownRows, stateCounts } from '../../src/renderer/features/deploy/deploy-view'
 import { provenanceOf } from '../../src/renderer/features/sources/ProvenancePanel'
 import { createFakeApi, FakeLibrary, LIB, libraryHandlers, makeMeta } from './fake-api'
 import { renderApp } from './render-app'
@@ -66,11 +66,86 @@ describe('Deploy view', () => {
     expect(screen.getByTestId('deploy-offered').textContent).toBe(t('deploy.willOffer', { n: 1 }))
     expect(api.callsOf('deploy.preview')).toEqual([{ library: LIB, to: 'claude' }])
     fireEvent.click(screen.getByTestId('deploy-run'))
+    fireEvent.click(await screen.findByTestId('deploy-confirm-run'))
     expect((await screen.findByTestId('deploy-done')).textContent).toContain(`${t('deploy.done', { written: 1, updated: 1, removed: 0 })} ${t('deploy.offered', { n: 1 })}`)
     expect(api.callsOf('deploy.run')).toEqual([{ library: LIB, to: 'claude' }])
     fireEvent.click(screen.getByTestId('deploy-undo'))
     await screen.findByText(t('deploy.undone'))
     expect(api.callsOf('curate.undo')).toEqual([{ library: LIB, entryId: 'j-1' }])
+  })
+
+  it('Deploy asks first: per folder what is written new, updated and left alone, where, and where Undo lives; Esc writes nothing and gives the focus back', async () => {
+    const { api } = setup()
+    renderApp(api, { screen: 'deploy' })
+    await screen.findByTestId('deploy-table')
+    const deployButton = screen.getByTestId('deploy-run')
+    expect(deployButton.getAttribute('aria-haspopup')).toBe('dialog')
+    deployButton.focus()
+    fireEvent.click(deployButton)
+    const dialog = await screen.findByRole('dialog', { name: t('deployConfirm.title', { target: t('deploy.label.claude') }) })
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    // what screen readers read after the title: the counts, the folder, the undo
+    const about = document.getElementById(dialog.getAttribute('aria-describedby')!)!
+    expect(about.textContent).toContain('/home/u/.claude/skills')
+    const folders = within(dialog).getAllByTestId('deploy-confirm-folder')
+    expect(folders).toHaveLength(1)
+    expect(within(folders[0]!).getByTestId('deploy-confirm-dir').textContent).toBe('/home/u/.claude/skills')
+    // 1 create, 1 update; unchanged + drifted + not ours = 3 left alone; the drifted copy's change offered back
+    expect(within(folders[0]!).getByTestId('deploy-confirm-counts').textContent).toBe(`${t('deployConfirm.counts', { written: 1, updated: 1, left: 3 })} ${t('deployConfirm.offered', { n: 1 })}`)
+    expect(within(dialog).getByTestId('deploy-confirm-undo').textContent).toBe(t('deployConfirm.undoWhere'))
+    expect(within(dialog).queryByTestId('deploy-confirm-sample')).toBeNull()
+    expect(within(dialog).getByTestId('deploy-confirm-run').textContent).toBe(t('deployConfirm.run'))
+    // focus moved in, on Cancel (as the app's other confirmations)
+    expect(document.activeElement).toBe(within(dialog).getByTestId('deploy-confirm-cancel'))
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByTestId('deploy-confirm')).toBeNull())
+    expect(document.activeElement).toBe(deployButton)
+    expect(api.callsOf('deploy.run')).toEqual([])
+    // Cancel does the same
+    fireEvent.click(deployButton)
+    fireEvent.click(await screen.findByTestId('deploy-confirm-cancel'))
+    await waitFor(() => expect(screen.queryByTestId('deploy-confirm')).toBeNull())
+    expect(api.callsOf('deploy.run')).toEqual([])
+    expect(screen.queryByTestId('deploy-done')).toBeNull()
+    // confirmed: written, the result says where Undo lives, the keyboard on its Undo, History one click away
+    fireEvent.click(deployButton)
+    fireEvent.click(await screen.findByTestId('deploy-confirm-run'))
+    const done = await screen.findByTestId('deploy-done')
+    expect(api.callsOf('deploy.run')).toEqual([{ library: LIB, to: 'claude' }])
+    expect(within(done).getByTestId('deploy-undo-where').textContent).toBe(` ${t('deploy.undoWhere')}`)
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('deploy-undo')))
+    api.handlers['curate.journal'] = async () => [{ id: 'j-1', proposal_id: 'deploy-claude', kind: 'deploy', at: '2026-01-01T00:00:00Z', by: 'user', changes: [] }]
+    fireEvent.click(within(done).getByTestId('deploy-history'))
+    const historyTab = await screen.findByTestId('curate-tab-history')
+    expect(historyTab.getAttribute('aria-selected')).toBe('true')
+    await screen.findByTestId('journal-entry')
+  })
+
+  it('warns in the confirmation when the library is the bundled sample, and only then', async () => {
+    const { api } = setup()
+    api.handlers['libraries.list'] = async () => [{ path: LIB, label: 'alice · sample-data', root: '/cfg/sample-data', user: 'alice', origin: 'root', exists: true, sample: true }]
+    const view = renderApp(api, { screen: 'deploy' })
+    await screen.findByTestId('deploy-table')
+    fireEvent.click(screen.getByTestId('deploy-run'))
+    const dialog = await screen.findByTestId('deploy-confirm')
+    const warning = await within(dialog).findByTestId('deploy-confirm-sample')
+    expect(warning.textContent).toBe(`${t('deployConfirm.sampleTitle')} ${t('deployConfirm.sampleBody')}`)
+    // read with the dialog (its description), not only seen
+    expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.contains(warning)).toBe(true)
+    expect(within(dialog).getByTestId('deploy-confirm-run').textContent).toBe(t('deployConfirm.runSample'))
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByTestId('deploy-confirm')).toBeNull())
+    expect(api.callsOf('deploy.run')).toEqual([])
+    view.unmount()
+    // another library: no warning
+    const other = setup()
+    other.api.handlers['libraries.list'] = async () => [{ path: LIB, label: 'alice · work', root: '/work', user: 'alice', origin: 'root', exists: true }]
+    renderApp(other.api, { screen: 'deploy' })
+    await screen.findByTestId('deploy-table')
+    fireEvent.click(screen.getByTestId('deploy-run'))
+    const plain = await screen.findByTestId('deploy-confirm')
+    expect(within(plain).queryByTestId('deploy-confirm-sample')).toBeNull()
+    expect(within(plain).getByTestId('deploy-confirm-run').textContent).toBe(t('deployConfirm.run'))
   })
 
   it('takes another agent or a folder typed as an absolute path, previewing only then', async () => {
@@ -132,6 +207,8 @@ describe('Deploy view', () => {
     expect(stateCounts(preview())).toEqual({ inSync: 1, drifted: 1, notDeployed: 1, outdated: 1, retired: 0, left: 1 })
     expect(hasWork(preview({ proposals: [], skills: [{ name: 'a', action: 'unchanged', files: [] }] }))).toBe(false)
     expect(hasWork(preview())).toBe(true)
+    expect(confirmCounts(preview())).toEqual({ written: 1, updated: 1, removed: 0, leftAlone: 3, offered: 1 })
+    expect(confirmCounts(preview({ proposals: [{ id: 'x', name: 'notes', queued: true }], counts: { written: 0, updated: 0, removed: 2, unchanged: 4, drifted: 0, left: 1 } }))).toEqual({ written: 0, updated: 0, removed: 2, leftAlone: 5, offered: 0 })
   })
 })
 

@@ -4,6 +4,7 @@ import type { DataRootInfo, LibraryInfo } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
 import { diagnoseRoot, discoverUsers, isDir } from '../scan/root-problem'
 import { badRequest } from './errors'
+import { isInsideAny, sampleRoots } from './sample-library'
 import type { SettingsStore } from './settings-store'
 
 /** `<root>/<user>/general/experience`: the AGIAgent library of one user. */
@@ -51,7 +52,11 @@ export function distinctLabels(paths: readonly string[], taken: readonly string[
 export class LibraryRegistry {
   private readonly session: string[] = []
 
-  constructor(private readonly settings: SettingsStore) {}
+  /** `resourcesDir`: the project's resources folder, whose `sample-data` is the bundled sample (sample-library.ts). */
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly opts: { resourcesDir?: string } = {}
+  ) {}
 
   /** Every root: this run's first, then the remembered ones. */
   roots(): string[] {
@@ -136,6 +141,8 @@ export class LibraryRegistry {
   async listLibraries(): Promise<LibraryInfo[]> {
     const out: LibraryInfo[] = []
     const seen = new Set<string>()
+    const samples = sampleRoots(this.settings.dir, this.opts.resourcesDir ?? path.resolve('resources'))
+    const sample = (p: string): { sample?: true } => (isInsideAny(p, samples) ? { sample: true } : {})
     for (const root of this.roots()) {
       const { users } = (await isDir(root)) ? await discoverUsers(root) : { users: [] }
       for (const user of users) {
@@ -144,13 +151,13 @@ export class LibraryRegistry {
           continue
         }
         seen.add(libPath)
-        out.push({ path: libPath, label: `${user} · ${path.basename(root)}`, root, user, origin: 'root', exists: await isDir(libPath) })
+        out.push({ path: libPath, label: `${user} · ${path.basename(root)}`, root, user, origin: 'root', exists: await isDir(libPath), ...sample(libPath) })
       }
     }
     const opened = this.settings.openedLibraries.filter((p) => !seen.has(p))
     const labels = distinctLabels(opened, out.map((l) => l.label))
     for (const [i, p] of opened.entries()) {
-      out.push({ path: p, label: labels[i]!, origin: 'opened', exists: await isDir(p) })
+      out.push({ path: p, label: labels[i]!, origin: 'opened', exists: await isDir(p), ...sample(p) })
     }
     return out
   }

@@ -1,8 +1,11 @@
 import { useEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
 
-/** A modal dialog: focus moves in, Tab stays inside, Esc closes, focus returns on close. */
-export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; testId?: string }): React.JSX.Element {
+/**
+ * A modal dialog: focus moves in, Tab stays inside, Esc closes, focus returns on close. `describedBy`: the id of
+ * what screen readers read after the title when focus moves in (what a confirmation is about to do).
+ */
+export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; testId?: string; describedBy?: string; className?: string }): React.JSX.Element {
   const ref = useRef<HTMLDivElement>(null)
   const { onClose } = props
   useEffect(() => {
@@ -31,7 +34,7 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
   }
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} role="dialog" aria-modal="true" aria-label={props.title} className={props.wide ? 'dialog dialog-wide' : 'dialog'} onKeyDown={onKeyDown} data-testid={props.testId}>
+      <div ref={ref} role="dialog" aria-modal="true" aria-label={props.title} aria-describedby={props.describedBy} className={`${props.wide ? 'dialog dialog-wide' : 'dialog'}${props.className ? ` ${props.className}` : ''}`} onKeyDown={onKeyDown} data-testid={props.testId}>
         <h2 className="dialog-title">{props.title}</h2>
         {props.children}
       </div>

@@ -33,9 +33,9 @@ export function CurateScreen(): React.JSX.Element {
   const client = useQueryClient()
   const store = useJobStore()
   const jobs = useJobs()
-  const { library, navigate } = useAppState()
+  const { library, navigate, route } = useAppState()
   const [reviewing, setReviewing] = useState<Proposal | null>(null)
-  const [tab, setTab] = useState<'plan' | 'history'>('plan')
+  const [tab, setTab] = useState<'plan' | 'history'>(route.screen === 'curate' && route.tab === 'history' ? 'history' : 'plan')
   const [applied, setApplied] = useState<{ entry: JournalEntry; proposal: Proposal } | null>(null)
   const lib = library ?? ''
   const plan = useQuery({ queryKey: queryKeys.curatePlan(lib), queryFn: () => api.call('curate.plan', { library: lib }), enabled: !!library })

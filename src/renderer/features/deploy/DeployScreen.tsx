@@ -13,6 +13,8 @@ import { DisabledAndBudget, ProfilePicker, ProfilesEditor } from './SelectionPan
 import { DeployName } from './DeployName'
 import { CUSTOM_KINDS, customSpec, DEPLOY_PAGE, filesSummary, hasWork, shownRows, STATE_TONE, stateCounts, stateOf, targetLabel, type CustomKind } from './deploy-view'
 import { MoreRows } from './MoreRows'
+import { DeployConfirm } from './DeployConfirm'
+import { useFocusSoon } from '../../components/focus-soon'
 import '../../styles/deploy.css'
 import { useRememberedState } from '../../remembered-state'
 
@@ -32,6 +34,10 @@ export function DeployScreen(): React.JSX.Element {
   const [done, setDone] = useState<DeployResult | null>(null)
   const [undone, setUndone] = useState(false)
   const [profile, setProfile] = useState('')
+  const [confirming, setConfirming] = useState(false)
+  const focusSoon = useFocusSoon()
+  const libraries = useQuery({ queryKey: queryKeys.libraries(), queryFn: () => api.call('libraries.list', {}) })
+  const sample = !!libraries.data?.find((l) => l.path === library)?.sample
   const targets = useQuery({ queryKey: [...queryKeys.library(lib), 'deploy-targets'], queryFn: () => api.call('deploy.targets', { library: lib }), enabled: !!library })
   const custom = (CUSTOM_KINDS as readonly string[]).includes(choice) ? (choice as CustomKind) : null
   const spec = custom ? customSpec(custom, folder) : choice
@@ -61,9 +67,20 @@ export function DeployScreen(): React.JSX.Element {
       setDone(result)
       setUndone(false)
       undo.reset()
+      // the keyboard lands on the result and its Undo, not on the page body (Deploy disables itself while busy)
+      focusSoon(result.journal_id ? 'deploy-undo' : 'deploy-done')
       void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
     }
   })
+  // Deploy asks first: the dry run's counts per folder, read again when not fresh, then the write on confirmation
+  const askToDeploy = (): void => {
+    setConfirming(true)
+    if (Date.now() - preview.dataUpdatedAt > PREVIEW_FRESH_MS) void preview.refetch()
+  }
+  const confirmDeploy = (): void => {
+    setConfirming(false)
+    run.mutate()
+  }
 
   const setEnabled = useMutation({
     mutationFn: (v: { skills: string[]; enabled: boolean }) => api.call('deploy.setEnabled', { library: lib, to: spec!, skills: v.skills, enabled: v.enabled }),
@@ -113,7 +130,7 @@ export function DeployScreen(): React.JSX.Element {
         <button type="button" className="btn" onClick={() => void preview.refetch()} disabled={!spec || preview.isFetching} data-testid="deploy-preview">
           {preview.isFetching ? t('deploy.previewing') : t('deploy.previewAction')}
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => run.mutate()} disabled={!result || run.isPending || !hasWork(result)} data-testid="deploy-run">
+        <button type="button" className="btn btn-primary" onClick={askToDeploy} disabled={!result || run.isPending || !hasWork(result)} aria-haspopup="dialog" data-testid="deploy-run">
           {run.isPending ? t('deploy.running') : t('deploy.run')}
         </button>
         {result && <span className="muted small">{t('deploy.into', { dir: result.target.dir })}</span>}
@@ -123,7 +140,7 @@ export function DeployScreen(): React.JSX.Element {
       {undo.error && <ErrorNotice error={undo.error} action="failed.undoDeploy" />}
       {setEnabled.error && <ErrorNotice error={setEnabled.error} action="failed.setEnabled" />}
       {done && (
-        <div className="banner banner-ok" role="status" data-testid="deploy-done">
+        <div className="banner banner-ok deploy-done" role="status" tabIndex={-1} data-testid="deploy-done">
           <span>
             {undone
               ? t('deploy.undone')
@@ -131,11 +148,17 @@ export function DeployScreen(): React.JSX.Element {
                 ? t('deploy.done', { written: done.counts.written, updated: done.counts.updated, removed: done.counts.removed })
                 : t('deploy.doneNothing')}
             {done.proposals.some((p) => !p.queued) && !undone && ` ${t('deploy.offered', { n: done.proposals.filter((p) => !p.queued).length })}`}
+            {done.journal_id && !undone && <span data-testid="deploy-undo-where">{` ${t('deploy.undoWhere')}`}</span>}
           </span>
           {done.journal_id && !undone && (
-            <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
-              {t('deploy.undo')}
-            </button>
+            <>
+              <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
+                {t('deploy.undo')}
+              </button>
+              <button type="button" className="link small" onClick={() => navigate({ screen: 'curate', tab: 'history' })} data-testid="deploy-history">
+                {t('deploy.openHistory')}
+              </button>
+            </>
           )}
           {done.proposals.some((p) => !p.queued) && (
             <button type="button" className="btn btn-small" onClick={() => navigate({ screen: 'curate' })}>
@@ -227,6 +250,7 @@ export function DeployScreen(): React.JSX.Element {
           )}
         </>
       )}
+      {confirming && result && <DeployConfirm plans={[result]} sample={sample} checking={preview.isFetching} nothing={!hasWork(result)} onConfirm={confirmDeploy} onCancel={() => setConfirming(false)} />}
       <ProfilesEditor config={config.data} busy={saveProfile.isPending} error={saveProfile.error} onSave={(name, p) => saveProfile.mutate({ name, profile: p })} />
     </section>
   )

@@ -96,3 +96,19 @@ export const DEPLOY_PAGE = 50
 export function shownRows(total: number, asked: number): number {
   return Math.min(total, Math.max(DEPLOY_PAGE, asked))
 }
+
+/** What a deploy asked to be confirmed will do to one folder, from its dry run: written new, updated, removed, left alone. */
+export interface ConfirmCounts {
+  written: number
+  updated: number
+  removed: number
+  /** In sync, drifted (changed there, kept), or not Skillbench's (never touched). */
+  leftAlone: number
+  /** Changes made there that the run queues for review. */
+  offered: number
+}
+
+export function confirmCounts(result: DeployResult): ConfirmCounts {
+  const c = result.counts
+  return { written: c.written, updated: c.updated, removed: c.removed, leftAlone: c.unchanged + c.drifted + c.left, offered: result.proposals.filter((p) => !p.queued).length }
+}
