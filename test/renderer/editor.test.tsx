@@ -56,10 +56,56 @@ describe('Skill editor', () => {
     const box = await editor()
     fireEvent.change(box, { target: { value: box.value.replace('quality_index: 0.5', 'quality_index: 7').replace('title: ', 'title: [') } })
     const issues = await screen.findByTestId('fm-issues')
-    expect(issues.textContent).toMatch(/not valid YAML/)
+    expect(issues.textContent).toMatch(/^The front matter cannot be read: invalid YAML: /)
     expect((screen.getByTestId('editor-save') as HTMLButtonElement).disabled).toBe(true)
     fireEvent.change(box, { target: { value: box.value.replace('title: [', 'title: ') } })
     expect((await screen.findByTestId('fm-issues')).textContent).toContain('"quality_index" must be a number from 0 to 1')
+  })
+
+  it('a front matter that does not parse: the store\'s coded YAML problem on the line typed, marked there, in English; the rating says it cannot read its fields', async () => {
+    setup()
+    const box = await editor()
+    const line = box.value.split('\n').findIndex((l) => l.startsWith('skill_id:')) + 1
+    expect(line).toBe(2)
+    // what a newcomer typed after the skill id
+    fireEvent.change(box, { target: { value: box.value.replace(/^(skill_id: .*)$/m, '$1: : bad') } })
+    const issues = await screen.findByTestId('fm-issues')
+    expect(issues.textContent).toBe(`The front matter cannot be read: invalid YAML: a mapping or list is nested on the line of its key (start it on the next line) (at line ${line}, column 11)`)
+    expect(issues.textContent).not.toMatch(/Nested mappings|compact/)
+    expect(box.getAttribute('data-problems')).toBe(`${line}:11 ${issues.textContent}`)
+    // the rating fields were not touched: the panel must not say they were, only that it cannot read them
+    const blocked = await screen.findByTestId('rating-blocked')
+    expect(blocked.textContent).toBe('The rating fields cannot be read until the front matter in the editor is fixed: fix it (or revert), then rate.')
+    expect(blocked.textContent).not.toMatch(/You changed/)
+    expect((screen.getByTestId('rating-submit') as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('an unclosed quote is said and marked where it opened, as the store says it', async () => {
+    setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace(/^title: .*$/m, 'title: "unclosed') } })
+    const issues = await screen.findByTestId('fm-issues')
+    expect(issues.textContent).toBe('The front matter cannot be read: invalid YAML: a quote opened at line 3, column 8 is not closed before line 4, which is not indented to continue it')
+    expect(box.getAttribute('data-problems')).toBe(`3:8 ${issues.textContent}`)
+  })
+
+  it('says the YAML problem and the rating\'s reason in Chinese', async () => {
+    setup((api) => {
+      const base = api.handlers['settings.get']!
+      api.handlers['settings.get'] = async (i) => ({ ...(await base(i)), language: 'zh' })
+    })
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace(/^(skill_id: .*)$/m, '$1: : bad') } })
+    await waitFor(() => expect(screen.getByTestId('fm-issues').textContent).toBe('头信息无法读取：YAML 无效：映射或列表嵌套在它的键所在的行上（请从下一行开始写）（第 2 行第 11 列）'))
+    expect(box.getAttribute('data-problems')).toBe(`2:11 ${screen.getByTestId('fm-issues').textContent}`)
+    expect(screen.getByTestId('rating-blocked').textContent).toBe('编辑器中的头信息修好之前无法读取评分相关字段：请先修好（或还原），再评分。')
+  })
+
+  it('still says "save first" when the rating fields themselves were edited', async () => {
+    setup()
+    const box = await editor()
+    fireEvent.change(box, { target: { value: box.value.replace('quality_index: 0.5', 'quality_index: 0.9') } })
+    expect((await screen.findByTestId('rating-blocked')).textContent).toBe('You changed the rating fields in the editor: save (or revert) first, then rate.')
   })
 
   it('on a conflict shows both versions; "overwrite" saves mine over the disk version', async () => {

@@ -16,8 +16,8 @@ import type { Document, Node, Scalar, YAMLMap } from 'yaml'
 import { coded, refOf, type CodedText, type MessageParam } from '../../shared/error-codes'
 import { CodedError, reasonOf } from '../../shared/api-error'
 import { codedReason, reasonParam, type CodedReason } from '../../shared/coded-reason'
-import { MAX_FRONT_MATTER_BYTES, parseYamlDocument, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
-import { positionOf } from '../../shared/text-position'
+import { MAX_FRONT_MATTER_BYTES, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
+import { readFrontMatterYaml } from '../../shared/front-matter-yaml'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -188,15 +188,10 @@ export function parseWithYamlLibrary(yaml: string, firstLine = 1): { ok: true; d
   try {
     const lib = yamlLib()
     const { isMap } = lib
-    const { doc, problem } = parseYamlDocument(lib, yaml, 'skill front matter', firstLine)
-    if (problem?.kind === 'policy') return failed(problem.coded)
-    if (problem || !doc) {
-      const reason = refOf(problem?.coded ?? coded('yaml.other', { text: 'unreadable' }))
-      // Where the parser stopped, when it says: a person looks for the line in the file. An unclosed quote or
-      // bracket names the line it opened on itself (counted from `firstLine` too).
-      if (problem?.offset != null && !problem.placed) return failed(coded('parse.yaml_at', { problem: reason, ...positionOf(yaml, problem.offset, firstLine) }))
-      return failed(coded('parse.yaml', { problem: reason }))
-    }
+    // the policy's refusal or the syntax error with its line in the file, worded as the app's editor words it
+    const { doc, problem } = readFrontMatterYaml(lib, yaml, firstLine)
+    if (problem) return failed(problem.coded)
+    if (!doc) return failed(coded('parse.yaml', { problem: refOf(coded('yaml.other', { text: 'unreadable' })) }))
     if (doc.contents == null) return { ok: true, data: {} }
     if (!isMap(doc.contents)) return failed(coded('parse.not_mapping'))
     const out: Record<string, unknown> = {}

@@ -192,8 +192,12 @@ export function MonacoDiffView(props: DiffViewProps): React.JSX.Element {
           ...OPTIONS,
           readOnly: !props.onModifiedChange,
           originalEditable: false,
+          // Always two sides, both wrapped (a reviewer compares the BEFORE text with the AFTER text). Monaco 0.57
+          // shows one inline side while the editor is under 900 px wide, turning the hidden BEFORE side's wrapping
+          // off (`wordWrapOverride2: 'off'`) and never back on when the two sides return (monaco-editor#5353): the
+          // BEFORE side then cut long lines at its edge, in a 900 px window and, once the dialog had opened, a wide one.
           renderSideBySide: true,
-          // both sides wrap (left alone, the read-only BEFORE side kept long lines on one line)
+          useInlineViewWhenSpaceIsLimited: false,
           diffWordWrap: 'on',
           ariaLabel: props.ariaLabel,
           // each side's input needs its own name (axe: aria-input-field-name)

@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { Badge } from '../../components/Badge'
 import { CodeEditor, DiffView } from '../../components/code-editor/CodeEditor'
+import type { EditorProblem } from '../../components/code-editor/CodeEditor'
 import { Dialog } from '../../components/Dialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate, formatQuality } from '../../components/format'
@@ -17,7 +18,7 @@ import { CodeFileDialog } from './CodeFileDialog'
 import { ProvenancePanel } from '../sources/ProvenancePanel'
 import { SkillAuditPanel } from '../audit/AuditFindings'
 import { SkillUsagePanel } from '../usage/SkillUsagePanel'
-import { checkFrontMatter, rebaseFrontMatter } from './front-matter'
+import { checkFrontMatter, issueText, rebaseFrontMatter } from './front-matter'
 
 interface Base {
   text: string
@@ -106,8 +107,18 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
   })
 
   const check = useMemo(() => checkFrontMatter(draft, loaded?.skill.format ?? 'agiagent'), [draft, loaded?.skill.format])
-  // Rating merges into unsaved edits, unless those edits touch the rating's own fields (then: save first).
-  const ratingBlocked = dirty && base !== null && rebaseFrontMatter(base.text, base.text.replace(/^(\s*quality_index:\s*).*$/m, '$1-1'), draft) === null
+  // the problems that have a place, marked on their line in the editor (squiggle and hover, in the UI language)
+  const problems: EditorProblem[] = useMemo(() => check.issues.flatMap((issue) => (issue.at ? [{ ...issue.at, message: issueText(issue, t, lang) }] : [])), [check, t, lang])
+  // Rating merges into unsaved edits, unless those edits touch the rating's own fields (then: save first), or the
+  // edited front matter does not parse (then nobody can tell whether they do: fix it first).
+  const ratingBlocked =
+    !dirty || base === null
+      ? null
+      : check.data === null
+        ? t('rating.fixFrontMatterFirst')
+        : rebaseFrontMatter(base.text, base.text.replace(/^(\s*quality_index:\s*).*$/m, '$1-1'), draft) === null
+          ? t('rating.saveFirst')
+          : null
   const canSave = dirty && !save.isPending && check.data !== null
 
   // `text` comes from the editor itself on Ctrl+S: React state may lag a few keystrokes behind.
@@ -215,7 +226,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
       {saveError !== null && <ErrorNotice error={saveError} action="failed.saveSkill" />}
       <div className="editor-layout">
         <div className="editor-main">
-          <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('editor.ariaLabel')} onSave={doSave} autoFocus={props.focus} />
+          <CodeEditor value={draft} onChange={setDraft} language="markdown" ariaLabel={t('editor.ariaLabel')} onSave={doSave} autoFocus={props.focus} problems={problems} />
         </div>
         <aside className="editor-side" aria-label={t('editor.details')}>
           <section className="panel">
@@ -227,7 +238,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
             ) : (
               <ul className="issues" data-testid="fm-issues">
                 {check.issues.map((issue, i) => (
-                  <li key={i}>{t(issue.key, issue.vars)}</li>
+                  <li key={i}>{issueText(issue, t, lang)}</li>
                 ))}
               </ul>
             )}
@@ -255,7 +266,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
               <h2>{t('rating.title')}</h2>
               <RatingControl
                 quality={skill.quality_index}
-                blocked={ratingBlocked ? t('rating.saveFirst') : undefined}
+                blocked={ratingBlocked ?? undefined}
                 onRate={async (rating) => {
                   const result = await api.call('skills.rate', { library, skillId, rating })
                   // the rating rewrote the file: take its new front matter into unsaved edits instead of a conflict

@@ -16,7 +16,7 @@ import type { EditorProblem } from '../../components/code-editor/CodeEditor'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import { translateLine } from '../../i18n/messages-errors'
-import { checkFrontMatter } from './front-matter'
+import { checkFrontMatter, issueText } from './front-matter'
 
 export function SkillFileEditor(props: { library: string; path: string }): React.JSX.Element {
   const { t, lang } = useI18n()
@@ -46,10 +46,10 @@ export function SkillFileEditor(props: { library: string; path: string }): React
     if (!dirty && base.problem) {
       return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateLine(base.problem, base.problem.reason, lang) }]
     }
-    const at = locateSkillProblem(draft)
     const issue = check.issues[0]
     if (!issue) return []
-    return [{ line: at?.line ?? 1, column: at?.column ?? 1, message: t(issue.key, issue.vars) }]
+    const at = issue.at ?? locateSkillProblem(draft)
+    return [{ line: at?.line ?? 1, column: at?.column ?? 1, message: issueText(issue, t, lang) }]
   }, [base, dirty, draft, check, lang, t])
 
   const save = useMutation({

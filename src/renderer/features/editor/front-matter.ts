@@ -1,13 +1,24 @@
 /** Pure checks of a skill file's front matter, shown beside the editor before saving. */
-import { isNode, parse, parseDocument } from 'yaml'
+import { isAlias, isCollection, isNode, isScalar, parseDocument, visit } from 'yaml'
 import type { Document } from 'yaml'
+import { coded, refOf, type MessageRef } from '../../../shared/error-codes'
+import { readFrontMatterYaml } from '../../../shared/front-matter-yaml'
+import type { TextPosition } from '../../../shared/text-position'
 import type { SkillFormat } from '../../../shared/types'
+import type { Lang, Translate } from '../../i18n/i18n'
 import type { MessageKey } from '../../i18n/messages'
+import { translateMessage } from '../../i18n/messages-errors'
 
 export interface FrontMatterIssue {
   key: MessageKey
   vars?: Record<string, string | number>
+  /** The problem by code, as the store says it (`fm.yaml`'s `{message}`, in the reader's language). */
+  coded?: MessageRef
+  /** Where it is in the file (1-based), for the editor to mark. */
+  at?: TextPosition
 }
+
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
 
 export interface FrontMatterCheck {
   data: Record<string, unknown> | null
@@ -22,15 +33,23 @@ export function splitFrontMatter(text: string): { yaml: string; body: string } |
   return { yaml: match[1] ?? '', body: normalized.slice(match[0].length) }
 }
 
+/** An issue in the reader's language: its key's words, a coded problem put into them in that language too. */
+export function issueText(issue: FrontMatterIssue, t: Translate, lang: Lang): string {
+  return issue.coded ? t(issue.key, { message: translateMessage(issue.coded, '', lang) }) : t(issue.key, issue.vars)
+}
+
 /** Parses and validates the front matter for the skill's format. */
 export function checkFrontMatter(text: string, format: SkillFormat): FrontMatterCheck {
   const split = splitFrontMatter(text)
   if (!split) return { data: null, issues: [{ key: 'fm.missing' }] }
+  // the store's reading and words (shared/front-matter-yaml.ts): its YAML starts on the file's second line
+  const { doc, problem } = readFrontMatterYaml(YAML_LIB, split.yaml, 2)
+  if (problem) return { data: null, issues: [{ key: 'fm.yaml', coded: refOf(problem.coded), ...(problem.at ? { at: problem.at } : {}) }] }
   let data: unknown
   try {
-    data = parse(split.yaml)
+    data = doc?.toJS() ?? null
   } catch (err) {
-    return { data: null, issues: [{ key: 'fm.yaml', vars: { message: (err as Error).message.split('\n')[0] ?? '' } }] }
+    return { data: null, issues: [{ key: 'fm.yaml', coded: refOf(coded('parse.yaml', { problem: refOf(coded('yaml.other', { text: String((err as Error)?.message ?? err).split('\n')[0] ?? '' })) })) }] }
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { data: null, issues: [{ key: 'fm.notMapping' }] }
   const record = data as Record<string, unknown>
