@@ -19,8 +19,11 @@ export type Route =
   /** A skill file that does not load (broken front matter), opened as text to fix it. */
   | { screen: 'file'; library: string; path: string }
   | { screen: 'reflect' }
-  /** `tab`: open on the history (where every applied change, a deploy too, is undone later). */
-  | { screen: 'curate'; tab?: 'history' }
+  /**
+   * `tab`: open on the history (where every applied change, a deploy too, is undone later). `proposal`: show that one
+   * proposal only (opened from elsewhere, e.g. a preference on the Memory screen).
+   */
+  | { screen: 'curate'; tab?: 'history'; proposal?: string }
   | { screen: 'deploy' }
   | { screen: 'memory' }
   | { screen: 'settings' }

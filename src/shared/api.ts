@@ -266,11 +266,25 @@ export interface PendingPreferenceInfo {
   found_at: string
 }
 
+/** A preference "Learn from tasks" (or reflection) proposed: a memory proposal waiting in the library's review plan. */
+export interface ProposedPreferenceInfo {
+  /** The proposal's id (the Curate screen opens on it). */
+  proposalId: string
+  text: string
+  /** How many tasks stated it. */
+  tasks: number
+}
+
 export interface MemoryStatusResult extends MemoryWorkspaceInfo {
   /** The `enable_long_term_memory` setting (agents' skill tools answer only when on). */
   enabled: boolean
   files: MemoryFileInfo[]
+  /** Preferences found in task logs with "Find preferences", queued in the memory folder: accepted or rejected here. */
   pendingPreferences: PendingPreferenceInfo[]
+  /** Preferences proposed for review in the library's plan, for this memory folder: reviewed on the Curate screen. */
+  proposedPreferences: ProposedPreferenceInfo[]
+  /** The preferences in long-term memory (long-term.md's preferences block), accepted from either. */
+  longTermPreferences: string[]
   logDays: string[]
   consolidatedDays: string[]
 }

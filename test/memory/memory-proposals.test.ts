@@ -7,7 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
-import { proposeMemory } from '../../src/main/review/memory-proposals'
+import { proposedPreferences, proposeMemory, type ProposedPreference } from '../../src/main/review/memory-proposals'
+import { proposalsWithStatus } from '../../src/main/review/plan'
 import { coded } from '../../src/shared/error-codes'
 import { saveEdits } from '../../src/main/workbench/review-queue'
 import { acceptPendingPreference, capturePreferences } from '../../src/main/memory/memory-files'
@@ -69,5 +70,29 @@ describe('memory proposals', () => {
     fs.symlinkSync(elsewhere, path.join(ws, 'memory'))
     await expect(proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['x rule here'], source: 'agent', reason: coded('memory.reason_agent', { tool: 'add_lesson' }), author: 'mcp' }])).rejects.toThrow()
     expect(fs.readdirSync(elsewhere)).toEqual([])
+  })
+
+  it('lists the preferences still waiting in the plan for one workspace: pending or undone, not applied, not another folder', async () => {
+    const root = tmp()
+    const lib = path.join(root, 'lib')
+    const ws = path.join(root, 'ws')
+    const other = path.join(root, 'other')
+    fs.mkdirSync(lib)
+    const reason = coded('memory.reason_preference', { n: 2 })
+    const { proposed } = await proposeMemory(lib, [
+      { workspace: ws, target: 'preferences', entries: ['answer briefly'], source: 'preference', reason, author: 'offline', details: { task_count: 2 } },
+      { workspace: ws, target: 'preferences', entries: ['use tabs'], source: 'preference', reason, author: 'offline' },
+      { workspace: ws, target: 'lessons', entries: ['Run the tests first.'], source: 'critic', reason, author: 'offline' },
+      { workspace: other, target: 'preferences', entries: ['answer at length'], source: 'preference', reason, author: 'offline' }
+    ])
+    const waiting = async (): Promise<ProposedPreference[]> => proposedPreferences((await proposalsWithStatus(lib)).plan.proposals, ws)
+    expect(await waiting()).toEqual([
+      { proposalId: proposed[0]!.id, text: 'answer briefly', tasks: 2 },
+      { proposalId: proposed[1]!.id, text: 'use tabs', tasks: 1 }
+    ])
+    await acceptProposal(lib, proposed[0]!.id, 'user')
+    expect((await waiting()).map((p) => p.text)).toEqual(['use tabs'])
+    await undoApplied(lib, proposed[0]!.id, 'user')
+    expect((await waiting()).map((p) => p.text)).toEqual(['answer briefly', 'use tabs'])
   })
 })

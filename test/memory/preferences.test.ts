@@ -12,6 +12,7 @@ import {
   rejectPendingPreference
 } from '../../src/main/memory/memory-files'
 import { extractPreferences, preferenceId } from '../../src/main/memory/preferences'
+import { longTermPreferenceEntries } from '../../src/main/memory/preference-kv'
 
 const dirs: string[] = []
 function tmpWorkspace(): string {
@@ -113,5 +114,21 @@ describe('capture → review → accept', () => {
     fs.writeFileSync(pendingFile, '{"items": 3}')
     await expect(capturePreferences(ws, [{ text: 'use tabs', source: 's' }])).rejects.toThrow(/version/)
     expect(fs.readFileSync(pendingFile, 'utf8')).toBe('{"items": 3}')
+  })
+})
+
+describe('long-term memory’s preferences block', () => {
+  it('lists the bullets of its "## Preferences" block only, and the scanner’s finds come without their full stop', async () => {
+    expect(longTermPreferenceEntries(null)).toEqual([])
+    expect(longTermPreferenceEntries('# Long-term memory / 长期记忆\n\n## 2026-01-02\n\n- did things\n')).toEqual([])
+    const text = '# Long-term memory / 长期记忆\n\n## 2026-01-02\n\n- did things\n\n## Preferences / 用户偏好\n\n- 代码注释用中文\n- language: zh\n\n## 2026-01-03\n\n- more\n'
+    expect(longTermPreferenceEntries(text)).toEqual(['代码注释用中文', 'language: zh'])
+    // what accepting writes is what the block lists
+    const ws = tmpWorkspace()
+    await capturePreferences(ws, [{ text: 'answer briefly', source: 's' }])
+    await acceptPendingPreference(ws, (await listPendingPreferences(ws))[0]!.id)
+    expect(longTermPreferenceEntries(fs.readFileSync(path.join(ws, 'memory', 'long-term.md'), 'utf8'))).toEqual(['answer briefly'])
+    const trace = { preferences: ['代码注释用中文。'], requirements: [], taskDir: 't', path: '/t' } as unknown as TaskTrace
+    expect(preferencesFromTraces([trace]).map((p) => p.text)).toEqual(['代码注释用中文'])
   })
 })

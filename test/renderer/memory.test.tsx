@@ -2,7 +2,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
-import type { MemoryStatusResult, PendingPreferenceInfo } from '../../src/shared/api'
+import type { MemoryStatusResult, PendingPreferenceInfo, ProposedPreferenceInfo } from '../../src/shared/api'
+import type { Proposal } from '../../src/shared/types'
 import { createFakeApi, fakeHash, FakeLibrary, LIB, libraryHandlers, makeMeta, ROOT } from './fake-api'
 import { renderApp } from './render-app'
 
@@ -11,7 +12,7 @@ vi.mock('../../src/renderer/components/code-editor/CodeEditor', () => import('./
 const NAMES = ['lessons.md', 'preferences.md', 'procedural.md', 'long-term.md']
 
 /** A stateful in-memory memory folder behind the memory.* methods (hash conflicts, pending queue, prompt). */
-function setup(opts: { enabled?: boolean; lang?: 'zh' } = {}) {
+function setup(opts: { enabled?: boolean; lang?: 'zh'; proposed?: ProposedPreferenceInfo[]; longTerm?: string[] } = {}) {
   const lib = new FakeLibrary()
   lib.add(makeMeta(1))
   const api = createFakeApi(libraryHandlers(lib))
@@ -29,6 +30,8 @@ function setup(opts: { enabled?: boolean; lang?: 'zh' } = {}) {
     enabled: opts.enabled ?? true,
     files: [...NAMES.map((name) => ({ name, exists: files.has(name), bytes: files.get(name)?.length ?? 0, entries: (files.get(name)?.match(/^- /gm) ?? []).length })), { name: 'logs/2026-01-02.md', exists: true, bytes: 0, entries: 0 }],
     pendingPreferences: pending,
+    proposedPreferences: opts.proposed ?? [],
+    longTermPreferences: opts.longTerm ?? [],
     logDays: ['2026-01-02'],
     consolidatedDays: consolidated
   })
@@ -153,6 +156,48 @@ describe('Memory screen', () => {
     await waitFor(() => expect(api.callsOf('memory.rejectPreference')).toEqual([{ library: LIB, id: 'ffee00112233' }]))
     await waitFor(() => expect(screen.queryAllByTestId('memory-pref')).toHaveLength(0))
     await waitFor(() => expect(screen.getByTestId('memory-prompt').textContent).toContain('## 用户偏好 / Preferences\n- 代码注释用中文'))
+  })
+
+  it('lists the preferences Learn from tasks proposed with those found here, one count; Review on Curate opens the Curate screen on that proposal', async () => {
+    const proposal = (id: string, entry: string): Proposal => ({
+      id,
+      kind: 'memory',
+      members: [],
+      score: 1,
+      reason: 'The user said so in 2 task(s).',
+      evidence: { task_count: 2, memory: { workspace: `${ROOT}/alice`, target: 'preferences', entries: [entry], source: 'preference' } },
+      changes: [{ path: 'memory/preferences.md', before: null, after: `- ${entry}\n` }],
+      status: 'pending',
+      author: 'offline'
+    })
+    const { api } = setup({ proposed: [{ proposalId: 'memory-preferences-b', text: 'answer briefly', tasks: 2 }], longTerm: ['use tabs'] })
+    api.handlers['curate.plan'] = async () => ({ library: LIB, computedAt: null, skills_loaded: 1, proposals: [proposal('memory-preferences-a', 'use spaces'), proposal('memory-preferences-b', 'answer briefly')], errors: [] })
+    api.handlers['curate.journal'] = async () => []
+    expect((await screen.findByRole('heading', { name: 'Preferences waiting for review (2)' })).id).toBe('prefs-title')
+    const proposed = screen.getByTestId('memory-pref-proposed')
+    expect(proposed.textContent).toContain('answer briefly')
+    expect(proposed.textContent).toContain('Proposed by Learn from tasks, stated in 2 task(s) · reviewed on the Curate screen')
+    expect(screen.getAllByTestId('memory-pref')).toHaveLength(1)
+    expect(screen.getByRole('heading', { name: 'Preferences in long-term memory (1)' })).toBeTruthy()
+    expect(screen.getAllByTestId('memory-longterm-pref').map((li) => li.textContent)).toEqual(['use tabs'])
+    // the button is described by the preference it reviews
+    const open = within(proposed).getByTestId('memory-pref-curate')
+    expect(document.getElementById(open.getAttribute('aria-describedby')!)?.textContent).toBe('answer briefly')
+    fireEvent.click(open)
+    await screen.findByTestId('curate-only')
+    expect(screen.getAllByTestId('proposal').map((c) => c.textContent)).toEqual([expect.stringContaining('answer briefly')])
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-testid')).toBe('curate-only'))
+    fireEvent.click(screen.getByTestId('curate-show-all'))
+    await waitFor(() => expect(screen.getAllByTestId('proposal')).toHaveLength(2))
+    expect(screen.queryByTestId('curate-only')).toBeNull()
+  })
+
+  it('says the same in Chinese', async () => {
+    setup({ lang: 'zh', proposed: [{ proposalId: 'memory-preferences-b', text: 'answer briefly', tasks: 2 }] })
+    expect(await screen.findByRole('heading', { name: '待审阅的偏好（2）' })).toBeTruthy()
+    expect(screen.getByTestId('memory-pref-proposed').textContent).toContain('由“从任务中学习”提出，在 2 个任务中说过 · 在“整理”页面审阅')
+    expect(screen.getByRole('heading', { name: '长期记忆中的偏好（0）' })).toBeTruthy()
+    expect(screen.getByTestId('memory-longterm-prefs').textContent).toContain('暂无。你接受的偏好会显示在这里。')
   })
 
   it('consolidates once, then says there is nothing new', async () => {

@@ -22,6 +22,7 @@ import {
 import { addLesson, lessonFromFailure, type AddEntryResult, type CuratedFailure, type MemoryLang } from './lessons'
 import {
   acceptPreference,
+  cleanPreference,
   extractPreferences,
   parsePendingFile,
   queuePreferences,
@@ -31,7 +32,7 @@ import {
   type PendingPreference,
   type QueueResult
 } from './preferences'
-import { upsertLongTermPreference } from './preference-kv'
+import { longTermPreferenceEntries, upsertLongTermPreference } from './preference-kv'
 import { addProceduralRecord, type ProceduralRecord } from './procedural'
 import { buildPromptSections, renderPromptSections, type PromptSection } from './prompt-sections'
 import { normalizeEntry, parseEntries } from './text'
@@ -214,7 +215,8 @@ export interface PreferenceSource {
 export function preferencesFromTraces(traces: TaskTrace[]): PreferenceSource[] {
   return firstOfEach(
     traces.flatMap((t) =>
-      [...(t.preferences ?? []), ...t.requirements.flatMap((r) => extractPreferences(r, { userMessage: true }))].map((text) => ({ text, source: t.taskDir || t.path }))
+      // the scanner's own finds keep the sentence's full stop: cleaned as the memory's are
+      [...(t.preferences ?? []).map(cleanPreference).filter((p) => p !== ''), ...t.requirements.flatMap((r) => extractPreferences(r, { userMessage: true }))].map((text) => ({ text, source: t.taskDir || t.path }))
     )
   )
 }
@@ -442,6 +444,8 @@ export interface MemoryStatus {
   dir: string
   files: MemoryFileStatus[]
   pendingPreferences: PendingPreference[]
+  /** The preferences in long-term.md's preferences block (where accepted ones go, from here or from a review). */
+  longTermPreferences: string[]
   logDays: string[]
   consolidatedDays: string[]
 }
@@ -474,6 +478,7 @@ export async function memoryStatus(workspace: string): Promise<MemoryStatus> {
     dir: p.dir,
     files,
     pendingPreferences: await listPendingPreferences(workspace),
+    longTermPreferences: longTermPreferenceEntries(longTerm),
     logDays: await listLogDays(workspace),
     consolidatedDays: [...consolidatedDays(longTerm)].sort()
   }

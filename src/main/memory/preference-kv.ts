@@ -4,7 +4,7 @@
  * preferences block of long-term memory (`## Preferences / 用户偏好` in long-term.md), where accepted
  * preferences are pushed, as upstream's `push_to_long_term` does. Pure.
  */
-import { appendBullet, findDuplicate, normalizeEntry, oneLine } from './text'
+import { appendBullet, findDuplicate, normalizeEntry, oneLine, parseEntries } from './text'
 import { CodedError } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
 
@@ -90,6 +90,15 @@ export function upsertPreference(current: string | null, header: string, prefere
 
 /** The heading of long-term memory's preferences block. */
 export const LONG_TERM_PREFERENCES_HEADING = '## Preferences / 用户偏好'
+
+/** The preferences long-term.md's preferences block holds, in its order (none when it has no block). Pure. */
+export function longTermPreferenceEntries(longTerm: string | null): string[] {
+  const lines = (longTerm ?? '').split(/\r?\n/)
+  const start = lines.findIndex((l) => l.trim() === LONG_TERM_PREFERENCES_HEADING)
+  if (start === -1) return []
+  const next = lines.findIndex((l, i) => i > start && /^#{1,2}\s/.test(l))
+  return parseEntries(lines.slice(start + 1, next === -1 ? undefined : next).join('\n'))
+}
 
 /**
  * Puts an accepted preference into long-term.md's preferences block (the block is added at the end when missing;

@@ -48,8 +48,8 @@ const IMPERATIVE = /^(?:please\s+|and\s+)?(?:always|never)\b\s+\S.*$/iu
 /** Longest preference kept; anything longer is almost surely not a one-line preference. */
 const MAX_PREFERENCE_CHARS = 300
 
-/** Strips quotes and trailing sentence punctuation around a captured preference. */
-function cleanPreference(raw: string): string {
+/** Strips quotes and trailing sentence punctuation around a captured preference ("代码注释用中文。" → "代码注释用中文"). */
+export function cleanPreference(raw: string): string {
   return oneLine(raw, MAX_PREFERENCE_CHARS)
     .replace(/^["'“‘「『]+|["'”’」』]+$/gu, '')
     .replace(/[。.!！;；,，\s]+$/u, '')

@@ -7,6 +7,7 @@ import type { TaskTrace } from '../../shared/types'
 import { criticLesson, findEvolution, hallucinationLesson, toolStatsNotes, toolStatsSummary, type EvolutionFindings, type FindingSource } from '../memory/evolution'
 import type { MemoryLang } from '../memory/lessons'
 import { preferencesFromTraces } from '../memory/memory-files'
+import { duplicatePreference } from '../memory/preference-kv'
 import { proposeMemory, type MemoryProposalInput, type ProposeMemoryResult } from '../review/memory-proposals'
 import { coded } from '../../shared/error-codes'
 
@@ -18,6 +19,8 @@ export interface EvolveOptions {
   author?: string
   /** Leave out some kinds of finding. */
   skip?: { preferences?: boolean; toolStats?: boolean }
+  /** Preferences waiting in the memory folder's own queue (Find preferences): not proposed again, counted as proposed. */
+  queuedPreferences?: readonly string[]
   now?: Date
 }
 
@@ -98,7 +101,11 @@ export async function evolveMemory(libraryRoot: string, traces: readonly TaskTra
   // in the order the tasks ran, whatever order the scan read them in: the same tasks propose the same, in order
   const ordered = [...traces].sort((a, b) => (a.startedAt ?? a.mtime) - (b.startedAt ?? b.mtime) || a.path.localeCompare(b.path) || a.taskDir.localeCompare(b.taskDir))
   const findings = findEvolution(ordered)
-  const inputs = evolutionInputs(ordered, findings, opts)
+  const all = evolutionInputs(ordered, findings, opts)
+  const queued = opts.queuedPreferences ?? []
+  const waiting = all.filter((i) => i.source === 'preference' && duplicatePreference(i.entries[0] ?? '', queued) !== undefined)
+  const inputs = all.filter((i) => !waiting.includes(i))
   const result = await proposeMemory(libraryRoot, inputs, opts.now)
-  return { ...result, findings, preferences: inputs.filter((i) => i.source === 'preference').length }
+  const skipped = [...result.skipped, ...waiting.map((i) => ({ entry: i.entries[0] ?? '', target: i.target, reason: 'proposed' as const }))]
+  return { ...result, skipped, findings, preferences: inputs.filter((i) => i.source === 'preference').length }
 }

@@ -63,6 +63,28 @@ export function memoryEvidence(p: Proposal): MemoryEvidence | undefined {
   return { workspace: m.workspace, target: m.target as MemoryTarget, entries: m.entries.filter((e): e is string => typeof e === 'string'), source: (m.source ?? 'agent') as MemorySource }
 }
 
+/** A preference a memory proposal still waiting for review would add (the Memory screen lists them). */
+export interface ProposedPreference {
+  proposalId: string
+  text: string
+  /** How many tasks stated it (the proposal's `task_count`; 1 when it does not say). */
+  tasks: number
+}
+
+/**
+ * The preferences the plan's memory proposals for `workspace` (a real path) would add, in the plan's order: those
+ * waiting for a decision (pending, or undone and so up for review again). Pure; statuses as `proposalsWithStatus` set them.
+ */
+export function proposedPreferences(proposals: readonly Proposal[], workspace: string): ProposedPreference[] {
+  return proposals.flatMap((p) => {
+    const m = memoryEvidence(p)
+    const status = p.status ?? 'pending'
+    if (!m || m.target !== 'preferences' || m.workspace !== workspace || (status !== 'pending' && status !== 'undone')) return []
+    const tasks = typeof p.evidence.task_count === 'number' && p.evidence.task_count > 0 ? p.evidence.task_count : 1
+    return m.entries.map((text) => ({ proposalId: p.id, text, tasks }))
+  })
+}
+
 /** The fingerprint of one proposal's entries in one workspace's file: the same lesson found again has it. Pure. */
 export function memoryFingerprint(workspace: string, target: MemoryTarget, entries: readonly string[]): string {
   const key = ['memory', workspace, target, ...entries.map(normalizeEntry).sort()].join('\n')

@@ -25,6 +25,11 @@ import {
   preferencesFromTraces,
   writeMemoryDocument
 } from '../memory/memory-files'
+import { duplicatePreference } from '../memory/preference-kv'
+import { realWorkspace } from '../memory/memory-files'
+import { proposedPreferences, type ProposedPreference } from '../review/memory-proposals'
+import { proposalsWithStatus } from '../review/plan'
+import { CurationError } from '../review/transactions'
 import { badRequest } from './errors'
 import type { SettingsStore } from './settings-store'
 import { isFolder } from '../store/is-folder'
@@ -96,6 +101,21 @@ async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The preferences waiting for review in a library's plan for one memory workspace (Learn from tasks, reflection):
+ * none while the library has no plan, or one that does not read (the Curate screen says why).
+ */
+export async function planPreferences(libraryPath: string, workspace: string): Promise<ProposedPreference[]> {
+  let proposals
+  try {
+    proposals = (await proposalsWithStatus(await fsp.realpath(libraryPath))).plan.proposals
+  } catch (err) {
+    if (err instanceof CurationError || (err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+  return proposedPreferences(proposals, await realWorkspace(workspace, false))
+}
+
 /** The memory methods of the contract. */
 export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, MemoryMethods> {
   async function workspaceOf(library: string): Promise<MemoryWorkspaceInfo & { info: LibraryInfo }> {
@@ -117,9 +137,10 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
     const { info: _info, ...ws } = await workspaceOf(library)
     const enabled = deps.settings.settings.enableLongTermMemory
     if (!ws.workspace) {
-      return { ...ws, enabled, files: [], pendingPreferences: [], logDays: [], consolidatedDays: [] }
+      return { ...ws, enabled, files: [], pendingPreferences: [], proposedPreferences: [], longTermPreferences: [], logDays: [], consolidatedDays: [] }
     }
     const st = await mapErrors(() => memoryStatus(ws.workspace!))
+    const proposed = await planPreferences(ws.library, ws.workspace)
     return {
       ...ws,
       enabled,
@@ -128,6 +149,8 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
         ...st.logDays.map((day) => ({ name: `logs/${day}.md`, exists: true, bytes: 0, entries: 0 }))
       ],
       pendingPreferences: st.pendingPreferences,
+      proposedPreferences: proposed,
+      longTermPreferences: st.longTermPreferences,
       logDays: st.logDays,
       consolidatedDays: st.consolidatedDays
     }
@@ -174,7 +197,10 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
         throw badRequest(coded('memory.not_root_user'))
       }
       const found = preferencesFromTraces(await deps.tracesOf(ws.info.root, ws.info.user))
-      const result = await mapErrors(() => capturePreferences(ws.workspace!, found))
+      // one preference waits in one place: those Learn from tasks proposed for review on Curate are not queued here too
+      const proposed = (await planPreferences(ws.library, ws.workspace)).map((p) => p.text)
+      const fresh = found.filter((f) => duplicatePreference(f.text, proposed) === undefined)
+      const result = await mapErrors(() => capturePreferences(ws.workspace!, fresh))
       return { found: found.length, queued: result.queued.length, pending: result.file.items }
     },
 
@@ -205,7 +231,9 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
       const traces = await deps.tracesOf(ws.info.root, ws.info.user)
       const { evolveMemory } = await import('../reflect/memory-evolve')
       const root = await fsp.realpath(ws.info.path)
-      const r = await mapErrors(() => evolveMemory(root, traces, { workspace: ws.workspace!, lang: lang ?? 'en' }))
+      // a preference already waiting in the memory folder's queue (Find preferences) is not proposed a second time
+      const queued = (await mapErrors(() => listPendingPreferences(ws.workspace!))).map((p) => p.text)
+      const r = await mapErrors(() => evolveMemory(root, traces, { workspace: ws.workspace!, lang: lang ?? 'en', queuedPreferences: queued }))
       const count = (target: string): number => r.proposed.filter((p) => (p.evidence.memory as { target?: string } | undefined)?.target === target).length
       return { tasks: traces.length, proposed: r.proposed.length, skipped: r.skipped.length, lessons: count('lessons'), preferences: count('preferences'), procedural: count('procedural') }
     },

@@ -16,10 +16,18 @@ export const MEMORY_EVOLUTION_EN = {
   'reason.memory.notAdded': 'Nothing was written to {file}.',
   'memory.workspaceOf': 'Memory folder: {path}',
   'memory.learnTitle': 'Learn from tasks',
-  'memory.learnHelp': 'Reads this user’s finished tasks: a tool the agent invented and a critic’s suggestion become lessons, stated preferences (记住：…, from now on…) preferences, tools that often fail a note in procedural.md. Each waits for your review on the Curate screen.',
+  'memory.learnHelp': 'Reads this user’s finished tasks: a tool the agent invented and a critic’s suggestion become lessons, stated preferences (记住：…, from now on…) preferences, tools that often fail a note in procedural.md. Each waits for your review on the Curate screen; the preferences are listed below too, under “Preferences waiting for review”.',
   'memory.learn': 'Learn from tasks',
   'memory.learned': '{tasks} task(s) read: {proposed} proposal(s) for review ({lessons} lesson(s), {preferences} preference(s), {procedural} tool note(s)); {skipped} already in memory or proposed.',
   'memory.openCurate': 'Review on the Curate screen',
+  // the Memory screen's preferences: one list of what waits, wherever it is reviewed, then what long-term memory holds
+  'memory.proposedBy': 'Proposed by Learn from tasks, stated in {n} task(s) · reviewed on the Curate screen',
+  'memory.reviewOnCurate': 'Review on Curate',
+  'memory.longTermTitle': 'Preferences in long-term memory ({n})',
+  'memory.longTermHelp': 'The preferences block of long-term.md: every preference you accepted, here or on the Curate screen (each is in preferences.md too).',
+  'memory.longTermEmpty': 'None yet. A preference you accept appears here.',
+  'curate.onlyOne': 'Showing the one proposal opened from the Memory screen.',
+  'curate.showAll': 'Show all proposals ({n})',
   'failed.evolve': 'Learning from tasks'
 }
 
@@ -39,9 +47,16 @@ export const MEMORY_EVOLUTION_ZH: Record<MemoryEvolutionMessageKey, string> = {
   'reason.memory.notAdded': '未写入 {file}。',
   'memory.workspaceOf': '记忆文件夹：{path}',
   'memory.learnTitle': '从任务中学习',
-  'memory.learnHelp': '读取该用户已完成的任务：智能体编造的工具和 Critic 的建议成为教训，用户说明的偏好（记住：…、以后都…）成为偏好，经常失败的工具在 procedural.md 中得到一条说明。每一条都在“整理”页面等待你审阅。',
+  'memory.learnHelp': '读取该用户已完成的任务：智能体编造的工具和 Critic 的建议成为教训，用户说明的偏好（记住：…、以后都…）成为偏好，经常失败的工具在 procedural.md 中得到一条说明。每一条都在“整理”页面等待你审阅；偏好也列在下方的“待审阅的偏好”中。',
   'memory.learn': '从任务中学习',
   'memory.learned': '已读取 {tasks} 个任务：{proposed} 条提议待审阅（{lessons} 条教训、{preferences} 条偏好、{procedural} 条工具说明）；{skipped} 条已在记忆中或已提议。',
   'memory.openCurate': '在“整理”页面审阅',
+  'memory.proposedBy': '由“从任务中学习”提出，在 {n} 个任务中说过 · 在“整理”页面审阅',
+  'memory.reviewOnCurate': '去“整理”页面审阅',
+  'memory.longTermTitle': '长期记忆中的偏好（{n}）',
+  'memory.longTermHelp': 'long-term.md 的偏好部分：你接受的每一条偏好，无论在这里还是在“整理”页面接受（也都写入了 preferences.md）。',
+  'memory.longTermEmpty': '暂无。你接受的偏好会显示在这里。',
+  'curate.onlyOne': '只显示从“记忆”页面打开的这一条提议。',
+  'curate.showAll': '显示全部提议（{n}）',
   'failed.evolve': '从任务中学习'
 }

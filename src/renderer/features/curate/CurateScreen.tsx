@@ -73,13 +73,19 @@ export function CurateScreen(): React.JSX.Element {
     }
   })
 
+  // opened on one proposal (the Memory screen's "Review on Curate"): that one alone, while the plan holds it
+  const wanted = route.screen === 'curate' ? route.proposal : undefined
+  const only = wanted !== undefined && plan.data?.proposals.some((p) => p.id === wanted) ? wanted : undefined
+  useEffect(() => {
+    if (only) focusSoon('curate-only')
+  }, [only, focusSoon])
   const groups = useMemo(() => {
     const map = new Map<ProposalKind, Proposal[]>()
-    for (const p of plan.data?.proposals ?? []) map.set(p.kind, [...(map.get(p.kind) ?? []), p])
+    for (const p of plan.data?.proposals ?? []) if (!only || p.id === only) map.set(p.kind, [...(map.get(p.kind) ?? []), p])
     // what still waits for a decision first; rejected ones last (they stay rejected until a skill changes)
     const last = (p: Proposal): number => (p.status === 'rejected' ? 1 : 0)
     return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: [...map.get(k)!].sort((a, b) => last(a) - last(b)) }))
-  }, [plan.data])
+  }, [plan.data, only])
   const protectedSkills = plan.data?.protected ?? []
   // the queue's own files (review/pending-proposals.ts PENDING_DIR); the plan's other errors are skills, on the Skills screen
   const pendingErrors = (plan.data?.errors ?? []).filter((e) => e.path.startsWith('.skillbench/pending/'))
@@ -145,6 +151,17 @@ export function CurateScreen(): React.JSX.Element {
                     return waiting > 0 ? t('curate.notComputedWithPending', { n: waiting }) : t('curate.notComputed')
                   })()}
             </p>
+          )}
+          {only && plan.data && (
+            <div className="banner banner-info" data-testid="curate-only-bar">
+              <p tabIndex={-1} data-testid="curate-only">
+                {t('curate.onlyOne')}
+              </p>
+              <div className="spacer" />
+              <button type="button" className="btn btn-small" data-testid="curate-show-all" onClick={() => navigate({ screen: 'curate' })}>
+                {t('curate.showAll', { n: plan.data.proposals.length })}
+              </button>
+            </div>
           )}
           {plan.data?.computedAt && <CleanupCoverageNote coverage={plan.data.cleanup} />}
           {pendingErrors.length > 0 && (

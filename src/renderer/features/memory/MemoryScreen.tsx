@@ -81,6 +81,7 @@ export function MemoryScreen(): React.JSX.Element {
           </div>
           <LearnFromTasks library={lib} onChanged={refresh} />
           <PendingPreferences library={lib} status={st} onChanged={refresh} />
+          <LongTermPreferences status={st} />
           <PromptSections library={lib} />
         </>
       )}
@@ -246,17 +247,24 @@ function LearnFromTasks(props: { library: string; onChanged: () => void }): Reac
   )
 }
 
+/**
+ * Every preference waiting for review, in one list however it was found: those Learn from tasks proposed (memory
+ * proposals in the library's plan, reviewed on the Curate screen, opened on that proposal) and those "Find
+ * preferences" queued in the memory folder (accepted or rejected here).
+ */
 function PendingPreferences(props: { library: string; status: MemoryStatusResult; onChanged: () => void }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
+  const { navigate } = useAppState()
   const capture = useMutation({ mutationFn: () => api.call('memory.capturePreferences', { library: props.library }), onSuccess: props.onChanged })
   const accept = useMutation({ mutationFn: (id: string) => api.call('memory.acceptPreference', { library: props.library, id }), onSuccess: props.onChanged })
   const reject = useMutation({ mutationFn: (id: string) => api.call('memory.rejectPreference', { library: props.library, id }), onSuccess: props.onChanged })
   const pending = props.status.pendingPreferences
+  const proposed = props.status.proposedPreferences
   return (
     <section className="panel" aria-labelledby="prefs-title" data-testid="memory-preferences">
       <header className="screen-header">
-        <h2 id="prefs-title">{t('memory.pendingTitle', { n: pending.length })}</h2>
+        <h2 id="prefs-title">{t('memory.pendingTitle', { n: proposed.length + pending.length })}</h2>
         <div className="spacer" />
         <button type="button" className="btn" data-testid="memory-capture" disabled={capture.isPending} onClick={() => capture.mutate()}>
           {t('memory.capture')}
@@ -269,10 +277,28 @@ function PendingPreferences(props: { library: string; status: MemoryStatusResult
         </p>
       )}
       {(capture.error ?? accept.error ?? reject.error) && <ErrorNotice error={capture.error ?? accept.error ?? reject.error} action={capture.error ? 'failed.capture' : 'failed.reviewPreference'} />}
-      {pending.length === 0 ? (
+      {pending.length + proposed.length === 0 ? (
         <p className="empty">{t('memory.noPending')}</p>
       ) : (
         <ul className="journal">
+          {proposed.map((p, i) => (
+            <li key={`${p.proposalId}:${i}`} className="journal-entry" data-testid="memory-pref-proposed">
+              <span className="strong" id={`proposed-pref-${i}`}>
+                {p.text}
+              </span>
+              <span className="cell-sub ellipsis">{t('memory.proposedBy', { n: p.tasks })}</span>
+              <div className="spacer" />
+              <button
+                type="button"
+                className="btn btn-primary"
+                data-testid="memory-pref-curate"
+                aria-describedby={`proposed-pref-${i}`}
+                onClick={() => navigate({ screen: 'curate', proposal: p.proposalId })}
+              >
+                {t('memory.reviewOnCurate')}
+              </button>
+            </li>
+          ))}
           {pending.map((p) => (
             <li key={p.id} className="journal-entry" data-testid="memory-pref">
               <span className="strong">{p.text}</span>
@@ -286,6 +312,29 @@ function PendingPreferences(props: { library: string; status: MemoryStatusResult
               <button type="button" className="btn" data-testid="memory-pref-reject" disabled={reject.isPending} onClick={() => reject.mutate(p.id)}>
                 {t('memory.reject')}
               </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+/** What long-term memory's preferences block holds: where a preference accepted here or on Curate ends up. */
+function LongTermPreferences(props: { status: MemoryStatusResult }): React.JSX.Element {
+  const { t } = useI18n()
+  const prefs = props.status.longTermPreferences
+  return (
+    <section className="panel" aria-labelledby="longterm-prefs-title" data-testid="memory-longterm-prefs">
+      <h2 id="longterm-prefs-title">{t('memory.longTermTitle', { n: prefs.length })}</h2>
+      <p className="muted">{t('memory.longTermHelp')}</p>
+      {prefs.length === 0 ? (
+        <p className="empty">{t('memory.longTermEmpty')}</p>
+      ) : (
+        <ul className="longterm-prefs">
+          {prefs.map((p, i) => (
+            <li key={i} data-testid="memory-longterm-pref">
+              {p}
             </li>
           ))}
         </ul>
