@@ -85,8 +85,9 @@ describe('used skills in merges', () => {
     )
     const sorting = ps.find((p) => p.members.some((m) => m.skill_id === '2001'))!
     expect(sorting.members.map((m) => m.skill_id)).toEqual(['2001', '2002'])
-    expect(sorting.evidence.retired_with_uses).toEqual([{ skill_id: '2002', title: 'Sorting arrays in TS', uses: 2, last_used_at: '2026-11-28T09:00:00' }])
-    expect(sorting.reason).toMatch(/; ⚠ agents used "Sorting arrays in TS" \(2 recorded uses, last 2026-11-28\): it moves to the legacy folder too, check that the survivor covers it$/)
+    // the two sources apart: fetched (its fetch_count), and none in the logs read
+    expect(sorting.evidence.retired_with_uses).toEqual([{ skill_id: '2002', title: 'Sorting arrays in TS', uses: 2, last_used_at: '2026-11-28T09:00:00', fetched: 2, in_logs: 0 }])
+    expect(sorting.reason).toMatch(/; ⚠ agents used "Sorting arrays in TS" \(fetched 2 times, no use in the logs read, last 2026-11-28\): it moves to the legacy folder too, check that the survivor covers it$/)
   })
 
   it('the same skill twice (a copy), both chosen, is merged, with the warning', async () => {
@@ -95,8 +96,8 @@ describe('used skills in merges', () => {
     const sorting = ps.find((p) => p.members.some((m) => m.skill_id === '2001'))!
     expect(sorting.members.map((m) => m.skill_id)).toEqual(['2001', '2009'])
     expect(sorting.evidence.similarity as number).toBeGreaterThanOrEqual(SAME_SKILL_SIMILARITY)
-    expect(sorting.evidence.retired_with_uses).toMatchObject([{ skill_id: '2009', uses: 1 }])
-    expect(sorting.reason).toContain('⚠ agents used "Sorting arrays (copy)" (1 recorded use')
+    expect(sorting.evidence.retired_with_uses).toMatchObject([{ skill_id: '2009', uses: 1, fetched: 0, in_logs: 1 }])
+    expect(sorting.reason).toContain('⚠ agents used "Sorting arrays (copy)" (never fetched, 1 use in the logs read, last ')
   })
 })
 

@@ -115,8 +115,8 @@ describe.skipIf(!HAS_CHROMIUM)('usage evidence in Chromium', () => {
     await page.getByTestId('skill-usage').first().waitFor()
     const rows = await page.getByTestId('skill-row').allTextContents()
     // the last use (file or logs, whichever is later) is in the one Last used column, before the usage cell
-    expect(rows.find((r) => r.includes('Deploy checklist'))).toMatch(/\d{4}-\d\d-\d\d[^|]*6 uses4\/6 went wrong, baseline 14%/)
-    expect(rows.find((r) => r.includes('CSV report'))).toMatch(/\d{4}-\d\d-\d\d[^|]*3 usestoo few uses to tell \(3\/3\)/)
+    expect(rows.find((r) => r.includes('Deploy checklist'))).toMatch(/\d{4}-\d\d-\d\d[^|]*6 uses in the logs4\/6 went wrong, baseline 14%/)
+    expect(rows.find((r) => r.includes('CSV report'))).toMatch(/\d{4}-\d\d-\d\d[^|]*3 uses in the logstoo few uses to tell \(3\/3\)/)
     expect(rows.find((r) => r.includes('Forgotten notes'))).toContain('no use found')
     await shot(page, 'usage-02-skills-en')
     await expectAccessible(page, 'Skills with usage (en)')

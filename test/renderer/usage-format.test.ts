@@ -16,8 +16,8 @@ const u = (over: Partial<SkillUsage>): SkillUsage => ({
 
 describe('usage cell', () => {
   it('counts first; the comparison only where it can be made', () => {
-    expect(usageCell(en, u({}))).toEqual({ uses: 'no use found', result: '', tone: 'muted' })
-    expect(usageCell(en, u({ uses: 1, completed: 1, last_used_at: '2026-11-20T10:00:00.000Z', verdict: 'too-few' }))).toEqual({ uses: '1 use', result: 'too few uses to tell (1/1)', tone: 'plain' })
+    expect(usageCell(en, u({}))).toEqual({ uses: 'no use found', result: 'never fetched, none in the logs read', tone: 'muted' })
+    expect(usageCell(en, u({ uses: 1, completed: 1, last_used_at: '2026-11-20T10:00:00.000Z', verdict: 'too-few' }))).toEqual({ uses: '1 use in the logs', result: 'too few uses to tell (1/1)', tone: 'plain' })
     expect(latestUse('2026-11-21T08:00:00.000Z', u({ uses: 1, last_used_at: '2026-11-20T10:00:00.000Z' }))).toBe('2026-11-21T08:00:00.000Z')
     expect(latestUse(null, u({ uses: 1, last_used_at: '2026-11-20T10:00:00.000Z' }))).toBe('2026-11-20T10:00:00.000Z')
     expect(latestUse('2026-11-01T00:00:00.000Z', u({}))).toBe('2026-11-01T00:00:00.000Z')

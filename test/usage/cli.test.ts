@@ -76,7 +76,7 @@ describe('skillbench usage', () => {
     expect(r.out).toMatch(/Period: since 2026-11-1[01]/)
     expect(r.out).toMatch(/SKILL\s+USES\s+DONE\s+FAILED\s+INTERRUPTED\s+CORRECTED\s+LAST USED/)
     expect(r.out).toMatch(/pdf-report\s+2\s+0\s+0\s+1\s+1\s+2026-11-\d\d .*too few uses to tell/)
-    expect(r.out).toMatch(/never-touched\s+0\s+0\s+0\s+0\s+0\s+-\s+-\s+not used/)
+    expect(r.out).toMatch(/never-touched\s+0\s+0\s+0\s+0\s+0\s+-\s+-\s+no use in the logs read/)
     expect(r.out).toMatch(/Baseline \(tasks that used no skill of this library\): \d+ tasks/)
   })
 

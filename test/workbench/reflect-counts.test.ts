@@ -97,5 +97,12 @@ describe('counts that agree with what reflect does', () => {
     const after = await b.call<OverviewResult>('overview.get', { library: alice })
     expect(after.newTasks).toBe(0)
     expect(after.reflectedTasks).toBe(after.tasks - (after.noSkillTasks ?? 0))
+    // a skill the run made (its file written, then the task's files backed up into it, milliseconds later) and not
+    // changed since is "created" in the recent activity, never "updated"
+    const made = new Set(summary.created.map((c) => c.skill_id))
+    const stamps = summary.created.map((c) => /^updated_at: '?([^'\n]+)/m.exec(fs.readFileSync(c.path, 'utf8'))![1] !== /^created_at: '?([^'\n]+)/m.exec(fs.readFileSync(c.path, 'utf8'))![1])
+    expect(stamps, 'a backup rewrote at least one new skill after its creation').toContain(true)
+    const recent = after.recent.filter((r) => (r.kind === 'skill-created' || r.kind === 'skill-updated') && made.has(r.skill_id))
+    expect(recent.map((r) => r.kind).sort()).toEqual(summary.created.map(() => 'skill-created'))
   })
 })

@@ -6,7 +6,7 @@ import type { CurationPlan, JournalEntry, Proposal } from '../../src/shared/type
 import { editProposal, savePendingProposal as saveAgentProposal } from '../../src/main/review/pending-proposals'
 import { savePendingProposal as savePlanProposal } from '../../src/main/reflect/decide-io'
 import { enhanceProposal } from '../../src/main/reflect/decide'
-import { mergeQueues, pendingStatus, proposalsToKeep } from '../../src/main/workbench/review-queue'
+import { countWaiting, mergeQueues, pendingStatus, proposalsToKeep } from '../../src/main/workbench/review-queue'
 import { openTestBench, type TestBench } from './helpers'
 
 const benches: TestBench[] = []
@@ -82,6 +82,10 @@ describe('review queue: agent and reflection proposals in the Curate screen', ()
     expect(fs.readFileSync(skillPath, 'utf8')).toBe(original)
     after = await b.call<Plan>('curate.plan', { library: lib })
     expect(after.proposals.find((p) => p.id === editId)!.status).toBe('undone')
+    // undone, it is back for review as the Curate screen shows it: the Overview counts it with the enhance still pending
+    const overview = await b.call<{ pendingProposals: number }>('overview.get', { library: lib })
+    expect(overview.pendingProposals).toBe(2)
+    expect(await countWaiting(lib)).toBe(2)
   })
 
   it('rejects each kind through its own back end; the library does not change', async () => {

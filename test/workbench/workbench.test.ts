@@ -307,6 +307,8 @@ describe('workbench: curation', () => {
     const merge = plan.proposals.find((p) => p.kind === 'merge')
     expect(merge, 'the two calculator skills make a merge proposal').toBeDefined()
     expect(merge!.status).toBe('pending')
+    const waiting = (await b.call<{ pendingProposals: number }>('overview.get', { library })).pendingProposals
+    expect(waiting).toBe(plan.proposals.filter((p) => (p.status ?? 'pending') === 'pending').length)
 
     // edit-then-accept: the user's version of the merged file is what lands on disk
     const primary = merge!.changes.find((c) => c.after !== null && c.before !== null)!
@@ -332,6 +334,10 @@ describe('workbench: curation', () => {
     const after = new Map(fs.readdirSync(library).filter((n) => n.endsWith('.md')).map((n) => [n, fs.readFileSync(path.join(library, n), 'utf8')]))
     expect(after).toEqual(before)
     expect((await b.call<{ undone_at?: string }[]>('curate.journal', { library }))[0]!.undone_at).toBeTruthy()
+    // undone, the merge is back in the plan to review again: the Overview counts it as waiting, as before the accept
+    const back = await b.call<{ proposals: { id: string; status?: string }[] }>('curate.plan', { library })
+    expect(back.proposals.find((p) => p.id === merge!.id)!.status).toBe('undone')
+    expect((await b.call<{ pendingProposals: number }>('overview.get', { library })).pendingProposals).toBe(waiting)
   })
 
   it('rejects edits that touch files outside the proposal, and rejects proposals', async () => {

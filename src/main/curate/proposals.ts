@@ -293,7 +293,6 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   // Recorded uses decide the survivor and keep used skills apart (usage-guard.ts).
   const usage = usageById(input.usage)
   const usesOf = (s: Skill): number => recordedUses(s, usage.get(s.skill_id))
-  const lastUseOf = (s: Skill): string | null => usage.get(s.skill_id)?.last_used_at ?? s.last_used_at ?? null
   /** The group without the used members that are other skills, survivor first; null when fewer than two are left. */
   const guarded = (group: readonly number[], index: TfIdfIndex): number[] | null => {
     const { kept } = guardGroup(group, skills, { recorded: usesOf, chosen: (s) => chosenUses(usage.get(s.skill_id)) }, (a, b) => index.similarity(a, b))
@@ -301,7 +300,7 @@ export async function buildPlan(input: PlanInput): Promise<CurationPlan> {
   }
   /** Evidence and reason suffix for retired members agents used. */
   const usedNote = (retired: readonly Skill[]): { evidence: Record<string, unknown>; warning: string } => {
-    const used = usedRetired(retired, usesOf, lastUseOf)
+    const used = usedRetired(retired, (s) => usage.get(s.skill_id))
     return { evidence: used.length ? { retired_with_uses: used } : {}, warning: usedRetiredWarning(used) }
   }
 

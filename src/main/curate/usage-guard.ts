@@ -63,26 +63,58 @@ export function guardGroup(
   return { kept, leftOut }
 }
 
-/** A retired member with recorded uses, as the card's evidence lists it. */
+/**
+ * A retired member with recorded uses, as the card's evidence lists it. `uses` is the larger of the two sources
+ * (recordedUses); `fetched` and `in_logs` say which is which, so the card never reads "agents used it" beside a
+ * usage panel that found no use in the logs (plans made before these two fields have `uses` alone).
+ */
 export interface UsedRetired {
   skill_id: string
   title: string
   uses: number
+  /** The latest use of either source. */
   last_used_at: string | null
+  /** The skill's own fetch_count (its agents' query_skill fetches). */
+  fetched: number
+  /** Tasks and recorded queries that used it in the logs read (the usage report). */
+  in_logs: number
 }
 
-/** The retired members agents used (for the card), most-used first. */
-export function usedRetired(retired: readonly Skill[], usesOf: (s: Skill) => number, lastUse: (s: Skill) => string | null): UsedRetired[] {
+/** The later of two times (either may be missing or unreadable; a readable one wins). */
+function later(a: string | null | undefined, b: string | null | undefined): string | null {
+  const x = a ? Date.parse(a) : NaN
+  const y = b ? Date.parse(b) : NaN
+  if (!Number.isFinite(x)) return Number.isFinite(y) ? b! : (a ?? b ?? null)
+  return Number.isFinite(y) && y > x ? b! : a!
+}
+
+/** The retired members agents used (for the card), most-used first; `usageOf` is a skill's line of the usage report. */
+export function usedRetired(retired: readonly Skill[], usageOf: (s: Skill) => Pick<SkillUsage, 'uses' | 'last_used_at'> | undefined): UsedRetired[] {
   return retired
-    .filter((s) => usesOf(s) > 0)
-    .map((s) => ({ skill_id: s.skill_id, title: s.title, uses: usesOf(s), last_used_at: lastUse(s) }))
+    .map((s) => ({ s, u: usageOf(s) }))
+    .filter(({ s, u }) => recordedUses(s, u) > 0)
+    .map(({ s, u }) => ({
+      skill_id: s.skill_id,
+      title: s.title,
+      uses: recordedUses(s, u),
+      last_used_at: later(u?.last_used_at, s.last_used_at),
+      fetched: s.fetch_count,
+      in_logs: u?.uses ?? 0
+    }))
     .sort((a, b) => b.uses - a.uses)
+}
+
+/** One retired member's uses in words, each source named: `fetched 1 time, none in the logs read, last 2026-10-20`. */
+function usedItem(u: UsedRetired): string {
+  const fetched = u.fetched > 0 ? `fetched ${u.fetched} time${u.fetched === 1 ? '' : 's'}` : 'never fetched'
+  const logs = u.in_logs > 0 ? `${u.in_logs} use${u.in_logs === 1 ? '' : 's'} in the logs read` : 'no use in the logs read'
+  return `"${u.title}" (${fetched}, ${logs}${u.last_used_at ? `, last ${u.last_used_at.slice(0, 10)}` : ''})`
 }
 
 /** The warning the card's reason ends with when a retired member was used; '' when none was. */
 export function usedRetiredWarning(used: readonly UsedRetired[]): string {
   if (used.length === 0) return ''
-  const list = used.map((u) => `"${u.title}" (${u.uses} recorded use${u.uses === 1 ? '' : 's'}${u.last_used_at ? `, last ${u.last_used_at.slice(0, 10)}` : ''})`).join(', ')
+  const list = used.map(usedItem).join(', ')
   return `; ⚠ agents used ${list}: ${used.length === 1 ? 'it moves' : 'they move'} to the legacy folder too, check that the survivor covers ${used.length === 1 ? 'it' : 'them'}`
 }
 

@@ -88,6 +88,22 @@ export function parseReflectionLogLines(text: string): Recent[] {
 }
 
 /**
+ * How long after its creation a change still belongs to the making of a skill: reflection writes the file, then
+ * backs up the task's files into it (tens of milliseconds later), and the screens show times to the minute.
+ */
+export const MADE_WITHIN_MS = 60_000
+
+/** Whether a skill changed after it was made (not only in the write that made it). Pure. */
+export function changedSinceMade(skill: Pick<Skill, 'created_at' | 'updated_at'>): boolean {
+  if (!skill.updated_at || skill.updated_at === skill.created_at) return false
+  const made = Date.parse(skill.created_at)
+  const changed = Date.parse(skill.updated_at)
+  // unreadable times: any difference is a change, as the file says
+  if (!Number.isFinite(made) || !Number.isFinite(changed)) return true
+  return changed - made > MADE_WITHIN_MS
+}
+
+/**
  * Recent activity of a library, newest first: journal entries, reflection log lines
  * (`logs/task_reflection_*.log`, the tail only) and skill creation/update dates.
  */
@@ -103,7 +119,8 @@ export async function readRecentActivity(libraryRoot: string, journal: readonly 
     if (skill.created_at) {
       items.push({ at: skill.created_at, kind: 'skill-created', title: skill.title, skill_id: skill.skill_id })
     }
-    if (skill.updated_at && skill.updated_at !== skill.created_at) {
+    // a skill made and not changed since is "created" only
+    if (changedSinceMade(skill)) {
       items.push({ at: skill.updated_at, kind: 'skill-updated', title: skill.title, skill_id: skill.skill_id })
     }
   }

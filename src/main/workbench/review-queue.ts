@@ -8,6 +8,7 @@
  */
 import { ApiError } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
+import { waitsForReview } from '../../shared/proposal-status'
 import type { CurationPlan, FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../review/transactions'
 import { withLibraryLock } from '../store/lock'
@@ -129,8 +130,8 @@ export async function rejectQueued(root: string, id: string, rejectFromPlan: (ro
 /** Re-exported for the queue's callers; the curation module itself keeps these across a recompute. */
 export { proposalsToKeep } from '../review/plan'
 
-/** How many proposals wait for review in the whole queue. */
+/** How many proposals wait for review in the whole queue (pending, and undone: back in the plan). */
 export async function countWaiting(root: string): Promise<number> {
   const { plan } = await readReviewQueue(root)
-  return plan.proposals.filter((p) => (p.status ?? 'pending') === 'pending').length
+  return plan.proposals.filter(waitsForReview).length
 }

@@ -2,16 +2,14 @@ import { openForCuration } from '../../curate/service'
 import { proposalsWithStatus } from '../../review/plan'
 import { readRejections, type RejectionRecord } from '../../review/rejections'
 import type { Proposal } from '../../../shared/types'
+import { waitsForReview } from '../../../shared/proposal-status'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, type CliCommand } from '../common'
 import { formatProposal } from './curate'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, all: { type: 'boolean', default: false } } as const
 
-/** Waiting for a decision: pending, and undone (a person can review and accept it again). */
-export function waitsForReview(p: Proposal): boolean {
-  const s = p.status ?? 'pending'
-  return s === 'pending' || s === 'undone'
-}
+/** Waiting for a decision: pending, and undone (a person can review and accept it again); the one rule of src/shared. */
+export { waitsForReview }
 
 /** Rejections whose proposal is no longer in the plan (a member changed since, or the plan was replaced). */
 function earlierRejections(records: readonly RejectionRecord[], proposals: readonly Proposal[]): RejectionRecord[] {

@@ -36,7 +36,8 @@ export function publicUsage(report: UsageReport): Record<string, unknown> {
 }
 
 const VERDICT: Record<UsageVerdict, string> = {
-  unused: 'not used',
+  // the table's USES are the logs' (the skill's own fetch_count is not among them): say which source found none
+  unused: 'no use in the logs read',
   'too-few': 'too few uses to tell',
   'no-baseline': 'too few tasks without it to compare',
   'fails-more': 'FAILS MORE than the baseline: review it',

@@ -1,5 +1,6 @@
 /** A library's overview: counts, tasks reflected, pending proposals, recent activity and the similarity map. */
 import type { ApiHandlers, OverviewResult, TaskSummary } from '../../../shared/api'
+import { waitsForReview } from '../../../shared/proposal-status'
 import { protectionReason } from '../../curate/protect'
 import type { WorkbenchContext } from '../context'
 import { buildOverview, readRecentActivity } from '../overview'
@@ -46,7 +47,8 @@ export function overviewHandlers(ctx: WorkbenchContext, sources: OverviewSources
         skills: list.skills,
         errors: list.errors,
         ...counts,
-        pendingProposals: plan ? plan.plan.proposals.filter((p) => !p.status || p.status === 'pending').length : 0,
+        // what the Curate screen offers to review: pending, and undone (back in the plan)
+        pendingProposals: plan ? plan.plan.proposals.filter(waitsForReview).length : 0,
         planComputed: Boolean(plan?.computedAt),
         recent,
         protectedIds,

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { JournalEntry, Proposal, ProposalKind } from '../../../shared/types'
+import { waitsForReview } from '../../../shared/proposal-status'
 import { useApi } from '../../api/context'
 import { jobError, latestJob } from '../../api/job-store'
 import { useJobs, useJobStore } from '../../api/jobs'
@@ -147,7 +148,7 @@ export function CurateScreen(): React.JSX.Element {
                 ? t('curate.computedAt', { at: formatDate(plan.data.computedAt, lang), n: plan.data.skills_loaded })
                 : // proposals that came without a plan (updates, agents' edits, deploy drift) wait below: say so, not "no plan"
                   (() => {
-                    const waiting = plan.data.proposals.filter((p) => (p.status ?? 'pending') === 'pending').length
+                    const waiting = plan.data.proposals.filter(waitsForReview).length
                     return waiting > 0 ? t('curate.notComputedWithPending', { n: waiting }) : t('curate.notComputed')
                   })()}
             </p>
@@ -329,7 +330,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
       {p.kind === 'review' && <ReviewEvidence proposal={p} />}
       <UpdateAudit proposal={p} />
       {/* an undone proposal can be reviewed and accepted (or rejected) again */}
-      {((p.status ?? 'pending') === 'pending' || p.status === 'undone') && (
+      {waitsForReview(p) && (
         <div className="proposal-actions">
           <button type="button" className="btn btn-primary" data-testid="proposal-review" onClick={props.onReview}>
             {t('curate.review')}

@@ -36,13 +36,31 @@ interface UsedRetired {
   title: string
   uses: number
   last_used_at: string | null
+  /** Since the card names its two sources (src/main/curate/usage-guard.ts): the skill's fetch_count and its uses in the logs read. */
+  fetched?: number
+  in_logs?: number
+}
+
+/** One retired member's uses, each source named; an older plan's evidence has the recorded uses alone. */
+function usedItem(t: Translate, u: UsedRetired): string {
+  const title = u.title || u.skill_id
+  const date = day(u.last_used_at) || u.last_used_at || ''
+  if (typeof u.fetched !== 'number' || typeof u.in_logs !== 'number') {
+    return date ? t('decide.usedItem', { title, n: u.uses, date }) : t('decide.usedItemNoDate', { title, n: u.uses })
+  }
+  const parts = [
+    u.fetched > 0 ? t(u.fetched === 1 ? 'decide.usedFetchedOne' : 'decide.usedFetched', { n: u.fetched }) : t('decide.usedNeverFetched'),
+    u.in_logs > 0 ? t('decide.usedInLogs', { n: u.in_logs }) : t('decide.usedNotInLogs'),
+    ...(date ? [t('decide.usedLast', { date })] : [])
+  ]
+  return t('decide.usedItemSources', { title, parts: parts.join(t('decide.usedSep')) })
 }
 
 /** The warning of a merge or consolidation that retires members agents used; null when none was used. */
 export function usedRetiredText(t: Translate, p: Proposal): string | null {
   const used = Array.isArray(p.evidence.retired_with_uses) ? (p.evidence.retired_with_uses as UsedRetired[]) : []
   if (used.length === 0) return null
-  const list = used.map((u) => (u.last_used_at ? t('decide.usedItem', { title: u.title || u.skill_id, n: u.uses, date: day(u.last_used_at) || u.last_used_at }) : t('decide.usedItemNoDate', { title: u.title || u.skill_id, n: u.uses }))).join(', ')
+  const list = used.map((u) => usedItem(t, u)).join(t('decide.usedListSep'))
   const primary = typeof p.evidence.primary === 'string' ? p.members.find((m) => m.skill_id === p.evidence.primary) : p.members[0]
   return t(used.length === 1 ? 'decide.usedRetiredOne' : 'decide.usedRetiredMany', { list, title: primary?.title || primary?.skill_id || '' })
 }

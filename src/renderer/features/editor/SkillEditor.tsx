@@ -288,7 +288,7 @@ export function SkillEditor(props: { library: string; skillId: string; focus?: b
           )}
           <ProvenancePanel library={library} text={loaded.text} skillPath={skill.path} />
           <SkillAuditPanel library={library} skillId={skillId} hash={skill.hash} />
-          {!skill.legacy && <SkillUsagePanel library={library} skillId={skillId} />}
+          {!skill.legacy && <SkillUsagePanel library={library} skillId={skillId} fetches={skill} />}
           <section className="panel">
             <h2>{t('editor.sourceTasks')}</h2>
             {skill.task_directories.length === 0 ? (

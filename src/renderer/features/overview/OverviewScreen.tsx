@@ -2,6 +2,7 @@ import { AuditCard, LibraryAuditPanel } from '../audit/LibraryAudit'
 import { useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { OverviewResult, RecentActivity } from '../../../shared/api'
+import type { JournalEntry } from '../../../shared/types'
 import { useApi } from '../../api/context'
 import { useLibraries, useRoots } from '../../api/hooks'
 import { queryKeys } from '../../api/query-keys'
@@ -163,6 +164,8 @@ export function describeActivity(t: Translate, r: RecentActivity): string {
     case 'skill-updated':
       return t('recent.updated', { title: r.title })
     case 'curation-applied':
+      // a deploy is no proposal applied: skills written into an agent's folder
+      if (r.proposalKind === 'deploy') return t('recent.deployed', { who: authorName(t, r.by) })
       return t('recent.applied', { kind: kindName(t, r.proposalKind), who: authorName(t, r.by) })
     case 'curation-undone':
       return t('recent.undone', { kind: kindName(t, r.proposalKind) })
@@ -171,10 +174,23 @@ export function describeActivity(t: Translate, r: RecentActivity): string {
   }
 }
 
-const KINDS = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'review'] as const
+/** Words for every kind the review engine journals (a kind added to JournalEntry fails the typecheck until it has some). */
+const KINDS: Record<JournalEntry['kind'], MessageKey> = {
+  merge: 'kind.merge',
+  consolidate: 'kind.consolidate',
+  cleanup: 'kind.cleanup',
+  enhance: 'kind.enhance',
+  edit: 'kind.edit',
+  delete: 'kind.delete',
+  update: 'kind.update',
+  learned: 'kind.learned',
+  review: 'kind.review',
+  memory: 'kind.memory',
+  deploy: 'kind.deploy'
+}
 
-function kindName(t: Translate, kind: string): string {
-  return (KINDS as readonly string[]).includes(kind) ? t(`kind.${kind as (typeof KINDS)[number]}`) : kind
+export function kindName(t: Translate, kind: string): string {
+  return Object.hasOwn(KINDS, kind) ? t(KINDS[kind as JournalEntry['kind']]) : kind
 }
 
 /**

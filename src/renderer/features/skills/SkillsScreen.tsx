@@ -272,7 +272,7 @@ export function SkillsScreen(): React.JSX.Element {
               </span>
               <span>{s.fetch_count}</span>
               <span className="cell-date" data-testid="skill-last-used">{formatDate(latestUse(s.last_used_at, usageById.get(s.skill_id)), lang)}</span>
-              {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} loading={usage.isLoading} failed={usage.isError} />}
+              {s.legacy ? <span /> : <SkillUsageCell usage={usageById.get(s.skill_id)} fetches={s} loading={usage.isLoading} failed={usage.isError} />}
               <span className="cell-date">{formatDate(s.created_at, lang)}</span>
               <span className="cell-badges">
                 <Badge tone="muted">{s.format === 'skill-md' ? 'SKILL.md' : 'AGIAgent'}</Badge>

@@ -5,7 +5,7 @@ import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { formatDate } from '../../components/format'
 import { useI18n } from '../../i18n/i18n'
-import { judged, sourceName, taskRoute, verdictText } from './usage-format'
+import { alsoFetchedText, judged, noLogUseText, sourceName, taskRoute, verdictText, type Fetches } from './usage-format'
 import { useUsage } from './use-usage'
 
 const SHOWN = 30
@@ -43,8 +43,12 @@ export function UsageTaskItem(props: { task: SkillUseTask }): React.JSX.Element 
   )
 }
 
-/** The editor's "Used by agents" panel: the verdict with its counts, the baseline, and every task that used the skill. */
-export function SkillUsagePanel(props: { library: string; skillId: string }): React.JSX.Element {
+/**
+ * The editor's "Used by agents" panel: the verdict with its counts, the baseline, and every task that used the skill.
+ * `fetches`, the skill's own fetch record, is the second source: a skill the logs show unused but that was fetched
+ * says so, and one used in the logs says how often it was fetched too.
+ */
+export function SkillUsagePanel(props: { library: string; skillId: string; fetches: Fetches }): React.JSX.Element {
   const { t } = useI18n()
   const usage = useUsage(props.library)
   const [all, setAll] = useState(false)
@@ -52,21 +56,33 @@ export function SkillUsagePanel(props: { library: string; skillId: string }): Re
   const u = report?.skills.find((s) => s.skill_id === props.skillId)
   const queries = u ? u.tasks.filter((x) => x.outcome === null).length : 0
   const shown = u ? (all ? u.tasks : u.tasks.slice(0, SHOWN)) : []
+  const alsoFetched = u && u.uses > 0 ? alsoFetchedText(t, props.fetches) : null
   return (
     <section className="panel" aria-labelledby="usage-panel-title" data-testid="usage-panel">
       <h2 id="usage-panel-title">{t('usage.panel')}</h2>
       {usage.error && <ErrorNotice error={usage.error} action="usage.failedLoad" onRetry={() => void usage.refetch()} />}
       {usage.isLoading && <p className="muted">{t('usage.loading')}</p>}
-      {report && !u && <p className="muted">{t('usage.summaryUnused')}</p>}
+      {report && !u && (
+        <p className="muted" data-testid="usage-verdict">
+          {noLogUseText(t, props.fetches)}
+        </p>
+      )}
       {report && u && (
         <>
           <p data-testid="usage-verdict" className={u.verdict === 'fails-more' ? 'bad-text' : undefined}>
-            {verdictText(t, u, report.rules)}
+            {verdictText(t, u, report.rules, props.fetches)}
           </p>
-          <p className="small" data-testid="usage-summary">
-            {u.uses === 0 ? t('usage.summaryUnused') : t('usage.summaryUsed', { n: judged(u), completed: u.completed, failed: u.failed, interrupted: u.interrupted, corrected: u.corrected, incomplete: u.incomplete })}
-            {queries > 0 && <> {t('usage.queries', { n: queries })}</>}
-          </p>
+          {u.uses > 0 && (
+            <p className="small" data-testid="usage-summary">
+              {t('usage.summaryUsed', { n: judged(u), completed: u.completed, failed: u.failed, interrupted: u.interrupted, corrected: u.corrected, incomplete: u.incomplete })}
+              {queries > 0 && <> {t('usage.queries', { n: queries })}</>}
+            </p>
+          )}
+          {alsoFetched && (
+            <p className="small" data-testid="usage-fetches">
+              {alsoFetched}
+            </p>
+          )}
           {u.uses > 0 && (
             <p className="small muted" data-testid="usage-baseline">
               {t('usage.baseline', { tasks: u.baseline.tasks, completed: u.baseline.completed, failed: u.baseline.failed, interrupted: u.baseline.interrupted, corrected: u.baseline.corrected })}

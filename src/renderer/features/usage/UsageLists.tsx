@@ -5,7 +5,7 @@ import { queryKeys } from '../../api/query-keys'
 import { useAppState } from '../../app-state'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
-import { judged, neverUsedIn, failingSkills, pct, wentWrong, baselineText, type NeverUsed } from './usage-format'
+import { judged, neverUsedIn, failingSkills, pct, wentWrong, baselineText, unusedItemText, type NeverUsed } from './usage-format'
 import { useUsage } from './use-usage'
 
 const DAYS = 30
@@ -28,6 +28,7 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
   const [retired, setRetired] = useState<{ skillId: string; title: string } | null>(null)
   const never = useMemo(() => (usage.data && skills.data ? neverUsedIn(skills.data.skills, usage.data, DAYS, now) : null), [usage.data, skills.data, now])
   const unused = never?.unused ?? []
+  const usageById = useMemo(() => new Map((usage.data?.skills ?? []).map((u) => [u.skill_id, u])), [usage.data])
   const failing = useMemo(() => (usage.data ? failingSkills(usage.data) : []), [usage.data])
   const tooFew = usage.data?.skills.filter((u) => u.verdict === 'too-few').length ?? 0
   const refresh = (): void => void client.invalidateQueries({ queryKey: queryKeys.library(library) })
@@ -77,11 +78,11 @@ export function UsageLists(props: { library: string }): React.JSX.Element {
         ) : (
           <>
             <ul className="usage-list">
-              {shownUnused.map(({ skill, last }) => (
+              {shownUnused.map(({ skill }) => (
                 <li key={skill.skill_id} data-testid="usage-unused-item">
                   <span className="usage-list-text">
                     <span className="ellipsis strong">{skill.title || skill.skill_id}</span>
-                    <span className="cell-sub">{Number.isFinite(last) ? t('usage.lastUsed', { date: new Date(last).toISOString().slice(0, 10) }) : t('usage.neverUsed')}</span>
+                    <span className="cell-sub">{unusedItemText(t, skill, usageById.get(skill.skill_id))}</span>
                   </span>
                   <button type="button" className="btn btn-small" aria-label={t('usage.openAria', { title: skill.title || skill.skill_id })} onClick={() => open(skill.skill_id)}>
                     {t('usage.open')}

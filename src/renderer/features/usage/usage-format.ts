@@ -25,7 +25,6 @@ export function baselineText(b: UsageBaseline): string {
   return `${wentWrong(b)}/${b.tasks} (${pct(wentWrong(b), b.tasks)})`
 }
 
-/** The two lines of a skill's cell in the Skills list: uses and last use; how its tasks went against the baseline. */
 /** The latest use a skill has: its own `last_used_at` (query_skill fetches) or the latest use found in agents' logs. */
 export function latestUse(fileLastUsed: string | null | undefined, u: SkillUsage | undefined): string | null {
   const a = fileLastUsed ? Date.parse(fileLastUsed) : NaN
@@ -34,10 +33,48 @@ export function latestUse(fileLastUsed: string | null | undefined, u: SkillUsage
   return Number.isFinite(a) && (!Number.isFinite(b) || a >= b) ? fileLastUsed! : u!.last_used_at!
 }
 
-export function usageCell(t: Translate, u: SkillUsage | undefined): { uses: string; result: string; tone: 'muted' | 'bad' | 'plain' } {
-  if (!u || u.uses === 0) return { uses: t('usage.notUsed'), result: '', tone: 'muted' }
+/**
+ * The skill's own record of being fetched: `fetch_count` and `last_used_at`, which its agents' query_skill keeps in
+ * the file. The second source of use beside the agents' logs (the usage report): every place that speaks of a
+ * skill's use names both, and none says "no use found" of a skill with recorded fetches.
+ */
+export type Fetches = Pick<SkillSummary, 'fetch_count' | 'last_used_at'>
+
+/** "once", "5 times". */
+export function timesText(t: Translate, n: number): string {
+  return n === 1 ? t('usage.once') : t('usage.times', { n })
+}
+
+/** "2026-10-20" of a time as the file wrote it ('' when unreadable). */
+function dayOf(at: string | null | undefined): string {
+  if (!at) return ''
+  if (/^\d{4}-\d\d-\d\d/.test(at)) return at.slice(0, 10)
+  const ms = Date.parse(at)
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : ''
+}
+
+function fetched(f: Fetches | undefined): number {
+  return f && Number.isFinite(f.fetch_count) && f.fetch_count > 0 ? f.fetch_count : 0
+}
+
+/**
+ * The two lines of a skill's cell in the Skills list: its uses in the logs (or its fetches, when the logs show none)
+ * and how those tasks went against the baseline; `note`, its fetches beside uses in the logs (the cell's title).
+ */
+export function usageCell(t: Translate, u: SkillUsage | undefined, f?: Fetches): { uses: string; result: string; tone: 'muted' | 'bad' | 'plain'; note?: string } {
+  const n0 = fetched(f)
+  if (!u || u.uses === 0) {
+    // fetched, though no log read shows it used: a use all the same, said as what it is
+    if (n0 > 0) return { uses: t('usage.fetchedCell', { times: timesText(t, n0) }), result: t('usage.noneInLogs'), tone: 'plain' }
+    return { uses: t('usage.notUsed'), result: t('usage.notUsedSub'), tone: 'muted' }
+  }
   // (when: the row's one "Last used" column, latestUse)
   const uses = u.uses === 1 ? t('usage.usesOne') : t('usage.uses', { n: u.uses })
+  const note = n0 > 0 ? t('usage.fetchedCell', { times: timesText(t, n0) }) : undefined
+  return { ...usageResult(t, u, uses), ...(note ? { note } : {}) }
+}
+
+function usageResult(t: Translate, u: SkillUsage, uses: string): { uses: string; result: string; tone: 'muted' | 'bad' | 'plain' } {
   const n = judged(u)
   switch (u.verdict) {
     case 'too-few':
@@ -54,12 +91,46 @@ export function usageCell(t: Translate, u: SkillUsage | undefined): { uses: stri
   }
 }
 
+/**
+ * The panel's sentence for a skill no log read shows used: what its own fetch record says (fetched, when last), and
+ * that the logs show no use; "no use found" only when neither source has one.
+ */
+export function noLogUseText(t: Translate, f: Fetches | undefined): string {
+  const n = fetched(f)
+  if (n === 0) return t('usage.verdict.unused')
+  const date = dayOf(f?.last_used_at)
+  return date ? t('usage.verdict.fetchedOnly', { times: timesText(t, n), date }) : t('usage.verdict.fetchedOnlyNoDate', { times: timesText(t, n) })
+}
+
+/** The panel's line on the fetch record of a skill the logs show used; null when it was never fetched. */
+export function alsoFetchedText(t: Translate, f: Fetches | undefined): string | null {
+  const n = fetched(f)
+  if (n === 0) return null
+  const date = dayOf(f?.last_used_at)
+  return date ? t('usage.alsoFetched', { times: timesText(t, n), date }) : t('usage.alsoFetchedNoDate', { times: timesText(t, n) })
+}
+
+/**
+ * A line of the Overview's never-used list: each source on its own (fetched / never fetched; the last use in the
+ * logs / none in them), "never used" when both are empty.
+ */
+export function unusedItemText(t: Translate, f: Fetches, u: SkillUsage | undefined): string {
+  const n = fetched(f)
+  const logDay = u && u.uses > 0 ? dayOf(u.last_used_at) : ''
+  if (n === 0 && !logDay) return t('usage.neverUsed')
+  const fetchDay = dayOf(f.last_used_at)
+  return [
+    n === 0 ? t('usage.listNeverFetched') : fetchDay ? t('usage.listFetched', { times: timesText(t, n), date: fetchDay }) : t('usage.fetchedCell', { times: timesText(t, n) }),
+    logDay ? t('usage.listInLogs', { date: logDay }) : t('usage.noneInLogs')
+  ].join(t('usage.listSep'))
+}
+
 /** The panel's verdict sentence with its numbers. */
-export function verdictText(t: Translate, u: SkillUsage, rules: UsageReport['rules']): string {
+export function verdictText(t: Translate, u: SkillUsage, rules: UsageReport['rules'], f?: Fetches): string {
   const n = judged(u)
   switch (u.verdict) {
     case 'unused':
-      return t('usage.verdict.unused')
+      return noLogUseText(t, f)
     case 'too-few':
       return t('usage.verdict.too-few', { min: rules.minUses })
     case 'no-baseline':
