@@ -527,6 +527,8 @@ export const API_INPUT_SCHEMAS = {
   'curate.plan': z.object({ library }),
   'curate.accept': z.object({ library, proposalId: z.string().min(1).max(200), edited: z.array(fileChange).max(100).optional() }),
   'curate.reject': z.object({ library, proposalId: z.string().min(1).max(200) }),
+  /** Undoes a rejection: the proposal waits for review again (refused, `review.unreject_changed`, when its skills changed since). */
+  'curate.unreject': z.object({ library, proposalId: z.string().min(1).max(200) }),
   'curate.journal': z.object({ library }),
   'curate.undo': z.object({ library, entryId: z.string().min(1).max(200) }),
   'jobs.list': z.object({}),
@@ -613,6 +615,7 @@ export interface ApiOutputs extends DeployOutputs, SyncOutputs, AuditOutputs {
   'curate.plan': CurationPlan & { library: string; computedAt: string | null }
   'curate.accept': JournalEntry
   'curate.reject': Proposal
+  'curate.unreject': Proposal
   'curate.journal': JournalEntry[]
   'curate.undo': JournalEntry
   'jobs.list': JobInfo[]

@@ -463,8 +463,11 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'review.not_a_proposal': '{path} 不是提议',
   'review.proposal_is': '提议 {id} 的状态是 {status}',
   'review.proposal_not_pending': '提议 {id} 不是待定状态',
-  'review.rejected_stays': '提议 {id} 已被拒绝；在它的某个技能改变之前会一直保持拒绝',
-  'review.rejected_stays_by': '提议 {id} 已被拒绝（{date}，{by}）；在它的某个技能改变之前会一直保持拒绝',
+  'review.rejected_stays': '提议 {id} 已被拒绝；在它的某个技能改变或撤销这次拒绝（`skillbench unreject {id}`）之前会一直保持拒绝',
+  'review.rejected_stays_by': '提议 {id} 已被拒绝（{date}，{by}）；在它的某个技能改变或撤销这次拒绝（`skillbench unreject {id}`）之前会一直保持拒绝',
+  'review.not_rejected': '提议 {id} 没有被拒绝（它的状态是 {status}）：没有可撤销的拒绝',
+  'review.unreject_changed': '提议 {id} 无法重新等待审阅：被拒绝之后它的技能已经改变（{paths}）。它仍保持拒绝；下次计算整理方案时，会根据技能现在的内容重新提出仍然成立的提议',
+  'review.unreject_gone': '提议 {id} 已不在整理方案中：被拒绝之后它的某个技能已经改变。没有可撤销的内容；下次计算整理方案时，会根据技能现在的内容重新提出仍然成立的提议',
   'review.unresolved_marks': '提议 {id} 在 {paths} 中仍标有双方都改过的地方（<<<<<<< … >>>>>>>）：请编辑结果保留想要的内容，然后接受',
   'review.plan_unreadable': '.skillbench/plan.json 无法读取（{detail}）：请重新运行 `skillbench curate`',
   // the review engine, the skill tools, sync notes and install lines (issue 40 part 4: engine and tools side)

@@ -477,8 +477,11 @@ export const MESSAGE_TEMPLATES = {
   'review.not_a_proposal': '{path} is not a proposal',
   'review.proposal_is': 'proposal {id} is {status}',
   'review.proposal_not_pending': 'proposal {id} is not pending',
-  'review.rejected_stays': 'proposal {id} was rejected; it stays rejected until one of its skills changes',
-  'review.rejected_stays_by': 'proposal {id} was rejected ({date} by {by}); it stays rejected until one of its skills changes',
+  'review.rejected_stays': 'proposal {id} was rejected; it stays rejected until one of its skills changes or the rejection is undone (`skillbench unreject {id}`)',
+  'review.rejected_stays_by': 'proposal {id} was rejected ({date} by {by}); it stays rejected until one of its skills changes or the rejection is undone (`skillbench unreject {id}`)',
+  'review.not_rejected': 'proposal {id} is not rejected (it is {status}): there is no rejection to undo',
+  'review.unreject_changed': 'proposal {id} cannot wait for review again: its skills changed since it was rejected ({paths}). It stays rejected as it was; the next curate proposes anew what still holds for the skills as they are now',
+  'review.unreject_gone': 'proposal {id} is no longer in the plan: one of its skills changed since it was rejected. Nothing to undo; the next curate proposes anew what still holds for the skills as they are now',
   'review.unresolved_marks': 'proposal {id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in {paths}: edit the result to keep what you want, then accept',
   'review.plan_unreadable': '.skillbench/plan.json is unreadable ({detail}): run `skillbench curate` again',
   // the review engine, the skill tools, sync notes and install lines (issue 40 part 4: engine and tools side)

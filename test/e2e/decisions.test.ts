@@ -2,7 +2,8 @@
  * Curation's evidence and lasting decisions in Chromium (issue 36): an AGIAgent library whose agents keep
  * fetch_count. The cleanup card names what watched it and since when, the plan says what it could not judge yet, a
  * merge that retires a used skill warns, a rejected merge stays rejected when the plan is computed again and is
- * listed in History — in English and 简体中文, audited by axe-core and photographed (artifacts/screenshots/decisions-*.png).
+ * listed in History; a rejection is taken back from the card's place ("Rejected — Undo", by keyboard) or from History,
+ * and the next plan keeps the proposal waiting — in English and 简体中文, audited by axe-core and photographed (artifacts/screenshots/decisions-*.png).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -65,15 +66,33 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     await expectAccessible(page, 'Curate with evidence (en)')
   })
 
+  it('right after Reject the card’s place says "Rejected — Undo", focused: Enter takes the rejection back', async () => {
+    const sorting = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
+    await sorting.getByTestId('proposal-reject').click()
+    const place = page.getByTestId('rejected-place')
+    await place.waitFor()
+    expect(await place.getAttribute('role')).toBe('status')
+    expect(await place.textContent()).toMatch(/^Rejected — Merge: Sorting arrays \+ Sorting arrays in TSUndo$/)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('rejected-undo')
+    await place.scrollIntoViewIfNeeded()
+    await shot(page, 'decisions-02a-rejected-place-en')
+    await expectAccessible(page, 'Curate, a proposal just rejected (en)')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('unrejected-status').waitFor()
+    await place.waitFor({ state: 'detached' })
+    await sorting.getByTestId('proposal-review').waitFor()
+    expect(await sorting.getByTestId('rejected-on').count()).toBe(0)
+  })
+
   it('a rejected merge stays rejected when the plan is computed again, and History lists it', async () => {
     const sorting = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
     await sorting.getByTestId('proposal-reject').click()
-    await sorting.getByTestId('rejected-on').waitFor()
+    await page.getByTestId('rejected-place').waitFor()
     await page.getByTestId('curate-start').click()
     await page.getByTestId('curate-progress').waitFor({ state: 'detached' }).catch(() => undefined)
     const again = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
     await again.getByTestId('rejected-on').waitFor()
-    expect(await again.getByTestId('rejected-on').textContent()).toMatch(/^Rejected \d{4}-\d\d-\d\d \d\d:\d\d by you\. It stays rejected until one of its skills changes\.$/)
+    expect(await again.getByTestId('rejected-on').textContent()).toMatch(/^Rejected \d{4}-\d\d-\d\d \d\d:\d\d by you\. It stays rejected until one of its skills changes or you undo the rejection \(History\)\.$/)
     expect(await again.getByTestId('proposal-review').count()).toBe(0)
     await again.scrollIntoViewIfNeeded()
     await shot(page, 'decisions-02-rejected-en')
@@ -85,6 +104,21 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     await expectAccessible(page, 'Curate history with rejections (en)')
   })
 
+  it('History’s Undo takes a rejection back: the next plan keeps the proposal waiting', async () => {
+    await page.getByTestId('rejected-history-undo').click()
+    await page.getByTestId('unrejected-status').waitFor()
+    await page.getByTestId('rejected-history').waitFor({ state: 'detached' })
+    await page.getByTestId('curate-tab-plan').click()
+    await page.getByTestId('curate-start').click()
+    await page.getByTestId('curate-progress').waitFor({ state: 'detached' }).catch(() => undefined)
+    const sorting = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
+    await sorting.getByTestId('proposal-review').waitFor()
+    expect(await sorting.getByTestId('rejected-on').count()).toBe(0)
+    // rejected again, for the Chinese walk
+    await sorting.getByTestId('proposal-reject').click()
+    await page.getByTestId('rejected-place').waitFor()
+  })
+
   it('the same in 简体中文', async () => {
     await page.getByTestId('language-switch').selectOption('zh')
     await page.getByTestId('curate-tab-plan').click()
@@ -92,12 +126,22 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     await cleanup.waitFor()
     await expect.poll(() => cleanup.getByTestId('proposal-reason').textContent()).toMatch(/^自 \d{4}-\d\d-\d\d 进入技能库以来，在有记录的 (89|90) 天里没有任何智能体使用它/)
     expect(await page.getByTestId('used-retired').textContent()).toContain('智能体使用过“Compose deployment checklist”')
+    const place = page.getByTestId('rejected-place')
+    expect(await place.textContent()).toBe('已拒绝 — 合并：Sorting arrays + Sorting arrays in TS撤销')
+    expect(await place.getByTestId('rejected-undo').getAttribute('aria-label')).toBe('撤销对“Sorting arrays + Sorting arrays in TS”的拒绝')
+    await place.scrollIntoViewIfNeeded()
+    await shot(page, 'decisions-02a-rejected-place-zh')
+    await expectAccessible(page, 'Curate, a proposal just rejected (zh)')
+    await page.getByTestId('curate-start').click()
+    await page.getByTestId('rejected-on').waitFor()
     expect(await page.getByTestId('rejected-on').textContent()).toMatch(/于 \d{4}-\d\d-\d\d \d\d:\d\d 拒绝/)
+    await page.getByTestId('group-cleanup').scrollIntoViewIfNeeded()
     await shot(page, 'decisions-01-curate-zh')
     await expectAccessible(page, 'Curate with evidence (zh)')
     await page.getByTestId('curate-tab-history').click()
     await page.getByTestId('rejected-history').waitFor()
     expect(await page.getByTestId('rejected-history').textContent()).toContain('已拒绝的提议')
+    expect(await page.getByTestId('rejected-history-undo').textContent()).toBe('撤销')
     await shot(page, 'decisions-03-history-zh')
     await expectAccessible(page, 'Curate history with rejections (zh)')
     await page.getByTestId('language-switch').selectOption('en')

@@ -98,6 +98,18 @@ describe('commit messages', () => {
     expect(m.items).toEqual(['merge: a + b → a', 'edit: Read PDF (append)', 'rate: Parse CSV 0.65'])
     expect(m.subject).toBe('merge: a + b → a; edit: Read PDF (append); rate: Parse CSV 0.65')
   })
+
+  it('a rejection undone (journal action unreject, no file changes) adds no item', () => {
+    const m = commitMessage({
+      journal: [{ action: 'unreject', kind: 'merge', changes: [] }, { action: 'apply', kind: 'cleanup', changes: [{ path: 'skill_c.md', before: 'x', after: null }, { path: 'legacy/skill_c.md', before: null, after: 'x' }] }],
+      acts: [],
+      uses: 0,
+      changed: [{ status: 'D', path: 'skill_c.md' }, { status: 'A', path: 'legacy/skill_c.md' }],
+      titleOfId: () => undefined,
+      titleOfPath: (p) => ({ 'skill_c.md': 'c', 'legacy/skill_c.md': 'c' })[p]
+    })
+    expect(m.items).toEqual(['retire: c'])
+  })
 })
 
 describe('conflict proposals name the skill', () => {

@@ -101,6 +101,27 @@ describe('review queue: agent and reflection proposals in the Curate screen', ()
     expect((err as { code: string }).code).toBe('not_found')
   })
 
+  it('undoes a rejection of each kind through its own back end (curate.unreject); History lists no entry for it; a changed skill refuses it', async () => {
+    const { b, lib, editId, enhanceId, skillPath, original } = await withQueuedProposals()
+    await b.call('curate.reject', { library: lib, proposalId: editId })
+    await b.call('curate.reject', { library: lib, proposalId: enhanceId })
+    expect(await b.call<Proposal>('curate.unreject', { library: lib, proposalId: editId })).toMatchObject({ id: editId, status: 'pending' })
+    expect(await b.call<Proposal>('curate.unreject', { library: lib, proposalId: enhanceId })).toMatchObject({ id: enhanceId, status: 'pending' })
+    const plan = await b.call<Plan>('curate.plan', { library: lib })
+    expect(plan.proposals.filter((p) => p.id === editId || p.id === enhanceId).map((p) => p.status)).toEqual(['pending', 'pending'])
+    expect((JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'pending', `${editId}.json`), 'utf8')) as Proposal).status).toBe('pending')
+    expect(fs.readFileSync(skillPath, 'utf8')).toBe(original)
+    expect(await b.call<JournalEntry[]>('curate.journal', { library: lib })).toEqual([])
+    // the agent's edit, rejected again, cannot come back once its skill changed
+    await b.call('curate.reject', { library: lib, proposalId: editId })
+    fs.appendFileSync(skillPath, '\nChanged by hand.\n')
+    const err = await b.wb.dispatch('curate.unreject', { library: lib, proposalId: editId })
+    expect(err).toMatchObject({ ok: false, error: { code: 'conflict', messageCode: 'review.unreject_changed' } })
+    const again = await b.call<Plan>('curate.plan', { library: lib })
+    expect(again.proposals.find((p) => p.id === editId)!.status).toBe('rejected')
+    expect(await b.wb.dispatch('curate.unreject', { library: lib, proposalId: enhanceId })).toMatchObject({ ok: false, error: { messageCode: 'review.not_rejected' } })
+  })
+
   it('accepts a reflection enhance proposal from the plan', async () => {
     const { b, lib, enhanceId } = await withQueuedProposals()
     const entry = await b.call<JournalEntry>('curate.accept', { library: lib, proposalId: enhanceId })

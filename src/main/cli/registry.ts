@@ -117,6 +117,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'Mark a proposal of the pending plan as rejected (no file changes)',
     load: () => import('./commands/reject')
   },
+  unreject: {
+    summary: 'Undo a rejection: the proposal waits for review again (refused when its skills changed since)',
+    load: () => import('./commands/unreject')
+  },
   undo: {
     summary: 'Revert an applied proposal or a deploy (by proposal or journal id) if its files are unchanged since',
     load: () => import('./commands/undo')

@@ -1,6 +1,6 @@
 /**
- * A person's decisions on the pending plan: accept, reject, undo, and restoring a legacy skill. Each takes the
- * library's lock and first finishes any transaction a crash interrupted.
+ * A person's decisions on the pending plan: accept, reject, undo, and restoring a legacy skill (a rejection is
+ * undone in unreject.ts). Each takes the library's lock and first finishes any transaction a crash interrupted.
  */
 import { activePathOf } from '../../shared/legacy-paths'
 import fs from 'node:fs'
@@ -96,7 +96,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
     const { records } = await readJournal(root)
     const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
     if (!record) {
-      const known = records.some((r) => r.id === id || r.proposal_id === id)
+      const known = records.some((r) => (r.action === 'apply' || r.action === 'undo') && (r.id === id || r.proposal_id === id))
       throw new CurationError('not_found', known ? coded('review.undone_already', { id }) : coded('review.nothing_applied', { id: JSON.stringify(id) }))
     }
     const undo = record.kind === 'memory' ? await undoMemoryRecord(root, record, by) : await undoRecord(root, record, by, hooks)

@@ -20,7 +20,8 @@ export type TxOp =
 export interface JournalRecord {
   /** Transaction id (unique). */
   id: string
-  action: 'apply' | 'undo' | 'restore'
+  /** `unreject`: a rejection undone (no files change: `changes` and `ops` are empty; review/unreject.ts). */
+  action: 'apply' | 'undo' | 'restore' | 'unreject'
   proposal_id: string
   kind: ProposalKind | 'restore' | 'deploy'
   /** ISO-8601 time of the commit. */

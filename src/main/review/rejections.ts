@@ -1,12 +1,13 @@
 /**
- * A person's rejections, kept apart from the plan (`.skillbench/rejections.jsonl`, append-only JSON lines written
- * under the library lock): a recomputed plan replaces its proposals, a rejection outlives them. Each line holds the
+ * A person's rejections, kept apart from the plan (`.skillbench/rejections.jsonl`, JSON lines appended under the
+ * library lock; an undone rejection leaves by a rewrite of the file without it, atomic, under the same lock): a
+ * recomputed plan replaces its proposals, a rejection outlives them. Each line holds the
  * proposal's fingerprint — its kind, and its members' ids and content hashes — so the same proposal computed again
  * is rejected again, and one whose skills changed is new and waits for review (issue 36).
  */
 import { createHash } from 'node:crypto'
 import type { Proposal, ProposalKind, ProposalMember } from '../../shared/types'
-import { appendContained, readContained } from '../store/contained'
+import { appendContained, readContained, writeContained } from '../store/contained'
 import { STATE_DIR } from './journal'
 
 export const REJECTIONS_REL = `${STATE_DIR}/rejections.jsonl`
@@ -55,6 +56,31 @@ export async function readRejections(root: string): Promise<RejectionRecord[]> {
 /** Records a rejection, durable before it returns (call under the library lock). */
 export async function appendRejection(root: string, record: RejectionRecord): Promise<void> {
   await appendContained(root, REJECTIONS_REL, JSON.stringify(record) + '\n', { fsync: true })
+}
+
+/**
+ * Takes a fingerprint out of the rejections (a person undid the rejection): the file is written again without its
+ * lines, atomically (temp + fsync + rename), so a crash leaves it either whole as it was or whole without them.
+ * Call under the library lock (every append holds it too: none is lost). Returns how many lines it took out.
+ */
+export async function dropRejection(root: string, fingerprint: string): Promise<number> {
+  const bytes = await readContained(root, REJECTIONS_REL, { maxBytes: MAX_BYTES })
+  if (!bytes) return 0
+  const kept: string[] = []
+  let dropped = 0
+  for (const line of bytes.toString('utf8').split('\n')) {
+    if (!line) continue
+    let v: unknown
+    try {
+      v = JSON.parse(line)
+    } catch {
+      continue // a line cut by a crash: it never held a rejection reported as done
+    }
+    if (isRecord(v) && v.fingerprint === fingerprint) dropped++
+    else kept.push(line + '\n')
+  }
+  if (dropped > 0) await writeContained(root, REJECTIONS_REL, kept)
+  return dropped
 }
 
 /** The rejection of each fingerprint (the latest). Pure. */

@@ -64,6 +64,7 @@ export function commitMessage(input: MessageInput): { subject: string; items: st
   const items: string[] = []
   const explained = new Set<string>()
   for (const r of input.journal) {
+    if (r.action === 'unreject') continue // a rejection undone changes no file
     const item = journalItem(r, input.titleOfPath)
     items.push(item.text)
     for (const p of item.paths) explained.add(p)

@@ -33,7 +33,7 @@ import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../re
 import { curateLibrary, type OpenedLibrary } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
-import { acceptQueued, readReviewQueue, rejectQueued, saveEdits } from './review-queue'
+import { acceptQueued, readReviewQueue, rejectQueued, saveEdits, unrejectQueued } from './review-queue'
 import { dismissLibraryProblems, libraryProblems, type LibraryProblemsAnswer } from './library-problems'
 
 /** What a reflection job needs. */
@@ -86,6 +86,8 @@ export interface CoreModules {
   readPlan(store: SkillStore): Promise<{ plan: CurationPlan; computedAt: string | null }>
   accept(store: SkillStore, proposalId: string, edited?: { path: string; before: string | null; after: string | null }[]): Promise<JournalEntry>
   reject(store: SkillStore, proposalId: string): Promise<Proposal>
+  /** Undoes a rejection (plan or pending folder): the proposal waits for review again. */
+  unreject(store: SkillStore, proposalId: string): Promise<Proposal>
   journal(store: SkillStore): Promise<JournalEntry[]>
   undo(store: SkillStore, entryId: string): Promise<JournalEntry>
   /** Brings a legacy skill back (journaled when curation is available). */
@@ -115,6 +117,7 @@ export function unavailableCore(): CoreModules {
     readPlan: async () => unavailable('curation'),
     accept: async () => unavailable('curation'),
     reject: async () => unavailable('curation'),
+    unreject: async () => unavailable('curation'),
     journal: async () => unavailable('the curation journal'),
     undo: async () => unavailable('undo'),
     restore: (store, skillId) => store.restore(skillId),
@@ -244,7 +247,7 @@ export function journalEntries(records: readonly JournalRecord[]): JournalEntry[
     }
   }
   return records
-    .filter((r) => r.action !== 'undo')
+    .filter((r) => r.action !== 'undo' && r.action !== 'unreject')
     .map((r) => {
       const at = undoneAt.get(r.id)
       return at ? { ...entryOf(r), undone_at: at } : entryOf(r)
@@ -414,6 +417,9 @@ export async function createCoreModules(): Promise<CoreModules> {
     },
     async reject(store, proposalId) {
       return rejectQueued(store.root, proposalId, rejectProposal)
+    },
+    async unreject(store, proposalId) {
+      return unrejectQueued(store.root, proposalId, 'user')
     },
     async journal(store) {
       const { records } = await readJournal(store.root)

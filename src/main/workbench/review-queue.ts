@@ -3,7 +3,7 @@
  * - `.skillbench/plan.json`: curation's plan (merge / consolidate / cleanup) plus reflection's `enhance`
  *   proposals (added by `savePendingProposal` of reflect/decide-io);
  * - `.skillbench/pending/<id>.json`: edit / delete proposals agents made through MCP in proposal mode.
- * The workbench lists them together and routes accept / reject to the back end that owns each one.
+ * The workbench lists them together and routes accept / reject / unreject to the back end that owns each one.
  * Both apply through curation's transactions and journal, so undo works the same for all.
  */
 import { ApiError } from '../../shared/api'
@@ -16,6 +16,7 @@ import { activeApplies, readJournal, type JournalRecord } from '../review/journa
 import { CURATION_KINDS, loadPlan, proposalsWithStatus, savePlan } from '../review/plan'
 import { acceptPendingProposal, isPendingProposalId, listPendingProposals, readPendingProposal, rejectPendingProposal, writePendingProposal } from '../review/pending-proposals'
 import { parseSkillText, parseReasonParam } from '../store/skill-file'
+import { unrejectPendingProposal, unrejectProposal } from '../review/unreject'
 
 /** Kinds only curation computes: recomputing the plan replaces these, and keeps every other kind. */
 
@@ -125,6 +126,11 @@ export async function acceptQueued(
 /** Rejects a proposal through its own back end. */
 export async function rejectQueued(root: string, id: string, rejectFromPlan: (root: string, id: string) => Promise<Proposal>): Promise<Proposal> {
   return (await proposalHome(root, id)) === 'plan' ? rejectFromPlan(root, id) : rejectPendingProposal(root, id)
+}
+
+/** Undoes a rejection through the proposal's own back end (review/unreject.ts). */
+export async function unrejectQueued(root: string, id: string, by: string): Promise<Proposal> {
+  return (await proposalHome(root, id)) === 'plan' ? unrejectProposal(root, id, by) : unrejectPendingProposal(root, id, by)
 }
 
 /** Re-exported for the queue's callers; the curation module itself keeps these across a recompute. */

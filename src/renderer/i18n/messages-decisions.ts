@@ -26,10 +26,16 @@ export const DECISIONS_EN = {
   'decide.coverageArrivalUnknown': '{n} dated only by their file (when they arrived is unknown)',
   'decide.coverageNotObserved': '{n} never watched',
   'decide.coverageTooShort': '{n} watched fewer than {days} days since they arrived',
-  'decide.rejectedOn': 'Rejected {date} by {who}. It stays rejected until one of its skills changes.',
+  'decide.rejectedOn': 'Rejected {date} by {who}. It stays rejected until one of its skills changes or you undo the rejection (History).',
   'decide.rejectedTitle': 'Rejected proposals',
-  'decide.rejectedHelp': 'A rejected proposal is not proposed again until one of its skills changes.',
-  'decide.undoneHelp': 'Undone: you can review and accept it again.'
+  'decide.rejectedHelp': 'A rejected proposal is not proposed again until one of its skills changes. Undo a rejection to review the proposal again.',
+  'decide.undoneHelp': 'Undone: you can review and accept it again.',
+  'decide.rejectedWhen': 'Rejected {date} by {who}.',
+  'decide.rejectedPlace': 'Rejected — {kind}: {title}',
+  'decide.undoReject': 'Undo',
+  'decide.undoRejectOf': 'Undo the rejection of {title}',
+  'decide.unrejectedStatus': 'Rejection undone: the proposal waits for review again.',
+  'failed.unreject': 'Undoing the rejection'
 }
 
 export const DECISIONS_ZH: Record<keyof typeof DECISIONS_EN, string> = {
@@ -56,8 +62,14 @@ export const DECISIONS_ZH: Record<keyof typeof DECISIONS_EN, string> = {
   'decide.coverageArrivalUnknown': '{n} 个只有文件时间（不知道何时进入技能库）',
   'decide.coverageNotObserved': '{n} 个从未被记录',
   'decide.coverageTooShort': '{n} 个进入技能库后被记录不足 {days} 天',
-  'decide.rejectedOn': '{who} 于 {date} 拒绝。在其中某个技能发生变化之前，它会一直保持拒绝。',
+  'decide.rejectedOn': '{who} 于 {date} 拒绝。在其中某个技能发生变化或你撤销这次拒绝（见“历史”）之前，它会一直保持拒绝。',
   'decide.rejectedTitle': '已拒绝的提议',
-  'decide.rejectedHelp': '被拒绝的提议不会再次提出，除非其中某个技能发生了变化。',
-  'decide.undoneHelp': '已撤销：可以重新审阅并接受。'
+  'decide.rejectedHelp': '被拒绝的提议不会再次提出，除非其中某个技能发生了变化。撤销拒绝后可以重新审阅该提议。',
+  'decide.undoneHelp': '已撤销：可以重新审阅并接受。',
+  'decide.rejectedWhen': '{who} 于 {date} 拒绝。',
+  'decide.rejectedPlace': '已拒绝 — {kind}：{title}',
+  'decide.undoReject': '撤销',
+  'decide.undoRejectOf': '撤销对“{title}”的拒绝',
+  'decide.unrejectedStatus': '已撤销拒绝：该提议重新等待审阅。',
+  'failed.unreject': '撤销拒绝'
 }

@@ -13,7 +13,7 @@ export const command: CliCommand = {
     const opened = await openForCuration(resolveLibraryDir(values, io.cwd))
     const p = await rejectProposal(opened.root, positionals[0]!, actorName(values.user))
     if (values.json) printJson(io, { status: 'success', proposal_id: p.id, proposal_status: p.status, ...(p.rejected ? { rejected: p.rejected } : {}) })
-    else io.stdout(`Rejected ${p.id}.${p.fingerprint ? ' It stays rejected until one of its skills changes (see `skillbench proposals --all`).' : ''}\n`)
+    else io.stdout(`Rejected ${p.id}.${p.fingerprint ? ' It stays rejected until one of its skills changes (see `skillbench proposals --all`).' : ''} Undo with \`skillbench unreject ${p.id}\`.\n`)
     return 0
   }
 }

@@ -1,10 +1,10 @@
-/** Curation of a library (a job that reads real usage first) and the review of its plan: accept, reject, undo. */
+/** Curation of a library (a job that reads real usage first) and the review of its plan: accept, reject, undo, unreject. */
 import type { ApiHandlers } from '../../../shared/api'
 import type { WorkbenchContext } from '../context'
 import { reasonOf } from '../../../shared/api-error'
 import { codedLine } from '../../../shared/error-codes'
 
-export type CurateMethods = 'curate.start' | 'curate.plan' | 'curate.accept' | 'curate.reject' | 'curate.journal' | 'curate.undo'
+export type CurateMethods = 'curate.start' | 'curate.plan' | 'curate.accept' | 'curate.reject' | 'curate.unreject' | 'curate.journal' | 'curate.undo'
 
 export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateMethods> {
   const { registry, core, storeFor } = ctx
@@ -41,6 +41,11 @@ export function curateHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, CurateM
     'curate.reject': async ({ library, proposalId }) => {
       const store = await storeFor(library)
       return core.reject(store, proposalId)
+    },
+
+    'curate.unreject': async ({ library, proposalId }) => {
+      const store = await storeFor(library)
+      return core.unreject(store, proposalId)
     },
 
     'curate.journal': async ({ library }) => {

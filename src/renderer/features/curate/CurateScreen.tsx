@@ -22,12 +22,12 @@ import { groupChanges, proposalReason, proposalTitle, sharedWords } from './prop
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
 import { HighRiskBadge, UpdateAudit } from '../audit/UpdateAudit'
-import { CleanupCoverageNote, DecisionLine, RejectedHistory, UsedRetiredWarning } from './DecisionNotes'
+import { CleanupCoverageNote, DecisionLine, RejectedHistory, RejectedPlace, UsedRetiredWarning } from './DecisionNotes'
 import { SyncPanel } from '../sync/SyncPanel'
 
 const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned', 'memory']
 
-/** One click computes the curation plan; review each proposal in a diff; undo right after accepting, or from history. */
+/** One click computes the curation plan; review each proposal in a diff; undo right after accepting or rejecting, or from history. */
 export function CurateScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
@@ -55,15 +55,34 @@ export function CurateScreen(): React.JSX.Element {
     }
   }, [job?.state, focusSoon])
 
+  // proposals rejected here: each keeps its card's place with "Rejected — Undo" (until the screen is left or the plan computed again)
+  const [justRejected, setJustRejected] = useState<ReadonlySet<string>>(new Set())
+  const [unrejected, setUnrejected] = useState(false)
   const start = useMutation({
     mutationFn: () => api.call('curate.start', { library: lib }),
     onSuccess: (info) => {
       store.track(info)
+      setJustRejected(new Set()) // a new plan: a rejected proposal shows as such (its Undo in History)
       computing.current = true
       focusSoon('curate-job')
     }
   })
-  const reject = useMutation({ mutationFn: (id: string) => api.call('curate.reject', { library: lib, proposalId: id }), onSuccess: refresh })
+  const rejectedHere = (id: string): void => {
+    setJustRejected((prev) => new Set(prev).add(id))
+    setUnrejected(false)
+    refresh()
+  }
+  const reject = useMutation({ mutationFn: (id: string) => api.call('curate.reject', { library: lib, proposalId: id }), onSuccess: (_p, id) => rejectedHere(id) })
+  const unreject = useMutation({
+    mutationFn: (id: string) => api.call('curate.unreject', { library: lib, proposalId: id }),
+    onSuccess: (_p, id) => {
+      setJustRejected((prev) => new Set([...prev].filter((x) => x !== id)))
+      setUnrejected(true)
+      setUndone(false)
+      focusSoon('unrejected-status')
+      refresh()
+    }
+  })
   const undo = useMutation({
     mutationFn: (id: string) => api.call('curate.undo', { library: lib, entryId: id }),
     onSuccess: () => {
@@ -84,9 +103,10 @@ export function CurateScreen(): React.JSX.Element {
     const map = new Map<ProposalKind, Proposal[]>()
     for (const p of plan.data?.proposals ?? []) if (!only || p.id === only) map.set(p.kind, [...(map.get(p.kind) ?? []), p])
     // what still waits for a decision first; rejected ones last (they stay rejected until a skill changes)
-    const last = (p: Proposal): number => (p.status === 'rejected' ? 1 : 0)
+    // (one just rejected here keeps its place)
+    const last = (p: Proposal): number => (p.status === 'rejected' && !justRejected.has(p.id) ? 1 : 0)
     return KIND_ORDER.filter((k) => map.has(k)).map((k) => ({ kind: k, proposals: [...map.get(k)!].sort((a, b) => last(a) - last(b)) }))
-  }, [plan.data, only])
+  }, [plan.data, only, justRejected])
   const protectedSkills = plan.data?.protected ?? []
   // the queue's own files (review/pending-proposals.ts PENDING_DIR); the plan's other errors are skills, on the Skills screen
   const pendingErrors = (plan.data?.errors ?? []).filter((e) => e.path.startsWith('.skillbench/pending/'))
@@ -129,7 +149,13 @@ export function CurateScreen(): React.JSX.Element {
           {t('curate.undoneStatus')}
         </p>
       )}
+      {unrejected && (
+        <p className="banner banner-ok" role="status" tabIndex={-1} data-testid="unrejected-status">
+          {t('decide.unrejectedStatus')}
+        </p>
+      )}
       {undo.error && <ErrorNotice error={undo.error} action="failed.undo" />}
+      {unreject.error && <ErrorNotice error={unreject.error} action="failed.unreject" />}
       <div className="tabs" role="tablist" aria-label={t('curate.title')}>
         <button type="button" role="tab" id="curate-tab-plan" aria-controls="curate-panel-plan" aria-selected={tab === 'plan'} className="tab" data-testid="curate-tab-plan" onClick={() => setTab('plan')}>
           {t('curate.plan')}
@@ -186,9 +212,13 @@ export function CurateScreen(): React.JSX.Element {
                 {lang === 'zh' ? '' : ' '}
                 <span className="muted">{t('curate.groupCount', { n: g.proposals.length })}</span>
               </h2>
-              {g.proposals.map((p) => (
-                <ProposalCard key={p.id} proposal={p} onReview={() => setReviewing(p)} onReject={() => reject.mutate(p.id)} rejecting={reject.isPending} />
-              ))}
+              {g.proposals.map((p) =>
+                justRejected.has(p.id) ? (
+                  <RejectedPlace key={p.id} proposal={p} onUndo={() => unreject.mutate(p.id)} busy={unreject.isPending} />
+                ) : (
+                  <ProposalCard key={p.id} proposal={p} onReview={() => setReviewing(p)} onReject={() => reject.mutate(p.id)} rejecting={reject.isPending} />
+                )
+              )}
             </section>
           ))}
           {protectedSkills.length > 0 && (
@@ -214,7 +244,7 @@ export function CurateScreen(): React.JSX.Element {
         <div role="tabpanel" id="curate-panel-history" aria-labelledby="curate-tab-history" data-testid="journal">
           {journal.error && <ErrorNotice error={journal.error} action="failed.loadHistory" onRetry={() => void journal.refetch()} />}
           {journal.data && journal.data.length === 0 && <p className="empty">{t('curate.noHistory')}</p>}
-          <RejectedHistory proposals={plan.data?.proposals ?? []} />
+          <RejectedHistory proposals={plan.data?.proposals ?? []} onUndo={(id) => unreject.mutate(id)} busy={unreject.isPending} />
           <ul className="journal">
             {[...(journal.data ?? [])].reverse().map((e) => (
               <li key={e.id} className="journal-entry" data-testid="journal-entry">
@@ -242,6 +272,10 @@ export function CurateScreen(): React.JSX.Element {
           library={lib}
           proposal={reviewing}
           onClose={() => setReviewing(null)}
+          onRejected={() => {
+            rejectedHere(reviewing.id)
+            setReviewing(null)
+          }}
           onDone={(entry) => {
             if (entry) {
               setApplied({ entry, proposal: reviewing })
@@ -345,7 +379,7 @@ function ProposalCard(props: { proposal: Proposal; onReview: () => void; onRejec
 }
 
 /** Before → after of each rewritten file (the right side is editable), and the files moving to legacy/. */
-function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () => void; onDone: (entry?: JournalEntry) => void }): React.JSX.Element {
+function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () => void; onDone: (entry?: JournalEntry) => void; onRejected: () => void }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const { proposal } = props
@@ -361,7 +395,7 @@ function ReviewDialog(props: { library: string; proposal: Proposal; onClose: () 
     },
     onSuccess: (entry) => props.onDone(entry)
   })
-  const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onDone() })
+  const reject = useMutation({ mutationFn: () => api.call('curate.reject', { library: props.library, proposalId: proposal.id }), onSuccess: () => props.onRejected() })
   return (
     <Dialog title={t('curate.reviewTitle', { kind: t(`kind.${proposal.kind}`), title: proposalTitle(proposal) })} onClose={props.onClose} wide testId="review-dialog">
       <p className="proposal-reason">{proposalReason(t, proposal, lang).text}</p>

@@ -1,4 +1,5 @@
 /** Curation's evidence and lasting decisions on the Curate screen (issue 36): coverage, used-member warnings, rejections. */
+import { useEffect, useRef } from 'react'
 import type { CleanupCoverage, Proposal } from '../../../shared/types'
 import { Badge } from '../../components/Badge'
 import { formatDate } from '../../components/format'
@@ -56,8 +57,29 @@ export function DecisionLine(props: { proposal: Proposal }): React.JSX.Element |
   return null
 }
 
-/** The history's list of rejected proposals (they stay rejected until one of their skills changes). */
-export function RejectedHistory(props: { proposals: readonly Proposal[] }): React.JSX.Element | null {
+/**
+ * What stands in a card's place right after it was rejected: that it was, and its Undo. Announced (a status) and
+ * focused when it appears (the Reject button it replaces is gone), so the way back is one key away.
+ */
+export function RejectedPlace(props: { proposal: Proposal; onUndo: () => void; busy: boolean }): React.JSX.Element {
+  const { t } = useI18n()
+  const undo = useRef<HTMLButtonElement>(null)
+  useEffect(() => undo.current?.focus(), [])
+  const p = props.proposal
+  const title = proposalTitle(p)
+  return (
+    <div className="proposal proposal-rejected" role="status" data-testid="rejected-place">
+      <span>{t('decide.rejectedPlace', { kind: t(`kind.${p.kind}`), title })}</span>
+      <div className="spacer" />
+      <button ref={undo} type="button" className="btn btn-small" data-testid="rejected-undo" aria-label={t('decide.undoRejectOf', { title })} disabled={props.busy} onClick={props.onUndo}>
+        {t('decide.undoReject')}
+      </button>
+    </div>
+  )
+}
+
+/** The history's list of rejected proposals (they stay rejected until one of their skills changes or a person undoes it). */
+export function RejectedHistory(props: { proposals: readonly Proposal[]; onUndo: (id: string) => void; busy: boolean }): React.JSX.Element | null {
   const { t, lang } = useI18n()
   const rejected = props.proposals.filter((p) => p.status === 'rejected')
   if (rejected.length === 0) return null
@@ -73,7 +95,10 @@ export function RejectedHistory(props: { proposals: readonly Proposal[] }): Reac
             <Badge tone="muted">{t(`kind.${p.kind}`)}</Badge>
             <span className="ellipsis">{proposalTitle(p)}</span>
             <div className="spacer" />
-            {p.rejected && <span className="muted">{t('decide.rejectedOn', { date: formatDate(p.rejected.at, lang), who: authorName(t, p.rejected.by) })}</span>}
+            {p.rejected && <span className="muted">{t('decide.rejectedWhen', { date: formatDate(p.rejected.at, lang), who: authorName(t, p.rejected.by) })}</span>}
+            <button type="button" className="btn" data-testid="rejected-history-undo" aria-label={t('decide.undoRejectOf', { title: proposalTitle(p) })} disabled={props.busy} onClick={() => props.onUndo(p.id)}>
+              {t('decide.undoReject')}
+            </button>
           </li>
         ))}
       </ul>
