@@ -75,12 +75,18 @@ describe('a skill frozen from an unfinished task, once the task finishes', () =>
     expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
   })
 
-  it('--force still writes a new skill beside it (the old behaviour, asked for by name)', async () => {
-    const { root, lib } = await frozenRoot()
+  it('--force reflects it again into the same skill: an update proposal, never a second skill of the task', async () => {
+    const { root, lib, skillPath, before } = await frozenRoot()
     fs.writeFileSync(path.join(root, 'eve', TASK, 'logs', 'manager.out'), ZH_DONE)
     const run = await runReflection({ rootDir: root, force: true }, defaultReflectionDeps())
-    expect(run.created).toHaveLength(1)
-    expect((await (await openLibrary(lib)).list()).skills).toHaveLength(2)
+    expect(run.created).toEqual([])
+    expect(run.skipped.map((s) => s.messageCode)).toEqual(['reflect.again_proposed'])
+    expect((await (await openLibrary(lib)).list()).skills).toHaveLength(1)
+    expect(fs.readFileSync(skillPath, 'utf8')).toBe(before)
+    const proposal = (await loadPlan(lib)).proposals.find((p) => p.id === run.proposals![0])!
+    expect(proposal.changes[0]!.after).toContain('**结果：** 已完成。')
+    await acceptProposal(lib, proposal.id, 'user')
+    expect((await (await openLibrary(lib)).list()).skills.map((s) => s.task_directories)).toEqual([[TASK]])
   })
 
   it('two reflect processes at once propose the finished version once; the skill file is untouched', async () => {

@@ -128,8 +128,12 @@ describe('runReflection offline', () => {
     const third = await runReflection({ rootDir: root }, deps)
     expect(third.created).toEqual([])
 
+    // --force: the retired skill's task gets a new skill; the active skill's task is reflected again into that skill,
+    // whose text the same offline reflection leaves as it is (never a second skill of the same task)
     const forced = await runReflection({ rootDir: root, force: true, user: 'alice' }, deps)
-    expect(forced.created).toHaveLength(2)
+    expect(forced.created).toHaveLength(1)
+    expect(forced.skipped.map((s) => s.messageCode)).toEqual(['reflect.again_unchanged'])
+    expect((await alice.list()).skills).toHaveLength(2)
   })
 
   it('every skipped entry carries its code beside its unchanged English: the scan\'s folders and the already reflected', async () => {

@@ -167,6 +167,11 @@ describe('curation in words', () => {
     const cleanup: Proposal = { ...merge, kind: 'cleanup', members: [merge.members[1]!], evidence: { age_days: 45, cleanup_days: 30 }, changes: merge.changes.slice(1) }
     expect(proposalReason(tr('en'), cleanup, 'en').text).toBe('Never used by an agent in the 45 days since it was made (more than 30). It moves to the legacy folder (restorable).')
   })
+  it('says a skill reflected again (reflect --force, "Reflect again") takes the new reflection, in both languages', () => {
+    const again: Proposal = { ...merge, kind: 'enhance', members: [merge.members[0]!], evidence: { task: 'output_1', similarity: 1, again: true }, changes: merge.changes.slice(0, 1) }
+    expect(proposalReason(tr('en'), again, 'en')).toEqual({ text: `Task output_1 was reflected again: “${merge.members[0]!.title}”, the skill made from it, takes the new reflection.` })
+    expect(proposalReason(tr('zh'), again, 'zh').text).toBe(`任务 output_1 已重新反思：由它生成的技能“${merge.members[0]!.title}”采用新的反思结果。`)
+  })
   it('shows a retired file as a move to legacy/, not a deletion', () => {
     expect(groupChanges(merge.changes)).toEqual({ edits: [merge.changes[0]], moves: [{ from: 'skill_a.md', to: 'legacy/skill_a.md', text: 'A' }] })
   })

@@ -31,6 +31,7 @@ import { decisionLogLine } from './decision-log-line'
 import { judgeTasks, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from './task-judgment'
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
+import { againTarget, reflectAgainProposal } from './reflect-again'
 import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
@@ -138,6 +139,8 @@ interface LibraryCtx {
   planChain: Promise<unknown>
   /** Tasks being written right now (a check-and-claim without awaiting, so no lock is needed). */
   inFlight: Set<string>
+  /** The library's skills when it was opened (active and legacy): `--force` finds the skill a task was made into. */
+  skills: Skill[]
   /** Every skill id in the library (active and legacy) plus the ones handed out by this run. */
   takenIds: Set<string>
   lastId: number
@@ -226,6 +229,13 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       const why = coded(done ? 'reflect.already' : 'reflect.enhancement_pending')
       summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
       emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
+      return
+    }
+    // --force on a task a skill of this library came from: that skill takes the new reflection (through review), never
+    // a second skill of the same task (the next curate would propose merging the pair)
+    const again = opts.force && !members.some((m) => ctx.inFlight.has(m)) ? againTarget(ctx.skills, members) : undefined
+    if (again) {
+      await reflectAgain(ctx, item.unit!, again.skill_id, base, summary, mode, opts, deps, emit, now)
       return
     }
     const frozenId = opts.force ? undefined : members.map((m) => ctx.frozen.get(m)).find((id) => id !== undefined)
@@ -386,6 +396,7 @@ async function openCtx(dir: string, deps: ReflectionDeps, secrets: string[], dec
     pendingEnhance: decide || sets.frozen.size > 0 ? await pendingEnhanceTasks(store.root) : new Set(),
     planChain: Promise.resolve(),
     inFlight: new Set(),
+    skills,
     takenIds: new Set(skills.map((s) => s.skill_id)),
     lastId: 0
   }
@@ -491,6 +502,64 @@ async function proposeFinished(
   }
 }
 
+/**
+ * `--force` on a task a skill of the library came from: the task is reflected again and that skill gets the result as
+ * an update proposal for review (the same review path as an enhancement: before-hash checked, undoable); when the new
+ * reflection adds nothing, nothing is written and the run says the skill stays as it is.
+ */
+async function reflectAgain(
+  ctx: LibraryCtx,
+  unit: TaskUnit,
+  skillId: string,
+  base: { index: number; total: number; taskDir: string },
+  summary: ReflectionSummary,
+  mode: 'offline' | 'openai',
+  opts: ReflectionOptions,
+  deps: ReflectionDeps,
+  emit: (e: ReflectionEvent) => void,
+  now: () => Date
+): Promise<void> {
+  const { trace, members } = unit
+  emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing', { index: base.index, total: base.total, task: trace.taskDir }) })
+  for (const m of members) ctx.inFlight.add(m)
+  try {
+    const step = (name: ReflectionStep, fraction: number, line: CodedLine): void => emit({ ...base, kind: 'task-step', step: name, stepFraction: fraction, ...line })
+    const calls = trace.toolCallsTotal ?? trace.toolCalls.length
+    step('prepare', 0.05, codedLine('reflect.reading', { requests: trace.requirements.length, calls, errors: trace.errors.length }))
+    const draft = redactDraft(await whileWaiting(mode, step, () => reflect(trace, mode, opts, deps))).draft
+    if (opts.signal?.aborted) return
+    const skill = await ctx.store.get(skillId)
+    const { text } = await ctx.store.readRaw(skill.path)
+    const description = skill.format === 'skill-md' ? skillMdDescription(draft) : undefined
+    const proposal = reflectAgainProposal({ skill, raw: text, draft, trace, members, description, now: now() })
+    if (!proposal) {
+      const why = coded('reflect.again_unchanged', { title: skill.title })
+      summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
+      void ctx.log.info(`Reflected again: ${skill.path} unchanged (task ${trace.taskDir})`)
+      emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
+      return
+    }
+    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
+    ctx.planChain = saved.catch(() => undefined)
+    const added = (await saved) === 'added'
+    ctx.pendingEnhance.add(trace.taskDir)
+    if (added) (summary.proposals ??= []).push(proposal.id)
+    const why = coded(added ? 'reflect.again_proposed' : 'reflect.again_proposed_before', { title: skill.title, id: proposal.id })
+    summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
+    void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} reflected again): ${proposal.id}`)
+    emit({ ...base, kind: 'task-done', ...lineOf(why) })
+  } catch (err) {
+    if (opts.signal?.aborted && isAbort(err)) return
+    const message = redact(errorText(err), deps.secrets ?? [])
+    const ref = failureRef(err, deps.secrets ?? [])
+    summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
+    void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text)
+    emit({ ...base, kind: 'task-failed', message, ...ref })
+  } finally {
+    for (const m of members) ctx.inFlight.delete(m)
+  }
+}
+
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */
 async function writeSkill(ctx: LibraryCtx, trace: TaskTrace, members: string[], draft: ReflectionDraft, deps: ReflectionDeps, now: () => Date): Promise<Skill> {
   let skill: Skill
@@ -556,9 +625,12 @@ async function reflectLayout(dir: string): Promise<'agiagent' | 'skill-md'> {
  */
 function skillMdFields(ctx: LibraryCtx, draft: ReflectionDraft, skillId: string): { format: 'skill-md'; name: string; description: string } {
   const name = uniqueSkillName(skillMdNameFor({ title: draft.title, skill_id: skillId }), ctx.takenNames)
-  const when = draft.usageConditions.trim()
-  const description = cutDescription(oneLine(`${draft.title.replace(/…$/, '')}. ${when}`))
-  return { format: 'skill-md', name, description }
+  return { format: 'skill-md', name, description: skillMdDescription(draft) }
+}
+
+/** A SKILL.md's description of a draft: what and when, ≤ 1024. */
+function skillMdDescription(draft: ReflectionDraft): string {
+  return cutDescription(oneLine(`${draft.title.replace(/…$/, '')}. ${draft.usageConditions.trim()}`))
 }
 
 /** How often a task waiting for the model says how long it has waited. */

@@ -18,7 +18,8 @@ export const reflectEn = {
   'reflect.nothingNewJudged': 'Nothing new to reflect: {reflected} of {n} tasks are reflected, {skipped} make no skill.',
   'next.reflectDone': 'No new tasks to reflect ({reflected} reflected, {skipped} make no skill)',
   'overview.noSkill': 'Tasks that make no skill',
-  'reason.finished': '“{title}” was written while task {task} was unfinished; the task has finished since, and its steps and outcome replace the old ones.'
+  'reason.finished': '“{title}” was written while task {task} was unfinished; the task has finished since, and its steps and outcome replace the old ones.',
+  'reason.again': 'Task {task} was reflected again: “{title}”, the skill made from it, takes the new reflection.'
 }
 
 export const reflectZh: Record<keyof typeof reflectEn, string> = {
@@ -37,5 +38,6 @@ export const reflectZh: Record<keyof typeof reflectEn, string> = {
   'reflect.nothingNewJudged': '没有新的可反思任务：{n} 个任务中 {reflected} 个已反思，{skipped} 个不会生成技能。',
   'next.reflectDone': '没有新的可反思任务（已反思 {reflected} 个，{skipped} 个不会生成技能）',
   'overview.noSkill': '不会生成技能的任务',
-  'reason.finished': '“{title}”写于任务 {task} 未完成时；该任务现已完成，用完成后的步骤和结果替换旧内容。'
+  'reason.finished': '“{title}”写于任务 {task} 未完成时；该任务现已完成，用完成后的步骤和结果替换旧内容。',
+  'reason.again': '任务 {task} 已重新反思：由它生成的技能“{title}”采用新的反思结果。'
 }

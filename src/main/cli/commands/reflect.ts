@@ -60,15 +60,20 @@ export function waitWords(w: TaskWait, total: number, bar: boolean): CodedText {
 export function formatReflectSummary(s: ReflectionSummary): string {
   // by code, not by the words (which may change): reflected before, or its enhancement waits for review
   const already = s.skipped.filter((x) => x.messageCode === 'reflect.already' || x.messageCode === 'reflect.enhancement_pending').length
-  const enhanced = s.proposals?.length ?? 0
+  // --force on a task a skill came from: that skill's update proposed (counted in proposals too), or left as it is
+  const again = s.skipped.filter((x) => typeof x.messageCode === 'string' && x.messageCode.startsWith('reflect.again_'))
+  const againProposed = again.filter((x) => x.messageCode === 'reflect.again_proposed').length
+  const enhanced = (s.proposals?.length ?? 0) - againProposed
   const unchanged = s.decisions?.filter((d) => d.operation === 'none').length ?? 0
   const noSkill = s.skipped.filter((x) => x.why)
-  const other = s.skipped.length - already - enhanced - unchanged - noSkill.length
+  const other = s.skipped.length - already - enhanced - unchanged - noSkill.length - again.length
   const decided = s.decisions ? `; ${enhanced} enhancement(s) proposed for review, ${unchanged} task(s) needing nothing` : ''
+  const reflectedAgain = again.length ? `; reflected again ${again.length} (${againProposed} update(s) of their skills proposed for review, ${again.length - againProposed} without a new update)` : ''
   const lines = [
-    `Created ${s.created.length} skill(s)${decided}; skipped ${already} already reflected${noSkill.length ? `, ${noSkill.length} with no skill worth making` : ''}${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
+    `Created ${s.created.length} skill(s)${decided}${reflectedAgain}; skipped ${already} already reflected${noSkill.length ? `, ${noSkill.length} with no skill worth making` : ''}${other ? `, ${other} without logs` : ''}; failed ${s.failed.length}${s.cancelled ? ' (cancelled)' : ''}.`
   ]
   for (const c of s.created) lines.push(`  ✅ ${c.taskDir} → ${c.path}`)
+  for (const a of again) lines.push(`  ↻ ${a.taskDir}: ${a.reason}`)
   for (const n of noSkill) lines.push(`  – ${n.taskDir}: ${n.reason}`)
   for (const f of s.failed) lines.push(`  ❌ ${f.taskDir}: ${f.error}`)
   if (s.memory) lines.push(`Memory: ${s.memory.proposed.length} lesson/preference/tool note proposal(s) for review (\`skillbench proposals\`)${s.memory.skipped ? `, ${s.memory.skipped} already there` : ''}.`)

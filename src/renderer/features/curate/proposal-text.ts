@@ -69,6 +69,8 @@ export function proposalReason(t: Translate, p: Proposal, lang: Lang): { text: s
     case 'enhance':
       // a skill written while its task was unfinished, replaced by the finished task (issue 36)
       if (e.finished === true) return { text: t('reason.finished', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }) }
+      // the task was reflected again (reflect --force, "Reflect again"): the skill made from it takes the new reflection
+      if (e.again === true) return { text: t('reason.again', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }) }
       return { text: t('reason.enhance', { task: typeof e.task === 'string' ? e.task : '', title: primaryTitle(p) }), quote: p.reason || undefined }
     case 'edit':
       // the request as the core recorded it: by its code (review.agent_edit) in the UI language, else as written
