@@ -390,6 +390,8 @@ export interface ReflectSummary {
   cancelled: boolean
   /** Things that went wrong beside the tasks (e.g. the reflection log could not be written), said to the user. */
   warnings?: string[]
+  /** The review proposals this run left (enhancements, finished versions), decided on Curate. */
+  proposals?: string[]
 }
 
 export interface CurateSummary {

@@ -22,6 +22,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'path.not_absolute': '请填写绝对路径（收到的是“{path}”）',
   'path.folder_not_found': '找不到文件夹：{path}',
   'path.not_folder': '不是文件夹：{path}',
+  'library.bundled_sample_read_only': '{path} 位于安装自带的示例数据中，应用从不修改它：请改为打开它的可写副本 {copy}（`npm start` 首次运行时会创建，也可以把 {sample} 复制到那里）',
   'path.not_found': '找不到：{path}',
   'path.no_permission': '没有权限访问：{path}',
   'path.outside_root': '已拒绝：{path} 在数据根目录之外',

@@ -22,6 +22,7 @@ export const MESSAGE_TEMPLATES = {
   'path.not_absolute': 'give an absolute folder path (got "{path}")',
   'path.folder_not_found': 'folder not found: {path}',
   'path.not_folder': 'not a folder: {path}',
+  'library.bundled_sample_read_only': '{path} is in the sample data bundled with Skillbench, which the app never changes: open its writable copy {copy} instead (`npm start` makes it on a first run, or copy {sample} there)',
   'path.not_found': 'not found: {path}',
   'path.no_permission': 'permission denied: {path}',
   'path.outside_root': 'refused: {path} is outside the data root',

@@ -25,11 +25,10 @@ describe('the sample library', () => {
     ])
   })
 
-  it('is the bundled folder itself when served from there', async () => {
-    const b = await bench({}, SAMPLE_ROOT)
-    const libs = await b.call<LibraryInfo[]>('libraries.list')
-    expect(libs.length).toBeGreaterThan(0)
-    expect(libs.every((l) => l.sample === true)).toBe(true)
+  it('is never the bundled folder itself: the workbench refuses it as a root for this run, naming the copy', async () => {
+    const settingsDir = tempDir('settings')
+    await expect(bench({}, SAMPLE_ROOT, settingsDir)).rejects.toMatchObject({ code: 'bad_request' })
+    await expect(bench({}, SAMPLE_ROOT, settingsDir)).rejects.toThrow(path.join(settingsDir, 'sample-data'))
   })
 
   it('is not a copy elsewhere, nor a library opened from another folder', async () => {

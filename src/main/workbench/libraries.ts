@@ -4,7 +4,8 @@ import type { DataRootInfo, LibraryInfo } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
 import { diagnoseRoot, discoverUsers, isDir } from '../scan/root-problem'
 import { badRequest } from './errors'
-import { isInsideAny, sampleRoots } from './sample-library'
+import { inBundledSample, isInsideAny, sampleRoots } from './sample-library'
+import { resourcesDir } from '../reflect/resources'
 import type { SettingsStore } from './settings-store'
 
 /** `<root>/<user>/general/experience`: the AGIAgent library of one user. */
@@ -92,7 +93,7 @@ export class LibraryRegistry {
    * It must be an existing folder; stored as its absolute real path.
    */
   async addRoot(input: string): Promise<string> {
-    const real = await realDir(input)
+    const real = this.writable(await realDir(input))
     const remembered = this.settings.settings.dataRoots
     if (!remembered.includes(real)) {
       await this.settings.update({ dataRoots: [...remembered, real] })
@@ -102,7 +103,7 @@ export class LibraryRegistry {
 
   /** Adds a root for this run only (not written to the settings file), listed first. */
   async addSessionRoot(input: string): Promise<string> {
-    const real = await realDir(input)
+    const real = this.writable(await realDir(input))
     if (!this.session.includes(real)) this.session.push(real)
     return real
   }
@@ -118,6 +119,19 @@ export class LibraryRegistry {
     }
   }
 
+  /**
+   * The one gate of every folder the workbench may write into (a data root, its users' libraries and memory, a
+   * library opened): the sample data bundled with the install (`resources/sample-data`, also under
+   * SKILLBENCH_RESOURCES_DIR) is never registered, so no handler writes there, as no CLI command does
+   * (cli/bundled-sample.ts). The refusal names its writable copy in the settings folder.
+   */
+  private writable(real: string): string {
+    const dirs = [this.opts.resourcesDir ?? resourcesDir(), resourcesDir({})]
+    const where = inBundledSample(real, dirs, this.settings.dir)
+    if (where) throw badRequest(coded('library.bundled_sample_read_only', { path: real, copy: where.copy, sample: where.sample }))
+    return real
+  }
+
   /** Returns the root if it is one of the known roots, else throws bad_request. */
   requireRoot(root: string): string {
     const resolved = path.resolve(root)
@@ -130,7 +144,7 @@ export class LibraryRegistry {
 
   /** Adds a SKILL.md (or experience) folder the user chose. */
   async openFolder(input: string): Promise<string> {
-    const real = await realDir(input)
+    const real = this.writable(await realDir(input))
     const opened = this.settings.openedLibraries
     if (!opened.includes(real)) {
       await this.settings.setOpenedLibraries([...opened, real])

@@ -31,3 +31,29 @@ export function isInsideAny(p: string, roots: readonly string[]): boolean {
     return rel === '' || (!!rel && !rel.startsWith('..') && !path.isAbsolute(rel))
   })
 }
+
+/** The bundled sample data folders (real paths) of the given resources folders: the ones never written. */
+export function bundledSampleRoots(resourcesDirs: readonly string[]): string[] {
+  const out: string[] = []
+  for (const resources of resourcesDirs) {
+    try {
+      const real = fs.realpathSync(path.join(resources, SAMPLE_DIR_NAME))
+      if (!out.includes(real)) out.push(real)
+    } catch {
+      // no sample in this install
+    }
+  }
+  return out
+}
+
+/**
+ * Where a folder (a real path) is in the bundled sample data, and the same place in its writable copy
+ * (`<settings folder>/sample-data/…`, made by `npm start` on a first run); undefined when it is not in it (pure
+ * but for the realpath of the sample folders).
+ */
+export function inBundledSample(real: string, resourcesDirs: readonly string[], settingsDir: string): { sample: string; copy: string } | undefined {
+  for (const sample of bundledSampleRoots(resourcesDirs)) {
+    if (isInsideAny(real, [sample])) return { sample, copy: path.join(settingsDir, SAMPLE_DIR_NAME, path.relative(sample, real)) }
+  }
+  return undefined
+}

@@ -25,16 +25,20 @@ function parentOf(p: string): string {
  * Why a data root shows no tasks, naming the folder and the layout Skillbench expects, with the one action that
  * fixes the usual mix-ups: open a library as a library, use a task folder's parent, add a sessions folder.
  */
-export function RootProblemNotice(props: { root: DataRootInfo }): React.JSX.Element | null {
+export function RootProblemNotice(props: { root: DataRootInfo; inSettings?: boolean }): React.JSX.Element | null {
   const { t } = useI18n()
   const api = useApi()
   const client = useQueryClient()
   const { setLibrary, setRoot, navigate } = useAppState()
-  const { root } = props
+  const { root, inSettings } = props
   const fix = useMutation({
     mutationFn: async (): Promise<void> => {
       if (root.problem === 'library') {
-        await api.call('libraries.open', { path: root.path })
+        const opened = await api.call('libraries.open', { path: root.path })
+        // chosen in Settings as a data root by mistake: it is a library instead, no longer listed as a root with no tasks
+        if (inSettings) await api.call('roots.remove', { path: root.path })
+        // the list with it first, so the selection is not taken back as one the list does not hold
+        client.setQueryData(queryKeys.libraries(), opened)
         setLibrary(root.path)
         // its skills are the answer to the click (the notice itself stays true of the root on Workspaces and Reflect)
         navigate({ screen: 'skills' })
@@ -59,7 +63,7 @@ export function RootProblemNotice(props: { root: DataRootInfo }): React.JSX.Elem
   return (
     <div className="notice-panel" role="status" data-testid="root-problem">
       <p>
-        <strong>{t('rootProblem.title', { path: root.path })}</strong>
+        <strong>{inSettings && root.problem === 'library' ? t('settings.rootIsLibrary', { path: root.path }) : t('rootProblem.title', { path: root.path })}</strong>
       </p>
       <p>{t(TEXT[root.problem], { path: root.path, parent: parentOf(root.path) })}</p>
       <p className="muted">
@@ -68,12 +72,14 @@ export function RootProblemNotice(props: { root: DataRootInfo }): React.JSX.Elem
       <div className="toolbar">
         {action && (
           <button type="button" className="btn btn-primary" data-testid="root-problem-fix" disabled={fix.isPending} onClick={() => fix.mutate()}>
-            {t(action, { parent: parentOf(root.path) })}
+            {t(inSettings && root.problem === 'library' ? 'settings.openAsLibraryInstead' : action, { parent: parentOf(root.path) })}
           </button>
         )}
-        <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
-          {t('rootProblem.settings')}
-        </button>
+        {!inSettings && (
+          <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
+            {t('rootProblem.settings')}
+          </button>
+        )}
       </div>
       {fix.error && <ErrorNotice error={fix.error} action="failed.fixRoot" />}
     </div>

@@ -19,7 +19,10 @@ export const reflectEn = {
   'next.reflectDone': 'No new tasks to reflect ({reflected} reflected, {skipped} make no skill)',
   'overview.noSkill': 'Tasks that make no skill',
   'reason.finished': '“{title}” was written while task {task} was unfinished; the task has finished since, and its steps and outcome replace the old ones.',
-  'reason.again': 'Task {task} was reflected again: “{title}”, the skill made from it, takes the new reflection.'
+  'reason.again': 'Task {task} was reflected again: “{title}”, the skill made from it, takes the new reflection.',
+  'reflect.openSkill': 'Open {name} in the skill editor',
+  'reflect.proposalsLeft': 'Reflection left {n} proposal(s) for existing skills: nothing changes until you accept them.',
+  'reflect.reviewOnCurate': 'Review proposals on Curate'
 }
 
 export const reflectZh: Record<keyof typeof reflectEn, string> = {
@@ -39,5 +42,8 @@ export const reflectZh: Record<keyof typeof reflectEn, string> = {
   'next.reflectDone': '没有新的可反思任务（已反思 {reflected} 个，{skipped} 个不会生成技能）',
   'overview.noSkill': '不会生成技能的任务',
   'reason.finished': '“{title}”写于任务 {task} 未完成时；该任务现已完成，用完成后的步骤和结果替换旧内容。',
-  'reason.again': '任务 {task} 已重新反思：由它生成的技能“{title}”采用新的反思结果。'
+  'reason.again': '任务 {task} 已重新反思：由它生成的技能“{title}”采用新的反思结果。',
+  'reflect.openSkill': '在技能编辑器中打开 {name}',
+  'reflect.proposalsLeft': '反思为已有技能留下了 {n} 条提议：在你接受之前不会改动任何内容。',
+  'reflect.reviewOnCurate': '到“整理”中审阅提议'
 }

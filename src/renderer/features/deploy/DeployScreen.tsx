@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { DeployResult } from '../../../shared/api-deploy'
 import { useApi } from '../../api/context'
@@ -31,8 +31,16 @@ export function DeployScreen(): React.JSX.Element {
   const lib = library ?? ''
   const [choice, setChoice] = useRememberedState('deploy.target', 'claude')
   const [folder, setFolder] = useRememberedState('deploy.folder', '')
-  const [done, setDone] = useState<DeployResult | null>(null)
-  const [undone, setUndone] = useState(false)
+  // a deploy's result (and its undo) belongs to the library it deployed: another library's screen never shows it
+  const [doneIn, setDone] = useState<{ library: string; result: DeployResult } | null>(null)
+  const [undoneIn, setUndone] = useState<string | null>(null)
+  const done = doneIn && doneIn.library === lib ? doneIn.result : null
+  const undone = undoneIn !== null && undoneIn === lib
+  // the library shown now, for a deploy that ends after another was picked (its result is not focused then)
+  const libRef = useRef(lib)
+  useEffect(() => {
+    libRef.current = lib
+  }, [lib])
   const [profile, setProfile] = useState('')
   const [confirming, setConfirming] = useState(false)
   const focusSoon = useFocusSoon()
@@ -55,21 +63,21 @@ export function DeployScreen(): React.JSX.Element {
   const [asked, setAsked] = useState({ key: pageKey, n: DEPLOY_PAGE })
   const askedRows = asked.key === pageKey ? asked.n : DEPLOY_PAGE
   const undo = useMutation({
-    mutationFn: (entryId: string) => api.call('curate.undo', { library: lib, entryId }),
-    onSuccess: () => {
-      setUndone(true)
-      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+    mutationFn: (v: { library: string; entryId: string }) => api.call('curate.undo', { library: v.library, entryId: v.entryId }),
+    onSuccess: (_answer, v) => {
+      setUndone(v.library)
+      void client.invalidateQueries({ queryKey: queryKeys.library(v.library) })
     }
   })
   const run = useMutation({
-    mutationFn: () => api.call('deploy.run', { library: lib, to: spec!, ...(chosenProfile ? { profile: chosenProfile } : {}) }),
-    onSuccess: (result) => {
-      setDone(result)
-      setUndone(false)
+    mutationFn: (library: string) => api.call('deploy.run', { library, to: spec!, ...(chosenProfile ? { profile: chosenProfile } : {}) }),
+    onSuccess: (result, library) => {
+      setDone({ library, result })
+      setUndone(null)
       undo.reset()
       // the keyboard lands on the result and its Undo, not on the page body (Deploy disables itself while busy)
-      focusSoon(result.journal_id ? 'deploy-undo' : 'deploy-done')
-      void client.invalidateQueries({ queryKey: queryKeys.library(lib) })
+      if (library === libRef.current) focusSoon(result.journal_id ? 'deploy-undo' : 'deploy-done')
+      void client.invalidateQueries({ queryKey: queryKeys.library(library) })
     }
   })
   // Deploy asks first: the dry run's counts per folder, read again when not fresh, then the write on confirmation
@@ -79,7 +87,7 @@ export function DeployScreen(): React.JSX.Element {
   }
   const confirmDeploy = (): void => {
     setConfirming(false)
-    run.mutate()
+    run.mutate(lib)
   }
 
   const setEnabled = useMutation({
@@ -136,8 +144,9 @@ export function DeployScreen(): React.JSX.Element {
         {result && <span className="muted small">{t('deploy.into', { dir: result.target.dir })}</span>}
       </div>
       {preview.error && <ErrorNotice error={preview.error} action="failed.deployPreview" onRetry={() => void preview.refetch()} />}
-      {run.error && <ErrorNotice error={run.error} action="failed.deploy" />}
-      {undo.error && <ErrorNotice error={undo.error} action="failed.undoDeploy" />}
+      {/* a failed deploy or undo is said on its own library's screen only */}
+      {run.error && run.variables === lib && <ErrorNotice error={run.error} action="failed.deploy" />}
+      {undo.error && undo.variables?.library === lib && <ErrorNotice error={undo.error} action="failed.undoDeploy" />}
       {setEnabled.error && <ErrorNotice error={setEnabled.error} action="failed.setEnabled" />}
       {done && (
         <div className="banner banner-ok deploy-done" role="status" tabIndex={-1} data-testid="deploy-done">
@@ -152,7 +161,7 @@ export function DeployScreen(): React.JSX.Element {
           </span>
           {done.journal_id && !undone && (
             <>
-              <button type="button" className="btn btn-small" onClick={() => undo.mutate(done.journal_id!)} disabled={undo.isPending} data-testid="deploy-undo">
+              <button type="button" className="btn btn-small" onClick={() => undo.mutate({ library: lib, entryId: done.journal_id! })} disabled={undo.isPending} data-testid="deploy-undo">
                 {t('deploy.undo')}
               </button>
               <button type="button" className="link small" onClick={() => navigate({ screen: 'curate', tab: 'history' })} data-testid="deploy-history">

@@ -19,6 +19,38 @@ import { taskHeadline } from '../workspaces/task-status'
 import { NoSkillList, SkippedTaskList } from './NoSkillList'
 import { freshTasks, reflectedCount, skippedTasks } from './task-plan-view'
 
+/**
+ * A task's last line; when the run wrote a skill for it, the skill's path in the line is a link that opens the skill
+ * in the editor (by keyboard too: a button), named by its file.
+ */
+function StepLine(props: { text: string; skill?: ReflectSummary['created'][number] }): React.JSX.Element {
+  const { t } = useI18n()
+  const { navigate } = useAppState()
+  const { text, skill } = props
+  if (!skill) return <>{text}</>
+  const name = skill.path.split(/[\\/]/).pop() ?? skill.path
+  const link = (
+    <button type="button" className="link" data-testid="reflect-task-skill" title={skill.path} aria-label={t('reflect.openSkill', { name })} onClick={() => navigate({ screen: 'editor', library: skill.library, skillId: skill.skill_id })}>
+      {name}
+    </button>
+  )
+  const at = text.indexOf(skill.path)
+  if (at < 0) {
+    return (
+      <>
+        {text} {link}
+      </>
+    )
+  }
+  return (
+    <>
+      {text.slice(0, at)}
+      {link}
+      {text.slice(at + skill.path.length)}
+    </>
+  )
+}
+
 /** One click to reflect new tasks into skills, with live progress, cancel and a summary. */
 export function ReflectScreen(): React.JSX.Element {
   const { t, lang } = useI18n()
@@ -134,7 +166,7 @@ export function ReflectScreen(): React.JSX.Element {
                 <li key={dir}>
                   <Badge tone={s.state === 'done' ? 'ok' : s.state === 'failed' ? 'bad' : s.state === 'skipped' ? 'muted' : 'info'}>{t(`run.${s.state}`)}</Badge> <span className="strong">{dir}</span>{' '}
                   <span className="cell-sub" data-testid="task-step">
-                    {translateLine(s.messageRef, s.message, lang)}
+                    <StepLine text={translateLine(s.messageRef, s.message, lang)} skill={summary?.created.find((c) => c.taskDir === dir)} />
                   </span>
                 </li>
               ))}
@@ -171,7 +203,7 @@ export function ReflectScreen(): React.JSX.Element {
               <ul className="links">
                 {summary.created.map((c) => (
                   <li key={c.path}>
-                    <button type="button" className="link" data-testid="reflect-created-link" title={c.path} onClick={() => navigate({ screen: 'editor', library: c.library, skillId: c.skill_id })}>
+                    <button type="button" className="link" data-testid="reflect-created-link" title={c.path} aria-label={t('reflect.openSkill', { name: c.path.split(/[\\/]/).pop() ?? c.path })} onClick={() => navigate({ screen: 'editor', library: c.library, skillId: c.skill_id })}>
                       {c.path.split(/[\\/]/).pop()}
                     </button>{' '}
                     <span className="cell-sub">← {c.taskDir}</span>
@@ -190,6 +222,16 @@ export function ReflectScreen(): React.JSX.Element {
                   </li>
                 ))}
               </ul>
+              {(summary.proposals?.length ?? 0) > 0 && (
+                <div className="notice-panel" role="status" data-testid="reflect-next">
+                  <p>{t('reflect.proposalsLeft', { n: summary.proposals!.length })}</p>
+                  <div className="toolbar">
+                    <button type="button" className="btn btn-primary" data-testid="reflect-review-proposals" onClick={() => navigate({ screen: 'curate' })}>
+                      {t('reflect.reviewOnCurate')}
+                    </button>
+                  </div>
+                </div>
+              )}
               <NoSkillList skipped={summary.skipped} />
             </div>
           )}

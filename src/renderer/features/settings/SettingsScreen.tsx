@@ -9,6 +9,7 @@ import { useI18n } from '../../i18n/i18n'
 import { translateText } from '../../i18n/messages-errors'
 import { baseUrlProblem, blockedPortOf } from '../../../shared/base-url'
 import { useAppState } from '../../app-state'
+import { RootProblemNotice } from '../../components/RootProblemNotice'
 
 type Draft = {
   provider: 'offline' | 'openai'
@@ -72,6 +73,8 @@ export function SettingsScreen(): React.JSX.Element {
   const [newRoot, setNewRoot] = useState('')
   const [apiKey, setApiKey] = useState('')
   const [folder, setFolder] = useState('')
+  // the data root just added: what it looks like (a skill library, a task folder…) is said under the field that chose it
+  const [added, setAdded] = useState<string | null>(null)
   const libraries = useQuery({ queryKey: queryKeys.libraries(), queryFn: () => api.call('libraries.list', {}) })
   const openFolder = useMutation({
     mutationFn: (path: string) => api.call('libraries.open', { path }),
@@ -108,7 +111,9 @@ export function SettingsScreen(): React.JSX.Element {
   }
   const addRoot = useMutation({
     mutationFn: (path: string) => api.call('roots.add', { path }),
-    onSuccess: (list) => {
+    onSuccess: (list, path) => {
+      const before = new Set((roots.data ?? []).map((r) => r.path))
+      setAdded((list.find((r) => !before.has(r.path)) ?? list.find((r) => r.path === path.replace(/[\\/]+$/, '')))?.path ?? null)
       client.setQueryData(queryKeys.roots(), list)
       setNewRoot('')
       afterRoots()
@@ -191,12 +196,33 @@ export function SettingsScreen(): React.JSX.Element {
             if (newRoot.trim()) addRoot.mutate(newRoot.trim())
           }}
         >
-          <input className="input grow" placeholder={t('settings.rootPlaceholder')} aria-label={t('settings.rootPlaceholder')} value={newRoot} onChange={(e) => setNewRoot(e.target.value)} data-testid="root-input" />
+          <input
+            className="input grow"
+            placeholder={t('settings.rootPlaceholder')}
+            aria-label={t('settings.rootPlaceholder')}
+            value={newRoot}
+            onChange={(e) => {
+              setNewRoot(e.target.value)
+              if (addRoot.error) addRoot.reset()
+            }}
+            aria-invalid={!!addRoot.error}
+            aria-describedby={addRoot.error ? 'root-input-problem' : undefined}
+            data-testid="root-input"
+          />
           <button type="submit" className="btn" disabled={!newRoot.trim() || addRoot.isPending}>
             {t('settings.add')}
           </button>
         </form>
-        {addRoot.error && <ErrorNotice error={addRoot.error} action="failed.addRoot" />}
+        {addRoot.error && (
+          <div id="root-input-problem" data-testid="root-input-problem">
+            <ErrorNotice error={addRoot.error} action="failed.addRoot" />
+          </div>
+        )}
+        {roots.data
+          ?.filter((r) => r.problem === 'library' || (r.path === added && r.problem && r.problem !== 'no-tasks'))
+          .map((r) => (
+            <RootProblemNotice key={r.path} root={r} inSettings />
+          ))}
         {rememberRoot.error && <ErrorNotice error={rememberRoot.error} action="failed.addRoot" />}
         {removeRoot.error && <ErrorNotice error={removeRoot.error} action="failed.removeRoot" />}
       </section>
@@ -219,12 +245,28 @@ export function SettingsScreen(): React.JSX.Element {
             if (folder.trim()) openFolder.mutate(folder.trim())
           }}
         >
-          <input className="input grow" placeholder={t('settings.folderPlaceholder')} aria-label={t('settings.folderPlaceholder')} value={folder} onChange={(e) => setFolder(e.target.value)} data-testid="folder-input" />
+          <input
+            className="input grow"
+            placeholder={t('settings.folderPlaceholder')}
+            aria-label={t('settings.folderPlaceholder')}
+            value={folder}
+            onChange={(e) => {
+              setFolder(e.target.value)
+              if (openFolder.error) openFolder.reset()
+            }}
+            aria-invalid={!!openFolder.error}
+            aria-describedby={openFolder.error ? 'folder-input-problem' : undefined}
+            data-testid="folder-input"
+          />
           <button type="submit" className="btn" disabled={!folder.trim() || openFolder.isPending}>
             {t('settings.openFolder')}
           </button>
         </form>
-        {openFolder.error && <ErrorNotice error={openFolder.error} action="failed.openFolder" />}
+        {openFolder.error && (
+          <div id="folder-input-problem" data-testid="folder-input-problem">
+            <ErrorNotice error={openFolder.error} action="failed.openFolder" />
+          </div>
+        )}
       </section>
 
       <section className="panel">
