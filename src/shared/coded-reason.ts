@@ -57,8 +57,9 @@ export function reasonForCache(why: CodedReason): string {
  * under another version (or none: before this one) reads its files that do not load again. Bump it when what a load
  * reason says changes — its words, code or params (store/load.ts, store/skill-file.ts, the load./parse./yaml. texts
  * of the table); test/search/cache-reasons.test.ts pins it with a fingerprint of both and fails until it is bumped.
+ * 3: skills carry `load_warnings` (values read with a default): an index saved before reads every file again.
  */
-export const CACHED_REASONS_VERSION = 2
+export const CACHED_REASONS_VERSION = 3
 
 const CACHED_PREFIX = '{"reason":'
 

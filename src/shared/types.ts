@@ -55,6 +55,19 @@ export interface Skill extends SkillMeta {
    * time (a SKILL.md without `metadata.skillbench`): not evidence of when the skill arrived in the library.
    */
   dated_by_file?: boolean
+  /**
+   * Front-matter values that were read with a default (or as written) because they are missing or not what the
+   * field holds (`quality_index: high`): each in English as `reason`, by code beside it. `skillbench validate`
+   * names the same ones as warnings (store/skill-field-checks.ts). Absent when there are none.
+   */
+  load_warnings?: LoadWarning[]
+}
+
+/** A value of a skill file read with a default: why, in English, and by code (shared/error-codes.ts). */
+export interface LoadWarning {
+  reason: string
+  messageCode: MessageCode
+  params: MessageParams
 }
 
 /** A file that could not be loaded: reported, skipped, never rewritten. */

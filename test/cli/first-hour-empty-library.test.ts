@@ -36,7 +36,7 @@ describe('a library that lists nothing', () => {
     const list = await run('list', '--library', root)
     expect(list).toEqual({ code: 0, stdout: '0 skill(s), 0 unreadable file(s)\n', stderr: ROOT_HINT('list', root) })
     const json = await run('list', '--library', root, '--json')
-    expect(JSON.parse(json.stdout)).toEqual({ skills: [], errors: [] })
+    expect(JSON.parse(json.stdout)).toEqual({ skills: [], errors: [], warnings: [] })
     expect(json.stderr).toBe(ROOT_HINT('list', root))
     const query = await run('query', 'python calculator', '--library', root, '--json')
     expect(query.code).toBe(0)

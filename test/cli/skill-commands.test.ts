@@ -48,7 +48,7 @@ describe('the real CLI process', () => {
     const r = spawnCli('list', '--library', dir, '--json')
     expect(r.code).toBe(0)
     const out = JSON.parse(r.stdout)
-    expect(Object.keys(out)).toEqual(['skills', 'errors'])
+    expect(Object.keys(out)).toEqual(['skills', 'errors', 'warnings'])
     expect(out.skills).toHaveLength(7)
     for (const s of out.skills) {
       for (const k of ['skill_id', 'title', 'path', 'format', 'quality_index', 'fetch_count', 'last_used_at']) expect(s).toHaveProperty(k)
@@ -67,7 +67,7 @@ describe('the real CLI process', () => {
       const key = (e: { path: string; kind?: string }): string => `${e.kind}:${e.path}`
       expect(out.errors.map(key).sort()).toEqual(listed.errors.map(key).sort())
     }
-    expect(listJsonText({ skills: [], errors: [] }).toString()).toBe(JSON.stringify({ skills: [], errors: [] }, null, 2) + '\n')
+    expect(listJsonText({ skills: [], errors: [] }).toString()).toBe(JSON.stringify({ skills: [], errors: [], warnings: [] }, null, 2) + '\n')
   })
 
   it('query --json --no-touch returns the query_skill answer and writes nothing', () => {

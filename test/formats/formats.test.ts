@@ -125,15 +125,22 @@ describe('AGIAgent skill_*.md', () => {
     expect(toAgiAgent(s).frontMatter).toEqual(record.frontMatter)
   })
 
-  it('names what is wrong in a bad front matter', () => {
-    const bad = parseAgiAgent("---\nskill_id: abc\ntitle: ''\nquality_index: 3\nfetch_count: -1\ntask_directories: x\ncreated_at: yesterday\n---\n\nbody")
-    expect(validateAgiAgent(bad).map((p) => p.messageCode)).toEqual(['agiagent.bad_skill_id', 'skill.title_empty', 'agiagent.quality_range', 'agiagent.fetch_count', 'agiagent.task_dirs', 'agiagent.not_date'])
-    expect(validateAgiAgent(bad).map((p) => p.text)).toEqual([
-      'skill_id must be a string of digits (a unix timestamp), got "abc"',
-      'title must be a non-empty string',
-      'quality_index must be a number between 0 and 1, got 3',
-      'fetch_count must be a whole number ≥ 0, got -1',
-      'task_directories must be a list of folder names',
+  it('names what is wrong in a bad front matter as the store reads it: an id it refuses is an error, values read by default warnings', () => {
+    const badId = parseAgiAgent("---\nskill_id: abc\ntitle: x\n---\n\nbody")
+    expect(validateAgiAgent(badId).map((p) => [p.level, p.messageCode, p.message])).toEqual([['error', 'parse.invalid_skill_id', 'invalid skill_id "abc" (1–20 digits expected)']])
+    const bad = parseAgiAgent("---\nskill_id: '1700000000'\ntitle: ''\nquality_index: 3\nfetch_count: -1\ntask_directories: x\ncreated_at: yesterday\n---\n\nbody")
+    expect(validateAgiAgent(bad, 'skill_x.md').map((p) => [p.level, p.messageCode])).toEqual([
+      ['warning', 'field.empty'],
+      ['warning', 'field.quality_range'],
+      ['warning', 'field.fetch_count'],
+      ['warning', 'field.task_dirs'],
+      ['warning', 'field.not_date']
+    ])
+    expect(validateAgiAgent(bad, 'skill_x.md').map((p) => p.message)).toEqual([
+      'title is empty; read as "x"',
+      'quality_index must be a number between 0 and 1, got 3; read as 3',
+      'fetch_count must be a whole number ≥ 0, got -1; read as 0',
+      'task_directories must be a list of folder names, got "x"; read as ["x"]',
       'created_at is not an ISO-8601 date: "yesterday"'
     ])
   })

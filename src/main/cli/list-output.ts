@@ -1,5 +1,5 @@
 /** What `skillbench list` prints: the same bytes whether the listing was made in process or by the search daemon. */
-import type { LoadError, Skill } from '../../shared/types'
+import type { LoadError, LoadWarning, Skill } from '../../shared/types'
 import { fitWidth, formatTable } from './tool-support'
 import { listedSkill, parseListed, type ListedSkill, type ListedText } from '../search/search-index'
 
@@ -13,7 +13,10 @@ export function publicSkill(s: Skill): ListedSkill {
  * printed whole (10,000 skills need no parse and no re-stringify).
  */
 export function listJsonText(list: { skills: readonly ListedText[]; errors: LoadError[] }): Buffer {
-  const errors = `"errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')}\n}\n`
+  const warnings = listWarnings(list.skills.filter(mayWarn).map(parseListed))
+  const errors =
+    `"errors": ${JSON.stringify(list.errors, null, 2).replace(/\n/g, '\n  ')},\n` +
+    `  "warnings": ${JSON.stringify(warnings, null, 2).replace(/\n/g, '\n  ')}\n}\n`
   if (list.skills.length === 0) return Buffer.from(`{\n  "skills": [],\n  ${errors}`)
   const head = Buffer.from('{\n  "skills": [\n    ')
   const sep = Buffer.from(',\n    ')
@@ -38,7 +41,23 @@ export function listJsonText(list: { skills: readonly ListedText[]; errors: Load
   return out
 }
 
-/** A readable table of the skills, then the files that could not be read. */
+/** A value of a listed skill's file read with a default, with the file's path (`list --json`'s `warnings`). */
+export type ListWarning = { path: string } & LoadWarning
+
+/**
+ * Every value read with a default, file by file (the skills' `load_warnings`): what `skillbench validate` names as
+ * warnings, so a listing shows the same problems.
+ */
+export function listWarnings(skills: readonly Pick<Skill, 'path' | 'load_warnings'>[]): ListWarning[] {
+  return skills.flatMap((s) => (s.load_warnings ?? []).map((w) => ({ path: s.path, ...w })))
+}
+
+/** Whether a listed skill's JSON may hold load warnings (only those are parsed: 10,000 clean skills are not). */
+function mayWarn(s: ListedText): boolean {
+  return s.json.includes('"load_warnings"')
+}
+
+/** A readable table of the skills, then the files that could not be read, then the values read with defaults. */
 export function formatSkillTable(list: { skills: Omit<Skill, 'body'>[]; errors: LoadError[] }): string {
   const rows = list.skills.map((s) => [
     s.skill_id,
@@ -48,11 +67,17 @@ export function formatSkillTable(list: { skills: Omit<Skill, 'body'>[]; errors: 
     s.format === 'agiagent' ? 'agi' : 'md',
     fitWidth(s.legacy ? `[legacy] ${s.title}` : s.title, 60)
   ])
-  const lines = [`${list.skills.length} skill(s), ${list.errors.length} unreadable file(s)`]
+  const warnings = listWarnings(list.skills)
+  const warned = new Set(warnings.map((w) => w.path)).size
+  const lines = [`${list.skills.length} skill(s), ${list.errors.length} unreadable file(s)${warned ? `, ${warned} read with defaults` : ''}`]
   if (rows.length) lines.push('', formatTable(['ID', 'QUALITY', 'FETCHES', 'LAST USED', 'FMT', 'TITLE'], rows))
   if (list.errors.length) {
     lines.push('', 'Not loaded:')
     for (const e of list.errors) lines.push(`  ${e.path}: ${e.reason}`)
+  }
+  if (warnings.length) {
+    lines.push('', 'Read with defaults (fix the file; `skillbench validate` names the same):')
+    for (const w of warnings) lines.push(`  ${w.path}: ${w.reason}`)
   }
   return lines.join('\n')
 }

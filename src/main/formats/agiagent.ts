@@ -3,6 +3,8 @@ import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKey
 import { isPlainObject } from './safe-yaml'
 import { parseFrontMatter, serializeFrontMatter } from './front-matter'
 import { coded, type CodedText } from '../../shared/error-codes'
+import { skillFieldFindings } from '../store/skill-field-checks'
+import type { Problem } from './skill-md'
 
 /** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
 export const AGIAGENT_KEYS = [
@@ -134,43 +136,20 @@ export function toAgiAgent(skill: PortableSkill): AgiAgentRecord {
   return record
 }
 
-/** Problems of an AGIAgent front matter, by code with their English (empty = valid). */
-export function validateAgiAgent(record: AgiAgentRecord): CodedText[] {
+/**
+ * Problems of an AGIAgent front matter (empty = valid). The fields are checked by the store's own reading
+ * (store/skill-field-checks.ts), so `validate` and every listing agree: a file the store refuses (no usable
+ * skill_id) is an error with the store's coded reason; a value read with a default is a warning saying what was read.
+ */
+export function validateAgiAgent(record: AgiAgentRecord, fileName = 'skill_.md'): Problem[] {
   const fm = record.frontMatter
-  const problems: CodedText[] = []
-  if (typeof fm.skill_id !== 'string' || !/^\d+$/.test(fm.skill_id)) {
-    problems.push(coded('agiagent.bad_skill_id', { value: String(JSON.stringify(fm.skill_id)) }))
-  }
-  if (typeof fm.title !== 'string' || fm.title.trim() === '') {
-    problems.push(coded('skill.title_empty'))
-  }
-  for (const key of ['usage_conditions', 'related_code', 'user_preferences', 'created_at', 'updated_at'] as const) {
-    if (fm[key] !== undefined && typeof fm[key] !== 'string') {
-      problems.push(coded('agiagent.not_string', { key }))
-    }
-  }
-  const q = fm.quality_index
-  if (typeof q !== 'number' || !(q >= 0 && q <= 1)) {
-    problems.push(coded('agiagent.quality_range', { value: String(JSON.stringify(q)) }))
-  }
-  const f = fm.fetch_count
-  if (typeof f !== 'number' || !Number.isInteger(f) || f < 0) {
-    problems.push(coded('agiagent.fetch_count', { value: String(JSON.stringify(f)) }))
-  }
-  if (!stringList(fm.task_directories)) {
-    problems.push(coded('agiagent.task_dirs'))
-  }
-  if (fm.last_used_at !== null && fm.last_used_at !== undefined && typeof fm.last_used_at !== 'string') {
-    problems.push(coded('agiagent.last_used_at'))
-  }
-  for (const key of ['created_at', 'updated_at'] as const) {
-    const v = fm[key]
-    if (typeof v === 'string' && v !== '' && Number.isNaN(Date.parse(v))) {
-      problems.push(coded('agiagent.not_date', { key, value: JSON.stringify(v) }))
-    }
-  }
+  const out: Problem[] = []
+  const add = (level: Problem['level'], c: CodedText): void => void out.push({ level, message: c.text, messageCode: c.messageCode, params: c.params })
+  const { refusal, warnings } = skillFieldFindings(fm, 'agiagent', fileName)
+  if (refusal) add('error', refusal)
+  for (const w of warnings) add('warning', w)
   if (fm[CARRIER_KEY] !== undefined && !isPlainObject(fm[CARRIER_KEY])) {
-    problems.push(coded('agiagent.not_mapping', { key: CARRIER_KEY }))
+    add('error', coded('agiagent.not_mapping', { key: CARRIER_KEY }))
   }
-  return problems
+  return out
 }

@@ -5,6 +5,7 @@ import { applyCarrier, CARRIER_KEY, diffCarrier, normalizeSkill, str, unknownKey
 import { isPlainObject } from './safe-yaml'
 import { parseFrontMatter, serializeFrontMatter } from './front-matter'
 import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { skillFieldFindings } from '../store/skill-field-checks'
 
 /** The only top-level front-matter keys the Agent Skills spec allows. */
 export const SKILL_MD_KEYS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'metadata'] as const
@@ -312,6 +313,13 @@ export function validateSkillMd(record: SkillMdRecord, opts: SkillMdValidateOpti
     if (!(SKILL_MD_KEYS as readonly string[]).includes(key)) {
       error('skillmd.unexpected_key', { key, allowed: SKILL_MD_KEYS.join(', ') })
     }
+  }
+  // Our bookkeeping under metadata.skillbench, read as the store reads it (store/skill-field-checks.ts): a stored
+  // id the store refuses is an error with its reason, a value it reads with a default a warning saying what it read.
+  if (metadata === undefined || isPlainObject(metadata)) {
+    const { refusal, warnings } = skillFieldFindings(fm, 'skill-md', 'SKILL.md')
+    if (refusal) finding('error', refusal)
+    for (const w of warnings) finding('warning', w)
   }
   const lines = record.body.split('\n').length
   if (lines > 500) {

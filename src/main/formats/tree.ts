@@ -136,7 +136,7 @@ export function modelOf(any: AnyRecord): PortableSkill {
 export function validateAny(any: AnyRecord, where: { dirName?: string; fileName?: string } = {}): Problem[] {
   switch (any.format) {
     case 'agiagent':
-      return problemsOf(validateAgiAgent(any.record))
+      return validateAgiAgent(any.record, where.fileName)
     case 'skill-md':
       return validateSkillMd(any.record, { dirName: where.dirName })
     case 'learned-yaml':

@@ -614,7 +614,8 @@ export class SearchIndex {
         index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, baseRow: i })
       }
       // Reasons saved under another version (an older build's words) are read again: their files' keys match nothing.
-      if (h.reasons !== CACHED_REASONS_VERSION) for (const d of index.docs) if (!d.ok) d.mtimeMs = NaN
+      // Before version 3 a loaded skill's saved JSON had no `load_warnings`: every file is read again once.
+      if (h.reasons !== CACHED_REASONS_VERSION) for (const d of index.docs) if (!d.ok || !(h.reasons! >= 3)) d.mtimeMs = NaN
       index.vocab = vocab
       index.derivedDocs = index.docs
       index.base = { nonce: h.nonce, paths, vocab: v }

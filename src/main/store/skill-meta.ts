@@ -9,7 +9,9 @@ import type { Skill, SkillFormat, SkillMeta } from '../../shared/types'
 import { isValidSkillId } from './paths'
 import { failed, type Failed, type FrontMatterChange, type SkillFileParts } from './skill-file'
 import { StoreError } from './types'
-import { coded } from '../../shared/error-codes'
+import { coded, type CodedText } from '../../shared/error-codes'
+import { codedReason } from '../../shared/coded-reason'
+import { agiagentIdRefusal, readBookkeeping, readSkillbenchMapping, readText, readTitle, storedIdRefusal, str, titleFromPath } from './skill-field-checks'
 
 /** Front-matter keys of an AGIAgent skill, in the order upstream writes them. */
 export const AGIAGENT_KEYS = [
@@ -64,27 +66,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-function str(v: unknown, dflt = ''): string {
-  if (typeof v === 'string') return v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  return dflt
-}
-
-function num(v: unknown, dflt: number): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
-  return Number.isFinite(n) ? n : dflt
-}
-
-function strList(v: unknown): string[] {
-  if (Array.isArray(v)) return v.filter((x) => typeof x === 'string' || typeof x === 'number').map(String)
-  if (typeof v === 'string' && v !== '') return [v]
-  return []
-}
-
-function nullableStr(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null
-}
-
 /** The skill's bookkeeping as stored in SKILL.md metadata (empty object when absent). */
 export function skillbenchMetadata(data: Record<string, unknown>): Record<string, unknown> {
   const md = data.metadata
@@ -92,32 +73,37 @@ export function skillbenchMetadata(data: Record<string, unknown>): Record<string
   return {}
 }
 
-/** Title of an AGIAgent file that has none: its file name without `skill_` and `.md`. */
-function titleFromPath(p: string): string {
-  const base = p.split('/').pop() ?? p
-  return base.replace(/^skill_/, '').replace(/\.md$/, '')
+/** Names the values read with a default (`load_warnings`, last: absent when there are none). */
+function setWarnings(skill: Skill, warnings: CodedText[]): void {
+  if (warnings.length > 0) skill.load_warnings = warnings.map((w) => codedReason(w))
 }
 
-/** Builds a Skill from a parsed file, or says why the file is not a usable skill. */
+/**
+ * Builds a Skill from a parsed file, or says why the file is not a usable skill. The fields are read by
+ * skill-field-checks.ts (the reading `skillbench validate` shares): a value read with a default is named in
+ * `load_warnings`.
+ */
 export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: true; skill: Skill } | Failed {
   const d = file.data
+  const warnings: CodedText[] = []
   if (loc.format === 'agiagent') {
-    const id = str(d.skill_id)
-    if (!isValidSkillId(id)) {
-      return failed(d.skill_id === undefined ? coded('parse.missing_skill_id') : coded('parse.invalid_skill_id', { value: JSON.stringify(id.slice(0, 40)) }))
-    }
+    const refusal = agiagentIdRefusal(d.skill_id)
+    if (refusal) return failed(refusal)
+    const title = readTitle(d.title, titleFromPath(loc.path), warnings)
+    const usage = readText(d.usage_conditions, { field: 'usage_conditions' }, warnings)
+    const b = readBookkeeping(d, '', true, warnings)
     const skill = {
-      skill_id: id,
-      title: str(d.title) || titleFromPath(loc.path),
-      usage_conditions: str(d.usage_conditions),
-      quality_index: num(d.quality_index, 0.5),
-      fetch_count: Math.max(0, Math.trunc(num(d.fetch_count, 0))),
-      related_code: str(d.related_code),
-      task_directories: strList(d.task_directories),
-      created_at: str(d.created_at),
-      updated_at: str(d.updated_at),
-      last_used_at: nullableStr(d.last_used_at),
-      user_preferences: str(d.user_preferences),
+      skill_id: str(d.skill_id),
+      title,
+      usage_conditions: usage,
+      quality_index: b.quality_index,
+      fetch_count: b.fetch_count,
+      related_code: b.related_code,
+      task_directories: b.task_directories,
+      created_at: b.created_at,
+      updated_at: b.updated_at,
+      last_used_at: b.last_used_at,
+      user_preferences: b.user_preferences,
       format: 'agiagent',
       path: loc.path,
       body: file.body
@@ -125,31 +111,32 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
     setHash(skill, loc)
     skill.legacy = loc.legacy
     if (typeof d.pinned === 'boolean') skill.pinned = d.pinned
+    setWarnings(skill, warnings)
     return { ok: true, skill }
   }
   if (d.metadata !== undefined && !isPlainObject(d.metadata)) return failed(coded('parse.metadata_not_mapping'))
-  const sb = skillbenchMetadata(d)
+  const sb = readSkillbenchMapping(d.metadata, warnings)
+  const refusal = storedIdRefusal(sb.skill_id)
+  if (refusal) return failed(refusal)
   const storedId = str(sb.skill_id)
-  if (sb.skill_id !== undefined && !isValidSkillId(storedId)) {
-    return failed(coded('parse.invalid_stored_id', { value: JSON.stringify(storedId.slice(0, 40)) }))
-  }
   const id = storedId || loc.fallbackId
   if (!id || !isValidSkillId(id)) return failed(coded('parse.no_skill_id'))
   const folder = loc.path.split('/').slice(-2, -1)[0] ?? ''
   const name = str(d.name) || folder
   const fileDate = (): string => new Date(loc.mtimeMs).toISOString()
+  const b = readBookkeeping(sb, 'metadata.skillbench.', false, warnings)
   const skill = {
     skill_id: id,
     title: name,
     usage_conditions: str(d.description),
-    quality_index: num(sb.quality_index, 0.5),
-    fetch_count: Math.max(0, Math.trunc(num(sb.fetch_count, 0))),
-    related_code: str(sb.related_code),
-    task_directories: strList(sb.task_directories),
-    created_at: str(sb.created_at) || fileDate(),
-    updated_at: str(sb.updated_at) || fileDate(),
-    last_used_at: nullableStr(sb.last_used_at),
-    user_preferences: str(sb.user_preferences),
+    quality_index: b.quality_index,
+    fetch_count: b.fetch_count,
+    related_code: b.related_code,
+    task_directories: b.task_directories,
+    created_at: b.created_at || fileDate(),
+    updated_at: b.updated_at || fileDate(),
+    last_used_at: b.last_used_at,
+    user_preferences: b.user_preferences,
     format: 'skill-md',
     path: loc.path,
     body: file.body
@@ -157,10 +144,11 @@ export function skillFromParts(file: SkillFileParts, loc: SkillLocation): { ok: 
   setHash(skill, loc)
   skill.legacy = loc.legacy
   // A file time says when the file was written or checked out, never when the skill arrived: cleanup ignores it.
-  if (!str(sb.created_at)) skill.dated_by_file = true
+  if (!b.created_at) skill.dated_by_file = true
   skill.name = name
   skill.description = str(d.description)
   if (typeof sb.pinned === 'boolean') skill.pinned = sb.pinned
+  setWarnings(skill, warnings)
   return { ok: true, skill }
 }
 

@@ -14,7 +14,8 @@ export const command: CliCommand = {
     'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--no-server] [--json]\n' +
     '  --legacy     also the retired skills (legacy/), marked [legacy]\n' +
     '  --no-server  answer in this process: neither ask nor start the library\'s search daemon\n' +
-    '  --json       {skills, errors}: every skill\'s fields, and each file that failed to load with the reason',
+    '  --json       {skills, errors, warnings}: every skill\'s fields, each file that failed to load with the reason,\n' +
+    '               and each value a file was loaded with by default (quality_index: high, a missing fetch_count)',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length > 0) throw new UsageError(coded('cli.unexpected_argument', { argument: positionals[0]! }))

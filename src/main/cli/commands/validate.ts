@@ -5,7 +5,9 @@ import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'validate',
-  usage: 'skillbench validate PATH [--json]   (exit 0 = no errors, 1 = errors found)',
+  usage:
+    'skillbench validate PATH [--json]   (exit 0 = no errors, 1 = errors found)\n' +
+    '  warnings do not fail: a value read with a default (quality_index: high) is loaded, and `list` and the app name it too',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false } })
     if (positionals.length !== 1) throw new UsageError(coded('cli.give_one_path'))

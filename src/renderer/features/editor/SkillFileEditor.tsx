@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SkillFileText } from '../../../shared/api'
+import { isMessageRef, type MessageParams } from '../../../shared/error-codes'
 import { locateSkillProblem } from '../../../shared/problem-position'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
@@ -41,15 +42,17 @@ export function SkillFileEditor(props: { library: string; path: string }): React
   }, [setGuard])
 
   const check = useMemo(() => checkFrontMatter(draft, props.path.endsWith('SKILL.md') ? 'skill-md' : 'agiagent'), [draft, props.path])
-  const problems: EditorProblem[] = useMemo(() => {
+  // `named`: the message itself already says where ("… (at line 3, column 8)"), so the notice adds no position
+  const problems: Array<EditorProblem & { named: boolean }> = useMemo(() => {
     if (!base) return []
     if (!dirty && base.problem) {
-      return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateLine(base.problem, base.problem.reason, lang) }]
+      return [{ line: base.problem.line ?? 1, column: base.problem.column ?? 1, message: translateLine(base.problem, base.problem.reason, lang), named: namesPosition(base.problem.params, { line: base.problem.line ?? 1, column: base.problem.column ?? 1 }) }]
     }
     const issue = check.issues[0]
     if (!issue) return []
     const at = issue.at ?? locateSkillProblem(draft)
-    return [{ line: at?.line ?? 1, column: at?.column ?? 1, message: issueText(issue, t, lang) }]
+    const where = { line: at?.line ?? 1, column: at?.column ?? 1 }
+    return [{ ...where, message: issueText(issue, t, lang), named: namesPosition(issue.coded?.params, where) }]
   }, [base, dirty, draft, check, lang, t])
 
   const save = useMutation({
@@ -77,7 +80,7 @@ export function SkillFileEditor(props: { library: string; path: string }): React
         <p className="muted">{t('common.loading')}</p>
       </section>
     )
-  const where = problems[0] ? t('file.where', { line: problems[0].line, column: problems[0].column }) : ''
+  const where = problems[0] && !problems[0].named ? t('file.where', { line: problems[0].line, column: problems[0].column }) : ''
   return (
     <section className="screen screen-fill editor-screen" aria-labelledby="file-title">
       <header className="screen-header">
@@ -115,6 +118,16 @@ export function SkillFileEditor(props: { library: string; path: string }): React
       </div>
     </section>
   )
+}
+
+/**
+ * True when a message's words already name this line and column: its params (`parse.yaml_at`'s "(at line 3, column
+ * 8)") or a nested problem's ("a [ opened at line 4, column 16 is never closed") hold that same position.
+ */
+function namesPosition(params: MessageParams | undefined, at: { line: number; column: number }): boolean {
+  if (!params) return false
+  if (Number(params.line) === at.line && Number(params.column) === at.column) return true
+  return Object.values(params).some((v) => isMessageRef(v) && namesPosition(v.params, at))
 }
 
 function BackToSkills(): React.JSX.Element {

@@ -77,6 +77,8 @@ export function SkillsScreen(): React.JSX.Element {
   }, [restored])
   const deferredFilter = useDeferredValue(filter)
   const usage = useUsage(library)
+  // files loaded with a value read by default (`quality_index: high`): named as `skillbench validate` names them
+  const warnedSkills = useMemo(() => (list.data?.skills ?? []).filter((s) => (s.load_warnings?.length ?? 0) > 0), [list.data])
   const usageById = useMemo(() => new Map((usage.data?.skills ?? []).map((u) => [u.skill_id, u])), [usage.data])
 
   const rows: Row[] = useMemo(() => {
@@ -202,6 +204,24 @@ export function SkillsScreen(): React.JSX.Element {
                 — {translateLine(e, e.reason, lang)}
               </li>
             ))}
+          </ul>
+        </details>
+      )}
+      {warnedSkills.length > 0 && (
+        <details className="load-errors" data-testid="load-warnings">
+          <summary>{t('skills.loadWarnings', { n: warnedSkills.length })}</summary>
+          <p className="muted small">{t('skills.loadWarningsHelp')}</p>
+          <ul>
+            {warnedSkills.flatMap((s) =>
+              (s.load_warnings ?? []).map((w, i) => (
+                <li key={`${s.path}#${i}`}>
+                  <button type="button" className="link" data-testid="load-warning-open" onClick={() => navigate({ screen: 'editor', library, skillId: s.skill_id })}>
+                    <code>{s.path}</code>
+                  </button>{' '}
+                  — {translateLine(w, w.reason, lang)}
+                </li>
+              ))
+            )}
           </ul>
         </details>
       )}
