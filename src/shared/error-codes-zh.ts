@@ -315,6 +315,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'yaml.anchor': '不允许使用 YAML 锚点（&name）',
   'yaml.tag': '不允许使用 YAML 标签 {tag}',
   'yaml.too_deep': '嵌套超过 {depth} 层',
+  'yaml.too_large': 'YAML 大于 {bytes} 字节',
+  'yaml.too_many_items': '一个映射或列表的条目超过 {max} 个（第 {line} 行第 {column} 列）',
   'yaml.key_not_scalar': '键必须是普通标量',
   'yaml.forbidden_key': '禁止使用的键“{key}”',
   'parse.too_deep': '技能头信息嵌套超过 {depth} 层',

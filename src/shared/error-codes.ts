@@ -320,6 +320,8 @@ export const MESSAGE_TEMPLATES = {
   'yaml.anchor': 'YAML anchors (&name) are not allowed',
   'yaml.tag': 'YAML tag {tag} is not allowed',
   'yaml.too_deep': 'nested deeper than {depth} levels',
+  'yaml.too_large': 'the YAML is larger than {bytes} bytes',
+  'yaml.too_many_items': 'a mapping or list has more than {max} entries (at line {line}, column {column})',
   'yaml.key_not_scalar': 'keys must be plain scalars',
   'yaml.forbidden_key': 'forbidden key "{key}"',
   'parse.too_deep': 'nested deeper than {depth} levels in skill front matter',

@@ -2,13 +2,13 @@
  * Where a skill file's front matter goes wrong, as a 1-based line and column of the whole file, so an editor can
  * put the parse error on its line (the store says *what* is wrong; the app's file editor and the workbench both use this). Pure.
  */
-import { isAlias, isCollection, isScalar, parseDocument, visit } from 'yaml'
+import { isAlias, isCollection, isScalar, Lexer, parseDocument, Parser, visit } from 'yaml'
 import { parseYamlDocument } from './yaml-policy'
 import { positionOf, type TextPosition } from './text-position'
 
 export type { TextPosition }
 
-const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection, Lexer, Parser }
 
 /** The position of the first problem in a skill file's front matter, or null when none can be pinned down. */
 export function locateSkillProblem(fileText: string): TextPosition | null {

@@ -7,7 +7,17 @@
  * - no anchors and no aliases (alias bombs; a value that is two values at once);
  * - no tag outside the core schema (`!!python/object`, `!custom`): YAML never turns into code or objects;
  * - keys are plain scalars, never `__proto__`, `constructor` or `prototype` (they poison objects built from them);
- * - at most YAML_MAX_DEPTH levels of nesting; a size cap per kind of document, checked by the caller first.
+ * - at most YAML_MAX_DEPTH levels of nesting; a size cap per kind of document (MAX_FRONT_MATTER_BYTES,
+ *   MAX_YAML_FILE_BYTES), checked here too, though callers that read files check it first.
+ *
+ * Hostile shapes never reach the parser's recursion: `yaml` composes nested collections by recursing once per level
+ * and, past the stack, catches the RangeError and goes on (RESOURCE_EXHAUSTION, yaml ≥ 2.8.3), so its recovery runs
+ * at the very edge of the stack, where V8 may kill the whole process ("RegExpCompiler Allocation failed - process out
+ * of memory": 5,000 unclosed `[` parsed a few times in one process) and where the error lands depends on how much
+ * stack the JIT left (column 786 one run, 821 the next). So `shapeProblem` first runs the package's own lexer and
+ * CST parser (iterative, no recursion) and stops at the first collection nested deeper than YAML_MAX_READ_DEPTH, the
+ * first entry past YAML_MAX_ITEMS in one collection or the first document past YAML_MAX_DOCUMENTS: fixed limits, a
+ * fixed place, work bounded by the limit rather than by the input.
  *
  * The `yaml` package is passed in rather than imported: it is ~70 files (60–100 ms of a command's start-up), and
  * the store loads it only when its fast reader gives up. Pure.
@@ -25,6 +35,27 @@ export const YAML_FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'c
 /** Deepest nesting accepted (maps and sequences). */
 export const YAML_MAX_DEPTH = 32
 
+/**
+ * Deepest nesting the parser is given (flow `[`/`{` and block nesting alike), checked before it runs; deeper is
+ * "nested too deeply to read" at the collection that goes past it. Above YAML_MAX_DEPTH, so a document between the two
+ * is still refused by the policy's own words; far below what the parser's recursion (and a visit of its tree) can take.
+ */
+export const YAML_MAX_READ_DEPTH = 100
+
+/**
+ * Most entries in one mapping or list given to the parser, checked before it runs: the parser compares each new key
+ * with every earlier one (unique keys: quadratic) and makes an error object per broken entry, so 6,000 unclosed
+ * quotes in a 64 KB front matter took over a second. Skill front matter has tens of keys; a whole YAML file, lists of
+ * tens or hundreds.
+ */
+export const YAML_MAX_ITEMS = 1000
+
+/**
+ * Most documents (`---`) given to the parser. Only the first is read (the parser, silent, does not complain of the
+ * others), but it builds every one: 100,000 in a 1 MB file took seconds.
+ */
+export const YAML_MAX_DOCUMENTS = 100
+
 /** Biggest front matter read: skill files carry a few KB; anything this big is hostile or a mistake. */
 export const MAX_FRONT_MATTER_BYTES = 64 * 1024
 
@@ -34,7 +65,7 @@ export const MAX_YAML_FILE_BYTES = 1_000_000
 const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'seq', 'map'].map((t) => `tag:yaml.org,2002:${t}`))
 
 /** What the policy needs of the `yaml` package. */
-export type YamlLib = Pick<typeof YamlModule, 'parseDocument' | 'visit' | 'isAlias' | 'isScalar' | 'isCollection'>
+export type YamlLib = Pick<typeof YamlModule, 'parseDocument' | 'visit' | 'isAlias' | 'isScalar' | 'isCollection' | 'Lexer' | 'Parser'>
 
 /** A document's first problem: what is wrong (one line, for a person; and by code) and where in the text (null: unknown). */
 export interface YamlProblem {
@@ -100,6 +131,8 @@ export function yamlErrorCoded(message: string, code?: string): CodedText {
  * document the parser chokes on (too deep for its stack) comes back as a syntax problem.
  */
 export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere, firstLine = 1): { doc: YamlModule.Document.Parsed | null; problem: YamlProblem | null } {
+  const shape = shapeProblem(yaml, text, where, firstLine)
+  if (shape) return { doc: null, problem: shape }
   let doc: YamlModule.Document.Parsed
   try {
     doc = yaml.parseDocument(text, YAML_PARSE_OPTIONS)
@@ -127,6 +160,79 @@ export function parseYamlDocument(yaml: YamlLib, text: string, where: YamlWhere,
     // visit() recurses: a tree deeper than the stack is simply too deep
     return { doc, problem: problemOf('syntax', yamlErrorCoded((err as Error)?.message ?? String(err)), 0) }
   }
+}
+
+/** True when `text` is more than `max` bytes as UTF-8 (no Buffer: the renderer reads front matter too). */
+function overBytes(text: string, max: number): boolean {
+  if (text.length > max) return true // every UTF-16 unit is at least one UTF-8 byte
+  if (text.length * 3 <= max) return false // and at most three
+  return new TextEncoder().encode(text).length > max
+}
+
+const COLLECTIONS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection'])
+
+/**
+ * What makes a text unsafe to give the parser at all, before it runs: more bytes than its kind's cap (a policy
+ * refusal); collections nested deeper than YAML_MAX_READ_DEPTH, a collection of more than YAML_MAX_ITEMS entries or
+ * more than YAML_MAX_DOCUMENTS documents (a syntax problem where the excess starts, the same line and column every
+ * run). Its cost is bounded by the size cap and, for hostile shapes, by the limits: the lexer and CST parser run token
+ * by token and stop there. Never throws.
+ */
+export function shapeProblem(yaml: Pick<YamlLib, 'Lexer' | 'Parser'>, text: string, where: YamlWhere, firstLine = 1): YamlProblem | null {
+  const fm = where !== ''
+  const max = fm ? MAX_FRONT_MATTER_BYTES : MAX_YAML_FILE_BYTES
+  if (overBytes(text, max)) return problemOf('policy', fm ? coded('parse.too_large', { kb: max / 1024 }) : coded('yaml.too_large', { bytes: max }), null)
+  try {
+    const parser = new yaml.Parser()
+    let documents = 0
+    for (const lexeme of new yaml.Lexer().lex(text)) {
+      for (const token of parser.next(lexeme)) {
+        if (token.type === 'document' && ++documents > YAML_MAX_DOCUMENTS) {
+          return problemOf('syntax', coded('yaml.several_documents'), clampOffset(token.offset, text))
+        }
+      }
+      // the stack holds the document, its open collections and at most the scalar being read: count only when it
+      // could be too deep
+      const stack = parser.stack
+      // entries are added to the innermost open collection: the only one that can have just gone past the limit
+      const inner = innermostCollection(stack)
+      if (inner && inner.items.length > YAML_MAX_ITEMS) {
+        const offset = clampOffset(itemOffset(inner.items[YAML_MAX_ITEMS]!) ?? parser.offset, text)
+        return { ...problemOf('syntax', coded('yaml.too_many_items', { max: YAML_MAX_ITEMS, ...positionOf(text, offset, firstLine) }), offset), placed: true }
+      }
+      if (stack.length <= YAML_MAX_READ_DEPTH) continue
+      let depth = 0
+      for (const token of stack) if (COLLECTIONS.has(token.type)) depth++
+      if (depth <= YAML_MAX_READ_DEPTH) continue
+      const offset = clampOffset(stack[stack.length - 1]!.offset, text)
+      // in front matter the caller adds the place ("(at line …)"); a whole file's message says it itself
+      if (fm) return problemOf('syntax', coded('yaml.nested_too_deep'), offset)
+      return { ...problemOf('syntax', coded('yaml.nested_too_deep_at', { ...positionOf(text, offset, firstLine) }), offset), placed: true }
+    }
+  } catch {
+    // the CST parser is iterative and does not throw; if it ever does, the parser proper says what is wrong
+  }
+  return null
+}
+
+type CstCollection = YamlModule.CST.BlockMap | YamlModule.CST.BlockSequence | YamlModule.CST.FlowCollection
+type CstItem = CstCollection['items'][number]
+
+function innermostCollection(stack: readonly YamlModule.CST.Token[]): CstCollection | null {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const token = stack[i]!
+    if (COLLECTIONS.has(token.type)) return token as CstCollection
+  }
+  return null
+}
+
+/** Where an entry starts: its first indicator, key or value. */
+function itemOffset(item: CstItem): number | undefined {
+  return item.start[0]?.offset ?? item.key?.offset ?? item.sep?.[0]?.offset ?? item.value?.offset
+}
+
+function clampOffset(offset: number, text: string): number {
+  return Math.min(Math.max(offset, 0), text.length)
 }
 
 type Ranged = { range?: [number, number, number] | null }

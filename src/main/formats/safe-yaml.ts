@@ -1,9 +1,9 @@
-import { Document, isAlias, isCollection, isScalar, parseDocument, visit, type Scalar } from 'yaml'
+import { Document, isAlias, isCollection, isScalar, Lexer, parseDocument, Parser, visit, type Scalar } from 'yaml'
 import { MAX_YAML_FILE_BYTES, parseYamlDocument, yamlErrorCoded } from '../../shared/yaml-policy'
 import { coded, refOf } from '../../shared/error-codes'
 import { FormatError } from './model'
 
-const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection, Lexer, Parser }
 
 /** Biggest YAML document we accept (the policy's cap for whole YAML files, shared/yaml-policy.ts). */
 export const MAX_YAML_BYTES = MAX_YAML_FILE_BYTES

@@ -16,7 +16,7 @@ import type { Document, Node, Scalar, YAMLMap } from 'yaml'
 import { coded, refOf, type CodedText, type MessageParam } from '../../shared/error-codes'
 import { CodedError, reasonOf } from '../../shared/api-error'
 import { codedReason, reasonParam, type CodedReason } from '../../shared/coded-reason'
-import { MAX_FRONT_MATTER_BYTES, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
+import { MAX_FRONT_MATTER_BYTES, shapeProblem, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
 import { readFrontMatterYaml } from '../../shared/front-matter-yaml'
 
 let yamlModule: typeof YamlModule | undefined
@@ -292,9 +292,12 @@ function patchLinesChecked(yaml: string, changes: FrontMatterChange[]): string |
 
 /** The full path of patchFrontMatterYaml: the `yaml` package (parse, set, print). Exported for tests. */
 export function patchWithYamlLibrary(yaml: string, changes: FrontMatterChange[]): string {
-  const { Document, parseDocument, isMap } = yamlLib()
-  const doc = yaml.trim() === '' ? new Document({}) : parseDocument(yaml, YAML_PARSE_OPTIONS)
-  if (doc.errors.length > 0 || !isMap(doc.contents)) {
+  const lib = yamlLib()
+  const { Document, parseDocument, isMap } = lib
+  // too big or too deep for the parser (shared/yaml-policy.ts): never given to it
+  const hostile = yaml.trim() !== '' && shapeProblem(lib, yaml, 'skill front matter') !== null
+  const doc = yaml.trim() === '' || hostile ? new Document({}) : parseDocument(yaml, YAML_PARSE_OPTIONS)
+  if (hostile || doc.errors.length > 0 || !isMap(doc.contents)) {
     throw new Error('front matter cannot be patched: it is not a valid YAML mapping')
   }
   // String fields stored unquoted as numbers (`skill_id: 0123`) become quoted strings of their source text

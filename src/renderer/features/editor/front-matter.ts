@@ -1,5 +1,5 @@
 /** Pure checks of a skill file's front matter, shown beside the editor before saving. */
-import { isAlias, isCollection, isNode, isScalar, parseDocument, visit } from 'yaml'
+import { isAlias, isCollection, isNode, isScalar, Lexer, parseDocument, Parser, visit } from 'yaml'
 import type { Document } from 'yaml'
 import { coded, refOf, type MessageRef } from '../../../shared/error-codes'
 import { readFrontMatterYaml } from '../../../shared/front-matter-yaml'
@@ -18,7 +18,7 @@ export interface FrontMatterIssue {
   at?: TextPosition
 }
 
-const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection }
+const YAML_LIB = { parseDocument, visit, isAlias, isScalar, isCollection, Lexer, Parser }
 
 export interface FrontMatterCheck {
   data: Record<string, unknown> | null

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { parse } from 'yaml'
+import { Lexer, parse, Parser } from 'yaml'
 import type { SkillSourceInfo } from '../../../shared/api-deploy'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
@@ -7,6 +7,7 @@ import { useAppState } from '../../app-state'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
 import { translateLine } from '../../i18n/messages-errors'
+import { shapeProblem } from '../../../shared/yaml-policy'
 import { splitFrontMatter } from '../editor/front-matter'
 
 const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
@@ -15,6 +16,8 @@ const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === '
 export function provenanceOf(text: string): SkillSourceInfo | null {
   const split = splitFrontMatter(text)
   if (!split) return null
+  // too big or too deep for the parser (shared/yaml-policy.ts): the editor's own check says why
+  if (shapeProblem({ Lexer, Parser }, split.yaml, 'skill front matter')) return null
   let data: unknown
   try {
     data = parse(split.yaml)
