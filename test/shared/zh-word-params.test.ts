@@ -16,6 +16,8 @@ const WORD_PARAMS: Array<[MessageCode, string, MessageCode[]]> = [
   ['sync.in_progress', 'what', ['sync.op_rebase', 'sync.op_merge', 'sync.op_bisect']],
   ['source.gone_upstream', 'path', ['source.the_skill']],
   ['source.git_failed', 'detail', ['source.no_message']],
+  ['source.fetch_failed', 'detail', ['source.no_message']],
+  ['source.repo_not_found', 'detail', ['source.no_message']],
   ['source.too_many_files', 'folder', ['install.its_root']],
   ['install.no_such_skill', 'folder', ['install.repo_root']],
   ['install.no_skills', 'folder', ['install.repo_root']],

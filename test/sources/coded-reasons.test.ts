@@ -86,10 +86,10 @@ describe('skillbench update by code', () => {
       const report = await updateFromSources({ library: lib, cwd: tmp, env: { ...env, ...gone.env } })
       expect(report.failed).toHaveLength(1)
       const f = report.failed[0]!
-      expect(f).toMatchObject({ name: 'notes', path: 'notes/SKILL.md', messageCode: 'source.unreadable_repo' })
-      expect(f.reason).toMatch(/^not a git repository that can be read: /)
+      expect(f).toMatchObject({ name: 'notes', path: 'notes/SKILL.md', messageCode: 'source.repo_not_found', params: { url: gone.url } })
+      expect(f.reason).toMatch(/^repository not found: file:\/\/.*\ngit said: fatal: '.*' does not appear to be a git repository/)
       expect(englishText(ref(f))).toBe(f.reason)
-      expect(translateLine(f, f.reason, 'zh')).toBe(`不是可读取的 git 仓库：${(f.params as { detail: string }).detail}`)
+      expect(translateLine(f, f.reason, 'zh')).toBe(`找不到仓库：${gone.url}（请检查地址，以及该仓库是否仍然存在）\ngit 输出：${(f.params as { detail: string }).detail}`)
     } finally {
       gone.cleanup()
     }

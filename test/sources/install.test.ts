@@ -204,7 +204,7 @@ describe('bad input: a clear message, nothing half-installed', () => {
     await fails('ftp://example.org/skills', 'not_git', /^not a git URL: ftp:\/\/example\.org\/skills/)
     const plain = fs.mkdtempSync(path.join(tmp, 'plain-'))
     await fails(plain, 'not_git', /is not a git repository \(to bring in skills from a plain folder, use skillbench import --from/)
-    await fails(`file://${plain}`, 'not_git', /^not a git repository that can be read/)
+    await fails(`file://${plain}`, 'not_git', /^file:\/\/.* is not a git repository\ngit said: fatal: '.*' does not appear to be a git repository/)
     await fails('anthropics/skills', 'not_git', /give the whole URL: https:\/\/github\.com\/anthropics\/skills/)
   })
 

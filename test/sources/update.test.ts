@@ -192,6 +192,6 @@ describe('update proposals', () => {
     expect(r.status).toBe(1)
     const out = JSON.parse(r.stdout) as { failed: { name: string; reason: string }[] }
     expect(out.failed.map((f) => f.name).sort()).toEqual(['csv', 'pdf'])
-    expect(out.failed[0]!.reason).toMatch(/^not a git repository that can be read/)
+    expect(out.failed[0]!.reason).toMatch(/^repository not found: file:\/\/.*\ngit said: /)
   })
 })

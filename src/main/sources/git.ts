@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 export type SourceErrorCode = 'git_missing' | 'not_git' | 'auth' | 'not_found' | 'too_big' | 'timeout' | 'invalid' | 'git_failed' | 'no_skills'
@@ -151,7 +152,7 @@ export function runGit(args: string[], run: GitRun): Promise<Buffer> {
       finish()
       if (stopped) reject(stopped)
       else if (code === 0) resolve(Buffer.concat(out))
-      else reject(gitFailure(args, err))
+      else reject(gitFailure(args, err, remoteFacts(args)))
     })
   })
 }
@@ -166,20 +167,73 @@ export function tooBig(maxBytes: number): SourceError {
   return new SourceError('too_big', coded('source.repo_too_big', { mb: Math.round(maxBytes / (1024 * 1024)) }))
 }
 
-/** A git failure in words, from its stderr. Pure. */
-export function gitFailure(args: readonly string[], stderr: string): SourceError {
+/** The repository a `ls-remote` or `fetch` run reads (the argument after `--`), without any user:password in it. Pure. */
+export function remoteOf(args: readonly string[]): string | undefined {
+  const command = args.find((a) => a === 'ls-remote' || a === 'fetch')
+  const dashes = args.indexOf('--')
+  if (!command || dashes < 0 || dashes + 1 >= args.length) return undefined
+  return args[dashes + 1]!.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
+}
+
+/** The local folder a `file://` URL or a plain path names (undefined for a remote URL). Pure. */
+function localPathOf(url: string): string | undefined {
+  if (/^file:\/\//i.test(url)) {
+    try {
+      return fileURLToPath(url)
+    } catch {
+      return undefined
+    }
+  }
+  return path.isAbsolute(url) ? url : undefined
+}
+
+/** What git was reading when it failed: the repository, and for a local one whether its folder exists. */
+export interface GitRemote {
+  url: string
+  /** For a file:// URL or a folder: whether that folder is there (git says the same thing for "missing" and "not a repository"). */
+  localExists?: boolean
+}
+
+/** The remote of a failed run, with the one fact about a local folder that git's words cannot tell. */
+function remoteFacts(args: readonly string[]): GitRemote | undefined {
+  const url = remoteOf(args)
+  if (url === undefined) return undefined
+  const local = localPathOf(url)
+  return local === undefined ? { url } : { url, localExists: fs.existsSync(local) }
+}
+
+const AUTH = /terminal prompts disabled|could not read (Username|Password)|Authentication failed|authentication required|Permission denied \(publickey|Host key verification failed|HTTP Basic: Access denied|returned error: 40[13]|invalid credentials|Invalid username or password/i
+const NETWORK = /Could not resolve host|Could not resolve hostname|Failed to connect to|Couldn't connect to server|Connection refused|Connection timed out|Network is unreachable|No route to host|Operation timed out|Temporary failure in name resolution/i
+const MISSING = /Repository not found|repository .* not found|returned error: 404|not found: did you run git update-server-info/i
+const NOT_REPO = /does not appear to be a git repository|not a git repository/i
+
+/**
+ * A git failure in the user's words, from git's exit and stderr: the repository is missing, the network is down,
+ * it needs credentials, it is no git repository, else "git could not fetch URL"; git's own last lines follow as
+ * `detail`, on a line of their own. Pure.
+ */
+export function gitFailure(args: readonly string[], stderr: string, remote?: GitRemote): SourceError {
   const text = stderr.trim()
   const last = text.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' ').replace(/\s+/g, ' ').slice(0, 400)
-  if (/terminal prompts disabled|could not read (Username|Password)|Authentication failed|authentication required|Permission denied \(publickey|Host key verification failed|HTTP Basic: Access denied|returned error: 40[13]|invalid credentials|Invalid username or password/i.test(text)) {
-    return new SourceError('auth', coded('source.auth', { detail: last }))
+  const detail: MessageParams[string] = last || coded('source.no_message')
+  const url = remote?.url ?? ''
+  // git says why first ("'/x' does not appear to be a git repository") and the generic advice after it
+  const said: MessageParams[string] = text.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' ').replace(/\s+/g, ' ').slice(0, 400) || coded('source.no_message')
+  if (AUTH.test(text)) return new SourceError('auth', coded('source.auth', { detail }))
+  if (/couldn't find remote ref|unknown revision|not our ref|bad revision|invalid refspec/i.test(text)) {
+    return new SourceError('not_found', coded('source.no_revision', { detail }))
   }
-  if (/Repository not found|repository .* not found|returned error: 404|does not appear to be a git repository|not a git repository|not found: did you run git update-server-info|unable to access .*: The requested URL returned error|Could not resolve host|unable to find remote helper|Connection refused|no such file or directory/i.test(text)) {
+  if (remote) {
+    if (NETWORK.test(text)) return new SourceError('not_git', coded('source.no_network', { url, detail: said }))
+    // a folder that is there but holds no repository; for a remote, git's "does not appear" is a repository not there
+    if (NOT_REPO.test(text) && remote.localExists === true) return new SourceError('not_git', coded('source.not_a_repo', { url, detail: said }))
+    if (MISSING.test(text) || NOT_REPO.test(text)) return new SourceError('not_git', coded('source.repo_not_found', { url, detail: said }))
+    return new SourceError('git_failed', coded('source.fetch_failed', { url, detail: said }))
+  }
+  if (MISSING.test(text) || NOT_REPO.test(text) || NETWORK.test(text) || /unable to find remote helper|no such file or directory/i.test(text)) {
     return new SourceError('not_git', coded('source.unreadable_repo', { detail: last }))
   }
-  if (/couldn't find remote ref|unknown revision|not our ref|bad revision|invalid refspec/i.test(text)) {
-    return new SourceError('not_found', coded('source.no_revision', { detail: last }))
-  }
-  return new SourceError('git_failed', coded('source.git_failed', { command: args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '', detail: last || coded('source.no_message') }))
+  return new SourceError('git_failed', coded('source.git_failed', { command: args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '', detail }))
 }
 
 /** Fails with git_missing when git cannot run at all. */
