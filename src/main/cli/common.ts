@@ -4,7 +4,7 @@ import type { RecoveredEntry } from '../review/recovery-notices'
 import { argProblem, joinDashValues } from './arg-words'
 import { coded, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { messageRefOf } from '../../shared/message-match'
-import type { CliWords } from './lang'
+import type { CliWords, OptionTypes } from './lang'
 
 /**
  * Bad usage: exit code 2 with a one-line message, and a message code like every other error (kind `usage`), which
@@ -53,6 +53,11 @@ export interface CliCommand {
   name: string
   /** Its one-line summary is in registry.ts (so `--help` loads no command). */
   usage: string
+  /**
+   * Its option table, the one it parses argv with: main reads it to tell a `--lang` word that is an option's value
+   * (`--text --lang`) from the CLI's `--lang` (cli/lang.ts).
+   */
+  options: OptionTypes
   /** Returns the exit code (0 success, 1 failure). Throws UsageError for bad usage. */
   run(argv: string[], io: CliIo): Promise<number>
 }

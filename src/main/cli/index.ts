@@ -11,6 +11,9 @@ import { coded } from '../../shared/error-codes'
 import { codedFieldsOf } from '../../shared/api-error'
 import { langOption, say, wordsFor, type CliWords } from './lang'
 
+/** The line every command's `--help` ends with: the CLI's own --lang (English, like all help). */
+export const LANG_HELP_LINE = 'Add --lang zh (or set SKILLBENCH_LANG=zh) for errors and progress on stderr in Chinese; --lang en is the default.'
+
 /** The top-level help: every command with its summary, from the registry (no command module is loaded). */
 function helpText(): string {
   const names = Object.keys(COMMANDS).sort()
@@ -26,10 +29,15 @@ function helpText(): string {
     '',
     'Library address: --library DIR (an experience folder or a SKILL.md tree), or --root-dir DIR --user NAME.',
     'Add --json for machine output on stdout; progress goes to stderr.',
-    'Add --lang zh (or set SKILLBENCH_LANG=zh) for errors and progress on stderr in Chinese; --lang en is the default.',
+    LANG_HELP_LINE,
     '  --json, exit codes and stdout stay the same; --help stays English.',
     'Run `skillbench <command> --help` for a command\'s options.'
   ].join('\n')
+}
+
+/** A command's `--help`: its usage, its summary, and the options every command has. */
+function commandHelp(usage: string, summary: string): string {
+  return `Usage: ${usage}\n\n${summary}\n\n${LANG_HELP_LINE}\n`
 }
 
 /** `{status: 'error', message, code?, message_code?, params?}` of a command that failed. */
@@ -44,7 +52,10 @@ const ownsLang = (command: string): boolean => Object.hasOwn(COMMANDS, command) 
 /** Runs the CLI; returns the exit code (0 ok, 1 failure, 2 bad usage). */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   // --lang (anywhere before a `--`) or SKILLBENCH_LANG: the language of what is said on stderr, taken out of argv
-  const asked = langOption(argv, io.env, ownsLang)
+  // a --lang word that is the value of the command's own option (`--text --lang`) is left to it: its table is read first
+  const named = langOption(argv, io.env, ownsLang).argv[0]
+  const found = named !== undefined && Object.hasOwn(COMMANDS, named) ? await COMMANDS[named]!.load() : undefined
+  const asked = found ? langOption(argv, io.env, ownsLang, (n) => (n === named ? found.command.options : undefined)) : langOption(argv, io.env, ownsLang)
   const words = await wordsFor(asked.lang)
   if (words) io = { ...io, words }
   if (asked.warning) io.stderr(`skillbench: ${say(io, asked.warning)}\n`)
@@ -75,9 +86,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (json) io.stdout(JSON.stringify(failureJson(new UsageError(problem), problem.text)) + '\n')
     return 2
   }
-  const { command } = await entry.load()
+  const { command } = found ?? (await entry.load())
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${entry.summary}\n`)
+    io.stdout(commandHelp(command.usage, entry.summary))
     return 0
   }
   // What recovery did during the command (a change a crash interrupted, rolled back or not): said on stderr as it

@@ -22,13 +22,30 @@ export interface LangWords {
 
 const LANGS: readonly string[] = ['en', 'zh']
 
+/** A command's option table (`CliCommand.options`): which options take a value. */
+export type OptionTypes = Readonly<Record<string, { type: 'string' | 'boolean' }>>
+
+/** `--name` (no `=`) is an option of the table that takes a value. */
+function takesValue(options: OptionTypes | undefined, arg: string): boolean {
+  if (!options || !arg.startsWith('--') || arg.includes('=')) return false
+  const name = arg.slice(2)
+  return Object.hasOwn(options, name) && options[name]!.type === 'string'
+}
+
 /**
  * Takes `--lang X` / `--lang=X` out of argv, wherever it is (before or after the command's name; not after `--`), and
  * settles the language: `--lang`, else `SKILLBENCH_LANG`, else English. A command with a `--lang` of its own (the
  * language of what it writes: `ownsLang`) keeps the one after its name, which then says both; a bad value there is
- * the command's to report.
+ * the command's to report. A `--lang…` word right after an option of the command that takes a value (its own table,
+ * `optionsOf`: `--text --lang`) is that option's value: passed on joined (`--text=--lang`), so it reaches the option
+ * unchanged.
  */
-export function langOption(argv: readonly string[], env: NodeJS.ProcessEnv, ownsLang: (command: string) => boolean = () => false): LangWords {
+export function langOption(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  ownsLang: (command: string) => boolean = () => false,
+  optionsOf: (command: string) => OptionTypes | undefined = () => undefined
+): LangWords {
   const out: string[] = []
   let asked: string | undefined
   let problem: CodedText | undefined
@@ -40,9 +57,15 @@ export function langOption(argv: readonly string[], env: NodeJS.ProcessEnv, owns
       break
     }
     const mine = name !== undefined && ownsLang(name)
+    const next = argv[i + 1]
+    if (name !== undefined && next !== undefined && (next === '--lang' || next.startsWith('--lang=')) && takesValue(optionsOf(name), arg)) {
+      // the word is this option's value, not the CLI's --lang (joined: the command's parser would take it for an option)
+      out.push(`${arg}=${next}`)
+      i++
+      continue
+    }
     if (arg === '--lang' || arg.startsWith('--lang=')) {
       const joined = arg !== '--lang'
-      const next = argv[i + 1]
       const value = joined ? arg.slice('--lang='.length) : next !== undefined && !next.startsWith('-') ? next : undefined
       if (mine) {
         // the command's own option: left in place (it reads and checks it); a good value words its stderr too

@@ -6,6 +6,7 @@ import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'accept',
+  options: LIBRARY_OPTIONS,
   usage: 'skillbench accept ID --library DIR | --root-dir DIR --user U [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

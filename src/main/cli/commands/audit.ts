@@ -4,11 +4,14 @@ import { sayReason } from '../lang'
 
 const LEVELS = ['high', 'medium', 'low'] as const
 
+const OPTIONS = { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' }, 'no-cache': { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'audit',
+  options: OPTIONS,
   usage: 'skillbench audit PATH... [--json] [--fail-on high|medium|low] [--no-cache]',
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean', default: false }, 'fail-on': { type: 'string', default: 'high' }, 'no-cache': { type: 'boolean', default: false } })
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length === 0) throw new UsageError(coded('cli.give_paths'))
     const failOn = values['fail-on'] as (typeof LEVELS)[number]
     if (!LEVELS.includes(failOn)) throw new UsageError(coded('cli.fail_on_level', { value: JSON.stringify(values['fail-on']) }))

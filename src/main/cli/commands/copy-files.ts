@@ -7,6 +7,7 @@ const OPTIONS = { ...LIBRARY_OPTIONS, workspace: { type: 'string' } } as const
 
 export const command: CliCommand = {
   name: 'copy-files',
+  options: OPTIONS,
   usage: 'skillbench copy-files ID FILE... --workspace DIR (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

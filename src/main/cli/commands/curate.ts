@@ -58,6 +58,7 @@ export function formatProposal(p: Proposal): string {
 
 export const command: CliCommand = {
   name: 'curate',
+  options: OPTIONS,
   usage:
     'skillbench curate --library DIR | --root-dir DIR --user U [--json] [--apply] [--llm offline|openai --base-url URL --model M]\n' +
     '                  [--merge-threshold 0.7] [--eps 0.5] [--cleanup-days 30] [--include-edited] [--no-usage]\n' +

@@ -58,11 +58,14 @@ export function formatDeploy(r: DeployResult): string {
   return lines.join('\n') + '\n'
 }
 
+const OPTIONS = { ...LIBRARY_OPTIONS, to: { type: 'string' }, skill: { type: 'string', multiple: true }, profile: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'deploy',
+  options: OPTIONS,
   usage: 'skillbench deploy --library DIR --to claude|claude-project:PATH|codex|agents:PATH|gemini|opencode|FOLDER [--skill NAME]... [--dry-run] [--json]\n       skillbench deploy --library DIR --profile NAME [--to TARGET] [--dry-run] [--json]   (every target of the profile, or the one given)',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, skill: { type: 'string', multiple: true }, profile: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } }, false)
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
     const library = resolveLibraryDir(values, io.cwd)
     const run = (to: string): Promise<DeployResult> =>
       deploy({ library, to, skills: values.skill, profile: values.profile, dryRun: values['dry-run'], cwd: io.cwd, env: io.env, by: actorName(values.user), usage: usageIndexLookup(library, io) })

@@ -7,6 +7,7 @@ const OPTIONS = { ...LIBRARY_OPTIONS, mode: { type: 'string' }, text: { type: 's
 
 export const command: CliCommand = {
   name: 'edit',
+  options: OPTIONS,
   usage: 'skillbench edit ID --mode full_replace|append|lines_replace --text TEXT [--old TEXT] (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

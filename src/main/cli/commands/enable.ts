@@ -2,14 +2,17 @@ import { setSkillsEnabled } from '../../deploy/selection-service'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
 import { coded } from '../../../shared/error-codes'
 
+const OPTIONS = { ...LIBRARY_OPTIONS, to: { type: 'string' } } as const
+
 /** `skillbench enable|disable SKILL... --to TARGET`: the same command with the direction fixed. */
 export function enableCommand(name: 'enable' | 'disable'): CliCommand {
   const enabled = name === 'enable'
   return {
     name,
+    options: OPTIONS,
     usage: `skillbench ${name} SKILL... --to TARGET --library DIR [--json]`,
     async run(argv: string[], io: CliIo) {
-      const { values, positionals } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' } })
+      const { values, positionals } = parseCommandArgs(argv, OPTIONS)
       if (!values.to) throw new UsageError(coded('cli.which_target'))
       if (positionals.length === 0) throw new UsageError(coded('cli.name_skills', { command: name }))
       const config = await setSkillsEnabled(resolveLibraryDir(values, io.cwd), values.to, positionals, enabled, { env: io.env, cwd: io.cwd })

@@ -14,11 +14,14 @@ export function printConvertReport(report: ConvertReport, out: (t: string) => vo
   out(`${report.written.length} written, ${report.skipped.length} skipped, ${report.errors.length} unreadable\n`)
 }
 
+const OPTIONS = { ...LIBRARY_OPTIONS, to: { type: 'string' }, out: { type: 'string' }, overwrite: { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'export',
+  options: OPTIONS,
   usage: 'skillbench export --to skill-md|agiagent|learned-yaml|mas-config --library DIR --out DIR [--overwrite] [--json]',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, to: { type: 'string' }, out: { type: 'string' }, overwrite: { type: 'boolean', default: false } }, false)
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
     const to = values.to as FormatId | undefined
     if (!to || !FORMAT_IDS.includes(to)) throw new UsageError(coded('cli.must_be_one_of', { option: '--to', choices: FORMAT_IDS.join(', ') }))
     if (!values.out) throw new UsageError(coded('cli.out_required'))

@@ -13,14 +13,17 @@ function printReport(io: CliIo, report: CommandsReport, withUnchanged: boolean):
   io.stdout(`${report.written.length} written, ${report.unchanged.length} unchanged, ${report.movedAside.length} moved aside, ${report.skipped.length} skipped (bin: ${report.bin})\n`)
 }
 
+const OPTIONS = { ...LIBRARY_OPTIONS, bin: { type: 'string' }, watch: { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'gen-commands',
+  options: OPTIONS,
   usage:
     'skillbench gen-commands --library DIR --bin DIR [--json] [--watch]   (Linux/macOS)\n' +
     '  --watch  keep generating: a script added, changed or removed (or a skill folder) updates the commands\n' +
     '           within a second, until Ctrl-C; without it, re-run after scripts change',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, bin: { type: 'string' }, watch: { type: 'boolean', default: false } }, false)
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
     if (!values.bin) throw new UsageError(coded('cli.bin_required'))
     const library = resolveLibraryDir(values, io.cwd)
     const bin = path.resolve(io.cwd, values.bin)

@@ -32,6 +32,7 @@ function selfArgv(io: CliIo): string[] {
 
 export const command: CliCommand = {
   name: 'hooks',
+  options: OPTIONS,
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

@@ -14,13 +14,16 @@ async function auditSource(from: string): Promise<AuditFinding[]> {
   return (await auditPaths([from])).findings.map(({ path: _path, ...f }) => f)
 }
 
+const OPTIONS = { ...LIBRARY_OPTIONS, from: { type: 'string' }, format: { type: 'string', default: 'auto' }, as: { type: 'string' }, overwrite: { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'import',
+  options: OPTIONS,
   usage: 'skillbench import --from DIR|SKILL-FILE [--format auto|skill-md|agiagent|learned-yaml|mas-config] --library DIR [--as skill-md|agiagent] [--overwrite] [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(
       argv,
-      { ...LIBRARY_OPTIONS, from: { type: 'string' }, format: { type: 'string', default: 'auto' }, as: { type: 'string' }, overwrite: { type: 'boolean', default: false } },
+      OPTIONS,
       false
     )
     if (!values.from) throw new UsageError(coded('cli.from_required'))

@@ -15,18 +15,21 @@ function isRetired(s: SkippedSkill): boolean {
   return s.messageCode === 'install.locked_retired'
 }
 
+const OPTIONS = {
+  ...LIBRARY_OPTIONS,
+  ref: { type: 'string' },
+  path: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  locked: { type: 'boolean', default: false },
+  'allow-risk': { type: 'string', multiple: true }
+} as const
+
 export const command: CliCommand = {
   name: 'install',
+  options: OPTIONS,
   usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--allow-risk NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)',
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      ...LIBRARY_OPTIONS,
-      ref: { type: 'string' },
-      path: { type: 'string' },
-      skill: { type: 'string', multiple: true },
-      locked: { type: 'boolean', default: false },
-      'allow-risk': { type: 'string', multiple: true }
-    })
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (values.locked) {
       if (positionals.length > 0 || values.ref || values.path || values.skill) throw new UsageError(coded('cli.locked_only_library'))
       return runLocked(resolveLibraryDir(values, io.cwd), values.json === true, io)

@@ -10,6 +10,7 @@ const OPTIONS = { ...LIBRARY_OPTIONS, legacy: { type: 'boolean', default: false 
 
 export const command: CliCommand = {
   name: 'list',
+  options: OPTIONS,
   usage:
     'skillbench list (--library DIR | --root-dir DIR --user NAME) [--legacy] [--no-server] [--json]\n' +
     '  --legacy     also the retired skills (legacy/), marked [legacy]\n' +

@@ -123,6 +123,7 @@ function serverLaunch(
 
 export const command: CliCommand = {
   name: 'mcp',
+  options: OPTIONS,
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

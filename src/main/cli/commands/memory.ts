@@ -83,6 +83,7 @@ Subcommands:
 
 export const command: CliCommand = {
   name: 'memory',
+  options: OPTIONS,
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)

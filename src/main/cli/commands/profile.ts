@@ -39,6 +39,7 @@ function selectedNames(r: DeployResult): string[] {
 
 export const command: CliCommand = {
   name: 'profile',
+  options: OPTIONS,
   usage: [
     'skillbench profile list --library DIR [--json]',
     '       skillbench profile show NAME --library DIR [--json]',

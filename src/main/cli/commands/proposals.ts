@@ -20,6 +20,7 @@ function earlierRejections(records: readonly RejectionRecord[], proposals: reado
 
 export const command: CliCommand = {
   name: 'proposals',
+  options: OPTIONS,
   usage: 'skillbench proposals --library DIR | --root-dir DIR --user U [--all] [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

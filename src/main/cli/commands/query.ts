@@ -13,6 +13,7 @@ const OPTIONS = {
 
 export const command: CliCommand = {
   name: 'query',
+  options: OPTIONS,
   usage:
     'skillbench query "TEXT" (--library DIR | --root-dir DIR --user NAME) [--top N] [--no-touch] [--no-server] [--json]\n' +
     '  --top N      how many skills, 1 to 50 (default 3)\n' +

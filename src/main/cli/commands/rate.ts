@@ -4,6 +4,7 @@ import { coded } from '../../../shared/error-codes'
 
 export const command: CliCommand = {
   name: 'rate',
+  options: LIBRARY_OPTIONS,
   usage: 'skillbench rate ID RATING (--library DIR | --root-dir DIR --user NAME) [--json]',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, LIBRARY_OPTIONS)

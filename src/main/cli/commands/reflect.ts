@@ -105,6 +105,7 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 
 export const command: CliCommand = {
   name: 'reflect',
+  options: OPTIONS,
   usage:
     'skillbench reflect --root-dir DIR [--user U] [--task NAME]… [--llm offline|openai] [--base-url URL] [--model M] [--concurrency N] [--force] [--decide] [--json]\n' +
     '       --decide: create, enhance (a proposal to review with `skillbench proposals`) or nothing, per task\n' +

@@ -118,6 +118,7 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
 
 export const command: CliCommand = {
   name: 'scan',
+  options: OPTIONS,
   usage:
     'skillbench scan [--root-dir DIR | --config FILE | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR] [--no-cache] [--json]\n' +
     '  --root-dir DIR  an AGIAgent data root: DIR/<user>/output_YYYYMMDD_HHMMSS/logs/manager.out (default: config.txt\'s\n' +

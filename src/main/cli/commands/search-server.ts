@@ -8,6 +8,7 @@ const OPTIONS = { ...LIBRARY_OPTIONS, stop: { type: 'boolean', default: false },
 
 export const command: CliCommand = {
   name: 'search-server',
+  options: OPTIONS,
   usage: 'skillbench search-server (--library DIR | --root-dir DIR --user NAME) [--status | --stop] [--idle-minutes N]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS)

@@ -36,6 +36,7 @@ async function checkRootDir(root: string): Promise<void> {
 
 export const command: CliCommand = {
   name: 'serve',
+  options: OPTIONS,
   usage: 'skillbench serve [--port P] [--root-dir DIR] [--no-open] [--no-build]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)

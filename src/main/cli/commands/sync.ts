@@ -33,11 +33,14 @@ function pauseHook(io: { env: NodeJS.ProcessEnv; stderr: (t: string) => void; wo
   }
 }
 
+const OPTIONS = { ...LIBRARY_OPTIONS, init: { type: 'string' } } as const
+
 export const command: CliCommand = {
   name: 'sync',
+  options: OPTIONS,
   usage: 'skillbench sync --library DIR [--init URL] [--json]',
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { ...LIBRARY_OPTIONS, init: { type: 'string' } }, false)
+    const { values } = parseCommandArgs(argv, OPTIONS, false)
     const library = resolveLibraryDir(values, io.cwd)
     if (values.init !== undefined) {
       const { branch } = await initSync({ library, url: values.init, env: io.env, signal: io.signal })

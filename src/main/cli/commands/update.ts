@@ -4,6 +4,7 @@ import { say } from '../lang'
 
 export const command: CliCommand = {
   name: 'update',
+  options: LIBRARY_OPTIONS,
   usage: 'skillbench update --library DIR [--json]',
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, LIBRARY_OPTIONS, false)

@@ -117,6 +117,7 @@ async function collect(values: Record<string, unknown>, io: CliIo): Promise<{ re
 
 export const command: CliCommand = {
   name: 'usage',
+  options: OPTIONS,
   usage:
     'skillbench usage --library DIR [--root-dir DIR] [--claude-dir DIR] [--codex-dir DIR] [--synapse-dir DIR] [--since DATE] [--no-cache] [--json]\n' +
     '  --root-dir, --claude-dir, --codex-dir, --synapse-dir DIR\n' +

@@ -17,11 +17,14 @@ async function noLearnedSkills(dir: string): Promise<CodedText> {
 /** A learned skill without a trigger pattern (errors[] of --json: the words as before, the code beside them). */
 const NO_TRIGGER = coded('learned.no_trigger_pattern')
 
+const OPTIONS = { dir: { type: 'string' }, 'timeout-ms': { type: 'string' }, json: { type: 'boolean', default: false } } as const
+
 export const command: CliCommand = {
   name: 'use',
+  options: OPTIONS,
   usage: 'skillbench use "QUESTION" [--dir DIR (default .sman/skills)] [--timeout-ms N] [--json]   (exit 0 = matched, 1 = no match)',
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, 'timeout-ms': { type: 'string' }, json: { type: 'boolean', default: false } })
+    const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (positionals.length !== 1 || positionals[0]!.trim() === '') throw new UsageError(coded('cli.give_question'))
     const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms'])
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 10_000)) throw new UsageError(coded('cli.whole_number_range', { option: '--timeout-ms', min: 1, max: 10000 }))
