@@ -200,7 +200,7 @@ describe('the first screen says what to do next', () => {
     window.localStorage.setItem('skillbench.lang', 'zh')
     api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
     renderApp(api)
-    await waitFor(() => expect(screen.getByTestId('overview-recent').textContent).toContain('离线规则应用了合并'))
+    await waitFor(() => expect(screen.getByTestId('overview-recent').textContent).toContain('离线规则合并了技能'))
     expect(screen.getByTestId('overview-recent').textContent).toContain('新建技能：Python calculator')
     expect(screen.getByTestId('overview-recent').textContent).toContain('output_calc 的决定：增强技能 1700000001。理由：pytest was missing')
     expect(screen.getByTestId('overview-recent').textContent).not.toMatch(/by offline|Curation:|Decision for/)

@@ -172,17 +172,36 @@ describe('the Overview', () => {
     const deployed: RecentActivity = { at: iso(0), kind: 'curation-applied', proposalKind: 'deploy', by: 'user' }
     expect(describeActivity(en, deployed)).toBe('Skills deployed to an agent by you')
     expect(describeActivity(zh, deployed)).toBe('你将技能部署到了智能体')
-    expect(describeActivity(en, { ...deployed, kind: 'curation-undone' })).toBe('Deploy undone')
-    expect(describeActivity(zh, { ...deployed, kind: 'curation-undone' })).toBe('已撤销部署')
+    expect(describeActivity(en, { ...deployed, kind: 'curation-undone' })).toBe('Undone: deploying skills to an agent')
+    expect(describeActivity(zh, { ...deployed, kind: 'curation-undone' })).toBe('已撤销：将技能部署到智能体')
     const kinds: JournalEntry['kind'][] = ['merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned', 'review', 'memory', 'deploy']
+    const applied = new Set<string>()
     for (const k of kinds) {
       expect(kindName(en, k), k).not.toBe(k)
       expect(kindName(zh, k), k).toMatch(/[\u4e00-\u9fff]/)
+      // every kind a sentence of its own, applied and undone, never "<kind name> applied by"
+      const act: RecentActivity = { at: iso(0), kind: 'curation-applied', proposalKind: k, by: 'user' }
+      const [aEn, aZh] = [describeActivity(en, act), describeActivity(zh, act)]
+      const [uEn, uZh] = [describeActivity(en, { ...act, kind: 'curation-undone' }), describeActivity(zh, { ...act, kind: 'curation-undone' })]
+      expect(aEn, k).toMatch(/ by you$/)
+      expect(aEn, k).not.toContain(`${kindName(en, k)} applied`)
+      expect(aZh, k).toMatch(/^你.+[\u4e00-\u9fff]$/)
+      expect(aZh, k).not.toContain(`应用了${kindName(zh, k)}`)
+      expect(uEn, k).toMatch(/^Undone: [a-z]/)
+      expect(uZh, k).toMatch(/^已撤销：[\u4e00-\u9fff]/)
+      applied.add(aEn).add(aZh).add(uEn).add(uZh)
     }
+    expect(applied.size).toBe(kinds.length * 4)
+    const learned: RecentActivity = { at: iso(0), kind: 'curation-applied', proposalKind: 'learned', by: 'user' }
+    expect(describeActivity(en, learned)).toBe('A skill the agent learned, accepted by you')
+    expect(describeActivity(zh, learned)).toBe('你采纳了智能体习得的技能')
+    expect(describeActivity(en, { ...learned, by: 'offline' })).toBe('A skill the agent learned, accepted by the offline rules')
+    // a kind of a newer core without words here still reads
+    expect(describeActivity(en, { ...learned, proposalKind: 'rename' })).toBe('rename applied by you')
     const api = setup('en', (api) => (api.handlers['overview.get'] = async () => overview({ recent: [deployed, { at: iso(1), kind: 'curation-applied', proposalKind: 'learned', by: 'user' }] })))
     renderApp(api, { screen: 'overview' })
     await waitFor(() => expect(screen.getByTestId('overview-recent').textContent).toContain('Skills deployed to an agent by you'))
-    expect(screen.getByTestId('overview-recent').textContent).toContain('Learned by the agent applied by you')
+    expect(screen.getByTestId('overview-recent').textContent).toContain('A skill the agent learned, accepted by you')
   })
 })
 

@@ -1,4 +1,5 @@
 import { DEPLOY_EN, DEPLOY_ZH } from './messages-deploy'
+import { RECENT_EN, RECENT_ZH } from './messages-recent'
 import { JUDGE_EN, JUDGE_ZH } from './messages-judge'
 import { DECISIONS_EN, DECISIONS_ZH } from './messages-decisions'
 import { SYNC_EN, SYNC_ZH } from './messages-sync'
@@ -512,6 +513,7 @@ const en = {
   'llmTest.no_model': 'Enter a model name.',
   'llmTest.other': 'The test failed.',
   ...DEPLOY_EN,
+  ...RECENT_EN,
   ...JUDGE_EN,
   ...SYNC_EN,
   ...DEPLOY_SELECT_EN,
@@ -1023,6 +1025,7 @@ const zh: Record<MessageKey, string> = {
   'llmTest.no_model': '请填写模型名称。',
   'llmTest.other': '测试失败。',
   ...DEPLOY_ZH,
+  ...RECENT_ZH,
   ...SYNC_ZH,
   ...DEPLOY_SELECT_ZH,
   ...AUDIT_ZH,

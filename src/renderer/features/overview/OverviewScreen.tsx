@@ -164,11 +164,10 @@ export function describeActivity(t: Translate, r: RecentActivity): string {
     case 'skill-updated':
       return t('recent.updated', { title: r.title })
     case 'curation-applied':
-      // a deploy is no proposal applied: skills written into an agent's folder
-      if (r.proposalKind === 'deploy') return t('recent.deployed', { who: authorName(t, r.by) })
-      return t('recent.applied', { kind: kindName(t, r.proposalKind), who: authorName(t, r.by) })
+      // each kind its own sentence (a deploy is no proposal applied: skills written into an agent's folder)
+      return Object.hasOwn(APPLIED, r.proposalKind) ? t(APPLIED[r.proposalKind as JournalEntry['kind']], { who: authorName(t, r.by) }) : t('recent.applied', { kind: kindName(t, r.proposalKind), who: authorName(t, r.by) })
     case 'curation-undone':
-      return t('recent.undone', { kind: kindName(t, r.proposalKind) })
+      return Object.hasOwn(UNDONE, r.proposalKind) ? t(UNDONE[r.proposalKind as JournalEntry['kind']]) : t('recent.undone', { kind: kindName(t, r.proposalKind) })
     case 'log':
       return r.level === 'info' ? t('recent.log', { text: r.text }) : t(r.level === 'error' ? 'recent.logError' : 'recent.logWarning', { text: r.text })
   }
@@ -187,6 +186,35 @@ const KINDS: Record<JournalEntry['kind'], MessageKey> = {
   review: 'kind.review',
   memory: 'kind.memory',
   deploy: 'kind.deploy'
+}
+
+/** A recent-activity sentence for every journal kind, applied and undone (a kind without one fails the typecheck). */
+const APPLIED: Record<JournalEntry['kind'], MessageKey> = {
+  merge: 'recent.applied.merge',
+  consolidate: 'recent.applied.consolidate',
+  cleanup: 'recent.applied.cleanup',
+  enhance: 'recent.applied.enhance',
+  edit: 'recent.applied.edit',
+  delete: 'recent.applied.delete',
+  update: 'recent.applied.update',
+  learned: 'recent.applied.learned',
+  review: 'recent.applied.review',
+  memory: 'recent.applied.memory',
+  deploy: 'recent.deployed'
+}
+
+const UNDONE: Record<JournalEntry['kind'], MessageKey> = {
+  merge: 'recent.undone.merge',
+  consolidate: 'recent.undone.consolidate',
+  cleanup: 'recent.undone.cleanup',
+  enhance: 'recent.undone.enhance',
+  edit: 'recent.undone.edit',
+  delete: 'recent.undone.delete',
+  update: 'recent.undone.update',
+  learned: 'recent.undone.learned',
+  review: 'recent.undone.review',
+  memory: 'recent.undone.memory',
+  deploy: 'recent.undone.deploy'
 }
 
 export function kindName(t: Translate, kind: string): string {
