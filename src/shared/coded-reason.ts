@@ -58,8 +58,9 @@ export function reasonForCache(why: CodedReason): string {
  * reason says changes — its words, code or params (store/load.ts, store/skill-file.ts, the load./parse./yaml. texts
  * of the table); test/search/cache-reasons.test.ts pins it with a fingerprint of both and fails until it is bumped.
  * 3: skills carry `load_warnings` (values read with a default): an index saved before reads every file again.
+ * 4: hostile YAML is refused before the parser runs, with its own yaml. codes and places (7734896).
  */
-export const CACHED_REASONS_VERSION = 3
+export const CACHED_REASONS_VERSION = 4
 
 const CACHED_PREFIX = '{"reason":'
 
