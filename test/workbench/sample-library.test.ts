@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { LibraryInfo } from '../../src/shared/api'
-import { isInsideAny, sampleRoots } from '../../src/main/workbench/sample-library'
+import { isInsideAny, sampleRoots } from '../../src/main/config/sample-data'
 import { benchesDisposedAfterEach, SAMPLE_ROOT, tempDir } from './helpers'
 
 const bench = benchesDisposedAfterEach()

@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { resolveSettingsDir } from '../config/settings-dir'
 import { resourcesDir } from '../reflect/resources'
+import { inBundledSample as inSample } from '../config/sample-data'
 import { coded, type CodedText } from '../../shared/error-codes'
 import { UsageError } from './common'
 
@@ -20,17 +21,9 @@ const OUTPUT_OPTIONS = ['out', 'bin'] as const
 /** The options that name a folder a command reads or writes (a library, a data root, a workspace, a target). */
 const PATH_OPTIONS = ['library', 'root-dir', 'workspace', 'evolve-memory', 'to', ...OUTPUT_OPTIONS] as const
 
-/** The bundled sample data folders (real paths) of this install, and of SKILLBENCH_RESOURCES_DIR when set. */
-export function bundledSampleRoots(env: NodeJS.ProcessEnv): string[] {
-  const roots = new Set<string>()
-  for (const resources of [resourcesDir(env), resourcesDir({})]) {
-    try {
-      roots.add(fs.realpathSync(path.join(resources, 'sample-data')))
-    } catch {
-      // no sample in this install
-    }
-  }
-  return [...roots]
+/** The resources folders whose `sample-data` is bundled: this install's, and SKILLBENCH_RESOURCES_DIR's when set. */
+function resourcesDirs(env: NodeJS.ProcessEnv): string[] {
+  return [resourcesDir(env), resourcesDir({})]
 }
 
 /** The real path of `p`: of its nearest existing folder, with the rest of it after (a library not made yet). */
@@ -60,13 +53,8 @@ export interface InSample {
 
 /** Where `p` is in the bundled sample data, or undefined when it is not in it. */
 export function inBundledSample(p: string, env: NodeJS.ProcessEnv): InSample | undefined {
-  const real = realish(p)
-  for (const sample of bundledSampleRoots(env)) {
-    if (real === sample || real.startsWith(sample + path.sep)) {
-      return { path: path.resolve(p), sample, copy: path.join(resolveSettingsDir(env), 'sample-data', path.relative(sample, real)) }
-    }
-  }
-  return undefined
+  const where = inSample(realish(p), resourcesDirs(env), resolveSettingsDir(env))
+  return where && { path: path.resolve(p), ...where }
 }
 
 /** The line a query of the bundled sample says on stderr: answered, not counted. */

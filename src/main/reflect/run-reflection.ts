@@ -4,7 +4,7 @@ import { ensureDirInside } from '../store/contained'
 import { libraryLayout } from '../formats/convert'
 import { cutDescription, skillMdNameFor, uniqueSkillName } from '../formats/skill-md'
 import { oneLine } from './text-utils'
-import type { ScanResult, Skill, TaskTrace } from '../../shared/types'
+import type { Proposal, ScanResult, Skill, TaskTrace } from '../../shared/types'
 import { taskTime } from '../../shared/task-time'
 import { LlmError } from '../llm/errors'
 import { redact, redactParams } from '../llm/redact'
@@ -218,10 +218,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     try {
       ctx = await libraryFor(trace)
     } catch (err) {
-      const message = redact(errorText(err), secrets)
-      const ref = failureRef(err, secrets)
-      summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-      emit({ ...base, kind: 'task-failed', message, ...ref })
+      failTask(err, base, secrets, summary, emit)
       return
     }
     const done = members.some((m) => ctx.reflected.has(m))
@@ -305,11 +302,7 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
       if (err instanceof CancelledError || (opts.signal?.aborted && isAbort(err))) {
         return
       }
-      const message = redact(errorText(err), secrets)
-      const ref = failureRef(err, secrets)
-      summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-      void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text)
-      emit({ ...base, kind: 'task-failed', message, ...ref })
+      failTask(err, base, secrets, summary, emit, (message) => void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text))
     }
   }
 
@@ -443,10 +436,7 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
     const skill = await ctx.store.get(decision.enhancement.skill.skill_id)
     const { text } = await ctx.store.readRaw(skill.path)
     const proposal = enhanceProposal({ skill, raw: text, enhancement: decision.enhancement, taskDir: trace.taskDir, author: report.author, now: now() })
-    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
-    ctx.planChain = saved.catch(() => undefined)
-    await saved
-    ctx.pendingEnhance.add(trace.taskDir)
+    await queueForReview(ctx, proposal, trace.taskDir, now)
     ;(summary.proposals ??= []).push(proposal.id)
     const why = coded('reflect.enhancement_proposed', { title: skill.title, id: proposal.id })
     summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
@@ -456,6 +446,34 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
   const why = coded('reflect.nothing_to_change', { reason: report.reason ?? '' })
   summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
   return { report: formatDecisionReport(report, language), line: lineOf(why) }
+}
+
+/**
+ * Saves a proposal to the plan after the run's earlier plan writes (one at a time: tasks run in parallel) and marks
+ * its task as waiting for review; true when it is new to the plan (false: the same proposal was there already).
+ */
+async function queueForReview(ctx: LibraryCtx, proposal: Proposal, taskDir: string, now: () => Date): Promise<boolean> {
+  const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
+  ctx.planChain = saved.catch(() => undefined)
+  const added = (await saved) === 'added'
+  ctx.pendingEnhance.add(taskDir)
+  return added
+}
+
+/** A task that failed: its redacted error goes to the summary, to `log` (when given) and out as its last event. */
+function failTask(
+  err: unknown,
+  base: { index: number; total: number; taskDir: string },
+  secrets: readonly string[],
+  summary: ReflectionSummary,
+  emit: (e: ReflectionEvent) => void,
+  log?: (message: string) => void
+): void {
+  const message = redact(errorText(err), secrets)
+  const ref = failureRef(err, secrets)
+  summary.failed.push({ taskDir: base.taskDir, error: message, ...ref })
+  log?.(message)
+  emit({ ...base, kind: 'task-failed', message, ...ref })
 }
 
 /**
@@ -482,11 +500,8 @@ async function proposeFinished(
     const skill = await ctx.store.get(skillId)
     const { text } = await ctx.store.readRaw(skill.path)
     const proposal = finishedUpdateProposal({ skill, raw: text, draft, members, taskDir: trace.taskDir, now: now() })
-    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
-    ctx.planChain = saved.catch(() => undefined)
-    const added = (await saved) === 'added'
+    const added = await queueForReview(ctx, proposal, trace.taskDir, now)
     for (const m of members) ctx.frozen.delete(m)
-    ctx.pendingEnhance.add(trace.taskDir)
     if (added) (summary.proposals ??= []).push(proposal.id)
     const why = coded(added ? 'reflect.finished_update' : 'reflect.finished_update_before', { title: skill.title, id: proposal.id })
     const line = lineOf(why)
@@ -494,11 +509,7 @@ async function proposeFinished(
     void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} finished): ${proposal.id}`)
     emit({ ...base, kind: 'task-done', ...line })
   } catch (err) {
-    const message = redact(errorText(err), deps.secrets ?? [])
-    const ref = failureRef(err, deps.secrets ?? [])
-    summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-    void ctx.log.error(coded('reflect.log_propose_failed', { path: trace.path, reason: message }).text)
-    emit({ ...base, kind: 'task-failed', message, ...ref })
+    failTask(err, base, deps.secrets ?? [], summary, emit, (message) => void ctx.log.error(coded('reflect.log_propose_failed', { path: trace.path, reason: message }).text))
   }
 }
 
@@ -539,10 +550,7 @@ async function reflectAgain(
       emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
       return
     }
-    const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
-    ctx.planChain = saved.catch(() => undefined)
-    const added = (await saved) === 'added'
-    ctx.pendingEnhance.add(trace.taskDir)
+    const added = await queueForReview(ctx, proposal, trace.taskDir, now)
     if (added) (summary.proposals ??= []).push(proposal.id)
     const why = coded(added ? 'reflect.again_proposed' : 'reflect.again_proposed_before', { title: skill.title, id: proposal.id })
     summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
@@ -550,11 +558,7 @@ async function reflectAgain(
     emit({ ...base, kind: 'task-done', ...lineOf(why) })
   } catch (err) {
     if (opts.signal?.aborted && isAbort(err)) return
-    const message = redact(errorText(err), deps.secrets ?? [])
-    const ref = failureRef(err, deps.secrets ?? [])
-    summary.failed.push({ taskDir: trace.taskDir, error: message, ...ref })
-    void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text)
-    emit({ ...base, kind: 'task-failed', message, ...ref })
+    failTask(err, base, deps.secrets ?? [], summary, emit, (message) => void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text))
   } finally {
     for (const m of members) ctx.inFlight.delete(m)
   }

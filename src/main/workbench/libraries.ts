@@ -4,7 +4,7 @@ import type { DataRootInfo, LibraryInfo } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
 import { diagnoseRoot, discoverUsers, isDir } from '../scan/root-problem'
 import { badRequest } from './errors'
-import { inBundledSample, isInsideAny, sampleRoots } from './sample-library'
+import { inBundledSample, isInsideAny, sampleRoots } from '../config/sample-data'
 import { resourcesDir } from '../reflect/resources'
 import type { SettingsStore } from './settings-store'
 
@@ -53,7 +53,7 @@ export function distinctLabels(paths: readonly string[], taken: readonly string[
 export class LibraryRegistry {
   private readonly session: string[] = []
 
-  /** `resourcesDir`: the project's resources folder, whose `sample-data` is the bundled sample (sample-library.ts). */
+  /** `resourcesDir`: the project's resources folder, whose `sample-data` is the bundled sample (config/sample-data.ts). */
   constructor(
     private readonly settings: SettingsStore,
     private readonly opts: { resourcesDir?: string } = {}

@@ -2,10 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * The bundled sample data, as the app knows it: `npm start` on a first run (no data root configured) opens a
+ * Where the sample data is, for the app and the CLI alike. The bundled sample data: `npm start` on a first run (no data root configured) opens a
  * writable copy of `resources/sample-data` that it made at `<settings folder>/sample-data` (scripts/start.cjs,
  * `sampleRoot()`); `skillbench serve --root-dir resources/sample-data` opens the bundled folder itself. A library
- * inside either is demo data: the Deploy screen warns before its skills go into a real agent's folder.
+ * inside either is demo data: the Deploy screen warns before its skills go into a real agent's folder. The bundled
+ * folder itself is never written (the workbench's library registry and cli/bundled-sample.ts refuse it).
  */
 export const SAMPLE_DIR_NAME = 'sample-data'
 
