@@ -8,6 +8,7 @@
  * (or as written) and named as a warning that says what was read: nothing a user has is hidden or lost.
  */
 import { coded, type CodedText } from '../../shared/error-codes'
+import type { SkillMeta } from '../../shared/types'
 import { isValidSkillId } from './paths'
 
 /** What a field of a file reads as, and the warnings met on the way (pushed onto `warnings`). */
@@ -125,17 +126,8 @@ export function readSkillbenchMapping(metadata: unknown, warnings: Warnings): Re
   return {}
 }
 
-/** Every bookkeeping field of a file, read as the store reads it. */
-export interface BookkeepingFields {
-  quality_index: number
-  fetch_count: number
-  related_code: string
-  task_directories: string[]
-  created_at: string
-  updated_at: string
-  last_used_at: string | null
-  user_preferences: string
-}
+/** Every bookkeeping field of a file, read as the store reads it (the skill's own fields, shared/types.ts). */
+export type BookkeepingFields = Pick<SkillMeta, 'quality_index' | 'fetch_count' | 'related_code' | 'task_directories' | 'created_at' | 'updated_at' | 'last_used_at' | 'user_preferences'>
 
 /**
  * The bookkeeping of an AGIAgent file's top level (`prefix` ''; `required`: upstream writes them all) or of a
