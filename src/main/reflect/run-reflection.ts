@@ -232,12 +232,12 @@ export async function runReflection(opts: ReflectionOptions, deps: ReflectionDep
     // a second skill of the same task (the next curate would propose merging the pair)
     const again = opts.force && !members.some((m) => ctx.inFlight.has(m)) ? againTarget(ctx.skills, members) : undefined
     if (again) {
-      await reflectAgain(ctx, item.unit!, again.skill_id, base, summary, mode, opts, deps, emit, now)
+      await reflectAgain({ ctx, unit: item.unit!, skillId: again.skill_id, base, summary, mode, opts, deps, emit, now })
       return
     }
     const frozenId = opts.force ? undefined : members.map((m) => ctx.frozen.get(m)).find((id) => id !== undefined)
     if (frozenId && !members.some((m) => ctx.inFlight.has(m))) {
-      await proposeFinished(ctx, item.unit!, frozenId, base, summary, mode, opts, deps, emit, now)
+      await proposeFinished({ ctx, unit: item.unit!, skillId: frozenId, base, summary, mode, opts, deps, emit, now })
       return
     }
     emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing', { index, total, task: trace.taskDir }) })
@@ -476,22 +476,27 @@ function failTask(
   emit({ ...base, kind: 'task-failed', message, ...ref })
 }
 
+/** A task of the run whose skill `skillId` of the library takes the task's new reflection through review. */
+interface SkillTask {
+  ctx: LibraryCtx
+  unit: TaskUnit
+  /** The skill the task was reflected into. */
+  skillId: string
+  base: { index: number; total: number; taskDir: string }
+  summary: ReflectionSummary
+  mode: 'offline' | 'openai'
+  opts: ReflectionOptions
+  deps: ReflectionDeps
+  emit: (e: ReflectionEvent) => void
+  now: () => Date
+}
+
 /**
  * A task reflected before issue 36 while it was unfinished has finished now: its skill gets the finished version as
  * an update proposal for review (never rewritten unseen, so a person's later edits are never lost; undo works).
  */
-async function proposeFinished(
-  ctx: LibraryCtx,
-  unit: TaskUnit,
-  skillId: string,
-  base: { index: number; total: number; taskDir: string },
-  summary: ReflectionSummary,
-  mode: 'offline' | 'openai',
-  opts: ReflectionOptions,
-  deps: ReflectionDeps,
-  emit: (e: ReflectionEvent) => void,
-  now: () => Date
-): Promise<void> {
+async function proposeFinished(task: SkillTask): Promise<void> {
+  const { ctx, unit, skillId, base, summary, mode, opts, deps, emit, now } = task
   const { trace, members } = unit
   emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing_finished', { index: base.index, total: base.total, task: trace.taskDir }) })
   try {
@@ -518,18 +523,8 @@ async function proposeFinished(
  * an update proposal for review (the same review path as an enhancement: before-hash checked, undoable); when the new
  * reflection adds nothing, nothing is written and the run says the skill stays as it is.
  */
-async function reflectAgain(
-  ctx: LibraryCtx,
-  unit: TaskUnit,
-  skillId: string,
-  base: { index: number; total: number; taskDir: string },
-  summary: ReflectionSummary,
-  mode: 'offline' | 'openai',
-  opts: ReflectionOptions,
-  deps: ReflectionDeps,
-  emit: (e: ReflectionEvent) => void,
-  now: () => Date
-): Promise<void> {
+async function reflectAgain(task: SkillTask): Promise<void> {
+  const { ctx, unit, skillId, base, summary, mode, opts, deps, emit, now } = task
   const { trace, members } = unit
   emit({ ...base, kind: 'task-start', ...codedLine('reflect.processing', { index: base.index, total: base.total, task: trace.taskDir }) })
   for (const m of members) ctx.inFlight.add(m)
