@@ -6,6 +6,7 @@ import type { ChatMessage } from '../llm/types'
 import { demoteHeadings, normalizeEntry, oneLine } from './text'
 import { CodedError } from '../../shared/api-error'
 import { coded } from '../../shared/error-codes'
+import type { MemoryLang } from './lessons'
 
 export const LONG_TERM_HEADER = '# Long-term memory / 长期记忆'
 
@@ -41,6 +42,20 @@ export function consolidatedDays(longTerm: string): Set<string> {
 /** The heading a day's summary goes under. */
 export function dayHeading(day: string): string {
   return `## ${day}`
+}
+
+/** How a day's summary was made: picked from the log offline, or written by a model. */
+export type SummaryMethod = { kind: 'extractive' } | { kind: 'model'; model: string }
+
+/**
+ * The line under a day's heading that says where its summary came from, in the language of the one who reads the
+ * file (the app's language setting, `memory consolidate --lang`). Only a person reads it: no prompt is built from
+ * long-term.md and consolidatedDays reads the headings alone, so it need not stay English. The report's `method`
+ * (the CLI's --json, the app's answer) keeps the English one.
+ */
+export function summaryNote(day: string, how: SummaryMethod, lang: MemoryLang = 'en'): string {
+  if (lang === 'zh') return how.kind === 'extractive' ? `logs/${day}.md 的摘要（抽取式，离线）` : `logs/${day}.md 的摘要（模型：${how.model}）`
+  return how.kind === 'extractive' ? `Summary of logs/${day}.md (extractive, offline)` : `Summary of logs/${day}.md (LLM: ${how.model})`
 }
 
 /** Appends day sections to long-term.md (creating its header when new); pure. */

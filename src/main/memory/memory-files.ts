@@ -17,7 +17,9 @@ import {
   consolidatedDays,
   consolidationMessages,
   dayOfLogFile,
-  extractiveSummary
+  extractiveSummary,
+  summaryNote,
+  type SummaryMethod
 } from './consolidate'
 import { addLesson, lessonFromFailure, type AddEntryResult, type CuratedFailure, type MemoryLang } from './lessons'
 import {
@@ -329,6 +331,8 @@ export interface ConsolidateOptions {
   /** Only days within the last N days (by date). */
   sinceDays?: number
   signal?: AbortSignal
+  /** The language of the line under each day's heading (where the summary came from); English by default. */
+  lang?: MemoryLang
 }
 
 export interface ConsolidationReport {
@@ -351,7 +355,8 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
   const oldest = opts.sinceDays === undefined ? undefined : localDay(new Date(now.getTime() - opts.sinceDays * 86_400_000))
   const report: ConsolidationReport = { consolidated: [], skipped: [], failed: [] }
   const done = consolidatedDays((await readMem(ws, p.longTerm)) ?? '')
-  const sections: { day: string; summary: string; method: string }[] = []
+  // method: the line written under the day's heading (in opts.lang); english: the report's
+  const sections: { day: string; summary: string; method: string; english: string }[] = []
   for (const day of await listLogDays(workspace)) {
     if (done.has(day)) {
       report.skipped.push({ day, reason: 'already_consolidated' })
@@ -372,8 +377,8 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
         report.skipped.push({ day, reason: 'empty' })
         continue
       }
-      const { summary, method } = await summariseDay(day, log, opts)
-      sections.push({ day, summary, method })
+      const { summary, how } = await summariseDay(day, log, opts)
+      sections.push({ day, summary, method: summaryNote(day, how, opts.lang), english: summaryNote(day, how) })
     } catch (err) {
       if (opts.signal?.aborted) {
         throw err
@@ -391,7 +396,7 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
         await writeMem(ws, p.longTerm, appendDaySections(current, fresh))
       }
       for (const s of fresh) {
-        report.consolidated.push({ day: s.day, method: s.method, chars: s.summary.length })
+        report.consolidated.push({ day: s.day, method: s.english, chars: s.summary.length })
       }
       for (const s of sections.filter((x) => already.has(x.day))) {
         report.skipped.push({ day: s.day, reason: 'already_consolidated' })
@@ -401,16 +406,16 @@ export async function consolidateDailyLogs(workspace: string, opts: ConsolidateO
   return report
 }
 
-async function summariseDay(day: string, log: string, opts: ConsolidateOptions): Promise<{ summary: string; method: string }> {
+async function summariseDay(day: string, log: string, opts: ConsolidateOptions): Promise<{ summary: string; how: SummaryMethod }> {
   if (!opts.llm) {
     const summary = extractiveSummary(log)
     if (!summary) {
       throw new CodedError('invalid', coded('memory.nothing_to_summarise'))
     }
-    return { summary, method: `Summary of logs/${day}.md (extractive, offline)` }
+    return { summary, how: { kind: 'extractive' } }
   }
   const reply = await opts.llm.chat({ messages: consolidationMessages(day, log), temperature: 0.2, signal: opts.signal })
-  return { summary: cleanModelSummary(reply.text), method: `Summary of logs/${day}.md (LLM: ${reply.model || opts.llm.model})` }
+  return { summary: cleanModelSummary(reply.text), how: { kind: 'model', model: reply.model || opts.llm.model } }
 }
 
 /** The system-prompt sections built from the workspace's memory files. */

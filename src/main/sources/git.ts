@@ -207,6 +207,38 @@ const NETWORK = /Could not resolve host|Could not resolve hostname|Failed to con
 const MISSING = /Repository not found|repository .* not found|returned error: 404|not found: did you run git update-server-info/i
 const NOT_REPO = /does not appear to be a git repository|not a git repository/i
 
+/** How much of git's own text a message quotes: at most this many lines, and this many characters in all. */
+export const GIT_SAID_LINES = 3
+export const GIT_SAID_CHARS = 300
+
+// git's lines that say nothing about why: progress, hints, the generic lines after a failed remote's reason
+const GIT_NOISE =
+  /^(?:remote: )?(?:Enumerating|Counting|Compressing|Receiving|Resolving|Writing|Total|Unpacking) |^hint:|^fatal: Could not read from remote repository\.?$|^Please make sure you have the correct access rights|^and the repository exists\.?$/i
+
+/**
+ * git's stderr as one line a person can read beside the message (`git said: …`): progress lines and git's generic
+ * advice dropped (unless that is all it said), its `fatal:`/`error:` lines when it has any (else every line), the last ones kept (git says what
+ * finally failed last) up to GIT_SAID_LINES, within GIT_SAID_CHARS: earlier lines go first, then one line still too
+ * long keeps its start and its end (where git names the cause) around an ellipsis. Pure.
+ */
+export function gitSaid(stderr: string): string {
+  const all = stderr
+    .split('\n')
+    // a progress line rewritten in place: only what was last written on it
+    .map((l) => (l.split('\r').filter((part) => part.trim() !== '').at(-1) ?? '').replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '')
+  const told = all.filter((l) => !GIT_NOISE.test(l))
+  const lines = told.length > 0 ? told : all
+  const errors = lines.filter((l) => /^(?:fatal|error):/i.test(l))
+  const kept = (errors.length > 0 ? errors : lines).slice(-GIT_SAID_LINES)
+  while (kept.length > 1 && kept.join(' ').length > GIT_SAID_CHARS) kept.shift()
+  const said = kept.join(' ')
+  if ([...said].length <= GIT_SAID_CHARS) return said
+  const chars = [...said]
+  const head = Math.floor(GIT_SAID_CHARS / 3)
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (GIT_SAID_CHARS - head - 1)).join('')}`
+}
+
 /**
  * A git failure in the user's words, from git's exit and stderr: the repository is missing, the network is down,
  * it needs credentials, it is no git repository, else "git could not fetch URL"; git's own last lines follow as
@@ -214,24 +246,21 @@ const NOT_REPO = /does not appear to be a git repository|not a git repository/i
  */
 export function gitFailure(args: readonly string[], stderr: string, remote?: GitRemote): SourceError {
   const text = stderr.trim()
-  const last = text.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' ').replace(/\s+/g, ' ').slice(0, 400)
-  const detail: MessageParams[string] = last || coded('source.no_message')
+  const detail: MessageParams[string] = gitSaid(text) || coded('source.no_message')
   const url = remote?.url ?? ''
-  // git says why first ("'/x' does not appear to be a git repository") and the generic advice after it
-  const said: MessageParams[string] = text.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' ').replace(/\s+/g, ' ').slice(0, 400) || coded('source.no_message')
   if (AUTH.test(text)) return new SourceError('auth', coded('source.auth', { detail }))
   if (/couldn't find remote ref|unknown revision|not our ref|bad revision|invalid refspec/i.test(text)) {
     return new SourceError('not_found', coded('source.no_revision', { detail }))
   }
   if (remote) {
-    if (NETWORK.test(text)) return new SourceError('not_git', coded('source.no_network', { url, detail: said }))
+    if (NETWORK.test(text)) return new SourceError('not_git', coded('source.no_network', { url, detail }))
     // a folder that is there but holds no repository; for a remote, git's "does not appear" is a repository not there
-    if (NOT_REPO.test(text) && remote.localExists === true) return new SourceError('not_git', coded('source.not_a_repo', { url, detail: said }))
-    if (MISSING.test(text) || NOT_REPO.test(text)) return new SourceError('not_git', coded('source.repo_not_found', { url, detail: said }))
-    return new SourceError('git_failed', coded('source.fetch_failed', { url, detail: said }))
+    if (NOT_REPO.test(text) && remote.localExists === true) return new SourceError('not_git', coded('source.not_a_repo', { url, detail }))
+    if (MISSING.test(text) || NOT_REPO.test(text)) return new SourceError('not_git', coded('source.repo_not_found', { url, detail }))
+    return new SourceError('git_failed', coded('source.fetch_failed', { url, detail }))
   }
   if (MISSING.test(text) || NOT_REPO.test(text) || NETWORK.test(text) || /unable to find remote helper|no such file or directory/i.test(text)) {
-    return new SourceError('not_git', coded('source.unreadable_repo', { detail: last }))
+    return new SourceError('not_git', coded('source.unreadable_repo', { detail }))
   }
   return new SourceError('git_failed', coded('source.git_failed', { command: args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? '', detail }))
 }

@@ -219,7 +219,7 @@ export function memoryHandlers(deps: MemoryServiceDeps): Pick<ApiHandlers, Memor
     'memory.consolidate': async ({ library, llm, includeToday }) => {
       const ws = await requireWorkspace(library)
       const client = await deps.llmFor(llm)
-      return mapErrors(() => consolidateDailyLogs(ws, { llm: client, includeToday }))
+      return mapErrors(() => consolidateDailyLogs(ws, { llm: client, includeToday, lang: deps.settings.settings.language }))
     },
 
     'memory.evolve': async ({ library, lang }) => {

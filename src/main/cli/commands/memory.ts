@@ -69,9 +69,10 @@ Subcommands:
                                         --root-dir scans an AGIAgent data root's task logs
   accept-preference ID                  move a pending preference (id or unique prefix) into preferences.md
   reject-preference ID                  drop a pending preference
-  consolidate [--llm offline|openai] [--base-url URL] [--model NAME] [--include-today] [--since-days N]
+  consolidate [--llm offline|openai] [--base-url URL] [--model NAME] [--include-today] [--since-days N] [--lang en|zh]
                                         summarise each daily log not yet in long-term.md under a "## YYYY-MM-DD" heading
                                         (offline: extractive; openai: key from OPENAI_API_KEY). Never twice per day.
+                                        --lang: the language of the line saying where each summary came from
   evolve (--root-dir DATA_ROOT | --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR | FILE.json...)
          (--library DIR | --root-dir DATA_ROOT --user NAME) [--lang en|zh] [--no-preferences] [--no-tool-stats]
                                         reflection over scanned tasks: hallucinated tools and critic suggestions
@@ -162,7 +163,8 @@ export const command: CliCommand = {
       case 'consolidate': {
         const llm = await llmFromFlags(values, io)
         const sinceDays = values['since-days'] === undefined ? undefined : positiveInt(values['since-days'], '--since-days')
-        const r = await consolidateDailyLogs(ws, { llm, includeToday: values['include-today'], sinceDays, signal: io.signal })
+        const lang = parseLang(values.lang)
+        const r = await consolidateDailyLogs(ws, { llm, includeToday: values['include-today'], sinceDays, signal: io.signal, lang })
         const lines = [
           `consolidated ${r.consolidated.length} day(s)`,
           ...r.consolidated.map((c) => `  ${c.day}  ${c.method}`),
