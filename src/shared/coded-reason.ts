@@ -59,8 +59,13 @@ export function reasonForCache(why: CodedReason): string {
  * of the table); test/search/cache-reasons.test.ts pins it with a fingerprint of both and fails until it is bumped.
  * 3: skills carry `load_warnings` (values read with a default): an index saved before reads every file again.
  * 4: hostile YAML is refused before the parser runs, with its own yaml. codes and places (7734896).
+ * 5: a second YAML document in front matter (parse.second_document, parse.second_front_matter) is refused; before,
+ *    such a file loaded without what followed the separator: an index saved before reads every file again.
  */
-export const CACHED_REASONS_VERSION = 4
+export const CACHED_REASONS_VERSION = 5
+
+/** A search index saved under an older version than this reads every file again, loaded ones too (see above: 3, 5). */
+export const CACHED_SKILLS_VERSION = 5
 
 const CACHED_PREFIX = '{"reason":'
 

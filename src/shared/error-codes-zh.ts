@@ -286,6 +286,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'parse.yaml': 'YAML 无效：{problem}',
   'parse.yaml_at': 'YAML 无效：{problem}（第 {line} 行第 {column} 列）',
   'parse.duplicate_key': '重复的键“{key}”',
+  'parse.second_document': '第 {line} 行（`{marker}`）开始了第二个 YAML 文档：头信息只能是一个 YAML 映射，这一行之后的内容都不会被读取。请删除这一行，或把它后面的内容并入上面的映射',
+  'parse.second_front_matter': '第 {line} 行开始了第二个头信息块：只有第一个 `---` … `---` 块是头信息，这一块会被当作正文的开头读取。请把它的键移到第一个块中，或删除它',
   'parse.alias': '技能头信息中不允许使用 YAML 别名（*name）',
   'parse.anchor': '技能头信息中不允许使用 YAML 锚点（&name）',
   'parse.tag': '技能头信息中不允许使用 YAML 标签 {tag}',

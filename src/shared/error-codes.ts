@@ -291,6 +291,8 @@ export const MESSAGE_TEMPLATES = {
   'parse.yaml': 'invalid YAML: {problem}',
   'parse.yaml_at': 'invalid YAML: {problem} (at line {line}, column {column})',
   'parse.duplicate_key': 'duplicate key "{key}"',
+  'parse.second_document': 'a second YAML document starts at line {line} (the line `{marker}`): front matter is one YAML mapping, and nothing after that line would be read. Remove the line, or move what follows it into the mapping above',
+  'parse.second_front_matter': 'a second front matter block starts at line {line}: only the first `---` … `---` block is front matter, and this one would be read as the start of the body. Move its keys into the first block, or remove it',
   'parse.alias': 'YAML aliases (*name) are not allowed in skill front matter',
   'parse.anchor': 'YAML anchors (&name) are not allowed in skill front matter',
   'parse.tag': 'YAML tag {tag} is not allowed in skill front matter',

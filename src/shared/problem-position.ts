@@ -3,7 +3,7 @@
  * put the parse error on its line (the store says *what* is wrong; the app's file editor and the workbench both use this). Pure.
  */
 import { isAlias, isCollection, isScalar, Lexer, parseDocument, Parser, visit } from 'yaml'
-import { parseYamlDocument } from './yaml-policy'
+import { readFrontMatterYaml, secondFrontMatterAt } from './front-matter-yaml'
 import { positionOf, type TextPosition } from './text-position'
 
 export type { TextPosition }
@@ -21,14 +21,12 @@ export function locateSkillProblem(fileText: string): TextPosition | null {
   const end = close.exec(text)
   if (!end) return { line: 1, column: 1 }
   const yaml = text.slice(firstNl + 1, end.index)
-  const at = yamlProblemOffset(yaml)
-  if (at === null) return null
-  // the YAML starts on the file's second line, after the opening `---`
-  return positionOf(yaml, at, 2)
-}
-
-/** Offset in the YAML text of its first problem: what the store refuses (shared/yaml-policy.ts), pinned down. */
-function yamlProblemOffset(yaml: string): number | null {
-  const { problem } = parseYamlDocument(YAML_LIB, yaml, 'skill front matter')
-  return problem ? problem.offset : null
+  // the YAML starts on the file's second line, after the opening `---`: what the store refuses, pinned down
+  const { problem } = readFrontMatterYaml(YAML_LIB, yaml, 2)
+  if (problem) return problem.at
+  // a second `---` … `---` block right after the first (store/skill-file.ts refuses it too)
+  let after = end.index + end[0].length
+  if (text[after] === '\n') after++
+  const second = secondFrontMatterAt(text, after)
+  return second === null ? null : positionOf(text, second)
 }

@@ -10,7 +10,7 @@
 import { lowerBound } from '../../shared/sorted'
 import { smoothIdf } from '../text/idf'
 import type { LoadError, Skill } from '../../shared/types'
-import { CACHED_REASONS_VERSION, reasonFromCache } from '../../shared/coded-reason'
+import { CACHED_REASONS_VERSION, CACHED_SKILLS_VERSION, reasonFromCache } from '../../shared/coded-reason'
 import type { Candidate, LibraryWalk } from '../store/walk'
 import { isRegularFile, KEY_CTIME, KEY_INO, KEY_MTIME, KEY_SIZE, lstatKey } from '../store/stat-key'
 import { skillFileAt } from '../store/walk'
@@ -614,8 +614,9 @@ export class SearchIndex {
         index.docs.push({ rel: paths[i]!, size: stat[i * 4]!, mtimeMs: stat[i * 4 + 1]!, ino: stat[i * 4 + 2]!, ctimeMs: stat[i * 4 + 3]!, ok, legacy, id: ids[i]!, baseRow: i })
       }
       // Reasons saved under another version (an older build's words) are read again: their files' keys match nothing.
-      // Before version 3 a loaded skill's saved JSON had no `load_warnings`: every file is read again once.
-      if (h.reasons !== CACHED_REASONS_VERSION) for (const d of index.docs) if (!d.ok || !(h.reasons! >= 3)) d.mtimeMs = NaN
+      // Before version 3 a loaded skill's saved JSON had no `load_warnings`, before 5 a front matter holding a second
+      // YAML document loaded without what followed it: every file is read again once (CACHED_SKILLS_VERSION).
+      if (h.reasons !== CACHED_REASONS_VERSION) for (const d of index.docs) if (!d.ok || !(h.reasons! >= CACHED_SKILLS_VERSION)) d.mtimeMs = NaN
       index.vocab = vocab
       index.derivedDocs = index.docs
       index.base = { nonce: h.nonce, paths, vocab: v }

@@ -17,7 +17,7 @@ import { coded, refOf, type CodedText, type MessageParam } from '../../shared/er
 import { CodedError, reasonOf } from '../../shared/api-error'
 import { codedReason, reasonParam, type CodedReason } from '../../shared/coded-reason'
 import { MAX_FRONT_MATTER_BYTES, shapeProblem, YAML_MAX_DEPTH, YAML_PARSE_OPTIONS, yamlErrorCoded } from '../../shared/yaml-policy'
-import { readFrontMatterYaml } from '../../shared/front-matter-yaml'
+import { readFrontMatterYaml, secondFrontMatterAt } from '../../shared/front-matter-yaml'
 
 let yamlModule: typeof YamlModule | undefined
 /**
@@ -125,6 +125,8 @@ function splitFrontMatter(text: string): Split | Failed {
   const yaml = rest.slice(firstNl + 1, m.index)
   let after = m.index + m[0].length
   if (rest[after] === '\n') after++
+  const second = secondFrontMatterAt(rest, after)
+  if (second !== null) return failed(coded('parse.second_front_matter', { line: lineAt(rest, second) }))
   let body = rest.slice(after)
   let gap = false
   if (body.startsWith('\r\n')) {
@@ -135,6 +137,13 @@ function splitFrontMatter(text: string): Split | Failed {
     gap = true
   }
   return { yaml, body, bom, eol, gap }
+}
+
+/** The 1-based line of `offset` in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++
+  return line
 }
 
 /**
