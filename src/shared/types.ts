@@ -12,6 +12,9 @@ export type SkillFormat = 'agiagent' | 'skill-md'
  * The bookkeeping fields of a skill, as the AGIAgent front matter holds them.
  * For SKILL.md folders the same fields live under `metadata.skillbench` (never top level).
  */
+/** The quality a skill has before anyone rated it, and the one read when its file holds none. */
+export const DEFAULT_QUALITY_INDEX = 0.5
+
 export interface SkillMeta {
   /** Unix-timestamp digits, always a string. */
   skill_id: string

@@ -22,6 +22,12 @@ describe('counters', () => {
     const want = applyRating(applyRating(0.5, 0), 1)
     expect(mergeCounters(base, { ...base, quality_index: 0.65 }, { ...base, quality_index: 0.35 }, { ours, theirs }).quality_index).toBe(want)
   })
+  it('a base without a quality (a new SKILL.md skill) replays from the default both sides rated from', () => {
+    const base = { fetch_count: 0, last_used_at: null, quality_index: null, updated_at: null }
+    const ours = [{ at: '2026-01-01T09:00:00', rating: 1 }]
+    const theirs = [{ at: '2026-01-01T10:00:00', rating: 0 }]
+    expect(mergeCounters(base, { ...base, quality_index: 0.65 }, { ...base, quality_index: 0.35 }, { ours, theirs }).quality_index).toBe(applyRating(applyRating(0.5, 1), 0))
+  })
 })
 
 describe('a skill file both sides changed', () => {
@@ -109,6 +115,25 @@ describe('commit messages', () => {
       titleOfPath: (p) => ({ 'skill_c.md': 'c', 'legacy/skill_c.md': 'c' })[p]
     })
     expect(m.items).toEqual(['retire: c'])
+  })
+
+  it('records of files outside the commit (a deploy into an agent folder and its undo) add no item and no path', () => {
+    const home = '/home/ann/.claude/skills/pdf-tools/SKILL.md'
+    const m = commitMessage({
+      journal: [
+        { action: 'apply', kind: 'deploy', changes: [{ path: home, before: null, after: 'x' }] },
+        { action: 'undo', kind: 'deploy', changes: [{ path: home, before: 'x', after: null }] },
+        { action: 'apply', kind: 'deploy', changes: [] },
+        { action: 'apply', kind: 'learned', changes: [{ path: 'pdf-tools/SKILL.md', before: 'a', after: 'b' }] }
+      ],
+      acts: [],
+      uses: 0,
+      changed: [{ status: 'M', path: 'pdf-tools/SKILL.md' }],
+      titleOfId: () => undefined,
+      titleOfPath: (p) => ({ 'pdf-tools/SKILL.md': 'pdf-tools' })[p]
+    })
+    expect(m.items).toEqual(['learned: pdf-tools'])
+    expect(m.message).not.toContain('/home/ann')
   })
 })
 

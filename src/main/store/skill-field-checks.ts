@@ -8,7 +8,7 @@
  * (or as written) and named as a warning that says what was read: nothing a user has is hidden or lost.
  */
 import { coded, type CodedText } from '../../shared/error-codes'
-import type { SkillMeta } from '../../shared/types'
+import { DEFAULT_QUALITY_INDEX, type SkillMeta } from '../../shared/types'
 import { isValidSkillId } from './paths'
 
 /** What a field of a file reads as, and the warnings met on the way (pushed onto `warnings`). */
@@ -48,7 +48,7 @@ interface FieldOpts {
 }
 
 export function readQuality(v: unknown, o: FieldOpts, warnings: Warnings): number {
-  const n = num(v, 0.5)
+  const n = num(v, DEFAULT_QUALITY_INDEX)
   if (v === undefined || v === null) {
     if (o.required) warnings.push(coded('field.missing', { field: o.field, used: String(n) }))
   } else if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {

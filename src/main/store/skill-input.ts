@@ -1,6 +1,6 @@
 /** What callers ask to write, checked before anything touches the disk, and a new skill's front matter. Pure. */
 import { coded } from '../../shared/error-codes'
-import type { SkillMeta } from '../../shared/types'
+import { DEFAULT_QUALITY_INDEX, type SkillMeta } from '../../shared/types'
 import { assertSkillId, reservedNameProblem } from './paths'
 import { SKILL_MD_NAME } from './skill-meta'
 import { StoreError, type NewSkillInput } from './types'
@@ -34,7 +34,7 @@ export function newSkillMeta(input: NewSkillInput, id: string, ts: string): Skil
     skill_id: id,
     title: input.title,
     usage_conditions: input.usage_conditions ?? '',
-    quality_index: input.quality_index ?? 0.5,
+    quality_index: input.quality_index ?? DEFAULT_QUALITY_INDEX,
     fetch_count: input.fetch_count ?? 0,
     related_code: input.related_code ?? '',
     task_directories: input.task_directories ?? [],

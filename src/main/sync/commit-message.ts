@@ -1,7 +1,7 @@
 /**
  * The message of a sync commit: what changed in the library, in the words of the journal and the tools
  * ("merge: a + b → a", "edit: a (append)", "rate: a 0.65"), then any change no record explains (a file edited
- * in another program: "edit: a"). Pure.
+ * in another program: "edit: a"). Only records that touch a committed file count. Pure.
  */
 import { activePathOf, isLegacyPath, SKILL_MD_LEGACY_DIR } from '../../shared/legacy-paths'
 import type { FileChange } from '../../shared/types'
@@ -63,8 +63,12 @@ function journalItem(r: JournalLike, titleOfPath: (p: string) => string | undefi
 export function commitMessage(input: MessageInput): { subject: string; items: string[]; message: string } {
   const items: string[] = []
   const explained = new Set<string>()
+  const committed = new Set(input.changed.map((c) => c.path))
   for (const r of input.journal) {
     if (r.action === 'unreject') continue // a rejection undone changes no file
+    // Records of files outside this commit (a deploy into an agent's folder, its undo) are not the team's news,
+    // and their paths are one person's folders.
+    if (!r.changes.some((c) => committed.has(c.path))) continue
     const item = journalItem(r, input.titleOfPath)
     items.push(item.text)
     for (const p of item.paths) explained.add(p)

@@ -11,6 +11,7 @@
 import { mergeFrontMatter, mergeText, sameContent } from '../sources/three-way'
 import { parseSkillText, rewriteSkillFile, type FrontMatterChange, type SkillFileParts } from '../store/skill-file'
 import { skillFileAt } from '../store/walk'
+import { DEFAULT_QUALITY_INDEX } from '../../shared/types'
 
 /** The counters a skill file carries, by name. */
 export const COUNTER_KEYS = ['fetch_count', 'last_used_at', 'quality_index', 'updated_at'] as const
@@ -81,9 +82,10 @@ export function mergeCounters(base: Counters, ours: Counters, theirs: Counters, 
   let quality: number | null
   if (ours.quality_index === base.quality_index) quality = theirs.quality_index
   else if (theirs.quality_index === base.quality_index || theirs.quality_index === ours.quality_index) quality = ours.quality_index
-  else if (ratings.ours.length > 0 && ratings.theirs.length > 0 && base.quality_index !== null) {
+  else if (ratings.ours.length > 0 && ratings.theirs.length > 0) {
     const all = [...ratings.ours, ...ratings.theirs].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.rating - b.rating))
-    quality = all.reduce((q, r) => applyRating(q, r.rating), base.quality_index)
+    // A file without a quality yet (every new SKILL.md skill) was rated from the default, as rate_skill reads it.
+    quality = all.reduce((q, r) => applyRating(q, r.rating), base.quality_index ?? DEFAULT_QUALITY_INDEX)
   } else quality = theirs.quality_index // set by hand on both sides: the remote's value, like every written field
   return { fetch_count: fetch, last_used_at: later(ours.last_used_at, theirs.last_used_at), quality_index: quality, updated_at: later(ours.updated_at, theirs.updated_at) }
 }
