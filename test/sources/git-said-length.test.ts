@@ -101,6 +101,9 @@ describe("git's words, cut to a sensible length", () => {
       'fatal: Could not read from remote repository.'
     )
     expect(gitSaid('  \n')).toBe('')
+    // a push someone else's push got ahead of: the refused ref's line says why (sync retries on it)
+    const refused = "To file:///tmp/team.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'file:///tmp/team.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally."
+    expect(gitSaid(refused)).toBe("! [rejected] main -> main (fetch first) error: failed to push some refs to 'file:///tmp/team.git'")
     // many long error lines: the earlier ones go first, the last one stays whole when it fits
     const long = Array.from({ length: 5 }, (_, i) => `error: ${String(i).repeat(120)}`).join('\n')
     expect(gitSaid(long)).toBe(`error: ${'3'.repeat(120)} error: ${'4'.repeat(120)}`)

@@ -217,7 +217,7 @@ const GIT_NOISE =
 
 /**
  * git's stderr as one line a person can read beside the message (`git said: …`): progress lines and git's generic
- * advice dropped (unless that is all it said), its `fatal:`/`error:` lines when it has any (else every line), the last ones kept (git says what
+ * advice dropped (unless that is all it said), its `fatal:`/`error:` and refused-ref (`! [rejected] …`) lines when it has any (else every line), the last ones kept (git says what
  * finally failed last) up to GIT_SAID_LINES, within GIT_SAID_CHARS: earlier lines go first, then one line still too
  * long keeps its start and its end (where git names the cause) around an ellipsis. Pure.
  */
@@ -229,7 +229,8 @@ export function gitSaid(stderr: string): string {
     .filter((l) => l !== '')
   const told = all.filter((l) => !GIT_NOISE.test(l))
   const lines = told.length > 0 ? told : all
-  const errors = lines.filter((l) => /^(?:fatal|error):/i.test(l))
+  // a refused ref's status line (`! [rejected] main -> main (fetch first)`) is the cause of a push's error line
+  const errors = lines.filter((l) => /^(?:fatal|error):|^! \[/i.test(l))
   const kept = (errors.length > 0 ? errors : lines).slice(-GIT_SAID_LINES)
   while (kept.length > 1 && kept.join(' ').length > GIT_SAID_CHARS) kept.shift()
   const said = kept.join(' ')
