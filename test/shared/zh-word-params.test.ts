@@ -30,7 +30,9 @@ const WORD_PARAMS: Array<[MessageCode, string, MessageCode[]]> = [
   ['install.locked_other_name', 'at', ['install.at_commit', 'install.at_commit_path']],
   ['install.locked_hash', 'at', ['install.at_commit', 'install.at_commit_path']],
   ['scan.not_regular', 'what', ['scan.what_fifo', 'scan.what_socket', 'scan.what_device']],
-  ['scan.not_folder', 'what', ['scan.what_fifo', 'scan.what_socket', 'scan.what_device']]
+  ['scan.not_folder', 'what', ['scan.what_fifo', 'scan.what_socket', 'scan.what_device']],
+  ['reflect.finished_update_before', 'status', ['reflect.proposed_pending', 'reflect.proposed_accepted', 'reflect.proposed_rejected', 'reflect.proposed_undone']],
+  ['reflect.again_proposed_before', 'status', ['reflect.proposed_pending', 'reflect.proposed_accepted', 'reflect.proposed_rejected', 'reflect.proposed_undone']]
 ]
 
 const CJK = '[\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef“”]'

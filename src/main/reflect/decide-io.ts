@@ -1,7 +1,8 @@
 /** The I/O side of create / enhance / none: finding the closest skills and saving enhancement proposals. */
 import type { Proposal, QueriedSkill } from '../../shared/types'
 import { withLibraryLock } from '../store/lock'
-import { loadPlan, loadPlanOrEmpty, savePlan } from '../review/plan'
+import { loadPlan, loadPlanOrEmpty, savePlan, statusByJournal, type ProposalStatus } from '../review/plan'
+import { readJournal } from '../review/journal'
 import type { SkillStore } from '../store/types'
 import { createSkillTools } from '../tools/skill-tools'
 
@@ -14,12 +15,14 @@ export async function findClosestSkills(store: SkillStore, text: string, top = 3
 
 /**
  * Adds a proposal to the library's pending plan (`.skillbench/plan.json`, the curation plan), creating the
- * plan when there is none. A proposal with the same id already there is left as it is.
+ * plan when there is none. A proposal with the same id already there is left as it is: its status is returned
+ * (by the journal: still pending, accepted, rejected, or undone), so a run can say what became of it.
  */
-export async function savePendingProposal(libraryRoot: string, proposal: Proposal, now: Date = new Date()): Promise<'added' | 'exists'> {
+export async function savePendingProposal(libraryRoot: string, proposal: Proposal, now: Date = new Date()): Promise<'added' | { exists: ProposalStatus }> {
   return withLibraryLock(libraryRoot, async () => {
     const plan = await loadPlanOrEmpty(libraryRoot, now)
-    if (plan.proposals.some((p) => p.id === proposal.id)) return 'exists'
+    const before = plan.proposals.find((p) => p.id === proposal.id)
+    if (before) return { exists: statusByJournal((await readJournal(libraryRoot)).records)(before) }
     plan.proposals.push(proposal)
     await savePlan(libraryRoot, plan)
     return 'added'

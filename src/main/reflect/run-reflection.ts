@@ -32,11 +32,14 @@ import { judgeTasks, noSkillReasonCoded, type NoSkillTask, type TaskUnit } from 
 import { reflectedSets } from './reflect-preview'
 import { finishedUpdateProposal } from './finished-update'
 import { againTarget, reflectAgainProposal } from './reflect-again'
+import { proposedBefore } from './proposed-before'
+import { updateDecision } from './update-decision'
+import type { ProposalStatus } from '../review/plan'
 import { evolveMemory } from './memory-evolve'
 import type { MemoryLang } from '../memory/lessons'
 import type { ReflectionDraft, ReflectionEvent, ReflectionStep, ReflectionSummary } from './types'
 import { RESERVED_SKILL_NAMES } from '../store/paths'
-import { coded, codedLine, isMessageRef, lineOf, refOf, type CodedLine, type MessageCode, type MessageParams } from '../../shared/error-codes'
+import { coded, codedLine, isMessageRef, lineOf, refOf, type CodedLine, type CodedText, type MessageCode, type MessageParams } from '../../shared/error-codes'
 import { codedReason } from '../../shared/coded-reason'
 import { codedFieldsOf, reasonOf } from '../../shared/api-error'
 
@@ -450,14 +453,15 @@ async function applyDecision(ctx: LibraryCtx, trace: TaskTrace, decision: Decisi
 
 /**
  * Saves a proposal to the plan after the run's earlier plan writes (one at a time: tasks run in parallel) and marks
- * its task as waiting for review; true when it is new to the plan (false: the same proposal was there already).
+ * its task as waiting for review; 'added' when it is new to the plan, else the status the same proposal has there
+ * (pending, applied, rejected or undone).
  */
-async function queueForReview(ctx: LibraryCtx, proposal: Proposal, taskDir: string, now: () => Date): Promise<boolean> {
+async function queueForReview(ctx: LibraryCtx, proposal: Proposal, taskDir: string, now: () => Date): Promise<'added' | { exists: ProposalStatus }> {
   const saved = ctx.planChain.then(() => savePendingProposal(ctx.store.root, proposal, now()))
   ctx.planChain = saved.catch(() => undefined)
-  const added = (await saved) === 'added'
+  const result = await saved
   ctx.pendingEnhance.add(taskDir)
-  return added
+  return result
 }
 
 /** A task that failed: its redacted error goes to the summary, to `log` (when given) and out as its last event. */
@@ -505,14 +509,16 @@ async function proposeFinished(task: SkillTask): Promise<void> {
     const skill = await ctx.store.get(skillId)
     const { text } = await ctx.store.readRaw(skill.path)
     const proposal = finishedUpdateProposal({ skill, raw: text, draft, members, taskDir: trace.taskDir, now: now() })
-    const added = await queueForReview(ctx, proposal, trace.taskDir, now)
+    const saved = await queueForReview(ctx, proposal, trace.taskDir, now)
     for (const m of members) ctx.frozen.delete(m)
-    if (added) (summary.proposals ??= []).push(proposal.id)
-    const why = coded(added ? 'reflect.finished_update' : 'reflect.finished_update_before', { title: skill.title, id: proposal.id })
-    const line = lineOf(why)
+    if (saved === 'added') (summary.proposals ??= []).push(proposal.id)
+    const why =
+      saved === 'added'
+        ? coded('reflect.finished_update', { title: skill.title, id: proposal.id })
+        : proposedBefore('finished', { title: skill.title, id: proposal.id, status: saved.exists })
     summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
     void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} finished): ${proposal.id}`)
-    emit({ ...base, kind: 'task-done', ...line })
+    endUpdate(task, 'task-done', why, opts.decide ? { kind: 'finished', skill, trace, proposal, author: draft.author } : undefined)
   } catch (err) {
     failTask(err, base, deps.secrets ?? [], summary, emit, (message) => void ctx.log.error(coded('reflect.log_propose_failed', { path: trace.path, reason: message }).text))
   }
@@ -542,21 +548,42 @@ async function reflectAgain(task: SkillTask): Promise<void> {
       const why = coded('reflect.again_unchanged', { title: skill.title })
       summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
       void ctx.log.info(`Reflected again: ${skill.path} unchanged (task ${trace.taskDir})`)
-      emit({ ...base, kind: 'task-skipped', ...lineOf(why) })
+      endUpdate(task, 'task-skipped', why, opts.decide ? { kind: 'again', skill, trace, proposal: null, author: draft.author } : undefined)
       return
     }
-    const added = await queueForReview(ctx, proposal, trace.taskDir, now)
-    if (added) (summary.proposals ??= []).push(proposal.id)
-    const why = coded(added ? 'reflect.again_proposed' : 'reflect.again_proposed_before', { title: skill.title, id: proposal.id })
+    const saved = await queueForReview(ctx, proposal, trace.taskDir, now)
+    if (saved === 'added') (summary.proposals ??= []).push(proposal.id)
+    const why =
+      saved === 'added'
+        ? coded('reflect.again_proposed', { title: skill.title, id: proposal.id })
+        : proposedBefore('again', { title: skill.title, id: proposal.id, status: saved.exists })
     summary.skipped.push({ taskDir: trace.taskDir, ...codedReason(why) })
     void ctx.log.info(`Update proposed for ${skill.path} (task ${trace.taskDir} reflected again): ${proposal.id}`)
-    emit({ ...base, kind: 'task-done', ...lineOf(why) })
+    endUpdate(task, 'task-done', why, opts.decide ? { kind: 'again', skill, trace, proposal, author: draft.author } : undefined)
   } catch (err) {
     if (opts.signal?.aborted && isAbort(err)) return
     failTask(err, base, deps.secrets ?? [], summary, emit, (message) => void ctx.log.error(coded('reflect.log_failed', { path: trace.path, reason: message }).text))
   } finally {
     for (const m of members) ctx.inFlight.delete(m)
   }
+}
+
+/**
+ * The last event of a task whose own skill took its new reflection: its line by code; with `--decide` the decision
+ * report too (in the summary's decisions, the reflection log, and after the line in the message, as a created
+ * skill's: the CLI prints it, the app words the line by its code).
+ */
+function endUpdate(task: SkillTask, kind: 'task-done' | 'task-skipped', why: CodedText, decided?: Omit<Parameters<typeof updateDecision>[0], 'language'>): void {
+  const line = lineOf(why)
+  if (!decided) {
+    task.emit({ ...task.base, kind, ...line })
+    return
+  }
+  const language = detectLanguage(decided.trace.requirements.join('\n'))
+  const report = updateDecision({ ...decided, language })
+  ;(task.summary.decisions ??= []).push(report)
+  void task.ctx.log.info(decisionLogLine(report).text)
+  task.emit({ ...task.base, kind, ...line, message: `${line.message}\n${formatDecisionReport(report, language)}`, decision: report })
 }
 
 /** Creates the skill, then backs up its files; a backup problem is logged, the skill stays valid. */

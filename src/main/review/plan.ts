@@ -90,16 +90,24 @@ export async function loadPlanOrEmpty(root: string, now: Date = new Date()): Pro
   }
 }
 
+/** A plan proposal's status. */
+export type ProposalStatus = NonNullable<Proposal['status']>
+
+/**
+ * A proposal's status by the journal (pure): applied while an apply of it stands, undone once every apply of it was
+ * undone (unless rejected since), rejected as the plan says, else pending.
+ */
+export function statusByJournal(records: readonly JournalRecord[]): (p: Pick<Proposal, 'id' | 'status'>) => ProposalStatus {
+  const active = new Set(activeApplies(records).map((r) => r.proposal_id))
+  const everApplied = new Set(records.filter((r) => r.action === 'apply').map((r) => r.proposal_id))
+  return (p) => (active.has(p.id) ? 'applied' : p.status === 'rejected' ? 'rejected' : everApplied.has(p.id) ? 'undone' : 'pending')
+}
+
 /** Plan proposals with their status brought up to date from the journal. */
 export async function proposalsWithStatus(root: string): Promise<{ plan: SavedPlan; journal: JournalRecord[] }> {
   const plan = await loadPlan(root)
   const { records } = await readJournal(root)
-  const active = new Set(activeApplies(records).map((r) => r.proposal_id))
-  const everApplied = new Set(records.filter((r) => r.action === 'apply').map((r) => r.proposal_id))
-  for (const p of plan.proposals) {
-    if (active.has(p.id)) p.status = 'applied'
-    else if (everApplied.has(p.id) && p.status !== 'rejected') p.status = 'undone'
-    else if (p.status !== 'rejected') p.status = 'pending'
-  }
+  const statusOf = statusByJournal(records)
+  for (const p of plan.proposals) p.status = statusOf(p)
   return { plan, journal: records }
 }

@@ -64,7 +64,9 @@ export function formatReflectSummary(s: ReflectionSummary): string {
   const again = s.skipped.filter((x) => typeof x.messageCode === 'string' && x.messageCode.startsWith('reflect.again_'))
   const againProposed = again.filter((x) => x.messageCode === 'reflect.again_proposed').length
   const enhanced = (s.proposals?.length ?? 0) - againProposed
-  const unchanged = s.decisions?.filter((d) => d.operation === 'none').length ?? 0
+  // a task reflected again is counted once, there (with --decide it has a decision too)
+  const againTasks = new Set(again.map((x) => x.taskDir))
+  const unchanged = s.decisions?.filter((d) => d.operation === 'none' && !againTasks.has(d.taskDir)).length ?? 0
   const noSkill = s.skipped.filter((x) => x.why)
   const other = s.skipped.length - already - enhanced - unchanged - noSkill.length - again.length
   const decided = s.decisions ? `; ${enhanced} enhancement(s) proposed for review, ${unchanged} task(s) needing nothing` : ''
