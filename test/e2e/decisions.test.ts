@@ -2,7 +2,8 @@
  * Curation's evidence and lasting decisions in Chromium (issue 36): an AGIAgent library whose agents keep
  * fetch_count. The cleanup card names what watched it and since when, the plan says what it could not judge yet, a
  * merge that retires a used skill warns, a rejected merge stays rejected when the plan is computed again and is
- * listed in History; a rejection is taken back from the card's place ("Rejected — Undo", by keyboard) or from History,
+ * listed in History and, on the proposals, in Recently rejected; a rejection is taken back from the card's place
+ * ("Rejected — Undo", by keyboard), from Recently rejected after the plan is computed again (by keyboard) or from History,
  * and the next plan keeps the proposal waiting — in English and 简体中文, audited by axe-core and photographed (artifacts/screenshots/decisions-*.png).
  */
 import fs from 'node:fs'
@@ -92,7 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     await page.getByTestId('curate-progress').waitFor({ state: 'detached' }).catch(() => undefined)
     const again = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
     await again.getByTestId('rejected-on').waitFor()
-    expect(await again.getByTestId('rejected-on').textContent()).toMatch(/^Rejected \d{4}-\d\d-\d\d \d\d:\d\d by you\. It stays rejected until one of its skills changes or you undo the rejection \(History\)\.$/)
+    expect(await again.getByTestId('rejected-on').textContent()).toMatch(/^Rejected \d{4}-\d\d-\d\d \d\d:\d\d by you\. It stays rejected until one of its skills changes or you undo the rejection \(Recently rejected, below\)\.$/)
     expect(await again.getByTestId('proposal-review').count()).toBe(0)
     await again.scrollIntoViewIfNeeded()
     await shot(page, 'decisions-02-rejected-en')
@@ -102,6 +103,33 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     expect(await history.getByTestId('rejected-entry').allTextContents()).toEqual([expect.stringContaining('Sorting arrays + Sorting arrays in TS')])
     await shot(page, 'decisions-03-history-en')
     await expectAccessible(page, 'Curate history with rejections (en)')
+  })
+
+  it('after the plan is computed again, Recently rejected (on the proposals) takes the rejection back by keyboard', async () => {
+    await page.getByTestId('curate-tab-plan').click()
+    const recent = page.getByTestId('recently-rejected')
+    await recent.waitFor()
+    expect(await recent.getByRole('heading', { level: 2 }).textContent()).toBe('Recently rejected (1)')
+    expect(await recent.getByTestId('rejected-entry').allTextContents()).toEqual([expect.stringMatching(/^MergeSorting arrays \+ Sorting arrays in TSRejected \d{4}-\d\d-\d\d \d\d:\d\d by you\.Undo$/)])
+    await recent.scrollIntoViewIfNeeded()
+    await shot(page, 'decisions-04-recently-rejected-en')
+    await expectAccessible(page, 'Curate, recently rejected (en)')
+    // Tab from the plan's first control reaches its Undo; Enter takes the rejection back
+    await page.getByTestId('curate-tab-plan').focus()
+    const focused = (): Promise<string | null | undefined> => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))
+    for (let i = 0; i < 80 && (await focused()) !== 'recently-rejected-undo'; i++) await page.keyboard.press('Tab')
+    expect(await focused()).toBe('recently-rejected-undo')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Undo the rejection of Sorting arrays + Sorting arrays in TS')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('unrejected-status').waitFor()
+    await recent.waitFor({ state: 'detached' })
+    const sorting = page.getByTestId('proposal').filter({ hasText: 'Sorting arrays in TS' })
+    await sorting.getByTestId('proposal-review').waitFor()
+    // rejected again, for History's Undo next
+    await sorting.getByTestId('proposal-reject').click()
+    await page.getByTestId('rejected-place').waitFor()
+    await page.getByTestId('curate-tab-history').click()
+    await page.getByTestId('rejected-history').waitFor()
   })
 
   it('History’s Undo takes a rejection back: the next plan keeps the proposal waiting', async () => {
@@ -138,6 +166,12 @@ describe.skipIf(!HAS_CHROMIUM)('evidence and lasting decisions in Chromium', () 
     await page.getByTestId('group-cleanup').scrollIntoViewIfNeeded()
     await shot(page, 'decisions-01-curate-zh')
     await expectAccessible(page, 'Curate with evidence (zh)')
+    const recent = page.getByTestId('recently-rejected')
+    expect(await recent.getByRole('heading', { level: 2 }).textContent()).toBe('最近拒绝的提议（1）')
+    expect(await recent.getByTestId('recently-rejected-undo').textContent()).toBe('撤销')
+    expect(await recent.getByTestId('recently-rejected-undo').getAttribute('aria-label')).toBe('撤销对“Sorting arrays + Sorting arrays in TS”的拒绝')
+    await recent.scrollIntoViewIfNeeded()
+    await shot(page, 'decisions-04-recently-rejected-zh')
     await page.getByTestId('curate-tab-history').click()
     await page.getByTestId('rejected-history').waitFor()
     expect(await page.getByTestId('rejected-history').textContent()).toContain('已拒绝的提议')

@@ -80,7 +80,7 @@ describe('Curate: evidence and lasting decisions', () => {
     const group = await screen.findByTestId('group-merge')
     const cards = within(group).getAllByTestId('proposal')
     expect(cards.map((c) => c.querySelector('.strong')!.textContent)).toEqual(['brand-guidelines + brand-guidelines (copy)', 'Clockify + Toggl'])
-    expect(within(cards[1]!).getByTestId('rejected-on').textContent).toMatch(/^Rejected 2026-11-30 \d\d:\d\d by alice\. It stays rejected until one of its skills changes or you undo the rejection \(History\)\.$/)
+    expect(within(cards[1]!).getByTestId('rejected-on').textContent).toMatch(/^Rejected 2026-11-30 \d\d:\d\d by alice\. It stays rejected until one of its skills changes or you undo the rejection \(Recently rejected, below\)\.$/)
     expect(within(cards[1]!).queryByTestId('proposal-review')).toBeNull()
     expect(within(cards[0]!).getByTestId('undone-help').textContent).toBe('Undone: you can review and accept it again.')
     expect(within(cards[0]!).getByTestId('proposal-review')).toBeTruthy()

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { JobInfo, LibraryInfo, SkillDocument, SkillListResult } from '../../src/shared/api'
@@ -6,6 +7,8 @@ import type { CurationPlan, JournalEntry, Proposal } from '../../src/shared/type
 import { editProposal, savePendingProposal as saveAgentProposal } from '../../src/main/review/pending-proposals'
 import { savePendingProposal as savePlanProposal } from '../../src/main/reflect/decide-io'
 import { enhanceProposal } from '../../src/main/reflect/decide'
+import { proposeMemory } from '../../src/main/review/memory-proposals'
+import { coded } from '../../src/shared/error-codes'
 import { countWaiting, mergeQueues, pendingStatus, proposalsToKeep } from '../../src/main/workbench/review-queue'
 import { openTestBench, type TestBench } from './helpers'
 
@@ -97,6 +100,9 @@ describe('review queue: agent and reflection proposals in the Curate screen', ()
     expect(fs.readFileSync(skillPath, 'utf8')).toBe(original)
     const agentFile = JSON.parse(fs.readFileSync(path.join(lib, '.skillbench', 'pending', `${editId}.json`), 'utf8')) as Proposal
     expect(agentFile.status).toBe('rejected')
+    // when and by whom, as a plan proposal's rejection says it (the Curate screen's Recently rejected shows it)
+    expect(agentFile.rejected).toEqual({ at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), by: 'user' })
+    expect(plan.proposals.find((p) => p.id === editId)!.rejected).toEqual(agentFile.rejected)
     const err = await b.call('curate.reject', { library: lib, proposalId: 'edit-1-20260101T000000Z-abcdef' }).catch((e: { code: string }) => e)
     expect((err as { code: string }).code).toBe('not_found')
   })
@@ -131,12 +137,48 @@ describe('review queue: agent and reflection proposals in the Curate screen', ()
   })
 })
 
+describe('review queue: a rejection outlives a recomputed plan', () => {
+  it('keeps a rejected enhance or memory proposal when curation computes the plan again, so its rejection can still be undone', async () => {
+    const { b, lib, enhanceId } = await withQueuedProposals()
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-rq-ws-')))
+    fs.mkdirSync(path.join(ws, 'memory'))
+    fs.writeFileSync(path.join(ws, 'memory', 'lessons.md'), '# Lessons\n\n- Keep answers short.\n')
+    try {
+      const { proposed } = await proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['Check the allowlist first'], source: 'critic', reason: coded('memory.reason_agent', { tool: 'add_lesson' }), author: 'offline' }])
+      const memoryId = proposed[0]!.id
+      await b.call('curate.reject', { library: lib, proposalId: enhanceId })
+      await b.call('curate.reject', { library: lib, proposalId: memoryId })
+      const recompute = async (): Promise<Map<string, Proposal>> => {
+        const job = await b.call<JobInfo>('curate.start', { library: lib })
+        await b.wb.waitForJob(job.jobId)
+        const plan = await b.call<Plan>('curate.plan', { library: lib })
+        expect(plan.computedAt).not.toBeNull()
+        return new Map(plan.proposals.map((p) => [p.id, p]))
+      }
+      let byId = await recompute()
+      for (const id of [enhanceId, memoryId]) {
+        expect(byId.get(id), id).toMatchObject({ status: 'rejected', rejected: { by: 'user' } })
+      }
+      // the memory entry is still refused by its rejection record (memory.evolve does not propose it again)
+      const again = await proposeMemory(lib, [{ workspace: ws, target: 'lessons', entries: ['Check the allowlist first'], source: 'critic', reason: coded('memory.reason_agent', { tool: 'add_lesson' }), author: 'offline' }])
+      expect(again.skipped.map((x) => x.reason)).toEqual(['rejected'])
+      // and each rejection is undone through the contract, as the Curate screen does it
+      expect(await b.call<Proposal>('curate.unreject', { library: lib, proposalId: enhanceId })).toMatchObject({ id: enhanceId, status: 'pending' })
+      expect(await b.call<Proposal>('curate.unreject', { library: lib, proposalId: memoryId })).toMatchObject({ id: memoryId, status: 'pending' })
+      byId = await recompute()
+      expect([byId.get(enhanceId)?.status, byId.get(memoryId)?.status]).toEqual(['pending', 'pending'])
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('review queue: pure parts', () => {
   const p = (id: string, kind: Proposal['kind'], status?: Proposal['status']): Proposal => ({ id, kind, members: [], score: 1, reason: '', evidence: {}, changes: [], status })
 
-  it('keeps only pending non-curation proposals across a recompute', () => {
-    const kept = proposalsToKeep({ proposals: [p('m', 'merge'), p('e1', 'enhance'), p('e2', 'enhance', 'rejected'), p('e3', 'enhance', 'applied'), p('c', 'cleanup')] })
-    expect(kept.map((x) => x.id)).toEqual(['e1'])
+  it('keeps pending and rejected non-curation proposals across a recompute', () => {
+    const kept = proposalsToKeep({ proposals: [p('m', 'merge'), p('e1', 'enhance'), p('e2', 'enhance', 'rejected'), p('e3', 'enhance', 'applied'), p('c', 'cleanup'), p('r', 'merge', 'rejected')] })
+    expect(kept.map((x) => x.id)).toEqual(['e1', 'e2'])
   })
 
   it('derives an agent proposal status from the journal and merges without duplicates', () => {

@@ -185,14 +185,17 @@ export async function acceptPendingProposal(libraryRoot: string, id: string, by:
   })
 }
 
-/** Marks a pending MCP proposal rejected (the library does not change; the file is kept as a record). */
-export async function rejectPendingProposal(libraryRoot: string, id: string): Promise<Proposal> {
+/**
+ * Marks a pending MCP proposal rejected, with when and by whom (the Curate screen's Recently rejected lists it so);
+ * the library does not change; the file is kept as a record.
+ */
+export async function rejectPendingProposal(libraryRoot: string, id: string, by = 'user', now: Date = new Date()): Promise<Proposal> {
   return withLibraryLock(libraryRoot, async () => {
     const proposal = await readPendingProposal(libraryRoot, id)
     if (proposal.status !== 'pending') {
       throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: proposal.status }) : coded('review.proposal_not_pending', { id }))
     }
-    const rejected: Proposal = { ...proposal, status: 'rejected' }
+    const rejected: Proposal = { ...proposal, status: 'rejected', rejected: { at: now.toISOString(), by } }
     await writePendingProposal(libraryRoot, rejected)
     return rejected
   })

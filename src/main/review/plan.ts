@@ -33,7 +33,7 @@ const CURATION_KINDS_SOURCE = CURATION_KINDS.join('|')
  */
 const OTHER_KIND = new RegExp(`"kind"\\s*:\\s*"(?!(?:${CURATION_KINDS_SOURCE})")`)
 
-/** Proposals of the saved plan that are not curation kinds and still wait for review (status from the journal). */
+/** Proposals of the saved plan that are not curation kinds and still wait for review or were rejected (status from the journal). */
 export async function pendingOtherProposals(root: string): Promise<Proposal[]> {
   // The old plan can be large (every proposal carries exact file texts); when it holds only curation
   // proposals, which a new plan replaces anyway, it is not parsed at all.
@@ -50,9 +50,14 @@ export async function pendingOtherProposals(root: string): Promise<Proposal[]> {
   return proposalsToKeep(current)
 }
 
-/** The proposals a recomputed curation plan must keep: other producers' kinds still waiting for review. Pure. */
+/**
+ * The proposals a recomputed curation plan must keep: other producers' kinds still waiting for review, and those a
+ * person rejected — curation computes them never again, so the plan is the only place they are kept, and their
+ * rejection can be undone (unreject.ts) only while it holds them (a memory proposal's rejection record would
+ * otherwise refuse its entry for good with no way back). Pure.
+ */
 export function proposalsToKeep(plan: Pick<SavedPlan, 'proposals'> | undefined): Proposal[] {
-  return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && (p.status ?? 'pending') === 'pending')
+  return (plan?.proposals ?? []).filter((p) => !CURATION_KINDS.includes(p.kind) && ((p.status ?? 'pending') === 'pending' || p.status === 'rejected'))
 }
 
 /** Library-relative path of the pending plan. */

@@ -22,7 +22,7 @@ import { groupChanges, proposalReason, proposalTitle, sharedWords } from './prop
 import type { FileMove } from './proposal-text'
 import { ReviewEvidence } from '../usage/ReviewEvidence'
 import { HighRiskBadge, UpdateAudit } from '../audit/UpdateAudit'
-import { CleanupCoverageNote, DecisionLine, RejectedHistory, RejectedPlace, UsedRetiredWarning } from './DecisionNotes'
+import { CleanupCoverageNote, DecisionLine, RejectedList, RejectedPlace, UsedRetiredWarning } from './DecisionNotes'
 import { SyncPanel } from '../sync/SyncPanel'
 
 const KIND_ORDER: ProposalKind[] = ['review', 'merge', 'consolidate', 'cleanup', 'enhance', 'edit', 'delete', 'update', 'learned', 'memory']
@@ -55,14 +55,15 @@ export function CurateScreen(): React.JSX.Element {
     }
   }, [job?.state, focusSoon])
 
-  // proposals rejected here: each keeps its card's place with "Rejected — Undo" (until the screen is left or the plan computed again)
+  // proposals rejected here: each keeps its card's place with "Rejected — Undo" (until the screen is left or the plan computed
+  // again; then Recently rejected, below the proposals, lists it with its Undo)
   const [justRejected, setJustRejected] = useState<ReadonlySet<string>>(new Set())
   const [unrejected, setUnrejected] = useState(false)
   const start = useMutation({
     mutationFn: () => api.call('curate.start', { library: lib }),
     onSuccess: (info) => {
       store.track(info)
-      setJustRejected(new Set()) // a new plan: a rejected proposal shows as such (its Undo in History)
+      setJustRejected(new Set()) // a new plan: a rejected proposal shows as such (its Undo in Recently rejected and History)
       computing.current = true
       focusSoon('curate-job')
     }
@@ -221,6 +222,8 @@ export function CurateScreen(): React.JSX.Element {
               )}
             </section>
           ))}
+          {/* rejections made before the plan was computed again: each with its Undo, here where proposals are reviewed */}
+          {!only && <RejectedList place="plan" proposals={plan.data?.proposals ?? []} onUndo={(id) => unreject.mutate(id)} busy={unreject.isPending} />}
           {protectedSkills.length > 0 && (
             <section className="proposal-group" data-testid="protected-skills">
               <h2>
@@ -244,7 +247,7 @@ export function CurateScreen(): React.JSX.Element {
         <div role="tabpanel" id="curate-panel-history" aria-labelledby="curate-tab-history" data-testid="journal">
           {journal.error && <ErrorNotice error={journal.error} action="failed.loadHistory" onRetry={() => void journal.refetch()} />}
           {journal.data && journal.data.length === 0 && <p className="empty">{t('curate.noHistory')}</p>}
-          <RejectedHistory proposals={plan.data?.proposals ?? []} onUndo={(id) => unreject.mutate(id)} busy={unreject.isPending} />
+          <RejectedList place="history" proposals={plan.data?.proposals ?? []} onUndo={(id) => unreject.mutate(id)} busy={unreject.isPending} />
           <ul className="journal">
             {[...(journal.data ?? [])].reverse().map((e) => (
               <li key={e.id} className="journal-entry" data-testid="journal-entry">

@@ -1,5 +1,5 @@
 /** Curation's evidence and lasting decisions on the Curate screen (issue 36): coverage, used-member warnings, rejections. */
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { CleanupCoverage, Proposal } from '../../../shared/types'
 import { Badge } from '../../components/Badge'
 import { formatDate } from '../../components/format'
@@ -78,30 +78,56 @@ export function RejectedPlace(props: { proposal: Proposal; onUndo: () => void; b
   )
 }
 
-/** The history's list of rejected proposals (they stay rejected until one of their skills changes or a person undoes it). */
-export function RejectedHistory(props: { proposals: readonly Proposal[]; onUndo: (id: string) => void; busy: boolean }): React.JSX.Element | null {
+/** How many rejections the review screen lists before "Show all". */
+const RECENT_REJECTIONS = 10
+
+/** Newest rejection first; one without a date (an agent's proposal rejected in its pending file) last. */
+function newestRejectedFirst(a: Proposal, b: Proposal): number {
+  const x = a.rejected?.at ?? ''
+  const y = b.rejected?.at ?? ''
+  return x < y ? 1 : x > y ? -1 : 0
+}
+
+/**
+ * The rejected proposals of the review queue, newest first, each with its Undo (they stay rejected until one of their
+ * skills changes or a person undoes it). On the review screen's proposals (`place: 'plan'`): "Recently rejected", the
+ * latest ten and a "Show all", so a rejection made before the plan was computed again is one Tab away; in History:
+ * every one. The plan keeps rejected proposals of every kind across a recompute (review/plan.ts proposalsToKeep).
+ */
+export function RejectedList(props: { proposals: readonly Proposal[]; onUndo: (id: string) => void; busy: boolean; place: 'plan' | 'history' }): React.JSX.Element | null {
   const { t, lang } = useI18n()
-  const rejected = props.proposals.filter((p) => p.status === 'rejected')
+  const [all, setAll] = useState(false)
+  const rejected = props.proposals.filter((p) => p.status === 'rejected').sort(newestRejectedFirst)
   if (rejected.length === 0) return null
+  const plan = props.place === 'plan'
+  const shown = plan && !all ? rejected.slice(0, RECENT_REJECTIONS) : rejected
+  const id = plan ? 'recently-rejected' : 'rejected-history'
   return (
-    <section className="proposal-group" data-testid="rejected-history" aria-labelledby="rejected-history-title">
-      <h2 id="rejected-history-title">
-        {t('decide.rejectedTitle')} <span className="muted">({rejected.length})</span>
+    <section className="proposal-group" data-testid={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        {t(plan ? 'decide.recentTitle' : 'decide.rejectedTitle')}
+        {lang === 'zh' ? '' : ' '}
+        <span className="muted">{t('curate.groupCount', { n: rejected.length })}</span>
       </h2>
       <p className="muted">{t('decide.rejectedHelp')}</p>
       <ul className="journal">
-        {rejected.map((p) => (
+        {shown.map((p) => (
           <li key={p.id} className="journal-entry" data-testid="rejected-entry">
             <Badge tone="muted">{t(`kind.${p.kind}`)}</Badge>
             <span className="ellipsis">{proposalTitle(p)}</span>
             <div className="spacer" />
             {p.rejected && <span className="muted">{t('decide.rejectedWhen', { date: formatDate(p.rejected.at, lang), who: authorName(t, p.rejected.by) })}</span>}
-            <button type="button" className="btn" data-testid="rejected-history-undo" aria-label={t('decide.undoRejectOf', { title: proposalTitle(p) })} disabled={props.busy} onClick={() => props.onUndo(p.id)}>
+            <button type="button" className="btn" data-testid={`${id}-undo`} aria-label={t('decide.undoRejectOf', { title: proposalTitle(p) })} disabled={props.busy} onClick={() => props.onUndo(p.id)}>
               {t('decide.undoReject')}
             </button>
           </li>
         ))}
       </ul>
+      {shown.length < rejected.length && (
+        <button type="button" className="btn btn-small" data-testid={`${id}-all`} onClick={() => setAll(true)}>
+          {t('decide.showAllRejected', { n: rejected.length })}
+        </button>
+      )}
     </section>
   )
 }
