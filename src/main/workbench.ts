@@ -157,7 +157,8 @@ export async function createWorkbench(deps: WorkbenchDeps): Promise<Workbench> {
     const previous = scans.get(root)
     const next = await core.scanRoot(root, previous?.cache)
     scans.set(root, next)
-    autoEnhancer.onScan(root, next.result)
+    // auto-enhance reflects into the root's libraries: never the bundled sample data's (a root an older version remembered)
+    if (!registry.isBundledSample(root)) autoEnhancer.onScan(root, next.result)
     return next.result
   }
 

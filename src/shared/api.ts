@@ -108,9 +108,10 @@ export interface SkillDocument {
 /**
  * Why a data root shows no tasks: `missing` (no such folder), `empty` (an empty folder), `library` (a skill
  * library was given instead of a root), `task-folder` (one `output_*` task folder), `sessions` (a folder of agent
- * session `.jsonl` files), `no-tasks` (nothing in the AGIAgent layout `<root>/<user>/output_<time>/logs/manager.out`).
+ * session `.jsonl` files), `no-tasks` (nothing in the AGIAgent layout `<root>/<user>/output_<time>/logs/manager.out`),
+ * `bundled-sample` (the install's sample data, never written: the app's own verdict, not the folder's).
  */
-export type RootProblem = 'missing' | 'empty' | 'library' | 'task-folder' | 'sessions' | 'no-tasks'
+export type RootProblem = 'missing' | 'empty' | 'library' | 'task-folder' | 'sessions' | 'no-tasks' | 'bundled-sample'
 
 export interface DataRootInfo {
   path: string
@@ -121,8 +122,15 @@ export interface DataRootInfo {
   remembered: boolean
   /** Given on the command line for this run only (forgotten when the app stops unless remembered). */
   thisRunOnly: boolean
-  /** Set when the root shows no tasks, saying why. */
+  /** Set when the root shows no tasks, saying why; `bundled-sample` whatever it holds (never written: see `bundledSample`). */
   problem?: RootProblem
+  /**
+   * The root is in the sample data bundled with the install (resources/sample-data), remembered by an older version
+   * (the app no longer adds one): kept in the settings file and listed, read-only — none of its libraries is listed,
+   * nothing reflects into it. `copy` is its writable copy in the settings folder, `sample` the bundled folder: the
+   * words are `library.bundled_sample_read_only`'s.
+   */
+  bundledSample?: { copy: string; sample: string }
 }
 
 /** A task in the Workspaces list: the trace plus what was made from it. */

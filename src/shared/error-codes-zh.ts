@@ -930,6 +930,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'cli.unknown_lang_env': 'SKILLBENCH_LANG={value} 不是命令行支持的语言（zh 或 en）：将使用英文',
   'cli.bundled_sample_read_only': '{path} 位于安装自带的示例数据中，任何命令都不会修改它：请改用它的可写副本 {copy}（`npm start` 首次运行时会创建，也可以把 {sample} 复制到那里）',
   'cli.bundled_sample_not_counted': '未计为一次使用：{path} 位于安装自带的示例数据中，任何命令都不会修改它（它的可写副本：{copy}，`npm start` 首次运行时会创建）',
+  'cli.root_from_config': '{root}（由 {file} 中的 gui_default_data_directory 指定）',
   'cli.root_is_library': '{root} 看起来是一个技能库（有技能文件，没有任务文件夹），而不是智能体的数据根目录：`skillbench reflect` 读取 <root>/<user>/output_YYYYMMDD_HHMMSS/ 中的任务，并把技能写入 <root>/<user>/general/experience，所以请给出数据根目录（对于 …/<user>/general/experience，就是往上三级的文件夹）；若要查看这个技能库，请用 `skillbench list --library {root}`'
 }
 

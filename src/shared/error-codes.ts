@@ -960,6 +960,8 @@ export const MESSAGE_TEMPLATES = {
   // the bundled sample data (the install's resources/sample-data) is never written: a write is refused, a query is not counted
   'cli.bundled_sample_read_only': '{path} is in the sample data bundled with Skillbench, which no command changes: use its writable copy {copy} (`npm start` makes it on a first run, or copy {sample} there)',
   'cli.bundled_sample_not_counted': 'not counted as a use: {path} is in the sample data bundled with Skillbench, which no command changes (its writable copy: {copy}, which `npm start` makes on a first run)',
+  // a data root config.txt names (no --root-dir): the root as it is said in that root's own messages, with the file it came from
+  'cli.root_from_config': '{root} (set by gui_default_data_directory in {file})',
   // reflect --root-dir naming a skill library (the same detection as the Workspaces screen's "Open as a skill library")
   'cli.root_is_library': '{root} looks like a skill library (skill files, no task folders), not an agents\' data root: reflect reads the tasks of <root>/<user>/output_YYYYMMDD_HHMMSS/ and writes their skills to <root>/<user>/general/experience, so give the data root (for …/<user>/general/experience, the folder three levels up) or, for a library, `skillbench list --library {root}`'
 } as const

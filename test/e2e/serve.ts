@@ -47,6 +47,8 @@ export interface ServeOptions {
    * (scripts/start.cjs): the app then knows it as the bundled sample.
    */
   asSampleCopy?: boolean
+  /** Writes into the settings folder (given its path) before the start: a settings file an earlier version left. */
+  configure?: (configDir: string) => void
 }
 
 /** Copies `fixtureRoot` to a temp dir and runs `skillbench serve` on it; resolves with the printed URL. */
@@ -67,6 +69,7 @@ export async function serve(fixtureRoot: string, rendererDir: string, opts: Serv
   }
   writeCodexSession(path.join(home, '.codex', 'sessions', '2026', '03', '02'))
   opts.home?.(home)
+  opts.configure?.(configDir)
   const child: ChildProcess = spawn(process.execPath, [path.join(PROJECT, 'bin', 'skillbench.cjs'), 'serve', '--port', '0', '--no-open', '--no-build', '--root-dir', root], {
     cwd: PROJECT,
     stdio: ['ignore', 'pipe', 'pipe'],

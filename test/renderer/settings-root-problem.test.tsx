@@ -90,6 +90,45 @@ describe.each(['en', 'zh'] as const)('Settings: a folder chosen as a data root (
     expect(input.getAttribute('aria-invalid')).toBe('false')
   })
 
+  it("a problem root's row says its problem instead of its counts; the bundled sample's, read-only, with the coded words and its copy", async () => {
+    const api = createFakeApi(libraryHandlers(new FakeLibrary()))
+    if (lang === 'zh') api.handlers['settings.get'] = async () => ({ ...(await libraryHandlers(new FakeLibrary())['settings.get']!({})), language: 'zh' })
+    const SAMPLE = '/opt/skillbench/resources/sample-data'
+    const row = (path: string, extra: Partial<DataRootInfo>): DataRootInfo => ({ path, exists: true, users: [], taskCount: 0, remembered: true, thisRunOnly: false, ...extra })
+    const roots: DataRootInfo[] = [
+      row(ROOT, { users: ['alice'], taskCount: 3 }),
+      row('/data/moved', { exists: false, problem: 'missing' }),
+      row(SKILLS, { problem: 'library' }),
+      // remembered by an older version (the workbench lists it read-only; its tasks are still counted)
+      row(SAMPLE, { users: ['alice', 'bob'], taskCount: 5, problem: 'bundled-sample', bundledSample: { copy: COPY, sample: SAMPLE } }),
+      row('/data/starting', { users: ['carol'], problem: 'no-tasks' })
+    ]
+    api.handlers['roots.list'] = async () => roots
+    renderApp(api, { screen: 'settings' })
+    await waitFor(() => expect(screen.getAllByTestId('settings-root')).toHaveLength(5))
+    const rows = screen.getAllByTestId('settings-root')
+    const problemOf = (i: number): string | null | undefined => within(rows[i]!).queryByTestId('root-row-problem')?.textContent
+    expect(problemOf(0)).toBeUndefined()
+    expect(rows[0]!.textContent).toContain(t('settings.rootInfo', { users: 1, tasks: 3 }))
+    expect(problemOf(1)).toBe(t('settings.rowProblem.missing'))
+    expect(problemOf(2)).toBe(t('settings.rowProblem.library'))
+    expect(problemOf(3)).toBe(t('settings.rowProblem.bundledSample'))
+    // a root with users and no task yet keeps its counts
+    expect(problemOf(4)).toBeUndefined()
+    expect(rows[4]!.textContent).toContain(t('settings.rootInfo', { users: 1, tasks: 0 }))
+    for (const i of [1, 2, 3]) {
+      expect(rows[i]!.textContent, String(i)).not.toContain(t('settings.rootInfo', { users: 0, tasks: 0 }))
+      expect(rows[i]!.textContent, String(i)).not.toContain(t('settings.rootInfo', { users: 2, tasks: 5 }))
+      // still remembered, and forgettable
+      expect(within(rows[i]!).getByTestId('root-remembered').textContent).toBe(t('settings.remembered'))
+    }
+    const notice = (await screen.findAllByTestId('root-problem')).find((n) => n.getAttribute('data-problem') === 'bundled-sample')!
+    expect(notice.textContent).toContain(t('rootProblem.bundledTitle', { path: SAMPLE }))
+    expect(notice.textContent).toContain(said('library.bundled_sample_read_only', { path: SAMPLE, copy: COPY, sample: SAMPLE }))
+    fireEvent.click(within(rows[3]!).getByTestId('root-forget'))
+    await waitFor(() => expect(api.callsOf('roots.remove')).toEqual([{ path: SAMPLE }]))
+  })
+
   it('the bundled sample data: refused, naming its writable copy', async () => {
     setup(lang)
     await add('/opt/skillbench/resources/sample-data')

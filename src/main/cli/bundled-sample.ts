@@ -8,14 +8,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { parseArgs } from 'node:util'
 import { resolveSettingsDir } from '../config/settings-dir'
 import { resourcesDir } from '../reflect/resources'
 import { inBundledSample as inSample } from '../config/sample-data'
 import { coded, type CodedText } from '../../shared/error-codes'
-import { UsageError } from './common'
+import { UsageError, type CommandWrites } from './common'
+import type { OptionTypes } from './lang'
 
-/** Commands that never write where they read: only their output options are checked. */
-const READS_ONLY: ReadonlySet<string> = new Set(['version', 'export', 'validate', 'audit', 'list', 'query', 'search-server', 'scan', 'usage', 'proposals', 'use', 'gen-commands'])
 /** The options of a command that only reads that name where it writes. */
 const OUTPUT_OPTIONS = ['out', 'bin'] as const
 /** The options that name a folder a command reads or writes (a library, a data root, a workspace, a target). */
@@ -75,12 +75,23 @@ function optionValues(argv: readonly string[], name: string): string[] {
 }
 
 /**
+ * Whether a command run with `argv` may write where its arguments point, as its entry says (registry.ts). The argv
+ * is read leniently with the command's options: an unknown option or a missing value is the command's to say.
+ */
+export function commandWrites(entry: { writes: CommandWrites }, options: OptionTypes, argv: readonly string[]): boolean {
+  if (typeof entry.writes === 'boolean') return entry.writes
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length
+  const { values, positionals } = parseArgs({ args: argv.slice(0, end), options, strict: false, allowPositionals: true })
+  return entry.writes({ values, positionals })
+}
+
+/**
  * Refuses (bad usage, exit 2) a command that may write when one of its path arguments is in the bundled sample
  * data, naming the writable copy; a command that only reads, when its output goes there. `--to` takes a target
  * (`claude`, `agents:PATH`, a folder): its path part is checked.
  */
-export function refuseBundledSample(command: string, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
-  const options = READS_ONLY.has(command) ? OUTPUT_OPTIONS : PATH_OPTIONS
+export function refuseBundledSample(writes: boolean, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
+  const options = writes ? PATH_OPTIONS : OUTPUT_OPTIONS
   for (const name of options) {
     for (const value of optionValues(argv, name)) {
       const target = name === 'to' ? value.replace(/^[a-z-]+:/, '') : value

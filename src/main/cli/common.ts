@@ -62,6 +62,15 @@ export interface CliCommand {
   run(argv: string[], io: CliIo): Promise<number>
 }
 
+/** A command's argv as its `writes` reads it (registry.ts): positionals and option values, parsed leniently (a typo is the command's to say). */
+export interface CommandArgs {
+  positionals: readonly string[]
+  values: Readonly<Record<string, unknown>>
+}
+
+/** Whether a command may write where its arguments point: always, never, or by its arguments (registry.ts). */
+export type CommandWrites = boolean | ((args: CommandArgs) => boolean)
+
 /** Options every library-addressed command accepts. */
 export const LIBRARY_OPTIONS = {
   library: { type: 'string' },

@@ -1,6 +1,6 @@
 import { UsageError, withRecovered, type CliIo } from './common'
 import { interruptHandler } from './interrupt'
-import { refuseBundledSample } from './bundled-sample'
+import { commandWrites, refuseBundledSample } from './bundled-sample'
 import { closestName } from '../../shared/closest-name'
 import { codedFsError } from './fs-errors'
 import { COMMANDS } from './registry'
@@ -97,7 +97,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const runIo: CliIo = json ? { ...io, recovered: heard.entries } : io
   try {
     // the sample data bundled with Skillbench is never written: a command that may write there is refused first
-    refuseBundledSample(name, rest, io.cwd, io.env)
+    refuseBundledSample(commandWrites(entry, command.options, rest), rest, io.cwd, io.env)
     return await heard.run(() => command.run(rest, runIo))
   } catch (err) {
     if (err instanceof UsageError) {

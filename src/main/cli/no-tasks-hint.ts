@@ -28,6 +28,8 @@ export async function noTasksHint(root: string, filter: { user?: string; tasks?:
 export function withDefaultRootHint(err: unknown, rootGiven: boolean): unknown {
   const fields = codedFieldsOf(err)
   if (rootGiven || fields?.messageCode !== 'scan.root_not_found') return err
+  // a root config.txt named is said with its file (cli/config-root.ts): no default
+  if (typeof fields.params?.root !== 'string') return err
   return new ScanError(coded('scan.default_root_not_found', fields.params))
 }
 

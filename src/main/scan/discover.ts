@@ -53,9 +53,17 @@ export interface Discovery {
 
 /** Where the data root comes from: `--root-dir`, else `gui_default_data_directory` in config.txt, else `./data`. */
 export function resolveRootDir(opts: { rootDir?: string; configPath?: string; cwd?: string }): string {
+  return resolveRootDirFrom(opts).root
+}
+
+/**
+ * The data root and where it was named: the config.txt file (`file`) when `gui_default_data_directory` gave it, so a
+ * problem with it can say which file to change; no `file` for `--root-dir` or the `./data` default.
+ */
+export function resolveRootDirFrom(opts: { rootDir?: string; configPath?: string; cwd?: string }): { root: string; file?: string } {
   const cwd = opts.cwd ?? process.cwd()
   if (opts.rootDir) {
-    return path.resolve(cwd, opts.rootDir)
+    return { root: path.resolve(cwd, opts.rootDir) }
   }
   const candidates = opts.configPath
     ? [path.resolve(cwd, opts.configPath)]
@@ -74,10 +82,10 @@ export function resolveRootDir(opts: { rootDir?: string; configPath?: string; cw
     if (dir) {
       // A relative setting is relative to the project (the folder holding config/), as AGIAgent reads it.
       const base = path.basename(path.dirname(file)) === 'config' ? path.dirname(path.dirname(file)) : path.dirname(file)
-      return path.resolve(base, dir)
+      return { root: path.resolve(base, dir), file }
     }
   }
-  return path.join(cwd, 'data')
+  return { root: path.join(cwd, 'data') }
 }
 
 const LOG_FILE = /^(manager|agent_[A-Za-z0-9_-]+)\.out$/

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs'
+import { promises as fsp, realpathSync } from 'node:fs'
 import path from 'node:path'
 import type { DataRootInfo, LibraryInfo } from '../../shared/api'
 import { coded } from '../../shared/error-codes'
@@ -72,7 +72,8 @@ export class LibraryRegistry {
   async rootInfo(root: string): Promise<DataRootInfo> {
     const exists = await isDir(root)
     const found = exists ? await discoverUsers(root) : { users: [], taskCount: 0 }
-    const problem = await diagnoseRoot(root, found)
+    const sample = this.bundledSample(root)
+    const problem = sample ? 'bundled-sample' : await diagnoseRoot(root, found)
     return {
       path: root,
       exists,
@@ -80,8 +81,27 @@ export class LibraryRegistry {
       taskCount: found.taskCount,
       remembered: this.settings.settings.dataRoots.includes(root),
       thisRunOnly: this.session.includes(root) && !this.settings.settings.dataRoots.includes(root),
-      ...(problem ? { problem } : {})
+      ...(problem ? { problem } : {}),
+      ...(sample ? { bundledSample: { copy: sample.copy, sample: sample.sample } } : {})
     }
+  }
+
+  /**
+   * Where a folder is in the bundled sample data, and its writable copy; undefined when it is not in it. A folder
+   * remembered by an older version may be one (the app adds none now): it stays listed, read-only.
+   */
+  private bundledSample(p: string): { sample: string; copy: string } | undefined {
+    let real = p
+    try {
+      real = realpathSync(p)
+    } catch {
+      // not there: judged as written
+    }
+    return inBundledSample(real, this.resourcesDirs(), this.settings.dir)
+  }
+
+  private resourcesDirs(): string[] {
+    return [this.opts.resourcesDir ?? resourcesDir(), resourcesDir({})]
   }
 
   async listRoots(): Promise<DataRootInfo[]> {
@@ -126,10 +146,25 @@ export class LibraryRegistry {
    * (cli/bundled-sample.ts). The refusal names its writable copy in the settings folder.
    */
   private writable(real: string): string {
-    const dirs = [this.opts.resourcesDir ?? resourcesDir(), resourcesDir({})]
-    const where = inBundledSample(real, dirs, this.settings.dir)
+    const where = inBundledSample(real, this.resourcesDirs(), this.settings.dir)
     if (where) throw badRequest(coded('library.bundled_sample_read_only', { path: real, copy: where.copy, sample: where.sample }))
     return real
+  }
+
+  /**
+   * A known root that may be written (reflected into): one in the bundled sample data, remembered by an older
+   * version, is refused with the words that refuse adding it.
+   */
+  requireWritableRoot(root: string): string {
+    const known = this.requireRoot(root)
+    const where = this.bundledSample(known)
+    if (where) throw badRequest(coded('library.bundled_sample_read_only', { path: known, copy: where.copy, sample: where.sample }))
+    return known
+  }
+
+  /** Whether a root is in the bundled sample data (listed read-only: nothing reflects into it). */
+  isBundledSample(root: string): boolean {
+    return this.bundledSample(root) !== undefined
   }
 
   /** Returns the root if it is one of the known roots, else throws bad_request. */
@@ -157,7 +192,9 @@ export class LibraryRegistry {
     const seen = new Set<string>()
     const samples = sampleRoots(this.settings.dir, this.opts.resourcesDir ?? path.resolve('resources'))
     const sample = (p: string): { sample?: true } => (isInsideAny(p, samples) ? { sample: true } : {})
-    for (const root of this.roots()) {
+    // a root or a folder in the bundled sample data, remembered by an older version, is never registered: its
+    // libraries are not listed, so no handler writes there (the root's row says why, rootInfo)
+    for (const root of this.roots().filter((r) => !this.isBundledSample(r))) {
       const { users } = (await isDir(root)) ? await discoverUsers(root) : { users: [] }
       for (const user of users) {
         const libPath = userLibraryPath(root, user)
@@ -168,7 +205,7 @@ export class LibraryRegistry {
         out.push({ path: libPath, label: `${user} · ${path.basename(root)}`, root, user, origin: 'root', exists: await isDir(libPath), ...sample(libPath) })
       }
     }
-    const opened = this.settings.openedLibraries.filter((p) => !seen.has(p))
+    const opened = this.settings.openedLibraries.filter((p) => !seen.has(p) && !this.isBundledSample(p))
     const labels = distinctLabels(opened, out.map((l) => l.label))
     for (const [i, p] of opened.entries()) {
       out.push({ path: p, label: labels[i]!, origin: 'opened', exists: await isDir(p), ...sample(p) })

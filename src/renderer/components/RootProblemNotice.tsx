@@ -6,8 +6,11 @@ import { useAppState } from '../app-state'
 import { useI18n } from '../i18n/i18n'
 import type { MessageKey } from '../i18n/messages'
 import { ErrorNotice } from './ErrorNotice'
+import { coded } from '../../shared/error-codes'
+import { translateMessage } from '../i18n/messages-errors'
 
-const TEXT: Record<NonNullable<DataRootInfo['problem']>, MessageKey> = {
+/** What each problem says (the bundled sample data is said by the core's own words, `library.bundled_sample_read_only`). */
+const TEXT: Record<Exclude<NonNullable<DataRootInfo['problem']>, 'bundled-sample'>, MessageKey> = {
   missing: 'rootProblem.missing',
   empty: 'rootProblem.empty',
   library: 'rootProblem.library',
@@ -26,7 +29,7 @@ function parentOf(p: string): string {
  * fixes the usual mix-ups: open a library as a library, use a task folder's parent, add a sessions folder.
  */
 export function RootProblemNotice(props: { root: DataRootInfo; inSettings?: boolean }): React.JSX.Element | null {
-  const { t } = useI18n()
+  const { t, lang } = useI18n()
   const api = useApi()
   const client = useQueryClient()
   const { setLibrary, setRoot, navigate } = useAppState()
@@ -58,6 +61,26 @@ export function RootProblemNotice(props: { root: DataRootInfo; inSettings?: bool
     }
   })
   if (!root.problem) return null
+  if (root.problem === 'bundled-sample') {
+    // remembered by an older version: listed read-only, in the words that refuse adding it (naming its writable copy)
+    const words = coded('library.bundled_sample_read_only', { path: root.path, copy: root.bundledSample?.copy ?? '', sample: root.bundledSample?.sample ?? root.path })
+    return (
+      <div className="notice-panel" role="status" data-testid="root-problem" data-problem="bundled-sample">
+        <p>
+          <strong>{t('rootProblem.bundledTitle', { path: root.path })}</strong>
+        </p>
+        <p>{translateMessage(words, words.text, lang)}</p>
+        <p className="muted">{t(inSettings ? 'rootProblem.bundledForget' : 'rootProblem.bundledForgetInSettings')}</p>
+        {!inSettings && (
+          <div className="toolbar">
+            <button type="button" className="btn" onClick={() => navigate({ screen: 'settings' })}>
+              {t('rootProblem.settings')}
+            </button>
+          </div>
+        )}
+      </div>
+    )
+  }
   const action: MessageKey | null =
     root.problem === 'library' ? 'rootProblem.openAsLibrary' : root.problem === 'task-folder' ? 'rootProblem.useParent' : root.problem === 'sessions' ? 'rootProblem.addSessions' : null
   return (

@@ -5,7 +5,8 @@ import { defaultReflectionDeps } from '../../reflect/default-deps'
 import { runReflection, type ReflectionOptions } from '../../reflect/run-reflection'
 import type { ReflectionEvent, ReflectionSummary } from '../../reflect/types'
 import { TaskOrder, type TaskWait } from '../task-order'
-import { resolveRootDir } from '../../scan/discover'
+import { resolveRootDirFrom } from '../../scan/discover'
+import { checkConfigRoot } from '../config-root'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
 import { noTasksHint, refuseLibraryRoot, withDefaultRootHint } from '../no-tasks-hint'
 import { coded, englishText, type CodedText, type MessageParam } from '../../../shared/error-codes'
@@ -163,11 +164,14 @@ async function reflect(argv: string[], io: CliIo): Promise<number> {
   if (traces && !values['root-dir'] && !values.library) {
     throw new UsageError(coded('cli.session_sources_need_library'))
   }
-  const rootDir = values['root-dir']
-    ? path.resolve(io.cwd, values['root-dir'])
+  const found = values['root-dir']
+    ? { root: path.resolve(io.cwd, values['root-dir']) }
     : traces
-      ? path.resolve(io.cwd, values.library!)
-      : resolveRootDir({ configPath: values.config, cwd: io.cwd })
+      ? { root: path.resolve(io.cwd, values.library!) }
+      : resolveRootDirFrom({ configPath: values.config, cwd: io.cwd })
+  const rootDir = found.root
+  // a root config.txt names is checked as --root-dir is before the run (cli/bundled-sample.ts refused that one)
+  await checkConfigRoot(found, { writes: true, env: io.env })
   if (!traces) await refuseLibraryRoot(rootDir)
 
   // the SDK takes 100–250 ms to load: only where a model is used

@@ -4,6 +4,7 @@ import { scanRoot } from '../../scan/scan-root'
 import { ScanCache, cacheFileFor } from '../../scan/cache'
 import type { LogParse } from '../../scan/agiagent-parser'
 import { noTasksHint, withDefaultRootHint } from '../no-tasks-hint'
+import { checkConfigRoot } from '../config-root'
 import { coded } from '../../../shared/error-codes'
 import { say } from '../lang'
 import { reasonOf } from '../../../shared/api-error'
@@ -90,17 +91,17 @@ async function runScan(values: Record<string, string | boolean | undefined>, io:
     const source = flag === 'claude-dir' ? 'claude' : flag === 'codex-dir' ? 'codex' : 'synapse'
     return scanSessions({ source, dir: String(values[flag]), cwd: io.cwd, env: io.env, signal: io.signal, onProgress: progress })
   }
-  const rootDir = values['root-dir'] as string | undefined
+  const { resolveRootDirFrom } = await import('../../scan/discover')
+  const found = resolveRootDirFrom({ rootDir: values['root-dir'] as string | undefined, configPath: values.config as string | undefined, cwd: io.cwd })
+  // a root config.txt names is checked as --root-dir is, and said with the file (scan only reads: the sample is fine)
+  await checkConfigRoot(found, { writes: false, env: io.env })
   let cache: ScanCache<LogParse> | undefined
   if (!values['no-cache']) {
-    const { resolveRootDir } = await import('../../scan/discover')
-    const root = resolveRootDir({ rootDir, configPath: values.config as string | undefined, cwd: io.cwd })
-    cache = new ScanCache<LogParse>(cacheFileFor(root, io.env))
+    cache = new ScanCache<LogParse>(cacheFileFor(found.root, io.env))
     await cache.load()
   }
   const result = await scanRoot({
-    rootDir,
-    configPath: values.config as string | undefined,
+    rootDir: found.root,
     cwd: io.cwd,
     cache,
     signal: io.signal,

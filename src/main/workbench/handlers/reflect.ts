@@ -11,7 +11,8 @@ export function reflectHandlers(ctx: WorkbenchContext): Pick<ApiHandlers, Reflec
   const { registry } = ctx
   return {
     'reflect.start': async ({ root, user, tasks, force, llm }) => {
-      const known = registry.requireRoot(root)
+      // its skills are written into the root's libraries: never the bundled sample data's
+      const known = registry.requireWritableRoot(root)
       const info = await registry.rootInfo(known)
       if (user !== undefined && user !== '' && !info.users.includes(user)) {
         throw badRequest(coded('task.unknown_user', { user, root: known }))

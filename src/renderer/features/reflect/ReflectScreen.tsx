@@ -68,6 +68,8 @@ export function ReflectScreen(): React.JSX.Element {
   const settings = useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.call('settings.get', {}) })
   const job = latestJob(jobs, 'reflect')
   const running = job?.state === 'running'
+  // the bundled sample data, remembered by an earlier version: its tasks are listed, nothing is reflected into it
+  const readOnly = rootInfo?.problem === 'bundled-sample'
 
   const start = useMutation({
     mutationFn: (run: { tasks?: string[]; llm?: 'offline' }) => api.call('reflect.start', { root: root!, tasks: run.tasks, ...(run.llm ? { llm: run.llm } : {}) }),
@@ -107,10 +109,10 @@ export function ReflectScreen(): React.JSX.Element {
       {roots.error && <ErrorNotice error={roots.error} action="failed.listRoots" onRetry={() => void roots.refetch()} />}
       {tasks.error && <ErrorNotice error={tasks.error} action="failed.listTasks" onRetry={() => void tasks.refetch()} />}
       <div className="toolbar">
-        <button type="button" className="btn btn-primary" data-testid="reflect-all" disabled={!root || running || start.isPending || fresh.length === 0} onClick={() => start.mutate({})}>
+        <button type="button" className="btn btn-primary" data-testid="reflect-all" disabled={!root || readOnly || running || start.isPending || fresh.length === 0} onClick={() => start.mutate({})}>
           {t('reflect.all', { n: fresh.length })}
         </button>
-        <button type="button" className="btn" data-testid="reflect-selected" disabled={!root || running || start.isPending || picked.size === 0} onClick={() => start.mutate({ tasks: [...picked] })}>
+        <button type="button" className="btn" data-testid="reflect-selected" disabled={!root || readOnly || running || start.isPending || picked.size === 0} onClick={() => start.mutate({ tasks: [...picked] })}>
           {t('reflect.selected', { n: picked.size })}
         </button>
         {running && job && (

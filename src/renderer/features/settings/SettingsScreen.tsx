@@ -1,11 +1,12 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { PublicSettings, SettingsPatch } from '../../../shared/api'
+import type { DataRootInfo, PublicSettings, RootProblem, SettingsPatch } from '../../../shared/api'
 import { useApi } from '../../api/context'
 import { queryKeys } from '../../api/query-keys'
 import { Badge } from '../../components/Badge'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { useI18n } from '../../i18n/i18n'
+import type { MessageKey } from '../../i18n/messages'
 import { translateText } from '../../i18n/messages-errors'
 import { baseUrlProblem, blockedPortOf } from '../../../shared/base-url'
 import { useAppState } from '../../app-state'
@@ -58,6 +59,23 @@ function NumberField(props: { label: string; value: number; min: number; max: nu
       {props.hint && <span className="form-hint">{props.hint}</span>}
     </label>
   )
+}
+
+/** A root row's problem in a few words, said instead of its counts (which would read "0 user(s), 0 task(s)"). */
+const ROW_PROBLEM: Record<RootProblem, MessageKey> = {
+  missing: 'settings.rowProblem.missing',
+  empty: 'settings.rowProblem.empty',
+  library: 'settings.rowProblem.library',
+  'task-folder': 'settings.rowProblem.taskFolder',
+  sessions: 'settings.rowProblem.sessions',
+  'no-tasks': 'settings.rowProblem.noTasks',
+  'bundled-sample': 'settings.rowProblem.bundledSample'
+}
+
+/** The problem a root's row says, if any: a root with users but no task yet keeps its counts ("2 user(s), 0 task(s)"). */
+function rowProblem(r: DataRootInfo): RootProblem | undefined {
+  if (!r.problem || (r.problem === 'no-tasks' && r.users.length > 0)) return undefined
+  return r.problem
 }
 
 /** Data roots, the model endpoint (key is write-only), thresholds, switches and language. */
@@ -165,7 +183,6 @@ export function SettingsScreen(): React.JSX.Element {
           {roots.data?.map((r) => (
             <li key={r.path} data-testid="settings-root">
               <code className="break">{r.path}</code>
-              {!r.exists && <Badge tone="bad">{t('shell.missing')}</Badge>}
               {r.thisRunOnly ? (
                 <Badge tone="warn" testId="root-this-run">
                   {t('settings.thisRunOnly')}
@@ -175,7 +192,13 @@ export function SettingsScreen(): React.JSX.Element {
                   {t('settings.remembered')}
                 </Badge>
               )}
-              <span className="muted">{t('settings.rootInfo', { users: r.users.length, tasks: r.taskCount })}</span>
+              {rowProblem(r) ? (
+                <Badge tone={r.problem === 'no-tasks' || r.problem === 'empty' ? 'warn' : 'bad'} testId="root-row-problem">
+                  {t(ROW_PROBLEM[rowProblem(r)!])}
+                </Badge>
+              ) : (
+                <span className="muted">{t('settings.rootInfo', { users: r.users.length, tasks: r.taskCount })}</span>
+              )}
               <div className="spacer" />
               {r.thisRunOnly && (
                 <button type="button" className="btn btn-small" data-testid="root-remember" onClick={() => rememberRoot.mutate(r.path)} disabled={rememberRoot.isPending}>
@@ -219,7 +242,7 @@ export function SettingsScreen(): React.JSX.Element {
           </div>
         )}
         {roots.data
-          ?.filter((r) => r.problem === 'library' || (r.path === added && r.problem && r.problem !== 'no-tasks'))
+          ?.filter((r) => r.problem === 'library' || r.problem === 'bundled-sample' || (r.path === added && r.problem && r.problem !== 'no-tasks'))
           .map((r) => (
             <RootProblemNotice key={r.path} root={r} inSettings />
           ))}

@@ -289,7 +289,7 @@ export function WorkspacesScreen(props: { initialTask?: string; initialRoot?: st
               />
             )}
           </div>
-          <div className="split-detail">{task ? <TaskDetail origin={origin} task={task} /> : <p className="empty">{t('ws.pickTask')}</p>}</div>
+          <div className="split-detail">{task ? <TaskDetail origin={origin} task={task} readOnly={!session && rootInfo?.problem === 'bundled-sample'} /> : <p className="empty">{t('ws.pickTask')}</p>}</div>
         </div>
       )}
     </section>
@@ -306,7 +306,8 @@ function callTarget(call: ToolCall, origin: TaskOrigin, seq: number): LogTarget 
 const SHOWN_CALLS = 500
 const ARG_PREVIEW = 140
 
-function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX.Element {
+/** `readOnly`: the task is in the bundled sample data (a root an earlier version remembered): read, never reflected into. */
+function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary; readOnly?: boolean }): React.JSX.Element {
   const { t, lang } = useI18n()
   const api = useApi()
   const jobs = useJobStore()
@@ -350,7 +351,7 @@ function TaskDetail(props: { origin: TaskOrigin; task: TaskSummary }): React.JSX
           <span className="cell-sub ellipsis">{[formatDate(taskTime(task), lang), task.user, task.taskDir].filter(Boolean).join(' · ')}</span>
         </div>
         <Badge tone={BADGE_TONE[task.reflected ? 'reflected' : task.status]}>{t(`status.${task.reflected ? 'reflected' : task.status}`)}</Badge>
-        <button type="button" className="btn btn-primary" data-testid="task-reflect" onClick={() => reflect.mutate()} disabled={reflect.isPending || (origin.kind === 'session' && !target)}>
+        <button type="button" className="btn btn-primary" data-testid="task-reflect" onClick={() => reflect.mutate()} disabled={props.readOnly || reflect.isPending || (origin.kind === 'session' && !target)}>
           {task.reflected ? t('ws.reflectAgain') : t('ws.reflectTask')}
         </button>
       </header>
