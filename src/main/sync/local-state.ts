@@ -7,12 +7,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { listContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { LEDGER_ARCHIVE_REL, LEDGER_REL, parseLedgerChunk, type LedgerRecord } from '../store/ledger'
-import { isCloneId, newCloneId } from './team-ledger'
+import { newCloneId } from './team-ledger'
+import { isCloneId, SYNC_STATE_REL } from '../store/team-ledger-files'
 import { SyncError } from './errors'
 import { coded } from '../../shared/error-codes'
 
 export const SYNC_DIR_REL = '.skillbench/sync'
-const STATE_REL = `${SYNC_DIR_REL}/state.json`
+const STATE_REL = SYNC_STATE_REL
 export const INTENT_REL = `${SYNC_DIR_REL}/integrate.json`
 const RUNNING_REL = `${SYNC_DIR_REL}/running.json`
 

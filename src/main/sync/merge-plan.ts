@@ -9,7 +9,8 @@
  */
 import type { TreeDiffEntry } from './git-io'
 import { mergeSkillFile, type Rating } from './skill-merge'
-import { addedLines, isTeamLedgerPath, ratingsOf, unionLines } from './team-ledger'
+import { addedLines, ratingsOf, unionLines } from './team-ledger'
+import { isTeamLedgerPath } from '../store/team-ledger-files'
 
 /** A path whose merged version differs from the local commit's: the blob to put there (null = remove). */
 export interface TakeEntry {

@@ -4,57 +4,19 @@
  * own machine ever appends to a file, so files never conflict in git; a merge that meets two versions of one
  * file (a copied clone id) keeps the union of their lines.
  *
+ * The file format (paths, lines, clone ids) is store/team-ledger-files.ts; this module shares and merges them.
+ *
  * Each line carries `n`, the record's position in the machine's local ledger history: the export after a crash
  * starts after the last line that reached the file, so a fact is never shared twice or skipped.
  */
 import { randomBytes } from 'node:crypto'
 import type { LedgerRecord } from '../store/ledger'
 import type { Rating } from './skill-merge'
-
-export const TEAM_DIR_REL = '.skillbench/team'
-
-export type TeamRecord =
-  | { n: number; t: 'use'; ids: string[]; at: string }
-  | { n: number; t: 'rate'; id: string; rating: number; at: string }
-
-export function teamLedgerRel(cloneId: string): string {
-  return `${TEAM_DIR_REL}/${cloneId}.jsonl`
-}
-
-export function isTeamLedgerPath(rel: string): boolean {
-  return rel.startsWith(`${TEAM_DIR_REL}/`) && rel.endsWith('.jsonl') && !rel.slice(TEAM_DIR_REL.length + 1).includes('/')
-}
+import { parseTeamLine, teamLines } from '../store/team-ledger-files'
 
 /** A new clone id: 12 hex digits. */
 export function newCloneId(): string {
   return randomBytes(6).toString('hex')
-}
-
-export function isCloneId(v: string): boolean {
-  return /^[0-9a-f]{12}$/.test(v)
-}
-
-/** One team ledger line, or null when it is not one we know. Pure. */
-export function parseTeamLine(line: string): TeamRecord | null {
-  let v: unknown
-  try {
-    v = JSON.parse(line)
-  } catch {
-    return null
-  }
-  if (typeof v !== 'object' || v === null) return null
-  const r = v as Record<string, unknown>
-  if (typeof r.n !== 'number' || typeof r.at !== 'string') return null
-  if (r.t === 'use' && Array.isArray(r.ids) && r.ids.every((x) => typeof x === 'string')) return { n: r.n, t: 'use', ids: r.ids as string[], at: r.at }
-  if (r.t === 'rate' && typeof r.id === 'string' && typeof r.rating === 'number' && Number.isFinite(r.rating)) return { n: r.n, t: 'rate', id: r.id, rating: r.rating, at: r.at }
-  return null
-}
-
-/** The complete lines of a team ledger's text. */
-export function teamLines(text: string): string[] {
-  const lines = text.split('\n')
-  lines.pop() // the part after the last newline: empty, or an unterminated tail
-  return lines.filter((l) => l !== '')
 }
 
 /** The highest `n` in a team ledger's text (-1 when none). */

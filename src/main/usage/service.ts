@@ -10,6 +10,7 @@ import { ScanCache, cacheFileFor } from '../scan/cache'
 import { scanRoot } from '../scan/scan-root'
 import { detectSessionDirs, scanSessions, type SessionSource } from '../scan/sessions'
 import { readUseHistory } from '../store/ledger'
+import { readTeamUses } from '../store/team-ledger-files'
 import { resolveCopies } from './copies'
 import { buildUsageReport, type ScannedTask } from './report'
 import { codedLine, type CodedLine } from '../../shared/error-codes'
@@ -94,6 +95,10 @@ export async function collectUsage(opts: CollectUsageOptions): Promise<UsageRepo
   }
   const history = await readUseHistory(opts.root)
   problems.push(...history.problems)
+  // a library shared through git: the other machines' uses count too (their fetch_count already does)
+  const team = await readTeamUses(opts.root)
+  problems.push(...team.problems)
+  history.uses.push(...team.uses)
   sources.push({ kind: 'ledger', dir: opts.root, tasks: history.uses.length })
   const copies = await resolveCopies(
     tasks.flatMap((t) => t.trace.skillRefs ?? []),
