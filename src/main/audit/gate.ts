@@ -35,6 +35,12 @@ export function highOf(findings: readonly AuditFinding[]): AuditFinding[] {
   return findings.filter((f) => f.severity === 'high')
 }
 
+/** The note for medium findings a gate lets through (null when there are none): the count and their rules. */
+export function mediumNote(name: string, findings: readonly AuditFinding[]): { name: string; n: number; rules: string } | null {
+  const medium = findings.filter((f) => f.severity === 'medium')
+  return medium.length === 0 ? null : { name, n: medium.length, rules: [...new Set(medium.map((f) => f.rule))].join(', ') }
+}
+
 /** The provenance record of an allowance: the high findings (the ones that needed it), who and when. */
 export function riskRecord(findings: readonly AuditFinding[], allowedBy: string, now: Date = new Date()): RiskRecord {
   return {

@@ -4,10 +4,13 @@
  * file first, so a file without any of its words costs one regex test. Pure.
  *
  * Precision: showing a command to a person is not running it. `curl -v https://…` and `curl … | jq` match
- * nothing; a prose line that names a pattern as something to avoid ("never pipe curl to sh") is lowered from
- * high to medium; a base64 string that is only data matches nothing (only decoding *into a shell* does).
+ * nothing; a prose line that names a pattern as something to avoid ("never pipe `curl … | sh`") is lowered
+ * from high to medium when the warning governs the pattern, not when a negation is elsewhere in the sentence ("run
+ * `curl … | sh` and never skip it" stays high; cautionary.ts); a base64 string that is only data matches nothing
+ * (only decoding *into a shell* does).
  */
 import { SECRET_PATTERNS } from '../llm/redact'
+import { namedAsWarning } from './cautionary'
 import type { AuditSeverity } from './types'
 
 /** Where a line sits: prose of a Markdown file, a fenced code block, or a script file. */
@@ -57,8 +60,8 @@ const SHELL_STARTUP = new RegExp(String.raw`${WRITE_TO}(?:${HOME}/\.(?:bashrc|ba
 const CRON_WRITE: RegExp[] = [/\|\s*crontab\b/i, new RegExp(String.raw`${WRITE_TO}(?:/etc/cron|/var/spool/cron)`, 'i'), /\bcrontab\s+(?!-[elr]\b)[\w./~-]+\s*$/i]
 const AUTHORIZED_KEYS = new RegExp(String.raw`${WRITE_TO}\S*authorized_keys2?\b`, 'i')
 
-/** `rm` with a recursive flag on the home folder or the root itself (not a folder below them). */
-const RM_TARGET = String.raw`["']?(?:~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*?|\$\{HOME\}/\*?|/|/\*|/home|/root|/Users|/etc|/usr|C:\\?)["']?(?=\s|$|[;&|)])`
+/** `rm` with a recursive flag on the home folder or the root itself (not a folder below them), in a script or in `backticks`. */
+const RM_TARGET = String.raw`["']?(?:~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*?|\$\{HOME\}/\*?|/|/\*|/home|/root|/Users|/etc|/usr|C:\\?)["']?(?=\s|$|[;&|)\x60])`
 const RM_HOME_ROOT = new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*${RM_TARGET}`, 'i')
 const RM_RECURSIVE = /\brm\s+(?:-{1,2}[\w-]+\s+)*?(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\b/
 
@@ -94,23 +97,9 @@ const SENDS = /\bcurl\b[^\n]*(?:\s-d\b|--data|\s-F\b|--form|\s-T\b|--upload-file
 /** The redaction patterns as one-line tests (a private key is known by its first line). */
 const SECRET_TESTS = SECRET_PATTERNS.map(({ kind, re }) => ({ kind, re: kind === 'private-key' ? /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----/ : new RegExp(re.source, re.flags.replace('g', '')) }))
 
-/** Prose that names a pattern as something to avoid or detect, not as a step. */
-const CAUTIONARY = /\b(?:never|don'?t|do\s+not|avoid|instead\s+of|dangerous|unsafe|insecure|malicious|attack(?:er|s)?|injection|detect(?:s|ed|ing)?|flag(?:s|ged)?|block(?:s|ed)?|warn(?:s|ing)?|forbid(?:den)?|prohibit(?:ed)?|red\s+flags?|refuse|reject|vulnerab\w*|exploit\w*|risk(?:y|s)?)\b/i
-
-/** The sentence of the line around `matched`, the match itself left out (so "do not tell the user" is not its own warning). */
-function sentenceAround(line: string, matched: string): string {
-  const at = matched ? line.indexOf(matched) : -1
-  if (at < 0) return line
-  const before = line.slice(0, at)
-  const after = line.slice(at + matched.length)
-  const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('! '), before.lastIndexOf('? '))
-  const endRel = after.search(/[.!?](?:\s|$)/)
-  return `${before.slice(start + 1)} ${endRel < 0 ? after : after.slice(0, endRel)}`
-}
-
-/** Lowered to medium when the prose sentence around the match names it as a warning or an example. */
+/** Lowered to medium when the prose sentence around the match names it as a warning or an example (cautionary.ts). */
 function lowered(hit: LineHit, line: string, ctx: LineContext, matched: string): LineHit {
-  if (hit.severity !== 'high' || ctx !== 'prose' || !CAUTIONARY.test(sentenceAround(line, matched))) return hit
+  if (hit.severity !== 'high' || ctx !== 'prose' || !namedAsWarning(line, matched)) return hit
   return { ...hit, severity: 'medium', message: `${hit.message} (written as a warning or example; check that it is not a step)` }
 }
 

@@ -10,6 +10,7 @@ import { readFileAtMost } from '../store/read-at-most'
 import { AUDIT_MAX_FILE_BYTES, auditSkill, type AuditFile } from './skill-audit'
 import { AuditResultCache, auditCacheFile, signatureOf } from './result-cache'
 import { sortFindings, type AuditFinding } from './types'
+import { coded, type MessageCode, type MessageParams } from '../../shared/error-codes'
 
 const MAX_DEPTH = 12
 
@@ -23,8 +24,8 @@ export interface AuditResult {
   /** Skills (folders and single files) looked at, and their files read. */
   skills: number
   files: number
-  /** Paths that could not be read, with the reason. */
-  unreadable: { path: string; reason: string }[]
+  /** Paths that could not be read, with the reason (in English, and by code when it is one of ours). */
+  unreadable: { path: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[]
   /** Skills answered from the result cache (their files unchanged since a past audit). */
   cached: number
 }
@@ -116,7 +117,7 @@ export async function auditPaths(paths: readonly string[], options: AuditOptions
     const abs = path.resolve(given)
     const stat = await lstatOrNull(abs)
     if (!stat) {
-      result.unreadable.push({ path: given, reason: 'no such file or folder' })
+      result.unreadable.push({ path: given, reason: coded('audit.no_such_path').text, messageCode: 'audit.no_such_path', params: {} })
       continue
     }
     let units: (SkillUnit & { files: UnitFile[] })[]
@@ -126,7 +127,7 @@ export async function auditPaths(paths: readonly string[], options: AuditOptions
     } else if (stat.isFile()) units = [{ dir: path.dirname(abs), single: abs, files: [{ rel: path.basename(abs), abs, stat }] }]
     else if (stat.isDirectory()) units = fs.existsSync(path.join(abs, 'SKILL.md')) ? findUnits(abs).slice(0, 1) : findUnits(abs)
     else {
-      result.unreadable.push({ path: given, reason: 'not a file or folder' })
+      result.unreadable.push({ path: given, reason: coded('audit.not_file_or_folder').text, messageCode: 'audit.not_file_or_folder', params: {} })
       continue
     }
     const cache = new AuditResultCache(options.cacheDir && stat.isDirectory() ? auditCacheFile(options.cacheDir, abs) : null)

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { coded, codedLine, codedList, refOf, type CodedLine, type CodedText } from '../../shared/error-codes'
 import { codedReason } from '../../shared/coded-reason'
 import { reasonOf } from '../../shared/api-error'
-import { auditIncoming, highOf } from '../audit/gate'
+import { auditIncoming, highOf, mediumNote } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
@@ -118,6 +118,9 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
           c.risk = e.risk
           opts.onProgress?.(codedLine('install.note_risk_allowed_lock', { name, n: highOf(findings).length, by: e.risk!.allowed_by, file: SKILLS_LOCK_FILE }))
         }
+      } else {
+        const medium = mediumNote(name, findings)
+        if (medium) opts.onProgress?.(codedLine('install.note_medium', medium))
       }
       prepared.push({ ...one, candidates: [c], skipped: [] })
     } catch (err) {

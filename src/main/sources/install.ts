@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { auditIncoming, highOf, riskRecord, type HeldSkill, type RiskRecord } from '../audit/gate'
+import { auditIncoming, highOf, mediumNote, riskRecord, type HeldSkill, type RiskRecord } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { validateSkillMd } from '../formats/skill-md'
 import { MAX_SKILL_FILE_BYTES, openLibrary, type SkillLibrary } from '../store/library'
@@ -270,7 +270,12 @@ function gateRisky(candidates: Candidate[], opts: InstallOptions): void {
   const allow = new Set(opts.allowRisk ?? [])
   for (const c of candidates) {
     const findings = auditIncoming(c.name, c.skillText, c.files)
-    if (highOf(findings).length === 0) continue
+    if (highOf(findings).length === 0) {
+      // not held back, and said: a warning-like line lowered to medium may still be a step
+      const medium = mediumNote(c.name, findings)
+      if (medium) opts.onProgress?.(codedLine('install.note_medium', medium))
+      continue
+    }
     if (allow.has(c.name)) {
       c.risk = riskRecord(findings, opts.allowedBy ?? 'unknown')
       opts.onProgress?.(codedLine('install.note_risk_allowed', { name: c.name, n: highOf(findings).length, by: c.risk.allowed_by }))

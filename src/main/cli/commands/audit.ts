@@ -32,7 +32,8 @@ export const command: CliCommand = {
       }
       io.stdout(`${result.skills} skill(s), ${result.files} file(s) in ${Date.now() - started} ms${result.cached ? ` (${result.cached} unchanged since the last audit)` : ''}: ${counts.high} high, ${counts.medium} medium, ${counts.low} low\n`)
     }
-    if (result.skills === 0 && result.unreadable.length > 0) return 2
+    // a path that could not be read was not audited: a gate must not pass on it (a typo in a CI path), findings or not
+    if (result.unreadable.length > 0) return 2
     return result.findings.some((f) => atLeast(f, failOn)) ? 1 : 0
   }
 }
