@@ -59,8 +59,10 @@ export function waitWords(w: TaskWait, total: number, bar: boolean): CodedText {
 
 /** The human summary printed after a run. */
 export function formatReflectSummary(s: ReflectionSummary): string {
-  // by code, not by the words (which may change): reflected before, or its enhancement waits for review
-  const already = s.skipped.filter((x) => x.messageCode === 'reflect.already' || x.messageCode === 'reflect.enhancement_pending').length
+  // by code, not by the words (which may change): reflected before, its enhancement waits for review, or its
+  // finished version's update was proposed before
+  const ALREADY = new Set(['reflect.already', 'reflect.enhancement_pending', 'reflect.finished_update_before'])
+  const already = s.skipped.filter((x) => typeof x.messageCode === 'string' && ALREADY.has(x.messageCode)).length
   // --force on a task a skill came from: that skill's update proposed (counted in proposals too), or left as it is
   const again = s.skipped.filter((x) => typeof x.messageCode === 'string' && x.messageCode.startsWith('reflect.again_'))
   const againProposed = again.filter((x) => x.messageCode === 'reflect.again_proposed').length
