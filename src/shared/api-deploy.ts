@@ -35,7 +35,7 @@ export interface UpdateResult {
   failed: { name: string; path: string; reason: string; messageCode?: MessageCode; params?: MessageParams }[]
 }
 
-export type DeployWhy = 'link' | 'other-library' | 'not-ours' | 'gone' | 'retired-drifted' | 'rewritten' | 'same-change' | 'already-learned' | 'drifted' | 'unproven'
+export type DeployWhy = 'link' | 'other-library' | 'not-ours' | 'gone' | 'retired-drifted' | 'rewritten' | 'same-change' | 'already-learned' | 'drifted' | 'unproven' | 'empty-folder'
 
 export type DeployAgent = 'claude' | 'codex' | 'agents' | 'gemini' | 'opencode' | 'folder'
 

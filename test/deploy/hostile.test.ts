@@ -103,6 +103,14 @@ describe('deploy under attack', () => {
     expect(again.skills.map((s) => s.action)).toEqual(['unchanged', 'unchanged'])
   })
 
+  it('an intent whose folders to remove include a ../ path is set aside, and the empty folder outside stays', async () => {
+    fs.mkdirSync(path.join(tmp, 'outside-empty'))
+    fs.writeFileSync(path.join(target, INTENT_FILE), JSON.stringify({ id: 'x', library: fs.realpathSync(lib), ops: [], manifest: { before: null, after: null }, dirs: ['pdf', '../outside-empty'] }))
+    const r = await run()
+    expect(r.warnings.join('\n')).toMatch(/names a path outside the target's skill folders \("\.\.\/outside-empty"\)/)
+    expect(fs.existsSync(path.join(tmp, 'outside-empty'))).toBe(true)
+  })
+
   it('a garbage intent is set aside, not deleted', async () => {
     fs.writeFileSync(path.join(target, INTENT_FILE), '{"id": 1')
     const r = await run()

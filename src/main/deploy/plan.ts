@@ -39,7 +39,8 @@ export const WHY_TEXT: Record<DeployWhy, string> = {
   'same-change': 'changed here the same way as in the library: now in sync',
   'already-learned': 'the changes made here are already in the library',
   drifted: 'changed here since it was deployed: left in place',
-  unproven: 'the manifest names it, but the library never kept the files it says were placed: not proven ours, left as it is'
+  unproven: 'the manifest names it, but the library never kept the files it says were placed: not proven ours, left as it is',
+  'empty-folder': 'an empty folder of this name was there (an interrupted deploy can leave one): the skill is written into it'
 }
 
 export interface PlannedSkill {
@@ -146,7 +147,9 @@ export function planDeploy(input: PlanInput): DeployPlan {
     }
     if (!m) {
       if (!d) continue
-      if (f.exists) {
+      // an empty folder holds nothing of anyone's: taken as free (a killed deploy of an older version left such)
+      const empty = f.exists && f.files.size === 0
+      if (f.exists && !empty) {
         skills.push({ ...base, action: 'unmanaged', files: [], why: 'not-ours' })
         continue
       }
@@ -156,7 +159,7 @@ export function planDeploy(input: PlanInput): DeployPlan {
         files.push({ path: rel, change: 'write' })
       }
       manifest.skills[name] = entryFor(input, d, undefined, true)
-      skills.push({ ...base, action: 'create', files })
+      skills.push({ ...base, action: 'create', files, ...(empty ? { why: 'empty-folder' as const } : {}) })
       continue
     }
     const drifted = !sameHashes(f.hashes, m.files)

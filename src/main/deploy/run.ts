@@ -6,7 +6,9 @@
  * while held) keeps two deploys from interleaving. A real run keeps the bytes it replaces and writes in the
  * library's blob store, writes its intent into the target, then the files (each atomically), the manifest, and
  * last its journal record in the library — the commit point. A crash before that is rolled back by the next
- * deploy into the target; `undo` puts the folder back from the blobs while nothing was changed there since.
+ * deploy into the target, with the folders it made (made-folders.ts); `undo` puts the folder back from the blobs
+ * while nothing was changed there since. A cancel (the signal: the CLI's first Ctrl-C) stops a run before its
+ * first file, or between two files with the ones written taken back (cancel.ts).
  * A dry run computes the same plan and writes nothing at all.
  */
 import fs from 'node:fs'
@@ -16,7 +18,7 @@ import type { FileChange, Proposal } from '../../shared/types'
 import { CurationError } from '../review/transactions'
 import { loadPlan } from '../review/plan'
 import { activeApplies, appendJournal, newRecordId, readJournal, type DeployFileOp, type DeployRecord, type JournalRecord } from '../review/journal'
-import { containedFilePath, existingDirInside, moveContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { containedFilePath, ensureDirInside, existingDirInside, moveContained, readContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
 import { openLibrary, type SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { decodeSkillBytes, parseSkillText } from '../store/skill-file'
@@ -31,6 +33,8 @@ import { chooseSkills, libraryUsage, suggestDisabling, type UsageLookup } from '
 import { deployedFiles, planDeploy, WHY_TEXT, type DeployPlan, type FolderState } from './plan'
 import { assignNames, chars, renderSkill, sha256, type LibrarySkill, type RenderedSkill } from './render'
 import { resolveTarget, type DeployTarget } from './targets'
+import { asCancelled, deployCancelled, throwIfCancelled, type DeployCheckpoint } from './cancel'
+import { foldersToMake, removeMadeFolders } from './made-folders'
 import { coded, codedLine, lineOf, refOf, type CodedLine, type CodedText } from '../../shared/error-codes'
 import { appendRecoveryLog } from '../review/recovery-log'
 import { tellRecovery } from '../review/recovery-notices'
@@ -52,6 +56,13 @@ export interface DeployOptions {
   profile?: string
   /** Uses per skill id for the budget's suggestions (default: the library's fetch counts). */
   usage?: UsageLookup
+  /**
+   * Stops a real run (the CLI's first Ctrl-C): before the first file it says "cancelled"; while writing it stops
+   * between two files and takes back those written (cancel.ts).
+   */
+  signal?: AbortSignal
+  /** Tests: awaited at the points a crash test holds a real run at (cancel.ts). */
+  checkpoint?: DeployCheckpoint
 }
 
 /** Share of the budget from which a deploy warns that it is crowding the agent's list. */
@@ -181,13 +192,24 @@ async function measureBudget(target: DeployTarget, targetReal: string | null, pl
   return { chars: total, ours, others, limit, percent, level, ...(target.budget ? { source: target.budget.source } : {}) }
 }
 
+/**
+ * Most skills the budget's sentence names to disable. Beyond it the sentence names these, says how many more, and
+ * suggests a profile (only what this agent needs) instead of a disable command of that length; `--json` keeps
+ * the whole list (`budget.suggest`).
+ */
+export const SUGGEST_NAMED = 10
+
 /** The budget in one sentence for the CLI and warnings. */
 export function budgetMessage(target: DeployTargetInfo, b: DeployBudget): string {
   if (b.limit === null) return `${target.label}: ${b.chars} characters of skill names and descriptions (no documented limit for this agent)`
   const head = `${target.label}: ${b.chars} of about ${b.limit} characters of skill metadata (${b.percent}%)`
   if (b.level === 'over' && b.suggest && b.suggest.length > 0) {
-    const list = b.suggest.map((s) => `${s.name} (${s.uses} use${s.uses === 1 ? '' : 's'}, ${s.chars} chars)`).join(', ')
-    return `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list. Least used first, disabling ${list} gets it under: skillbench disable ${b.suggest.map((s) => s.name).join(' ')} --to ${target.spec}`
+    const named = b.suggest.slice(0, SUGGEST_NAMED)
+    const list = named.map((s) => `${s.name} (${s.uses} use${s.uses === 1 ? '' : 's'}, ${s.chars} chars)`).join(', ')
+    const over = `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list.`
+    if (named.length === b.suggest.length) return `${over} Least used first, disabling ${list} gets it under: skillbench disable ${named.map((s) => s.name).join(' ')} --to ${target.spec}`
+    const more = b.suggest.length - named.length
+    return `${over} Getting under it takes disabling ${b.suggest.length} skills, least used first: ${list} and ${more} more (--json lists them all). Rather than disabling that many, deploy only what this agent needs with a profile: skillbench profile set NAME --to ${target.spec} --skill tag:TAG|collection:NAME|SKILL…, then skillbench deploy --profile NAME`
   }
   if (b.level === 'over') return `${head} — over the budget: the agent will shorten descriptions or leave skills out of its list; deploy fewer skills (--skill) or shorten descriptions`
   if (b.level === 'warn') return `${head} — close to the budget: more skills will crowd the agent's list`
@@ -211,6 +233,14 @@ function counts(skills: readonly DeploySkillReport[]): DeployResult['counts'] {
 
 /** Deploys (or with `dryRun`, only plans) the library's active skills into one target. */
 export async function deploy(opts: DeployOptions): Promise<DeployResult> {
+  try {
+    return await deployOnce(opts)
+  } catch (err) {
+    throw asCancelled(err, opts.signal)
+  }
+}
+
+async function deployOnce(opts: DeployOptions): Promise<DeployResult> {
   const env = opts.env ?? process.env
   const now = opts.now ?? (() => new Date())
   let target: DeployTarget
@@ -223,6 +253,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
   const { skills, warnings } = await librarySkills(library)
   const targetReal = await targetFolder(target, !opts.dryRun)
   const work = async (): Promise<DeployResult> => {
+    if (!opts.dryRun) throwIfCancelled(opts.signal)
     if (targetReal && !opts.dryRun) {
       const recovered = await recoverDeploy(targetReal, { library: library.root })
       if (recovered.note) warnings.push(recovered.note)
@@ -255,6 +286,7 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
     }
     const stamp = now().toISOString()
     const plan = planDeploy({ library: library.root, desired, scope, manifest, folders, blob: (h) => blobs.get(h) ?? null, now: stamp })
+    if (targetReal && !opts.dryRun) await opts.checkpoint?.({ step: 'planned' })
     const byId = new Map(skills.map((s) => [s.skill.skill_id, s]))
     const info: DeployTargetInfo = { spec: target.spec, agent: target.agent, label: target.label, dir: targetReal ?? target.dir, exists: targetReal !== null, budget: target.budget?.chars ?? null }
     const proposals: Proposal[] = []
@@ -304,12 +336,13 @@ export async function deploy(opts: DeployOptions): Promise<DeployResult> {
       ...(opts.profile !== undefined ? { profile: opts.profile, left_out: leftOut } : {})
     }
     if (opts.dryRun || !targetReal) return result
+    throwIfCancelled(opts.signal)
     const manifestText = serializeManifest(plan.manifest)
     const manifestBefore = await readContainedText(targetReal, MANIFEST_FILE)
     if (plan.ops.length > 0 || manifestText !== manifestBefore) {
       // adopted copies are claimed without a write: keep their bytes too, so they stay provably ours
       const adopted = plan.skills.filter((s) => s.action === 'adopt').flatMap((s) => [...(desired.get(s.name)?.files.values() ?? [])].map((f) => f.bytes))
-      const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp, adopted)
+      const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp, adopted, { signal: opts.signal, checkpoint: opts.checkpoint })
       result.journal_id = record.id
     }
     if (proposals.some((p) => !queued.has(p.id))) await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id)))
@@ -332,6 +365,14 @@ interface Intent {
   library: string
   ops: DeployFileOp[]
   manifest: DeployRecord['manifest']
+  /** Folders (target-relative) the ops make, absent before: a rollback removes them when empty (made-folders.ts). */
+  dirs?: string[]
+}
+
+/** What a real run may be stopped by and held at (DeployOptions). */
+interface RunControl {
+  signal?: AbortSignal
+  checkpoint?: DeployCheckpoint
 }
 
 /** Removes empty folders left by removed files, from the file's folder up to (not including) the target. */
@@ -369,16 +410,29 @@ async function putFile(libraryRoot: string, targetReal: string, rel: string, has
   await writeContained(targetReal, rel, bytes, { mode: mode ?? 0o644 })
 }
 
-/** Applies ops + manifest as one recoverable change and journals it; returns the journal record. */
-async function applyOps(libraryRoot: string, targetReal: string, spec: string, ops: DeployFileOp[], manifest: DeployRecord['manifest'], record: Omit<JournalRecord, 'id' | 'at' | 'deploy' | 'ops'>, at: string): Promise<JournalRecord> {
+/**
+ * Applies ops + manifest as one recoverable change and journals it; returns the journal record. Stopped by
+ * `run.signal` between two files (before the manifest at the latest), it takes back what it wrote and throws
+ * "cancelled" saying so.
+ */
+async function applyOps(libraryRoot: string, targetReal: string, spec: string, ops: DeployFileOp[], manifest: DeployRecord['manifest'], record: Omit<JournalRecord, 'id' | 'at' | 'deploy' | 'ops'>, at: string, run: RunControl = {}): Promise<JournalRecord> {
   const id = newRecordId()
-  const intent: Intent = { id, library: libraryRoot, ops, manifest }
+  const dirs = await foldersToMake(targetReal, ops)
+  const intent: Intent = { id, library: libraryRoot, ops, manifest, ...(dirs.length > 0 ? { dirs } : {}) }
   const intentText = JSON.stringify(intent) + '\n'
   // The library keeps the intent's bytes before the target sees them: recovery acts only on an intent the
   // library vouches for, so a file forged into the agent's folder can never make a deploy remove anything.
   await withLibraryLock(libraryRoot, () => putBlob(libraryRoot, Buffer.from(intentText, 'utf8')), { purpose: 'keeping a deploy intent' })
   await writeContained(targetReal, INTENT_FILE, intentText)
-  for (const op of ops) await putFile(libraryRoot, targetReal, op.rel, op.after, op.mode)
+  for (const [i, op] of ops.entries()) {
+    if (run.signal?.aborted) await cancelApply(targetReal, intent, i)
+    if (run.checkpoint && op.after !== null) {
+      await ensureDirInside(targetReal, path.posix.dirname(op.rel))
+      await run.checkpoint({ step: 'file', n: i + 1, rel: op.rel })
+    }
+    await putFile(libraryRoot, targetReal, op.rel, op.after, op.mode)
+  }
+  if (run.signal?.aborted) await cancelApply(targetReal, intent, ops.length)
   await putFile(libraryRoot, targetReal, MANIFEST_FILE, manifest.after, 0o644)
   const deployRecord: DeployRecord = { target: targetReal, spec, ops, manifest }
   const full: JournalRecord = { ...record, id, at, ops: [], deploy: deployRecord }
@@ -396,7 +450,15 @@ function textOrEmpty(b: Buffer | null): string | null {
   return d.ok ? d.text : ''
 }
 
-async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string, adopted: readonly Buffer[]): Promise<JournalRecord> {
+/** Takes back the `done` first ops of an intent being applied (under the target lock) and throws "cancelled" saying so. */
+async function cancelApply(targetReal: string, intent: Intent, done: number): Promise<never> {
+  const problems = await rollBack(targetReal, intent)
+  if (problems.length > 0) throw new CurationError('conflict', coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') }))
+  await unlinkContained(targetReal, INTENT_FILE)
+  throw deployCancelled(coded('deploy.cancelled_taken_back', { done, total: intent.ops.length, dir: targetReal }))
+}
+
+async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string, adopted: readonly Buffer[], run: RunControl): Promise<JournalRecord> {
   // Every byte replaced or written goes to the blob store first: undo and recovery rebuild from it.
   const ops: DeployFileOp[] = []
   const changes: FileChange[] = []
@@ -404,6 +466,7 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
     libraryRoot,
     async () => {
       for (const op of plan.ops) {
+        throwIfCancelled(run.signal) // nothing is written in the target yet
         let before: Buffer | null = null
         if (op.before !== null) {
           before = await readContained(targetReal, op.rel)
@@ -423,7 +486,8 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
   )
   const size = changes.reduce((n, c) => n + (c.before?.length ?? 0) + (c.after?.length ?? 0), 0)
   const shown = size <= JOURNAL_TEXT_BYTES ? changes : changes.map((c) => ({ path: c.path, before: c.before === null ? null : '', after: c.after === null ? null : '' }))
-  return applyOps(libraryRoot, targetReal, spec, ops, manifest, { action: 'apply', proposal_id: `deploy-${spec}`.slice(0, 200), kind: 'deploy', by, author: 'skillbench deploy', changes: shown }, at)
+  throwIfCancelled(run.signal)
+  return applyOps(libraryRoot, targetReal, spec, ops, manifest, { action: 'apply', proposal_id: `deploy-${spec}`.slice(0, 200), kind: 'deploy', by, author: 'skillbench deploy', changes: shown }, at, run)
 }
 
 export type RecoveryState = 'none' | 'committed' | 'rolled-back' | 'set-aside'
@@ -489,6 +553,22 @@ export async function recoverDeploy(targetReal: string, opts: RecoverDeployOptio
     await unlinkContained(targetReal, INTENT_FILE)
     return { state: 'committed' }
   }
+  const problems = await rollBack(targetReal, intent)
+  if (problems.length > 0) {
+    const failed = coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') })
+    await logDeployRecovery(intent.library, [], [lineOf(failed)], false)
+    throw new CurationError('conflict', failed)
+  }
+  await unlinkContained(targetReal, INTENT_FILE)
+  await logDeployRecovery(intent.library, [intent.id], [codedLine('deploy.recover_rolled_back', { id: intent.id, dir: targetReal })])
+  return { state: 'rolled-back' }
+}
+
+/**
+ * Puts back every file of an intent that is as it left it, its manifest, and removes the folders it made (empty
+ * ones only: made-folders.ts); returns the files it could not (changed since). Under the target lock.
+ */
+async function rollBack(targetReal: string, intent: Intent): Promise<string[]> {
   const problems: string[] = []
   for (const op of [...intent.ops].reverse()) {
     const now = await currentHash(targetReal, op.rel)
@@ -501,14 +581,9 @@ export async function recoverDeploy(targetReal: string, opts: RecoverDeployOptio
   }
   const manifestNow = await currentHash(targetReal, MANIFEST_FILE)
   if (manifestNow !== intent.manifest.before && manifestNow === intent.manifest.after) await putFile(intent.library, targetReal, MANIFEST_FILE, intent.manifest.before, 0o644)
-  if (problems.length > 0) {
-    const failed = coded('deploy.rollback_failed', { dir: targetReal, problems: problems.join('; ') })
-    await logDeployRecovery(intent.library, [], [lineOf(failed)], false)
-    throw new CurationError('conflict', failed)
-  }
-  await unlinkContained(targetReal, INTENT_FILE)
-  await logDeployRecovery(intent.library, [intent.id], [codedLine('deploy.recover_rolled_back', { id: intent.id, dir: targetReal })])
-  return { state: 'rolled-back' }
+  // a folder made for a file never written would stay empty, and look like someone else's to the next deploy
+  await removeMadeFolders(targetReal, intent.dirs ?? [])
+  return problems
 }
 
 const HASH = /^[0-9a-f]{64}$/
@@ -518,6 +593,12 @@ function safeOpPath(rel: unknown): rel is string {
   if (typeof rel !== 'string' || rel.length === 0 || rel.length > 4096 || rel.includes('\\') || rel.includes('\0') || rel.startsWith('/')) return false
   const parts = rel.split('/')
   return parts.length >= 2 && parts.every((p) => p !== '' && p !== '.' && p !== '..')
+}
+
+/** A folder an intent says it makes: inside the target, no dot-dot, no absolute path. */
+function safeDirPath(rel: unknown): rel is string {
+  if (typeof rel !== 'string' || rel.length === 0 || rel.length > 4096 || rel.includes('\\') || rel.includes('\0') || rel.startsWith('/')) return false
+  return rel.split('/').every((p) => p !== '' && p !== '.' && p !== '..')
 }
 
 function hashOrNull(v: unknown): v is string | null {
@@ -547,6 +628,10 @@ export function checkIntent(text: string): Intent | IntentProblem {
     const o = op as Partial<DeployFileOp> | null
     if (!o || typeof o !== 'object' || !hashOrNull(o.before) || !hashOrNull(o.after)) return badShape
     if (!safeOpPath(o.rel)) return { code: 'deploy.intent_path_outside', path: JSON.stringify(String(o.rel)).slice(0, 120) }
+  }
+  if (d.dirs !== undefined) {
+    if (!Array.isArray(d.dirs)) return badShape
+    for (const dir of d.dirs as unknown[]) if (!safeDirPath(dir)) return { code: 'deploy.intent_path_outside', path: JSON.stringify(String(dir)).slice(0, 120) }
   }
   return d as Intent
 }

@@ -9,7 +9,7 @@ import { changeDeployConfig } from './deploy-config'
 import { librarySkills } from './run'
 import { wantedName, type LibrarySkill } from './render'
 import { PROFILE_NAME, type DeployConfig, type DeployProfile } from './selection'
-import { resolveTarget } from './targets'
+import { absoluteTargetSpec, relativeTargetPath, resolveTarget } from './targets'
 import { coded } from '../../shared/error-codes'
 import { reasonOf } from '../../shared/api-error'
 
@@ -67,12 +67,24 @@ export async function setSkillsEnabled(library: string, to: string, names: reado
   )
 }
 
-/** Sets a profile (targets checked, selectors kept as given) or removes it with `null`. */
+/**
+ * Refuses a profile target that is a relative path: deploy-profiles.json is shared, and such a path would name a
+ * different folder from every folder deploy runs in. The error says the absolute path it names from `cwd` now.
+ */
+export function refuseRelativeTargets(name: string, targets: readonly string[], cwd: string): void {
+  for (const t of targets) {
+    if (relativeTargetPath(t) === null) continue
+    throw new StoreError('invalid_input', coded('deploy.profile_relative_target', { name, target: JSON.stringify(t.trim()), absolute: absoluteTargetSpec(t, cwd) }))
+  }
+}
+
+/** Sets a profile (targets checked: known forms, absolute or `~/` paths; selectors kept as given) or removes it with `null`. */
 export async function setDeployProfile(library: string, name: string, profile: DeployProfile | null, ctx: SelectionContext): Promise<DeployConfig> {
   if (!PROFILE_NAME.test(name)) throw new StoreError('invalid_input', coded('deploy.bad_profile_name', { name: JSON.stringify(name) }))
   if (profile) {
     if (profile.targets.length === 0) throw new StoreError('invalid_input', coded('deploy.profile_needs_target', { name }))
     for (const t of profile.targets) targetDir(t, ctx)
+    refuseRelativeTargets(name, profile.targets, ctx.cwd)
     for (const s of [...profile.skills, ...profile.except]) {
       if (/^(tag|collection|name):$/.test(s) || s.trim() === '') throw new StoreError('invalid_input', coded('deploy.bad_selector', { selector: JSON.stringify(s) }))
     }

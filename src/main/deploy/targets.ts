@@ -92,6 +92,30 @@ export function resolveTarget(spec: string, env: NodeJS.ProcessEnv, cwd: string)
   return { spec: s, agent: 'folder', label: dir, dir, budget: null }
 }
 
+const AGENT_NAMES = ['claude', 'codex', 'gemini', 'opencode']
+const PROJECT_TARGET = /^(claude-project|agents|gemini-project|opencode-project):(.*)$/s
+
+/**
+ * The folder a target names when it is a relative path (it would be read from the folder a command runs in), else
+ * null: an agent's name, an absolute path, `~` or `~/…`, and what resolveTarget refuses anyway. Pure.
+ */
+export function relativeTargetPath(spec: string): string | null {
+  const s = spec.trim()
+  if (AGENT_NAMES.includes(s)) return null
+  const project = PROJECT_TARGET.exec(s)
+  if (!project && /^[a-z-]+:/.test(s)) return null // an unknown target: refused as such
+  const p = project ? project[2]!.trim() : s
+  if (p === '' || p === '~' || p.startsWith('~/') || path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p)) return null
+  return p
+}
+
+/** The target with its relative folder resolved against `cwd` (what it names from there). Pure. */
+export function absoluteTargetSpec(spec: string, cwd: string): string {
+  const s = spec.trim()
+  const project = PROJECT_TARGET.exec(s)
+  return project ? `${project[1]}:${path.resolve(cwd, project[2]!.trim())}` : path.resolve(cwd, s)
+}
+
 function expandHome(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p
 }

@@ -1,6 +1,9 @@
+import fs from 'node:fs'
 import type { DeployResult } from '../../../shared/api-deploy'
+import type { DeployCheckpoint, DeployStop } from '../../deploy/cancel'
 import { readDeployConfig } from '../../deploy/deploy-config'
 import { budgetMessage, deploy } from '../../deploy/run'
+import { refuseRelativeTargets } from '../../deploy/selection-service'
 import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { usageIndexLookup } from '../usage-lookup'
@@ -8,6 +11,27 @@ import { actorName } from './curate'
 import { findingsReport } from '../../audit/gate'
 import type { AuditFinding } from '../../audit/types'
 import { coded } from '../../../shared/error-codes'
+import { say, type CliWords } from '../lang'
+
+/**
+ * For crash and cancel tests: SKILLBENCH_DEPLOY_PAUSE_AT=planned (the plan made, nothing written) or file:N (the N-th
+ * file's folder made, its bytes not yet written) holds a real run there, saying so on stderr, until the file
+ * SKILLBENCH_DEPLOY_RESUME_FILE exists (forever without one: the test stops it there).
+ */
+function pauseHook(io: { env: NodeJS.ProcessEnv; stderr: (t: string) => void; words?: CliWords }): DeployCheckpoint | undefined {
+  const at = io.env.SKILLBENCH_DEPLOY_PAUSE_AT
+  if (!at) return undefined
+  const resume = io.env.SKILLBENCH_DEPLOY_RESUME_FILE
+  const name = (s: DeployStop): string => (s.step === 'file' ? `file:${s.n}` : s.step)
+  return async (stop) => {
+    if (name(stop) !== at) return
+    io.stderr(`${say(io, coded('deploy.paused_at', { step: stop.step === 'file' ? `${at} (${stop.rel})` : at }))}\n`)
+    for (;;) {
+      if (resume && fs.existsSync(resume)) return
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
 
 /**
  * The audit's findings of the skills the target gets (written, updated or in sync): the copies in the agent's folder
@@ -47,9 +71,11 @@ export function formatDeploy(r: DeployResult): string {
   }
   const c = r.counts
   lines.push(`${c.written} new, ${c.updated} updated, ${c.removed} removed, ${c.unchanged} in sync, ${c.drifted} changed there (left in place), ${c.left} left alone`)
-  lines.push(budgetMessage(r.target, r.budget))
+  const budget = budgetMessage(r.target, r.budget)
+  lines.push(budget)
   if (r.disabled && r.disabled.length > 0) lines.push(`Disabled for this target (not deployed): ${r.disabled.join(', ')} — skillbench enable NAME --to ${r.target.spec} brings one back`)
-  for (const w of r.warnings) lines.push(`⚠️  ${w}`)
+  // the budget's warning is the line just above: said once
+  for (const w of r.warnings) if (w !== budget) lines.push(`⚠️  ${w}`)
   const fresh = r.proposals.filter((p) => !p.queued).length
   if (fresh > 0) lines.push(`${fresh} change(s) made in the target ${r.dryRun ? 'would be' : 'were'} offered back to the library: review them with \`skillbench proposals\``)
   const waiting = r.proposals.length - fresh
@@ -67,12 +93,15 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, OPTIONS, false)
     const library = resolveLibraryDir(values, io.cwd)
+    const checkpoint = pauseHook(io)
     const run = (to: string): Promise<DeployResult> =>
-      deploy({ library, to, skills: values.skill, profile: values.profile, dryRun: values['dry-run'], cwd: io.cwd, env: io.env, by: actorName(values.user), usage: usageIndexLookup(library, io) })
+      deploy({ library, to, skills: values.skill, profile: values.profile, dryRun: values['dry-run'], cwd: io.cwd, env: io.env, by: actorName(values.user), usage: usageIndexLookup(library, io), signal: io.signal, ...(checkpoint ? { checkpoint } : {}) })
     if (values.profile !== undefined && !values.to) {
       const config = await readDeployConfig((await openLibrary(library)).root)
       const profile = config.profiles[values.profile]
       if (!profile) throw new UsageError(coded('deploy.no_profile_in', { profile: JSON.stringify(values.profile), root: library }))
+      // a relative folder (written by hand, or before profiles refused them) would follow the folder deploy runs in
+      refuseRelativeTargets(values.profile, profile.targets, io.cwd)
       const results: DeployResult[] = []
       for (const to of profile.targets) {
         const r = await run(to)

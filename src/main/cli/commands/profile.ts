@@ -1,7 +1,7 @@
 import type { DeployResult } from '../../../shared/api-deploy'
 import { readDeployConfig } from '../../deploy/deploy-config'
 import { budgetMessage, deploy } from '../../deploy/run'
-import { setDeployProfile } from '../../deploy/selection-service'
+import { refuseRelativeTargets, setDeployProfile } from '../../deploy/selection-service'
 import { DEPLOY_CONFIG_FILE, type DeployProfile } from '../../deploy/selection'
 import { openLibrary } from '../../store/library'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand, type CliIo } from '../common'
@@ -27,6 +27,7 @@ async function showProfile(library: string, name: string, io: CliIo): Promise<{ 
   const config = await readDeployConfig(root)
   const profile = config.profiles[name]
   if (!profile) throw new UsageError(coded('deploy.no_profile_in', { profile: JSON.stringify(name), root }))
+  refuseRelativeTargets(name, profile.targets, io.cwd)
   const usage = usageIndexLookup(root, io)
   const targets: DeployResult[] = []
   for (const to of profile.targets) targets.push(await deploy({ library: root, to, profile: name, dryRun: true, cwd: io.cwd, env: io.env, usage }))
@@ -44,7 +45,9 @@ export const command: CliCommand = {
     'skillbench profile list --library DIR [--json]',
     '       skillbench profile show NAME --library DIR [--json]',
     '       skillbench profile set NAME --to TARGET... [--skill NAME|tag:TAG|collection:NAME|*]... [--except SELECTOR]... --library DIR',
-    '       skillbench profile set NAME --delete --library DIR'
+    '       skillbench profile set NAME --delete --library DIR',
+    '   A target folder is an absolute path or one under ~/ (claude-project:/srv/api, agents:~/work/api): the profiles',
+    '   are shared in the library\'s deploy-profiles.json, and a relative path would depend on where deploy runs.'
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
