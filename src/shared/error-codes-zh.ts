@@ -865,6 +865,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'cli.unknown_command': '未知的命令“{command}”（见 skillbench --help）',
   'cli.unknown_command_meant': '未知的命令“{command}”：是不是想用 {meant}？（见 skillbench --help）',
   'cli.unknown_option': '未知的选项 {option}（此命令的选项有：{options}）',
+  'cli.unknown_option_none': '未知的选项 {option}（此命令没有选项）',
   'cli.unknown_option_meant': '未知的选项 {option}：是不是想用 {meant}？（见 --help）',
   'cli.needs_value': '{option} 需要一个值（以“--”开头的值请写成 {option}=VALUE）',
   'cli.takes_no_value': '{option} 不接受值',

@@ -894,6 +894,7 @@ export const MESSAGE_TEMPLATES = {
   'cli.unknown_command': "unknown command '{command}' (see skillbench --help)",
   'cli.unknown_command_meant': "unknown command '{command}': did you mean {meant}? (see skillbench --help)",
   'cli.unknown_option': "unknown option {option} (this command's options: {options})",
+  'cli.unknown_option_none': 'unknown option {option} (this command takes no options)',
   'cli.unknown_option_meant': 'unknown option {option}: did you mean {meant}? (see --help)',
   'cli.needs_value': '{option} needs a value (for a value that starts with "--", write {option}=VALUE)',
   'cli.takes_no_value': '{option} takes no value',

@@ -60,13 +60,24 @@ describe('Ctrl-C', () => {
     expect(stderr).toContain('\n正在取消…（再按一次 Ctrl-C 立即退出）\n')
     expect(stderr).not.toContain('Cancelling')
   }, 60_000)
+
+  it("reads the run's language by the command's option table: a --lang word that is an option's value leaves it English", async () => {
+    // mcp's --workspace takes the word after it, `--lang=zh`, as its value (the run is in English): "Cancelling…" was
+    // said in Chinese, read without the table
+    // (waited for by what both languages say, so the old reading fails here rather than by a timeout)
+    const english = await interrupted([], 'Ctrl-C', ['--workspace', '--lang=zh'])
+    expect(english).toContain('\nCancelling… (press Ctrl-C again to quit now)\n')
+    expect(english).not.toContain('正在取消')
+    // the CLI's --lang before the command's name still says it in Chinese beside such a value
+    expect(await interrupted(['--lang', 'zh'], '正在取消…', ['--workspace', '--lang=zh'])).toContain('\n正在取消…（再按一次 Ctrl-C 立即退出）\n')
+  }, 120_000)
 })
 
-/** `skillbench [lead…] mcp` (waiting on stdin), interrupted once it answers: its stderr once `said` is on it and it ended. */
-async function interrupted(lead: string[], said: string): Promise<string> {
+/** `skillbench [lead…] mcp --library LIB [trail…]` (waiting on stdin), interrupted once it answers: its stderr once `said` is on it and it ended. */
+async function interrupted(lead: string[], said: string, trail: string[] = []): Promise<string> {
   const lib = fs.mkdtempSync(path.join(os.tmpdir(), 'skillbench-sigint-'))
   try {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), ...lead, 'mcp', '--library', lib], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'skillbench.cjs'), ...lead, 'mcp', '--library', lib, ...trail], {
       env: { ...process.env, NODE_OPTIONS: '', SKILLBENCH_LANG: '' },
       stdio: ['pipe', 'pipe', 'pipe']
     })

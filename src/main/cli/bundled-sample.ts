@@ -15,6 +15,7 @@ import { inBundledSample as inSample } from '../config/sample-data'
 import { coded, type CodedText } from '../../shared/error-codes'
 import { UsageError, type CommandWrites } from './common'
 import type { OptionTypes } from './lang'
+import { joinDashValues, optionValues, readArgs } from './arg-words'
 
 /** The options of a command that only reads that name where it writes. */
 const OUTPUT_OPTIONS = ['out', 'bin'] as const
@@ -62,38 +63,29 @@ export function notCountedNotice(where: InSample): CodedText {
   return coded('cli.bundled_sample_not_counted', { path: where.path, copy: where.copy })
 }
 
-/** The values of `--name VALUE` and `--name=VALUE` in argv (before a `--`). */
-function optionValues(argv: readonly string[], name: string): string[] {
-  const out: string[] = []
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length
-  for (let i = 0; i < end; i++) {
-    const word = argv[i]!
-    if (word === `--${name}` && i + 1 < end) out.push(argv[++i]!)
-    else if (word.startsWith(`--${name}=`)) out.push(word.slice(name.length + 3))
-  }
-  return out
-}
-
 /**
  * Whether a command run with `argv` may write where its arguments point, as its entry says (registry.ts). The argv
  * is read leniently with the command's options: an unknown option or a missing value is the command's to say.
  */
 export function commandWrites(entry: { writes: CommandWrites }, options: OptionTypes, argv: readonly string[]): boolean {
   if (typeof entry.writes === 'boolean') return entry.writes
-  const end = argv.includes('--') ? argv.indexOf('--') : argv.length
-  const { values, positionals } = parseArgs({ args: argv.slice(0, end), options, strict: false, allowPositionals: true })
+  // up to the `--` that ends the options, as the command reads them (arg-words readArgs; a value that starts with a dash joined)
+  const end = readArgs(argv, options).findIndex((w) => w.role === 'end')
+  const { values, positionals } = parseArgs({ args: joinDashValues(end === -1 ? argv : argv.slice(0, end), options), options, strict: false, allowPositionals: true })
   return entry.writes({ values, positionals })
 }
 
 /**
  * Refuses (bad usage, exit 2) a command that may write when one of its path arguments is in the bundled sample
- * data, naming the writable copy; a command that only reads, when its output goes there. `--to` takes a target
+ * data, naming the writable copy; a command that only reads, when its output goes there. argv is read by the command's
+ * option table (`table`: arg-words readArgs), as the command reads it. `--to` takes a target
  * (`claude`, `agents:PATH`, a folder): its path part is checked.
  */
-export function refuseBundledSample(writes: boolean, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): void {
+export function refuseBundledSample(writes: boolean, argv: readonly string[], table: OptionTypes, cwd: string, env: NodeJS.ProcessEnv): void {
   const options = writes ? PATH_OPTIONS : OUTPUT_OPTIONS
   for (const name of options) {
-    for (const value of optionValues(argv, name)) {
+    // the values argv gives it, read by the command's own table (an option's value or a word after -- is none)
+    for (const value of optionValues(argv, table, name)) {
       const target = name === 'to' ? value.replace(/^[a-z-]+:/, '') : value
       if (!target || (name === 'to' && !/[\\/.]/.test(target))) continue
       const where = inBundledSample(path.resolve(cwd, target), env)

@@ -1,4 +1,5 @@
-import { UsageError, withRecovered, type CliIo } from './common'
+import { UsageError, withRecovered, type CliCommand, type CliIo } from './common'
+import { readArgs } from './arg-words'
 import { interruptHandler } from './interrupt'
 import { commandWrites, refuseBundledSample } from './bundled-sample'
 import { closestName } from '../../shared/closest-name'
@@ -9,7 +10,7 @@ import { codedFieldsFor } from '../tools/coded-result'
 import { recoveryCollector } from '../review/recovery-notices'
 import { coded } from '../../shared/error-codes'
 import { codedFieldsOf } from '../../shared/api-error'
-import { langOption, say, wordsFor, type CliWords } from './lang'
+import { langOption, say, wordsFor, type CliWords, type LangWords } from './lang'
 
 /** The line every command's `--help` ends with: the CLI's own --lang (English, like all help). */
 export const LANG_HELP_LINE = 'Add --lang zh (or set SKILLBENCH_LANG=zh) for errors and progress on stderr in Chinese; --lang en is the default.'
@@ -49,21 +50,33 @@ function failureJson(err: unknown, message: string): Record<string, unknown> {
 /** A command with a `--lang` of its own (the language of what it writes). */
 const ownsLang = (command: string): boolean => Object.hasOwn(COMMANDS, command) && COMMANDS[command]!.ownsLang === true
 
+/**
+ * The run's language and argv without the CLI's `--lang`, read with the command's own option table (its module is
+ * loaded first: a `--lang` word that is the value of one of its options, or comes after `--`, is left to it). main and
+ * Ctrl-C's "Cancelling…" (runFromProcess) both settle it here, so they never disagree.
+ */
+export async function settleLang(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ asked: LangWords; command?: CliCommand }> {
+  const named = langOption(argv, env, ownsLang).argv[0]
+  const found = named !== undefined && Object.hasOwn(COMMANDS, named) ? await COMMANDS[named]!.load() : undefined
+  if (!found) return { asked: langOption(argv, env, ownsLang) }
+  return { asked: langOption(argv, env, ownsLang, (n) => (n === named ? found.command.options : undefined)), command: found.command }
+}
+
 /** Runs the CLI; returns the exit code (0 ok, 1 failure, 2 bad usage). */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  // --lang (anywhere before a `--`) or SKILLBENCH_LANG: the language of what is said on stderr, taken out of argv
-  // a --lang word that is the value of the command's own option (`--text --lang`) is left to it: its table is read first
-  const named = langOption(argv, io.env, ownsLang).argv[0]
-  const found = named !== undefined && Object.hasOwn(COMMANDS, named) ? await COMMANDS[named]!.load() : undefined
-  const asked = found ? langOption(argv, io.env, ownsLang, (n) => (n === named ? found.command.options : undefined)) : langOption(argv, io.env, ownsLang)
+  // --lang (before the command's name, or where the command reads options) or SKILLBENCH_LANG: the language of what is
+  // said on stderr, taken out of argv
+  const { asked, command: found } = await settleLang(argv, io.env)
   const words = await wordsFor(asked.lang)
   if (words) io = { ...io, words }
   if (asked.warning) io.stderr(`skillbench: ${say(io, asked.warning)}\n`)
   const [name, ...rest] = asked.argv
-  // --json asked for (before a `--`): a failure, bad usage too, is also said as JSON on stdout. `--json=…` counts (it is
-  // bad usage itself: the flag takes no value).
-  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest
-  const json = options.some((w) => w === '--json' || w.startsWith('--json='))
+  // the words of rest as the command reads them (its table; none for an unknown command): --json and --help are
+  // options there, never an option's value or a word after `--` (`query -- --help` looks up "--help")
+  const read = readArgs(rest, found?.options ?? {})
+  // --json asked for: a failure, bad usage too, is also said as JSON on stdout. `--json=…` counts (it is bad usage
+  // itself: the flag takes no value).
+  const json = read.some((w) => w.role === 'option' && (w.word === '--json' || w.word.startsWith('--json=')))
   if (asked.problem) {
     const problem = asked.problem
     io.stderr(`skillbench${name && Object.hasOwn(COMMANDS, name) ? ` ${name}` : ''}: ${say(io, problem)}\n`)
@@ -86,8 +99,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (json) io.stdout(JSON.stringify(failureJson(new UsageError(problem), problem.text)) + '\n')
     return 2
   }
-  const { command } = found ?? (await entry.load())
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const command = found ?? (await entry.load()).command
+  if (read.some((w) => w.role === 'option' && (w.word === '--help' || w.word === '-h'))) {
     io.stdout(commandHelp(command.usage, entry.summary))
     return 0
   }
@@ -97,7 +110,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const runIo: CliIo = json ? { ...io, recovered: heard.entries } : io
   try {
     // the sample data bundled with Skillbench is never written: a command that may write there is refused first
-    refuseBundledSample(commandWrites(entry, command.options, rest), rest, io.cwd, io.env)
+    refuseBundledSample(commandWrites(entry, command.options, rest), rest, command.options, io.cwd, io.env)
     return await heard.run(() => command.run(rest, runIo))
   } catch (err) {
     if (err instanceof UsageError) {
@@ -119,9 +132,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 export function runFromProcess(): void {
   const controller = new AbortController()
   let running = true
-  // Ctrl-C's "Cancelling…" in the run's language: the same choice main makes (its table loaded only under zh)
+  // Ctrl-C's "Cancelling…" in the run's language: the same reading main makes (settleLang, by the command's option
+  // table), the Chinese table loaded only under zh
   let words: CliWords | undefined
-  void wordsFor(langOption(process.argv.slice(2), process.env, ownsLang).lang).then((w) => (words = w), () => undefined)
+  void settleLang(process.argv.slice(2), process.env)
+    .then(({ asked }) => wordsFor(asked.lang))
+    .then((w) => (words = w), () => undefined)
   process.on(
     'SIGINT',
     interruptHandler({

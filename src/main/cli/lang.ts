@@ -6,6 +6,7 @@
  */
 import { coded, type CodedText } from '../../shared/error-codes'
 import type { MessageLang } from '../../shared/error-codes-zh'
+import { readArgs, type OptionSpecs } from './arg-words'
 
 /** A coded message (or one with no code: its English is read back through the table) in the CLI's language. */
 export type CliWords = (ref: { messageCode?: unknown; params?: unknown } | null | undefined, english: string) => string
@@ -23,22 +24,19 @@ export interface LangWords {
 const LANGS: readonly string[] = ['en', 'zh']
 
 /** A command's option table (`CliCommand.options`): which options take a value. */
-export type OptionTypes = Readonly<Record<string, { type: 'string' | 'boolean' }>>
+export type OptionTypes = OptionSpecs
 
-/** `--name` (no `=`) is an option of the table that takes a value. */
-function takesValue(options: OptionTypes | undefined, arg: string): boolean {
-  if (!options || !arg.startsWith('--') || arg.includes('=')) return false
-  const name = arg.slice(2)
-  return Object.hasOwn(options, name) && options[name]!.type === 'string'
-}
+const isLangWord = (w: string): boolean => w === '--lang' || w.startsWith('--lang=')
 
 /**
- * Takes `--lang X` / `--lang=X` out of argv, wherever it is (before or after the command's name; not after `--`), and
- * settles the language: `--lang`, else `SKILLBENCH_LANG`, else English. A command with a `--lang` of its own (the
- * language of what it writes: `ownsLang`) keeps the one after its name, which then says both; a bad value there is
- * the command's to report. A `--lang…` word right after an option of the command that takes a value (its own table,
- * `optionsOf`: `--text --lang`) is that option's value: passed on joined (`--text=--lang`), so it reaches the option
- * unchanged.
+ * Takes the CLI's `--lang X` / `--lang=X` out of argv and settles the language: `--lang`, else `SKILLBENCH_LANG`,
+ * else English. Before the command's name only a `--lang` is looked for; after it, argv is read by the command's own
+ * option table (`optionsOf`) the way its parser reads it (arg-words readArgs): a word that is an option's value or a
+ * positional (after `--`) is never taken for `--lang`, and the word after `--lang` is its value as it would be for any
+ * option that takes one. A `--lang…` word right after an option of the table that takes a value and has none
+ * (`--text --lang`) is that option's value: passed on joined (`--text=--lang`), so it reaches the option unchanged. A
+ * command with a `--lang` of its own (the language of what it writes: `ownsLang`) keeps the one after its name, which
+ * then says both; a bad value there is the command's to report.
  */
 export function langOption(
   argv: readonly string[],
@@ -49,41 +47,68 @@ export function langOption(
   const out: string[] = []
   let asked: string | undefined
   let problem: CodedText | undefined
-  let name: string | undefined
-  for (let i = 0; i < argv.length; i++) {
+  /** The CLI's --lang with its value (undefined: none given): a bad or missing one is bad usage. */
+  const take = (value: string | undefined): void => {
+    if (value === undefined) problem ??= coded('cli.needs_value', { option: '--lang' })
+    else if (!LANGS.includes(value)) problem ??= coded('cli.unknown_lang', { value })
+    else asked = value
+  }
+  // before the command's name: only the CLI's --lang
+  let i = 0
+  for (; i < argv.length; i++) {
     const arg = argv[i]!
-    if (arg === '--') {
-      out.push(...argv.slice(i))
-      break
+    if (arg === '--') break
+    if (!isLangWord(arg)) break
+    if (arg !== '--lang') take(arg.slice('--lang='.length))
+    else {
+      const next = argv[i + 1]
+      take(next !== undefined && !next.startsWith('-') ? next : undefined)
+      if (next !== undefined && !next.startsWith('-')) i++
     }
-    const mine = name !== undefined && ownsLang(name)
-    const next = argv[i + 1]
-    if (name !== undefined && next !== undefined && (next === '--lang' || next.startsWith('--lang=')) && takesValue(optionsOf(name), arg)) {
-      // the word is this option's value, not the CLI's --lang (joined: the command's parser would take it for an option)
-      out.push(`${arg}=${next}`)
-      i++
-      continue
+  }
+  const name = argv[i]
+  if (name !== undefined && name !== '--') {
+    out.push(name)
+    const mine = ownsLang(name)
+    const table = optionsOf(name) ?? {}
+    // `--text --lang`: the --lang word is the option's value (joined, so the reading below sees one word)
+    const rest: string[] = []
+    const after = argv.slice(i + 1)
+    for (let k = 0; k < after.length; k++) {
+      const w = after[k]!
+      if (w === '--') {
+        rest.push(...after.slice(k))
+        break
+      }
+      const next = after[k + 1]
+      if (next !== undefined && isLangWord(next) && w.startsWith('--') && !w.includes('=') && Object.hasOwn(table, w.slice(2)) && table[w.slice(2)]!.type === 'string') {
+        rest.push(`${w}=${next}`)
+        k++
+        continue
+      }
+      rest.push(w)
     }
-    if (arg === '--lang' || arg.startsWith('--lang=')) {
-      const joined = arg !== '--lang'
-      const value = joined ? arg.slice('--lang='.length) : next !== undefined && !next.startsWith('-') ? next : undefined
+    const words = readArgs(rest, { ...table, lang: { type: 'string' } })
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!
+      if (w.role !== 'option' || !isLangWord(w.word)) {
+        out.push(w.word)
+        continue
+      }
+      const next = words[k + 1]
+      const value = w.word.includes('=') ? w.word.slice('--lang='.length) : next?.role === 'value' ? next.word : undefined
       if (mine) {
         // the command's own option: left in place (it reads and checks it); a good value words its stderr too
-        out.push(arg)
-        if (!joined && value !== undefined) out.push(argv[++i]!)
+        out.push(w.word)
+        if (!w.word.includes('=') && value !== undefined) out.push(words[++k]!.word)
         if (value !== undefined && LANGS.includes(value)) asked = value
         continue
       }
-      if (value === undefined) problem ??= coded('cli.needs_value', { option: '--lang' })
-      else {
-        if (!LANGS.includes(value)) problem ??= coded('cli.unknown_lang', { value })
-        else asked = value
-        if (!joined) i++
-      }
-      continue
+      take(value)
+      if (!w.word.includes('=') && value !== undefined) k++
     }
-    if (name === undefined) name = arg
-    out.push(arg)
+  } else {
+    out.push(...argv.slice(i))
   }
   const fromEnv = env.SKILLBENCH_LANG
   const envLang = fromEnv && LANGS.includes(fromEnv) ? (fromEnv as MessageLang) : undefined

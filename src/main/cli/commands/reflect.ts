@@ -8,6 +8,7 @@ import { TaskOrder, type TaskWait } from '../task-order'
 import { resolveRootDirFrom } from '../../scan/discover'
 import { checkConfigRoot } from '../config-root'
 import { parseCommandArgs, printJson, UsageError, type CliCommand, type CliIo } from '../common'
+import { readArgs } from '../arg-words'
 import { noTasksHint, refuseLibraryRoot, withDefaultRootHint } from '../no-tasks-hint'
 import { coded, englishText, type CodedText, type MessageParam } from '../../../shared/error-codes'
 import { say as inLang } from '../lang'
@@ -119,7 +120,7 @@ export const command: CliCommand = {
     '       skillbench reflect --claude-dir DIR | --codex-dir DIR | --synapse-dir DIR  (--root-dir DIR | --library DIR) [...]\n' +
     '       skillbench reflect --hook claude|codex (--library DIR | --root-dir DIR) --decide [...]  (run by the agent: see `skillbench hooks`)',
   async run(argv, io) {
-    if (!argv.some((a) => a === '--hook' || a.startsWith('--hook='))) return reflect(argv, io)
+    if (!hookAsked(argv)) return reflect(argv, io)
     // Run by an agent when a session ends: whatever goes wrong is said on stderr and exits 1, never 2 (Claude
     // Code reads 2 from a Stop hook as "do not stop" and would carry on with our message as its prompt).
     try {
@@ -132,8 +133,13 @@ export const command: CliCommand = {
   }
 }
 
+/** `--hook` is an option of argv as the command reads it (not a word after `--`, not another option's value). */
+function hookAsked(argv: readonly string[]): boolean {
+  return readArgs(argv, OPTIONS).some((w) => w.role === 'option' && w.option === 'hook')
+}
+
 async function reflect(argv: string[], io: CliIo): Promise<number> {
-  const hooked = argv.some((a) => a === '--hook' || a.startsWith('--hook='))
+  const hooked = hookAsked(argv)
   // Codex appends its notification as the last argument
   const { values, positionals } = parseCommandArgs(argv, OPTIONS, hooked)
   let only: string | undefined
