@@ -234,6 +234,13 @@ export interface QueryResult {
   /** The message by code (a code of shared/error-codes.ts and its params), beside the English `message`. */
   message_code?: string
   params?: Record<string, unknown>
+  /**
+   * Only when a use was asked for (touch) and could not be recorded because the library is read-only for this
+   * user: false, and `use_notice` says so (the skills are the answer all the same; fetch_count is as on disk).
+   */
+  use_recorded?: false
+  /** Why the use was not recorded, by code (tool.use_not_counted_read_only) beside the English. */
+  use_notice?: { message: string; message_code: string; params: Record<string, unknown> }
 }
 
 /** Answer of the write tools (rate, edit, delete, copy files). */

@@ -110,10 +110,11 @@ describe('query_skill', () => {
     expect(r.skills.some((s) => s.skill_id === '1768610000')).toBe(false)
   })
 
-  it('always returns the best match even at score 0 (as upstream); the others need a score above 0', async () => {
-    const r = await tools.query_skill('zzqxv', { touch: false })
-    expect(r.skills_count).toBe(1)
-    expect(r.skills[0]!.similarity_score).toBe(0)
+  it('returns only skills that score above 0: no match is "no relevant skill", and counts no use', async () => {
+    const snapshot = hashTree(dir)
+    const r = await tools.query_skill('zzqxv')
+    expect(r).toEqual({ status: 'success', message: 'Found 0 relevant skills: no skill in the library matches the query', skills_count: 0, skills: [], message_code: 'tool.found_no_match', params: {} })
+    expect(hashTree(dir)).toEqual(snapshot)
   })
 
   it('sees a skill changed on disk once the listing is refreshed, and reuses the index otherwise', async () => {

@@ -11,10 +11,19 @@ export function formatQueryTable(result: QueryResult): string {
   return lines.join('\n')
 }
 
-/** stdout, stderr and exit code of a query answer (`json`: the --json document). */
-export function queryOutput(result: QueryResult, json: boolean): { stdout: string; stderr: string; code: number } {
+/** A coded line in the reader's language (the CLI's `say`); English without it (the search daemon's answers). */
+export type SayCoded = (message: { messageCode: string; params: Record<string, unknown>; text: string }) => string
+
+/**
+ * stdout, stderr and exit code of a query answer (`json`: the --json document). A use that could not be recorded
+ * (a read-only library: `use_recorded: false` in the JSON) is said on stderr, the answer printed all the same.
+ */
+export function queryOutput(result: QueryResult, json: boolean, say: SayCoded = (m) => m.text): { stdout: string; stderr: string; code: number } {
   let stdout = ''
   if (json) stdout = JSON.stringify(result, null, 2) + '\n'
   else if (result.status === 'success') stdout = formatQueryTable(result) + '\n'
-  return result.status === 'success' ? { stdout, stderr: '', code: 0 } : { stdout, stderr: `${result.message}\n`, code: 1 }
+  if (result.status !== 'success') return { stdout, stderr: `${result.message}\n`, code: 1 }
+  const notice = result.use_notice
+  const stderr = notice ? `skillbench query: ${say({ messageCode: notice.message_code, params: notice.params, text: notice.message })}\n` : ''
+  return { stdout, stderr, code: 0 }
 }

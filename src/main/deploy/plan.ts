@@ -184,11 +184,13 @@ export function planDeploy(input: PlanInput): DeployPlan {
       }
       continue
     }
-    if (f.exists && !deployedFiles(m, input.blob)) {
+    const want = renderedHashes(d)
+    // A copy the library never kept the bytes of (a read-only library's deploy) is not proven ours, and is left
+    // alone, unless it already is exactly what would be written: then nothing changes there, it is in sync.
+    if (f.exists && !sameHashes(f.hashes, want) && !deployedFiles(m, input.blob)) {
       skills.push({ ...base, action: 'unmanaged', files: [], why: 'unproven' })
       continue
     }
-    const want = renderedHashes(d)
     let overwrite = !drifted
     let why: DeployWhy | undefined
     if (drifted) {

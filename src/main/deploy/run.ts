@@ -68,7 +68,7 @@ export interface DeployOptions {
 /** Share of the budget from which a deploy warns that it is crowding the agent's list. */
 export const BUDGET_WARN_FRACTION = 0.8
 
-const LOCK_OPTS = { lockDir: '', lockName: LOCK_FILE }
+const LOCK_OPTS = { lockDir: '', lockName: LOCK_FILE, what: 'folder' as const }
 
 // ---- reading ------------------------------------------------------------------------------------
 
@@ -339,13 +339,41 @@ async function deployOnce(opts: DeployOptions): Promise<DeployResult> {
     throwIfCancelled(opts.signal)
     const manifestText = serializeManifest(plan.manifest)
     const manifestBefore = await readContainedText(targetReal, MANIFEST_FILE)
+    // A library this user cannot write (shared, mounted, `chmod -R a-w`) is only read: the target is deployed all
+    // the same, and the notice says what is not kept (undo, rollback, changes offered back).
+    let readOnly = false
+    const sayReadOnly = (): void => {
+      if (!readOnly) warnings.push(coded('deploy.library_read_only', { library: library.root }).text)
+      readOnly = true
+    }
     if (plan.ops.length > 0 || manifestText !== manifestBefore) {
       // adopted copies are claimed without a write: keep their bytes too, so they stay provably ours
       const adopted = plan.skills.filter((s) => s.action === 'adopt').flatMap((s) => [...(desired.get(s.name)?.files.values() ?? [])].map((f) => f.bytes))
       const record = await carryOut(library.root, targetReal, target.spec, plan, manifestBefore, manifestText, opts.by ?? 'user', stamp, adopted, { signal: opts.signal, checkpoint: opts.checkpoint })
-      result.journal_id = record.id
+      if (record) result.journal_id = record.id
+      else {
+        sayReadOnly()
+        // nothing kept to take a run back from: a Ctrl-C is heeded before the first write, not between writes
+        throwIfCancelled(opts.signal)
+        await placeUnkept(targetReal, plan, manifestText)
+      }
     }
-    if (proposals.some((p) => !queued.has(p.id))) await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id)))
+    if (!readOnly && proposals.some((p) => !queued.has(p.id))) {
+      await queueProposals(library.root, proposals.filter((p) => !queued.has(p.id))).catch((err: unknown) => {
+        if (!isReadOnly(err)) throw err
+        sayReadOnly()
+      })
+    }
+    if (readOnly) {
+      // not offered back: nothing for `skillbench proposals` to show
+      result.proposals = result.proposals.filter((p) => p.queued)
+      for (const r of reports) {
+        if (r.proposal && !queued.has(r.proposal)) {
+          delete r.proposal
+          delete r.proposalQueued
+        }
+      }
+    }
     return result
   }
   if (opts.dryRun || !targetReal) return work()
@@ -458,7 +486,31 @@ async function cancelApply(targetReal: string, intent: Intent, done: number): Pr
   throw deployCancelled(coded('deploy.cancelled_taken_back', { done, total: intent.ops.length, dir: targetReal }))
 }
 
-async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string, adopted: readonly Buffer[], run: RunControl): Promise<JournalRecord> {
+/** Whether a failure is the library's lock refusing a user who may not write there (store/lock.ts). */
+function isReadOnly(err: unknown): boolean {
+  return err instanceof StoreError && err.code === 'read_only'
+}
+
+/**
+ * A read-only library's deploy (carryOut could not keep anything there): the plan's files and the manifest are
+ * written straight into the target, under the target's lock, each checked against the state it was planned on.
+ * No intent, no blobs, no journal record: it cannot be undone, and a crash midway is not rolled back (the next
+ * deploy finds the copies already placed in sync, and leaves alone what it cannot prove its own).
+ */
+async function placeUnkept(targetReal: string, plan: DeployPlan, manifestText: string): Promise<void> {
+  for (const op of plan.ops) {
+    if ((await currentHash(targetReal, op.rel)) !== op.before) throw new CurationError('conflict', coded('deploy.changed_while', { path: op.rel }))
+    if (op.after) await writeContained(targetReal, op.rel, op.after.bytes, { mode: op.after.mode })
+    else {
+      await unlinkContained(targetReal, op.rel)
+      await pruneEmptyDirs(targetReal, op.rel)
+    }
+  }
+  await writeContained(targetReal, MANIFEST_FILE, manifestText, { mode: 0o644 })
+}
+
+/** Keeps the bytes in the library and carries the plan out; null when the library is read-only (nothing done). */
+async function carryOut(libraryRoot: string, targetReal: string, spec: string, plan: DeployPlan, manifestBefore: string | null, manifestAfter: string, by: string, at: string, adopted: readonly Buffer[], run: RunControl): Promise<JournalRecord | null> {
   // Every byte replaced or written goes to the blob store first: undo and recovery rebuild from it.
   const ops: DeployFileOp[] = []
   const changes: FileChange[] = []
@@ -483,7 +535,11 @@ async function carryOut(libraryRoot: string, targetReal: string, spec: string, p
       return { before, after }
     },
     { purpose: 'keeping deployed files for undo' }
-  )
+  ).catch((err: unknown) => {
+    if (isReadOnly(err)) return null
+    throw err
+  })
+  if (!manifest) return null
   const size = changes.reduce((n, c) => n + (c.before?.length ?? 0) + (c.after?.length ?? 0), 0)
   const shown = size <= JOURNAL_TEXT_BYTES ? changes : changes.map((c) => ({ path: c.path, before: c.before === null ? null : '', after: c.after === null ? null : '' }))
   throwIfCancelled(run.signal)

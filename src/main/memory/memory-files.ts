@@ -113,7 +113,7 @@ export async function writeMem(ws: string, file: string, text: string): Promise<
  * workspace itself that exists only while held, so the memory folder holds nothing but the memory files.
  */
 export async function withMemoryLock<T>(ws: string, fn: () => Promise<T>): Promise<T> {
-  return withLibraryLock(ws, fn, { lockDir: '', lockName: '.skillbench-memory.lock', purpose: 'writing memory files' })
+  return withLibraryLock(ws, fn, { lockDir: '', lockName: '.skillbench-memory.lock', what: 'folder', purpose: 'writing memory files' })
 }
 
 /** The memory files the app may show and edit, by name (daily logs: `logs/YYYY-MM-DD.md`). */

@@ -15,7 +15,9 @@ import type { FileChange, Proposal, ProposalKind } from '../../shared/types'
 import { hashBytes } from '../store/library'
 import { checkRelPath } from '../store/paths'
 import { unlinkFile, writeFileAtomic } from '../store/atomic'
-import { containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { appendContained, containedFilePath, listContained, moveContained, readContainedText, unlinkContained, writeContained } from '../store/contained'
+import { LEDGER_REL, ledgerLine } from '../store/ledger'
+import { formatTimestamp } from '../store/skill-meta'
 import { withLibraryLock } from '../store/lock'
 import { applyUsageDrift, formatOfPath, usageDrift, type UsageDrift } from '../store/usage-drift'
 import { appendJournal, JOURNAL_REL, newRecordId, readJournal, TX_DIR, type JournalRecord, type TxOp } from './journal'
@@ -274,13 +276,33 @@ async function runTransactionLocked(root: string, recordIn: Omit<JournalRecord, 
     }
   } catch (err) {
     const problems = await rollback(root, full.ops.slice(0, done))
+    await announceWrites(root, full.ops.slice(0, done))
     if (problems.length === 0) await unlinkContained(root, intent).catch(() => undefined)
     if (problems.length > 0) throw new CurationError('conflict', coded('review.rollback_failed', { reason: reasonOf(err), problems: refOf(codedList(problems)) }))
     throw err
   }
   await appendJournal(root, full)
   await unlinkContained(root, intent)
+  await announceWrites(root, full.ops)
   return full
+}
+
+/** The library paths of skill files the ops wrote, created or moved (both ends of a move). */
+export function writtenPaths(ops: readonly TxOp[]): string[] {
+  const paths = ops.flatMap((op) => (op.op === 'write' ? [op.path] : op.file ? [`${op.from}/${op.file}`, `${op.to}/${op.file}`] : [op.from, op.to]))
+  return [...new Set(paths)]
+}
+
+/**
+ * Announces the transaction's files in the library's ledger (call under the lock), as the store announces its own
+ * writes: a process that follows the ledger (an MCP server, the search daemon, the app) reads them again at its next
+ * query. Without it, another process saw a transaction's change (a restore, an accepted merge, an undo) only at its
+ * next full stat check, up to a second later. Best effort: a ledger that cannot be appended to leaves that check to find the change.
+ */
+async function announceWrites(root: string, ops: readonly TxOp[]): Promise<void> {
+  const paths = writtenPaths(ops)
+  if (paths.length === 0) return
+  await appendContained(root, LEDGER_REL, ledgerLine({ t: 'write', paths, at: formatTimestamp(new Date()) })).catch(() => undefined)
 }
 
 export interface RecoveryReport {

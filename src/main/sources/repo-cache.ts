@@ -160,7 +160,7 @@ export async function fetchCommit(spec: SourceSpec, ref: string | undefined, opt
       if (!want.oid) await runGit(['-C', repoDir, 'update-ref', `refs/skillbench/${commit}`, commit], run)
       return { repoDir, commit, ref: want.recorded }
     },
-    { lockDir: '', lockName: `${key}.lock`, purpose: `fetching ${spec.display}`.slice(0, 80), timeoutMs: limits.timeoutMs }
+    { lockDir: '', lockName: `${key}.lock`, what: 'folder', purpose: `fetching ${spec.display}`.slice(0, 80), timeoutMs: limits.timeoutMs }
   )
 }
 

@@ -61,6 +61,11 @@ export interface LockOptions {
   lockDir?: string
   /** File name of the lock in that folder (default `lock`). */
   lockName?: string
+  /**
+   * What `root` is, for the error when this user cannot write there (EACCES, EPERM, EROFS: a shared or mounted
+   * folder, `chmod -R a-w`): `library` (default, library.read_only) or any other `folder` (path.no_permission).
+   */
+  what?: 'library' | 'folder'
 }
 
 // ---- process identity -------------------------------------------------------------------------------
@@ -240,8 +245,24 @@ function releaseName(file: string, staged: string): void {
   }
 }
 
-async function acquireFileLock(root: string, lockDir: string, lockName: string, opts: { timeoutMs: number; purpose: string }): Promise<Held> {
-  const dir = await ensureDirInside(root, lockDir)
+/** Whether a failed write says this user may not write there (not a missing or broken path). */
+function isReadOnlyError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+}
+
+/** The coded error for a folder this user cannot write: every change needs its lock first, so nothing was changed. */
+function readOnly(root: string, what: 'library' | 'folder'): StoreError {
+  return new StoreError('read_only', what === 'library' ? coded('library.read_only', { path: root }) : coded('path.no_permission', { path: root }))
+}
+
+async function acquireFileLock(root: string, lockDir: string, lockName: string, opts: { timeoutMs: number; purpose: string; what: 'library' | 'folder' }): Promise<Held> {
+  let dir: string
+  try {
+    dir = await ensureDirInside(root, lockDir)
+  } catch (err) {
+    throw isReadOnlyError(err) ? readOnly(root, opts.what) : err
+  }
   const file = path.join(dir, lockName)
   const nonce = randomBytes(12).toString('hex')
   const owner: LockOwner = { pid: process.pid, ...self(), nonce, purpose: opts.purpose, at: new Date().toISOString() }
@@ -249,7 +270,12 @@ async function acquireFileLock(root: string, lockDir: string, lockName: string, 
   // stays until release: it is how we recognise our own names.
   const staged = path.join(dir, `${TEMP_PREFIX}${process.pid}-${nonce}${TEMP_SUFFIX}`)
   const unhold = holdTempFile(staged) // a sweep at open (this process) must never remove it while we hold the lock
-  fs.writeFileSync(staged, JSON.stringify(owner), { flag: 'wx', mode: 0o644 })
+  try {
+    fs.writeFileSync(staged, JSON.stringify(owner), { flag: 'wx', mode: 0o644 })
+  } catch (err) {
+    unhold()
+    throw isReadOnlyError(err) ? readOnly(root, opts.what) : err
+  }
   try {
     await takeName(dir, lockName, staged, Date.now() + opts.timeoutMs, 0)
   } catch (err) {
@@ -307,7 +333,7 @@ export async function withLibraryLock<T>(root: string, fn: () => Promise<T>, opt
   try {
     await waitInQueue(previous, timeoutMs)
     const left = Math.max(0, timeoutMs - (Date.now() - queuedAt))
-    const file = await acquireFileLock(root, lockDir, lockName, { timeoutMs: left, purpose })
+    const file = await acquireFileLock(root, lockDir, lockName, { timeoutMs: left, purpose, what: opts.what ?? 'library' })
     try {
       const inner = new Set(held ?? [])
       inner.add(key)

@@ -15,6 +15,8 @@ export type StoreErrorCode =
   | 'busy'
   /** Two active files carry the same skill_id: a change by id would be ambiguous. */
   | 'duplicate_id'
+  /** The library (or its `.skillbench` folder) cannot be written by this user: nothing was changed. */
+  | 'read_only'
 
 /**
  * The one error class of the store: `code` says what kind, `message` says it in words a user understands. It takes

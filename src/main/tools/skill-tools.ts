@@ -269,23 +269,33 @@ export function createSkillTools(store: ToolStore, opts: SkillToolsOptions = {})
       if (chosen.length === 0) {
         return done(queryMessage([]), { skills_count: 0, skills: [] })
       }
+      // A skill that shares no word with the query is not relevant: not returned, and not counted as a use
+      // (upstream returned its best match even at 0, which fed unrelated skills' fetch_count).
+      chosen = chosen.filter((c) => c.score > 0)
+      if (chosen.length === 0) {
+        return done(coded('tool.found_no_match'), { skills_count: 0, skills: [] })
+      }
+      let notRecorded: CodedText | null = null
       if (qopts.touch !== false) {
         // fetch_count + 1 and last_used_at = now for each returned skill, as upstream: one durable ledger
         // record under the library lock. If it cannot be recorded the query fails: never a use that did not count.
-        let used: Skill[]
+        // A library this user cannot write (shared, mounted, `chmod -R a-w`) answers all the same, saying so.
+        let used: Skill[] = []
         try {
           used = await store.recordUse(
             chosen.map((c) => c.skill.skill_id),
             { at: formatTimestamp(now()), fold: opts.foldUses ?? 'now', ...(opts.via ? { via: opts.via } : {}) }
           )
         } catch (err) {
-          return queryFail(coded('tool.use_not_recorded', { reason: reasonParam(err) }), errCode(err))
+          if (!(err instanceof StoreError && err.code === 'read_only')) return queryFail(coded('tool.use_not_recorded', { reason: reasonParam(err) }), errCode(err))
+          notRecorded = coded('tool.use_not_counted_read_only', { path: String(err.params.path ?? '') })
         }
         const byId = new Map(used.map((u) => [u.skill_id, u]))
         chosen = chosen.map((c) => ({ skill: byId.get(c.skill.skill_id) ?? c.skill, score: c.score }))
       }
       const out = chosen.map((c) => toQueried(c.skill, c.score))
-      return done(queryMessage(out), { skills_count: out.length, skills: out })
+      const notice = notRecorded ? { use_recorded: false as const, use_notice: { message: notRecorded.text, ...codedFields(notRecorded) } } : {}
+      return done(queryMessage(out), { skills_count: out.length, skills: out, ...notice })
     },
 
     async rate_skill(skill_id, rating) {

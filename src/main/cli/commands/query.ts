@@ -53,7 +53,7 @@ export const command: CliCommand = {
     const lib = await services.library()
     const index = await services.index()
     const result = await (await services.tools({ index })).query_skill(text, { top, touch })
-    const out = queryOutput(withRecovered(io, result), json)
+    const out = queryOutput(withRecovered(io, result), json, (m) => say(io, m))
     if (out.stdout) io.stdout(out.stdout)
     if (out.stderr) io.stderr(out.stderr)
     if (index.activeCount === 0) {
