@@ -483,6 +483,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'review.unreject_changed': '提议 {id} 无法重新等待审阅：被拒绝之后它的技能已经改变（{paths}）。它仍保持拒绝；下次计算整理方案时，会根据技能现在的内容重新提出仍然成立的提议',
   'review.unreject_gone': '提议 {id} 已不在整理方案中：被拒绝之后它的某个技能已经改变。没有可撤销的内容；下次计算整理方案时，会根据技能现在的内容重新提出仍然成立的提议',
   'review.unresolved_marks': '提议 {id} 在 {paths} 中仍标有双方都改过的地方（<<<<<<< … >>>>>>>）：请编辑结果保留想要的内容，然后接受',
+  'review.resolved_still_marked': '{from} 中的 {path} 仍标有双方都改过的地方（<<<<<<< … >>>>>>>）：请保留想要的内容并删去标记行，然后再次接受；未接受任何内容',
+  'review.resolve_which_file': '提议 {id} 改动了 {n} 个文件（{paths}）：请用 --file PATH 指明解决后的文本属于哪一个；未接受任何内容',
   'review.plan_unreadable': '.skillbench/plan.json 无法读取（{detail}）：请重新运行 `skillbench curate`',
   // the review engine, the skill tools, sync notes and install lines (issue 40 part 4: engine and tools side)
   'text.list': '{first}；{rest}',
@@ -897,6 +899,8 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'cli.give_one_path': '请给出一个 PATH（一个技能文件或一个技能文件夹）',
   'cli.give_one_skill_id': '请给出一个技能 id',
   'cli.give_one_proposal_id': '请给出一个提议 id（见 `skillbench proposals`）',
+  'cli.proposals_one_id': '最多给出一个提议 id（`skillbench proposals ID` 显示该提议及其差异）',
+  'cli.file_needs_from': '--file 需与 --from FILE 一起使用（指明解决后的文本属于提议的哪个文件）',
   'cli.give_one_proposal_or_journal_id': '请给出一个提议 id 或日志 id',
   'cli.give_paths': '请给出一个或多个 PATH：技能文件夹、技能库或单个技能文件',
   'cli.give_files': '请至少给出一个 FILE（相对于工作区的路径）',

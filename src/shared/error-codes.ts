@@ -497,6 +497,8 @@ export const MESSAGE_TEMPLATES = {
   'review.unreject_changed': 'proposal {id} cannot wait for review again: its skills changed since it was rejected ({paths}). It stays rejected as it was; the next curate proposes anew what still holds for the skills as they are now',
   'review.unreject_gone': 'proposal {id} is no longer in the plan: one of its skills changed since it was rejected. Nothing to undo; the next curate proposes anew what still holds for the skills as they are now',
   'review.unresolved_marks': 'proposal {id} still marks places changed on both sides (<<<<<<< … >>>>>>>) in {paths}: edit the result to keep what you want, then accept',
+  'review.resolved_still_marked': '{from} still marks places changed on both sides (<<<<<<< … >>>>>>>) for {path}: keep what you want, remove the marker lines, then accept again; nothing was accepted',
+  'review.resolve_which_file': 'proposal {id} changes {n} files ({paths}): name the one the resolved text is for with --file PATH; nothing was accepted',
   'review.plan_unreadable': '.skillbench/plan.json is unreadable ({detail}): run `skillbench curate` again',
   // the review engine, the skill tools, sync notes and install lines (issue 40 part 4: engine and tools side)
   'text.list': '{first}; {rest}',
@@ -926,6 +928,8 @@ export const MESSAGE_TEMPLATES = {
   'cli.give_one_path': 'give one PATH (a skill file or a folder of skills)',
   'cli.give_one_skill_id': 'give one skill id',
   'cli.give_one_proposal_id': 'give one proposal id (see `skillbench proposals`)',
+  'cli.proposals_one_id': 'give at most one proposal id (`skillbench proposals ID` shows that one with its diff)',
+  'cli.file_needs_from': '--file goes with --from FILE (it names the file of the proposal the resolved text is for)',
   'cli.give_one_proposal_or_journal_id': 'give one proposal or journal id',
   'cli.give_paths': 'give one or more PATHs: skill folders, libraries or single skill files',
   'cli.give_files': 'give at least one FILE (relative to the workspace)',

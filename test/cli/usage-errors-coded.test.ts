@@ -64,6 +64,8 @@ const CASES: Case[] = [
   [['restore', '--library', 'L'], 'cli.give_one_skill_id', 'give one skill id'],
   [['accept', '--library', 'L'], 'cli.give_one_proposal_id', 'give one proposal id (see `skillbench proposals`)'],
   [['reject', '--library', 'L'], 'cli.give_one_proposal_id', 'give one proposal id (see `skillbench proposals`)'],
+  [['proposals', 'a', 'b', '--library', 'L'], 'cli.proposals_one_id', 'give at most one proposal id (`skillbench proposals ID` shows that one with its diff)'],
+  [['accept', 'x', '--file', 'SKILL.md', '--library', 'L'], 'cli.file_needs_from', '--file goes with --from FILE (it names the file of the proposal the resolved text is for)'],
   [['undo', '--library', 'L'], 'cli.give_one_proposal_or_journal_id', 'give one proposal or journal id'],
   [['audit'], 'cli.give_paths', 'give one or more PATHs: skill folders, libraries or single skill files'],
   [['copy-files', '1768616001', '--library', 'L'], 'cli.give_files', 'give at least one FILE (relative to the workspace)'],

@@ -145,17 +145,17 @@ export const COMMANDS: Record<string, CommandEntry> = {
     writes: true
   },
   proposals: {
-    summary: 'List the pending curation plan with each proposal\'s status',
+    summary: 'List every proposal waiting for review (the plan\'s and agents\' MCP edits); `proposals ID` shows one with its reasons and diff',
     load: () => import('./commands/proposals'),
     writes: false
   },
   accept: {
-    summary: 'Apply one proposal of the pending plan (all-or-nothing, journaled, undoable)',
+    summary: 'Apply one proposal (all-or-nothing, journaled, undoable); --from FILE accepts a conflict resolved by hand',
     load: () => import('./commands/accept'),
     writes: true
   },
   reject: {
-    summary: 'Mark a proposal of the pending plan as rejected (no file changes)',
+    summary: 'Mark a proposal (the plan\'s or an agent\'s) as rejected (no file changes)',
     load: () => import('./commands/reject'),
     writes: true
   },

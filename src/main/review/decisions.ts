@@ -5,7 +5,7 @@
 import { activePathOf } from '../../shared/legacy-paths'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Proposal } from '../../shared/types'
+import type { FileChange, Proposal } from '../../shared/types'
 import type { SkillLibrary } from '../store/library'
 import { withLibraryLock } from '../store/lock'
 import { buildSkillFileName } from '../store/paths'
@@ -16,6 +16,7 @@ import { activeApplies, readJournal, type JournalRecord } from './journal'
 import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
 import { applyMemoryProposal, undoMemoryRecord } from './memory-proposals'
 import { appendRejection } from './rejections'
+import { applyEditsTo } from './proposal-edits'
 import { appendSkillManagerLog, appliedMessage, undoneMessage } from './skill-manager-log'
 import { coded } from '../../shared/error-codes'
 
@@ -25,8 +26,11 @@ function findProposal(plan: SavedPlan, id: string): Proposal {
   return p
 }
 
-/** Applies one proposal of the pending plan (all-or-nothing) and journals it. */
-export async function acceptProposal(root: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+/**
+ * Applies one proposal of the pending plan (all-or-nothing) and journals it. `edited`: a reviewer's texts for files it
+ * changes (proposal-edits.ts), taken into the proposal under the same lock and saved with it only when it applies.
+ */
+export async function acceptProposal(root: string, id: string, by: string, hooks: TxHooks = {}, edited: readonly FileChange[] = []): Promise<JournalRecord> {
   return withLibraryLock(root, async () => {
     await recoverTransactions(root)
     const { plan } = await proposalsWithStatus(root)
@@ -35,6 +39,7 @@ export async function acceptProposal(root: string, id: string, by: string, hooks
     if (proposal.status === 'rejected') {
       throw new CurationError('invalid', proposal.rejected ? coded('review.rejected_stays_by', { id, date: proposal.rejected.at.slice(0, 10), by: proposal.rejected.by }) : coded('review.rejected_stays', { id }))
     }
+    if (edited.length > 0) applyEditsTo(proposal, edited)
     // a memory proposal writes a workspace's memory files, outside the library (memory-proposals.ts)
     if (proposal.kind === 'memory') {
       const record = await applyMemoryProposal(root, proposal, by)

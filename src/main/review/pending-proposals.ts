@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto'
 import type { FileChange, LoadError, Proposal, Skill } from '../../shared/types'
 import { applyProposal, CurationError, recoverTransactions, type TxHooks } from './transactions'
 import { withLibraryLock } from '../store/lock'
-import type { JournalRecord } from './journal'
+import { readJournal, type JournalRecord } from './journal'
+import { statusByJournal } from './plan'
+import { applyEditsTo } from './proposal-edits'
 import { listContained, readContainedText, writeContained } from '../store/contained'
 import { coded } from '../../shared/error-codes'
 import { CodedError, errorAsCoded } from '../../shared/api-error'
@@ -169,16 +171,29 @@ export async function readPendingProposal(libraryRoot: string, id: string): Prom
 }
 
 /**
- * Applies a pending MCP proposal through curation's transaction (all-or-nothing, journaled, undoable
- * with `undoApplied(root, proposalId)`); refuses when the skill changed since it was proposed.
+ * A pending-folder proposal's status by the journal, as a plan proposal's (plan.ts `statusByJournal`: applied, rejected,
+ * undone, pending); a file that says applied with no apply in the journal stays applied. Pure.
  */
-export async function acceptPendingProposal(libraryRoot: string, id: string, by: string, hooks: TxHooks = {}): Promise<JournalRecord> {
+export function pendingStatus(p: Proposal, records: readonly JournalRecord[]): Proposal['status'] {
+  const status = statusByJournal(records)(p)
+  return status === 'pending' && p.status === 'applied' ? 'applied' : status
+}
+
+/**
+ * Applies a pending MCP proposal through curation's transaction (all-or-nothing, journaled, undoable
+ * with `undoApplied(root, proposalId)`); refuses when the skill changed since it was proposed. One that was applied
+ * and undone can be accepted again, as a plan proposal can. `edited`: a reviewer's texts for files it changes
+ * (proposal-edits.ts), kept in the proposal's file only when it applies.
+ */
+export async function acceptPendingProposal(libraryRoot: string, id: string, by: string, hooks: TxHooks = {}, edited: readonly FileChange[] = []): Promise<JournalRecord> {
   return withLibraryLock(libraryRoot, async () => {
     await recoverTransactions(libraryRoot)
     const proposal = await readPendingProposal(libraryRoot, id)
-    if (proposal.status !== 'pending') {
-      throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: proposal.status }) : coded('review.proposal_not_pending', { id }))
+    const status = pendingStatus(proposal, (await readJournal(libraryRoot)).records)
+    if (status !== 'pending' && status !== 'undone') {
+      throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: status ?? proposal.status }) : coded('review.proposal_not_pending', { id }))
     }
+    if (edited.length > 0) applyEditsTo(proposal, edited)
     const record = await applyProposal(libraryRoot, proposal, { by, ...hooks })
     await writePendingProposal(libraryRoot, { ...proposal, status: 'applied' })
     return record
@@ -187,14 +202,15 @@ export async function acceptPendingProposal(libraryRoot: string, id: string, by:
 
 /**
  * Marks a pending MCP proposal rejected, with when and by whom (the Curate screen's Recently rejected lists it so);
- * the library does not change; the file is kept as a record.
+ * the library does not change; the file is kept as a record. A rejected one stays as it is; an applied one is undone
+ * first (`review.applied_use_undo`), as in the plan.
  */
 export async function rejectPendingProposal(libraryRoot: string, id: string, by = 'user', now: Date = new Date()): Promise<Proposal> {
   return withLibraryLock(libraryRoot, async () => {
     const proposal = await readPendingProposal(libraryRoot, id)
-    if (proposal.status !== 'pending') {
-      throw new CurationError('invalid', proposal.status ? coded('review.proposal_is', { id, status: proposal.status }) : coded('review.proposal_not_pending', { id }))
-    }
+    const status = pendingStatus(proposal, (await readJournal(libraryRoot)).records)
+    if (status === 'rejected') return { ...proposal, status }
+    if (status === 'applied') throw new CurationError('invalid', coded('review.applied_use_undo', { id }))
     const rejected: Proposal = { ...proposal, status: 'rejected', rejected: { at: now.toISOString(), by } }
     await writePendingProposal(libraryRoot, rejected)
     return rejected

@@ -5,6 +5,7 @@
  * top-level key (one level deeper for `metadata`; our bookkeeping `metadata.skillbench` is never merged). Pure.
  */
 import type { FrontMatterChange } from '../store/skill-file'
+import { lcsPairs, splitLines } from '../review/line-diff'
 
 export interface MergeLabels {
   ours: string
@@ -15,42 +16,6 @@ export interface TextMerge {
   text: string
   /** Regions both sides changed differently (kept between markers). */
   conflicts: number
-}
-
-/** Cells of the LCS table above which a text is merged as one region (huge files: still safe, just coarse). */
-const MAX_LCS_CELLS = 4_000_000
-
-function splitLines(text: string): string[] {
-  if (text === '') return []
-  const lines = text.split('\n')
-  // "a\nb\n" → ["a\n", "b\n"]; the last line keeps no newline when the text has none.
-  return lines.map((l, i) => (i < lines.length - 1 ? `${l}\n` : l)).filter((l, i) => !(i === lines.length - 1 && l === ''))
-}
-
-/** Index pairs of a longest common subsequence of two line lists. */
-function lcsPairs(a: readonly string[], b: readonly string[]): Array<[number, number]> {
-  const n = a.length
-  const m = b.length
-  if (n === 0 || m === 0 || n * m > MAX_LCS_CELLS) return []
-  const w = m + 1
-  const table = new Int32Array((n + 1) * w)
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] = a[i] === b[j] ? table[(i + 1) * w + j + 1]! + 1 : Math.max(table[(i + 1) * w + j]!, table[i * w + j + 1]!)
-    }
-  }
-  const pairs: Array<[number, number]> = []
-  let i = 0
-  let j = 0
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      pairs.push([i, j])
-      i++
-      j++
-    } else if (table[(i + 1) * w + j]! >= table[i * w + j + 1]!) i++
-    else j++
-  }
-  return pairs
 }
 
 const same = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((l, i) => l === y[i])

@@ -29,7 +29,7 @@ import { recoverTransactions } from '../review/transactions'
 import { recoverFirst } from '../review/recover-first'
 import { withLibraryLock } from '../store/lock'
 import { readJournal, type JournalRecord } from '../review/journal'
-import { acceptProposal, rejectProposal, restoreSkill, undoApplied } from '../review/decisions'
+import { restoreSkill, undoApplied } from '../review/decisions'
 import { curateLibrary, type OpenedLibrary } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
@@ -412,11 +412,11 @@ export async function createCoreModules(): Promise<CoreModules> {
       if (edited?.length) {
         await saveEdits(store.root, proposalId, edited)
       }
-      const record = await acceptQueued(store.root, proposalId, 'user', acceptProposal)
+      const record = await acceptQueued(store.root, proposalId, 'user')
       return entryOf(record)
     },
     async reject(store, proposalId) {
-      return rejectQueued(store.root, proposalId, rejectProposal)
+      return rejectQueued(store.root, proposalId, 'user')
     },
     async unreject(store, proposalId) {
       return unrejectQueued(store.root, proposalId, 'user')
