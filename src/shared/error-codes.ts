@@ -680,6 +680,13 @@ export const MESSAGE_TEMPLATES = {
   'install.locked_other_name': '{at}: the skill there is named {found}, the lock says {name}',
   'install.locked_hash': 'the files at {at} hash to {got}, but the lock says {wanted}: refused (the lock or the source was changed)',
   'install.locked_entry': '{name}: {reason}',
+  // install --locked on a skill at its locked commit whose files were changed here since (changed[])
+  'install.locked_changed_here': 'changed here since it was installed at the locked commit {commit}: {files}; left as it is, not overwritten (move it aside and run install --locked again to get the locked files)',
+  'install.locked_changed_risky': '{reason}; the audit finds {n} new item(s) in the changed files: {rules}',
+  'install.drift_changed': '{file} changed',
+  'install.drift_added': '{file} added',
+  'install.drift_removed': '{file} removed',
+  'install.drift_mode': '{file} executable bit changed',
   // how to take a skill the audit held back (held[].hint)
   'install.held_allow_risk': 'skillbench audit shows the same; --allow-risk {name} installs it anyway',
   'install.held_lock_none': '{file} records no allowance for it: review it, then install {source} --allow-risk {name} (and commit the lock)',

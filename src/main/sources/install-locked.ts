@@ -5,7 +5,9 @@
  * differs stops the whole install with the skill named and nothing written. The audit gate holds as for any
  * install: a skill with a high finding is installed only when its lock entry records the allowance (made by
  * `install --allow-risk` or an accepted high-risk update where the lock was written) and that record covers every
- * high finding; the record goes into the skill's provenance as it was. An entry marked retired is left out.
+ * high finding; the record goes into the skill's provenance as it was. An entry marked retired is left out. A skill
+ * already at its locked commit whose files were changed here since (`locked-drift.ts`) is left as it is and reported
+ * in `mismatched` and `changed`, with the files and the audit's new findings in them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -16,7 +18,8 @@ import { auditIncoming, highOf, mediumNote } from '../audit/gate'
 import type { AuditFinding } from '../audit/types'
 import { parseSkillsLock, SKILLS_LOCK_FILE, type LockEntry, type LockRisk } from '../store/skills-lock'
 import { gitLimits, SourceError, type GitLimits } from './git'
-import { heldOf, prepareInstall, writeInstalls, type InstallReport, type PreparedInstall, type SkippedSkill } from './install'
+import { heldOf, prepareInstall, writeInstalls, type Candidate, type InstallReport, type PreparedInstall, type SkippedSkill } from './install'
+import { driftOf, driftReason, newFindings, readInstalledSkill, type ChangedSkill, type SkillFiles } from './locked-drift'
 import { fetchCommit } from './repo-cache'
 import { cleanSubdir } from './repo-skills'
 import { parseSource } from './source-spec'
@@ -30,9 +33,15 @@ export interface LockedInstallOptions extends GitLimits {
   onProgress?: (line: CodedLine) => void
 }
 
-/** `install --locked --json`: the install report, and the skills that are not as the lock says (exit 1). */
+/**
+ * `install --locked --json`: the install report, and the skills that are not as the lock says (exit 1). A skill at
+ * its locked commit whose files were changed here since is in `mismatched` (its reason by code,
+ * install.locked_changed_here) and in `changed`, with the files and the audit's new findings in them; it is left as
+ * it is.
+ */
 export interface LockedInstallReport extends InstallReport {
   mismatched: SkippedSkill[]
+  changed: ChangedSkill[]
 }
 
 /** Whether a skip of prepareInstall is about the folder `dir` ('' = the repository root): by its code and `where`, not its words. */
@@ -69,7 +78,7 @@ async function readLockFile(library: string): Promise<Record<string, LockEntry>>
 export async function installLocked(opts: LockedInstallOptions): Promise<LockedInstallReport> {
   const entries = await readLockFile(opts.library)
   const names = Object.keys(entries).sort()
-  const report: LockedInstallReport = { installed: [], skipped: [], mismatched: [], held: [] }
+  const report: LockedInstallReport = { installed: [], skipped: [], mismatched: [], held: [], changed: [] }
   if (names.length === 0) return report
   const limits = gitLimits(opts, opts.env)
   const fetchOpts = { ...limits, env: opts.env, signal: opts.signal, onProgress: opts.onProgress }
@@ -128,7 +137,20 @@ export async function installLocked(opts: LockedInstallOptions): Promise<LockedI
     }
   }
   if (failed.length > 0) throw new LockMismatchError(failed)
-  await writeInstalls(opts.library, prepared, report, { onProgress: opts.onProgress, purpose: `installing ${SKILLS_LOCK_FILE}`, mismatched: report.mismatched })
+  const inPlace = async (c: Candidate, skillPath: string, root: string): Promise<boolean> => {
+    const commit = entries[c.name]!.commit
+    const upstream: SkillFiles = { skillText: c.skillText, files: new Map(c.files.map((f) => [f.rel, { bytes: f.bytes, executable: f.executable }])) }
+    const here = await readInstalledSkill(root, skillPath)
+    const drift = driftOf(here, upstream)
+    if (drift.length === 0) return false
+    const findings = newFindings(c.name, here, upstream, drift)
+    const why = driftReason(commit, drift, findings)
+    report.mismatched.push(failedOf(c.name, why))
+    report.changed.push({ name: c.name, path: skillPath, commit, files: drift, findings })
+    opts.onProgress?.(codedLine('install.locked_entry', { name: c.name, reason: refOf(why) }))
+    return true
+  }
+  await writeInstalls(opts.library, prepared, report, { onProgress: opts.onProgress, purpose: `installing ${SKILLS_LOCK_FILE}`, mismatched: report.mismatched, inPlace })
   return report
 }
 

@@ -218,6 +218,11 @@ export interface WriteInstallOptions {
    * as installed; at another commit it goes to `mismatched`. Skills are recorded in the lock as they are.
    */
   mismatched?: SkippedSkill[]
+  /**
+   * `install --locked`: asked about a skill already in the library at the locked commit (`skillPath`: its SKILL.md);
+   * true when it was reported otherwise (changed here since install), so it is not "already installed".
+   */
+  inPlace?: (c: Candidate, skillPath: string, root: string) => Promise<boolean>
 }
 
 /** Writes prepared skills into the library and records them in `skills.lock`, all under the library lock. */
@@ -237,7 +242,9 @@ export async function writeInstalls(libraryDir: string, prepared: readonly Prepa
         const clash = await collision(library, current.skills, c.name, spec.display, c.repoDir)
         if (clash) {
           if (opts.mismatched && clash.commit !== undefined) {
-            if (clash.commit === fetched.commit) report.skipped.push(skipOf(c.name, coded('install.locked_already', { commit: fetched.commit.slice(0, 12) })))
+            if (clash.commit === fetched.commit) {
+              if (!(opts.inPlace && clash.path && (await opts.inPlace(c, clash.path, library.root)))) report.skipped.push(skipOf(c.name, coded('install.locked_already', { commit: fetched.commit.slice(0, 12) })))
+            }
             else opts.mismatched.push(skipOf(c.name, coded('install.locked_mismatch', { here: clash.commit.slice(0, 12), file: SKILLS_LOCK_FILE, locked: fetched.commit.slice(0, 12) })))
           } else (opts.mismatched ?? report.skipped).push(skipOf(c.name, clash.reason))
           continue
@@ -308,12 +315,12 @@ async function openOrCreate(dir: string): Promise<SkillLibrary> {
 }
 
 /** Why `name` cannot be installed into this library (null when it can); `commit` when it is this very skill, installed. */
-async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<{ reason: CodedText; commit?: string } | null> {
+async function collision(library: SkillLibrary, skills: readonly { name?: string; path: string; format: string }[], name: string, repo: string, repoPath: string): Promise<{ reason: CodedText; commit?: string; path?: string } | null> {
   const same = skills.find((s) => s.format === 'skill-md' && (s.name === name || path.posix.dirname(s.path) === name))
   if (same) {
     const text = await library.readRaw(same.path).then((r) => r.text, () => '')
     const prov = provenanceOfText(text)
-    if (prov && prov.repo === repo && prov.path === repoPath) return { commit: prov.commit, reason: coded('install.already_installed', { repo, commit: prov.commit.slice(0, 12), path: same.path }) }
+    if (prov && prov.repo === repo && prov.path === repoPath) return { commit: prov.commit, path: same.path, reason: coded('install.already_installed', { repo, commit: prov.commit.slice(0, 12), path: same.path }) }
     return { reason: coded('install.name_taken', { name, path: same.path }) }
   }
   const there = await fs.promises.lstat(path.join(library.root, name)).then(() => true, () => false)

@@ -27,7 +27,10 @@ const OPTIONS = {
 export const command: CliCommand = {
   name: 'install',
   options: OPTIONS,
-  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--allow-risk NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)',
+  usage: 'skillbench install SOURCE --library DIR [--ref REF] [--path SUBDIR] [--skill NAME]... [--allow-risk NAME]... [--json]\n       skillbench install --locked --library DIR [--json]   (exactly what the library\'s skills.lock says)\n' +
+    '  --locked exits 1 when a skill is not as locked: a hash or commit that differs, a skill held back by the audit, or\n' +
+    '  one changed here since install (its files differ from the locked commit\'s: named, audited, never overwritten;\n' +
+    '  --json lists it in mismatched and in changed with the files and new findings). 0 when all is as locked.',
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, OPTIONS)
     if (values.locked) {
@@ -70,15 +73,20 @@ async function runLocked(library: string, json: boolean, io: CliIo): Promise<num
     else {
       for (const s of report.installed) io.stdout(`installed ${s.name}  → ${s.path}  (${s.source.repo}@${s.source.commit.slice(0, 12)}${s.source.path ? ` ${s.source.path}` : ''})\n`)
       for (const s of report.skipped) io.stdout(`${isRetired(s) ? 'retired ' : 'in place'}  ${s.name}: ${s.reason}\n`)
-      for (const s of report.mismatched) io.stdout(`NOT AS LOCKED ${s.name}: ${s.reason}\n`)
+      for (const s of report.mismatched) {
+        io.stdout(`NOT AS LOCKED ${s.name}: ${s.reason}\n`)
+        // a skill changed here: the new lines the audit names in its changed files
+        const changed = report.changed.find((c) => c.name === s.name)
+        if (changed && changed.findings.length > 0) io.stdout(findingLines(changed.findings))
+      }
       for (const h of held) io.stdout(`held      ${h.name}: the audit found ${h.findings.filter((f) => f.severity === 'high').length} high-risk item(s); not installed (${h.hint})\n${findingLines(h.findings)}`)
       const retired = report.skipped.filter(isRetired).length
-      io.stdout(`${report.installed.length} installed, ${report.skipped.length - retired} already as locked, ${report.mismatched.length} not as locked${retired ? `, ${retired} retired` : ''}${held.length ? `, ${held.length} held back by the audit` : ''}\n`)
+      io.stdout(`${report.installed.length} installed, ${report.skipped.length - retired} already as locked, ${report.mismatched.length} not as locked${report.changed.length ? ` (${report.changed.length} changed here since install)` : ''}${retired ? `, ${retired} retired` : ''}${held.length ? `, ${held.length} held back by the audit` : ''}\n`)
     }
     return report.mismatched.length > 0 || held.length > 0 ? 1 : 0
   } catch (err) {
     if (!(err instanceof LockMismatchError)) throw err
-    if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched })
+    if (json) printJson(io, { installed: [], skipped: [], mismatched: err.mismatched, changed: [] })
     for (const m of err.mismatched) io.stderr(`skillbench install: ${m.name}: ${sayReason(io, m)}\n`)
     io.stderr(`skillbench install: ${say(io, coded('install.nothing_installed'))}\n`)
     return 1
