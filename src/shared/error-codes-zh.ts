@@ -904,6 +904,7 @@ export const ERRORS_ZH: Record<MessageCode, string> = {
   'cli.expected_one_id': '需要恰好一个参数：ID',
   'cli.give_one_path': '请给出一个 PATH（一个技能文件或一个技能文件夹）',
   'cli.give_one_skill_id': '请给出一个技能 id',
+  'cli.undo_with': '撤销请用：{command}',
   'cli.give_one_proposal_id': '请给出一个提议 id（见 `skillbench proposals`）',
   'cli.proposals_one_id': '最多给出一个提议 id（`skillbench proposals ID` 显示该提议及其差异）',
   'cli.file_needs_from': '--file 需与 --from FILE 一起使用（指明解决后的文本属于提议的哪个文件）',

@@ -934,6 +934,7 @@ export const MESSAGE_TEMPLATES = {
   'cli.expected_one_id': 'expected exactly one argument: ID',
   'cli.give_one_path': 'give one PATH (a skill file or a folder of skills)',
   'cli.give_one_skill_id': 'give one skill id',
+  'cli.undo_with': 'Undo with: {command}',
   'cli.give_one_proposal_id': 'give one proposal id (see `skillbench proposals`)',
   'cli.proposals_one_id': 'give at most one proposal id (`skillbench proposals ID` shows that one with its diff)',
   'cli.file_needs_from': '--file goes with --from FILE (it names the file of the proposal the resolved text is for)',

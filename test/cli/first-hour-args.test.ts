@@ -35,7 +35,8 @@ describe('a value that starts with a dash', () => {
   it('edit --text "- a bullet" appends the bullet (parseArgs alone refused it as ambiguous)', async () => {
     const file = fileOf('1768616001')
     const r = await run('edit', '1768616001', '--mode', 'append', '--text', '- check the divisor first', '--library', dir)
-    expect(r.stderr).toBe('')
+    // only how to undo it (a direct edit is journaled: test/cli/direct-undo)
+    expect(r.stderr).toMatch(/^Undo with: skillbench undo \S+\n$/)
     expect(r.code).toBe(0)
     expect(fs.readFileSync(file, 'utf8').trimEnd().endsWith('- check the divisor first')).toBe(true)
   })

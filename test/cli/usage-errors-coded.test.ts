@@ -211,7 +211,9 @@ describe('a command’s own bad usage has its own code', () => {
       // a data root config.txt names, said with its file (test/cli/config-root)
       'cli.root_from_config',
       // an option given to a command that has none (test/cli/option-tables walks every command's table)
-      'cli.unknown_option_none'])
+      'cli.unknown_option_none',
+      // how to undo a direct edit, delete or restore (test/cli/direct-undo)
+      'cli.undo_with'])
     const codes = (Object.keys(MESSAGE_TEMPLATES) as MessageCode[]).filter((c) => c.startsWith('cli.'))
     expect(codes.filter((c) => !run.has(c) && !elsewhere.has(c)), 'cli codes no case runs').toEqual([])
     for (const code of codes) {

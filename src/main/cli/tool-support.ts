@@ -32,6 +32,8 @@ export function reportToolResult(io: CliIo, result: ToolResult, json: boolean, c
   if (json) printJson(io, withMessageCode(result))
   if (result.status === 'success') {
     if (!json) io.stdout(`${result.message}\n`)
+    // a change journaled for undo (edit, delete): how to take it back, in the CLI's language (stdout stays as it was)
+    if (!json && typeof result.journal_id === 'string') io.stderr(`${say(io, coded('cli.undo_with', { command: `skillbench undo ${result.journal_id}` }))}\n`)
     return 0
   }
   // in the CLI's language (--lang): by the code --json reports (withMessageCode), the English when it has none

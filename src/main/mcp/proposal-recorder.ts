@@ -39,7 +39,8 @@ export function createProposalRecorder(store: SkillStore, now: () => Date = () =
     },
 
     async updateWith(skillId, make, opts = {}) {
-      const skill = await store.get(skillId, { includeLegacy: true })
+      // as the store: a retired skill is edited only when the caller allows it (the edit tool does not)
+      const skill = await store.get(skillId, { includeLegacy: opts.activeOnly !== true })
       const { text, hash } = await store.readRaw(skill.path)
       const patch = make(skill)
       if (patch === null) return skill

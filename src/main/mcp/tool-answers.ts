@@ -106,6 +106,13 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
     }
   }
 
+  /** edit_skill / delete_skill at once (--direct-edit / --direct-delete): journaled, the answer carries its journal_id for undo. */
+  const writeDirect = async (name: 'edit_skill' | 'delete_skill', args: Record<string, unknown>, clientName: string | undefined): Promise<QueryResult | ToolResult> => {
+    const { directToolWrite } = await import('./direct-writes')
+    const who = clientName ? `mcp:${clientName}` : 'mcp'
+    return directToolWrite(opts.store, name, args, { by: who, author: who, client: clientName, now })
+  }
+
   return async (name, args, clientName) => {
     // what recovery did inside this call (a change a crash interrupted, finished before the tool wrote): in its answer
     const heard = recoveryCollector((line) => log(`${name}: ${line.message}`))
@@ -125,7 +132,8 @@ export function createToolAnswerer(opts: ToolAnswerOptions): ToolAnswerer {
       }
     }
     const proposalMode = (name === 'edit_skill' && proposalOnly.edit) || (name === 'delete_skill' && proposalOnly.delete)
-    const result = proposalMode ? await propose(name, args, clientName) : await callSkillTool(tools, name, args)
+    const direct = !proposalMode && (name === 'edit_skill' || name === 'delete_skill')
+    const result = proposalMode ? await propose(name, args, clientName) : direct ? await writeDirect(name, args, clientName) : await callSkillTool(tools, name, args)
     log(`${name}: ${result.status}${result.status === 'error' ? ` — ${result.message}` : ''}`)
     return toolAnswer(result)
   }

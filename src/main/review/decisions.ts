@@ -12,7 +12,7 @@ import { buildSkillFileName } from '../store/paths'
 import { lockAfterUpdate, reconcileLockRetired } from '../store/skills-lock'
 import { applyProposal, CurationError, recoverTransactions, runTransaction, undoRecord, type TxHooks } from './transactions'
 import { unresolvedConflicts } from './changes'
-import { activeApplies, readJournal, type JournalRecord } from './journal'
+import { activeApplies, isUndoable, readJournal, type JournalRecord } from './journal'
 import { loadPlan, proposalsWithStatus, savePlan, type SavedPlan } from './plan'
 import { applyMemoryProposal, undoMemoryRecord } from './memory-proposals'
 import { appendRejection } from './rejections'
@@ -101,7 +101,7 @@ export async function undoApplied(root: string, id: string, by: string, hooks: T
     const { records } = await readJournal(root)
     const record = activeApplies(records).find((r) => r.id === id || r.proposal_id === id)
     if (!record) {
-      const known = records.some((r) => (r.action === 'apply' || r.action === 'undo') && (r.id === id || r.proposal_id === id))
+      const known = records.some((r) => (isUndoable(r) || r.action === 'undo') && (r.id === id || r.proposal_id === id))
       throw new CurationError('not_found', known ? coded('review.undone_already', { id }) : coded('review.nothing_applied', { id: JSON.stringify(id) }))
     }
     const undo = record.kind === 'memory' ? await undoMemoryRecord(root, record, by) : await undoRecord(root, record, by, hooks)

@@ -116,8 +116,13 @@ export async function appendJournal(root: string, record: JournalRecord): Promis
   await appendContained(root, JOURNAL_REL, `${JSON.stringify(record)}\n`, { fsync: true })
 }
 
-/** The records of applies not undone since, newest first. */
+/** True for a record of a change that undo can take back: an apply (proposals, direct edits, deploys) or a restore. */
+export function isUndoable(r: JournalRecord): boolean {
+  return r.action === 'apply' || r.action === 'restore'
+}
+
+/** The records of applies (and restores) not undone since, newest first. */
 export function activeApplies(records: readonly JournalRecord[]): JournalRecord[] {
   const undone = new Set(records.filter((r) => r.action === 'undo' && r.undoes).map((r) => r.undoes as string))
-  return records.filter((r) => r.action === 'apply' && !undone.has(r.id)).reverse()
+  return records.filter((r) => isUndoable(r) && !undone.has(r.id)).reverse()
 }

@@ -1,6 +1,8 @@
 import { LIBRARY_OPTIONS, parseCommandArgs, UsageError, type CliCommand } from '../common'
 import { reportToolResult, servicesFromFlags, skillIdArg } from '../tool-support'
 import { EDIT_MODES } from '../../tools/skill-tools'
+import { directToolWrite } from '../../mcp/direct-writes'
+import { actorName } from './curate'
 import { coded } from '../../../shared/error-codes'
 
 const OPTIONS = { ...LIBRARY_OPTIONS, mode: { type: 'string' }, text: { type: 'string' }, old: { type: 'string' } } as const
@@ -19,7 +21,9 @@ export const command: CliCommand = {
     if (mode === 'lines_replace' && !values.old) throw new UsageError(coded('cli.lines_replace_needs_old'))
     if (mode !== 'lines_replace' && values.old !== undefined) throw new UsageError(coded('cli.old_only_lines_replace'))
     // listed at open, as before a change by id (a temp file a killed writer left is swept)
-    const tools = await (await servicesFromFlags(values, io)).tools({ lazy: false })
-    return reportToolResult(io, await tools.edit_skill(id, mode, values.text, values.old), values.json, 'edit')
+    const store = await (await servicesFromFlags(values, io)).library({ lazy: false })
+    // journaled like an accepted proposal: the answer says how to undo it
+    const args = { skill_id: id, edit_mode: mode, code_edit: values.text, ...(values.old !== undefined ? { old_code: values.old } : {}) }
+    return reportToolResult(io, await directToolWrite(store, 'edit_skill', args, { by: actorName(values.user), author: 'cli' }), values.json, 'edit')
   }
 }

@@ -3,6 +3,7 @@ import { restoreSkill } from '../../review/decisions'
 import { LIBRARY_OPTIONS, parseCommandArgs, printJson, resolveLibraryDir, UsageError, type CliCommand } from '../common'
 import { actorName } from './curate'
 import { coded } from '../../../shared/error-codes'
+import { say } from '../lang'
 
 export const command: CliCommand = {
   name: 'restore',
@@ -15,7 +16,10 @@ export const command: CliCommand = {
     const record = await restoreSkill(opened, positionals[0]!, actorName(values.user))
     const to = record.changes.find((c) => c.before === null)?.path
     if (values.json) printJson(io, { status: 'success', skill_id: positionals[0], path: to, journal_id: record.id })
-    else io.stdout(`Restored ${positionals[0]} to ${to}.\n`)
+    else {
+      io.stdout(`Restored ${positionals[0]} to ${to}.\n`)
+      io.stderr(`${say(io, coded('cli.undo_with', { command: `skillbench undo ${record.id}` }))}\n`)
+    }
     return 0
   }
 }
