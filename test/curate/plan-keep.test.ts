@@ -28,7 +28,7 @@ function enhance(dir: string, id: string, task: string): Proposal {
 }
 
 describe('recomputing the plan keeps other producers’ pending proposals', () => {
-  it('replaces only merge/consolidate/cleanup and keeps pending enhance proposals', async () => {
+  it('replaces only merge/consolidate/cleanup and keeps pending enhance proposals, and rejected ones as rejected', async () => {
     const dir = makeLibrary(skills)
     const opened = await openForCuration(dir)
     const first = await curateLibrary(opened, { now: NOW })
@@ -42,7 +42,9 @@ describe('recomputing the plan keeps other producers’ pending proposals', () =
     // The returned plan is the curation result; the saved one also holds the pending enhancement.
     expect(second.proposals.every((p) => ['merge', 'consolidate', 'cleanup'].includes(p.kind))).toBe(true)
     const saved = await loadPlan(opened.root)
-    expect(saved.proposals.map((p) => p.id).sort()).toEqual([...second.proposals.map((p) => p.id), 'e-keep'].sort())
+    // the rejected one is kept as rejected (6981052): curation never computes it again, and its rejection stays undoable
+    expect(saved.proposals.map((p) => p.id).sort()).toEqual([...second.proposals.map((p) => p.id), 'e-keep', 'e-rejected'].sort())
+    expect(saved.proposals.find((p) => p.id === 'e-rejected')!.status).toBe('rejected')
     const kept = saved.proposals.find((p) => p.id === 'e-keep')!
     expect(kept.kind).toBe('enhance')
     expect(kept.evidence.task).toBe('task-a')
