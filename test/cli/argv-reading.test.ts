@@ -47,7 +47,7 @@ describe('positionals and option values are the command\'s, not main\'s', () => 
   it('edit --text -h appends "-h" (the value, as with "- a bullet"; it printed the help and changed nothing)', () => {
     const file = fileOf('1768616001')
     const r = cli(['edit', '1768616001', '--mode', 'append', '--text', '-h', '--library', dir])
-    expect(r).toEqual({ code: 0, stdout: 'Skill 1768616001 edited (append)\n', stderr: '' })
+    expect(r).toEqual({ code: 0, stdout: 'Skill 1768616001 edited (append)\n', stderr: expect.stringMatching(/^Undo with: skillbench undo \S+\n$/) })
     expect(fs.readFileSync(file, 'utf8').trimEnd().endsWith('\n-h')).toBe(true)
   }, 120_000)
 

@@ -131,6 +131,9 @@ describe.skipIf(!HAS_CHROMIUM)('the review diff wraps both sides (Chromium)', ()
     await page.setViewportSize({ width: 900, height: 800 })
     await expectBothWrapped('narrowed to 900 px')
     await page.setViewportSize({ width: 1600, height: 900 })
+    // the editor lays itself out again after the resize: wait for the pane to take its wide width back (on a busy
+    // machine the first measure can come before that layout), then check the lines wrap in it
+    await expect.poll(async () => (await measure(page)).original?.pane.width).toBe(wide.original.pane.width)
     const again = await expectBothWrapped('widened to 1600 px again')
     expect(again.original.pane.width).toBe(wide.original.pane.width)
     await expectAccessible(page, 'Review diff at 1600 px (en)')
