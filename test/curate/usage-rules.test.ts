@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SkillRef, TaskTrace, UsageReport } from '../../src/shared/types'
 import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
 import { curateLibrary, openForCuration } from '../../src/main/curate/service'
-import { applyEditsTo } from '../../src/main/workbench/review-queue'
+import { applyEditsTo } from '../../src/main/review/queue'
 import { buildUsageReport } from '../../src/main/usage/report'
 import { makeLibrary } from './fixtures'
 

@@ -10,7 +10,7 @@ import { acceptProposal, undoApplied } from '../../src/main/review/decisions'
 import { proposedPreferences, proposeMemory, type ProposedPreference } from '../../src/main/review/memory-proposals'
 import { proposalsWithStatus } from '../../src/main/review/plan'
 import { coded } from '../../src/shared/error-codes'
-import { saveEdits } from '../../src/main/workbench/review-queue'
+import { saveEdits } from '../../src/main/review/queue'
 import { acceptPendingPreference, capturePreferences } from '../../src/main/memory/memory-files'
 
 const dirs: string[] = []

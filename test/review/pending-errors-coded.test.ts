@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listPendingProposals, PENDING_DIR } from '../../src/main/review/pending-proposals'
-import { readReviewQueue } from '../../src/main/workbench/review-queue'
+import { readReviewQueue } from '../../src/main/review/queue'
 import { translateLine } from '../../src/renderer/i18n/messages-errors'
 import { makeLibrary, SORTING } from '../curate/fixtures'
 

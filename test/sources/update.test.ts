@@ -14,7 +14,7 @@ import { loadPlan } from '../../src/main/review/plan'
 import { installFromSource } from '../../src/main/sources/install'
 import { provenanceOfText } from '../../src/main/sources/provenance'
 import { updateFromSources } from '../../src/main/sources/update'
-import { saveEdits } from '../../src/main/workbench/review-queue'
+import { saveEdits } from '../../src/main/review/queue'
 import { openLibrary } from '../../src/main/store/library'
 import { makeRepo, skillMd, type TestRepo } from './git-repo'
 

@@ -9,7 +9,7 @@ import { savePendingProposal as savePlanProposal } from '../../src/main/reflect/
 import { enhanceProposal } from '../../src/main/reflect/decide'
 import { proposeMemory } from '../../src/main/review/memory-proposals'
 import { coded } from '../../src/shared/error-codes'
-import { countWaiting, mergeQueues, pendingStatus, proposalsToKeep } from '../../src/main/workbench/review-queue'
+import { countWaiting, mergeQueues, pendingStatus, proposalsToKeep } from '../../src/main/review/queue'
 import { openTestBench, type TestBench } from './helpers'
 
 const benches: TestBench[] = []

@@ -33,7 +33,7 @@ import { restoreSkill, undoApplied } from '../review/decisions'
 import { curateLibrary, type OpenedLibrary } from '../curate/service'
 import type { CurationSettings } from '../curate/settings'
 import type { SkillLibrary } from '../store/library'
-import { acceptQueued, readReviewQueue, rejectQueued, saveEdits, unrejectQueued } from './review-queue'
+import { acceptQueued, readReviewQueue, rejectQueued, saveEdits, unrejectQueued } from '../review/queue'
 import { dismissLibraryProblems, libraryProblems, type LibraryProblemsAnswer } from './library-problems'
 
 /** What a reflection job needs. */
