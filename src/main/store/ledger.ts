@@ -44,8 +44,11 @@ function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string')
 }
 
-/** One ledger line, or null for a line that is not a record we know (skipped, never fatal). */
-export function parseLedgerLine(line: string): LedgerRecord | null {
+/**
+ * A JSON-lines record with its time: the object of `line`, or null when the line is no JSON object with an `at`
+ * string (empty, over 1 MB, torn, another shape). The local ledger's lines and the team ledger's share it.
+ */
+export function timedRecordOf(line: string): (Record<string, unknown> & { at: string }) | null {
   if (line.length === 0 || line.length > 1_000_000) return null
   let v: unknown
   try {
@@ -55,7 +58,13 @@ export function parseLedgerLine(line: string): LedgerRecord | null {
   }
   if (typeof v !== 'object' || v === null) return null
   const r = v as Record<string, unknown>
-  if (typeof r.at !== 'string') return null
+  return typeof r.at === 'string' ? (r as Record<string, unknown> & { at: string }) : null
+}
+
+/** One ledger line, or null for a line that is not a record we know (skipped, never fatal). */
+export function parseLedgerLine(line: string): LedgerRecord | null {
+  const r = timedRecordOf(line)
+  if (!r) return null
   if (r.t === 'use' && isStringList(r.ids)) return { t: 'use', ids: r.ids, at: r.at, ...(typeof r.via === 'string' ? { via: r.via } : {}) }
   if ((r.t === 'write' || r.t === 'fold') && isStringList(r.paths)) return { t: r.t, paths: r.paths, at: r.at }
   if (r.t === 'act' && typeof r.id === 'string' && typeof r.what === 'string') {

@@ -5,7 +5,7 @@
  * report counts the other machines' uses.
  */
 import { listContained, readContainedText } from './contained'
-import type { UseRecord } from './ledger'
+import { timedRecordOf, type UseRecord } from './ledger'
 
 export const TEAM_DIR_REL = '.skillbench/team'
 /** Where sync keeps this machine's clone id (never shared: the folder is in the library's .gitignore). */
@@ -29,15 +29,8 @@ export function isCloneId(v: string): boolean {
 
 /** One team ledger line, or null when it is not one we know. Pure. */
 export function parseTeamLine(line: string): TeamRecord | null {
-  let v: unknown
-  try {
-    v = JSON.parse(line)
-  } catch {
-    return null
-  }
-  if (typeof v !== 'object' || v === null) return null
-  const r = v as Record<string, unknown>
-  if (typeof r.n !== 'number' || typeof r.at !== 'string') return null
+  const r = timedRecordOf(line)
+  if (!r || typeof r.n !== 'number') return null
   if (r.t === 'use' && Array.isArray(r.ids) && r.ids.every((x) => typeof x === 'string')) return { n: r.n, t: 'use', ids: r.ids as string[], at: r.at }
   if (r.t === 'rate' && typeof r.id === 'string' && typeof r.rating === 'number' && Number.isFinite(r.rating)) return { n: r.n, t: 'rate', id: r.id, rating: r.rating, at: r.at }
   return null
