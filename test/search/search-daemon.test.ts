@@ -248,7 +248,8 @@ describe.runIf(process.platform !== 'win32')('skillbench query with the search d
       expect(during, `${during} saves in ${churnMs} ms\n${log}`).toBeLessThanOrEqual(Math.floor(churnMs / 5000) + 1)
       expect(checks).toBeGreaterThan(10)
       // Once the writes stop one more save follows without a question, with the last write in it.
-      await until(() => savedHas(root, 'finalkiwi', 'churn/SKILL.md'), 20_000, () => log)
+      // the saved file can be read before the daemon's "saved" line reaches this process: wait for both
+      await until(() => savedHas(root, 'finalkiwi', 'churn/SKILL.md') && saves() - before - during >= 1, 20_000, () => log)
       const afterChurn = saves() - before - during
       expect(afterChurn, log).toBeGreaterThanOrEqual(1)
 
